@@ -1,0 +1,84 @@
+// Package export turns a documentation source (docs.json plus .mdx/.md
+// pages) into a self-contained static site and packs it into a
+// deterministic tar.gz bundle. The reference API server drives it through
+// the methods of Engine; nothing here knows about HTTP, jobs or storage.
+package export
+
+import (
+	"fmt"
+	"io/fs"
+)
+
+// Kind is how a deployment is hosted; it decides which features a bundle
+// may switch on and whether anything in it may reach out to the network.
+type Kind string
+
+// The deployment kinds of the platform.
+const (
+	KindCloud        Kind = "cloud"
+	KindClientHosted Kind = "client-hosted"
+	KindAirGapped    Kind = "air-gapped"
+)
+
+// ParseKind checks a deployment kind read from configuration.
+func ParseKind(s string) (Kind, error) {
+	switch k := Kind(s); k {
+	case KindCloud, KindClientHosted, KindAirGapped:
+		return k, nil
+	case "":
+		return KindCloud, nil
+	}
+	return "", fmt.Errorf("unknown deployment kind %q (want cloud, client-hosted or air-gapped)", s)
+}
+
+// Request describes one export.
+type Request struct {
+	// Source is the root of the docs repository: docs.json sits at its top.
+	Source fs.FS
+	// Domain is the deployment's hostname, used for canonical URLs.
+	Domain string
+	// Kind gates network-reaching features.
+	Kind Kind
+	// Label is the optional version label given by the caller; it is
+	// recorded in the manifest.
+	Label string
+	// Paths, when non-empty, limits the export to these pages (extensionless,
+	// relative to the source root, e.g. "guides/intro") and what they need.
+	Paths []string
+	// Features lists the optional features a client-hosted deployment has
+	// configured ("assistant", "analytics", "search"); ignored for other kinds.
+	Features []string
+}
+
+// Progress is reported while an export runs. Done never exceeds Total.
+type Progress struct {
+	Done  int
+	Total int
+}
+
+// Manifest is written as manifest.json at the root of every bundle. It holds
+// no timestamps, so that the same source exports to the same bytes.
+type Manifest struct {
+	// Version is a content hash over every file of the export.
+	Version   string          `json:"version"`
+	Label     string          `json:"label,omitempty"`
+	Domain    string          `json:"domain"`
+	Kind      Kind            `json:"kind"`
+	Features  map[string]bool `json:"features"`
+	PageCount int             `json:"pageCount"`
+	Files     []ManifestFile  `json:"files"`
+}
+
+// ManifestFile is one file of the bundle other than manifest.json itself.
+type ManifestFile struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// InputError marks a problem with the caller's input (for example a path
+// that names no page) as opposed to a failure of the export itself; the
+// server answers it with 400.
+type InputError struct{ Msg string }
+
+func (e *InputError) Error() string { return e.Msg }
