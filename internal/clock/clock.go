@@ -48,3 +48,29 @@ func (f *Fake) Set(t time.Time) {
 	f.now = t
 	f.mu.Unlock()
 }
+
+// Offset is a clock that runs with the wall clock but can be moved forward:
+// Now is time.Now() plus an offset that Advance grows. Tests use it where
+// real time must keep flowing (a provider polling a job) and must also jump
+// (a presigned link reaching its renewal window).
+type Offset struct {
+	mu     sync.Mutex
+	offset time.Duration
+}
+
+// NewOffset returns a clock that starts at the wall clock.
+func NewOffset() *Offset { return &Offset{} }
+
+// Now returns the wall clock plus the offset.
+func (o *Offset) Now() time.Time {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return time.Now().Add(o.offset)
+}
+
+// Advance moves the clock forward by d.
+func (o *Offset) Advance(d time.Duration) {
+	o.mu.Lock()
+	o.offset += d
+	o.mu.Unlock()
+}
