@@ -1,0 +1,63 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+)
+
+// StartExport queues a static export job. The server answers 202 with the
+// job; it is usually queued or running.
+func (c *Client) StartExport(ctx context.Context, req api.StartExportRequest) (api.ExportJob, error) {
+	var job api.ExportJob
+	err := c.do(ctx, call{method: http.MethodPost, pattern: api.PathExportJobs, body: req, out: &job})
+	if err != nil {
+		return job, fmt.Errorf("start static export of %s: %w", req.Domain, err)
+	}
+	return job, nil
+}
+
+// GetExport returns the current state of a job. A job the server does not
+// know (never existed, or past retention) is an error matching ErrNotFound.
+func (c *Client) GetExport(ctx context.Context, jobID string) (api.ExportJob, error) {
+	var job api.ExportJob
+	err := c.do(ctx, call{method: http.MethodGet, pattern: api.PathExportJob,
+		params: map[string]string{"jobId": jobID}, out: &job})
+	if err != nil {
+		return job, fmt.Errorf("get static export job %s: %w", jobID, err)
+	}
+	return job, nil
+}
+
+// GenerateBundle packages a completed job and returns a fresh presigned
+// link. It may be called again on the same job whenever a link nears
+// expiry; the export is not redone.
+func (c *Client) GenerateBundle(ctx context.Context, jobID string) (api.Bundle, error) {
+	var b api.Bundle
+	err := c.do(ctx, call{method: http.MethodPost, pattern: api.PathExportBundle,
+		params: map[string]string{"jobId": jobID}, out: &b})
+	if err != nil {
+		return b, fmt.Errorf("generate bundle for static export job %s: %w", jobID, err)
+	}
+	return b, nil
+}
+
+// WaitExport polls a job until it completes or fails, calling onProgress
+// (if not nil) with every status seen. A failed job returns the job and a
+// *JobFailedError carrying the server's message.
+func (c *Client) WaitExport(ctx context.Context, jobID string, onProgress func(api.ExportJob)) (api.ExportJob, error) {
+	job, err := poll(ctx, c,
+		func(ctx context.Context) (api.ExportJob, error) { return c.GetExport(ctx, jobID) },
+		func(j api.ExportJob) float64 { return j.Progress },
+		func(j api.ExportJob) bool { return api.ExportTerminal(j.Status) },
+		onProgress)
+	if err != nil {
+		return job, fmt.Errorf("wait for static export job %s: %w", jobID, err)
+	}
+	if job.Status == api.ExportFailed {
+		return job, &JobFailedError{JobID: jobID, Message: job.Error}
+	}
+	return job, nil
+}
