@@ -1,0 +1,177 @@
+package export
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+)
+
+// config is the part of docs.json the exporter understands. Unknown keys
+// are ignored on purpose: docs.json carries many settings that only the
+// hosted platform uses, and an export must not fail on them.
+type config struct {
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	Theme       string     `json:"theme"`
+	Colors      colors     `json:"colors"`
+	Logo        logoConfig `json:"logo"`
+	Favicon     favicon    `json:"favicon"`
+	Navigation  navNode    `json:"navigation"`
+}
+
+type colors struct {
+	Primary string `json:"primary"`
+	Light   string `json:"light"`
+	Dark    string `json:"dark"`
+}
+
+// logoConfig accepts both forms docs.json allows: a single path or an
+// object with light and dark variants.
+type logoConfig struct {
+	Light string `json:"light"`
+	Dark  string `json:"dark"`
+	Href  string `json:"href"`
+}
+
+func (l *logoConfig) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		l.Light, l.Dark = s, s
+		return nil
+	}
+	type plain logoConfig
+	return json.Unmarshal(b, (*plain)(l))
+}
+
+// favicon is a path, or an object with light and dark variants of which
+// the light one is used.
+type favicon string
+
+func (f *favicon) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*f = favicon(s)
+		return nil
+	}
+	var o struct{ Light, Dark string }
+	if err := json.Unmarshal(b, &o); err != nil {
+		return err
+	}
+	*f = favicon(o.Light)
+	if o.Light == "" {
+		*f = favicon(o.Dark)
+	}
+	return nil
+}
+
+// navNode is any level of the navigation tree. docs.json nests languages,
+// versions, tabs, anchors, dropdowns and groups in any order, so one
+// recursive type with a label field per level keeps the walk simple.
+type navNode struct {
+	Language string `json:"language"`
+	Version  string `json:"version"`
+	Tab      string `json:"tab"`
+	Anchor   string `json:"anchor"`
+	Dropdown string `json:"dropdown"`
+	Group    string `json:"group"`
+	Icon     string `json:"icon"`
+	Href     string `json:"href"`
+	Root     string `json:"root"`
+	Hidden   bool   `json:"hidden"`
+
+	Languages []navNode   `json:"languages"`
+	Versions  []navNode   `json:"versions"`
+	Tabs      []navNode   `json:"tabs"`
+	Anchors   []navNode   `json:"anchors"`
+	Dropdowns []navNode   `json:"dropdowns"`
+	Groups    []navNode   `json:"groups"`
+	Pages     []navEntry  `json:"pages"`
+	Global    *globalNavs `json:"global"`
+}
+
+// globalNavs are links shown everywhere, typically to external sites.
+type globalNavs struct {
+	Anchors []navNode `json:"anchors"`
+	Tabs    []navNode `json:"tabs"`
+}
+
+// navEntry is one element of a "pages" array: a page path or a nested group.
+type navEntry struct {
+	Page  string
+	Group *navNode
+}
+
+func (e *navEntry) UnmarshalJSON(b []byte) error {
+	if json.Unmarshal(b, &e.Page) == nil {
+		return nil
+	}
+	e.Group = new(navNode)
+	return json.Unmarshal(b, e.Group)
+}
+
+// label names a division of the navigation, whatever its level.
+func (n *navNode) label() string {
+	for _, s := range []string{n.Language, n.Version, n.Tab, n.Dropdown, n.Anchor, n.Group} {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// loadConfig reads and decodes docs.json, turning syntax errors into a
+// message with a line number that a docs author can act on.
+func loadConfig(src fs.FS) (*config, error) {
+	b, err := fs.ReadFile(src, "docs.json")
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &InputError{Msg: "docs.json: not found at the root of the source"}
+		}
+		return nil, fmt.Errorf("docs.json: %w", err)
+	}
+	var c config
+	if err := json.Unmarshal(b, &c); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, &InputError{Msg: fmt.Sprintf("docs.json: invalid JSON at line %d: %v", lineOf(b, se.Offset), se)}
+		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, &InputError{Msg: fmt.Sprintf("docs.json: %s has the wrong type (got %s, want %s) at line %d",
+				te.Field, te.Value, te.Type, lineOf(b, te.Offset))}
+		}
+		return nil, &InputError{Msg: "docs.json: " + err.Error()}
+	}
+	if c.Name == "" {
+		c.Name = "Documentation"
+	}
+	return &c, nil
+}
+
+func lineOf(b []byte, off int64) int {
+	if off > int64(len(b)) {
+		off = int64(len(b))
+	}
+	return bytes.Count(b[:off], []byte("\n")) + 1
+}
+
+// cleanPagePath normalises a page reference from docs.json or a request to
+// the extensionless, slash-separated form used as a page's key. It reports
+// false for anything that could leave the source root or is not a path.
+func cleanPagePath(p string) (string, bool) {
+	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") ||
+		strings.Contains(p, "://") || strings.ContainsAny(p, "\x00?#") {
+		return "", false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." || seg == "." || seg == "" {
+			return "", false
+		}
+	}
+	p = strings.TrimSuffix(strings.TrimSuffix(p, ".mdx"), ".md")
+	return path.Clean(p), true
+}

@@ -1,0 +1,235 @@
+package export
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/yuin/goldmark"
+)
+
+// Options configures an Engine.
+type Options struct {
+	// Workers is how many pages render at once; 0 means GOMAXPROCS.
+	Workers int
+	// Logger receives warnings about skipped navigation entries and broken
+	// references; nil discards them.
+	Logger hclog.Logger
+}
+
+// Engine exports docs sources to static sites. It is safe for concurrent
+// use: each export keeps its state in its own job.
+type Engine struct {
+	workers int
+	log     hclog.Logger
+	md      goldmark.Markdown
+}
+
+// New returns an Engine.
+func New(opts Options) *Engine {
+	e := &Engine{workers: opts.Workers, log: opts.Logger, md: newMarkdown()}
+	if e.workers <= 0 {
+		e.workers = runtime.GOMAXPROCS(0)
+	}
+	if e.log == nil {
+		e.log = hclog.NewNullLogger()
+	}
+	return e
+}
+
+// knownFeatures are the optional features a deployment can switch on.
+var knownFeatures = []string{"analytics", "assistant", "search"}
+
+// features decides what a bundle of this kind may use. Offline search is
+// built into every bundle; the network-reaching features follow the kind.
+func features(k Kind, requested []string) (map[string]bool, error) {
+	f := map[string]bool{"search": true, "assistant": false, "analytics": false}
+	for _, name := range requested {
+		if !slices.Contains(knownFeatures, name) {
+			return nil, &InputError{Msg: fmt.Sprintf("unknown feature %q (want one of %s)", name, strings.Join(knownFeatures, ", "))}
+		}
+	}
+	switch k {
+	case KindCloud:
+		f["assistant"], f["analytics"] = true, true
+	case KindClientHosted:
+		for _, name := range requested {
+			f[name] = true
+		}
+	}
+	return f, nil
+}
+
+// cleanDomain accepts a bare host or a URL and returns the host, since the
+// domain only ever builds https://<domain>/<path> canonical URLs.
+func cleanDomain(d string) (string, error) {
+	d = strings.TrimSpace(d)
+	d = strings.TrimPrefix(strings.TrimPrefix(d, "https://"), "http://")
+	d = strings.TrimSuffix(d, "/")
+	if d == "" || strings.ContainsAny(d, " /\\\"'<>?#") {
+		return "", &InputError{Msg: fmt.Sprintf("invalid domain %q: want a host name such as docs.example.com", d)}
+	}
+	return d, nil
+}
+
+// Export renders req into outDir, which must exist and be empty, writes
+// manifest.json there and returns the manifest. progress, if not nil, is
+// called as pages finish, never concurrently and with Done increasing. An
+// error means the export failed; its message is meant for the docs author.
+func (e *Engine) Export(ctx context.Context, req Request, outDir string, progress func(Progress)) (*Manifest, error) {
+	if req.Source == nil {
+		return nil, errors.New("export: no docs source")
+	}
+	kind, err := ParseKind(string(req.Kind))
+	if err != nil {
+		return nil, &InputError{Msg: err.Error()}
+	}
+	feats, err := features(kind, req.Features)
+	if err != nil {
+		return nil, err
+	}
+	domain, err := cleanDomain(req.Domain)
+	if err != nil {
+		return nil, err
+	}
+	if progress == nil {
+		progress = func(Progress) {}
+	}
+	j := &job{e: e, req: req, kind: kind, domain: domain, features: feats, outDir: outDir, progress: progress}
+	if err := j.plan(); err != nil {
+		return nil, err
+	}
+	if err := j.run(ctx); err != nil {
+		return nil, err
+	}
+	return j.finish()
+}
+
+// plan reads docs.json and the pages and decides what to export.
+func (j *job) plan() error {
+	cfg, err := loadConfig(j.req.Source)
+	if err != nil {
+		return err
+	}
+	j.cfg = cfg
+	all, err := listPages(j.req.Source)
+	if err != nil {
+		return err
+	}
+	j.tree = buildNav(cfg, func(k string) bool { _, ok := all[k]; return ok })
+	if len(j.tree.missing) > 0 {
+		j.e.log.Warn("navigation entries name missing files; skipped", "count", len(j.tree.missing), "entries", strings.Join(j.tree.missing, ", "))
+	}
+	keys, err := j.selectPages(all)
+	if err != nil {
+		return err
+	}
+	j.byKey = make(map[string]*page, len(keys))
+	pages, err := readAll(j.req.Source, keys, all, j.e.workers)
+	if err != nil {
+		return err
+	}
+	j.pages = pages
+	for _, p := range pages {
+		j.byKey[p.key] = p
+		_, listed := j.tree.sectOf[p.key]
+		p.unlisted = !listed
+	}
+	j.tree.prune(func(k string) bool { _, ok := j.byKey[k]; return ok })
+	j.link = newLinker(j.req.Source, j.domain, j.byKey, all)
+	return j.planStatic()
+}
+
+// selectPages returns the keys to export: the requested paths, or every
+// page of the navigation plus the pages that exist only on disk.
+func (j *job) selectPages(all map[string]string) ([]string, error) {
+	if len(j.req.Paths) > 0 {
+		if err := j.e.CheckPaths(j.req.Source, j.req.Paths); err != nil {
+			return nil, err
+		}
+		set := map[string]bool{}
+		for _, p := range j.req.Paths {
+			k, _ := cleanPagePath(p)
+			set[k] = true
+		}
+		return sortedKeys(set), nil
+	}
+	if len(all) == 0 {
+		msg := "no pages to export: the source has no .mdx or .md pages"
+		if n := len(j.tree.missing); n > 0 {
+			msg = fmt.Sprintf("no pages to export: %d navigation entries name missing files: %s", n, strings.Join(j.tree.missing, ", "))
+		}
+		return nil, &InputError{Msg: msg}
+	}
+	return sortedKeys(all), nil
+}
+
+// run renders every page with a pool of workers.
+func (j *job) run(ctx context.Context) error {
+	j.total = len(j.pages) + 1 // the last step writes the shared files
+	j.entries = make([]searchEntry, len(j.pages))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var once sync.Once
+	var firstErr error
+	for w := 0; w < min(j.e.workers, len(j.pages)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf renderBuffers
+			for i := range next {
+				if err := j.renderPage(i, &buf); err != nil {
+					once.Do(func() { firstErr = err; cancel() })
+					continue
+				}
+				j.step()
+			}
+		}()
+	}
+feed:
+	for i := range j.pages {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("export cancelled: %w", err)
+	}
+	return nil
+}
+
+// step reports one more finished unit of work. The lock keeps calls
+// ordered, so a poller never sees progress go backwards.
+func (j *job) step() {
+	j.progMu.Lock()
+	defer j.progMu.Unlock()
+	j.done++
+	j.progress(Progress{Done: j.done, Total: j.total})
+}
+
+func (j *job) logBroken() {
+	if len(j.link.broken) == 0 {
+		return
+	}
+	refs := sortedKeys(j.link.broken)
+	sort.Strings(refs)
+	if len(refs) > 20 {
+		refs = append(refs[:20], fmt.Sprintf("and %d more", len(j.link.broken)-20))
+	}
+	j.e.log.Warn("references resolve to no page or file; left as written", "refs", strings.Join(refs, "; "))
+}

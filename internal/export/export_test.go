@@ -1,0 +1,215 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
+)
+
+func fixture() fs.FS { return os.DirFS("testdata/fixture") }
+
+// exportTo runs an export of src into a fresh directory and fails the test
+// on error.
+func exportTo(t *testing.T, req Request) (string, *Manifest) {
+	t.Helper()
+	dir := t.TempDir()
+	if req.Domain == "" {
+		req.Domain = "docs.example.com"
+	}
+	m, err := New(Options{}).Export(context.Background(), req, dir, nil)
+	if err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	return dir, m
+}
+
+func readOut(t *testing.T, dir, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatalf("bundle file: %v", err)
+	}
+	return string(b)
+}
+
+func TestExport_demosite(t *testing.T) {
+	dir, m := exportTo(t, Request{Source: demosite.FS(), Kind: KindAirGapped, Label: "demo-1"})
+	for _, p := range []string{"index.html", "quickstart.html", "guides/advanced/retries.html",
+		"api-reference/rates/create.html", "legal/privacy.html", "404.html", "sitemap.xml",
+		"_static/style.css", "_static/app.js", "_static/search-index.js", "logo/light.svg", "favicon.svg", "images/flow.svg"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			t.Errorf("missing %s: %v", p, err)
+		}
+	}
+	if m.PageCount != 11 || m.Label != "demo-1" || m.Kind != KindAirGapped {
+		t.Errorf("manifest = pages %d label %q kind %q, want 11 demo-1 air-gapped", m.PageCount, m.Label, m.Kind)
+	}
+	got, err := VerifyDir(dir)
+	if err != nil {
+		t.Fatalf("VerifyDir: %v", err)
+	}
+	if got.Version != m.Version || len(got.Files) != len(m.Files) {
+		t.Errorf("VerifyDir manifest differs from Export's")
+	}
+	quick := readOut(t, dir, "quickstart.html")
+	for _, want := range []string{`<ol class="steps">`, `<div class="code-group" data-tabs>`, `class="chroma"`,
+		`aria-current="page"`, `<a class="prev" rel="prev" href="index.html">`} {
+		if !strings.Contains(quick, want) {
+			t.Errorf("quickstart.html lacks %s", want)
+		}
+	}
+	if !strings.Contains(readOut(t, dir, "index.html"), "Every request needs an API key") {
+		t.Error("index.html does not inline the auth-note snippet")
+	}
+}
+
+func TestExport_pagePathsAndRelativeLinks(t *testing.T) {
+	dir, _ := exportTo(t, Request{Source: fixture(), Kind: KindCloud})
+	child := readOut(t, dir, "nested/child.html")
+	for _, want := range []string{
+		`href="../nested/root.html"`, `href="../index.html#second-heading"`, `href="../hidden-page.html"`,
+		`href="../_static/style.css"`, `<link rel="canonical" href="https://docs.example.com/nested/child">`,
+	} {
+		if !strings.Contains(child, want) {
+			t.Errorf("nested/child.html lacks %s", want)
+		}
+	}
+	if strings.Contains(child, `href="/`) || strings.Contains(child, `src="/`) {
+		t.Error("nested/child.html has a root-absolute reference")
+	}
+	if !strings.Contains(readOut(t, dir, "v1/old.html"), `src="../images/pic.png"`) {
+		t.Error("relative image in v1/old.mdx not resolved")
+	}
+	sm := readOut(t, dir, "sitemap.xml")
+	if !strings.Contains(sm, "<loc>https://docs.example.com/nested/child</loc>") || strings.Contains(sm, "secret") || strings.Contains(sm, "hidden-page") {
+		t.Errorf("sitemap lists the wrong pages:\n%s", sm)
+	}
+}
+
+func TestExport_paths(t *testing.T) {
+	dir, m := exportTo(t, Request{Source: fixture(), Kind: KindCloud, Paths: []string{"nested/child", "components"}})
+	if m.PageCount != 2 {
+		t.Fatalf("pageCount = %d, want 2", m.PageCount)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "nested/root.html")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("nested/root.html exported although not requested (err %v)", err)
+	}
+	child := readOut(t, dir, "nested/child.html")
+	if !strings.Contains(child, `href="https://docs.example.com/nested/root"`) {
+		t.Error("link to a page left out of the export should point to the live site")
+	}
+	if !strings.Contains(readOut(t, dir, "components.html"), `src="images/pic.png"`) {
+		t.Error("image needed by a requested page was not kept")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "images/pic.png")); err != nil {
+		t.Errorf("asset of a requested page missing: %v", err)
+	}
+}
+
+func TestExport_progress(t *testing.T) {
+	var mu sync.Mutex
+	var seen []Progress
+	_, err := New(Options{Workers: 3}).Export(context.Background(), Request{Source: demosite.FS(), Domain: "d.example"}, t.TempDir(), func(p Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, p)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) < 5 {
+		t.Fatalf("only %d progress calls", len(seen))
+	}
+	for i, p := range seen {
+		if p.Done > p.Total || i > 0 && p.Done <= seen[i-1].Done {
+			t.Fatalf("progress not increasing within total: %v", seen)
+		}
+	}
+	if last := seen[len(seen)-1]; last.Done != last.Total {
+		t.Errorf("last progress %v is not complete", last)
+	}
+}
+
+func TestExport_cancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := New(Options{}).Export(ctx, Request{Source: demosite.FS(), Domain: "d.example"}, t.TempDir(), nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestExport_inputErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		src  fstest.MapFS
+		want string
+	}{
+		{"badJSON", fstest.MapFS{"docs.json": {Data: []byte("{\n\"name\": \"x\",\n\"colors\": ,\n}")}},
+			"docs.json: invalid JSON at line 3"},
+		{"noDocsJSON", fstest.MapFS{"a.mdx": {Data: []byte("hi")}}, "docs.json: not found"},
+		{"missingOnly", fstest.MapFS{"docs.json": {Data: []byte(`{"navigation":{"pages":["a","b"]}}`)}},
+			"no pages to export: 2 navigation entries name missing files: a, b"},
+		{"badFrontmatter", fstest.MapFS{"docs.json": {Data: []byte(`{}`)}, "a.mdx": {Data: []byte("---\ntitle: [x\n---\nbody")}},
+			"a.mdx: invalid frontmatter"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New(Options{}).Export(context.Background(), Request{Source: tt.src, Domain: "d.example"}, t.TempDir(), nil)
+			var ie *InputError
+			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want InputError containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestExport_missingEntriesSkipped(t *testing.T) {
+	_, m := exportTo(t, Request{Source: fixture()})
+	// 8 pages on disk; "missing-page" and "also-missing" are only logged.
+	if m.PageCount != 8 {
+		t.Errorf("pageCount = %d, want 8", m.PageCount)
+	}
+}
+
+func TestCheckPaths(t *testing.T) {
+	e := New(Options{})
+	for _, bad := range []string{"../x", "/abs", "http://x", "nope", "guides/../../etc", "", "guides/rates?x"} {
+		err := e.CheckPaths(demosite.FS(), []string{"quickstart", bad})
+		var ie *InputError
+		if !errors.As(err, &ie) {
+			t.Errorf("CheckPaths(%q) = %v, want *InputError", bad, err)
+		}
+	}
+	if err := e.CheckPaths(demosite.FS(), []string{"guides/rates", "index", "guides/advanced/retries.mdx"}); err != nil {
+		t.Errorf("valid paths rejected: %v", err)
+	}
+}
+
+func TestExport_sameSourceSameBytes(t *testing.T) {
+	a, _ := exportTo(t, Request{Source: fixture()})
+	b, _ := exportTo(t, Request{Source: fixture()})
+	if readOut(t, a, "manifest.json") != readOut(t, b, "manifest.json") {
+		t.Error("manifests of two exports of one source differ")
+	}
+	var bufA, bufB bytes.Buffer
+	e := New(Options{})
+	if err := e.Archive(context.Background(), a, &bufA); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Archive(context.Background(), b, &bufB); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(bufA.Bytes(), bufB.Bytes()) {
+		t.Error("archives of two exports of one source differ")
+	}
+}

@@ -1,0 +1,172 @@
+package export
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+//go:embed assets/style.css assets/app.js
+var assets embed.FS
+
+// The platform endpoints that the network features reach. They are only
+// written into bundles whose kind and configuration allow them.
+const (
+	assistantPath = "/_assistant"
+	analyticsPath = "/_analytics/event"
+)
+
+func (j *job) assistantURL() string { return "https://" + j.domain + assistantPath }
+
+// finish writes the files shared by all pages and the manifest.
+func (j *job) finish() (*Manifest, error) {
+	j.logBroken()
+	written := map[string]bool{}
+	for _, f := range j.files {
+		written[f.Path] = true
+	}
+	gen := []struct {
+		path string
+		make func() ([]byte, error)
+	}{
+		{"index.html", j.indexRedirect},
+		{"404.html", j.notFound},
+		{"sitemap.xml", j.sitemap},
+		{"_static/style.css", j.stylesheet},
+		{"_static/app.js", func() ([]byte, error) { return assets.ReadFile("assets/app.js") }},
+		{"_static/search-index.js", j.searchIndexJS},
+	}
+	if j.features["analytics"] {
+		gen = append(gen, struct {
+			path string
+			make func() ([]byte, error)
+		}{"_static/analytics.js", j.analyticsJS})
+	}
+	for _, g := range gen {
+		if written[g.path] {
+			continue // the source has its own index or 404 page
+		}
+		data, err := g.make()
+		if err != nil {
+			return nil, fmt.Errorf("generate %s: %w", g.path, err)
+		}
+		if err := j.writeFile(g.path, data); err != nil {
+			return nil, err
+		}
+		written[g.path] = true
+	}
+	for _, a := range sortedKeys(j.link.assets) {
+		if written[a] {
+			j.e.log.Warn("asset would overwrite a generated file; left out", "path", a)
+			continue
+		}
+		if err := j.copyFile(a); err != nil {
+			return nil, err
+		}
+	}
+	m, err := j.writeManifest()
+	if err != nil {
+		return nil, err
+	}
+	j.step()
+	return m, nil
+}
+
+// writeManifest records every file with its hash; the version is a hash of
+// that list, so it changes exactly when the bundle's content does.
+func (j *job) writeManifest() (*Manifest, error) {
+	sort.Slice(j.files, func(a, b int) bool { return j.files[a].Path < j.files[b].Path })
+	m := &Manifest{
+		Version:   contentVersion(j.files),
+		Label:     j.req.Label,
+		Domain:    j.domain,
+		Kind:      j.kind,
+		Features:  j.features,
+		PageCount: len(j.pages),
+		Files:     j.files,
+	}
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode manifest: %w", err)
+	}
+	data = append(data, '\n')
+	if err := os.WriteFile(filepath.Join(j.outDir, "manifest.json"), data, 0o644); err != nil {
+		return nil, fmt.Errorf("write manifest: %w", err)
+	}
+	return m, nil
+}
+
+// contentVersion hashes the sorted file list.
+func contentVersion(files []ManifestFile) string {
+	h := sha256.New()
+	for _, f := range files {
+		fmt.Fprintf(h, "%s\x00%d\x00%s\n", f.Path, f.Size, f.SHA256)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// indexRedirect sends visitors of the bundle root to the first page when
+// the source has no index page. A meta refresh works from file:// too.
+func (j *job) indexRedirect() ([]byte, error) {
+	first := j.pages[0].key
+	if len(j.tree.order) > 0 {
+		first = j.tree.order[0]
+	}
+	target := esc(j.byKey[first].out)
+	var b strings.Builder
+	j.head(&b, j.cfg.Name, j.cfg.Description, j.link.canonical("index"), "", false)
+	// The refresh goes after the head so the early theme script still runs.
+	b.WriteString(`<meta http-equiv="refresh" content="0; url=` + target + `"><main class="redirect"><p><a href="` +
+		target + `">` + esc(j.byKey[first].title) + `</a></p></main></body></html>` + "\n")
+	return []byte(b.String()), nil
+}
+
+func (j *job) notFound() ([]byte, error) {
+	var b strings.Builder
+	j.head(&b, "Page not found - "+j.cfg.Name, "", "", "", true)
+	b.WriteString(j.chrome(j.firstSection(), ""))
+	b.WriteString(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>Page not found</h1>` +
+		`<p class="lead">The page you are looking for does not exist. Try the search above, or go to the <a href="index.html">start page</a>.</p></header></article></main><aside class="toc"></aside>`)
+	tail(&b, "")
+	return []byte(b.String()), nil
+}
+
+func (j *job) firstSection() *division {
+	for _, s := range j.tree.sections {
+		if s.first != "" {
+			return s
+		}
+	}
+	return nil
+}
+
+// sitemap lists the canonical, extensionless URLs of indexable pages.
+func (j *job) sitemap() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, p := range j.pages {
+		if p.fm.Noindex || p.unlisted || p.key == "404" {
+			continue
+		}
+		b.WriteString("<url><loc>" + esc(j.link.canonical(p.key)) + "</loc></url>\n")
+	}
+	b.WriteString("</urlset>\n")
+	return b.Bytes(), nil
+}
+
+func (j *job) analyticsJS() ([]byte, error) {
+	endpoint, err := json.Marshal("https://" + j.domain + analyticsPath)
+	if err != nil {
+		return nil, err
+	}
+	// A beacon never blocks navigation and needs no response.
+	return []byte(`(function(){try{navigator.sendBeacon(` + string(endpoint) +
+		`,JSON.stringify({event:"pageview",path:location.pathname}))}catch(e){}})();` + "\n"), nil
+}

@@ -1,0 +1,265 @@
+package export
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// job is the state of one export.
+type job struct {
+	e        *Engine
+	req      Request
+	kind     Kind
+	domain   string
+	features map[string]bool
+	outDir   string
+	progress func(Progress)
+
+	progMu      sync.Mutex
+	done, total int
+
+	cfg   *config
+	tree  *navTree
+	pages []*page // sorted by key
+	byKey map[string]*page
+	link  *linker
+	order map[string]int // position in reading order
+
+	chromes  sync.Map // chromeKey -> string
+	dirs     sync.Map // output directories already created
+	snippets sync.Map // snippet file -> contents
+
+	logoLight, logoDark, favicon string // bundle paths, "" when absent
+
+	filesMu sync.Mutex
+	files   []ManifestFile
+	entries []searchEntry // one per page, filled by the workers
+}
+
+// renderBuffers are reused by one worker across pages.
+type renderBuffers struct {
+	html bytes.Buffer
+	page strings.Builder
+}
+
+// readAll loads the selected pages in parallel, keeping the order of keys.
+func readAll(src fs.FS, keys []string, all map[string]string, workers int) ([]*page, error) {
+	pages := make([]*page, len(keys))
+	errs := make([]error, len(keys))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				pages[i], errs[i] = readPage(src, keys[i], all[keys[i]])
+			}
+		}()
+	}
+	for i := range keys {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return pages, nil
+}
+
+// planStatic settles the reading order and the logo and favicon paths.
+func (j *job) planStatic() error {
+	j.order = make(map[string]int, len(j.tree.order))
+	for i, k := range j.tree.order {
+		j.order[k] = i
+	}
+	for _, ref := range []*string{&j.cfg.Logo.Light, &j.cfg.Logo.Dark, (*string)(&j.cfg.Favicon)} {
+		if *ref == "" {
+			continue
+		}
+		t, ok := j.link.target("index", *ref)
+		if !ok || hasScheme(t) {
+			j.e.log.Warn("docs.json names a logo or favicon that is not in the source; left out", "path", *ref)
+			*ref = ""
+			continue
+		}
+		*ref = t
+	}
+	j.logoLight, j.logoDark, j.favicon = j.cfg.Logo.Light, j.cfg.Logo.Dark, string(j.cfg.Favicon)
+	if j.logoLight == "" {
+		j.logoLight = j.logoDark
+	}
+	if j.logoDark == "" {
+		j.logoDark = j.logoLight
+	}
+	return nil
+}
+
+func (j *job) loadSnippet(file string) (string, error) {
+	if v, ok := j.snippets.Load(file); ok {
+		return v.(string), nil
+	}
+	b, err := fs.ReadFile(j.req.Source, file)
+	if err != nil {
+		return "", fmt.Errorf("snippet %s: %w", file, err)
+	}
+	j.snippets.Store(file, string(b))
+	return string(b), nil
+}
+
+// section is the navigation section a page lives in; pages outside the
+// navigation borrow the first section so they still offer a way around.
+func (j *job) section(p *page) *division {
+	if s, ok := j.tree.sectOf[p.key]; ok {
+		return s
+	}
+	return j.firstSection()
+}
+
+func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
+	p := j.pages[i]
+	defer func() {
+		// A parser bug on odd input must fail one export, not the server.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: render failed: %v", p.file, r)
+		}
+	}()
+	prefix := rootPrefix(p.out)
+	md := preprocess(string(p.body), j.loadSnippet, nil, 0)
+	buf.html.Reset()
+	hs, err := markdownToHTML(j.e.md, []byte(md), &buf.html)
+	if err != nil {
+		return fmt.Errorf("%s: render: %w", p.file, err)
+	}
+	content := j.link.rewrite(buf.html.Bytes(), p.key, prefix)
+	if !p.fm.Noindex {
+		j.entries[i] = newSearchEntry(p, hs, content)
+	}
+	b := &buf.page
+	b.Reset()
+	b.Grow(len(content) + 32<<10)
+	desc := p.fm.Description
+	if desc == "" {
+		desc = j.cfg.Description
+	}
+	j.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonical(p.key), prefix, p.fm.Noindex)
+	b.WriteString(markCurrent(j.chrome(j.section(p), prefix), prefix, p.out))
+	b.WriteString(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>` + esc(p.title) + `</h1>`)
+	if p.fm.Description != "" {
+		b.WriteString(`<p class="lead">` + esc(p.fm.Description) + `</p>`)
+	}
+	b.WriteString(`</header>`)
+	apiEndpoint(b, p.fm)
+	b.WriteString(`<div class="prose">`)
+	b.Write(content)
+	b.WriteString(`</div>`)
+	j.pager(b, p, prefix)
+	b.WriteString(`</article><footer class="footer">` + esc(j.cfg.Name) + `</footer></main>`)
+	toc(b, hs)
+	tail(b, prefix)
+	return j.writeFile(p.out, []byte(b.String()))
+}
+
+// apiEndpoint shows the method and path of an API reference page.
+func apiEndpoint(b *strings.Builder, fm frontmatter) {
+	spec := fm.API
+	if spec == "" {
+		spec = fm.OpenAPI
+	}
+	method, route, ok := strings.Cut(strings.TrimSpace(spec), " ")
+	if !ok {
+		return
+	}
+	m := strings.ToUpper(method)
+	b.WriteString(`<div class="endpoint"><span class="method method-` + esc(strings.ToLower(m)) + `">` + esc(m) +
+		`</span><code>` + esc(strings.TrimSpace(route)) + `</code></div>`)
+}
+
+func (j *job) pager(b *strings.Builder, p *page, prefix string) {
+	i, ok := j.order[p.key]
+	if !ok {
+		return
+	}
+	b.WriteString(`<nav class="pager" aria-label="Previous and next">`)
+	if i > 0 {
+		q := j.byKey[j.tree.order[i-1]]
+		b.WriteString(`<a class="prev" rel="prev" href="` + prefix + esc(q.out) + `"><span>Previous</span>` + esc(q.navTitle()) + `</a>`)
+	}
+	if i+1 < len(j.tree.order) {
+		q := j.byKey[j.tree.order[i+1]]
+		b.WriteString(`<a class="next" rel="next" href="` + prefix + esc(q.out) + `"><span>Next</span>` + esc(q.navTitle()) + `</a>`)
+	}
+	b.WriteString(`</nav>`)
+}
+
+// writeFile writes one bundle file and records it for the manifest.
+func (j *job) writeFile(rel string, data []byte) error {
+	if err := j.mkdirFor(rel); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(j.outDir, filepath.FromSlash(rel)), data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	sum := sha256.Sum256(data)
+	j.record(ManifestFile{Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])})
+	return nil
+}
+
+// copyFile streams a source file into the bundle, hashing on the way.
+func (j *job) copyFile(rel string) error {
+	in, err := j.req.Source.Open(rel)
+	if err != nil {
+		return fmt.Errorf("copy %s: %w", rel, err)
+	}
+	defer in.Close()
+	if err := j.mkdirFor(rel); err != nil {
+		return err
+	}
+	out, err := os.OpenFile(filepath.Join(j.outDir, filepath.FromSlash(rel)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("copy %s: %w", rel, err)
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(out, h), in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("copy %s: %w", rel, err)
+	}
+	j.record(ManifestFile{Path: rel, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))})
+	return nil
+}
+
+func (j *job) record(f ManifestFile) {
+	j.filesMu.Lock()
+	j.files = append(j.files, f)
+	j.filesMu.Unlock()
+}
+
+func (j *job) mkdirFor(rel string) error {
+	dir := path.Dir(rel)
+	if dir == "." {
+		return nil
+	}
+	if _, ok := j.dirs.Load(dir); ok {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Join(j.outDir, filepath.FromSlash(dir)), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	j.dirs.Store(dir, true)
+	return nil
+}

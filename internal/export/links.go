@@ -1,0 +1,152 @@
+package export
+
+import (
+	"bytes"
+	"io/fs"
+	"path"
+	"strings"
+	"sync"
+)
+
+// linker rewrites the links and asset references of page content so that
+// every one is relative: the bundle must work under any sub-path and from
+// file://. It also records which static files pages reference, so only
+// those are copied.
+type linker struct {
+	src      fs.FS
+	domain   string
+	exported map[string]*page
+	all      map[string]string // every page key of the source -> file
+
+	mu     sync.Mutex
+	assets map[string]bool // source files referenced by pages
+	broken map[string]bool // "page: target" references that resolve to nothing
+}
+
+func newLinker(src fs.FS, domain string, exported map[string]*page, all map[string]string) *linker {
+	return &linker{src: src, domain: domain, exported: exported, all: all,
+		assets: map[string]bool{}, broken: map[string]bool{}}
+}
+
+// target resolves a reference written in page from to a path inside the
+// bundle (relative to its root), or to an absolute URL. ok is false when
+// the reference is external or cannot be resolved and must stay as written.
+func (l *linker) target(from, ref string) (string, bool) {
+	if ref == "" || ref[0] == '#' || strings.HasPrefix(ref, "//") || hasScheme(ref) {
+		return "", false
+	}
+	rest := ""
+	if i := strings.IndexAny(ref, "?#"); i >= 0 {
+		ref, rest = ref[:i], ref[i:]
+	}
+	var p string
+	if strings.HasPrefix(ref, "/") {
+		p = path.Clean(ref)
+	} else {
+		p = path.Clean("/" + path.Join(path.Dir(from), ref))
+	}
+	p = strings.TrimPrefix(p, "/")
+	if p == "" || p == "." {
+		p = "index"
+	}
+	key := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(p, ".html"), ".mdx"), ".md")
+	for _, k := range []string{key, key + "/index"} {
+		if _, ok := l.exported[k]; ok {
+			return k + ".html" + rest, true
+		}
+		if _, ok := l.all[k]; ok {
+			// Left out by the request's paths: the live site still has it.
+			return l.canonical(k) + rest, true
+		}
+	}
+	if st, err := fs.Stat(l.src, p); err == nil && st.Mode().IsRegular() {
+		l.mu.Lock()
+		l.assets[p] = true
+		l.mu.Unlock()
+		return p + rest, true
+	}
+	l.mu.Lock()
+	l.broken[from+": "+ref] = true
+	l.mu.Unlock()
+	return "", false
+}
+
+// canonical is the extensionless public URL of a page.
+func (l *linker) canonical(key string) string {
+	if key == "index" {
+		return "https://" + l.domain + "/"
+	}
+	return "https://" + l.domain + "/" + strings.TrimSuffix(key, "/index")
+}
+
+// rewrite fixes every href and src attribute of rendered content of page
+// from, whose root is reached through prefix ("../.." style). Code is
+// safe: goldmark and chroma escape quotes, so `="` never occurs in it.
+func (l *linker) rewrite(content []byte, from, prefix string) []byte {
+	var out []byte
+	last := 0
+	for i := 0; ; {
+		j := bytes.Index(content[i:], []byte(`="`))
+		if j < 0 {
+			break
+		}
+		j += i
+		i = j + 2
+		if !isURLAttr(content[:j]) {
+			continue
+		}
+		end := bytes.IndexByte(content[i:], '"')
+		if end < 0 {
+			break
+		}
+		ref := string(content[i : i+end])
+		t, ok := l.target(from, strings.ReplaceAll(ref, "&amp;", "&"))
+		if !ok {
+			continue
+		}
+		if !hasScheme(t) {
+			t = prefix + t
+		}
+		if out == nil {
+			out = make([]byte, 0, len(content)+256)
+		}
+		out = append(out, content[last:i]...)
+		out = append(out, esc(t)...)
+		last = i + end
+		i = last
+	}
+	if out == nil {
+		return content
+	}
+	return append(out, content[last:]...)
+}
+
+// isURLAttr reports whether the attribute name ending b is href or src.
+func isURLAttr(b []byte) bool {
+	for _, name := range []string{"href", "src"} {
+		n := len(name)
+		if len(b) > n && bytes.EqualFold(b[len(b)-n:], []byte(name)) && isSpace(b[len(b)-n-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ':':
+			return i > 0
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// rootPrefix is the relative path from a bundle file to the bundle root.
+func rootPrefix(out string) string {
+	return strings.Repeat("../", strings.Count(out, "/"))
+}

@@ -1,0 +1,159 @@
+package export
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// heading is an entry of a page's table of contents.
+type heading struct {
+	Level int
+	ID    string
+	Text  string
+}
+
+// newMarkdown builds the goldmark converter shared by all workers; goldmark
+// keeps per-document state in the parser context, so one instance is safe
+// for concurrent use. Indented code blocks stay enabled (goldmark's list
+// parser depends on them); MDX indentation inside components is removed
+// by the preprocessor instead.
+func newMarkdown() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.GFM, extension.Footnote),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+		goldmark.WithRendererOptions(
+			html.WithUnsafe(), // components are emitted as raw HTML
+			renderer.WithNodeRenderers(util.Prioritized(&codeRenderer{}, 100)),
+		),
+	)
+}
+
+// markdownToHTML converts preprocessed Markdown and returns the headings of
+// levels 2 and 3 for the table of contents.
+func markdownToHTML(md goldmark.Markdown, src []byte, w *bytes.Buffer) ([]heading, error) {
+	doc := md.Parser().Parse(text.NewReader(src))
+	var toc []heading
+	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		h, ok := n.(*ast.Heading)
+		if !ok {
+			return ast.WalkContinue, nil
+		}
+		if h.Level >= 2 && h.Level <= 3 {
+			id, _ := h.AttributeString("id")
+			idb, _ := id.([]byte)
+			toc = append(toc, heading{Level: h.Level, ID: string(idb), Text: plainText(h, src)})
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return toc, md.Renderer().Render(w, src, doc)
+}
+
+// plainText concatenates the text below n.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := c.(type) {
+		case *ast.Text:
+			b.Write(t.Value(src))
+			if t.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(t.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// codeRenderer highlights fenced code at export time with chroma, so pages
+// need no client-side highlighter. The info string is "lang title", as the
+// platform writes code block titles.
+type codeRenderer struct{}
+
+func (r *codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, r.render)
+}
+
+var (
+	codeFormatter = chromahtml.New(chromahtml.WithClasses(true))
+	lexerCache    sync.Map // language name -> chroma.Lexer
+)
+
+func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	cb := n.(*ast.FencedCodeBlock)
+	lang, title := "", ""
+	if cb.Info != nil {
+		info := strings.TrimSpace(string(cb.Info.Segment.Value(src)))
+		lang, title, _ = strings.Cut(info, " ")
+		title = strings.TrimSpace(title)
+		if strings.HasPrefix(title, "{") || strings.HasPrefix(title, "theme=") {
+			title = "" // line highlight specs are not titles
+		}
+	}
+	var code strings.Builder
+	for i := 0; i < cb.Lines().Len(); i++ {
+		seg := cb.Lines().At(i)
+		code.Write(seg.Value(src))
+	}
+	label := title
+	if label == "" {
+		label = lang
+	}
+	_, _ = w.WriteString(`<div class="code-block" data-title="` + esc(label) + `"><div class="code-head"><span class="code-title">` +
+		esc(label) + `</span><button class="copy" type="button">Copy</button></div>`)
+	if err := highlight(w, lang, code.String()); err != nil {
+		_, _ = w.WriteString(`<pre class="chroma"><code>` + esc(code.String()) + `</code></pre>`)
+	}
+	_, _ = w.WriteString("</div>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+func highlight(w util.BufWriter, lang, code string) error {
+	lexer := lookupLexer(lang)
+	it, err := lexer.Tokenise(nil, code)
+	if err != nil {
+		return err
+	}
+	return codeFormatter.Format(w, styles.Fallback, it)
+}
+
+func lookupLexer(lang string) chroma.Lexer {
+	lang = strings.ToLower(lang)
+	if l, ok := lexerCache.Load(lang); ok {
+		return l.(chroma.Lexer)
+	}
+	l := lexers.Get(lang)
+	if l == nil {
+		l = lexers.Fallback
+	}
+	l = chroma.Coalesce(l)
+	lexerCache.Store(lang, l)
+	return l
+}

@@ -1,0 +1,331 @@
+package export
+
+import (
+	"path"
+	"strings"
+)
+
+// mdx turns MDX into the Markdown-with-HTML that goldmark understands:
+// imports and exports go, comments go, components become HTML tags placed
+// on lines of their own with blank lines around them, so that Markdown
+// between them is still parsed as Markdown (CommonMark HTML blocks end at a
+// blank line). Content nested in components is dedented, because MDX does
+// not treat indentation as a code block while Markdown would.
+type mdx struct {
+	out      strings.Builder
+	snippets map[string]string // component name -> snippet file
+	props    map[string]string // attributes a snippet was called with
+	load     func(file string) (string, error)
+	depth    int // snippet nesting, bounded against import cycles
+	stack    []openBlock
+	fence    string // the open code fence marker, "" outside code
+	comment  bool   // inside a {/* */} comment spanning lines
+	skipping int    // open braces of a multi-line export, or -1 in an import
+	pending  string // a tag split over several lines, being joined
+}
+
+type openBlock struct {
+	name   string
+	close  string
+	indent int // indentation of content lines, -1 until the first one
+}
+
+// preprocess converts one MDX document. load reads snippet files; it may be
+// nil when snippets are not available.
+func preprocess(src string, load func(string) (string, error), props map[string]string, depth int) string {
+	m := &mdx{snippets: map[string]string{}, props: props, load: load, depth: depth}
+	m.out.Grow(len(src) + len(src)/4)
+	for len(src) > 0 {
+		line := src
+		if i := strings.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = ""
+		}
+		m.line(strings.TrimSuffix(line, "\r"))
+	}
+	if m.pending != "" {
+		m.text(m.pending)
+	}
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		m.block(m.stack[i].close) // close what the author left open
+	}
+	return m.out.String()
+}
+
+func (m *mdx) line(line string) {
+	if m.pending != "" {
+		m.pending += "\n" + line
+		if _, _, ok := parseTag(m.pending); ok || len(m.pending) > 4096 {
+			l := m.pending
+			m.pending = ""
+			m.tagLine(l)
+		}
+		return
+	}
+	line = m.dedent(line)
+	trimmed := strings.TrimSpace(line)
+	if m.fence != "" {
+		if strings.HasPrefix(trimmed, m.fence) && strings.Trim(trimmed, m.fence[:1]) == "" {
+			m.fence = ""
+		}
+		m.raw(line)
+		return
+	}
+	if line = m.stripComments(line); strings.TrimSpace(line) == "" && trimmed != "" {
+		return
+	}
+	trimmed = strings.TrimSpace(line)
+	if m.skipping != 0 || (len(m.stack) == 0 && (strings.HasPrefix(trimmed, "import ") || strings.HasPrefix(trimmed, "export "))) {
+		m.esm(trimmed)
+		return
+	}
+	if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+		n := len(trimmed) - len(strings.TrimLeft(trimmed, trimmed[:1]))
+		m.fence = trimmed[:n]
+		m.raw(line)
+		return
+	}
+	if isComponentStart(trimmed) {
+		if _, _, ok := parseTag(trimmed); !ok && !strings.Contains(trimmed, ">") {
+			m.pending = trimmed
+			return
+		}
+		m.tagLine(trimmed)
+		return
+	}
+	m.text(line)
+}
+
+// dedent removes the indentation of content inside components, measured
+// on the first content line of the innermost one.
+func (m *mdx) dedent(line string) string {
+	if len(m.stack) == 0 {
+		return line
+	}
+	top := &m.stack[len(m.stack)-1]
+	ws := len(line) - len(strings.TrimLeft(line, " \t"))
+	if ws == len(line) {
+		return ""
+	}
+	if top.indent < 0 {
+		if m.fence == "" && isComponentStart(line[ws:]) {
+			return line[ws:]
+		}
+		top.indent = ws
+	}
+	return line[min(ws, top.indent):]
+}
+
+// stripComments removes {/* ... */}, which may span lines.
+func (m *mdx) stripComments(line string) string {
+	var b strings.Builder
+	for {
+		if m.comment {
+			end := strings.Index(line, "*/}")
+			if end < 0 {
+				return b.String()
+			}
+			m.comment = false
+			line = line[end+3:]
+		}
+		start := strings.Index(line, "{/*")
+		if start < 0 {
+			if b.Len() == 0 {
+				return line
+			}
+			b.WriteString(line)
+			return b.String()
+		}
+		b.WriteString(line[:start])
+		line = line[start+3:]
+		m.comment = true
+	}
+}
+
+// esm drops import and export statements, remembering snippet imports so
+// that their components can be inlined.
+func (m *mdx) esm(line string) {
+	if m.skipping == 0 && strings.HasPrefix(line, "import ") {
+		m.importLine(line)
+		if !strings.Contains(line, " from ") && !strings.HasSuffix(line, ";") && !strings.HasPrefix(line, "import '") && !strings.HasPrefix(line, "import \"") {
+			m.skipping = -1
+		}
+		return
+	}
+	if m.skipping < 0 {
+		if strings.Contains(line, " from ") || strings.HasPrefix(line, "}") {
+			m.skipping = 0
+		}
+		return
+	}
+	m.skipping += strings.Count(line, "{") + strings.Count(line, "(") + strings.Count(line, "[") -
+		strings.Count(line, "}") - strings.Count(line, ")") - strings.Count(line, "]")
+	if m.skipping < 0 {
+		m.skipping = 0
+	}
+}
+
+func (m *mdx) importLine(line string) {
+	rest := strings.TrimSpace(strings.TrimPrefix(line, "import "))
+	from := strings.LastIndex(rest, " from ")
+	if from < 0 {
+		return
+	}
+	name := strings.TrimSpace(rest[:from])
+	spec := strings.Trim(strings.TrimSpace(rest[from+6:]), "'\";")
+	if strings.ContainsAny(name, "{},* ") || !strings.Contains(spec, "snippets/") {
+		return // named or namespace imports of JSX snippets cannot run here
+	}
+	ext := path.Ext(spec)
+	if ext != ".mdx" && ext != ".md" {
+		return
+	}
+	file := path.Clean("/" + spec)[1:]
+	if i := strings.Index(file, "snippets/"); i > 0 {
+		file = file[i:]
+	}
+	m.snippets[name] = file
+}
+
+// tagLine handles a line that starts with a component tag.
+func (m *mdx) tagLine(line string) {
+	t, n, ok := parseTag(line)
+	if !ok {
+		m.text(line)
+		return
+	}
+	rest := strings.TrimSpace(line[n:])
+	switch {
+	case rest == "":
+		m.blockTag(t)
+	case !t.closing && !t.selfClosing && strings.HasSuffix(rest, "</"+t.name+">"):
+		// <Note>One line of content</Note>
+		m.blockTag(t)
+		m.text(strings.TrimSuffix(rest, "</"+t.name+">"))
+		m.blockTag(jsxTag{name: t.name, closing: true})
+	default:
+		m.text(line)
+	}
+}
+
+func (m *mdx) blockTag(t jsxTag) {
+	if t.closing {
+		for i := len(m.stack) - 1; i >= 0; i-- {
+			if m.stack[i].name == t.name {
+				for j := len(m.stack) - 1; j >= i; j-- {
+					m.block(m.stack[j].close)
+				}
+				m.stack = m.stack[:i]
+				return
+			}
+		}
+		return // a stray closing tag renders nothing
+	}
+	if file, ok := m.snippets[t.name]; ok {
+		m.snippet(file, t)
+		return
+	}
+	open, close := renderComponent(&t)
+	m.block(open)
+	if t.selfClosing {
+		m.block(close)
+		return
+	}
+	m.stack = append(m.stack, openBlock{name: t.name, close: close, indent: -1})
+}
+
+// snippet inlines an imported snippet, converted with the tag's attributes
+// as its props.
+func (m *mdx) snippet(file string, t jsxTag) {
+	if m.load == nil || m.depth >= 8 {
+		return
+	}
+	src, err := m.load(file)
+	if err != nil {
+		m.block("<!-- snippet " + file + " not found -->")
+		return
+	}
+	_, body := splitFrontmatter([]byte(src))
+	m.block(preprocess(string(body), m.load, t.attrs, m.depth+1))
+}
+
+func (m *mdx) block(html string) {
+	if html == "" {
+		return
+	}
+	m.out.WriteString("\n")
+	m.out.WriteString(html)
+	m.out.WriteString("\n\n")
+}
+
+func (m *mdx) raw(line string) {
+	m.out.WriteString(line)
+	m.out.WriteByte('\n')
+}
+
+// text writes a Markdown line, rewriting inline components (outside code
+// spans) and snippet props written as {name}.
+func (m *mdx) text(line string) {
+	if !strings.ContainsAny(line, "<{") {
+		m.raw(line)
+		return
+	}
+	var b strings.Builder
+	var closes []string
+	inCode := false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == '`':
+			inCode = !inCode
+		case inCode:
+		case c == '<' && isComponentStart(line[i:]):
+			t, n, ok := parseTag(line[i:])
+			if !ok {
+				break
+			}
+			i += n - 1
+			b.WriteString(m.inlineTag(t, &closes))
+			continue
+		case c == '{' && m.props != nil:
+			if end := strings.IndexByte(line[i:], '}'); end > 0 {
+				if v, ok := m.props[strings.TrimSpace(line[i+1:i+end])]; ok {
+					b.WriteString(v)
+					i += end
+					continue
+				}
+			}
+		case c == ' ' && strings.HasPrefix(line[i:], " className="):
+			b.WriteString(" class=")
+			i += len(" className=") - 1
+			continue
+		}
+		b.WriteByte(c)
+	}
+	m.raw(b.String())
+}
+
+func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
+	if t.closing {
+		if n := len(*closes); n > 0 {
+			c := (*closes)[n-1]
+			*closes = (*closes)[:n-1]
+			return c
+		}
+		return ""
+	}
+	if file, ok := m.snippets[t.name]; ok && m.load != nil && m.depth < 8 {
+		if src, err := m.load(file); err == nil {
+			_, body := splitFrontmatter([]byte(src))
+			return strings.TrimSpace(preprocess(string(body), m.load, t.attrs, m.depth+1))
+		}
+		return ""
+	}
+	open, close := renderComponent(&t)
+	if t.selfClosing {
+		return open + close
+	}
+	*closes = append(*closes, close)
+	return open
+}

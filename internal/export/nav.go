@@ -1,0 +1,211 @@
+package export
+
+import (
+	"strings"
+)
+
+// division is one node of the navigation above the sidebar: the root, a
+// language, a version, a tab, a dropdown or an anchor. Divisions that hold
+// groups or pages are sections: a page's section decides its sidebar.
+type division struct {
+	kind     string // "root", "language", "version", "tab", "dropdown", "anchor"
+	label    string
+	icon     string
+	href     string // external or site link instead of content
+	parent   *division
+	children []*division
+	items    []*navItem
+	index    int    // position among the sections, -1 when not a section
+	first    string // key of the first exported page below, "" when none
+}
+
+// navItem is a page or a group inside a section's sidebar.
+type navItem struct {
+	page     string // page key; empty for a group
+	group    string
+	icon     string
+	root     string // page key a group's title links to
+	hidden   bool
+	children []*navItem
+}
+
+// navTree is the navigation after docs.json has been resolved against the
+// files of the source.
+type navTree struct {
+	root     *division
+	sections []*division
+	global   []*division // anchors and tabs shown on every page
+	order    []string    // page keys in reading order, for previous/next
+	sectOf   map[string]*division
+	missing  []string // navigation entries whose file does not exist
+}
+
+// buildNav resolves the navigation of c. exists reports whether a page key
+// names a file of the source.
+func buildNav(c *config, exists func(string) bool) *navTree {
+	t := &navTree{sectOf: map[string]*division{}}
+	t.root = t.division(&c.Navigation, "root", nil, exists)
+	if g := c.Navigation.Global; g != nil {
+		for i := range g.Anchors {
+			t.global = append(t.global, t.division(&g.Anchors[i], "anchor", nil, exists))
+		}
+		for i := range g.Tabs {
+			t.global = append(t.global, t.division(&g.Tabs[i], "tab", nil, exists))
+		}
+	}
+	return t
+}
+
+func (t *navTree) division(n *navNode, kind string, parent *division, exists func(string) bool) *division {
+	d := &division{kind: kind, label: n.label(), icon: n.Icon, href: n.Href, parent: parent, index: -1}
+	for _, g := range n.Groups {
+		if it := t.group(&g, exists); it != nil {
+			d.items = append(d.items, it)
+		}
+	}
+	t.pages(n.Pages, &d.items, exists)
+	if len(d.items) > 0 {
+		d.index = len(t.sections)
+		t.sections = append(t.sections, d)
+		t.walkOrder(d, d.items)
+	}
+	levels := []struct {
+		kind  string
+		nodes []navNode
+	}{{"language", n.Languages}, {"version", n.Versions}, {"tab", n.Tabs}, {"dropdown", n.Dropdowns}, {"anchor", n.Anchors}}
+	for _, l := range levels {
+		for i := range l.nodes {
+			d.children = append(d.children, t.division(&l.nodes[i], l.kind, d, exists))
+		}
+	}
+	return d
+}
+
+func (t *navTree) group(n *navNode, exists func(string) bool) *navItem {
+	it := &navItem{group: n.Group, icon: n.Icon, hidden: n.Hidden}
+	if n.Root != "" {
+		if key, ok := t.resolve(n.Root, exists); ok {
+			it.root = key
+		}
+	}
+	for _, g := range n.Groups {
+		if c := t.group(&g, exists); c != nil {
+			it.children = append(it.children, c)
+		}
+	}
+	t.pages(n.Pages, &it.children, exists)
+	if len(it.children) == 0 && it.root == "" {
+		return nil
+	}
+	return it
+}
+
+func (t *navTree) pages(entries []navEntry, into *[]*navItem, exists func(string) bool) {
+	for _, e := range entries {
+		if e.Group != nil {
+			if it := t.group(e.Group, exists); it != nil {
+				*into = append(*into, it)
+			}
+			continue
+		}
+		if key, ok := t.resolve(e.Page, exists); ok {
+			*into = append(*into, &navItem{page: key})
+		}
+	}
+}
+
+// resolve turns a navigation entry into a page key, recording entries that
+// name no file so the caller can report them.
+func (t *navTree) resolve(ref string, exists func(string) bool) (string, bool) {
+	key, ok := cleanPagePath(strings.TrimPrefix(ref, "/"))
+	if ok && exists(key) {
+		return key, true
+	}
+	t.missing = append(t.missing, ref)
+	return "", false
+}
+
+// walkOrder records reading order and each page's section; the first
+// occurrence of a page wins, as a page listed twice has one home.
+func (t *navTree) walkOrder(d *division, items []*navItem) {
+	for _, it := range items {
+		for _, key := range []string{it.root, it.page} {
+			if key == "" {
+				continue
+			}
+			if _, seen := t.sectOf[key]; !seen {
+				t.sectOf[key] = d
+				if !it.hidden {
+					t.order = append(t.order, key)
+				}
+			}
+		}
+		t.walkOrder(d, it.children)
+	}
+}
+
+// prune drops from the tree every page that is not exported, so that no
+// sidebar links to a file missing from the bundle, and computes each
+// division's first exported page.
+func (t *navTree) prune(exported func(string) bool) {
+	var keep []string
+	for _, k := range t.order {
+		if exported(k) {
+			keep = append(keep, k)
+		}
+	}
+	t.order = keep
+	var walk func(d *division) string
+	walk = func(d *division) string {
+		d.items = pruneItems(d.items, exported)
+		d.first = firstPage(d.items)
+		for _, c := range d.children {
+			if f := walk(c); d.first == "" {
+				d.first = f
+			}
+		}
+		return d.first
+	}
+	walk(t.root)
+	for _, g := range t.global {
+		walk(g)
+	}
+}
+
+func pruneItems(items []*navItem, exported func(string) bool) []*navItem {
+	var out []*navItem
+	for _, it := range items {
+		if it.page != "" {
+			if exported(it.page) {
+				out = append(out, it)
+			}
+			continue
+		}
+		if it.root != "" && !exported(it.root) {
+			it.root = ""
+		}
+		it.children = pruneItems(it.children, exported)
+		if len(it.children) > 0 || it.root != "" {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func firstPage(items []*navItem) string {
+	for _, it := range items {
+		if it.hidden {
+			continue
+		}
+		if it.page != "" {
+			return it.page
+		}
+		if it.root != "" {
+			return it.root
+		}
+		if f := firstPage(it.children); f != "" {
+			return f
+		}
+	}
+	return ""
+}

@@ -1,0 +1,211 @@
+package export
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// frontmatter holds the page settings the exporter honours.
+type frontmatter struct {
+	Title        string `yaml:"title"`
+	Description  string `yaml:"description"`
+	SidebarTitle string `yaml:"sidebarTitle"`
+	Icon         string `yaml:"icon"`
+	Hidden       bool   `yaml:"hidden"`
+	Noindex      bool   `yaml:"noindex"`
+	API          string `yaml:"api"`
+	OpenAPI      string `yaml:"openapi"`
+}
+
+// page is one exported page.
+type page struct {
+	key   string // "guides/intro"
+	file  string // "guides/intro.mdx"
+	out   string // "guides/intro.html"
+	fm    frontmatter
+	title string
+	body  []byte // source after the frontmatter
+	// unlisted pages exist on disk but not in the navigation.
+	unlisted bool
+}
+
+// navTitle is the label of the page in the sidebar.
+func (p *page) navTitle() string {
+	if p.fm.SidebarTitle != "" {
+		return p.fm.SidebarTitle
+	}
+	return p.title
+}
+
+// skipDir reports directories that never hold pages: snippets are only
+// inlined, and dot or underscore folders hold tooling, not content.
+func skipDir(name string) bool {
+	return name == "snippets" || name == "node_modules" ||
+		strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
+}
+
+// listPages maps each page key of src to its file. A .mdx file wins over a
+// .md file of the same name, as the platform does.
+func listPages(src fs.FS) (map[string]string, error) {
+	files := map[string]string{}
+	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != "." && skipDir(d.Name()) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		ext := path.Ext(p)
+		if ext != ".mdx" && ext != ".md" || !d.Type().IsRegular() {
+			return nil
+		}
+		key := strings.TrimSuffix(p, ext)
+		if old, ok := files[key]; !ok || strings.HasSuffix(old, ".md") {
+			files[key] = p
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list pages: %w", err)
+	}
+	return files, nil
+}
+
+// pageFile finds the file of a page key with stats only, for the cheap
+// request-time check.
+func pageFile(src fs.FS, key string) (string, bool) {
+	for _, ext := range []string{".mdx", ".md"} {
+		if st, err := fs.Stat(src, key+ext); err == nil && st.Mode().IsRegular() {
+			return key + ext, true
+		}
+	}
+	return "", false
+}
+
+// splitFrontmatter separates a leading YAML block delimited by "---" lines.
+func splitFrontmatter(b []byte) (fm, body []byte) {
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if !bytes.HasPrefix(b, []byte("---")) {
+		return nil, b
+	}
+	first := bytes.IndexByte(b, '\n')
+	if first < 0 || len(bytes.TrimSpace(b[3:first])) != 0 {
+		return nil, b
+	}
+	rest := b[first+1:]
+	for off := 0; off < len(rest); {
+		end := bytes.IndexByte(rest[off:], '\n')
+		line := rest[off:]
+		if end >= 0 {
+			line = rest[off : off+end]
+		}
+		if bytes.Equal(bytes.TrimRight(line, " \r\t"), []byte("---")) {
+			if end < 0 {
+				return rest[:off], nil
+			}
+			return rest[:off], rest[off+end+1:]
+		}
+		if end < 0 {
+			break
+		}
+		off += end + 1
+	}
+	return nil, b
+}
+
+// readPage loads a page and its settings. A frontmatter error is reported
+// with the file name because it is the author's to fix.
+func readPage(src fs.FS, key, file string) (*page, error) {
+	b, err := fs.ReadFile(src, file)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", file, err)
+	}
+	fmb, body := splitFrontmatter(b)
+	p := &page{key: key, file: file, out: key + ".html", body: body}
+	if len(fmb) > 0 {
+		if err := yaml.Unmarshal(fmb, &p.fm); err != nil {
+			return nil, &InputError{Msg: fmt.Sprintf("%s: invalid frontmatter: %v", file, err)}
+		}
+	}
+	p.title = p.fm.Title
+	if p.title == "" {
+		p.title, p.body = leadingHeading(p.body)
+	}
+	if p.title == "" {
+		p.title = titleFromKey(key)
+	}
+	return p, nil
+}
+
+// leadingHeading takes a first "# Title" line as the page title, so that
+// plain Markdown pages without frontmatter do not show their title twice.
+func leadingHeading(body []byte) (string, []byte) {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if !bytes.HasPrefix(trimmed, []byte("# ")) {
+		return "", body
+	}
+	end := bytes.IndexByte(trimmed, '\n')
+	if end < 0 {
+		end = len(trimmed)
+	}
+	title := strings.TrimSpace(string(trimmed[2:end]))
+	return title, trimmed[end:]
+}
+
+func titleFromKey(key string) string {
+	base := path.Base(key)
+	if base == "index" && key != "index" {
+		base = path.Base(path.Dir(key))
+	}
+	base = strings.NewReplacer("-", " ", "_", " ").Replace(base)
+	if base == "" {
+		return key
+	}
+	return strings.ToUpper(base[:1]) + base[1:]
+}
+
+// CheckPaths returns *InputError when a requested path is malformed or
+// names no page of src. It reads docs.json and stats files only, so it is
+// cheap enough to call while answering the start request.
+func (e *Engine) CheckPaths(src fs.FS, paths []string) error {
+	if _, err := loadConfig(src); err != nil {
+		return err
+	}
+	var bad, missing []string
+	for _, p := range paths {
+		key, ok := cleanPagePath(p)
+		if !ok {
+			bad = append(bad, fmt.Sprintf("%q", p))
+			continue
+		}
+		if _, ok := pageFile(src, key); !ok {
+			missing = append(missing, fmt.Sprintf("%q", p))
+		}
+	}
+	switch {
+	case len(bad) > 0:
+		return &InputError{Msg: fmt.Sprintf("invalid paths %s: a path is relative to the docs root, without \"..\", a leading slash or a scheme", strings.Join(bad, ", "))}
+	case len(missing) > 0:
+		return &InputError{Msg: fmt.Sprintf("paths name no page of the docs source: %s", strings.Join(missing, ", "))}
+	}
+	return nil
+}
+
+// sortedKeys returns the keys of m in order, for deterministic output.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
