@@ -143,6 +143,7 @@ func (j *job) plan() error {
 	}
 	j.tree.prune(func(k string) bool { _, ok := j.byKey[k]; return ok })
 	j.link = newLinker(j.req.Source, j.domain, j.byKey, all)
+	j.link.offline = j.kind == KindAirGapped
 	return j.planStatic()
 }
 

@@ -18,6 +18,10 @@ type linker struct {
 	exported map[string]*page
 	all      map[string]string // every page key of the source -> file
 
+	// offline bundles must not load anything remote: remote sources in
+	// content are blanked and kept only as data for a reader to see.
+	offline bool
+
 	mu     sync.Mutex
 	assets map[string]bool // source files referenced by pages
 	broken map[string]bool // "page: target" references that resolve to nothing
@@ -92,26 +96,31 @@ func (l *linker) rewrite(content []byte, from, prefix string) []byte {
 		}
 		j += i
 		i = j + 2
-		if !isURLAttr(content[:j]) {
+		attr := urlAttr(content[:j])
+		if attr == "" {
 			continue
 		}
 		end := bytes.IndexByte(content[i:], '"')
 		if end < 0 {
 			break
 		}
-		ref := string(content[i : i+end])
-		t, ok := l.target(from, strings.ReplaceAll(ref, "&amp;", "&"))
-		if !ok {
+		ref := strings.ReplaceAll(string(content[i:i+end]), "&amp;", "&")
+		var repl string
+		if t, ok := l.target(from, ref); ok {
+			repl = esc(t)
+			if !hasScheme(t) {
+				repl = prefix + repl
+			}
+		} else if l.offline && attr == "src" && (strings.HasPrefix(ref, "//") || hasScheme(ref) && !strings.HasPrefix(ref, "data:")) {
+			repl = `data:," data-remote-src="` + esc(ref)
+		} else {
 			continue
-		}
-		if !hasScheme(t) {
-			t = prefix + t
 		}
 		if out == nil {
 			out = make([]byte, 0, len(content)+256)
 		}
 		out = append(out, content[last:i]...)
-		out = append(out, esc(t)...)
+		out = append(out, repl...)
 		last = i + end
 		i = last
 	}
@@ -121,15 +130,19 @@ func (l *linker) rewrite(content []byte, from, prefix string) []byte {
 	return append(out, content[last:]...)
 }
 
-// isURLAttr reports whether the attribute name ending b is href or src.
-func isURLAttr(b []byte) bool {
-	for _, name := range []string{"href", "src"} {
+// urlAttr returns the name of the URL attribute (href, src or poster)
+// ending b, or "".
+func urlAttr(b []byte) string {
+	for _, name := range []string{"href", "src", "poster"} {
 		n := len(name)
 		if len(b) > n && bytes.EqualFold(b[len(b)-n:], []byte(name)) && isSpace(b[len(b)-n-1]) {
-			return true
+			if name == "poster" {
+				return "src" // loads like a source
+			}
+			return name
 		}
 	}
-	return false
+	return ""
 }
 
 func hasScheme(s string) bool {
