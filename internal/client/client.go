@@ -133,6 +133,9 @@ func New(cfg Config) (*Client, error) {
 		SetHeader("User-Agent", cfg.UserAgent).
 		SetHeader("Accept", "application/json").
 		SetRetryCount(0). // retries are ours: they need the injectable sleep
+		// Without it resty sends a bodyless POST as an empty chunked body,
+		// which servers that insist on JSON bodies reject with 415.
+		SetContentLength(true).
 		SetLogger(restyLogger{c.log}).
 		SetDisableWarn(true)
 	return c, nil

@@ -182,11 +182,15 @@ func TestDo_longRetryAfterFailsAtOnce(t *testing.T) {
 	}
 }
 
-func TestDo_sendsUserAgentAndKeyButNeverLogsThem(t *testing.T) {
+func TestDo_sendsUserAgentKeyAndEmptyBodyButNeverLogsThem(t *testing.T) {
 	const link = "https://bucket.example/se_1/bundle.tar.gz?X-Amz-Signature=abc"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer dak_secret" {
 			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		if r.ContentLength != 0 || len(r.TransferEncoding) > 0 {
+			w.WriteHeader(http.StatusUnsupportedMediaType)
 			return
 		}
 		if ua := r.Header.Get("User-Agent"); ua != "terraform-provider-docsadmin/1.2.3" {

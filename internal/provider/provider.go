@@ -1,0 +1,215 @@
+// Package provider is the Terraform provider for the documentation
+// platform's admin API: static exports, their bundles (whose presigned links
+// are renewed at plan time) and agent jobs.
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
+)
+
+var _ provider.Provider = &docsadminProvider{}
+
+// Environment variables read when the provider block leaves a setting out.
+const (
+	EnvBaseURL   = "DOCSADMIN_BASE_URL"
+	EnvAPIKey    = "DOCSADMIN_API_KEY"
+	EnvProjectID = "DOCSADMIN_PROJECT_ID"
+)
+
+// New returns the provider factory that main.go serves.
+func New(version string) func() provider.Provider {
+	return NewWithClock(version, clock.Real{})
+}
+
+// NewWithClock is New with an injected clock, so that acceptance tests can
+// move the provider's "now" together with the reference server's and reach
+// a bundle link's renewal window without waiting.
+func NewWithClock(version string, c clock.Clock) func() provider.Provider {
+	return func() provider.Provider {
+		return &docsadminProvider{version: version, clock: c}
+	}
+}
+
+type docsadminProvider struct {
+	version string
+	clock   clock.Clock
+}
+
+// providerData is what resources and data sources receive in Configure.
+type providerData struct {
+	client    *client.Client
+	projectID string
+	clock     clock.Clock
+}
+
+func (p *docsadminProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "docsadmin"
+	resp.Version = p.version
+}
+
+func (p *docsadminProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Manages static exports of a documentation site, the download bundles of those exports, " +
+			"and reads agent jobs, through the platform's admin API.",
+		Attributes: map[string]schema.Attribute{
+			"base_url": schema.StringAttribute{
+				MarkdownDescription: "Base URL of the admin API, for example `https://api.mintlify.com`. " +
+					"May also be set with the `" + EnvBaseURL + "` environment variable.",
+				Optional:   true,
+				Validators: []validator.String{urlValidator{}},
+			},
+			"api_key": schema.StringAttribute{
+				MarkdownDescription: "Admin API key. May also be set with the `" + EnvAPIKey + "` environment variable.",
+				Optional:            true,
+				Sensitive:           true,
+			},
+			"project_id": schema.StringAttribute{
+				MarkdownDescription: "Project used by agent job data sources that do not name one. " +
+					"May also be set with the `" + EnvProjectID + "` environment variable.",
+				Optional: true,
+			},
+			"request_timeout": schema.StringAttribute{
+				MarkdownDescription: "Time limit of one HTTP attempt, as a Go duration such as `30s`. Defaults to `30s`.",
+				Optional:            true,
+				Validators:          []validator.String{durationValidator{min: time.Millisecond}},
+			},
+			"max_retries": schema.Int64Attribute{
+				MarkdownDescription: fmt.Sprintf("How many times a rate-limited (429) or failed (5xx) request is retried, "+
+					"with exponential backoff and jitter, honouring `Retry-After`. Defaults to %d; `0` disables retries.",
+					client.DefaultMaxRetries),
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.Between(0, 20)},
+			},
+		},
+	}
+}
+
+func (p *docsadminProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// An unknown value (from a resource not yet created) cannot be
+	// replaced by the environment: say so instead of guessing.
+	for name, v := range map[string]types.String{"base_url": cfg.BaseURL, "api_key": cfg.APIKey,
+		"project_id": cfg.ProjectID, "request_timeout": cfg.RequestTimeout} {
+		if v.IsUnknown() {
+			resp.Diagnostics.AddAttributeError(path.Root(name), "Unknown Provider Setting",
+				"The provider cannot be configured while "+name+" is unknown. Set it to a static value or an environment variable.")
+		}
+	}
+	if cfg.MaxRetries.IsUnknown() {
+		resp.Diagnostics.AddAttributeError(path.Root("max_retries"), "Unknown Provider Setting",
+			"The provider cannot be configured while max_retries is unknown.")
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	baseURL := valueOrEnv(cfg.BaseURL, EnvBaseURL)
+	apiKey := valueOrEnv(cfg.APIKey, EnvAPIKey)
+	if baseURL == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Missing Admin API URL",
+			"Set base_url in the provider block or the "+EnvBaseURL+" environment variable.")
+	}
+	if apiKey == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Missing Admin API Key",
+			"Set api_key in the provider block or the "+EnvAPIKey+" environment variable.")
+	}
+	timeout := client.DefaultTimeout
+	if s := cfg.RequestTimeout.ValueString(); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("request_timeout"), "Invalid Duration", err.Error())
+		}
+		timeout = d
+	}
+	retries := client.DefaultMaxRetries
+	if !cfg.MaxRetries.IsNull() {
+		retries = int(cfg.MaxRetries.ValueInt64())
+		if retries == 0 {
+			retries = -1 // the client reads 0 as "default"
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	ua := "terraform-provider-docsadmin/" + p.version
+	if req.TerraformVersion != "" {
+		ua += " terraform/" + req.TerraformVersion
+	}
+	c, err := client.New(client.Config{
+		BaseURL:    baseURL,
+		APIKey:     apiKey,
+		UserAgent:  ua,
+		Timeout:    timeout,
+		MaxRetries: retries,
+		Logger:     tfLogger{},
+		Clock:      p.clock,
+	})
+	if err != nil {
+		// New only fails on settings checked above; a URL scheme from the
+		// environment is the one case left.
+		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Invalid Provider Configuration", err.Error())
+		return
+	}
+	tflog.Debug(ctx, "configured admin API client", map[string]any{"base_url": client.Redact(baseURL)})
+	data := &providerData{client: c, projectID: valueOrEnv(cfg.ProjectID, EnvProjectID), clock: p.clock}
+	resp.ResourceData = data
+	resp.DataSourceData = data
+}
+
+func valueOrEnv(v types.String, env string) string {
+	if s := v.ValueString(); s != "" {
+		return s
+	}
+	return strings.TrimSpace(os.Getenv(env))
+}
+
+func (p *docsadminProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{
+		NewStaticExportResource,
+		NewStaticExportBundleResource,
+	}
+}
+
+func (p *docsadminProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{
+		NewAgentJobDataSource,
+		NewStaticExportDataSource,
+	}
+}
+
+// tfLogger sends client log lines to tflog, which needs the RPC's ctx to
+// reach Terraform's log (a background ctx is silently dropped).
+type tfLogger struct{}
+
+func (tfLogger) Debug(ctx context.Context, msg string, f map[string]any) { tflog.Debug(ctx, msg, f) }
+func (tfLogger) Warn(ctx context.Context, msg string, f map[string]any)  { tflog.Warn(ctx, msg, f) }
+
+type providerModel struct {
+	BaseURL        types.String `tfsdk:"base_url"`
+	APIKey         types.String `tfsdk:"api_key"`
+	ProjectID      types.String `tfsdk:"project_id"`
+	RequestTimeout types.String `tfsdk:"request_timeout"`
+	MaxRetries     types.Int64  `tfsdk:"max_retries"`
+}

@@ -1,0 +1,149 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+)
+
+// accEnv is a reference server plus a provider that shares its clock, so
+// a test step can move both into a bundle link's renewal window.
+type accEnv struct {
+	*apiservertest.Env
+	factories map[string]func() (tfprotov6.ProviderServer, error)
+}
+
+func newAccEnv(t *testing.T, opts ...apiservertest.Option) *accEnv {
+	t.Helper()
+	// The provider must not pick up settings from the developer's shell.
+	t.Setenv(EnvBaseURL, "")
+	t.Setenv(EnvAPIKey, "")
+	t.Setenv(EnvProjectID, "")
+	t.Setenv("CHECKPOINT_DISABLE", "1")
+	env := apiservertest.Start(t, opts...)
+	return &accEnv{Env: env, factories: map[string]func() (tfprotov6.ProviderServer, error){
+		"docsadmin": providerserver.NewProtocol6WithError(NewWithClock("test", env.Clock)()),
+	}}
+}
+
+// config prefixes HCL with a provider block that points at the server.
+func (e *accEnv) config(hcl string) string {
+	return fmt.Sprintf("provider \"docsadmin\" {\n  base_url = %q\n  api_key  = %q\n}\n\n%s", e.URL, e.Key, hcl)
+}
+
+// client is an API client for arranging what a test reads.
+func (e *accEnv) client(t *testing.T) *client.Client {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: e.URL, APIKey: e.Key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestAccProvider_missingKeyIsAnAttributeError(t *testing.T) {
+	env := newAccEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "docsadmin" {
+  base_url = %q
+}
+
+data "docsadmin_static_export" "x" {
+  id = "se_missing"
+}
+`, env.URL),
+			ExpectError: regexp.MustCompile(`(?s)Missing Admin API Key.*DOCSADMIN_API_KEY`),
+		}},
+	})
+}
+
+func TestAccProvider_settingsFromEnvironment(t *testing.T) {
+	env := newAccEnv(t)
+	t.Setenv(EnvBaseURL, env.URL)
+	t.Setenv(EnvAPIKey, env.Key)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{{
+			Config:      `data "docsadmin_static_export" "x" { id = "se_missing" }`,
+			ExpectError: regexp.MustCompile(`Static Export Not Found`),
+		}},
+	})
+}
+
+func TestAccProvider_badKeyReportsUnauthorized(t *testing.T) {
+	env := newAccEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "docsadmin" {
+  base_url    = %q
+  api_key     = "dak_wrong"
+  max_retries = 0
+}
+
+data "docsadmin_static_export" "x" {
+  id = "se_1"
+}
+`, env.URL),
+			ExpectError: regexp.MustCompile(`(?s)Unable to Read Static Export.*401`),
+		}},
+	})
+}
+
+func TestAccProvider_invalidSettingsPointAtTheAttribute(t *testing.T) {
+	env := newAccEnv(t)
+	for name, c := range map[string]struct{ block, want string }{
+		"url":     {`base_url = "api.example.com"`, `(?s)Invalid URL.*base_url`},
+		"timeout": {`request_timeout = "soon"`, `(?s)Invalid Duration.*request_timeout`},
+		"retries": {`max_retries = 99`, `(?s)max_retries`},
+		"no url":  {`api_key = "k"`, `(?s)Missing Admin API URL.*DOCSADMIN_BASE_URL`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: env.factories,
+				Steps: []resource.TestStep{{
+					Config:      "provider \"docsadmin\" {\n  " + c.block + "\n}\n" + `data "docsadmin_static_export" "x" { id = "se_1" }`,
+					ExpectError: regexp.MustCompile(c.want),
+				}},
+			})
+		})
+	}
+}
+
+// TestProvider_schemaIsValid catches schema mistakes (a default on a
+// required attribute, say) without running Terraform.
+func TestProvider_schemaIsValid(t *testing.T) {
+	srv, err := providerserver.NewProtocol6WithError(New("test")())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range resp.Diagnostics {
+		t.Errorf("%s: %s", d.Summary, d.Detail)
+	}
+	for _, name := range []string{"docsadmin_static_export", "docsadmin_static_export_bundle"} {
+		if resp.ResourceSchemas[name] == nil {
+			t.Errorf("resource %s missing", name)
+		}
+	}
+	for _, name := range []string{"docsadmin_static_export", "docsadmin_agent_job"} {
+		if resp.DataSourceSchemas[name] == nil {
+			t.Errorf("data source %s missing", name)
+		}
+	}
+}

@@ -1,0 +1,257 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/float64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+)
+
+var (
+	_ resource.Resource                = &staticExportResource{}
+	_ resource.ResourceWithConfigure   = &staticExportResource{}
+	_ resource.ResourceWithImportState = &staticExportResource{}
+)
+
+// DefaultExportCreateTimeout bounds how long Create waits for an export.
+const DefaultExportCreateTimeout = 30 * time.Minute
+
+// NewStaticExportResource returns the docsadmin_static_export resource.
+func NewStaticExportResource() resource.Resource { return &staticExportResource{} }
+
+type staticExportResource struct{ data *providerData }
+
+func (r *staticExportResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_static_export"
+}
+
+func (r *staticExportResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A static export job: the site of `domain` pre-rendered to HTML, CSS and JavaScript. " +
+			"Creating the resource starts the job and waits until it completes. Every argument forces a new job; " +
+			"destroying only forgets the job, since the API cannot delete one.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The job ID (`jobId`).",
+				Computed:            true,
+				PlanModifiers:       keep,
+			},
+			"domain": schema.StringAttribute{
+				MarkdownDescription: "Hostname of the deployment to export, such as `docs.example.com`: no scheme, path or slash.",
+				Required:            true,
+				Validators:          []validator.String{hostnameValidator{}},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplaceIf(replaceStringUnlessImported, replaceDesc, replaceDesc)},
+			},
+			"version": schema.StringAttribute{
+				MarkdownDescription: "Version label of the export. The server's default is the latest published version.",
+				Optional:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplaceIf(replaceStringUnlessImported, replaceDesc, replaceDesc)},
+			},
+			"paths": schema.ListAttribute{
+				MarkdownDescription: "Page paths to export, such as `guides/getting-started`. All published pages when omitted.",
+				ElementType:         types.StringType,
+				Optional:            true,
+				PlanModifiers:       []planmodifier.List{listplanmodifier.RequiresReplaceIf(replaceListUnlessImported, replaceDesc, replaceDesc)},
+			},
+			"triggers": schema.MapAttribute{
+				MarkdownDescription: "Arbitrary values; any change exports again, for example a content commit SHA.",
+				ElementType:         types.StringType,
+				Optional:            true,
+				PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(replaceMapUnlessImported, replaceDesc, replaceDesc)},
+			},
+			"status": schema.StringAttribute{
+				MarkdownDescription: "Job status: `queued`, `running`, `completed` or `failed`.",
+				Computed:            true,
+				PlanModifiers:       keep,
+			},
+			"progress": schema.Float64Attribute{
+				MarkdownDescription: "Completion percentage, 0 to 100.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Float64{float64planmodifier.UseStateForUnknown()},
+			},
+			"page_count": schema.Int64Attribute{
+				MarkdownDescription: "Number of pages exported.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "When the job was created (RFC 3339).",
+				Computed:            true,
+				PlanModifiers:       keep,
+			},
+			"updated_at": schema.StringAttribute{
+				MarkdownDescription: "When the job last changed (RFC 3339).",
+				Computed:            true,
+				PlanModifiers:       keep,
+			},
+			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true}),
+		},
+	}
+}
+
+const replaceDesc = "Changing this value starts a new export job, except on the first apply after an import, " +
+	"where the configured value is adopted."
+
+// importedPrior reports whether prior state came from `terraform import`:
+// the API does not return a job's domain, so only an imported job has none.
+func importedPrior(ctx context.Context, st tfsdk.State) bool {
+	var domain types.String
+	st.GetAttribute(ctx, path.Root("domain"), &domain)
+	return domain.IsNull()
+}
+
+// The replace-unless-imported functions force a new job when an argument
+// changes, but on the first plan after an import adopt the configuration
+// instead: the API cannot tell which domain or paths a job was started
+// with, and exporting again just to learn it would defeat importing.
+func replaceStringUnlessImported(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = !importedPrior(ctx, req.State)
+}
+
+func replaceListUnlessImported(ctx context.Context, req planmodifier.ListRequest, resp *listplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = !importedPrior(ctx, req.State)
+}
+
+func replaceMapUnlessImported(ctx context.Context, req planmodifier.MapRequest, resp *mapplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = !importedPrior(ctx, req.State)
+}
+
+func (r *staticExportResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configured(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *staticExportResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan staticExportModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, DefaultExportCreateTimeout)
+	resp.Diagnostics.Append(diags...)
+	var paths []string
+	resp.Diagnostics.Append(plan.Paths.ElementsAs(ctx, &paths, false)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	job, err := r.data.client.StartExport(ctx, api.StartExportRequest{
+		Domain: plan.Domain.ValueString(), Version: plan.Version.ValueString(), Paths: paths})
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Start Static Export", err.Error())
+		return
+	}
+	// Record the job before waiting: if the wait fails or times out,
+	// Terraform keeps a tainted resource that names the real job.
+	plan.fill(job)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	tflog.Info(ctx, "static export started", map[string]any{"job_id": job.JobID, "domain": plan.Domain.ValueString()})
+
+	waitCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	last := job
+	job, err = r.data.client.WaitExport(waitCtx, job.JobID, func(j api.ExportJob) {
+		if j.Status != last.Status || j.Progress != last.Progress {
+			tflog.Info(ctx, "static export progress", map[string]any{"job_id": j.JobID, "status": j.Status,
+				"progress": j.Progress, "page_count": j.PageCount})
+		}
+		last = j
+	})
+	if job.JobID != "" {
+		plan.fill(job)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
+	var failed *client.JobFailedError
+	switch {
+	case errors.As(err, &failed):
+		resp.Diagnostics.AddError("Static Export Failed", "The server reports: "+failed.Message+
+			"\n\nThe failed job "+failed.JobID+" is kept as tainted and is replaced on the next apply.")
+	case errors.Is(err, context.DeadlineExceeded):
+		resp.Diagnostics.AddError("Timed Out Waiting for Static Export",
+			"Job "+last.JobID+" did not complete within "+timeout.String()+" (timeouts.create): "+err.Error())
+	case err != nil:
+		resp.Diagnostics.AddError("Unable to Wait for Static Export", err.Error())
+	}
+}
+
+func (r *staticExportResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state staticExportModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	job, err := r.data.client.GetExport(ctx, state.ID.ValueString())
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Warn(ctx, "static export job no longer exists; removing it from state", map[string]any{"job_id": state.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Read Static Export", err.Error())
+		return
+	}
+	state.fill(job)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update is reached only when nothing forces a new job: a timeouts change,
+// or the first apply after an import adopting the configured arguments.
+func (r *staticExportResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan staticExportModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete only forgets: the API keeps jobs until its retention expires.
+func (r *staticExportResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
+	var id types.String
+	req.State.GetAttribute(ctx, path.Root("id"), &id)
+	tflog.Info(ctx, "forgetting static export job; the API has no delete", map[string]any{"job_id": id.ValueString()})
+}
+
+func (r *staticExportResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+type staticExportModel struct {
+	ID        types.String   `tfsdk:"id"`
+	Domain    types.String   `tfsdk:"domain"`
+	Version   types.String   `tfsdk:"version"`
+	Paths     types.List     `tfsdk:"paths"`
+	Triggers  types.Map      `tfsdk:"triggers"`
+	Status    types.String   `tfsdk:"status"`
+	Progress  types.Float64  `tfsdk:"progress"`
+	PageCount types.Int64    `tfsdk:"page_count"`
+	CreatedAt types.String   `tfsdk:"created_at"`
+	UpdatedAt types.String   `tfsdk:"updated_at"`
+	Timeouts  timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (m *staticExportModel) fill(j api.ExportJob) {
+	m.ID = types.StringValue(j.JobID)
+	m.Status = types.StringValue(j.Status)
+	m.Progress = types.Float64Value(j.Progress)
+	m.PageCount = types.Int64Value(int64(j.PageCount))
+	m.CreatedAt = rfc3339(j.CreatedAt)
+	m.UpdatedAt = rfc3339(j.UpdatedAt)
+}

@@ -1,0 +1,282 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+)
+
+var (
+	_ resource.Resource                = &staticExportBundleResource{}
+	_ resource.ResourceWithConfigure   = &staticExportBundleResource{}
+	_ resource.ResourceWithModifyPlan  = &staticExportBundleResource{}
+	_ resource.ResourceWithImportState = &staticExportBundleResource{}
+)
+
+// DefaultRenewBefore is how long before expiry a bundle link is renewed.
+const DefaultRenewBefore = "15m"
+
+// NewStaticExportBundleResource returns the docsadmin_static_export_bundle
+// resource.
+func NewStaticExportBundleResource() resource.Resource { return &staticExportBundleResource{} }
+
+type staticExportBundleResource struct{ data *providerData }
+
+func (r *staticExportBundleResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_static_export_bundle"
+}
+
+func (r *staticExportBundleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A presigned download link for the bundle of a completed static export. " +
+			"The link expires; once a plan runs within `renew_before` of `expires_at`, the plan shows an in-place " +
+			"update that generates a fresh link for the same job. The export itself is never redone.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The export job ID, as `job_id`.",
+				Computed:            true,
+				PlanModifiers:       keep,
+			},
+			"job_id": schema.StringAttribute{
+				MarkdownDescription: "ID of a completed static export job, usually `docsadmin_static_export.<name>.id`.",
+				Required:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"renew_before": schema.StringAttribute{
+				MarkdownDescription: "How long before `expires_at` a plan renews the link, as a duration such as `15m` or `2h`. " +
+					"Defaults to `" + DefaultRenewBefore + "`.",
+				Optional:   true,
+				Computed:   true,
+				Default:    stringdefault.StaticString(DefaultRenewBefore),
+				Validators: []validator.String{durationValidator{}},
+			},
+			"bundle_url": schema.StringAttribute{
+				MarkdownDescription: "Presigned link to the bundle archive. It is a credential: anyone holding it can download the bundle until `expires_at`.",
+				Computed:            true,
+				Sensitive:           true,
+				PlanModifiers:       keep,
+			},
+			"expires_at": schema.StringAttribute{
+				MarkdownDescription: "When `bundle_url` stops working (RFC 3339).",
+				Computed:            true,
+				PlanModifiers:       keep,
+			},
+			"size_bytes": schema.Int64Attribute{
+				MarkdownDescription: "Size of the bundle archive in bytes.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"ready_for_renewal": schema.BoolAttribute{
+				MarkdownDescription: "Whether the link is within `renew_before` of expiring. Refreshed on every read; " +
+					"`true` in a plan that renews the link and in the state that apply writes, until the next refresh.",
+				Computed: true,
+			},
+		},
+	}
+}
+
+func (r *staticExportBundleResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configured(req.ProviderData, &resp.Diagnostics)
+}
+
+// renewalDue reports whether a link expiring at expiresAt must be renewed
+// at now. A link with no known expiry (just imported) is always due.
+func renewalDue(now time.Time, expiresAt types.String, renewBefore string) (bool, error) {
+	before, err := time.ParseDuration(renewBefore)
+	if err != nil {
+		return false, err
+	}
+	if expiresAt.IsNull() || expiresAt.ValueString() == "" {
+		return true, nil
+	}
+	exp, err := time.Parse(time.RFC3339, expiresAt.ValueString())
+	if err != nil {
+		return false, err
+	}
+	return !now.Before(exp.Add(-before)), nil
+}
+
+// ModifyPlan decides renewal at plan time, with the injected clock, so that
+// `terraform plan` shows it as an in-place update of the link: Terraform
+// cannot know a link expired unless the plan says so.
+func (r *staticExportBundleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || r.data == nil {
+		return // create and destroy need no decision
+	}
+	var state, plan staticExportBundleModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if plan.RenewBefore.IsUnknown() || plan.JobID.IsUnknown() || !plan.JobID.Equal(state.JobID) {
+		return // not decidable yet, or a replacement that generates a new link anyway
+	}
+	due, err := renewalDue(r.data.clock.Now(), state.ExpiresAt, plan.RenewBefore.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
+		return
+	}
+	switch {
+	case due:
+		plan.ReadyForRenewal = types.BoolValue(true)
+	case plan.ReadyForRenewal.IsUnknown():
+		// Another argument changed; the link stays and is not due.
+		plan.ReadyForRenewal = types.BoolValue(false)
+	default:
+		// Leave the prior value: after a renewal the state says true until
+		// the next refresh, and flipping it here would make every
+		// -refresh=false plan show a change.
+	}
+	if due {
+		tflog.Info(ctx, "bundle link is within its renewal window; planning a new link",
+			map[string]any{"job_id": state.JobID.ValueString(), "expires_at": state.ExpiresAt.ValueString()})
+		plan.BundleURL = types.StringUnknown()
+		plan.ExpiresAt = types.StringUnknown()
+		plan.SizeBytes = types.Int64Unknown()
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+func (r *staticExportBundleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan staticExportBundleModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !r.generate(ctx, &plan, &resp.Diagnostics) {
+		return
+	}
+	due, err := renewalDue(r.data.clock.Now(), plan.ExpiresAt, plan.RenewBefore.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
+		return
+	}
+	plan.ReadyForRenewal = types.BoolValue(due)
+	warnIfAlwaysDue(due, plan, resp)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// warnIfAlwaysDue points out a renew_before at least as long as the link's
+// lifetime: every later plan would renew again.
+func warnIfAlwaysDue(due bool, plan staticExportBundleModel, resp *resource.CreateResponse) {
+	if due {
+		resp.Diagnostics.AddAttributeWarning(path.Root("renew_before"), "Bundle Link Renews on Every Plan",
+			"The new link expires at "+plan.ExpiresAt.ValueString()+", which is already within renew_before ("+
+				plan.RenewBefore.ValueString()+"). Shorten renew_before below the server's link lifetime.")
+	}
+}
+
+// generate asks the server for a fresh link and records it in m.
+func (r *staticExportBundleResource) generate(ctx context.Context, m *staticExportBundleModel, diags *diag.Diagnostics) bool {
+	b, err := r.data.client.GenerateBundle(ctx, m.JobID.ValueString())
+	if err != nil {
+		detail := err.Error()
+		var apiErr *client.APIError
+		if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusConflict {
+			detail += "\n\nThe export job has not completed. Reference the job through docsadmin_static_export, whose creation waits for completion."
+		}
+		diags.AddError("Unable to Generate Bundle Link", detail)
+		return false
+	}
+	m.fill(b)
+	tflog.Info(ctx, "generated bundle link", map[string]any{"job_id": b.JobID, "expires_at": m.ExpiresAt.ValueString(),
+		"size_bytes": b.SizeBytes})
+	return true
+}
+
+func (r *staticExportBundleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state staticExportBundleModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// The link only works while its job exists; a job past retention
+	// leaves a dead link, so the bundle leaves state with it.
+	_, err := r.data.client.GetExport(ctx, state.JobID.ValueString())
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Warn(ctx, "static export job of bundle no longer exists; removing the bundle from state",
+			map[string]any{"job_id": state.JobID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Read Static Export Bundle", err.Error())
+		return
+	}
+	due, err := renewalDue(r.data.clock.Now(), state.ExpiresAt, state.RenewBefore.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
+		return
+	}
+	state.ReadyForRenewal = types.BoolValue(due)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update renews the link when the plan left it unknown (ModifyPlan found it
+// due); otherwise only renew_before changed and the link stays.
+func (r *staticExportBundleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan staticExportBundleModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if plan.BundleURL.IsUnknown() && !r.generate(ctx, &plan, &resp.Diagnostics) {
+		return
+	}
+	if plan.ReadyForRenewal.IsUnknown() {
+		due, err := renewalDue(r.data.clock.Now(), plan.ExpiresAt, plan.RenewBefore.ValueString())
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
+			return
+		}
+		plan.ReadyForRenewal = types.BoolValue(due)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete only forgets: a presigned link cannot be revoked, it expires.
+func (r *staticExportBundleResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+}
+
+// ImportState takes a job ID. The imported bundle has no link yet, so the
+// next plan shows it as due for renewal and apply generates one.
+func (r *staticExportBundleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("job_id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("renew_before"), DefaultRenewBefore)...)
+}
+
+type staticExportBundleModel struct {
+	ID              types.String `tfsdk:"id"`
+	JobID           types.String `tfsdk:"job_id"`
+	RenewBefore     types.String `tfsdk:"renew_before"`
+	BundleURL       types.String `tfsdk:"bundle_url"`
+	ExpiresAt       types.String `tfsdk:"expires_at"`
+	SizeBytes       types.Int64  `tfsdk:"size_bytes"`
+	ReadyForRenewal types.Bool   `tfsdk:"ready_for_renewal"`
+}
+
+func (m *staticExportBundleModel) fill(b api.Bundle) {
+	m.ID = m.JobID
+	m.BundleURL = types.StringValue(b.BundleURL)
+	m.ExpiresAt = rfc3339(b.ExpiresAt)
+	m.SizeBytes = types.Int64Value(b.SizeBytes)
+}

@@ -1,0 +1,121 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+const bundleAddr = "docsadmin_static_export_bundle.site"
+
+func bundleConfig(domain, renewBefore string) string {
+	return exportConfig(domain, "a") + fmt.Sprintf(`
+resource "docsadmin_static_export_bundle" "site" {
+  job_id       = docsadmin_static_export.docs.id
+  renew_before = %q
+}
+`, renewBefore)
+}
+
+// downloads checks that a bundle link serves the archive right now.
+func downloads(url string) error {
+	resp, err := http.Get(url)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET bundle link: %s", resp.Status)
+	}
+	return nil
+}
+
+func TestAccStaticExportBundle_createImportRenewUpdate(t *testing.T) {
+	env := newAccEnv(t) // links live 1h
+	sameJob := statecheck.CompareValue(compare.ValuesSame())
+	newExpiry := statecheck.CompareValue(compare.ValuesDiffer())
+	sameLink := statecheck.CompareValue(compare.ValuesSame())
+	rfc3339Pattern := regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(bundleConfig(env.Domain, "15m")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(bundleAddr, tfjsonpath.New("bundle_url"), knownvalue.StringFunc(downloads)),
+					statecheck.ExpectKnownValue(bundleAddr, tfjsonpath.New("expires_at"), knownvalue.StringRegexp(rfc3339Pattern)),
+					statecheck.ExpectKnownValue(bundleAddr, tfjsonpath.New("size_bytes"), knownvalue.Int64Func(positive)),
+					statecheck.ExpectKnownValue(bundleAddr, tfjsonpath.New("ready_for_renewal"), knownvalue.Bool(false)),
+					statecheck.ExpectSensitiveValue(bundleAddr, tfjsonpath.New("bundle_url")),
+					sameJob.AddStateValue(exportAddr, tfjsonpath.New("id")),
+					newExpiry.AddStateValue(bundleAddr, tfjsonpath.New("expires_at")),
+				},
+			},
+			{
+				ResourceName:      bundleAddr,
+				ImportState:       true,
+				ImportStateVerify: true,
+				// An imported bundle has no link until the next apply makes one.
+				ImportStateVerifyIgnore: []string{"bundle_url", "expires_at", "size_bytes", "ready_for_renewal"},
+			},
+			{
+				// 30 minutes in, the link is still outside its window.
+				PreConfig: func() { env.Clock.Advance(30 * time.Minute) },
+				Config:    env.config(bundleConfig(env.Domain, "15m")),
+				PlanOnly:  true,
+			},
+			{
+				// 50 minutes in, 10 minutes before expiry: renew in place.
+				PreConfig: func() { env.Clock.Advance(20 * time.Minute) },
+				Config:    env.config(bundleConfig(env.Domain, "15m")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(bundleAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionNoop),
+					plancheck.ExpectUnknownValue(bundleAddr, tfjsonpath.New("bundle_url")),
+					plancheck.ExpectUnknownValue(bundleAddr, tfjsonpath.New("expires_at")),
+					plancheck.ExpectKnownValue(bundleAddr, tfjsonpath.New("ready_for_renewal"), knownvalue.Bool(true)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameJob.AddStateValue(exportAddr, tfjsonpath.New("id")),
+					newExpiry.AddStateValue(bundleAddr, tfjsonpath.New("expires_at")),
+					statecheck.ExpectKnownValue(bundleAddr, tfjsonpath.New("bundle_url"), knownvalue.StringFunc(downloads)),
+					sameLink.AddStateValue(bundleAddr, tfjsonpath.New("bundle_url")),
+				},
+			},
+			{
+				// Changing renew_before outside the window keeps the link.
+				Config: env.config(bundleConfig(env.Domain, "30m")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(bundleAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(bundleAddr, tfjsonpath.New("ready_for_renewal"), knownvalue.Bool(false)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameJob.AddStateValue(exportAddr, tfjsonpath.New("id")),
+					sameLink.AddStateValue(bundleAddr, tfjsonpath.New("bundle_url")),
+					statecheck.ExpectKnownValue(bundleAddr, tfjsonpath.New("renew_before"), knownvalue.StringExact("30m")),
+				},
+			},
+		},
+	})
+}
+
+func TestAccStaticExportBundle_renewBeforeMustBeADuration(t *testing.T) {
+	env := newAccEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{{
+			Config:      env.config(bundleConfig(env.Domain, "a while")),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)Invalid Duration.*renew_before`),
+		}},
+	})
+}

@@ -1,0 +1,179 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+)
+
+const exportAddr = "docsadmin_static_export.docs"
+
+func exportConfig(domain, trigger string) string {
+	return fmt.Sprintf(`
+resource "docsadmin_static_export" "docs" {
+  domain   = %q
+  version  = "2026-01"
+  triggers = { content = %q }
+}
+`, domain, trigger)
+}
+
+func TestAccStaticExport_createImportUpdate(t *testing.T) {
+	env := newAccEnv(t)
+	newID := statecheck.CompareValue(compare.ValuesDiffer())
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(exportConfig(env.Domain, "a")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("status"), knownvalue.StringExact("completed")),
+					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("progress"), knownvalue.Float64Exact(100)),
+					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("page_count"), knownvalue.Int64Func(positive)),
+					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`.+`))),
+					newID.AddStateValue(exportAddr, tfjsonpath.New("id")),
+				},
+			},
+			{
+				ResourceName:      exportAddr,
+				ImportState:       true,
+				ImportStateVerify: true,
+				// The API does not return a job's arguments.
+				ImportStateVerifyIgnore: []string{"domain", "version", "triggers", "timeouts"},
+			},
+			{
+				Config: env.config(exportConfig(env.Domain, "b")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					newID.AddStateValue(exportAddr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("status"), knownvalue.StringExact("completed")),
+				},
+			},
+		},
+	})
+}
+
+// An export started elsewhere (by CI, say) is imported, and the first
+// apply adopts the configured arguments in place instead of exporting again.
+func TestAccStaticExport_importAdoptsConfiguration(t *testing.T) {
+	env := newAccEnv(t)
+	ctx := context.Background()
+	c := env.client(t)
+	job, err := c.StartExport(ctx, api.StartExportRequest{Domain: env.Domain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WaitExport(ctx, job.JobID, nil); err != nil {
+		t.Fatal(err)
+	}
+	cfg := env.config(exportConfig(env.Domain, "a"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{
+			{
+				Config:             cfg,
+				ResourceName:       exportAddr,
+				ImportState:        true,
+				ImportStateId:      job.JobID,
+				ImportStatePersist: true,
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("id"), knownvalue.StringExact(job.JobID)),
+					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("domain"), knownvalue.StringExact(env.Domain)),
+					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("status"), knownvalue.StringExact("completed")),
+				},
+			},
+		},
+	})
+}
+
+func TestAccStaticExport_failedExportReportsServerError(t *testing.T) {
+	env := newAccEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{{
+			Config:      env.config(exportConfig(env.FailDomain, "a")),
+			ExpectError: regexp.MustCompile(`(?s)Static Export Failed.*The server reports: \S+`),
+		}},
+	})
+}
+
+func TestAccStaticExport_vanishedJobIsExportedAgain(t *testing.T) {
+	env := newAccEnv(t, apiservertest.WithJobRetention(time.Hour))
+	newID := statecheck.CompareValue(compare.ValuesDiffer())
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{
+			{
+				Config:            env.config(exportConfig(env.Domain, "a")),
+				ConfigStateChecks: []statecheck.StateCheck{newID.AddStateValue(exportAddr, tfjsonpath.New("id"))},
+			},
+			{
+				PreConfig: func() { env.Clock.Advance(2 * time.Hour) },
+				Config:    env.config(exportConfig(env.Domain, "a")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{newID.AddStateValue(exportAddr, tfjsonpath.New("id"))},
+			},
+		},
+	})
+}
+
+func TestAccStaticExport_domainMustBeAHostname(t *testing.T) {
+	env := newAccEnv(t)
+	for _, domain := range []string{"https://docs.acme.test", "docs.acme.test/", "docs.acme.test/docs", "docs.acme.test:443"} {
+		t.Run(domain, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: env.factories,
+				Steps: []resource.TestStep{{
+					Config:      env.config(exportConfig(domain, "a")),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(`(?s)Invalid Domain.*domain`),
+				}},
+			})
+		})
+	}
+}
+
+func TestAccStaticExport_createTimeout(t *testing.T) {
+	env := newAccEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{{
+			Config: env.config(fmt.Sprintf(`
+resource "docsadmin_static_export" "docs" {
+  domain   = %q
+  timeouts = { create = "1ms" }
+}
+`, env.Domain)),
+			ExpectError: regexp.MustCompile(`Timed Out Waiting for Static Export`),
+		}},
+	})
+}
+
+func positive(v int64) error {
+	if v <= 0 {
+		return fmt.Errorf("want a positive number, got %d", v)
+	}
+	return nil
+}

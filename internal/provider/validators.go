@@ -1,0 +1,134 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var (
+	_ validator.String = hostnameValidator{}
+	_ validator.String = durationValidator{}
+	_ validator.String = urlValidator{}
+)
+
+// A DNS label: letters, digits and inner hyphens, at most 63 characters.
+var labelPattern = regexp.MustCompile(`^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$`)
+
+// hostnameValidator accepts a bare hostname, as the export API wants: no
+// scheme, port, path or trailing slash. Catching these at plan time saves
+// a round trip that would only end in a 400.
+type hostnameValidator struct{}
+
+func (hostnameValidator) Description(context.Context) string {
+	return "must be a hostname such as docs.example.com, without scheme, path or slash"
+}
+
+func (v hostnameValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v hostnameValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := checkHostname(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Domain",
+			fmt.Sprintf("The domain %s; it %s.", err, v.Description(ctx)))
+	}
+}
+
+func checkHostname(h string) error {
+	switch {
+	case h == "":
+		return fmt.Errorf("is empty")
+	case strings.Contains(h, "://"):
+		return fmt.Errorf("%q has a scheme", h)
+	case strings.ContainsAny(h, "/?#"):
+		return fmt.Errorf("%q has a path or slash", h)
+	case strings.Contains(h, ":"):
+		return fmt.Errorf("%q has a port", h)
+	case len(h) > 253:
+		return fmt.Errorf("is longer than 253 characters")
+	}
+	for _, label := range strings.Split(h, ".") {
+		if !labelPattern.MatchString(label) {
+			return fmt.Errorf("%q has an invalid label %q", h, label)
+		}
+	}
+	return nil
+}
+
+// durationValidator accepts a Go duration ("90s", "1h30m") of at least min.
+type durationValidator struct{ min time.Duration }
+
+func (v durationValidator) Description(context.Context) string {
+	return fmt.Sprintf("must be a duration such as 15m or 1h30m, at least %s", v.min)
+}
+
+func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v durationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	d, err := time.ParseDuration(req.ConfigValue.ValueString())
+	if err == nil && d < v.min {
+		err = fmt.Errorf("%s is shorter than %s", d, v.min)
+	}
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Duration",
+			fmt.Sprintf("The value %s: %s.", v.Description(ctx), err))
+	}
+}
+
+// urlValidator accepts an absolute http(s) URL with a host.
+type urlValidator struct{}
+
+func (urlValidator) Description(context.Context) string {
+	return "must be an absolute http:// or https:// URL"
+}
+
+func (v urlValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v urlValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	u, err := url.Parse(req.ConfigValue.ValueString())
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid URL",
+			fmt.Sprintf("The value %q %s.", req.ConfigValue.ValueString(), v.Description(ctx)))
+	}
+}
+
+// configured unpacks the provider's data in a resource or data source
+// Configure. It returns nil before the provider is configured (Terraform
+// validates configuration first), which callers treat as "not yet".
+func configured(data any, diags *diag.Diagnostics) *providerData {
+	if data == nil {
+		return nil
+	}
+	pd, ok := data.(*providerData)
+	if !ok {
+		diags.AddError("Unexpected Provider Data",
+			fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider; please report it.", data))
+		return nil
+	}
+	return pd
+}
+
+// rfc3339 renders API timestamps the same way everywhere, so that plan-time
+// comparisons can parse them back.
+// A zero time (a field the server left out) becomes null.
+func rfc3339(t time.Time) types.String {
+	if t.IsZero() {
+		return types.StringNull()
+	}
+	return types.StringValue(t.UTC().Format(time.RFC3339))
+}
