@@ -1,0 +1,144 @@
+package apiserver
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+)
+
+// The reference agent does no real work: each project scripts what its jobs
+// do (config `agent`). A job is active for `duration` after it is created,
+// then completes with a pull request under the project's repository,
+// completes without changes, or fails; with `archiveAfter` a finished job is
+// archived that long after it finished. The state is derived from the
+// creation time and the clock on every read, so it needs no timers, moves
+// with an injected clock and is the same after a restart.
+
+// pathIDPattern is what an id in a URL path may look like. Anything else
+// (a "..", a slash smuggled in encoded) names nothing and is a 404.
+var pathIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+
+const maxPromptBytes = 64 << 10
+
+func (s *Server) createAgentJob(w http.ResponseWriter, r *http.Request) error {
+	org := orgFrom(r.Context())
+	project, err := s.agentProject(org, r.PathValue("projectId"))
+	if err != nil {
+		return err
+	}
+	var req api.CreateAgentJobRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.Prompt) == "" {
+		return badRequest("prompt must not be empty")
+	}
+	if len(req.Prompt) > maxPromptBytes {
+		return badRequest("prompt exceeds %d bytes", maxPromptBytes)
+	}
+	id, err := s.newID("aj_")
+	if err != nil {
+		return err
+	}
+	now := s.clock.Now().UTC()
+	rec := &agentJobRecord{
+		ID: id, OrgID: org.ID, ProjectID: project.ID, Prompt: req.Prompt,
+		Repository: project.Repository, Branch: project.Branch,
+		Outcome: project.Agent.Outcome, Model: project.Agent.Model,
+		Duration:     time.Duration(project.Agent.Duration),
+		ArchiveAfter: time.Duration(project.Agent.ArchiveAfter),
+		CreatedAt:    now,
+	}
+	limit := s.cfg.jobsPerHour(project)
+	oldest, limited, err := s.store.createAgentJob(rec, limit, now.Add(-time.Hour))
+	if err != nil {
+		return fmt.Errorf("store agent job: %w", err)
+	}
+	if limited {
+		wait := max(1, int(math.Ceil(oldest.Add(time.Hour).Sub(now).Seconds())))
+		return &httpError{status: http.StatusTooManyRequests, retryAfter: wait,
+			msg: fmt.Sprintf("rate limit exceeded: project %q allows %d agent jobs per hour; retry in %d s", project.ID, limit, wait)}
+	}
+	w.Header().Set("Location", strings.NewReplacer("{projectId}", project.ID, "{id}", id).Replace(api.PathAgentJob))
+	writeJSON(w, http.StatusCreated, agentView(rec, now))
+	return nil
+}
+
+func (s *Server) getAgentJob(w http.ResponseWriter, r *http.Request) error {
+	org := orgFrom(r.Context())
+	project, err := s.agentProject(org, r.PathValue("projectId"))
+	if err != nil {
+		return err
+	}
+	id := r.PathValue("id")
+	errMissing := notFound("agent job %q not found in project %q", id, project.ID)
+	if !pathIDPattern.MatchString(id) {
+		return errMissing
+	}
+	rec, err := s.store.agentJob(id)
+	if errors.Is(err, errNoRecord) {
+		return errMissing
+	}
+	if err != nil {
+		return fmt.Errorf("load agent job: %w", err)
+	}
+	// Another organization's or project's job is indistinguishable from
+	// one that does not exist.
+	if rec.OrgID != org.ID || rec.ProjectID != project.ID || s.expired(rec.CreatedAt) {
+		return errMissing
+	}
+	writeJSON(w, http.StatusOK, agentView(rec, s.clock.Now()))
+	return nil
+}
+
+// agentProject resolves a project id of the caller's organization.
+func (s *Server) agentProject(org *Organization, id string) (*Project, error) {
+	if pathIDPattern.MatchString(id) {
+		if p := org.project(id); p != nil {
+			return p, nil
+		}
+	}
+	return nil, notFound("project %q not found", id)
+}
+
+// agentView is the job as the API shows it at time now.
+func agentView(rec *agentJobRecord, now time.Time) api.AgentJob {
+	job := api.AgentJob{
+		ID:        rec.ID,
+		Status:    api.AgentActive,
+		Source:    api.AgentSource{Repository: rec.Repository},
+		Model:     rec.Model,
+		CreatedAt: rec.CreatedAt.UTC(),
+	}
+	if rec.Branch != "" {
+		ref := rec.Branch
+		job.Source.Ref = &ref
+	}
+	finished := rec.CreatedAt.Add(rec.Duration)
+	if now.Before(finished) {
+		return job
+	}
+	switch rec.Outcome {
+	case OutcomeFail:
+		job.Status = api.AgentFailed
+		return job
+	case OutcomePullRequest:
+		link := fmt.Sprintf("%s/pull/%d", rec.Repository, rec.PRNumber)
+		job.PRLink = &link
+	}
+	job.Status = api.AgentCompleted
+	if rec.ArchiveAfter > 0 {
+		if at := finished.Add(rec.ArchiveAfter); !now.Before(at) {
+			at = at.UTC()
+			job.Status = api.AgentArchived
+			job.ArchivedAt = &at
+		}
+	}
+	return job
+}

@@ -1,0 +1,178 @@
+// Package apiservertest runs the reference admin API in-process on a random
+// loopback port, for the tests of this project and of anyone who builds on
+// it. The server is the real one: real store, real exports, real links.
+package apiservertest
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
+)
+
+// Names in the environment's configuration.
+const (
+	ProjectID          = "proj_docs"
+	NoChangesProjectID = "proj_nochanges"
+	FailProjectID      = "proj_fail"
+	OtherProjectID     = "proj_other"
+	Domain             = "docs.acme.test"
+	FailDomain         = "broken.acme.test"
+	OtherDomain        = "docs.other.test"
+	Repository         = "https://git.example.com/acme/docs"
+)
+
+// Env is a running reference server.
+type Env struct {
+	URL string
+	// Key belongs to organization "acme" (enterprise plan), which owns
+	// ProjectID, NoChangesProjectID, FailProjectID, Domain and FailDomain.
+	Key string
+	// ProKey belongs to organization "beta" (pro plan: no static export).
+	ProKey string
+	// OtherKey belongs to organization "other" (enterprise), which owns
+	// OtherProjectID and OtherDomain, so isolation can be tested.
+	OtherKey           string
+	ProjectID          string
+	NoChangesProjectID string
+	FailProjectID      string
+	Domain             string
+	FailDomain         string
+	// Clock drives the server; Advance it to expire links or finish agents.
+	Clock   *clock.Offset
+	Server  *apiserver.Server
+	DataDir string
+}
+
+type settings struct {
+	ttl, retention time.Duration
+	perHour        int
+	logger         hclog.Logger
+}
+
+// Option changes the environment's configuration.
+type Option func(*settings)
+
+// WithBundleTTL sets the lifetime of presigned links (default 1h).
+func WithBundleTTL(d time.Duration) Option { return func(s *settings) { s.ttl = d } }
+
+// WithJobRetention makes jobs older than d vanish (default: kept forever).
+func WithJobRetention(d time.Duration) Option { return func(s *settings) { s.retention = d } }
+
+// WithAgentJobsPerHour sets the per-project agent job limit (default 100).
+func WithAgentJobsPerHour(n int) Option { return func(s *settings) { s.perHour = n } }
+
+// WithLogger sends the server's log to l (default: discarded).
+func WithLogger(l hclog.Logger) Option { return func(s *settings) { s.logger = l } }
+
+// Start runs a server until the test ends.
+func Start(t testing.TB, opts ...Option) *Env {
+	t.Helper()
+	st := settings{ttl: time.Hour, perHour: 100}
+	for _, o := range opts {
+		o(&st)
+	}
+	dir := t.TempDir()
+	e := &Env{
+		Key: newKey(t), ProKey: newKey(t), OtherKey: newKey(t),
+		ProjectID: ProjectID, NoChangesProjectID: NoChangesProjectID, FailProjectID: FailProjectID,
+		Domain: Domain, FailDomain: FailDomain,
+		Clock: clock.NewOffset(), DataDir: filepath.Join(dir, "data"),
+	}
+	WriteSites(t, dir)
+	cfgYAML := fmt.Sprintf(configTemplate, st.ttl, st.retention, st.perHour, e.Key, e.ProKey, e.OtherKey)
+	cfg, err := apiserver.ParseConfig([]byte(cfgYAML), dir)
+	if err != nil {
+		t.Fatalf("apiservertest: config: %v", err)
+	}
+	var h http.Handler = http.NotFoundHandler()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	t.Cleanup(ts.Close)
+	srv, err := apiserver.New(apiserver.Options{
+		Config: cfg, DataDir: e.DataDir, PublicURL: ts.URL, Clock: e.Clock, Logger: st.logger,
+	})
+	if err != nil {
+		t.Fatalf("apiservertest: %v", err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	h = srv.Handler()
+	e.URL, e.Server = ts.URL, srv
+	return e
+}
+
+// WriteSites writes the docs sources the configuration refers to under dir:
+// site/ (the demo site) and broken/ (a docs.json that does not parse).
+func WriteSites(t testing.TB, dir string) {
+	t.Helper()
+	if err := os.CopyFS(filepath.Join(dir, "site"), demosite.FS()); err != nil {
+		t.Fatalf("apiservertest: copy demo site: %v", err)
+	}
+	broken := filepath.Join(dir, "broken")
+	if err := os.MkdirAll(broken, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(broken, "docs.json"), []byte(`{"name": "Broken", "navigation": `), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func newKey(t testing.TB) string {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return "dak_" + hex.EncodeToString(b)
+}
+
+const configTemplate = `
+keyPrefix: dak
+bundleLinkTTL: %s
+jobRetention: %s
+agentJobsPerHour: %d
+organizations:
+  - id: acme
+    plan: enterprise
+    apiKeys: [%q]
+    projects:
+      - id: proj_docs
+        repository: https://git.example.com/acme/docs
+        branch: main
+        agent: {outcome: pullRequest, duration: 2s, model: reference}
+        deployments:
+          - {domain: docs.acme.test, source: ./site, kind: air-gapped}
+          - {domain: broken.acme.test, source: ./broken, kind: cloud}
+      - id: proj_nochanges
+        repository: https://git.example.com/acme/handbook
+        agent: {outcome: noChanges, duration: 1s}
+      - id: proj_fail
+        repository: https://git.example.com/acme/api
+        branch: develop
+        agent: {outcome: fail, duration: 1s}
+  - id: beta
+    plan: pro
+    apiKeys: [%q]
+    projects:
+      - id: proj_beta
+        repository: https://git.example.com/beta/docs
+        deployments:
+          - {domain: docs.beta.test, source: ./site}
+  - id: other
+    plan: enterprise
+    apiKeys: [%q]
+    projects:
+      - id: proj_other
+        repository: https://git.example.com/other/docs
+        deployments:
+          - {domain: docs.other.test, source: ./site, kind: cloud}
+`

@@ -1,0 +1,150 @@
+package apiserver
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+)
+
+// generateBundle answers POST /v1/static-export/jobs/{jobId}/bundle. The
+// archive is built on the first call and kept; every later call, before or
+// after a link expired, only signs a new link to the same file.
+func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
+	rec, err := s.findExport(r)
+	if err != nil {
+		return err
+	}
+	switch rec.Status {
+	case api.ExportCompleted:
+	case api.ExportFailed:
+		return errorf(http.StatusConflict, "static export job %q failed, so it has no bundle: %s", rec.JobID, rec.Error)
+	default:
+		return errorf(http.StatusConflict, "static export job %q is %s; a bundle can be generated once it is completed", rec.JobID, rec.Status)
+	}
+	size, err := s.ensureArchive(r, rec)
+	if err != nil {
+		return err
+	}
+	expires := s.clock.Now().Add(s.linkTTL).Truncate(time.Second).UTC()
+	u := *s.publicURL
+	u.Path += "/bundles/" + rec.JobID + "/" + api.BundleFileName
+	u.RawQuery = s.signer.sign(rec.JobID, api.BundleFileName, expires).Encode()
+	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: u.String(), SizeBytes: size, ExpiresAt: expires})
+	return nil
+}
+
+// ensureArchive builds the job's archive unless it exists. A per-job lock
+// makes concurrent first calls wait for one build instead of racing.
+func (s *Server) ensureArchive(r *http.Request, rec *exportJobRecord) (int64, error) {
+	if rec.BundleSize > 0 {
+		return rec.BundleSize, nil
+	}
+	m, _ := s.archiveMu.LoadOrStore(rec.JobID, &sync.Mutex{})
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	defer mu.Unlock()
+	// Another request may have built it while this one waited.
+	fresh, err := s.store.exportJob(rec.JobID)
+	if err != nil {
+		return 0, fmt.Errorf("reload export job: %w", err)
+	}
+	if fresh.BundleSize > 0 {
+		return fresh.BundleSize, nil
+	}
+	start := time.Now()
+	size, err := s.writeArchive(r, rec.JobID)
+	if err != nil {
+		return 0, err
+	}
+	fresh.BundleSize = size
+	if err := s.store.putExportJob(fresh); err != nil {
+		return 0, fmt.Errorf("store bundle: %w", err)
+	}
+	s.archives.Add(1)
+	s.log.Info("bundle archived", "job", rec.JobID, "bytes", size, "duration", time.Since(start).Round(time.Millisecond))
+	return size, nil
+}
+
+// writeArchive streams the site into a temporary file, syncs it and renames
+// it into place, so a crash never leaves a truncated bundle to be served.
+func (s *Server) writeArchive(r *http.Request, id string) (int64, error) {
+	final := s.bundlePath(id)
+	tmp, err := os.CreateTemp(filepath.Dir(final), ".bundle-*.tmp")
+	if err != nil {
+		return 0, fmt.Errorf("create bundle: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	bw := bufio.NewWriterSize(tmp, 256<<10)
+	if err := s.exporter.Archive(r.Context(), s.siteDir(id), bw); err != nil {
+		return 0, fmt.Errorf("archive export: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
+		return 0, fmt.Errorf("write bundle: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return 0, fmt.Errorf("sync bundle: %w", err)
+	}
+	st, err := tmp.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("stat bundle: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), final); err != nil {
+		return 0, fmt.Errorf("publish bundle: %w", err)
+	}
+	if err := syncDir(filepath.Dir(final)); err != nil {
+		return 0, fmt.Errorf("sync bundle dir: %w", err)
+	}
+	return st.Size(), nil
+}
+
+// downloadBundle serves GET on a presigned link. The link is the whole
+// credential: no API key is asked for, and nothing in the link can be
+// changed without failing the signature check.
+func (s *Server) downloadBundle(w http.ResponseWriter, r *http.Request) error {
+	id, file := r.PathValue("jobId"), r.PathValue("file")
+	err := s.signer.verify(id, file, r.URL.Query(), s.clock.Now())
+	switch {
+	case errors.Is(err, errLinkExpired):
+		return errorf(http.StatusForbidden, "this bundle link has expired; generate the bundle again for a fresh link")
+	case err != nil:
+		return errorf(http.StatusForbidden, "this bundle link is not valid: its signature does not match")
+	}
+	// A valid signature was made by us, so id and file are well-formed;
+	// check anyway before they reach the file system.
+	if !exportIDPattern.MatchString(id) || file != api.BundleFileName {
+		return errorf(http.StatusForbidden, "this bundle link is not valid")
+	}
+	rec, err := s.store.exportJob(id)
+	if errors.Is(err, errNoRecord) || (err == nil && (rec.BundleSize == 0 || s.expired(rec.CreatedAt))) {
+		return notFound("the bundle of job %q no longer exists", id)
+	}
+	if err != nil {
+		return fmt.Errorf("load export job: %w", err)
+	}
+	f, err := os.Open(s.bundlePath(id))
+	if err != nil {
+		return fmt.Errorf("open bundle: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("stat bundle: %w", err)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/gzip")
+	h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", id+".tar.gz"))
+	h.Set("Cache-Control", "private, no-store")
+	if rec.Version != "" {
+		h.Set("ETag", `"`+rec.Version+`"`)
+	}
+	http.ServeContent(w, r, "", st.ModTime(), f)
+	return nil
+}

@@ -1,0 +1,187 @@
+package apiserver
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
+)
+
+// Demo names, used by `make demo` and the README.
+const (
+	DemoOrganization = "demo"
+	DemoProject      = "demo"
+	DemoDomain       = "docs.demo.test"
+	adminKeyFile     = "admin-key"
+)
+
+// Command runs the `apiserver` subcommand until ctx ends or SIGINT/SIGTERM
+// arrives, and returns the process exit code.
+func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("apiserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
+	dataDir := fs.String("data-dir", defaultDataDir(), "directory for jobs, bundles and keys")
+	configPath := fs.String("config", "", "YAML configuration; without it the embedded demo runs")
+	ttl := fs.Duration("bundle-link-ttl", 0, "lifetime of presigned bundle links (overrides the config file)")
+	publicURL := fs.String("public-url", "", "base URL of bundle links (default: http://<listen address>)")
+	logLevel := fs.String("log-level", envOr("DOCSADMIN_LOG_LEVEL", "info"), "trace, debug, info, warn or error (env DOCSADMIN_LOG_LEVEL)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: terraform-provider-docsadmin apiserver [flags]\n\nRuns the reference admin API server.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "apiserver: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	level := hclog.LevelFromString(*logLevel)
+	if level == hclog.NoLevel {
+		fmt.Fprintf(stderr, "apiserver: unknown log level %q\n", *logLevel)
+		return 2
+	}
+	log := hclog.New(&hclog.LoggerOptions{Name: "apiserver", Level: level, Output: stderr})
+	if err := run(ctx, log, stdout, *addr, *dataDir, *configPath, *ttl, *publicURL); err != nil {
+		log.Error("apiserver stopped", "error", err)
+		return 1
+	}
+	return 0
+}
+
+func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir, configPath string, ttl time.Duration, publicURL string) error {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return fmt.Errorf("data dir: %w", err)
+	}
+	var cfg *Config
+	if configPath != "" {
+		c, err := LoadConfig(configPath)
+		if err != nil {
+			return err
+		}
+		cfg = c
+	} else {
+		key, created, err := demoKey(dataDir)
+		if err != nil {
+			return err
+		}
+		cfg = DemoConfig(key)
+		keyPath := filepath.Join(dataDir, adminKeyFile)
+		if created {
+			// The one time the key is shown: it is what the user logs in with.
+			fmt.Fprintf(stdout, "demo admin key (also in %s): %s\n", keyPath, key)
+		} else {
+			fmt.Fprintf(stdout, "demo admin key: see %s\n", keyPath)
+		}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	defer ln.Close()
+	base := "http://" + ln.Addr().String()
+	if publicURL == "" {
+		publicURL = base
+	}
+	srv, err := New(Options{Config: cfg, DataDir: dataDir, PublicURL: publicURL, BundleLinkTTL: ttl, Logger: log})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	fmt.Fprintf(stdout, "listening on %s\n", base)
+	log.Info("serving", "addr", base, "data_dir", dataDir, "bundle_link_ttl", srv.linkTTL)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	srv.closed.Store(true) // readyz fails from here on
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// DemoConfig is the embedded demo: one enterprise organization whose one
+// project has a scripted agent and an air-gapped deployment serving the
+// sample docs site built into the binary.
+func DemoConfig(key string) *Config {
+	return &Config{
+		Organizations: []Organization{{
+			ID: DemoOrganization, Plan: PlanEnterprise, APIKeys: []string{key},
+			Projects: []Project{{
+				ID: DemoProject, Repository: "https://git.example.com/demo/docs", Branch: "main",
+				Agent: AgentScript{Outcome: OutcomePullRequest, Duration: Duration(5 * time.Second), Model: "reference"},
+				Deployments: []Deployment{{
+					Domain: DemoDomain, Source: "embedded:demosite", Kind: "air-gapped", source: demosite.FS(),
+				}},
+			}},
+		}},
+	}
+}
+
+// demoKey reads the demo admin key from the data dir, generating it on the
+// first start so restarts keep the same key.
+func demoKey(dataDir string) (key string, created bool, err error) {
+	path := filepath.Join(dataDir, adminKeyFile)
+	b, err := os.ReadFile(path)
+	if err == nil {
+		return strings.TrimSpace(string(b)), false, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return "", false, fmt.Errorf("read admin key: %w", err)
+	}
+	secret, err := randomHex(rand.Reader, 20)
+	if err != nil {
+		return "", false, fmt.Errorf("generate admin key: %w", err)
+	}
+	key = api.DefaultKeyPrefix + "_" + secret
+	if err := writeFileAtomic(path, []byte(key+"\n"), 0o600); err != nil {
+		return "", false, fmt.Errorf("write admin key: %w", err)
+	}
+	return key, true, nil
+}
+
+func defaultDataDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "docsadmin", "apiserver")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "state", "docsadmin", "apiserver")
+	}
+	return ".docsadmin-apiserver"
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}

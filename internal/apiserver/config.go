@@ -1,0 +1,327 @@
+package apiserver
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+)
+
+// Plans an organization can be on. Static export needs enterprise.
+const (
+	PlanEnterprise = "enterprise"
+	PlanPro        = "pro"
+)
+
+// Outcomes of the reference agent.
+const (
+	OutcomePullRequest = "pullRequest"
+	OutcomeNoChanges   = "noChanges"
+	OutcomeFail        = "fail"
+)
+
+// DefaultAgentJobsPerHour is the per-project limit on created agent jobs.
+const DefaultAgentJobsPerHour = 100
+
+// Config is the server's YAML configuration. Other projects' acceptance
+// suites write this file, so its field names are a contract.
+type Config struct {
+	KeyPrefix        string         `yaml:"keyPrefix"`
+	BundleLinkTTL    Duration       `yaml:"bundleLinkTTL"`
+	JobRetention     Duration       `yaml:"jobRetention"`
+	AgentJobsPerHour int            `yaml:"agentJobsPerHour"`
+	ExportWorkers    int            `yaml:"exportWorkers"`
+	Organizations    []Organization `yaml:"organizations"`
+}
+
+// Organization owns API keys and projects.
+type Organization struct {
+	ID       string    `yaml:"id"`
+	Plan     string    `yaml:"plan"`
+	APIKeys  []string  `yaml:"apiKeys"`
+	Projects []Project `yaml:"projects"`
+
+	keyDigests [][sha256.Size]byte
+}
+
+// Project is a docs repository with its reference agent and deployments.
+type Project struct {
+	ID               string       `yaml:"id"`
+	Repository       string       `yaml:"repository"`
+	Branch           string       `yaml:"branch"`
+	Agent            AgentScript  `yaml:"agent"`
+	AgentJobsPerHour int          `yaml:"agentJobsPerHour"`
+	Deployments      []Deployment `yaml:"deployments"`
+}
+
+// AgentScript says what the reference agent does with every job of a
+// project: after Duration it completes with a pull request, completes with
+// no changes, or fails; ArchiveAfter (optional) archives a finished job.
+type AgentScript struct {
+	Outcome      string   `yaml:"outcome"`
+	Duration     Duration `yaml:"duration"`
+	Model        string   `yaml:"model"`
+	ArchiveAfter Duration `yaml:"archiveAfter"`
+}
+
+// Deployment is one exportable docs site.
+type Deployment struct {
+	Domain   string   `yaml:"domain"`
+	Source   string   `yaml:"source"`
+	Kind     string   `yaml:"kind"`
+	Features []string `yaml:"features"`
+
+	kind   export.Kind
+	source fs.FS
+}
+
+// Duration is a time.Duration written as a Go duration string in YAML.
+type Duration time.Duration
+
+// UnmarshalYAML parses "90s", "1h30m" and the like.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	var s string
+	if err := n.Decode(&s); err != nil {
+		return fmt.Errorf("line %d: duration must be a string such as \"15m\"", n.Line)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", n.Line, err)
+	}
+	if v < 0 {
+		return fmt.Errorf("line %d: duration %q is negative", n.Line, s)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// LoadConfig reads and checks a configuration file. Deployment sources are
+// resolved relative to the file's directory.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	cfg, err := ParseConfig(data, filepath.Dir(abs))
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// ParseConfig decodes YAML strictly (an unknown key is an error, so a typo
+// does not silently fall back to a default) and checks it. Relative
+// deployment sources are resolved against baseDir.
+func ParseConfig(data []byte, baseDir string) (*Config, error) {
+	var cfg Config
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil {
+		return nil, fmt.Errorf("parse: %w", err)
+	}
+	for i := range cfg.Organizations {
+		for j := range cfg.Organizations[i].Projects {
+			for k := range cfg.Organizations[i].Projects[j].Deployments {
+				d := &cfg.Organizations[i].Projects[j].Deployments[k]
+				if d.Source == "" {
+					return nil, fmt.Errorf("deployment %q: source is required", d.Domain)
+				}
+				dir := d.Source
+				if !filepath.IsAbs(dir) {
+					dir = filepath.Join(baseDir, dir)
+				}
+				if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+					return nil, fmt.Errorf("deployment %q: source %s is not a directory", d.Domain, dir)
+				}
+				d.source = os.DirFS(dir)
+			}
+		}
+	}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	return &cfg, nil
+}
+
+var (
+	idPattern       = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+	hostnamePattern = regexp.MustCompile(`^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$`)
+	prefixPattern   = regexp.MustCompile(`^[a-z][a-z0-9]{1,15}$`)
+)
+
+// validHostname reports whether s is a bare lower-case DNS hostname: no
+// scheme, port, path or trailing dot.
+func validHostname(s string) bool {
+	return len(s) <= 253 && hostnamePattern.MatchString(s)
+}
+
+// check fills defaults and rejects what the server could not serve
+// correctly. Fields set from code (tests, the demo) must pass it too.
+func (c *Config) check() error {
+	if c.KeyPrefix == "" {
+		c.KeyPrefix = api.DefaultKeyPrefix
+	}
+	if !prefixPattern.MatchString(c.KeyPrefix) {
+		return fmt.Errorf("keyPrefix %q: want 2-16 lower-case letters or digits, starting with a letter", c.KeyPrefix)
+	}
+	if c.BundleLinkTTL == 0 {
+		c.BundleLinkTTL = Duration(api.DefaultBundleTTL)
+	}
+	if c.AgentJobsPerHour == 0 {
+		c.AgentJobsPerHour = DefaultAgentJobsPerHour
+	}
+	if c.AgentJobsPerHour < 0 || c.ExportWorkers < 0 {
+		return errors.New("agentJobsPerHour and exportWorkers must not be negative")
+	}
+	if len(c.Organizations) == 0 {
+		return errors.New("at least one organization is required")
+	}
+	seenOrg, seenProject, seenDomain, seenKey := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[[32]byte]bool{}
+	for i := range c.Organizations {
+		o := &c.Organizations[i]
+		if !idPattern.MatchString(o.ID) || seenOrg[o.ID] {
+			return fmt.Errorf("organization %q: id missing, malformed or repeated", o.ID)
+		}
+		seenOrg[o.ID] = true
+		if o.Plan != PlanEnterprise && o.Plan != PlanPro {
+			return fmt.Errorf("organization %q: plan %q (want enterprise or pro)", o.ID, o.Plan)
+		}
+		o.keyDigests = nil
+		for _, k := range o.APIKeys {
+			d, err := keyDigest(c.KeyPrefix, k)
+			if err != nil {
+				return fmt.Errorf("organization %q: %w", o.ID, err)
+			}
+			if seenKey[d] {
+				return fmt.Errorf("organization %q: an API key is listed twice", o.ID)
+			}
+			seenKey[d] = true
+			o.keyDigests = append(o.keyDigests, d)
+		}
+		for j := range o.Projects {
+			p := &o.Projects[j]
+			if err := p.check(seenProject, seenDomain); err != nil {
+				return fmt.Errorf("organization %q: %w", o.ID, err)
+			}
+		}
+	}
+	return nil
+}
+
+func (p *Project) check(seenProject, seenDomain map[string]bool) error {
+	if !idPattern.MatchString(p.ID) || seenProject[p.ID] {
+		return fmt.Errorf("project %q: id missing, malformed or repeated", p.ID)
+	}
+	seenProject[p.ID] = true
+	if p.Repository == "" {
+		return fmt.Errorf("project %q: repository is required", p.ID)
+	}
+	p.Repository = strings.TrimSuffix(p.Repository, "/")
+	switch p.Agent.Outcome {
+	case "":
+		p.Agent.Outcome = OutcomePullRequest
+	case OutcomePullRequest, OutcomeNoChanges, OutcomeFail:
+	default:
+		return fmt.Errorf("project %q: agent outcome %q (want pullRequest, noChanges or fail)", p.ID, p.Agent.Outcome)
+	}
+	if p.Agent.Model == "" {
+		p.Agent.Model = "reference"
+	}
+	if p.AgentJobsPerHour < 0 {
+		return fmt.Errorf("project %q: agentJobsPerHour must not be negative", p.ID)
+	}
+	for k := range p.Deployments {
+		d := &p.Deployments[k]
+		if !validHostname(d.Domain) || seenDomain[d.Domain] {
+			return fmt.Errorf("project %q: deployment domain %q is not a hostname or is repeated", p.ID, d.Domain)
+		}
+		seenDomain[d.Domain] = true
+		kind, err := export.ParseKind(d.Kind)
+		if err != nil {
+			return fmt.Errorf("deployment %q: %w", d.Domain, err)
+		}
+		d.kind = kind
+		if d.source == nil {
+			return fmt.Errorf("deployment %q: no source", d.Domain)
+		}
+	}
+	return nil
+}
+
+// keyDigest accepts a key as "<prefix>_<secret>" or as "sha256:<hex>" of
+// such a key, so a config file need not hold the secret itself.
+func keyDigest(prefix, k string) ([sha256.Size]byte, error) {
+	var d [sha256.Size]byte
+	if hexDigest, ok := strings.CutPrefix(k, "sha256:"); ok {
+		b, err := hex.DecodeString(hexDigest)
+		if err != nil || len(b) != sha256.Size {
+			return d, errors.New("apiKeys: sha256: entry must be 64 hex digits")
+		}
+		copy(d[:], b)
+		return d, nil
+	}
+	if !wellFormedKey(prefix, k) {
+		return d, fmt.Errorf("apiKeys: a key must look like %s_<16 to 128 letters or digits>", prefix)
+	}
+	return sha256.Sum256([]byte(k)), nil
+}
+
+// wellFormedKey checks the shape of a presented key before any lookup.
+func wellFormedKey(prefix, k string) bool {
+	secret, ok := strings.CutPrefix(k, prefix+"_")
+	if !ok || len(secret) < 16 || len(secret) > 128 {
+		return false
+	}
+	for _, r := range secret {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// deployment finds a deployment of org by domain.
+func (o *Organization) deployment(domain string) (*Project, *Deployment) {
+	for i := range o.Projects {
+		for j := range o.Projects[i].Deployments {
+			if o.Projects[i].Deployments[j].Domain == domain {
+				return &o.Projects[i], &o.Projects[i].Deployments[j]
+			}
+		}
+	}
+	return nil, nil
+}
+
+// project finds a project of org by id.
+func (o *Organization) project(id string) *Project {
+	for i := range o.Projects {
+		if o.Projects[i].ID == id {
+			return &o.Projects[i]
+		}
+	}
+	return nil
+}
+
+// jobsPerHour is the project's agent job limit.
+func (c *Config) jobsPerHour(p *Project) int {
+	if p.AgentJobsPerHour > 0 {
+		return p.AgentJobsPerHour
+	}
+	return c.AgentJobsPerHour
+}

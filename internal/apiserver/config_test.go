@@ -1,0 +1,57 @@
+package apiserver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseConfig_errors(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "site"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	base := "organizations:\n  - id: acme\n    plan: enterprise\n    apiKeys: [dak_0123456789abcdef0123]\n"
+	tests := []struct{ name, yaml, want string }{
+		{"unknownField", "keyPrefx: dak\n" + base, "keyPrefx"},
+		{"badPlan", strings.Replace(base, "enterprise", "gold", 1), `plan "gold"`},
+		{"badKey", strings.Replace(base, "dak_0123456789abcdef0123", "mint_0123456789abcdef", 1), "apiKeys"},
+		{"badDigest", strings.Replace(base, "dak_0123456789abcdef0123", "sha256:abc", 1), "64 hex"},
+		{"badDuration", "bundleLinkTTL: soon\n" + base, "soon"},
+		{"noOrganizations", "keyPrefix: dak\n", "at least one organization"},
+		{"badKind", base + "    projects:\n      - id: p\n        repository: r\n        deployments:\n          - {domain: d.test, source: ./site, kind: moon}\n", "moon"},
+		{"missingSource", base + "    projects:\n      - id: p\n        repository: r\n        deployments:\n          - {domain: d.test, source: ./nope}\n", "not a directory"},
+		{"badOutcome", base + "    projects:\n      - id: p\n        repository: r\n        agent: {outcome: maybe}\n", "maybe"},
+		{"badDomain", base + "    projects:\n      - id: p\n        repository: r\n        deployments:\n          - {domain: https://d.test, source: ./site}\n", "not a hostname"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseConfig([]byte(tc.yaml), dir)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want it to mention %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseConfig_hashedKey(t *testing.T) {
+	key := "dak_0123456789abcdef0123456789abcdef"
+	sum := sha256.Sum256([]byte(key))
+	cfg, err := ParseConfig([]byte("organizations:\n  - id: acme\n    plan: pro\n    apiKeys: [\"sha256:"+hex.EncodeToString(sum[:])+"\"]\n"), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{cfg: cfg}
+	if o := s.authenticate(key); o == nil || o.ID != "acme" {
+		t.Fatalf("hashed key not accepted: %v", o)
+	}
+	if o := s.authenticate(key + "0"); o != nil {
+		t.Fatal("a different key was accepted")
+	}
+	if cfg.KeyPrefix != "dak" || cfg.AgentJobsPerHour != DefaultAgentJobsPerHour {
+		t.Fatalf("defaults not applied: %+v", cfg)
+	}
+}

@@ -1,0 +1,88 @@
+package apiserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+)
+
+// httpError is an error with the status the API answers it with. Handlers
+// return it; apiHandler turns any error into the JSON body.
+type httpError struct {
+	status int
+	msg    string
+	// retryAfter, when positive, becomes a Retry-After header (seconds).
+	retryAfter int
+	// authFailed adds the WWW-Authenticate challenge RFC 6750 asks for.
+	authFailed bool
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func errorf(status int, format string, args ...any) error {
+	return &httpError{status: status, msg: fmt.Sprintf(format, args...)}
+}
+
+func badRequest(format string, args ...any) error {
+	return errorf(http.StatusBadRequest, format, args...)
+}
+
+func notFound(format string, args ...any) error {
+	return errorf(http.StatusNotFound, format, args...)
+}
+
+// handlerFunc is the shape of every API handler: it either writes a
+// successful answer itself or returns an error for serveError to render.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// apiHandler adapts a handlerFunc to http.Handler.
+func (s *Server) apiHandler(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			s.serveError(w, r, err)
+		}
+	})
+}
+
+// serveError writes err as {"error": "..."}. Errors that carry no status are
+// our own faults: they are logged in full and the client sees a generic 500.
+func (s *Server) serveError(w http.ResponseWriter, r *http.Request, err error) {
+	var he *httpError
+	if !errors.As(err, &he) {
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "error", err)
+		he = &httpError{status: http.StatusInternalServerError, msg: "internal server error"}
+	}
+	if he.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(he.retryAfter))
+	}
+	if he.authFailed {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="docsadmin", error="invalid_token"`)
+	}
+	writeJSON(w, he.status, errorBody{Error: he.msg})
+}
+
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+// writeJSON encodes v into a buffer before sending the header, so that an
+// encoding failure can still become a 500 instead of a truncated 200.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString(`{"error":"internal server error"}` + "\n")
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}

@@ -1,0 +1,197 @@
+package apiserver
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+)
+
+// exportIDPattern is the shape of every export job id we issue. Checking it
+// before touching the store or the file system keeps traversal out.
+var exportIDPattern = regexp.MustCompile(`^se_[0-9a-f]{16}$`)
+
+const (
+	maxLabelLen = 128
+	maxPaths    = 10000
+	maxPathLen  = 512
+)
+
+func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
+	org := orgFrom(r.Context())
+	if org.Plan != PlanEnterprise {
+		return errorf(http.StatusForbidden, "static export is not enabled for organization %q: it needs the enterprise plan", org.ID)
+	}
+	var req api.StartExportRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	domain, err := checkDomain(req.Domain)
+	if err != nil {
+		return err
+	}
+	if err := checkLabel(req.Version); err != nil {
+		return err
+	}
+	paths, err := checkPaths(req.Paths)
+	if err != nil {
+		return err
+	}
+	_, dep := org.deployment(domain)
+	if dep == nil {
+		return badRequest("unknown domain %q: no deployment of this organization has it", domain)
+	}
+	if err := s.checkRequestedPages(dep, paths); err != nil {
+		return err
+	}
+	id, err := s.newID("se_")
+	if err != nil {
+		return err
+	}
+	now := s.clock.Now().UTC()
+	rec := &exportJobRecord{
+		JobID: id, OrgID: org.ID, Domain: domain, Label: req.Version, Paths: paths,
+		Status: api.ExportQueued, CreatedAt: now, UpdatedAt: now,
+	}
+	if err := s.store.putExportJob(rec); err != nil {
+		return fmt.Errorf("store export job: %w", err)
+	}
+	s.queue.push(id)
+	s.log.Info("export queued", "job", id, "domain", domain, "paths", len(paths))
+	w.Header().Set("Location", strings.Replace(api.PathExportJob, "{jobId}", id, 1))
+	writeJSON(w, http.StatusAccepted, exportView(rec))
+	return nil
+}
+
+func (s *Server) getExport(w http.ResponseWriter, r *http.Request) error {
+	rec, err := s.findExport(r)
+	if err != nil {
+		return err
+	}
+	if lj, ok := s.live.Load(rec.JobID); ok {
+		lj.(*liveJob).overlay(rec)
+	}
+	writeJSON(w, http.StatusOK, exportView(rec))
+	return nil
+}
+
+// findExport loads the job named in the path, if the caller's organization
+// owns it. Another organization's job answers exactly like a missing one.
+func (s *Server) findExport(r *http.Request) (*exportJobRecord, error) {
+	id := r.PathValue("jobId")
+	errMissing := notFound("static export job %q not found", id)
+	if !exportIDPattern.MatchString(id) {
+		return nil, errMissing
+	}
+	rec, err := s.store.exportJob(id)
+	if errors.Is(err, errNoRecord) {
+		return nil, errMissing
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load export job: %w", err)
+	}
+	if rec.OrgID != orgFrom(r.Context()).ID {
+		return nil, errMissing
+	}
+	if s.expired(rec.CreatedAt) {
+		s.forgetExport(rec.JobID)
+		return nil, errMissing
+	}
+	return rec, nil
+}
+
+func exportView(rec *exportJobRecord) api.ExportJob {
+	return api.ExportJob{
+		JobID: rec.JobID, Status: rec.Status, Progress: rec.Progress, PageCount: rec.PageCount,
+		CreatedAt: rec.CreatedAt.UTC(), UpdatedAt: rec.UpdatedAt.UTC(), Error: rec.Error,
+	}
+}
+
+// checkRequestedPages makes sure every requested page exists. Only a
+// request that names pages is checked against the source: a source that
+// does not parse is the deployment's fault, reported when the job fails.
+func (s *Server) checkRequestedPages(dep *Deployment, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	err := s.exporter.CheckPaths(dep.source, paths)
+	var ie *export.InputError
+	if errors.As(err, &ie) {
+		return badRequest("paths: %s", ie.Msg)
+	}
+	if err != nil {
+		return fmt.Errorf("check paths: %w", err)
+	}
+	return nil
+}
+
+// checkDomain accepts a bare hostname, as the real API documents: no
+// scheme, no path, no trailing slash. Case is folded.
+func checkDomain(d string) (string, error) {
+	switch {
+	case d == "":
+		return "", badRequest("domain is required, e.g. \"docs.example.com\"")
+	case strings.Contains(d, "://"):
+		return "", badRequest("domain %q must be a hostname without a scheme", d)
+	case strings.ContainsAny(d, "/\\"):
+		return "", badRequest("domain %q must be a hostname without a path or trailing slash", d)
+	}
+	lower := strings.ToLower(d)
+	if !validHostname(lower) {
+		return "", badRequest("domain %q is not a valid hostname", d)
+	}
+	return lower, nil
+}
+
+func checkLabel(v string) error {
+	if len(v) > maxLabelLen {
+		return badRequest("version label exceeds %d characters", maxLabelLen)
+	}
+	for _, r := range v {
+		if !unicode.IsPrint(r) {
+			return badRequest("version label must be printable text")
+		}
+	}
+	return nil
+}
+
+// checkPaths rejects page paths that could only be mistakes or attacks and
+// normalises the rest to the extensionless form ("guides/intro").
+func checkPaths(paths []string) ([]string, error) {
+	if len(paths) > maxPaths {
+		return nil, badRequest("paths lists %d entries; at most %d are allowed", len(paths), maxPaths)
+	}
+	seen := map[string]bool{}
+	var out []string
+	for i, p := range paths {
+		bad := func(why string) error { return badRequest("paths[%d] %q %s", i, p, why) }
+		switch {
+		case p == "":
+			return nil, bad("is empty")
+		case len(p) > maxPathLen:
+			return nil, badRequest("paths[%d] exceeds %d characters", i, maxPathLen)
+		case strings.Contains(p, "://"):
+			return nil, bad("must be a page path, not a URL")
+		case strings.HasPrefix(p, "/"):
+			return nil, bad("must be relative, without a leading slash")
+		case strings.ContainsAny(p, "\\?#%") || strings.IndexFunc(p, unicode.IsControl) >= 0:
+			return nil, bad("contains characters a page path cannot have")
+		}
+		for _, seg := range strings.Split(p, "/") {
+			if seg == "" || seg == "." || seg == ".." {
+				return nil, bad("has an empty, \".\" or \"..\" segment")
+			}
+		}
+		p = strings.TrimSuffix(strings.TrimSuffix(p, ".mdx"), ".md")
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,168 @@
+package apiserver_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+)
+
+// reply is what a test sees of one HTTP exchange.
+type reply struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r reply) errorMessage(t *testing.T) string {
+	t.Helper()
+	var e api.Error
+	if err := json.Unmarshal(r.body, &e); err != nil || e.Error == "" {
+		t.Fatalf("status %d: body is not a JSON error: %q", r.status, r.body)
+	}
+	if ct := r.header.Get("Content-Type"); ct != "application/json" {
+		t.Fatalf("error content type %q", ct)
+	}
+	return e.Error
+}
+
+func (r reply) decode(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("status %d: decode %q: %v", r.status, r.body, err)
+	}
+}
+
+// call sends one request. body may be nil, a string (sent as is) or any
+// value (sent as JSON); a non-nil body gets Content-Type application/json.
+func call(t *testing.T, method, url, key string, body any) reply {
+	t.Helper()
+	return callWith(t, method, url, key, body, nil)
+}
+
+func callWith(t *testing.T, method, url, key string, body any, header map[string]string) reply {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		data, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(data)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reply{status: resp.StatusCode, header: resp.Header, body: data}
+}
+
+// startExport starts an export of domain and returns the job.
+func startExport(t *testing.T, env *apiservertest.Env, req api.StartExportRequest) api.ExportJob {
+	t.Helper()
+	r := call(t, "POST", env.URL+"/v1/static-export/jobs", env.Key, req)
+	if r.status != http.StatusAccepted {
+		t.Fatalf("start export: %d %s", r.status, r.body)
+	}
+	var job api.ExportJob
+	r.decode(t, &job)
+	return job
+}
+
+// waitExport polls a job until it is terminal, failing the test after a
+// generous deadline.
+func waitExport(t *testing.T, env *apiservertest.Env, id string) api.ExportJob {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		r := call(t, "GET", env.URL+"/v1/static-export/jobs/"+id, env.Key, nil)
+		if r.status != http.StatusOK {
+			t.Fatalf("get export: %d %s", r.status, r.body)
+		}
+		var job api.ExportJob
+		r.decode(t, &job)
+		if api.ExportTerminal(job.Status) {
+			return job
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("export %s still %s after 60s", id, job.Status)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// completedExport starts an export of the environment's demo domain and
+// waits for it to complete.
+func completedExport(t *testing.T, env *apiservertest.Env) string {
+	t.Helper()
+	job := waitExport(t, env, startExport(t, env, api.StartExportRequest{Domain: env.Domain}).JobID)
+	if job.Status != api.ExportCompleted {
+		t.Fatalf("export ended %s: %s", job.Status, job.Error)
+	}
+	return job.JobID
+}
+
+func bundle(t *testing.T, env *apiservertest.Env, id string) api.Bundle {
+	t.Helper()
+	r := call(t, "POST", env.URL+"/v1/static-export/jobs/"+id+"/bundle", env.Key, nil)
+	if r.status != http.StatusOK {
+		t.Fatalf("bundle: %d %s", r.status, r.body)
+	}
+	var b api.Bundle
+	r.decode(t, &b)
+	return b
+}
+
+// download fetches a presigned link and checks the archive against its
+// manifest, returning the manifest.
+func download(t *testing.T, link string, size int64) *export.Manifest {
+	t.Helper()
+	resp, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("download: %d %s", resp.StatusCode, b)
+	}
+	if resp.ContentLength != size {
+		t.Fatalf("download is %d bytes, bundle said %d", resp.ContentLength, size)
+	}
+	man, err := export.VerifyArchive(resp.Body)
+	if err != nil {
+		t.Fatalf("downloaded archive does not match its manifest: %v", err)
+	}
+	return man
+}

@@ -1,0 +1,164 @@
+package apiserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+)
+
+type ctxKey int
+
+const orgKey ctxKey = iota
+
+// orgFrom returns the organization requireAuth put in the context.
+func orgFrom(ctx context.Context) *Organization {
+	o, _ := ctx.Value(orgKey).(*Organization)
+	return o
+}
+
+// requireAuth admits requests that carry "Authorization: Bearer <key>" for
+// a configured key. A missing, malformed or unknown key gets the same 401,
+// so the answer tells nothing about which keys exist.
+func (s *Server) requireAuth(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := r.Header.Get("Authorization")
+		scheme, key, ok := strings.Cut(h, " ")
+		if h == "" {
+			s.serveError(w, r, &httpError{status: http.StatusUnauthorized, authFailed: true,
+				msg: "missing Authorization header: send \"Authorization: Bearer <admin API key>\""})
+			return
+		}
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
+			s.serveError(w, r, &httpError{status: http.StatusUnauthorized, authFailed: true,
+				msg: "malformed Authorization header: want \"Bearer <admin API key>\""})
+			return
+		}
+		org := s.authenticate(strings.TrimSpace(key))
+		if org == nil {
+			s.serveError(w, r, &httpError{status: http.StatusUnauthorized, authFailed: true,
+				msg: "invalid admin API key"})
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), orgKey, org)))
+	})
+}
+
+// limitBody enforces the 1 MiB cap and insists that any body is JSON.
+func (s *Server) limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > api.MaxRequestBodyBytes {
+			s.serveError(w, r, errorf(http.StatusRequestEntityTooLarge, "request body exceeds %d bytes", api.MaxRequestBodyBytes))
+			return
+		}
+		if r.ContentLength != 0 {
+			ct := r.Header.Get("Content-Type")
+			mt, _, err := mime.ParseMediaType(ct)
+			if err != nil || mt != "application/json" {
+				s.serveError(w, r, errorf(http.StatusUnsupportedMediaType, "content type %q is not supported: send application/json", ct))
+				return
+			}
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, api.MaxRequestBodyBytes)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// decodeJSON reads exactly one JSON object into v. Unknown fields are
+// rejected so that a misspelt field is an error instead of being ignored.
+func decodeJSON(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return decodeError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return decodeError(err)
+		}
+		return badRequest("request body must hold a single JSON object")
+	}
+	return nil
+}
+
+func decodeError(err error) error {
+	var (
+		mbe *http.MaxBytesError
+		se  *json.SyntaxError
+		ute *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &mbe):
+		return errorf(http.StatusRequestEntityTooLarge, "request body exceeds %d bytes", mbe.Limit)
+	case errors.Is(err, io.EOF):
+		return badRequest("request body is empty: send a JSON object")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return badRequest("request body is truncated JSON")
+	case errors.As(err, &se):
+		return badRequest("request body is not valid JSON (offset %d): %s", se.Offset, se.Error())
+	case errors.As(err, &ute):
+		if ute.Field == "" {
+			return badRequest("request body must be a JSON object, not %s", ute.Value)
+		}
+		return badRequest("field %q must be %s, not %s", ute.Field, ute.Type.String(), ute.Value)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return badRequest("unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
+	}
+	return badRequest("request body is not valid JSON: %s", err.Error())
+}
+
+// statusRecorder remembers the status a handler wrote, for the access log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusRecorder) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusRecorder) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController and ServeContent reach the original.
+func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// logAndRecover logs one line per request and turns a panic into a JSON
+// 500. The query string is never logged: on a bundle link it is the
+// signature, and the path alone says what was asked.
+func (s *Server) logAndRecover(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.Error("handler panicked", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p))
+				if rec.status == 0 {
+					s.serveError(rec, r, errors.New("panic"))
+				}
+			}
+			s.log.Debug("request", "method", r.Method, "path", r.URL.EscapedPath(), "status", rec.status,
+				"duration", time.Since(start).Round(time.Microsecond))
+		}()
+		rec.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(rec, r)
+	})
+}

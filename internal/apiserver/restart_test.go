@@ -1,0 +1,251 @@
+package apiserver_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+)
+
+// The restart test runs the server as a separate process, so that it can
+// be killed with SIGKILL: the test binary re-executes itself with this
+// variable set and runs the apiserver command instead of the tests.
+const childEnv = "DOCSADMIN_TEST_APISERVER_ARGS"
+
+func TestMain(m *testing.M) {
+	if args := os.Getenv(childEnv); args != "" {
+		os.Exit(apiserver.Command(context.Background(), strings.Fields(args), os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+type child struct {
+	cmd *exec.Cmd
+	url string
+}
+
+func startChild(t *testing.T, args string) *child {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+args, "DOCSADMIN_LOG_LEVEL=warn")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatal("server exited before listening")
+			}
+			if u, found := strings.CutPrefix(l, "listening on "); found {
+				go func() {
+					for range lines { // keep the pipe drained
+					}
+				}()
+				return &child{cmd: cmd, url: u}
+			}
+		case <-deadline:
+			t.Fatal("server did not start within 30s")
+		}
+	}
+}
+
+// writeLargeSite writes a docs source with n pages, big enough that an
+// export is still running when the test kills the server.
+func writeLargeSite(t *testing.T, dir string, n int) {
+	t.Helper()
+	var pages []string
+	for i := range n {
+		name := fmt.Sprintf("p/page%04d", i)
+		pages = append(pages, `"`+name+`"`)
+		body := fmt.Sprintf("---\ntitle: Page %d\n---\n\n# Page %d\n\n%s\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```go\nfunc f%d() {}\n```\n",
+			i, i, strings.Repeat("Some words about the product and its settings. ", 30), i)
+		if err := os.MkdirAll(filepath.Join(dir, "p"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".mdx"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	docs := `{"name": "Large", "navigation": {"groups": [{"group": "All", "pages": [` + strings.Join(pages, ",") + `]}]}}`
+	if err := os.WriteFile(filepath.Join(dir, "docs.json"), []byte(docs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestRestart_killMidExport kills the server with SIGKILL while one export
+// renders and another waits, restarts it on the same data dir, and checks
+// that nothing was lost: both jobs complete, and a link issued before the
+// crash still downloads.
+func TestRestart_killMidExport(t *testing.T) {
+	dir := t.TempDir()
+	apiservertest.WriteSites(t, dir)
+	writeLargeSite(t, filepath.Join(dir, "large"), 4000)
+	key := "dak_" + strings.Repeat("ab", 16)
+	cfg := fmt.Sprintf(`
+exportWorkers: 1
+organizations:
+  - id: acme
+    plan: enterprise
+    apiKeys: [%q]
+    projects:
+      - id: docs
+        repository: https://git.example.com/acme/docs
+        deployments:
+          - {domain: small.acme.test, source: ./site, kind: air-gapped}
+          - {domain: large.acme.test, source: ./large, kind: air-gapped}
+`, key)
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := fmt.Sprintf("--config %s --data-dir %s --addr %s", filepath.Join(dir, "config.yaml"), filepath.Join(dir, "data"), freePort(t))
+	env := &apiservertest.Env{Key: key, Domain: "small.acme.test"}
+
+	first := startChild(t, args)
+	env.URL = first.url
+	small := completedExport(t, env)
+	link := bundle(t, env, small)
+	large := startExport(t, env, api.StartExportRequest{Domain: "large.acme.test"}).JobID
+	queued := startExport(t, env, api.StartExportRequest{Domain: "large.acme.test", Paths: []string{"p/page0001"}}).JobID
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var job api.ExportJob
+		call(t, "GET", env.URL+"/v1/static-export/jobs/"+large, key, nil).decode(t, &job)
+		if job.Status == api.ExportRunning && job.PageCount > 0 {
+			break
+		}
+		if job.Status != api.ExportQueued && job.Status != api.ExportRunning || time.Now().After(deadline) {
+			t.Fatalf("large export never seen running: %+v", job)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = first.cmd.Wait()
+
+	second := startChild(t, args)
+	env.URL = second.url
+	download(t, link.BundleURL, link.SizeBytes)
+	for _, id := range []string{large, queued} {
+		job := waitExport(t, env, id)
+		if job.Status != api.ExportCompleted {
+			t.Fatalf("job %s after restart: %+v", id, job)
+		}
+		b := bundle(t, env, id)
+		if man := download(t, b.BundleURL, b.SizeBytes); man.PageCount != job.PageCount {
+			t.Fatalf("job %s: manifest has %d pages, job %d", id, man.PageCount, job.PageCount)
+		}
+	}
+
+	// SIGTERM stops the server cleanly.
+	if err := second.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := second.cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v", err)
+	}
+}
+
+// TestCommand_demo starts the embedded demo the way a new user does and
+// checks that the generated key works, is stored privately, and is reused
+// after a restart.
+func TestCommand_demo(t *testing.T) {
+	dataDir := filepath.Join(t.TempDir(), "demo")
+	args := "--data-dir " + dataDir + " --addr 127.0.0.1:0"
+	c := startChild(t, args)
+	st, err := os.Stat(filepath.Join(dataDir, "admin-key"))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("admin key file: %v %v", st, err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dataDir, "admin-key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &apiservertest.Env{URL: c.url, Key: strings.TrimSpace(string(raw)), Domain: apiserver.DemoDomain}
+	id := completedExport(t, env)
+	b := bundle(t, env, id)
+	man := download(t, b.BundleURL, b.SizeBytes)
+	if man.PageCount < 5 {
+		t.Fatalf("demo site exported only %d pages", man.PageCount)
+	}
+	r := call(t, "POST", c.url+"/v2/agent/"+apiserver.DemoProject+"/job", env.Key, map[string]string{"prompt": "hello"})
+	if r.status != http.StatusCreated {
+		t.Fatalf("demo agent job: %d %s", r.status, r.body)
+	}
+	_ = c.cmd.Process.Signal(syscall.SIGTERM)
+	_ = c.cmd.Wait()
+
+	again := startChild(t, args)
+	if r := call(t, "GET", again.url+"/v1/static-export/jobs/"+id, env.Key, nil); r.status != http.StatusOK {
+		t.Fatalf("demo key or job lost after restart: %d %s", r.status, r.body)
+	}
+}
+
+// TestOpenAPI_coversRoutes checks that the published document describes
+// every operation the server answers, and only those.
+func TestOpenAPI_coversRoutes(t *testing.T) {
+	env := apiservertest.Start(t)
+	r := call(t, "GET", env.URL+"/openapi.json", "", nil)
+	var doc struct {
+		OpenAPI string `json:"openapi"`
+		Info    struct {
+			Version string `json:"version"`
+		} `json:"info"`
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	r.decode(t, &doc)
+	if !strings.HasPrefix(doc.OpenAPI, "3.") || doc.Info.Version != api.APIVersion {
+		t.Fatalf("openapi %q version %q", doc.OpenAPI, doc.Info.Version)
+	}
+	want := map[string]string{
+		api.PathAgentJobs: "post", api.PathAgentJob: "get", api.PathExportJobs: "post", api.PathExportJob: "get",
+		api.PathExportBundle: "post", api.PathBundleDownload: "get", api.PathOpenAPI: "get", api.PathHealthz: "get", api.PathReadyz: "get",
+	}
+	for p, m := range want {
+		if _, ok := doc.Paths[p][m]; !ok {
+			t.Errorf("openapi.json lacks %s %s", strings.ToUpper(m), p)
+		}
+	}
+	if len(doc.Paths) != len(want) {
+		t.Errorf("openapi.json has %d paths, server %d", len(doc.Paths), len(want))
+	}
+}

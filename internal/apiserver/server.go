@@ -1,0 +1,205 @@
+// Package apiserver is the reference implementation of the documentation
+// platform's admin API: agent jobs run by a scripted reference agent, and
+// static exports that really render a docs source, really archive it and
+// hand out presigned links that really expire. State lives in a data dir
+// and survives a crash.
+package apiserver
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+)
+
+// Exporter renders a docs source and packs the result. export.Engine is the
+// implementation; the interface keeps the server ignorant of how.
+type Exporter interface {
+	CheckPaths(src fs.FS, paths []string) error
+	Export(ctx context.Context, req export.Request, outDir string, progress func(export.Progress)) (*export.Manifest, error)
+	Archive(ctx context.Context, dir string, w io.Writer) error
+}
+
+// Options configure a Server. Config and DataDir are required.
+type Options struct {
+	Config  *Config
+	DataDir string
+	// PublicURL is the base of presigned bundle links, e.g.
+	// "https://exports.example.com". Required.
+	PublicURL string
+	// BundleLinkTTL overrides Config.BundleLinkTTL when positive.
+	BundleLinkTTL time.Duration
+	Clock         clock.Clock
+	// Random feeds ids and keys; crypto/rand by default.
+	Random   io.Reader
+	Logger   hclog.Logger
+	Exporter Exporter
+}
+
+// Server is the reference admin API. Create it with New, serve Handler, and
+// Close it to stop the export workers and release the data dir.
+type Server struct {
+	cfg       *Config
+	dataDir   string
+	publicURL *url.URL
+	linkTTL   time.Duration
+	clock     clock.Clock
+	random    io.Reader
+	log       hclog.Logger
+	exporter  Exporter
+	store     *store
+	signer    *signer
+	handler   http.Handler
+
+	queue     *jobQueue
+	live      sync.Map // jobId → *liveJob, for jobs being rendered
+	archiveMu sync.Map // jobId → *sync.Mutex, so one job archives once
+	// archives counts archives built; a test reads it to prove that a
+	// second bundle call only signs.
+	archives atomic.Int64
+
+	ctx     context.Context
+	cancel  context.CancelFunc
+	workers sync.WaitGroup
+	closed  atomic.Bool
+}
+
+// New opens the data dir, recovers jobs interrupted by a crash and starts
+// the export workers.
+func New(opts Options) (*Server, error) {
+	if opts.Config == nil {
+		return nil, errors.New("apiserver: no config")
+	}
+	if err := opts.Config.check(); err != nil {
+		return nil, fmt.Errorf("apiserver: config: %w", err)
+	}
+	pub, err := url.Parse(strings.TrimSuffix(opts.PublicURL, "/"))
+	if err != nil || (pub.Scheme != "http" && pub.Scheme != "https") || pub.Host == "" {
+		return nil, fmt.Errorf("apiserver: public URL %q must be an absolute http(s) URL", opts.PublicURL)
+	}
+	if opts.DataDir == "" {
+		return nil, errors.New("apiserver: no data dir")
+	}
+	if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("apiserver: data dir: %w", err)
+	}
+	s := &Server{
+		cfg:       opts.Config,
+		dataDir:   opts.DataDir,
+		publicURL: pub,
+		linkTTL:   time.Duration(opts.Config.BundleLinkTTL),
+		clock:     opts.Clock,
+		random:    opts.Random,
+		log:       opts.Logger,
+		exporter:  opts.Exporter,
+	}
+	if opts.BundleLinkTTL > 0 {
+		s.linkTTL = opts.BundleLinkTTL
+	}
+	if s.clock == nil {
+		s.clock = clock.Real{}
+	}
+	if s.random == nil {
+		s.random = rand.Reader
+	}
+	if s.log == nil {
+		s.log = hclog.NewNullLogger()
+	}
+	if s.exporter == nil {
+		s.exporter = export.New(export.Options{Logger: s.log.Named("export")})
+	}
+	if s.signer, err = loadSigner(opts.DataDir, s.random); err != nil {
+		return nil, fmt.Errorf("apiserver: %w", err)
+	}
+	if s.store, err = openStore(opts.DataDir); err != nil {
+		return nil, fmt.Errorf("apiserver: %w", err)
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.queue = newJobQueue()
+	if err := s.recover(); err != nil {
+		s.cancel()
+		_ = s.store.close()
+		return nil, fmt.Errorf("apiserver: recover jobs: %w", err)
+	}
+	workers := s.cfg.ExportWorkers
+	if workers == 0 {
+		workers = 2
+	}
+	for range workers {
+		s.workers.Add(1)
+		go s.worker()
+	}
+	s.handler = s.routes()
+	return s, nil
+}
+
+// Handler serves the whole API.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Close stops the workers (a job being rendered stays "running" in the
+// store and is resumed by the next start) and closes the store.
+func (s *Server) Close() error {
+	if !s.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	s.cancel()
+	s.workers.Wait()
+	return s.store.close()
+}
+
+// ArchivesBuilt reports how many bundle archives this process has built.
+func (s *Server) ArchivesBuilt() int64 { return s.archives.Load() }
+
+// authenticate finds the organization owning a presented key. Every
+// configured key digest is compared, in constant time, so neither timing
+// nor order tells a caller how close a guess came.
+func (s *Server) authenticate(key string) *Organization {
+	if !wellFormedKey(s.cfg.KeyPrefix, key) {
+		return nil
+	}
+	d := sha256.Sum256([]byte(key))
+	var found *Organization
+	for i := range s.cfg.Organizations {
+		o := &s.cfg.Organizations[i]
+		for _, k := range o.keyDigests {
+			if subtle.ConstantTimeCompare(d[:], k[:]) == 1 {
+				found = o
+			}
+		}
+	}
+	return found
+}
+
+// newID returns prefix followed by 16 random hex digits.
+func (s *Server) newID(prefix string) (string, error) {
+	h, err := randomHex(s.random, 8)
+	if err != nil {
+		return "", fmt.Errorf("generate id: %w", err)
+	}
+	return prefix + h, nil
+}
+
+// retention is how long jobs are kept; zero keeps them forever.
+func (s *Server) retention() time.Duration { return time.Duration(s.cfg.JobRetention) }
+
+// expired reports whether a job created at t has outlived the retention.
+func (s *Server) expired(t time.Time) bool {
+	r := s.retention()
+	return r > 0 && !s.clock.Now().Before(t.Add(r))
+}

@@ -1,0 +1,140 @@
+package apiserver
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// Query parameters of a presigned bundle link.
+const (
+	paramExpires   = "expires"
+	paramSignature = "signature"
+)
+
+var (
+	errLinkExpired   = errors.New("link has expired")
+	errLinkSignature = errors.New("link signature does not match")
+)
+
+// signer issues and checks presigned bundle links: an HMAC-SHA256 over the
+// job, the file and the expiry, keyed by a secret that lives in the data
+// dir so links survive a restart. Nothing in a link can be changed without
+// breaking its signature.
+type signer struct {
+	key []byte
+}
+
+// loadSigner reads the signing key, creating it on first start. The key is
+// written to a temporary file, synced and renamed, so a crash can never
+// leave a short key behind.
+func loadSigner(dataDir string, random io.Reader) (*signer, error) {
+	path := filepath.Join(dataDir, "signing.key")
+	key, err := os.ReadFile(path)
+	if err == nil {
+		if len(key) != 32 {
+			return nil, fmt.Errorf("signing key %s: want 32 bytes, have %d", path, len(key))
+		}
+		return &signer{key: key}, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("read signing key: %w", err)
+	}
+	key = make([]byte, 32)
+	if _, err := io.ReadFull(random, key); err != nil {
+		return nil, fmt.Errorf("generate signing key: %w", err)
+	}
+	if err := writeFileAtomic(path, key, 0o600); err != nil {
+		return nil, fmt.Errorf("write signing key: %w", err)
+	}
+	return &signer{key: key}, nil
+}
+
+func (s *signer) mac(jobID, file string, expires int64) []byte {
+	m := hmac.New(sha256.New, s.key)
+	fmt.Fprintf(m, "GET\n%s\n%s\n%d", jobID, file, expires)
+	return m.Sum(nil)
+}
+
+// sign returns the query string of a link to file of jobID valid until
+// expires (whole seconds: the link carries no finer time).
+func (s *signer) sign(jobID, file string, expires time.Time) url.Values {
+	exp := expires.Unix()
+	return url.Values{
+		paramExpires:   {strconv.FormatInt(exp, 10)},
+		paramSignature: {hex.EncodeToString(s.mac(jobID, file, exp))},
+	}
+}
+
+// verify checks a presented link at time now. The signature is compared in
+// constant time and checked before expiry, so a forged link never learns
+// whether its expiry would have been acceptable.
+func (s *signer) verify(jobID, file string, q url.Values, now time.Time) error {
+	exp, err := strconv.ParseInt(q.Get(paramExpires), 10, 64)
+	if err != nil {
+		return errLinkSignature
+	}
+	sig, err := hex.DecodeString(q.Get(paramSignature))
+	if err != nil || !hmac.Equal(sig, s.mac(jobID, file, exp)) {
+		return errLinkSignature
+	}
+	if now.Unix() >= exp {
+		return errLinkExpired
+	}
+	return nil
+}
+
+// writeFileAtomic writes data under a temporary name, syncs it, renames it
+// into place and syncs the directory.
+func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// randomHex returns n random bytes as hex, for ids and keys.
+func randomHex(r io.Reader, n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}

@@ -1,0 +1,232 @@
+package apiserver
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The store keeps job records in bbolt: one file, ACID transactions that
+// are fsynced on commit, readable while written, pure Go. Rendered sites and
+// archives are plain files next to it (see exportDir), written to a
+// temporary name, fsynced and renamed, so a record never points at a
+// half-written file.
+var (
+	bucketAgentJobs  = []byte("agent_jobs")
+	bucketAgentIndex = []byte("agent_jobs_by_project_time")
+	bucketExportJobs = []byte("export_jobs")
+	bucketCounters   = []byte("counters")
+)
+
+var errNoRecord = errors.New("no such record")
+
+type store struct {
+	db *bolt.DB
+}
+
+func openStore(dataDir string) (*store, error) {
+	db, err := bolt.Open(filepath.Join(dataDir, "state.db"), 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			return nil, fmt.Errorf("data dir %s is in use by another server", dataDir)
+		}
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketAgentJobs, bucketAgentIndex, bucketExportJobs, bucketCounters} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("init store: %w", err)
+	}
+	return &store{db: db}, nil
+}
+
+func (s *store) close() error { return s.db.Close() }
+
+// agentJobRecord is what is stored of an agent job. The project's agent
+// script is copied in, so a later config change does not rewrite history.
+type agentJobRecord struct {
+	ID           string        `json:"id"`
+	OrgID        string        `json:"orgId"`
+	ProjectID    string        `json:"projectId"`
+	Prompt       string        `json:"prompt"`
+	Repository   string        `json:"repository"`
+	Branch       string        `json:"branch"`
+	Outcome      string        `json:"outcome"`
+	Model        string        `json:"model"`
+	Duration     time.Duration `json:"duration"`
+	ArchiveAfter time.Duration `json:"archiveAfter"`
+	PRNumber     uint64        `json:"prNumber"`
+	CreatedAt    time.Time     `json:"createdAt"`
+}
+
+// exportJobRecord is what is stored of a static export job.
+type exportJobRecord struct {
+	JobID     string    `json:"jobId"`
+	OrgID     string    `json:"orgId"`
+	Domain    string    `json:"domain"`
+	Label     string    `json:"label,omitempty"`
+	Paths     []string  `json:"paths,omitempty"`
+	Status    string    `json:"status"`
+	Progress  float64   `json:"progress"`
+	PageCount int       `json:"pageCount"`
+	Error     string    `json:"error,omitempty"`
+	Attempts  int       `json:"attempts"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	// Version is the export's content hash from its manifest.
+	Version string `json:"version,omitempty"`
+	// BundleSize is set once the archive has been built and synced.
+	BundleSize int64 `json:"bundleSize,omitempty"`
+}
+
+// indexKey orders a project's agent jobs by creation time, so the number
+// created in the last hour is a short cursor walk.
+func indexKey(projectID string, t time.Time, id string) []byte {
+	k := make([]byte, 0, len(projectID)+1+8+len(id))
+	k = append(k, projectID...)
+	k = append(k, 0)
+	k = binary.BigEndian.AppendUint64(k, uint64(t.UnixNano()))
+	return append(k, id...)
+}
+
+// createAgentJob stores rec unless the project already has limit jobs
+// created after since; then it returns the creation time of the oldest of
+// those, from which the caller computes Retry-After. Check and insert are
+// one transaction, so concurrent requests cannot both slip under the limit.
+func (s *store) createAgentJob(rec *agentJobRecord, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		idx := tx.Bucket(bucketAgentIndex)
+		c := idx.Cursor()
+		start := indexKey(rec.ProjectID, since, "")
+		prefix := append([]byte(rec.ProjectID), 0)
+		n := 0
+		for k, _ := c.Seek(start); k != nil && len(k) >= len(prefix)+8 && string(k[:len(prefix)]) == string(prefix); k, _ = c.Next() {
+			if n == 0 {
+				oldest = time.Unix(0, int64(binary.BigEndian.Uint64(k[len(prefix):])))
+			}
+			n++
+		}
+		if n >= limit {
+			limited = true
+			return nil
+		}
+		counters := tx.Bucket(bucketCounters)
+		ck := []byte("pr/" + rec.ProjectID)
+		var next uint64 = 1
+		if v := counters.Get(ck); len(v) == 8 {
+			next = binary.BigEndian.Uint64(v) + 1
+		}
+		if err := counters.Put(ck, binary.BigEndian.AppendUint64(nil, next)); err != nil {
+			return err
+		}
+		rec.PRNumber = next
+		data, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketAgentJobs).Put([]byte(rec.ID), data); err != nil {
+			return err
+		}
+		return idx.Put(indexKey(rec.ProjectID, rec.CreatedAt, rec.ID), nil)
+	})
+	return oldest, limited, err
+}
+
+func (s *store) agentJob(id string) (*agentJobRecord, error) {
+	var rec agentJobRecord
+	return &rec, s.get(bucketAgentJobs, id, &rec)
+}
+
+// get decodes the record stored under id, or returns errNoRecord.
+func (s *store) get(bucket []byte, id string, v any) error {
+	return s.db.View(func(tx *bolt.Tx) error {
+		data := tx.Bucket(bucket).Get([]byte(id))
+		if data == nil {
+			return errNoRecord
+		}
+		return json.Unmarshal(data, v)
+	})
+}
+
+func (s *store) putExportJob(rec *exportJobRecord) error {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketExportJobs).Put([]byte(rec.JobID), data)
+	})
+}
+
+func (s *store) exportJob(id string) (*exportJobRecord, error) {
+	var rec exportJobRecord
+	return &rec, s.get(bucketExportJobs, id, &rec)
+}
+
+// exportJobs returns every export job record, for recovery at start-up and
+// for the retention sweep.
+func (s *store) exportJobs() ([]*exportJobRecord, error) {
+	var out []*exportJobRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketExportJobs).ForEach(func(_, v []byte) error {
+			var rec exportJobRecord
+			if err := json.Unmarshal(v, &rec); err != nil {
+				return err
+			}
+			out = append(out, &rec)
+			return nil
+		})
+	})
+	return out, err
+}
+
+func (s *store) deleteExportJob(id string) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketExportJobs).Delete([]byte(id))
+	})
+}
+
+// deleteAgentJobsBefore drops agent jobs created before cutoff.
+func (s *store) deleteAgentJobsBefore(cutoff time.Time) (int, error) {
+	n := 0
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		jobs, idx := tx.Bucket(bucketAgentJobs), tx.Bucket(bucketAgentIndex)
+		var doomed [][]byte
+		err := jobs.ForEach(func(k, v []byte) error {
+			var rec agentJobRecord
+			if err := json.Unmarshal(v, &rec); err != nil {
+				return err
+			}
+			if rec.CreatedAt.Before(cutoff) {
+				doomed = append(doomed, k, indexKey(rec.ProjectID, rec.CreatedAt, rec.ID))
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for i := 0; i < len(doomed); i += 2 {
+			if err := jobs.Delete(doomed[i]); err != nil {
+				return err
+			}
+			if err := idx.Delete(doomed[i+1]); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
