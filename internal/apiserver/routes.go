@@ -3,7 +3,6 @@ package apiserver
 import (
 	"net/http"
 	"net/http/httptest"
-	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
@@ -49,7 +48,7 @@ func (s *Server) fallback(mux *http.ServeMux, patterns map[string]bool) http.Han
 		if rec.Code == http.StatusMethodNotAllowed {
 			w.Header().Set("Allow", rec.Header().Get("Allow"))
 			s.serveError(w, r, errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s (allowed: %s)",
-				r.Method, r.URL.Path, strings.ReplaceAll(rec.Header().Get("Allow"), ",", ", ")))
+				r.Method, r.URL.Path, rec.Header().Get("Allow")))
 			return
 		}
 		s.serveError(w, r, notFound("no such endpoint: %s %s", r.Method, r.URL.Path))
