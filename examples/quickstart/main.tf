@@ -1,0 +1,67 @@
+# Quickstart: export a documentation site, get a download link for the
+# bundle, and keep the link fresh. Run it against the reference server
+# with `make demo`, or against a real API:
+#
+#   export DOCSADMIN_BASE_URL=https://api.mintlify.com
+#   export DOCSADMIN_API_KEY=mint_...
+#   terraform init && terraform apply -var domain=docs.example.com
+
+terraform {
+  required_version = ">= 1.5.0"
+
+  required_providers {
+    docsadmin = {
+      source = "docsadmin/docsadmin"
+    }
+  }
+}
+
+variable "domain" {
+  type        = string
+  description = "Hostname of the documentation deployment to export."
+  default     = "docs.demo.test"
+}
+
+variable "content_revision" {
+  type        = string
+  description = "Anything that identifies the content; changing it exports again."
+  default     = "initial"
+}
+
+# base_url and api_key come from DOCSADMIN_BASE_URL and DOCSADMIN_API_KEY.
+provider "docsadmin" {}
+
+resource "docsadmin_static_export" "site" {
+  domain = var.domain
+
+  triggers = {
+    revision = var.content_revision
+  }
+}
+
+resource "docsadmin_static_export_bundle" "site" {
+  job_id       = docsadmin_static_export.site.id
+  renew_before = "15m"
+}
+
+output "job_id" {
+  value = docsadmin_static_export.site.id
+}
+
+output "page_count" {
+  value = docsadmin_static_export.site.page_count
+}
+
+output "bundle_url" {
+  description = "Presigned download link; a credential until it expires."
+  value       = docsadmin_static_export_bundle.site.bundle_url
+  sensitive   = true
+}
+
+output "bundle_expires_at" {
+  value = docsadmin_static_export_bundle.site.expires_at
+}
+
+output "bundle_size_bytes" {
+  value = docsadmin_static_export_bundle.site.size_bytes
+}

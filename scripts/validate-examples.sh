@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# terraform fmt -check and terraform validate on every example, offline:
+# the provider comes from dev_overrides, so no `terraform init` and no
+# registry. Examples written for the docs leave out required_providers;
+# a copy of each gets it added before validation.
+set -euo pipefail
+source "$(dirname "$0")/devprovider.sh"
+
+cd "$ROOT/examples"
+dirs=(provider quickstart)
+for d in resources/*/ data-sources/*/; do dirs+=("${d%/}"); done
+
+terraform fmt -check -recursive -diff provider resources data-sources quickstart
+
+failed=0
+for d in "${dirs[@]}"; do
+  copy="$WORK/examples/$d"
+  mkdir -p "$copy"
+  cp "$d"/*.tf "$copy/"
+  grep -q required_providers "$copy"/*.tf || write_required_providers "$copy"
+  if out=$(cd "$copy" && terraform validate -no-color 2>&1); then
+    echo "ok    examples/$d"
+  else
+    echo "FAIL  examples/$d"
+    echo "$out" | sed 's/^/      /'
+    failed=1
+  fi
+  # Every resource example documents its import.
+  if [[ "$d" == resources/* && ! -f "$d/import.sh" ]]; then
+    echo "FAIL  examples/$d has no import.sh"
+    failed=1
+  fi
+done
+exit "$failed"
