@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/yuin/goldmark"
@@ -102,13 +103,22 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 		progress = func(Progress) {}
 	}
 	j := &job{e: e, req: req, kind: kind, domain: domain, features: feats, outDir: outDir, progress: progress}
+	start := time.Now()
 	if err := j.plan(); err != nil {
 		return nil, err
 	}
+	planned := time.Now()
 	if err := j.run(ctx); err != nil {
 		return nil, err
 	}
-	return j.finish()
+	rendered := time.Now()
+	m, err := j.finish()
+	if err != nil {
+		return nil, err
+	}
+	e.log.Debug("export done", "pages", m.PageCount, "files", len(m.Files), "plan", planned.Sub(start),
+		"render", rendered.Sub(planned), "finish", time.Since(rendered))
+	return m, nil
 }
 
 // plan reads docs.json and the pages and decides what to export.

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// The synthetic site: tabs of groups of pages, like a large product's docs
+// split by area. Each tab's sidebar lists its own pages only, as on the
+// platform, so a page carries a realistic amount of navigation.
+const (
+	tabs          = 8
+	groupsPerTab  = 10
+	pagesPerGroup = 25
+)
+
+var words = strings.Fields(`account agent alert api archive audit backup batch bucket cache
+	certificate channel client cluster config connector container credential dashboard database
+	deploy domain endpoint environment event export feature field filter gateway group header
+	index instance integration job key label limit log metric migration model namespace node
+	notification operator package pipeline plan policy project provider queue quota record
+	region release replica request resource response role route rule schedule schema secret
+	service session setting snapshot source storage stream subscription tag task template tenant
+	token topic trigger user version volume webhook workflow workspace zone`)
+
+type gen struct {
+	rng *rand.Rand
+}
+
+func (g *gen) word() string { return words[g.rng.IntN(len(words))] }
+
+func (g *gen) sentence(n int) string {
+	ws := make([]string, n)
+	for i := range ws {
+		ws[i] = g.word()
+	}
+	s := strings.Join(ws, " ")
+	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+func (g *gen) paragraph(sentences int) string {
+	ss := make([]string, sentences)
+	for i := range ss {
+		ss[i] = g.sentence(8 + g.rng.IntN(8))
+	}
+	return strings.Join(ss, " ")
+}
+
+// pageKey names page p of group gr of tab t.
+func pageKey(t, gr, p int) string { return fmt.Sprintf("tab%d/group%d/page%d", t, gr, p) }
+
+// body writes a page of about 2 KB with headings, lists, a table, code and
+// components; link points at another page of the site.
+func (g *gen) body(link string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s See [the related %s guide](/%s) and `%s_%s`.\n\n", g.paragraph(2), g.word(), link, g.word(), g.word())
+	fmt.Fprintf(&b, "## Overview of the %s\n\n%s\n\n", g.word(), g.paragraph(2))
+	for i := 0; i < 4; i++ {
+		fmt.Fprintf(&b, "- **%s**: %s\n", g.word(), g.sentence(6))
+	}
+	fmt.Fprintf(&b, "\n<Note>\n  %s\n</Note>\n\n", g.sentence(12))
+	fmt.Fprintf(&b, "## Configure the %s\n\n| Option | Type | Default |\n| --- | --- | --- |\n", g.word())
+	for i := 0; i < 4; i++ {
+		fmt.Fprintf(&b, "| `%s` | string | `%s` |\n", g.word(), g.word())
+	}
+	fmt.Fprintf(&b, "\n```go\nfunc %s(ctx context.Context, id string) error {\n\tif id == \"\" {\n\t\treturn errors.New(\"missing %s\")\n\t}\n\treturn client.%s(ctx, id)\n}\n```\n\n",
+		g.word(), g.word(), strings.ToUpper(g.word()[:1]))
+	b.WriteString("<Steps>\n")
+	for i := 0; i < 2; i++ {
+		fmt.Fprintf(&b, "  <Step title=\"%s the %s\">\n    %s\n  </Step>\n", strings.ToUpper(g.word()[:1])+"et", g.word(), g.sentence(10))
+	}
+	b.WriteString("</Steps>\n\n")
+	fmt.Fprintf(&b, "### Details\n\n%s\n\n<Accordion title=\"Why %s?\">\n  %s\n</Accordion>\n", g.paragraph(2), g.word(), g.sentence(10))
+	return b.String()
+}
+
+// generate writes the same pages twice: as an MDX docs source with docs.json
+// and as a Hugo site of Markdown pages with an equivalent layout.
+func generate(root string) (docs, hugo string, err error) {
+	docs, hugo = filepath.Join(root, "docs"), filepath.Join(root, "hugo")
+	g := &gen{rng: rand.New(rand.NewPCG(1, 2))}
+	var navTabs []map[string]any
+	for t := 0; t < tabs; t++ {
+		var groups []map[string]any
+		for gr := 0; gr < groupsPerTab; gr++ {
+			var pages []string
+			for p := 0; p < pagesPerGroup; p++ {
+				key := pageKey(t, gr, p)
+				pages = append(pages, key)
+				title := fmt.Sprintf("%s %s %d", strings.ToUpper(g.word()[:1])+g.word()[1:], g.word(), p)
+				desc := g.sentence(10)
+				body := g.body(pageKey(g.rng.IntN(tabs), g.rng.IntN(groupsPerTab), g.rng.IntN(pagesPerGroup)))
+				front := fmt.Sprintf("---\ntitle: %q\ndescription: %q\n---\n\n", title, desc)
+				if err := write(filepath.Join(docs, key+".mdx"), front+body); err != nil {
+					return "", "", err
+				}
+				hugoFront := fmt.Sprintf("---\ntitle: %q\ndescription: %q\nweight: %d\n---\n\n", title, desc, gr*pagesPerGroup+p+1)
+				if err := write(filepath.Join(hugo, "content", key+".md"), hugoFront+body); err != nil {
+					return "", "", err
+				}
+			}
+			groups = append(groups, map[string]any{"group": fmt.Sprintf("Group %d", gr), "pages": pages})
+		}
+		navTabs = append(navTabs, map[string]any{"tab": fmt.Sprintf("Area %d", t), "groups": groups})
+	}
+	cfg, err := json.MarshalIndent(map[string]any{
+		"name": "Bench Docs", "colors": map[string]string{"primary": "#2563EB"},
+		"navigation": map[string]any{"tabs": navTabs},
+	}, "", "  ")
+	if err != nil {
+		return "", "", err
+	}
+	if err := write(filepath.Join(docs, "docs.json"), string(cfg)); err != nil {
+		return "", "", err
+	}
+	for name, text := range hugoFiles {
+		if err := write(filepath.Join(hugo, name), text); err != nil {
+			return "", "", err
+		}
+	}
+	return docs, hugo, nil
+}
+
+func write(p, text string) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, []byte(text), 0o644)
+}

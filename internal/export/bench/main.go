@@ -1,0 +1,150 @@
+// Command bench measures the static export against Hugo on a synthetic
+// docs site of 2,000 pages: the time of a full export including the
+// archive, the time of a second bundle call, peak memory, how often live
+// progress moves, and (when Chromium is installed) the offline search time.
+// It prints ratios; it is not a test and asserts nothing.
+//
+//	go run ./internal/export/bench -hugo "$(go env GOPATH)/bin/hugo"
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// childResult is what the measuring child process reports.
+type childResult struct {
+	Pages       int     `json:"pages"`
+	Export      float64 `json:"export"`
+	Archive     float64 `json:"archive"`
+	Second      float64 `json:"second"`
+	BundleBytes int64   `json:"bundleBytes"`
+	Identical   bool    `json:"identical"`
+	Distinct    int     `json:"distinct"`
+}
+
+func main() {
+	hugo := flag.String("hugo", "", "path of the hugo binary; empty skips the comparison")
+	runs := flag.Int("runs", 3, "runs of each side; the fastest counts")
+	keep := flag.String("work", "", "work directory to keep (default: a temporary one, removed)")
+	child := flag.String("child", "", "internal: export this docs source and report as JSON")
+	out := flag.String("out", "", "internal: export directory of -child")
+	flag.Parse()
+	if *child != "" {
+		if err := runChild(*child, *out); err != nil {
+			fmt.Fprintln(os.Stderr, "bench child:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(*hugo, *runs, *keep); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(hugo string, runs int, keep string) error {
+	root := keep
+	if root == "" {
+		var err error
+		if root, err = os.MkdirTemp("", "export-bench-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(root)
+	}
+	docs, hugoSite, err := generate(root)
+	if err != nil {
+		return fmt.Errorf("generate site: %w", err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	// Export and Hugo runs alternate so that both sides meet the same load
+	// on a shared machine; the fastest run of each side counts.
+	var best childResult
+	var peak, bestUse, hugoPeak, hugoUse usage
+	var lastOut string
+	hugoBest := 0.0
+	for r := 0; r < runs; r++ {
+		lastOut = filepath.Join(root, fmt.Sprintf("export-%d", r))
+		var res childResult
+		use, err := measure(&res, self, "-child", docs, "-out", lastOut)
+		if err != nil {
+			return fmt.Errorf("export run: %w", err)
+		}
+		if r == 0 || res.Export+res.Archive < best.Export+best.Archive {
+			best, bestUse = res, use
+		}
+		peak.rssKiB = max(peak.rssKiB, use.rssKiB)
+		if hugo == "" {
+			continue
+		}
+		start := time.Now()
+		use, err = measure(nil, hugo, "--quiet", "--source", hugoSite, "--destination", filepath.Join(root, fmt.Sprintf("hugo-out-%d", r)))
+		if err != nil {
+			return fmt.Errorf("hugo: %w", err)
+		}
+		if d := time.Since(start).Seconds(); r == 0 || d < hugoBest {
+			hugoBest, hugoUse = d, use
+		}
+		hugoPeak.rssKiB = max(hugoPeak.rssKiB, use.rssKiB)
+	}
+	total := best.Export + best.Archive
+	line := fmt.Sprintf("export: %d pages in %.2fs (%.0f pages/s; render %.2fs + archive %.2fs)",
+		best.Pages, total, float64(best.Pages)/total, best.Export, best.Archive)
+	if hugo != "" {
+		line += fmt.Sprintf(", hugo %.2fs, ratio %.2f (goal <= 1.0)", hugoBest, total/hugoBest)
+		// CPU time is steadier than wall time on a shared machine. The
+		// export's includes the second bundle call.
+		line += fmt.Sprintf("\ncpu time: export %.2fs, hugo %.2fs, ratio %.2f", bestUse.cpu, hugoUse.cpu, bestUse.cpu/hugoUse.cpu)
+	} else {
+		line += ", hugo not measured (pass -hugo)"
+	}
+	fmt.Println(line)
+	fmt.Printf("second bundle call: %.2fs (%.1f MiB archive, byte-identical to the first: %v)\n",
+		best.Second, float64(best.BundleBytes)/(1<<20), best.Identical)
+	mem := fmt.Sprintf("peak RSS: export %d MiB", peak.rssKiB>>10)
+	if hugoPeak.rssKiB > 0 {
+		mem += fmt.Sprintf(", hugo %d MiB", hugoPeak.rssKiB>>10)
+	}
+	fmt.Println(mem)
+	fmt.Printf("progress: %d distinct values seen by a 100 ms poller\n", best.Distinct)
+	fmt.Println(searchTiming(root, lastOut))
+	return nil
+}
+
+// usage is what the kernel accounted to a finished process.
+type usage struct {
+	rssKiB int64
+	cpu    float64 // user + system seconds
+}
+
+// measure runs a command, decodes its stdout as JSON into res when res is
+// not nil, and returns its resource usage.
+func measure(res *childResult, name string, args ...string) (usage, error) {
+	cmd := exec.Command(name, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return usage{}, fmt.Errorf("%w: %s", err, stderr.String())
+	}
+	if res != nil {
+		if err := json.Unmarshal(stdout.Bytes(), res); err != nil {
+			return usage{}, fmt.Errorf("child output: %w", err)
+		}
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return usage{}, nil
+	}
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return usage{rssKiB: ru.Maxrss, cpu: cpu.Seconds()}, nil
+}
