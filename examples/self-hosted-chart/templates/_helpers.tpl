@@ -1,0 +1,35 @@
+{{/* Name of the chart, overridable with nameOverride. */}}
+{{- define "docsadmin.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Fully qualified name. Kubernetes names are limited to 63 characters; the
+release name is not repeated when it already contains the chart name.
+*/}}
+{{- define "docsadmin.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else if contains (include "docsadmin.name" .) .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name (include "docsadmin.name" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+
+{{- define "docsadmin.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "docsadmin.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "docsadmin.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "docsadmin.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{/* The Secret that holds the bundle link. */}}
+{{- define "docsadmin.bundleSecret" -}}
+{{ include "docsadmin.fullname" . }}-bundle
+{{- end }}

@@ -1,0 +1,259 @@
+package rollout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"helm.sh/helm/v3/pkg/action"
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/release"
+	"helm.sh/helm/v3/pkg/storage/driver"
+)
+
+// maxHistory matches the helm CLI's --history-max default. Without a bound a
+// five-minute cron that renews links would grow a Secret per renewal forever.
+const maxHistory = 10
+
+// Apply makes the release carry the request's static export values. It
+// creates no revision when the last revision is deployed with exactly these
+// values (and, if Chart is set, that chart's name and version), so it is
+// safe to call on a schedule.
+func (r *Roller) Apply(ctx context.Context, req Request) (Result, error) {
+	if err := validate(req); err != nil {
+		return Result{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	want := desiredValues(req)
+	log := r.log.With("release", req.Release, "namespace", r.namespace,
+		"bundle_url", RedactURL(req.BundleURL), "version", req.Version, "expires_at", want.ExpiresAt)
+
+	last, history, err := r.lastRevision(req.Release)
+	if errors.Is(err, ErrReleaseNotFound) && req.Install {
+		return r.install(ctx, req, want, last != nil, log)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	if last.Info.Status.IsPending() {
+		return Result{}, &PendingError{
+			Release:    req.Release,
+			Namespace:  r.namespace,
+			Revision:   last.Version,
+			Status:     last.Info.Status.String(),
+			RollbackTo: lastDeployedBefore(history, last.Version),
+		}
+	}
+
+	var ch *chart.Chart
+	if req.Chart != "" {
+		if ch, err = loader.Load(req.Chart); err != nil {
+			return Result{}, fmt.Errorf("load chart %s: %w", req.Chart, err)
+		}
+	}
+
+	if last.Info.Status == release.StatusDeployed && effectiveValues(last) == want &&
+		(ch == nil || sameChart(ch, last.Chart)) {
+		log.Debug("release already carries the values; no new revision", "revision", last.Version)
+		return Result{
+			Revision:     last.Version,
+			Status:       last.Info.Status.String(),
+			ValuesDigest: want.digest(),
+		}, nil
+	}
+
+	// Values come from the deployed revision, as helm upgrade takes them:
+	// after a failed revision the deployed one is what runs. The chart is
+	// the same revision's unless the request names one.
+	base := deployedOrLast(history, last)
+	if ch == nil {
+		ch = base.Chart
+	}
+	vals := want.mergeInto(base.Config)
+
+	up := action.NewUpgrade(r.cfg)
+	up.Namespace = r.namespace
+	up.Atomic = !req.NonAtomic
+	up.Wait = req.Wait
+	up.Timeout = timeout(ctx, req.Timeout)
+	up.MaxHistory = maxHistory
+	up.Description = description(req, "upgrade")
+	log.Info("upgrading release", "from_revision", last.Version, "from_status", last.Info.Status.String(),
+		"atomic", up.Atomic, "timeout", up.Timeout.String())
+	rel, err := up.RunWithContext(ctx, req.Release, ch, vals)
+	return outcome("upgrade", req.Release, rel, err, want, log)
+}
+
+// install creates the release from the request's chart with only the static
+// export values set; everything else takes the chart's defaults.
+func (r *Roller) install(ctx context.Context, req Request, want staticValues, uninstalled bool, log hclog.Logger) (Result, error) {
+	if req.Chart == "" {
+		return Result{}, fmt.Errorf("install release %q: the request names no chart to install: %w", req.Release, ErrReleaseNotFound)
+	}
+	ch, err := loader.Load(req.Chart)
+	if err != nil {
+		return Result{}, fmt.Errorf("load chart %s: %w", req.Chart, err)
+	}
+	in := action.NewInstall(r.cfg)
+	in.ReleaseName = req.Release
+	in.Namespace = r.namespace
+	in.Atomic = !req.NonAtomic
+	in.Wait = req.Wait
+	in.Timeout = timeout(ctx, req.Timeout)
+	// A release uninstalled with --keep-history still owns its name.
+	in.Replace = uninstalled
+	in.Description = description(req, "install")
+	log.Info("installing release", "chart", ch.Metadata.Name+"-"+ch.Metadata.Version, "atomic", in.Atomic)
+	rel, err := in.RunWithContext(ctx, ch, want.mergeInto(nil))
+	return outcome("install", req.Release, rel, err, want, log)
+}
+
+// outcome logs and reports what an install or upgrade did. Helm's error is
+// returned wrapped, with any URL in its text redacted.
+func outcome(op, name string, rel *release.Release, err error, want staticValues, log hclog.Logger) (Result, error) {
+	if err != nil {
+		log.Error(op+" failed", "error", redactText(err.Error()))
+		return Result{}, fmt.Errorf("%s release %q: %w", op, name, redact(err))
+	}
+	log.Info(op+" done", "revision", rel.Version, "status", rel.Info.Status.String())
+	return Result{
+		Revision:     rel.Version,
+		Status:       rel.Info.Status.String(),
+		ValuesDigest: want.digest(),
+		Changed:      true,
+		Installed:    op == "install",
+	}, nil
+}
+
+// Current reads the static export values of the release's last revision,
+// which is what Terraform compares with its state to detect drift (for
+// example a `helm upgrade` by hand that changed or removed them). A release
+// that is missing or uninstalled is ErrReleaseNotFound.
+func (r *Roller) Current(ctx context.Context, name string) (*State, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	last, _, err := r.lastRevision(name)
+	if err != nil {
+		return nil, err
+	}
+	v := effectiveValues(last)
+	s := &State{
+		Release:      name,
+		Namespace:    r.namespace,
+		Revision:     last.Version,
+		Status:       last.Info.Status.String(),
+		Enabled:      v.Enabled,
+		BundleURL:    v.BundleURL,
+		Version:      v.Version,
+		ValuesDigest: v.digest(),
+	}
+	if last.Chart != nil && last.Chart.Metadata != nil {
+		s.Chart = last.Chart.Metadata.Name + "-" + last.Chart.Metadata.Version
+	}
+	if t, err := time.Parse(time.RFC3339, v.ExpiresAt); err == nil {
+		s.ExpiresAt = t
+	}
+	return s, nil
+}
+
+// lastRevision returns the highest revision and the whole history. When the
+// release does not exist it returns ErrReleaseNotFound; when it was
+// uninstalled with --keep-history it returns that revision as well, so that
+// an install can replace it.
+func (r *Roller) lastRevision(name string) (*release.Release, []*release.Release, error) {
+	history, err := r.cfg.Releases.History(name)
+	if err != nil && !errors.Is(err, driver.ErrReleaseNotFound) {
+		return nil, nil, fmt.Errorf("read history of release %q: %w", name, redact(err))
+	}
+	var last *release.Release
+	for _, rel := range history {
+		if last == nil || rel.Version > last.Version {
+			last = rel
+		}
+	}
+	if last == nil {
+		return nil, nil, fmt.Errorf("release %q in namespace %q: %w", name, r.namespace, ErrReleaseNotFound)
+	}
+	if last.Info.Status == release.StatusUninstalled {
+		return last, history, fmt.Errorf("release %q in namespace %q was uninstalled: %w", name, r.namespace, ErrReleaseNotFound)
+	}
+	return last, history, nil
+}
+
+// lastDeployedBefore returns the newest revision older than rev that was
+// deployed at some point, the target a person should roll back to.
+func lastDeployedBefore(history []*release.Release, rev int) int {
+	best := 0
+	for _, rel := range history {
+		s := rel.Info.Status
+		if rel.Version < rev && rel.Version > best && (s == release.StatusDeployed || s == release.StatusSuperseded) {
+			best = rel.Version
+		}
+	}
+	return best
+}
+
+// deployedOrLast mirrors how helm upgrade picks the revision to build on.
+func deployedOrLast(history []*release.Release, last *release.Release) *release.Release {
+	var deployed *release.Release
+	for _, rel := range history {
+		if rel.Info.Status == release.StatusDeployed && (deployed == nil || rel.Version > deployed.Version) {
+			deployed = rel
+		}
+	}
+	if deployed == nil {
+		return last
+	}
+	return deployed
+}
+
+func sameChart(a, b *chart.Chart) bool {
+	if a == nil || b == nil || a.Metadata == nil || b.Metadata == nil {
+		return false
+	}
+	return a.Metadata.Name == b.Metadata.Name && a.Metadata.Version == b.Metadata.Version
+}
+
+// timeout bounds Helm's waits by the context deadline as well: Helm's waits
+// and the atomic rollback take a duration, not a context.
+func timeout(ctx context.Context, d time.Duration) time.Duration {
+	if d <= 0 {
+		d = DefaultTimeout
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		if left := time.Until(dl); left < d {
+			d = max(left, time.Second)
+		}
+	}
+	return d
+}
+
+// description is what `helm history` shows for the revision. It carries the
+// content version, never the link.
+func description(req Request, op string) string {
+	return fmt.Sprintf("static export %s: version %s", op, req.Version)
+}
+
+func validate(req Request) error {
+	if req.Release == "" {
+		return errors.New("release name is empty")
+	}
+	if req.Version == "" {
+		// The version is the only value in the pod template: without it new
+		// content would never roll the pods.
+		return errors.New("version is empty")
+	}
+	u, err := url.Parse(req.BundleURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		// The parse error would quote the link; say what is wrong instead.
+		return fmt.Errorf("bundle url %s is not an absolute http(s) url", RedactURL(req.BundleURL))
+	}
+	return nil
+}

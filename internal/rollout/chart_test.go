@@ -1,0 +1,223 @@
+package rollout
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"helm.sh/helm/v3/pkg/action"
+	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/lint/support"
+	"helm.sh/helm/v3/pkg/release"
+	"helm.sh/helm/v3/pkg/releaseutil"
+	"sigs.k8s.io/yaml"
+)
+
+// chartPath is the reference chart in examples/. Its tests live here because
+// this is the one package allowed to import Helm.
+const chartPath = "../../examples/self-hosted-chart"
+
+// testKubeVersion satisfies the chart's kubeVersion constraint; Helm's
+// defaults (v1.20) would not.
+var testKubeVersion = &chartutil.KubeVersion{Version: "v1.34.4", Major: "1", Minor: "34"}
+
+const (
+	// A presigned-style link: the signature in the query is the secret part.
+	testURL    = "https://bundles.example.com/se_1/bundle.tar.gz?X-Amz-Expires=3600&X-Amz-Signature=topsecret123"
+	testURLSig = "topsecret123"
+)
+
+func TestChart_lints(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		vals  map[string]interface{}
+		clean bool
+	}{
+		{"defaults", nil, true},
+		{"enabled", enabledValues(testURL, "v1"), true},
+		// Proves the lint run sees the values and the schema at all.
+		{"enabled without link", enabledValues("", "v1"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := action.NewLint()
+			l.Strict = true
+			l.KubeVersion = testKubeVersion
+			res := l.Run([]string{chartPath}, tc.vals)
+			var problems []string
+			for _, m := range res.Messages {
+				// INFO messages (such as "icon is recommended") are advice.
+				if m.Severity >= support.WarningSev {
+					problems = append(problems, m.Error())
+				}
+			}
+			if tc.clean && len(problems) > 0 {
+				t.Errorf("lint problems:\n%s", strings.Join(problems, "\n"))
+			}
+			if !tc.clean && len(problems) == 0 {
+				t.Error("lint found no problem; want a schema error")
+			}
+		})
+	}
+}
+
+// renderChart installs the chart client-side only and returns its objects.
+func renderChart(t *testing.T, vals map[string]interface{}) (map[string]map[string]interface{}, *release.Release, error) {
+	t.Helper()
+	ch, err := loader.Load(chartPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := action.NewInstall(&action.Configuration{})
+	in.ReleaseName = "docs"
+	in.Namespace = "docs"
+	in.DryRun = true
+	in.ClientOnly = true
+	in.KubeVersion = testKubeVersion
+	rel, err := in.Run(ch, vals)
+	if err != nil {
+		return nil, nil, err
+	}
+	objs := map[string]map[string]interface{}{}
+	for _, m := range releaseutil.SplitManifests(rel.Manifest) {
+		var obj map[string]interface{}
+		if err := yaml.Unmarshal([]byte(m), &obj); err != nil {
+			t.Fatalf("rendered manifest does not parse: %v\n%s", err, m)
+		}
+		if obj == nil {
+			continue
+		}
+		objs[obj["kind"].(string)] = obj
+	}
+	return objs, rel, nil
+}
+
+func enabledValues(url, version string) map[string]interface{} {
+	return map[string]interface{}{ValuesKey: map[string]interface{}{
+		KeyEnabled: true, KeyBundleURL: url, KeyVersion: version, KeyExpiresAt: "2030-01-01T00:00:00Z",
+	}}
+}
+
+func TestChart_linkInSecretOnlyVersionInPodTemplate(t *testing.T) {
+	objs, _, err := renderChart(t, enabledValues(testURL, "2024-06-01"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"Secret", "Deployment", "Service"} {
+		if objs[kind] == nil {
+			t.Fatalf("no %s rendered; got %v", kind, keys(objs))
+		}
+	}
+
+	data := dig(t, objs["Secret"], "data").(map[string]interface{})
+	got, err := base64.StdEncoding.DecodeString(data["bundleUrl"].(string))
+	if err != nil || string(got) != testURL {
+		t.Errorf("secret bundleUrl = %q (%v), want the link", got, err)
+	}
+
+	dep := objs["Deployment"]
+	tmpl, err := yaml.Marshal(dig(t, dep, "spec", "template"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(tmpl), "bundles.example.com") || strings.Contains(string(tmpl), testURLSig) {
+		t.Errorf("the pod template contains the link:\n%s", tmpl)
+	}
+	ann := dig(t, dep, "spec", "template", "metadata", "annotations").(map[string]interface{})
+	if len(ann) != 1 || ann["docsadmin.dev/bundle-version"] != "2024-06-01" {
+		t.Errorf("pod annotations = %v, want only docsadmin.dev/bundle-version=2024-06-01", ann)
+	}
+
+	c := dig(t, dep, "spec", "template", "spec", "containers").([]interface{})[0].(map[string]interface{})
+	args := strings.Join(toStrings(c["args"]), " ")
+	if args != "serve-bundle --bundle-url-file /secret/bundleUrl --addr :8080" {
+		t.Errorf("container args = %q", args)
+	}
+	for _, probe := range []string{"readinessProbe", "livenessProbe"} {
+		if p := dig(t, c, probe, "httpGet", "path"); p != "/healthz" {
+			t.Errorf("%s path = %v, want /healthz", probe, p)
+		}
+	}
+	mount := dig(t, c, "volumeMounts").([]interface{})[0].(map[string]interface{})
+	if mount["mountPath"] != "/secret" || mount["subPath"] != nil {
+		t.Errorf("bundle url mount = %v, want /secret without subPath (subPath files never refresh)", mount)
+	}
+}
+
+// A renewed link for the same content must leave the pod template alone,
+// or every renewal would restart the pods; new content must change it.
+func TestChart_renewedLinkKeepsPodTemplate(t *testing.T) {
+	template := func(url, version string) string {
+		objs, _, err := renderChart(t, enabledValues(url, version))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := yaml.Marshal(dig(t, objs["Deployment"], "spec", "template"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	first := template(testURL, "v1")
+	if renewed := template("https://bundles.example.com/se_1/bundle.tar.gz?X-Amz-Signature=other", "v1"); renewed != first {
+		t.Errorf("a renewed link changed the pod template:\n%s\nvs\n%s", first, renewed)
+	}
+	if next := template(testURL, "v2"); next == first {
+		t.Error("a new version left the pod template unchanged; pods would keep the old bundle")
+	}
+}
+
+func TestChart_rejectsEnabledWithoutLinkOrVersion(t *testing.T) {
+	for name, vals := range map[string]map[string]interface{}{
+		"no link":    enabledValues("", "v1"),
+		"no version": enabledValues(testURL, ""),
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, _, err := renderChart(t, vals); err == nil {
+				t.Error("rendered; want a schema error")
+			}
+		})
+	}
+}
+
+func TestChart_disabledDeploysNothing(t *testing.T) {
+	objs, rel, err := renderChart(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs) != 0 {
+		t.Errorf("rendered %v with staticExport disabled, want nothing", keys(objs))
+	}
+	if !strings.Contains(rel.Info.Notes, "staticExport.enabled is false") {
+		t.Errorf("notes do not explain the empty release: %q", rel.Info.Notes)
+	}
+}
+
+func dig(t *testing.T, obj interface{}, path ...string) interface{} {
+	t.Helper()
+	cur := obj
+	for _, p := range path {
+		m, ok := cur.(map[string]interface{})
+		if !ok {
+			t.Fatalf("%v: %q is not below a map", path, p)
+		}
+		cur = m[p]
+	}
+	return cur
+}
+
+func toStrings(v interface{}) []string {
+	var out []string
+	for _, e := range v.([]interface{}) {
+		out = append(out, e.(string))
+	}
+	return out
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

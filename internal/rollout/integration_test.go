@@ -1,0 +1,175 @@
+package rollout
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/kubetest"
+	"github.com/hashicorp/go-hclog"
+	"helm.sh/helm/v3/pkg/action"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// The integration tier runs against a real kube-apiserver. Nothing runs pods
+// there, so every request is NonAtomic without Wait: an atomic upgrade would
+// wait for a Deployment that can never become ready. The install also proves
+// the server reports its real version: the chart's kubeVersion constraint
+// rejects the v0.0.0-master of a binary built without the version ldflags.
+func TestIntegration_installUpgradeNoopDrift(t *testing.T) {
+	c := kubetest.Start(t)
+	// Keep the discovery cache of this throwaway server out of ~/.kube.
+	t.Setenv("KUBECACHEDIR", t.TempDir())
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+
+	cs := clientset(t, c)
+	const ns = "docs-it"
+	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Kubeconfig: c.Kubeconfig, Context: c.Context, Namespace: ns}
+	r, err := New(cfg, hclog.New(&hclog.LoggerOptions{Level: hclog.Debug, Output: tWriter{t}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	req := request()
+	req.Install, req.Chart, req.NonAtomic = true, chartPath, true
+	res, err := r.Apply(ctx, req)
+	if err != nil {
+		t.Fatalf("install: %v", err)
+	}
+	if !res.Installed || res.Revision != 1 || res.Status != "deployed" {
+		t.Fatalf("install = %+v", res)
+	}
+	assertDeployed(ctx, t, cs, ns, testURL, "2024-06-01")
+
+	// New content and a new link.
+	req.Version = "2024-07-01"
+	req.BundleURL = "https://bundles.example.com/se_2/bundle.tar.gz?X-Amz-Signature=second"
+	req.ExpiresAt = req.ExpiresAt.Add(24 * time.Hour)
+	res, err = r.Apply(ctx, req)
+	if err != nil {
+		t.Fatalf("upgrade: %v", err)
+	}
+	if res.Installed || !res.Changed || res.Revision != 2 {
+		t.Fatalf("upgrade = %+v", res)
+	}
+	assertDeployed(ctx, t, cs, ns, req.BundleURL, "2024-07-01")
+
+	// The cron runs again with the same link: no revision.
+	noop, err := r.Apply(ctx, req)
+	if err != nil {
+		t.Fatalf("no-op: %v", err)
+	}
+	if noop.Changed || noop.Revision != 2 || noop.ValuesDigest != res.ValuesDigest {
+		t.Errorf("no-op = %+v, want revision 2 unchanged", noop)
+	}
+	if n := releaseSecrets(ctx, t, cs, ns); n != 2 {
+		t.Errorf("%d helm release records, want 2", n)
+	}
+
+	// Someone runs helm upgrade behind Terraform's back.
+	handUpgrade(t, cfg, map[string]interface{}{ValuesKey: map[string]interface{}{KeyVersion: "hand"}})
+	s, err := r.Current(ctx, testRelease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Revision != 3 || s.Version != "hand" || s.ValuesDigest == res.ValuesDigest {
+		t.Fatalf("Current after the hand upgrade = %+v", s)
+	}
+	assertDeployed(ctx, t, cs, ns, req.BundleURL, "hand")
+
+	fixed, err := r.Apply(ctx, req)
+	if err != nil {
+		t.Fatalf("correct drift: %v", err)
+	}
+	if !fixed.Changed || fixed.Revision != 4 || fixed.ValuesDigest != res.ValuesDigest {
+		t.Errorf("correction = %+v", fixed)
+	}
+	assertDeployed(ctx, t, cs, ns, req.BundleURL, "2024-07-01")
+	if s, err := r.Current(ctx, testRelease); err != nil || s.ValuesDigest != res.ValuesDigest || !s.ExpiresAt.Equal(req.ExpiresAt) {
+		t.Errorf("Current after correction = %+v, %v", s, err)
+	}
+}
+
+// assertDeployed checks the objects in the cluster: the link in the Secret,
+// only the version in the pod template.
+func assertDeployed(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns, url, version string) {
+	t.Helper()
+	sec, err := cs.CoreV1().Secrets(ns).Get(ctx, "docs-docsadmin-self-hosted-bundle", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("bundle secret: %v", err)
+	}
+	if got := string(sec.Data["bundleUrl"]); got != url {
+		t.Errorf("secret bundleUrl = %q, want %q", got, url)
+	}
+	dep, err := cs.AppsV1().Deployments(ns).Get(ctx, "docs-docsadmin-self-hosted", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("deployment: %v", err)
+	}
+	if got := dep.Spec.Template.Annotations["docsadmin.dev/bundle-version"]; got != version {
+		t.Errorf("pod template version = %q, want %q", got, version)
+	}
+}
+
+func releaseSecrets(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns string) int {
+	t.Helper()
+	l, err := cs.CoreV1().Secrets(ns).List(ctx, metav1.ListOptions{LabelSelector: "owner=helm,name=" + testRelease})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(l.Items)
+}
+
+// handUpgrade is `helm upgrade --reuse-values --set ...` with its own Helm
+// configuration, as a person at a terminal would run it.
+func handUpgrade(t *testing.T, cfg Config, set map[string]interface{}) {
+	t.Helper()
+	getter, ns, err := restClientGetter(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ac := new(action.Configuration)
+	if err := ac.Init(getter, ns, "secret", t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	last, err := ac.Releases.Last(testRelease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := action.NewUpgrade(ac)
+	up.Namespace = ns
+	up.ResetThenReuseValues = true
+	if _, err := up.Run(testRelease, last.Chart, set); err != nil {
+		t.Fatalf("hand upgrade: %v", err)
+	}
+}
+
+func clientset(t *testing.T, c *kubetest.Cluster) kubernetes.Interface {
+	t.Helper()
+	rc, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
+		&clientcmd.ClientConfigLoadingRules{ExplicitPath: c.Kubeconfig},
+		&clientcmd.ConfigOverrides{CurrentContext: c.Context},
+	).ClientConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := kubernetes.NewForConfig(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+// tWriter sends the Roller's log to the test log, shown on failure.
+type tWriter struct{ t *testing.T }
+
+func (w tWriter) Write(p []byte) (int, error) {
+	w.t.Log(string(p))
+	return len(p), nil
+}
