@@ -1,0 +1,76 @@
+package export
+
+import (
+	"context"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
+)
+
+// TestBrowser_searchAndFollowLinks opens an air-gapped bundle from file://
+// in headless Chromium, searches, clicks the first result and then a link
+// inside the page: what a reader of an offline bundle does first.
+func TestBrowser_searchAndFollowLinks(t *testing.T) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not installed (Debian: apt-get install chromium); skipping the browser test")
+	}
+	dir, _ := exportTo(t, Request{Source: demosite.FS(), Kind: KindAirGapped})
+	b := startBrowser(t, bin)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	index := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "index.html")}).String()
+	must(b.call("Page.navigate", map[string]any{"url": index}, nil))
+	must(b.waitFor(ctx, `document.readyState === "complete" && document.documentElement.classList.contains("js")`))
+
+	must(b.eval(`(function () {
+		var i = document.getElementById("search-input");
+		i.focus();
+		i.value = "signature";
+		i.dispatchEvent(new Event("input"));
+	})()`, nil))
+	must(b.waitFor(ctx, `document.querySelectorAll("#search-results a").length > 0`))
+	var hits []struct{ Title, Href string }
+	must(b.eval(`Array.from(document.querySelectorAll("#search-results a")).map(function (a) {
+		return {title: a.querySelector(".r-title").textContent, href: a.href};
+	})`, &hits))
+	wantHref := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "guides/webhooks.html"), Fragment: "verify-the-signature"}).String()
+	if hits[0].Title != "Webhooks" || hits[0].Href != wantHref {
+		t.Fatalf("first search hit = %+v, want Webhooks at %s", hits[0], wantHref)
+	}
+
+	must(b.eval(`document.querySelector("#search-results a").click()`, nil))
+	must(b.waitFor(ctx, `location.pathname.endsWith("/guides/webhooks.html") && document.readyState === "complete"`))
+	var title, current string
+	must(b.eval(`document.querySelector("h1").textContent`, &title))
+	must(b.eval(`document.querySelector(".sidebar a[aria-current=page]").textContent`, &current))
+	if title != "Webhooks" || current != "Webhooks" {
+		t.Errorf("after the search click: h1 %q, current sidebar entry %q; want Webhooks", title, current)
+	}
+
+	// A relative link in the content leads two directories over.
+	must(b.eval(`document.querySelector('.prose a[href$="api-reference/shipments/get.html"]').click()`, nil))
+	must(b.waitFor(ctx, `document.querySelector("h1") && document.querySelector("h1").textContent === "Get a shipment"`))
+	var position string
+	must(b.eval(`getComputedStyle(document.querySelector(".topbar")).position`, &position))
+	if position != "sticky" {
+		t.Errorf("stylesheet not applied from file:// (top bar position %q)", position)
+	}
+	var endpoint string
+	must(b.eval(`document.querySelector(".endpoint").textContent`, &endpoint))
+	if !strings.Contains(endpoint, "GET") {
+		t.Errorf("endpoint banner = %q", endpoint)
+	}
+}
