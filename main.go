@@ -1,6 +1,7 @@
 // Command terraform-provider-docsadmin is one binary with several faces:
 // with no arguments (or -debug) it serves the Terraform provider; the
-// apiserver subcommand runs the reference admin API.
+// apiserver subcommand runs the reference admin API; serve-bundle serves a
+// static export bundle in the self-hosted chart's container.
 package main
 
 import (
@@ -12,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundleserve"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider"
 )
 
@@ -30,6 +32,8 @@ func run(args []string) int {
 		switch args[0] {
 		case "apiserver":
 			return apiserver.Command(ctx, args[1:], os.Stdout, os.Stderr)
+		case "serve-bundle":
+			return bundleserve.Command(ctx, args[1:], os.Stdout, os.Stderr)
 		case "version", "--version":
 			fmt.Println(version)
 			return 0
@@ -40,6 +44,7 @@ func run(args []string) int {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage:\n  terraform-provider-docsadmin [-debug]        serve the Terraform provider\n"+
 			"  terraform-provider-docsadmin apiserver ...   run the reference admin API (see apiserver -h)\n"+
+			"  terraform-provider-docsadmin serve-bundle ... download, verify and serve a bundle (see serve-bundle -h)\n"+
 			"  terraform-provider-docsadmin version\n")
 	}
 	if err := fs.Parse(args); err != nil {

@@ -1,0 +1,224 @@
+// Package bundleserve is what the self-hosted chart's container runs: it
+// downloads a static export bundle from a presigned link, checks every file
+// against the bundle's manifest, unpacks it atomically and serves it. When
+// the link changes it fetches again and, if the content changed, swaps the
+// new site in without dropping a request. A bundle that cannot be fetched
+// or does not verify leaves the old site serving and turns /healthz red.
+package bundleserve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+)
+
+// Options configure a Server. Exactly one of URL and URLFile is set.
+type Options struct {
+	// URL is the presigned bundle link.
+	URL string
+	// URLFile holds the link, as a mounted Kubernetes Secret does; it is
+	// read again on every check, so a renewed link is picked up.
+	URLFile string
+	// DataDir keeps unpacked versions; the last good one is served again
+	// after a restart before anything is downloaded.
+	DataDir    string
+	HTTPClient *http.Client
+	Logger     hclog.Logger
+}
+
+// site is one unpacked, verified bundle. Requests hold mu for reading while
+// they use its files; retiring the site takes it for writing, so the files
+// are deleted only after the last request reading them has finished.
+type site struct {
+	dir     string
+	version string
+	mu      sync.RWMutex
+	retired bool
+}
+
+// Server serves the current site and replaces it on Update.
+type Server struct {
+	opts    Options
+	log     hclog.Logger
+	hc      *http.Client
+	current atomic.Pointer[site]
+
+	mu      sync.Mutex // serialises Update
+	lastURL string
+	lastErr atomic.Pointer[string]
+}
+
+// New prepares the data dir and, if a verified site from an earlier run is
+// there, serves it at once.
+func New(opts Options) (*Server, error) {
+	if (opts.URL == "") == (opts.URLFile == "") {
+		return nil, errors.New("set exactly one of the bundle URL and the bundle URL file")
+	}
+	if opts.DataDir == "" {
+		return nil, errors.New("no data dir")
+	}
+	if err := os.MkdirAll(filepath.Join(opts.DataDir, "sites"), 0o755); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	s := &Server{opts: opts, log: opts.Logger, hc: opts.HTTPClient}
+	if s.log == nil {
+		s.log = hclog.NewNullLogger()
+	}
+	if s.hc == nil {
+		s.hc = &http.Client{Timeout: 10 * time.Minute}
+	}
+	s.restore()
+	return s, nil
+}
+
+// Version is the content version being served, or "" before the first
+// successful fetch.
+func (s *Server) Version() string {
+	if c := s.current.Load(); c != nil {
+		return c.version
+	}
+	return ""
+}
+
+// Healthy reports whether the last update succeeded and a site is served.
+func (s *Server) Healthy() error {
+	if e := s.lastErr.Load(); e != nil {
+		return errors.New(*e)
+	}
+	if s.current.Load() == nil {
+		return errors.New("no bundle has been fetched yet")
+	}
+	return nil
+}
+
+// Update reads the link and, if it differs from the last one fetched or
+// the last attempt failed, downloads, verifies and swaps in the bundle.
+func (s *Server) Update(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	link, err := s.link()
+	if err == nil && link == s.lastURL && s.lastErr.Load() == nil && s.current.Load() != nil {
+		return nil
+	}
+	if err == nil {
+		err = s.install(ctx, link)
+	}
+	if err != nil {
+		msg := err.Error()
+		s.lastErr.Store(&msg)
+		s.log.Error("bundle update failed; the current site keeps serving", "error", msg, "serving", s.Version())
+		return err
+	}
+	s.lastURL = link
+	s.lastErr.Store(nil)
+	return nil
+}
+
+func (s *Server) link() (string, error) {
+	if s.opts.URLFile == "" {
+		return s.opts.URL, nil
+	}
+	b, err := os.ReadFile(s.opts.URLFile)
+	if err != nil {
+		return "", fmt.Errorf("read bundle URL file: %w", err)
+	}
+	link := strings.TrimSpace(string(b))
+	if link == "" {
+		return "", fmt.Errorf("bundle URL file %s is empty", s.opts.URLFile)
+	}
+	return link, nil
+}
+
+// install fetches link and makes it the served site unless it holds the
+// content already served.
+func (s *Server) install(ctx context.Context, link string) error {
+	start := time.Now()
+	tmp, man, err := fetch(ctx, s.hc, link, s.opts.DataDir)
+	if err != nil {
+		return err
+	}
+	if man.Version == s.Version() {
+		_ = os.RemoveAll(tmp)
+		s.log.Info("bundle link renewed; content unchanged", "version", man.Version)
+		return nil
+	}
+	dir := filepath.Join(s.opts.DataDir, "sites", man.Version)
+	_ = os.RemoveAll(dir) // a leftover of an interrupted earlier attempt
+	if err := os.Rename(tmp, dir); err != nil {
+		_ = os.RemoveAll(tmp)
+		return fmt.Errorf("publish bundle: %w", err)
+	}
+	if err := writeCurrent(s.opts.DataDir, man.Version); err != nil {
+		return fmt.Errorf("record current version: %w", err)
+	}
+	old := s.current.Swap(&site{dir: dir, version: man.Version})
+	s.log.Info("serving new bundle", "version", man.Version, "pages", man.PageCount,
+		"label", man.Label, "took", time.Since(start).Round(time.Millisecond))
+	if old != nil {
+		go retire(old, s.log)
+	}
+	return nil
+}
+
+// retire waits for the requests still reading old, then deletes it.
+func retire(old *site, log hclog.Logger) {
+	old.mu.Lock()
+	old.retired = true
+	old.mu.Unlock()
+	if err := os.RemoveAll(old.dir); err != nil {
+		log.Warn("could not delete the previous site", "version", old.version, "error", err)
+	}
+}
+
+// restore serves the site recorded as current by an earlier run, if it
+// still verifies, and deletes whatever else an interrupted run left.
+func (s *Server) restore() {
+	b, _ := os.ReadFile(filepath.Join(s.opts.DataDir, "current"))
+	version := strings.TrimSpace(string(b))
+	if version != "" && filepath.IsLocal(version) {
+		dir := filepath.Join(s.opts.DataDir, "sites", version)
+		if man, err := verifyDir(dir); err == nil && man.Version == version {
+			s.current.Store(&site{dir: dir, version: version})
+			s.log.Info("serving the bundle of the previous run until the link is checked", "version", version)
+		}
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(s.opts.DataDir, ".unpack-*"))
+	others, _ := filepath.Glob(filepath.Join(s.opts.DataDir, "sites", "*"))
+	for _, p := range append(leftovers, others...) {
+		if c := s.current.Load(); c == nil || p != c.dir {
+			_ = os.RemoveAll(p)
+		}
+	}
+}
+
+func writeCurrent(dataDir, version string) error {
+	tmp := filepath.Join(dataDir, ".current.tmp")
+	if err := os.WriteFile(tmp, []byte(version+"\n"), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dataDir, "current"))
+}
+
+// Run updates at once and then every interval until ctx ends. Failures are
+// logged and retried; they never stop the loop.
+func (s *Server) Run(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		_ = s.Update(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
