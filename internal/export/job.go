@@ -81,6 +81,15 @@ func readAll(src fs.FS, keys []string, all map[string]string, workers int) ([]*p
 
 // planStatic settles the reading order and the logo and favicon paths.
 func (j *job) planStatic() error {
+	// Pages hidden by their frontmatter keep their URL but leave the
+	// reading order, as they leave the sidebar.
+	order := j.tree.order[:0]
+	for _, k := range j.tree.order {
+		if !j.byKey[k].fm.Hidden {
+			order = append(order, k)
+		}
+	}
+	j.tree.order = order
 	j.order = make(map[string]int, len(j.tree.order))
 	for i, k := range j.tree.order {
 		j.order[k] = i

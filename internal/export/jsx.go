@@ -43,8 +43,9 @@ func isComponentStart(s string) bool {
 }
 
 // parseTag parses the tag at the start of s and returns it with the number
-// of bytes it spans. ok is false when s does not hold a complete tag, which
-// callers use to join a tag written over several lines.
+// of bytes it spans. When ok is false, n is -1 if s ends inside the tag
+// (callers then join the next line: attributes often span lines) and 0 if
+// s is not a tag at all.
 func parseTag(s string) (t jsxTag, n int, ok bool) {
 	i := 1
 	if i < len(s) && s[i] == '/' {
@@ -64,7 +65,7 @@ func parseTag(s string) (t jsxTag, n int, ok bool) {
 			i++
 		}
 		if i >= len(s) {
-			return t, 0, false
+			return t, -1, false
 		}
 		switch {
 		case s[i] == '>':
@@ -76,7 +77,7 @@ func parseTag(s string) (t jsxTag, n int, ok bool) {
 			// A spread such as {...props} carries nothing static.
 			end := matchBrace(s, i)
 			if end < 0 {
-				return t, 0, false
+				return t, -1, false
 			}
 			i = end + 1
 			continue
@@ -98,20 +99,20 @@ func parseTag(s string) (t jsxTag, n int, ok bool) {
 		}
 		i++
 		if i >= len(s) {
-			return t, 0, false
+			return t, -1, false
 		}
 		switch q := s[i]; q {
 		case '"', '\'':
 			end := strings.IndexByte(s[i+1:], q)
 			if end < 0 {
-				return t, 0, false
+				return t, -1, false
 			}
 			t.attrs[name] = s[i+1 : i+1+end]
 			i += end + 2
 		case '{':
 			end := matchBrace(s, i)
 			if end < 0 {
-				return t, 0, false
+				return t, -1, false
 			}
 			t.attrs[name] = exprValue(s[i+1 : end])
 			i = end + 1

@@ -22,7 +22,12 @@ type mdx struct {
 	comment  bool   // inside a {/* */} comment spanning lines
 	skipping int    // open braces of a multi-line export, or -1 in an import
 	pending  string // a tag split over several lines, being joined
+	// pendingLines counts the lines joined into pending.
+	pendingLines int
 }
+
+// maxTagLines bounds how many lines one component tag may span.
+const maxTagLines = 30
 
 type openBlock struct {
 	name   string
@@ -56,7 +61,9 @@ func preprocess(src string, load func(string) (string, error), props map[string]
 func (m *mdx) line(line string) {
 	if m.pending != "" {
 		m.pending += "\n" + line
-		if _, _, ok := parseTag(m.pending); ok || len(m.pending) > 4096 {
+		m.pendingLines++
+		// A tag that never closes must not swallow the page.
+		if _, n, ok := parseTag(m.pending); ok || n == 0 || m.pendingLines > maxTagLines {
 			l := m.pending
 			m.pending = ""
 			m.tagLine(l)
@@ -87,11 +94,18 @@ func (m *mdx) line(line string) {
 		return
 	}
 	if isComponentStart(trimmed) {
-		if _, _, ok := parseTag(trimmed); !ok && !strings.Contains(trimmed, ">") {
-			m.pending = trimmed
+		if _, n, ok := parseTag(trimmed); !ok && n < 0 {
+			m.pending, m.pendingLines = trimmed, 1
 			return
 		}
 		m.tagLine(trimmed)
+		return
+	}
+	// Content ending with the close of the open component: "text</Note>".
+	if n := len(m.stack); n > 0 && strings.HasSuffix(trimmed, "</"+m.stack[n-1].name+">") {
+		name := m.stack[n-1].name
+		m.text(strings.TrimSuffix(strings.TrimRight(line, " \t"), "</"+name+">"))
+		m.blockTag(jsxTag{name: name, closing: true})
 		return
 	}
 	m.text(line)
@@ -204,9 +218,24 @@ func (m *mdx) tagLine(line string) {
 		m.blockTag(t)
 		m.text(strings.TrimSuffix(rest, "</"+t.name+">"))
 		m.blockTag(jsxTag{name: t.name, closing: true})
+	case !t.closing && !t.selfClosing && isBlockComponent(t.name):
+		// <Note>Text that goes on
+		// over lines</Note>
+		m.blockTag(t)
+		m.text(rest)
 	default:
 		m.text(line)
 	}
+}
+
+// isBlockComponent reports components that hold blocks of content; used
+// to decide how to read an opening tag followed by text on its line.
+func isBlockComponent(name string) bool {
+	switch name {
+	case "Icon", "Badge", "Tooltip", "Tree.File":
+		return false
+	}
+	return true
 }
 
 func (m *mdx) blockTag(t jsxTag) {
@@ -287,6 +316,10 @@ func (m *mdx) text(line string) {
 			}
 			i += n - 1
 			b.WriteString(m.inlineTag(t, &closes))
+			continue
+		case c == '{' && (strings.HasPrefix(line[i:], `{" "}`) || strings.HasPrefix(line[i:], `{' '}`)):
+			b.WriteByte(' ') // JSX's explicit space
+			i += 4
 			continue
 		case c == '{' && m.props != nil:
 			if end := strings.IndexByte(line[i:], '}'); end > 0 {

@@ -1,0 +1,93 @@
+package export
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// render runs the whole content pipeline on one MDX document.
+func render(t *testing.T, src string, snippets map[string]string) string {
+	t.Helper()
+	load := func(file string) (string, error) {
+		if s, ok := snippets[file]; ok {
+			return s, nil
+		}
+		return "", errors.New("no snippet " + file)
+	}
+	var buf bytes.Buffer
+	if _, err := markdownToHTML(newMarkdown(), []byte(preprocess(src, load, nil, 0)), &buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func TestPreprocess(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string // substrings of the HTML, in order
+		not       []string
+	}{
+		{"indentedContentIsNotCode", "<Note>\n    Indented **text**.\n</Note>",
+			[]string{`<div class="callout callout-note"`, "<p>Indented <strong>text</strong>.</p>", "</div></div>"}, []string{"<pre"}},
+		{"tagOverSeveralLines", "<Card\n  title=\"Multi\"\n  href=\"/x\"\n>\n  Body\n</Card>",
+			[]string{`<a class="card-title card-link" href="/x">Multi</a>`, "<p>Body</p>"}, nil},
+		{"commentsAndESM", "import X from '/snippets/x.mdx'\nexport const a = {\n  b: 1,\n}\n{/* gone\nstill gone */}\nKept {/* inline */} text.",
+			[]string{"<p>Kept  text.</p>"}, []string{"gone", "export", "import", "b: 1"}},
+		{"tagsInCodeStayText", "```mdx\n<Note>literal</Note>\n```\n\nUse `<Tip>` inline.",
+			[]string{"&lt;Note&gt;literal&lt;/Note&gt;", "<code>&lt;Tip&gt;</code>"}, []string{`callout`}},
+		{"closeOnContentLine", "<Warning>Careful with\nthis</Warning>\n\nAfter.",
+			[]string{`callout-warning`, "Careful with\nthis", "</div></div>", "<p>After.</p>"}, nil},
+		{"snippetWithProps", "import Hi from '/snippets/hi.mdx'\n\n<Hi name=\"Ada\" />",
+			[]string{"<p>Hello Ada.</p>"}, nil},
+		{"missingSnippetIsReported", "import Gone from '/snippets/gone.mdx'\n\n<Gone />",
+			[]string{"<!-- snippet snippets/gone.mdx not found -->"}, nil},
+		{"unclosedComponentIsClosed", "<Accordion title=\"Open\">\nText",
+			[]string{`<details class="accordion"><summary>Open</summary>`, "<p>Text</p>", "</div></details>"}, nil},
+		{"strayCloseIsDropped", "Text\n\n</Steps>", []string{"<p>Text</p>"}, []string{"Steps", "</ol>"}},
+		{"malformedTagDoesNotSwallow", "<Card title=unquoted>\n\nNext paragraph.",
+			[]string{"<p>Next paragraph.</p>"}, nil},
+		{"jsxSpaceAndClassName", `<span className="x">a</span>{" "}b`,
+			[]string{`<span class="x">a</span> b`}, nil},
+		{"nestedSameName", "<Accordion title=\"A\">\n  <Accordion title=\"B\">\n    Inner\n  </Accordion>\n  Outer\n</Accordion>",
+			[]string{"<summary>A</summary>", "<summary>B</summary>", "<p>Inner</p>", "</details>", "<p>Outer</p>", "</details>"}, nil},
+		{"escapedAttributes", `<Card title="<script>x</script>">Body</Card>`,
+			[]string{`&lt;script&gt;x&lt;/script&gt;`}, []string{"<script>"}},
+	}
+	snippets := map[string]string{"snippets/hi.mdx": "---\ntitle: ignored\n---\nHello {name}."}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := render(t, tt.src, snippets)
+			rest := got
+			for _, w := range tt.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("missing (or out of order) %q in:\n%s", w, got)
+				}
+				rest = rest[i+len(w):]
+			}
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Errorf("unexpected %q in:\n%s", n, got)
+				}
+			}
+		})
+	}
+}
+
+func TestParseTag(t *testing.T) {
+	tag, n, ok := parseTag(`<ParamField body="a" type={"string"} required default={5} {...rest}/> tail`)
+	if !ok || n != len(`<ParamField body="a" type={"string"} required default={5} {...rest}/>`) {
+		t.Fatalf("parseTag: ok=%v n=%d", ok, n)
+	}
+	if !tag.selfClosing || tag.attr("body") != "a" || tag.attr("type") != "string" || !tag.flag("required") || tag.attr("default") != "5" {
+		t.Errorf("tag = %+v", tag)
+	}
+	if _, n, ok := parseTag(`<Card title="x`); ok || n != -1 {
+		t.Errorf("incomplete tag: ok=%v n=%d, want -1", ok, n)
+	}
+	if _, n, ok := parseTag(`<Card title=x>`); ok || n != 0 {
+		t.Errorf("malformed tag: ok=%v n=%d, want 0", ok, n)
+	}
+}

@@ -1,0 +1,59 @@
+package export
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func mdxPage(title string, extra ...string) *fstest.MapFile {
+	return &fstest.MapFile{Data: []byte("---\ntitle: " + title + "\n" + strings.Join(extra, "\n") + "\n---\nBody of " + title + ".\n")}
+}
+
+// TestNavigation_languagesAndHidden covers the navigation levels the
+// fixture does not: languages, hidden pages and groups, and pages that
+// exist only on disk.
+func TestNavigation_languagesAndHidden(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"name": "Multi", "navigation": {"languages": [
+			{"language": "en", "groups": [
+				{"group": "Guide", "pages": ["en/a", "en/secret", "/en/b"]},
+				{"group": "Internal", "hidden": true, "pages": ["en/internal"]}]},
+			{"language": "fr", "groups": [{"group": "Guide", "pages": ["fr/a"]}]}
+		]}}`)},
+		"en/a.mdx":        mdxPage("Alpha"),
+		"en/b.md":         mdxPage("Beta", "sidebarTitle: B short"),
+		"en/secret.mdx":   mdxPage("Secret", "hidden: true"),
+		"en/internal.mdx": mdxPage("Internal"),
+		"fr/a.mdx":        mdxPage("Alpha FR"),
+		"orphan.mdx":      mdxPage("Orphan"),
+		"snippets/s.mdx":  mdxPage("Not a page"),
+	}
+	dir, m := exportTo(t, Request{Source: src})
+	if m.PageCount != 6 {
+		t.Errorf("pageCount = %d, want 6 (snippets are not pages)", m.PageCount)
+	}
+	a := readOut(t, dir, "en/a.html")
+	for _, want := range []string{
+		`<details class="switch switch-language"><summary>en</summary>`,
+		`<a href="../fr/a.html">fr</a>`,
+		`<a href="../en/b.html">B short</a>`,
+		`<a class="next" rel="next" href="../en/b.html">`,
+	} {
+		if !strings.Contains(a, want) {
+			t.Errorf("en/a.html lacks %s", want)
+		}
+	}
+	for _, hidden := range []string{`en/secret.html">`, `en/internal.html">`, `Internal</p>`} {
+		if strings.Contains(a, hidden) {
+			t.Errorf("en/a.html shows hidden navigation entry %s", hidden)
+		}
+	}
+	orphan := readOut(t, dir, "orphan.html")
+	if !strings.Contains(orphan, "Body of Orphan") || strings.Contains(readOut(t, dir, "sitemap.xml"), "orphan") {
+		t.Error("a page outside the navigation must be exported but left out of the sitemap")
+	}
+	if !strings.Contains(readOut(t, dir, "index.html"), `url=en/a.html`) {
+		t.Error("index.html does not send readers to the first page")
+	}
+}
