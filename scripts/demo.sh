@@ -19,24 +19,10 @@ done
 step() { printf '\n==> %s\n' "$*"; }
 
 step "starting the reference server (embedded demo)"
-"$PROVIDER_BIN" apiserver --addr 127.0.0.1:0 --data-dir "$DEMO/apiserver" \
-  >"$DEMO/apiserver.out" 2>"$DEMO/apiserver.log" &
-server_pid=$!
-trap 'kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+start_apiserver "$DEMO/apiserver"
+echo "server at $APISERVER_URL (log: $DEMO/apiserver.log)"
 
-base=""
-for _ in $(seq 1 100); do
-  base="$(sed -n 's/^listening on //p' "$DEMO/apiserver.out")"
-  [[ -n "$base" ]] && curl -fsS "$base/readyz" >/dev/null 2>&1 && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$DEMO/apiserver.log" >&2; exit 1; }
-  sleep 0.1 # waiting for a child process to listen: there is nothing to poll but the port
-done
-[[ -n "$base" ]] || { echo "the server did not come up; see $DEMO/apiserver.log" >&2; exit 1; }
-echo "server at $base (log: $DEMO/apiserver.log)"
-
-export DOCSADMIN_BASE_URL="$base"
-DOCSADMIN_API_KEY="$(cat "$DEMO/apiserver/admin-key")"
-export DOCSADMIN_API_KEY
+export DOCSADMIN_BASE_URL="$APISERVER_URL" DOCSADMIN_API_KEY="$APISERVER_KEY"
 export DOCSADMIN_PROJECT_ID=demo
 
 step "terraform apply in examples/quickstart (provider from dev_overrides, no init)"

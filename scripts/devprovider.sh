@@ -48,3 +48,27 @@ terraform {
 }
 TF
 }
+
+# start_apiserver DATA_DIR: runs the reference server (embedded demo) on
+# a free loopback port until the calling script exits, and sets
+# APISERVER_URL and APISERVER_KEY. Logs go to DATA_DIR.{out,log}.
+start_apiserver() {
+  local data="$1"
+  mkdir -p "$(dirname "$data")"
+  # Create the files first: the background child opens them only later.
+  : >"$data.out"
+  : >"$data.log"
+  "$PROVIDER_BIN" apiserver --addr 127.0.0.1:0 --data-dir "$data" >"$data.out" 2>"$data.log" &
+  APISERVER_PID=$!
+  trap 'kill "$APISERVER_PID" 2>/dev/null || true; wait "$APISERVER_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+  APISERVER_URL=""
+  local i
+  for i in $(seq 1 100); do
+    APISERVER_URL="$(sed -n 's/^listening on //p' "$data.out")"
+    [[ -n "$APISERVER_URL" ]] && curl -fsS "$APISERVER_URL/readyz" >/dev/null 2>&1 && break
+    kill -0 "$APISERVER_PID" 2>/dev/null || { cat "$data.log" >&2; return 1; }
+    sleep 0.1 # a child process coming up: there is nothing to wait on but the port
+  done
+  [[ -n "$APISERVER_URL" ]] || { echo "the server did not come up; see $data.log" >&2; return 1; }
+  APISERVER_KEY="$(cat "$data/admin-key")"
+}
