@@ -40,7 +40,7 @@ func (e *accEnv) config(hcl string) string {
 }
 
 // client is an API client for arranging what a test reads.
-func (e *accEnv) client(t *testing.T) *client.Client {
+func (e *accEnv) client(t testing.TB) *client.Client {
 	t.Helper()
 	c, err := client.New(client.Config{BaseURL: e.URL, APIKey: e.Key})
 	if err != nil {
