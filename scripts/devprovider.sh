@@ -36,6 +36,26 @@ provider_installation {
 }
 CFG
 
+# use_filesystem_mirror: switch TF_CLI_CONFIG_FILE from dev_overrides to
+# a filesystem_mirror holding the binary, so that `terraform init` (lock
+# file and all) works offline as it would from a private mirror. It is
+# published as 0.0.1: a prerelease version would need an exact constraint.
+use_filesystem_mirror() {
+  local platform dir
+  platform="$(go env GOOS)_$(go env GOARCH)"
+  dir="$WORK/mirror/registry.terraform.io/docsadmin/docsadmin/0.0.1/$platform"
+  mkdir -p "$dir"
+  cp "$PROVIDER_BIN" "$dir/terraform-provider-docsadmin_v0.0.1"
+  cat >"$TF_CLI_CONFIG_FILE" <<CFG
+provider_installation {
+  filesystem_mirror {
+    path    = "$WORK/mirror"
+    include = ["registry.terraform.io/docsadmin/docsadmin"]
+  }
+}
+CFG
+}
+
 # required_providers for example directories, which leave it out.
 write_required_providers() {
   cat >"$1/zz_required_providers.tf" <<'TF'
