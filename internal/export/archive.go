@@ -3,7 +3,6 @@ package export
 import (
 	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -32,15 +31,24 @@ func (e *Engine) Archive(ctx context.Context, dir string, w io.Writer) error {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return fmt.Errorf("archive: decode manifest: %w", err)
 	}
-	gz, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
+	gz, err := newParallelGzip(w, e.workers)
 	if err != nil {
 		return fmt.Errorf("archive: %w", err)
 	}
-	tw := tar.NewWriter(gz)
-	if err := writeEntry(tw, "manifest.json", int64(len(raw)), bytes.NewReader(raw)); err != nil {
+	err = writeTar(ctx, gz, dir, raw, m.Files)
+	if cerr := gz.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("archive: %w", cerr)
+	}
+	return err
+}
+
+// writeTar writes the manifest and then every file it lists.
+func writeTar(ctx context.Context, w io.Writer, dir string, manifest []byte, files []ManifestFile) error {
+	tw := tar.NewWriter(w)
+	if err := writeEntry(tw, "manifest.json", int64(len(manifest)), bytes.NewReader(manifest)); err != nil {
 		return err
 	}
-	for i, f := range m.Files {
+	for i, f := range files {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("archive cancelled: %w", err)
@@ -51,9 +59,6 @@ func (e *Engine) Archive(ctx context.Context, dir string, w io.Writer) error {
 		}
 	}
 	if err := tw.Close(); err != nil {
-		return fmt.Errorf("archive: %w", err)
-	}
-	if err := gz.Close(); err != nil {
 		return fmt.Errorf("archive: %w", err)
 	}
 	return nil

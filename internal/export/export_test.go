@@ -183,7 +183,7 @@ func TestExport_missingEntriesSkipped(t *testing.T) {
 
 func TestCheckPaths(t *testing.T) {
 	e := New(Options{})
-	for _, bad := range []string{"../x", "/abs", "http://x", "nope", "guides/../../etc", "", "guides/rates?x"} {
+	for _, bad := range []string{"../x", "/abs", "http://x", "nope", "guides/../../etc", "", "guides/rates?x", "snippets/auth-note"} {
 		err := e.CheckPaths(demosite.FS(), []string{"quickstart", bad})
 		var ie *InputError
 		if !errors.As(err, &ie) {

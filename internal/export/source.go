@@ -81,8 +81,15 @@ func listPages(src fs.FS) (map[string]string, error) {
 }
 
 // pageFile finds the file of a page key with stats only, for the cheap
-// request-time check.
+// request-time check. Files in folders that never hold pages (snippets
+// and tooling) are not pages.
 func pageFile(src fs.FS, key string) (string, bool) {
+	dirs := strings.Split(key, "/")
+	for _, d := range dirs[:len(dirs)-1] {
+		if skipDir(d) {
+			return "", false
+		}
+	}
 	for _, ext := range []string{".mdx", ".md"} {
 		if st, err := fs.Stat(src, key+ext); err == nil && st.Mode().IsRegular() {
 			return key + ext, true
