@@ -35,6 +35,7 @@ func (d *agentJobDataSource) Metadata(_ context.Context, req datasource.Metadata
 	resp.TypeName = req.ProviderTypeName + "_agent_job"
 }
 
+// agentSourceAttrTypes is the object type of the computed source attribute.
 var agentSourceAttrTypes = map[string]attr.Type{"repository": types.StringType, "ref": types.StringType}
 
 func (d *agentJobDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -99,6 +100,8 @@ func (d *agentJobDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// The data source's own project wins over the provider's default, so
+	// one configuration can read jobs of several projects.
 	project := m.ProjectID.ValueString()
 	if project == "" {
 		project = d.data.projectID
@@ -118,6 +121,8 @@ func (d *agentJobDataSource) Read(ctx context.Context, req datasource.ReadReques
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		// Terminal statuses include failed: a failed agent run is an
+		// outcome to branch on (pr_link is null), not a broken read.
 		waitCtx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		last := ""
@@ -135,6 +140,8 @@ func (d *agentJobDataSource) Read(ctx context.Context, req datasource.ReadReques
 	} else {
 		job, err = d.data.client.GetAgentJob(ctx, project, id)
 	}
+	// A 404 is the user's input at fault (wrong id or project), so it
+	// points at the attribute; anything else is the API's.
 	if errors.Is(err, client.ErrNotFound) {
 		resp.Diagnostics.AddAttributeError(path.Root("id"), "Agent Job Not Found",
 			fmt.Sprintf("No agent job %q exists in project %q (or the key cannot see it): %s", id, project, err))

@@ -51,6 +51,8 @@ func (d *staticExportDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// No waiting here: a data source that blocked on a running export would
+	// stall every plan; the resource is the place that waits.
 	job, err := d.data.client.GetExport(ctx, m.ID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		resp.Diagnostics.AddAttributeError(path.Root("id"), "Static Export Not Found",
