@@ -15,6 +15,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundleserve"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/rolloutcmd"
 )
 
 // version is set by the release build (-ldflags "-X main.version=...").
@@ -32,6 +33,8 @@ func run(args []string) int {
 		switch args[0] {
 		case "apiserver":
 			return apiserver.Command(ctx, args[1:], os.Stdout, os.Stderr)
+		case "rollout":
+			return rolloutcmd.Command(ctx, args[1:], os.Stdout, os.Stderr)
 		case "serve-bundle":
 			return bundleserve.Command(ctx, args[1:], os.Stdout, os.Stderr)
 		case "version", "--version":
@@ -44,6 +47,7 @@ func run(args []string) int {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage:\n  terraform-provider-docsadmin [-debug]        serve the Terraform provider\n"+
 			"  terraform-provider-docsadmin apiserver ...   run the reference admin API (see apiserver -h)\n"+
+			"  terraform-provider-docsadmin rollout ...     upgrade the self-hosted Helm release with a fresh bundle (see rollout -h)\n"+
 			"  terraform-provider-docsadmin serve-bundle ... download, verify and serve a bundle (see serve-bundle -h)\n"+
 			"  terraform-provider-docsadmin version\n")
 	}

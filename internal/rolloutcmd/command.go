@@ -1,0 +1,185 @@
+// Package rolloutcmd is the `rollout` subcommand: it exports the docs (or
+// reuses an export job), gets a presigned bundle link and upgrades the
+// self-hosted Helm release with it, once or in a watch loop that renews the
+// link before it expires. The Helm work is internal/rollout's; the API work
+// is internal/client's; this package only sequences them for a terminal or
+// a cron job.
+package rolloutcmd
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"golang.org/x/term"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
+)
+
+// Exit codes of the rollout subcommand. They are part of its interface:
+// scripts and cron wrappers branch on them.
+const (
+	// ExitOK: the release carries a live link (upgraded, or nothing to do);
+	// in watch mode, a clean stop on SIGTERM or SIGINT.
+	ExitOK = 0
+	// ExitFailed: the API or the cluster failed, or the upgrade failed and
+	// was rolled back. Retrying later may help.
+	ExitFailed = 1
+	// ExitUsage: bad flags or environment.
+	ExitUsage = 2
+	// ExitExportFailed: the export job ended failed; its error is printed.
+	ExitExportFailed = 3
+	// ExitNeedsPerson: the release is missing (and --install was not given)
+	// or stuck in a pending state; retrying cannot help.
+	ExitNeedsPerson = 4
+)
+
+// Options are the parsed flags.
+type Options struct {
+	Release, Namespace, Kubeconfig, KubeContext string
+	Domain, JobID, Version, Chart               string
+	RenewBefore, ReexportEvery, Timeout         time.Duration
+	Watch, DryRun, Install, Atomic, Wait        bool
+}
+
+// Roller is what the command needs of internal/rollout.
+type Roller interface {
+	Apply(ctx context.Context, req rollout.Request) (rollout.Result, error)
+	Current(ctx context.Context, release string) (*rollout.State, error)
+}
+
+// Runner carries out Options with injected dependencies, so tests can drive
+// it with their own clock and sleep.
+type Runner struct {
+	Opts   Options
+	API    *client.Client
+	Roller Roller
+	Clock  clock.Clock
+	// Sleep waits d or until ctx ends; tests replace it.
+	Sleep func(ctx context.Context, d time.Duration) error
+	Out   io.Writer
+	// TTY draws a progress bar instead of printing lines.
+	TTY bool
+	Log hclog.Logger
+	// Recheck is the longest the watch loop sleeps between looks at the
+	// release; zero means one minute.
+	Recheck time.Duration
+}
+
+const usage = `Usage: terraform-provider-docsadmin rollout --release R --namespace N
+       [--kubeconfig P] [--kube-context C] (--domain D | --job-id J)
+       [--version V] [--chart PATH] [--install] [--atomic=false] [--wait]
+       [--renew-before 15m] [--watch [--reexport-every 24h]] [--dry-run]
+
+Exports the docs (--domain starts a new export, --job-id reuses one), gets a
+presigned bundle link and upgrades the Helm release with
+staticExport.enabled=true, bundleUrl, version and expiresAt, keeping every
+other value. When the release already carries the same content and a link
+valid for longer than --renew-before, nothing changes, so the command is
+safe to run from cron. --watch keeps running and renews the link before it
+expires. The API is reached with DOCSADMIN_BASE_URL and DOCSADMIN_API_KEY.
+
+Exit codes: 0 done or nothing to do (watch: stopped by a signal), 1 API or
+cluster failure (retry later), 2 usage, 3 the export job failed, 4 the
+release needs a person (missing without --install, or stuck pending).
+
+Flags:
+`
+
+// Command parses args, connects to the API and the cluster, and runs.
+func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	opts, code := parseFlags(args, stderr)
+	if code >= 0 {
+		return code
+	}
+	level := hclog.LevelFromString(envOr("DOCSADMIN_LOG_LEVEL", "info"))
+	log := hclog.New(&hclog.LoggerOptions{Name: "rollout", Level: level, Output: stderr})
+	baseURL, key := os.Getenv("DOCSADMIN_BASE_URL"), os.Getenv("DOCSADMIN_API_KEY")
+	if baseURL == "" || key == "" {
+		fmt.Fprintln(stderr, "rollout: set DOCSADMIN_BASE_URL and DOCSADMIN_API_KEY")
+		return ExitUsage
+	}
+	api, err := client.New(client.Config{BaseURL: baseURL, APIKey: key, UserAgent: "terraform-provider-docsadmin-rollout",
+		Logger: client.HCLogger(log.Named("api"))})
+	if err != nil {
+		fmt.Fprintf(stderr, "rollout: %v\n", err)
+		return ExitUsage
+	}
+	roller, err := rollout.New(rollout.Config{Kubeconfig: opts.Kubeconfig, Context: opts.KubeContext, Namespace: opts.Namespace}, log.Named("helm"))
+	if err != nil {
+		fmt.Fprintf(stderr, "rollout: %v\n", err)
+		return ExitFailed
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	tty := false
+	if f, ok := stdout.(*os.File); ok {
+		tty = term.IsTerminal(int(f.Fd()))
+	}
+	r := &Runner{Opts: opts, API: api, Roller: roller, Clock: clock.Real{}, Out: stdout, TTY: tty, Log: log}
+	return r.Run(ctx)
+}
+
+func parseFlags(args []string, stderr io.Writer) (Options, int) {
+	var o Options
+	fs := flag.NewFlagSet("rollout", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
+	fs.StringVar(&o.Release, "release", "", "Helm release name (required)")
+	fs.StringVar(&o.Namespace, "namespace", "", "namespace of the release (default: the context's)")
+	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig file (default: $KUBECONFIG or ~/.kube/config)")
+	fs.StringVar(&o.KubeContext, "kube-context", "", "kubeconfig context (default: the current one)")
+	fs.StringVar(&o.Domain, "domain", "", "export this deployment's docs (starts a new export job)")
+	fs.StringVar(&o.JobID, "job-id", "", "use this completed export job instead of starting one")
+	fs.StringVar(&o.Version, "version", "", "staticExport.version (default: the bundle's content version from its manifest)")
+	fs.StringVar(&o.Chart, "chart", "", "chart directory or archive (default: the release's current chart; needed with --install)")
+	fs.BoolVar(&o.Install, "install", false, "install the release if it does not exist")
+	fs.BoolVar(&o.Atomic, "atomic", true, "wait for the upgrade and roll back to the last deployed revision if it fails")
+	fs.BoolVar(&o.Wait, "wait", false, "wait for resources to be ready even without --atomic")
+	fs.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "how long Helm waits for resources and a rollback")
+	fs.DurationVar(&o.RenewBefore, "renew-before", 15*time.Minute, "renew the link when it expires within this")
+	fs.DurationVar(&o.ReexportEvery, "reexport-every", 0, "with --watch and --domain: start a new export this often (0: never)")
+	fs.BoolVar(&o.Watch, "watch", false, "keep running: renew the link before it expires and upgrade again")
+	fs.BoolVar(&o.DryRun, "dry-run", false, "say what would change without upgrading")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return o, ExitOK
+		}
+		return o, ExitUsage
+	}
+	bad := func(msg string) (Options, int) {
+		fmt.Fprintf(stderr, "rollout: %s\n", msg)
+		return o, ExitUsage
+	}
+	switch {
+	case fs.NArg() > 0:
+		return bad(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	case o.Release == "":
+		return bad("--release is required")
+	case (o.Domain == "") == (o.JobID == ""):
+		return bad("give exactly one of --domain and --job-id")
+	case o.RenewBefore < 0 || o.ReexportEvery < 0 || o.Timeout <= 0:
+		return bad("durations must not be negative")
+	case o.ReexportEvery > 0 && (!o.Watch || o.Domain == ""):
+		return bad("--reexport-every needs --watch and --domain")
+	case o.Install && o.Chart == "":
+		return bad("--install needs --chart")
+	}
+	return o, -1
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}

@@ -1,0 +1,284 @@
+package rolloutcmd
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
+)
+
+// Watch-loop pacing: failures back off from retryMin to retryMax; while
+// healthy the loop wakes at least every recheck (Runner.Recheck) to undo
+// drift.
+const (
+	retryMin = 5 * time.Second
+	retryMax = 5 * time.Minute
+	recheck  = time.Minute
+)
+
+// link is a bundle link with the content version it serves.
+type link struct {
+	jobID, url, version string
+	expiresAt           time.Time
+}
+
+// Run performs one rollout, or loops with --watch until ctx ends.
+func (r *Runner) Run(ctx context.Context) int {
+	if r.Sleep == nil {
+		r.Sleep = sleepCtx
+	}
+	if r.Recheck == 0 {
+		r.Recheck = recheck
+	}
+	if r.Opts.Watch {
+		return r.watch(ctx)
+	}
+	return r.report(r.once(ctx))
+}
+
+// once is a single run, as from cron: it creates a revision only when the
+// release lacks this content or its link expires within --renew-before.
+func (r *Runner) once(ctx context.Context) error {
+	state, err := r.current(ctx)
+	if err != nil {
+		return err
+	}
+	// The cheap path: an explicit version already rolled out with a link
+	// that stays valid. No API call at all.
+	if r.Opts.JobID != "" && r.Opts.Version != "" && r.reusable(state, r.Opts.Version) {
+		return nil
+	}
+	jobID := r.Opts.JobID
+	if jobID == "" {
+		if jobID, err = r.export(ctx); err != nil {
+			return err
+		}
+	} else if err := r.waitJob(ctx, jobID); err != nil {
+		return err
+	}
+	l, err := r.bundle(ctx, jobID)
+	if err != nil {
+		return err
+	}
+	if r.reusable(state, l.version) {
+		return nil
+	}
+	return r.apply(ctx, l)
+}
+
+// watch keeps the release on a live link: it renews the link of the same
+// job renew-before ahead of its expiry, re-exports every --reexport-every,
+// re-checks the release every Recheck to undo drift, and backs off on
+// errors. Only a usage problem or a release that needs a person ends it;
+// SIGTERM ends it cleanly.
+func (r *Runner) watch(ctx context.Context) int {
+	var (
+		cur        *link
+		jobID      = r.Opts.JobID
+		lastExport time.Time
+		backoff    = retryMin
+	)
+	for {
+		err := func() error {
+			if jobID == "" || (r.Opts.ReexportEvery > 0 && !r.Clock.Now().Before(lastExport.Add(r.Opts.ReexportEvery))) {
+				id, err := r.export(ctx)
+				if err != nil {
+					return err
+				}
+				jobID, lastExport, cur = id, r.Clock.Now(), nil
+			}
+			if cur == nil || !r.Clock.Now().Add(r.Opts.RenewBefore).Before(cur.expiresAt) {
+				l, err := r.bundle(ctx, jobID)
+				if err != nil {
+					return err
+				}
+				cur = &l
+			}
+			state, err := r.current(ctx)
+			if err != nil {
+				return err
+			}
+			if state != nil && state.Enabled && state.BundleURL == cur.url && state.Version == cur.version && state.Status == "deployed" {
+				return nil
+			}
+			return r.apply(ctx, *cur)
+		}()
+		if ctx.Err() != nil {
+			fmt.Fprintln(r.Out, "stopped")
+			return ExitOK
+		}
+		wait := r.Recheck
+		if err != nil {
+			if code := r.report(err); code == ExitUsage || code == ExitNeedsPerson {
+				return code
+			}
+			wait, backoff = backoff, min(2*backoff, retryMax)
+		} else {
+			backoff = retryMin
+			if d := cur.expiresAt.Add(-r.Opts.RenewBefore).Sub(r.Clock.Now()); d < wait {
+				wait = d
+			}
+			if r.Opts.ReexportEvery > 0 {
+				if d := lastExport.Add(r.Opts.ReexportEvery).Sub(r.Clock.Now()); d < wait {
+					wait = d
+				}
+			}
+		}
+		wait = max(wait, time.Second)
+		r.Log.Debug("next check", "in", wait.Round(time.Second))
+		if r.Sleep(ctx, wait) != nil {
+			fmt.Fprintln(r.Out, "stopped")
+			return ExitOK
+		}
+	}
+}
+
+// current reads the release; a missing one is fine when --install is set.
+func (r *Runner) current(ctx context.Context) (*rollout.State, error) {
+	state, err := r.Roller.Current(ctx, r.Opts.Release)
+	if errors.Is(err, rollout.ErrReleaseNotFound) && r.Opts.Install {
+		return nil, nil
+	}
+	return state, err
+}
+
+// reusable reports (and says) that the release already serves version with
+// a link valid beyond --renew-before.
+func (r *Runner) reusable(state *rollout.State, version string) bool {
+	if state == nil || state.Version != version || !state.LinkValid(r.Clock.Now(), r.Opts.RenewBefore) {
+		return false
+	}
+	fmt.Fprintf(r.Out, "release %s revision %d already carries version %s with a link valid until %s; nothing to do\n",
+		r.Opts.Release, state.Revision, version, state.ExpiresAt.Format(time.RFC3339))
+	return true
+}
+
+// bundle gets a fresh link for a completed job and the content version it
+// serves (--version, or the manifest's).
+func (r *Runner) bundle(ctx context.Context, jobID string) (link, error) {
+	b, err := r.API.GenerateBundle(ctx, jobID)
+	if err != nil {
+		return link{}, err
+	}
+	version := r.Opts.Version
+	if version == "" {
+		version = contentVersion(ctx, b.BundleURL, jobID)
+	}
+	return link{jobID: jobID, url: b.BundleURL, version: version, expiresAt: b.ExpiresAt}, nil
+}
+
+func (r *Runner) apply(ctx context.Context, l link) error {
+	if r.Opts.DryRun {
+		fmt.Fprintf(r.Out, "dry run: would upgrade release %s to version %s with a link (job %s) valid until %s\n",
+			r.Opts.Release, l.version, l.jobID, l.expiresAt.Format(time.RFC3339))
+		return nil
+	}
+	res, err := r.Roller.Apply(ctx, rollout.Request{
+		Release: r.Opts.Release, Chart: r.Opts.Chart, Install: r.Opts.Install,
+		NonAtomic: !r.Opts.Atomic, Wait: r.Opts.Wait, Timeout: r.Opts.Timeout,
+		BundleURL: l.url, Version: l.version, ExpiresAt: l.expiresAt,
+	})
+	if err != nil {
+		return err
+	}
+	verb := "upgraded"
+	if res.Installed {
+		verb = "installed"
+	}
+	fmt.Fprintf(r.Out, "%s release %s: revision %d (%s), version %s, link valid until %s\n",
+		verb, r.Opts.Release, res.Revision, res.Status, l.version, l.expiresAt.Format(time.RFC3339))
+	return nil
+}
+
+func (r *Runner) export(ctx context.Context) (string, error) {
+	job, err := r.API.StartExport(ctx, api.StartExportRequest{Domain: r.Opts.Domain})
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(r.Out, "started export %s of %s\n", job.JobID, r.Opts.Domain)
+	return job.JobID, r.waitJob(ctx, job.JobID)
+}
+
+func (r *Runner) waitJob(ctx context.Context, id string) error {
+	bar := newProgress(r.Out, r.TTY, id)
+	defer bar.done()
+	_, err := r.API.WaitExport(ctx, id, bar.update)
+	return err
+}
+
+// report prints err for a person and maps it to an exit code.
+func (r *Runner) report(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var (
+		failed  *client.JobFailedError
+		pending *rollout.PendingError
+	)
+	code := ExitFailed
+	switch {
+	case errors.As(err, &failed):
+		code = ExitExportFailed
+	case errors.As(err, &pending), errors.Is(err, rollout.ErrReleaseNotFound):
+		code = ExitNeedsPerson
+	}
+	r.Log.Error("rollout failed", "error", err.Error())
+	fmt.Fprintf(r.Out, "rollout failed: %v\n", err)
+	return code
+}
+
+// contentVersion reads the content hash from the bundle's manifest.json,
+// which the export engine writes as the archive's first entry, so only the
+// first few kilobytes are downloaded. The same content exported again has
+// the same version, so a renewed link alone never rolls the pods. Bundles
+// without a leading manifest fall back to the job id.
+func contentVersion(ctx context.Context, link, jobID string) string {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, link, nil)
+	if err != nil {
+		return jobID
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return jobID
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return jobID
+	}
+	gz, err := gzip.NewReader(resp.Body)
+	if err != nil {
+		return jobID
+	}
+	tr := tar.NewReader(gz)
+	hdr, err := tr.Next()
+	if err != nil || hdr.Name != api.ManifestFileName {
+		return jobID
+	}
+	var m struct {
+		Version string `json:"version"`
+	}
+	if err := json.NewDecoder(io.LimitReader(tr, 64<<20)).Decode(&m); err != nil || m.Version == "" {
+		return jobID
+	}
+	return m.Version
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
