@@ -19,6 +19,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"helm.sh/helm/v3/pkg/action"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 )
 
 // Names of the values this package owns, below the staticExport table.
@@ -159,6 +160,10 @@ func New(c Config, log hclog.Logger) (*Roller, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newFromGetter(getter, ns, log)
+}
+
+func newFromGetter(getter genericclioptions.RESTClientGetter, ns string, log hclog.Logger) (*Roller, error) {
 	ac := new(action.Configuration)
 	if err := ac.Init(getter, ns, "secret", helmLog(log)); err != nil {
 		return nil, fmt.Errorf("initialise helm: %w", err)
