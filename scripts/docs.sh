@@ -43,7 +43,11 @@ check)
     echo "docs/ is stale: run 'make generate' and commit the result" >&2
     exit 1
   fi
-  echo "docs/ is up to date"
+  # Front matter, file names and layout as the Registry expects them.
+  "$TFPLUGINDOCS" validate --provider-dir "$ROOT" --provider-name docsadmin \
+    --providers-schema "$WORK/schema.json" >"$WORK/validate.log" 2>&1 ||
+    { cat "$WORK/validate.log" >&2; exit 1; }
+  echo "docs/ is up to date and valid"
   ;;
 *)
   echo "usage: $0 generate|check" >&2
