@@ -92,6 +92,9 @@ func renderComponent(t *jsxTag) (open, close string) {
 			head += `<div class="update-desc">` + esc(d) + `</div>`
 		}
 		return `<section class="update" id="` + esc(slug(t.attr("label"))) + `">` + head + `<div class="update-body">`, `</div></section>`
+	case "RequestExample", "ResponseExample":
+		label := strings.TrimSuffix(t.name, "Example")
+		return `<div class="example example-` + strings.ToLower(label) + `"><p class="example-title">` + label + ` example</p>`, `</div>`
 	case "Tree":
 		return `<ul class="tree">`, `</ul>`
 	case "Tree.Folder":

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -133,6 +132,9 @@ func (j *job) plan() error {
 		return err
 	}
 	j.tree = buildNav(cfg, func(k string) bool { _, ok := all[k]; return ok })
+	if len(j.tree.sections) == 0 {
+		j.tree.listAll(sortedKeys(all))
+	}
 	if len(j.tree.missing) > 0 {
 		j.e.log.Warn("navigation entries name missing files; skipped", "count", len(j.tree.missing), "entries", strings.Join(j.tree.missing, ", "))
 	}
@@ -238,7 +240,6 @@ func (j *job) logBroken() {
 		return
 	}
 	refs := sortedKeys(j.link.broken)
-	sort.Strings(refs)
 	if len(refs) > 20 {
 		refs = append(refs[:20], fmt.Sprintf("and %d more", len(j.link.broken)-20))
 	}

@@ -110,12 +110,7 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 	cb := n.(*ast.FencedCodeBlock)
 	lang, title := "", ""
 	if cb.Info != nil {
-		info := strings.TrimSpace(string(cb.Info.Segment.Value(src)))
-		lang, title, _ = strings.Cut(info, " ")
-		title = strings.TrimSpace(title)
-		if strings.HasPrefix(title, "{") || strings.HasPrefix(title, "theme=") {
-			title = "" // line highlight specs are not titles
-		}
+		lang, title = codeInfo(string(cb.Info.Segment.Value(src)))
 	}
 	var code strings.Builder
 	for i := 0; i < cb.Lines().Len(); i++ {
@@ -156,4 +151,25 @@ func lookupLexer(lang string) chroma.Lexer {
 	l = chroma.Coalesce(l)
 	lexerCache.Store(lang, l)
 	return l
+}
+
+// codeInfo splits a fence's info string: "lang title words {1,3} lines"
+// or "lang title=\"name\"". Line ranges and display flags are dropped,
+// since they style the block rather than name it.
+func codeInfo(info string) (lang, title string) {
+	info = strings.TrimSpace(info)
+	lang, rest, _ := strings.Cut(info, " ")
+	if i := strings.Index(rest, `title="`); i >= 0 {
+		if end := strings.IndexByte(rest[i+7:], '"'); end >= 0 {
+			return lang, rest[i+7 : i+7+end]
+		}
+	}
+	var words []string
+	for _, f := range strings.Fields(rest) {
+		if strings.HasPrefix(f, "{") || strings.Contains(f, "=") || f == "lines" || f == "wrap" || f == "expandable" {
+			continue
+		}
+		words = append(words, f)
+	}
+	return lang, strings.Join(words, " ")
 }

@@ -91,3 +91,17 @@ func TestParseTag(t *testing.T) {
 		t.Errorf("malformed tag: ok=%v n=%d, want 0", ok, n)
 	}
 }
+
+func TestCodeInfo(t *testing.T) {
+	for info, want := range map[string][2]string{
+		"go":                         {"go", ""},
+		"bash npm install":           {"bash", "npm install"},
+		`js title="app.js" {1,3}`:    {"js", "app.js"},
+		"python main.py {2} lines":   {"python", "main.py"},
+		"json theme={null} Response": {"json", "Response"},
+	} {
+		if lang, title := codeInfo(info); lang != want[0] || title != want[1] {
+			t.Errorf("codeInfo(%q) = %q, %q; want %q, %q", info, lang, title, want[0], want[1])
+		}
+	}
+}

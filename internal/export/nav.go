@@ -209,3 +209,23 @@ func firstPage(items []*navItem) string {
 	}
 	return ""
 }
+
+// listAll builds a single section listing every page, for sources whose
+// docs.json has no navigation: readers still get a sidebar and an order.
+// The start page, if any, comes first.
+func (t *navTree) listAll(keys []string) {
+	d := &division{kind: "root", index: 0}
+	for _, k := range keys {
+		if k == "index" {
+			d.items = append([]*navItem{{page: k}}, d.items...)
+			continue
+		}
+		d.items = append(d.items, &navItem{page: k})
+	}
+	if len(d.items) == 0 {
+		return
+	}
+	t.root = d
+	t.sections = []*division{d}
+	t.walkOrder(d, d.items)
+}

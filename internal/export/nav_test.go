@@ -57,3 +57,22 @@ func TestNavigation_languagesAndHidden(t *testing.T) {
 		t.Error("index.html does not send readers to the first page")
 	}
 }
+
+func TestNavigation_noNavigationListsEveryPage(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"name": "Plain"}`)},
+		"b.md":      mdxPage("Bee"),
+		"a.md":      mdxPage("Ay"),
+		"index.md":  mdxPage("Home"),
+	}
+	dir, _ := exportTo(t, Request{Source: src})
+	home := readOut(t, dir, "index.html")
+	for _, want := range []string{`<a href="index.html" aria-current="page">Home</a>`, `<a href="a.html">Ay</a>`, `<a class="next" rel="next" href="a.html">`} {
+		if !strings.Contains(home, want) {
+			t.Errorf("index.html lacks %s", want)
+		}
+	}
+	if !strings.Contains(readOut(t, dir, "sitemap.xml"), "https://docs.example.com/b</loc>") {
+		t.Error("pages of a source without navigation are listed pages and belong in the sitemap")
+	}
+}
