@@ -4,7 +4,7 @@
 # `terraform providers schema -json` run through dev_overrides, so neither
 # tfplugindocs nor terraform downloads anything.
 #
-#   scripts/docs.sh generate   rewrite docs/
+#   scripts/docs.sh generate   terraform fmt the examples, rewrite docs/
 #   scripts/docs.sh check      fail when docs/ differs from a fresh render
 set -euo pipefail
 mode="${1:-generate}"
@@ -19,6 +19,11 @@ write_required_providers "$WORK/schema"
 # hashicorp/), so rename the key of our full source address.
 (cd "$WORK/schema" && terraform providers schema -json) |
   sed 's#"registry.terraform.io/docsadmin/docsadmin"#"docsadmin"#' >"$WORK/schema.json"
+
+# The examples are embedded in the docs: generate formats them first.
+if [[ "$mode" == generate ]]; then
+  (cd "$ROOT/examples" && terraform fmt -recursive provider resources data-sources quickstart)
+fi
 
 # tfplugindocs renders into <provider-dir>/docs; give it a copy of the
 # inputs so that `check` never touches the working tree.
