@@ -193,7 +193,9 @@ func TestExport_airGappedBlanksRemoteMedia(t *testing.T) {
 	dir, _ := exportTo(t, Request{Source: fixture(), Kind: KindAirGapped})
 	page := readOut(t, dir, "components.html")
 	for _, want := range []string{`src="data:," data-remote-src="https://cdn.example.com/remote.png"`,
-		`src="data:," data-remote-src="https://cdn.example.com/remote-md.png"`, `href="https://example.org/page"`} {
+		`src="data:," data-remote-src="https://cdn.example.com/remote-md.png"`, `href="https://example.org/page"`,
+		`<link rel="stylesheet" href="data:," data-remote-href="https://cdn.example.com/font.css"`,
+		`srcset="" data-remote-srcset="https://cdn.example.com/pic-2x.png 2x"`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("components.html lacks %s", want)
 		}

@@ -24,7 +24,7 @@ func (j *job) chrome(s *division, prefix string) string {
 		return v.(string)
 	}
 	var b strings.Builder
-	b.WriteString(`<header class="topbar"><button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false" aria-label="Menu">` +
+	b.WriteString(`<a class="skip" href="#content">Skip to content</a><header class="topbar"><button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false" aria-label="Menu">` +
 		`<svg viewBox="0 0 24 24" width="20" height="20" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M3 6h18M3 12h18M3 18h18"/></svg></button>`)
 	b.WriteString(`<a class="brand" href="` + prefix + `index.html">`)
 	if j.logoLight != "" {

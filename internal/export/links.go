@@ -106,13 +106,19 @@ func (l *linker) rewrite(content []byte, from, prefix string) []byte {
 		}
 		ref := strings.ReplaceAll(string(content[i:i+end]), "&amp;", "&")
 		var repl string
-		if t, ok := l.target(from, ref); ok {
+		if attr == "srcset" {
+			if !l.offline || !strings.Contains(ref, "//") {
+				continue
+			}
+			repl = `" data-remote-srcset="` + esc(ref) // candidates may be remote
+		} else if t, ok := l.target(from, ref); ok {
 			repl = esc(t)
 			if !hasScheme(t) {
 				repl = prefix + repl
 			}
-		} else if l.offline && attr == "src" && (strings.HasPrefix(ref, "//") || hasScheme(ref) && !strings.HasPrefix(ref, "data:")) {
-			repl = `data:," data-remote-src="` + esc(ref)
+		} else if l.offline && isRemote(ref) && (attr == "src" || tagName(content[:j]) == "link") {
+			// Loaded without a click: a source, or a stylesheet or icon link.
+			repl = `data:," data-remote-` + attr + `="` + esc(ref)
 		} else {
 			continue
 		}
@@ -130,10 +136,28 @@ func (l *linker) rewrite(content []byte, from, prefix string) []byte {
 	return append(out, content[last:]...)
 }
 
-// urlAttr returns the name of the URL attribute (href, src or poster)
-// ending b, or "".
+func isRemote(ref string) bool {
+	return strings.HasPrefix(ref, "//") || hasScheme(ref) && !strings.HasPrefix(ref, "data:")
+}
+
+// tagName returns the lower-case name of the element whose attributes b
+// ends in.
+func tagName(b []byte) string {
+	lt := bytes.LastIndexByte(b, '<')
+	if lt < 0 {
+		return ""
+	}
+	name := b[lt+1:]
+	if end := bytes.IndexAny(name, " \t\n/>"); end >= 0 {
+		name = name[:end]
+	}
+	return strings.ToLower(string(name))
+}
+
+// urlAttr returns the name of the URL attribute (href, src, srcset or
+// poster) ending b, or "".
 func urlAttr(b []byte) string {
-	for _, name := range []string{"href", "src", "poster"} {
+	for _, name := range []string{"href", "src", "srcset", "poster"} {
 		n := len(name)
 		if len(b) > n && bytes.EqualFold(b[len(b)-n:], []byte(name)) && isSpace(b[len(b)-n-1]) {
 			if name == "poster" {
