@@ -60,7 +60,8 @@ func TestBundle_noBrokenLinks(t *testing.T) {
 			checked := 0
 			for page, rs := range refs {
 				for _, ref := range rs {
-					if u, err := url.Parse(ref); err != nil || u.Scheme != "" || strings.HasPrefix(ref, "//") {
+					u, err := url.Parse(ref)
+					if err != nil || u.Scheme != "" || strings.HasPrefix(ref, "//") {
 						continue // external links are not the bundle's to resolve
 					}
 					checked++
@@ -70,6 +71,10 @@ func TestBundle_noBrokenLinks(t *testing.T) {
 					}
 					target, frag, _ := strings.Cut(ref, "#")
 					target, _, _ = strings.Cut(target, "?")
+					if target, err = url.PathUnescape(target); err != nil {
+						t.Errorf("%s: %q is not a valid URL path: %v", page, ref, err)
+						continue
+					}
 					resolved := page
 					if target != "" {
 						resolved = path.Join(path.Dir(page), target)

@@ -28,7 +28,7 @@ func (j *job) assistantURL() string { return "https://" + j.domain + assistantPa
 // finish writes the files shared by all pages and the manifest.
 func (j *job) finish() (*Manifest, error) {
 	j.logBroken()
-	written := map[string]bool{}
+	written := map[string]bool{"manifest.json": true}
 	for _, f := range j.files {
 		written[f.Path] = true
 	}
@@ -119,7 +119,7 @@ func (j *job) indexRedirect() ([]byte, error) {
 	if len(j.tree.order) > 0 {
 		first = j.tree.order[0]
 	}
-	target := esc(j.byKey[first].out)
+	target := esc(hrefPath(j.byKey[first].out))
 	var b strings.Builder
 	j.head(&b, j.cfg.Name, j.cfg.Description, j.link.canonical("index"), "", false)
 	// The refresh goes after the head so the early theme script still runs.

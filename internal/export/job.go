@@ -204,11 +204,11 @@ func (j *job) pager(b *strings.Builder, p *page, prefix string) {
 	b.WriteString(`<nav class="pager" aria-label="Previous and next">`)
 	if i > 0 {
 		q := j.byKey[j.tree.order[i-1]]
-		b.WriteString(`<a class="prev" rel="prev" href="` + prefix + esc(q.out) + `"><span>Previous</span>` + esc(q.navTitle()) + `</a>`)
+		b.WriteString(`<a class="prev" rel="prev" href="` + prefix + esc(hrefPath(q.out)) + `"><span>Previous</span>` + esc(q.navTitle()) + `</a>`)
 	}
 	if i+1 < len(j.tree.order) {
 		q := j.byKey[j.tree.order[i+1]]
-		b.WriteString(`<a class="next" rel="next" href="` + prefix + esc(q.out) + `"><span>Next</span>` + esc(q.navTitle()) + `</a>`)
+		b.WriteString(`<a class="next" rel="next" href="` + prefix + esc(hrefPath(q.out)) + `"><span>Next</span>` + esc(q.navTitle()) + `</a>`)
 	}
 	b.WriteString(`</nav>`)
 }

@@ -123,7 +123,7 @@ func (j *job) divisionLink(b *strings.Builder, d *division, prefix string, curre
 			}
 		}
 	case d.first != "":
-		href = prefix + d.first + ".html"
+		href = prefix + hrefPath(d.first+".html")
 	}
 	if href == "" {
 		return
@@ -180,13 +180,13 @@ func (j *job) groupBody(b *strings.Builder, it *navItem, prefix string) {
 
 func (j *job) pageLink(b *strings.Builder, key, prefix string) {
 	p := j.byKey[key]
-	b.WriteString(`<li><a href="` + prefix + esc(p.out) + `">` + iconSVG(p.fm.Icon) + esc(p.navTitle()) + `</a></li>`)
+	b.WriteString(`<li><a href="` + prefix + esc(hrefPath(p.out)) + `">` + iconSVG(p.fm.Icon) + esc(p.navTitle()) + `</a></li>`)
 }
 
 // markCurrent flags the page's own sidebar link, found by its exact href.
 func markCurrent(chrome, prefix, out string) string {
-	needle := `<a href="` + prefix + esc(out) + `">`
-	return strings.Replace(chrome, needle, `<a href="`+prefix+esc(out)+`" aria-current="page">`, 1)
+	href := prefix + esc(hrefPath(out))
+	return strings.Replace(chrome, `<a href="`+href+`">`, `<a href="`+href+`" aria-current="page">`, 1)
 }
 
 // head writes the document head shared by pages and generated documents.

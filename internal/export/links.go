@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"io/fs"
+	"net/url"
 	"path"
 	"strings"
 	"sync"
@@ -43,6 +44,9 @@ func (l *linker) target(from, ref string) (string, bool) {
 	if i := strings.IndexAny(ref, "?#"); i >= 0 {
 		ref, rest = ref[:i], ref[i:]
 	}
+	if u, err := url.PathUnescape(ref); err == nil {
+		ref = u // "My%20Pic.png" names the file "My Pic.png"
+	}
 	var p string
 	if strings.HasPrefix(ref, "/") {
 		p = path.Clean(ref)
@@ -56,7 +60,7 @@ func (l *linker) target(from, ref string) (string, bool) {
 	key := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(p, ".html"), ".mdx"), ".md")
 	for _, k := range []string{key, key + "/index"} {
 		if _, ok := l.exported[k]; ok {
-			return k + ".html" + rest, true
+			return hrefPath(k+".html") + rest, true
 		}
 		if _, ok := l.all[k]; ok {
 			// Left out by the request's paths: the live site still has it.
@@ -67,7 +71,7 @@ func (l *linker) target(from, ref string) (string, bool) {
 		l.mu.Lock()
 		l.assets[p] = true
 		l.mu.Unlock()
-		return p + rest, true
+		return hrefPath(p) + rest, true
 	}
 	l.mu.Lock()
 	l.broken[from+": "+ref] = true
@@ -75,12 +79,15 @@ func (l *linker) target(from, ref string) (string, bool) {
 	return "", false
 }
 
+// hrefPath escapes a bundle path for use in a URL.
+func hrefPath(p string) string { return (&url.URL{Path: p}).EscapedPath() }
+
 // canonical is the extensionless public URL of a page.
 func (l *linker) canonical(key string) string {
 	if key == "index" {
 		return "https://" + l.domain + "/"
 	}
-	return "https://" + l.domain + "/" + strings.TrimSuffix(key, "/index")
+	return "https://" + l.domain + "/" + hrefPath(strings.TrimSuffix(key, "/index"))
 }
 
 // rewrite fixes every href and src attribute of rendered content of page

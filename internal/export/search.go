@@ -24,7 +24,7 @@ type searchEntry struct {
 const maxSearchBody = 6000
 
 func newSearchEntry(p *page, hs []heading, content []byte) searchEntry {
-	e := searchEntry{Title: p.title, URL: p.out, Body: visibleText(content, maxSearchBody)}
+	e := searchEntry{Title: p.title, URL: hrefPath(p.out), Body: visibleText(content, maxSearchBody)}
 	if p.fm.Description != "" {
 		e.Body = p.fm.Description + " " + e.Body
 	}
