@@ -185,7 +185,9 @@ func (j *job) selectPages(all map[string]string) ([]string, error) {
 
 // run renders every page with a pool of workers.
 func (j *job) run(ctx context.Context) error {
-	j.total = len(j.pages) + 1 // the last step writes the shared files
+	// Done and Total count pages, which callers show as the page count;
+	// the shared files written afterwards take a fraction of the time.
+	j.total = len(j.pages)
 	j.entries = make([]searchEntry, len(j.pages))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -134,8 +134,8 @@ func TestExport_progress(t *testing.T) {
 			t.Fatalf("progress not increasing within total: %v", seen)
 		}
 	}
-	if last := seen[len(seen)-1]; last.Done != last.Total {
-		t.Errorf("last progress %v is not complete", last)
+	if last := seen[len(seen)-1]; last.Done != last.Total || last.Total != 11 {
+		t.Errorf("last progress %v, want 11 of 11 pages", last)
 	}
 }
 

@@ -71,12 +71,7 @@ func (j *job) finish() (*Manifest, error) {
 			return nil, err
 		}
 	}
-	m, err := j.writeManifest()
-	if err != nil {
-		return nil, err
-	}
-	j.step()
-	return m, nil
+	return j.writeManifest()
 }
 
 // writeManifest records every file with its hash; the version is a hash of
