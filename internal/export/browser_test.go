@@ -73,4 +73,25 @@ func TestBrowser_searchAndFollowLinks(t *testing.T) {
 	if !strings.Contains(endpoint, "GET") {
 		t.Errorf("endpoint banner = %q", endpoint)
 	}
+
+	// Code groups become tabs, and the theme toggle switches themes.
+	quick := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "quickstart.html")}).String()
+	must(b.call("Page.navigate", map[string]any{"url": quick}, nil))
+	must(b.waitFor(ctx, `location.pathname.endsWith("/quickstart.html") && document.querySelector(".code-group .tab-buttons")`))
+	var panels []bool
+	must(b.eval(`(function () {
+		var g = document.querySelector(".code-group");
+		g.querySelectorAll(".tab-buttons button")[1].click();
+		return Array.from(g.querySelectorAll(".code-block")).map(function (p) { return !p.hidden; });
+	})()`, &panels))
+	if len(panels) != 3 || panels[0] || !panels[1] || panels[2] {
+		t.Errorf("after clicking the second tab, visible panels = %v, want only the second", panels)
+	}
+	var before, after [2]string
+	must(b.eval(`[document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor]`, &before))
+	must(b.eval(`document.querySelector(".theme-toggle").click(),
+		[document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor]`, &after))
+	if before[0] == after[0] || before[1] == after[1] {
+		t.Errorf("theme toggle changed nothing: %v then %v", before, after)
+	}
 }
