@@ -130,12 +130,14 @@ func TestChart_linkInSecretOnlyVersionInPodTemplate(t *testing.T) {
 
 	c := dig(t, dep, "spec", "template", "spec", "containers").([]interface{})[0].(map[string]interface{})
 	args := strings.Join(toStrings(c["args"]), " ")
-	if args != "serve-bundle --bundle-url-file /secret/bundleUrl --addr :8080" {
+	if args != "serve-bundle --bundle-url-file /secret/bundleUrl --addr :8080 --data-dir /var/lib/docsadmin" {
 		t.Errorf("container args = %q", args)
 	}
-	for _, probe := range []string{"readinessProbe", "livenessProbe"} {
-		if p := dig(t, c, probe, "httpGet", "path"); p != "/healthz" {
-			t.Errorf("%s path = %v, want /healthz", probe, p)
+	// serve-bundle keeps the old site serving when a new bundle is bad, so
+	// neither probe may ask /healthz, which turns red then.
+	for probe, want := range map[string]string{"readinessProbe": "/readyz", "livenessProbe": "/livez"} {
+		if p := dig(t, c, probe, "httpGet", "path"); p != want {
+			t.Errorf("%s path = %v, want %s", probe, p, want)
 		}
 	}
 	mount := dig(t, c, "volumeMounts").([]interface{})[0].(map[string]interface{})
