@@ -115,44 +115,51 @@ func renewalDue(now time.Time, expiresAt types.String, renewBefore string) (bool
 
 // ModifyPlan decides renewal at plan time, with the injected clock, so that
 // `terraform plan` shows it as an in-place update of the link: Terraform
-// cannot know a link expired unless the plan says so.
+// cannot know a link expired unless the plan says so. It reads and writes
+// single attributes rather than the whole model: this runs for every
+// bundle on every plan, and the framework's struct reflection was most of
+// its cost.
 func (r *staticExportBundleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || r.data == nil {
 		return // create and destroy need no decision
 	}
-	var state, plan staticExportBundleModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	var stateJob, planJob, expiresAt, renewBefore types.String
+	var ready types.Bool
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("job_id"), &stateJob)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("expires_at"), &expiresAt)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("job_id"), &planJob)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("renew_before"), &renewBefore)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("ready_for_renewal"), &ready)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if plan.RenewBefore.IsUnknown() || plan.JobID.IsUnknown() || !plan.JobID.Equal(state.JobID) {
+	if renewBefore.IsUnknown() || planJob.IsUnknown() || !planJob.Equal(stateJob) {
 		return // not decidable yet, or a replacement that generates a new link anyway
 	}
-	due, err := renewalDue(r.data.clock.Now(), state.ExpiresAt, plan.RenewBefore.ValueString())
+	due, err := renewalDue(r.data.clock.Now(), expiresAt, renewBefore.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
 		return
 	}
+	set := func(name string, v any) {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), v)...)
+	}
 	switch {
 	case due:
-		plan.ReadyForRenewal = types.BoolValue(true)
-	case plan.ReadyForRenewal.IsUnknown():
+		tflog.Info(ctx, "bundle link is within its renewal window; planning a new link",
+			map[string]any{"job_id": stateJob.ValueString(), "expires_at": expiresAt.ValueString()})
+		set("ready_for_renewal", types.BoolValue(true))
+		set("bundle_url", types.StringUnknown())
+		set("expires_at", types.StringUnknown())
+		set("size_bytes", types.Int64Unknown())
+	case ready.IsUnknown():
 		// Another argument changed; the link stays and is not due.
-		plan.ReadyForRenewal = types.BoolValue(false)
+		set("ready_for_renewal", types.BoolValue(false))
 	default:
 		// Leave the prior value: after a renewal the state says true until
 		// the next refresh, and flipping it here would make every
 		// -refresh=false plan show a change.
 	}
-	if due {
-		tflog.Info(ctx, "bundle link is within its renewal window; planning a new link",
-			map[string]any{"job_id": state.JobID.ValueString(), "expires_at": state.ExpiresAt.ValueString()})
-		plan.BundleURL = types.StringUnknown()
-		plan.ExpiresAt = types.StringUnknown()
-		plan.SizeBytes = types.Int64Unknown()
-	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 func (r *staticExportBundleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -203,17 +210,23 @@ func (r *staticExportBundleResource) generate(ctx context.Context, m *staticExpo
 }
 
 func (r *staticExportBundleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state staticExportBundleModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	// Single attributes, not the model: Read runs for every bundle on
+	// every refresh (see ModifyPlan). resp.State starts as the prior state.
+	var jobID, expiresAt, renewBefore types.String
+	var ready types.Bool
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("job_id"), &jobID)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("expires_at"), &expiresAt)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("renew_before"), &renewBefore)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("ready_for_renewal"), &ready)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	// The link only works while its job exists; a job past retention
 	// leaves a dead link, so the bundle leaves state with it.
-	_, err := r.data.client.GetExport(ctx, state.JobID.ValueString())
+	_, err := r.data.client.GetExport(ctx, jobID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "static export job of bundle no longer exists; removing the bundle from state",
-			map[string]any{"job_id": state.JobID.ValueString()})
+			map[string]any{"job_id": jobID.ValueString()})
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -221,13 +234,14 @@ func (r *staticExportBundleResource) Read(ctx context.Context, req resource.Read
 		resp.Diagnostics.AddError("Unable to Read Static Export Bundle", err.Error())
 		return
 	}
-	due, err := renewalDue(r.data.clock.Now(), state.ExpiresAt, state.RenewBefore.ValueString())
+	due, err := renewalDue(r.data.clock.Now(), expiresAt, renewBefore.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
 		return
 	}
-	state.ReadyForRenewal = types.BoolValue(due)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	if !ready.Equal(types.BoolValue(due)) {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("ready_for_renewal"), due)...)
+	}
 }
 
 // Update renews the link when the plan left it unknown (ModifyPlan found it
