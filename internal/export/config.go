@@ -21,6 +21,12 @@ type config struct {
 	Logo        logoConfig `json:"logo"`
 	Favicon     favicon    `json:"favicon"`
 	Navigation  navNode    `json:"navigation"`
+	Background  struct {
+		Color struct {
+			Light string `json:"light"`
+			Dark  string `json:"dark"`
+		} `json:"color"`
+	} `json:"background"`
 }
 
 type colors struct {

@@ -90,12 +90,35 @@ func plainText(n ast.Node, src []byte) string {
 }
 
 // codeRenderer highlights fenced code at export time with chroma, so pages
-// need no client-side highlighter. The info string is "lang title", as the
+// need no client-side highlighter, and gives headings anchor links. The info string is "lang title", as the
 // platform writes code block titles.
 type codeRenderer struct{}
 
 func (r *codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindFencedCodeBlock, r.render)
+	reg.Register(ast.KindHeading, renderHeading)
+}
+
+// renderHeading adds a visible anchor link to headings with an id, so a
+// reader can copy a link to any section without script.
+func renderHeading(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.Heading)
+	level := "0123456"[n.Level : n.Level+1]
+	if entering {
+		_, _ = w.WriteString("<h" + level)
+		if n.Attributes() != nil {
+			html.RenderAttributes(w, node, html.HeadingAttributeFilter)
+		}
+		_ = w.WriteByte('>')
+		return ast.WalkContinue, nil
+	}
+	if id, ok := n.AttributeString("id"); ok {
+		if b, ok := id.([]byte); ok {
+			_, _ = w.WriteString(`<a class="anchor" href="#` + esc(string(b)) + `" aria-label="Link to this section"></a>`)
+		}
+	}
+	_, _ = w.WriteString("</h" + level + ">\n")
+	return ast.WalkContinue, nil
 }
 
 var (

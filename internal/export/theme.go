@@ -38,7 +38,14 @@ func (j *job) stylesheet() ([]byte, error) {
 	}
 	dark := safeColor(j.cfg.Colors.Dark, primary)
 	var b bytes.Buffer
-	fmt.Fprintf(&b, ":root{--primary:%s;--primary-light:%s;--primary-dark:%s}\n", primary, light, dark)
+	fmt.Fprintf(&b, ":root{--primary:%s;--primary-light:%s;--primary-dark:%s", primary, light, dark)
+	if c := safeColor(j.cfg.Background.Color.Light, ""); c != "" {
+		fmt.Fprintf(&b, ";--bg-light:%s", c)
+	}
+	if c := safeColor(j.cfg.Background.Color.Dark, ""); c != "" {
+		fmt.Fprintf(&b, ";--bg-dark:%s", c)
+	}
+	b.WriteString("}\n")
 	if err := chromaCSS(&b, "github", ""); err != nil {
 		return nil, err
 	}
