@@ -83,7 +83,7 @@ func (m *mdx) line(line string) {
 		return
 	}
 	trimmed = strings.TrimSpace(line)
-	if m.skipping != 0 || (len(m.stack) == 0 && (strings.HasPrefix(trimmed, "import ") || strings.HasPrefix(trimmed, "export "))) {
+	if m.skipping != 0 || (len(m.stack) == 0 && isESM(trimmed)) {
 		m.esm(trimmed)
 		return
 	}
@@ -155,6 +155,25 @@ func (m *mdx) stripComments(line string) string {
 		line = line[start+3:]
 		m.comment = true
 	}
+}
+
+// isESM reports whether a top-level line starts an import or export
+// statement; prose that merely begins with "import" or "export" stays.
+func isESM(l string) bool {
+	if rest, ok := strings.CutPrefix(l, "import "); ok {
+		rest = strings.TrimSpace(rest)
+		return strings.Contains(rest, " from ") || strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, "*") ||
+			strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, `"`)
+	}
+	if rest, ok := strings.CutPrefix(l, "export "); ok {
+		rest = strings.TrimSpace(rest)
+		for _, kw := range []string{"const ", "let ", "var ", "function ", "async ", "default ", "class ", "{", "*"} {
+			if strings.HasPrefix(rest, kw) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // esm drops import and export statements, remembering snippet imports so
