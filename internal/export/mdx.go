@@ -93,7 +93,7 @@ func (m *mdx) line(line string) {
 		m.raw(line)
 		return
 	}
-	if isComponentStart(trimmed) {
+	if isComponentStart(trimmed) || isHTMLStart(trimmed) {
 		if _, n, ok := parseTag(trimmed); !ok && n < 0 {
 			m.pending, m.pendingLines = trimmed, 1
 			return
@@ -226,6 +226,10 @@ func (m *mdx) tagLine(line string) {
 	t, n, ok := parseTag(line)
 	if !ok {
 		m.text(line)
+		return
+	}
+	if !isComponentStart(line) {
+		m.text(htmlTag(t, line[:n]) + line[n:])
 		return
 	}
 	rest := strings.TrimSpace(line[n:])

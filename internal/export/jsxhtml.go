@@ -1,0 +1,99 @@
+package export
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// isHTMLStart reports whether s begins a lower-case (HTML) tag. MDX lets
+// authors write these with JSX syntax: className, style objects and
+// attributes spread over lines, none of which a browser understands.
+func isHTMLStart(s string) bool {
+	if len(s) < 2 || s[0] != '<' {
+		return false
+	}
+	c := s[1]
+	if c == '/' && len(s) > 2 {
+		c = s[2]
+	}
+	return c >= 'a' && c <= 'z'
+}
+
+// htmlTag rewrites a JSX-flavoured HTML tag (raw is its source) as plain
+// HTML on one line. Tags without JSX syntax are returned unchanged.
+func htmlTag(t jsxTag, raw string) string {
+	if !strings.Contains(raw, "={") && !strings.Contains(raw, "className") && !strings.Contains(raw, "\n") {
+		return raw
+	}
+	var b strings.Builder
+	b.WriteString("<" + t.name)
+	names := make([]string, 0, len(t.attrs))
+	for k := range t.attrs {
+		names = append(names, k)
+	}
+	sort.Strings(names) // the source order is gone; a fixed one keeps output stable
+	for _, k := range names {
+		v := t.attrs[k]
+		switch k {
+		case "className":
+			k = "class"
+		case "style":
+			if strings.HasPrefix(strings.TrimSpace(v), "{") {
+				v = styleObject(v)
+			}
+		case "htmlFor":
+			k = "for"
+		}
+		b.WriteString(" " + k + `="` + esc(v) + `"`)
+	}
+	if t.selfClosing {
+		b.WriteString(" />")
+	} else {
+		b.WriteString(">")
+	}
+	return b.String()
+}
+
+// unitless are the React style properties whose numbers carry no unit.
+var unitless = map[string]bool{"opacity": true, "zIndex": true, "flex": true, "flexGrow": true,
+	"flexShrink": true, "fontWeight": true, "lineHeight": true, "order": true, "zoom": true}
+
+// styleObject turns a JSX style object such as { width: '268px',
+// marginTop: 8 } into CSS declarations ("margin-top:8px;width:268px"), as
+// React would render it.
+func styleObject(obj string) string {
+	obj = strings.TrimSpace(obj)
+	obj = strings.TrimSuffix(strings.TrimPrefix(obj, "{"), "}")
+	var decls []string
+	for _, part := range strings.Split(obj, ",") {
+		key, val, ok := strings.Cut(part, ":")
+		if !ok {
+			continue
+		}
+		key = strings.Trim(strings.TrimSpace(key), `'"`)
+		val = strings.TrimSpace(val)
+		if unq, err := strconv.Unquote(strings.ReplaceAll(val, "'", `"`)); err == nil {
+			val = unq
+		} else if _, err := strconv.ParseFloat(val, 64); err == nil && !unitless[key] && val != "0" {
+			val += "px"
+		}
+		if key == "" || val == "" || strings.ContainsAny(val, ";{}") {
+			continue
+		}
+		decls = append(decls, kebab(key)+":"+val)
+	}
+	return strings.Join(decls, ";")
+}
+
+func kebab(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			b.WriteByte('-')
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
