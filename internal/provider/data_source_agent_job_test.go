@@ -103,22 +103,10 @@ func TestAccAgentJobDataSource_failedJobIsAResult(t *testing.T) {
 
 func TestAccAgentJobDataSource_notFoundNamesJobAndProject(t *testing.T) {
 	env := newAccEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: env.factories,
-		Steps: []resource.TestStep{{
-			Config:      env.agentJobConfig(env.ProjectID, "job_nope", true),
-			ExpectError: regexp.MustCompile(`(?s)Agent Job Not Found.*"job_nope".*"` + env.ProjectID + `"`),
-		}},
-	})
+	env.expectError(t, env.agentJobConfig(env.ProjectID, "job_nope", true), `(?s)Agent Job Not Found.*"job_nope".*"`+env.ProjectID+`"`, false)
 }
 
 func TestAccAgentJobDataSource_needsAProject(t *testing.T) {
 	env := newAccEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: env.factories,
-		Steps: []resource.TestStep{{
-			Config:      env.config(`data "docsadmin_agent_job" "edit" { id = "job_1" }`),
-			ExpectError: regexp.MustCompile(`(?s)Missing Project ID.*DOCSADMIN_PROJECT_ID`),
-		}},
-	})
+	env.expectError(t, env.config(`data "docsadmin_agent_job" "edit" { id = "job_1" }`), `(?s)Missing Project ID.*DOCSADMIN_PROJECT_ID`, false)
 }

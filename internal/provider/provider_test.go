@@ -49,12 +49,23 @@ func (e *accEnv) client(t testing.TB) *client.Client {
 	return c
 }
 
+// expectError runs config as one step and expects Terraform to fail with
+// a message matching pattern; planOnly stops before apply.
+func (e *accEnv) expectError(t *testing.T, config, pattern string, planOnly bool) {
+	t.Helper()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories,
+		Steps: []resource.TestStep{{
+			Config:      config,
+			PlanOnly:    planOnly,
+			ExpectError: regexp.MustCompile(pattern),
+		}},
+	})
+}
+
 func TestAccProvider_missingKeyIsAnAttributeError(t *testing.T) {
 	env := newAccEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: env.factories,
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
+	env.expectError(t, fmt.Sprintf(`
 provider "docsadmin" {
   base_url = %q
 }
@@ -62,31 +73,20 @@ provider "docsadmin" {
 data "docsadmin_static_export" "x" {
   id = "se_missing"
 }
-`, env.URL),
-			ExpectError: regexp.MustCompile(`(?s)Missing Admin API Key.*DOCSADMIN_API_KEY`),
-		}},
-	})
+`, env.URL), `(?s)Missing Admin API Key.*DOCSADMIN_API_KEY`, false)
 }
 
 func TestAccProvider_settingsFromEnvironment(t *testing.T) {
 	env := newAccEnv(t)
 	t.Setenv(EnvBaseURL, env.URL)
 	t.Setenv(EnvAPIKey, env.Key)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: env.factories,
-		Steps: []resource.TestStep{{
-			Config:      `data "docsadmin_static_export" "x" { id = "se_missing" }`,
-			ExpectError: regexp.MustCompile(`Static Export Not Found`),
-		}},
-	})
+	// The settings work: the request reached the server, which knows no such job.
+	env.expectError(t, `data "docsadmin_static_export" "x" { id = "se_missing" }`, `Static Export Not Found`, false)
 }
 
 func TestAccProvider_badKeyReportsUnauthorized(t *testing.T) {
 	env := newAccEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: env.factories,
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
+	env.expectError(t, fmt.Sprintf(`
 provider "docsadmin" {
   base_url    = %q
   api_key     = "dak_wrong"
@@ -96,10 +96,7 @@ provider "docsadmin" {
 data "docsadmin_static_export" "x" {
   id = "se_1"
 }
-`, env.URL),
-			ExpectError: regexp.MustCompile(`(?s)Unable to Read Static Export.*401`),
-		}},
-	})
+`, env.URL), `(?s)Unable to Read Static Export.*401`, false)
 }
 
 func TestAccProvider_invalidSettingsPointAtTheAttribute(t *testing.T) {
@@ -111,13 +108,7 @@ func TestAccProvider_invalidSettingsPointAtTheAttribute(t *testing.T) {
 		"no url":  {`api_key = "k"`, `(?s)Missing Admin API URL.*DOCSADMIN_BASE_URL`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: env.factories,
-				Steps: []resource.TestStep{{
-					Config:      "provider \"docsadmin\" {\n  " + c.block + "\n}\n" + `data "docsadmin_static_export" "x" { id = "se_1" }`,
-					ExpectError: regexp.MustCompile(c.want),
-				}},
-			})
+			env.expectError(t, "provider \"docsadmin\" {\n  "+c.block+"\n}\n"+`data "docsadmin_static_export" "x" { id = "se_1" }`, c.want, false)
 		})
 	}
 }

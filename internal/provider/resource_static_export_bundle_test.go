@@ -110,12 +110,5 @@ func TestAccStaticExportBundle_createImportRenewUpdate(t *testing.T) {
 
 func TestAccStaticExportBundle_renewBeforeMustBeADuration(t *testing.T) {
 	env := newAccEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: env.factories,
-		Steps: []resource.TestStep{{
-			Config:      env.config(bundleConfig(env.Domain, "a while")),
-			PlanOnly:    true,
-			ExpectError: regexp.MustCompile(`(?s)Invalid Duration.*renew_before`),
-		}},
-	})
+	env.expectError(t, env.config(bundleConfig(env.Domain, "a while")), `(?s)Invalid Duration.*renew_before`, true)
 }

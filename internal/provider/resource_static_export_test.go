@@ -108,13 +108,7 @@ func TestAccStaticExport_importAdoptsConfiguration(t *testing.T) {
 
 func TestAccStaticExport_failedExportReportsServerError(t *testing.T) {
 	env := newAccEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: env.factories,
-		Steps: []resource.TestStep{{
-			Config:      env.config(exportConfig(env.FailDomain, "a")),
-			ExpectError: regexp.MustCompile(`(?s)Static Export Failed.*The server reports: \S+`),
-		}},
-	})
+	env.expectError(t, env.config(exportConfig(env.FailDomain, "a")), `(?s)Static Export Failed.*The server reports: \S+`, false)
 }
 
 func TestAccStaticExport_vanishedJobIsExportedAgain(t *testing.T) {
@@ -143,32 +137,19 @@ func TestAccStaticExport_domainMustBeAHostname(t *testing.T) {
 	env := newAccEnv(t)
 	for _, domain := range []string{"https://docs.acme.test", "docs.acme.test/", "docs.acme.test/docs", "docs.acme.test:443"} {
 		t.Run(domain, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: env.factories,
-				Steps: []resource.TestStep{{
-					Config:      env.config(exportConfig(domain, "a")),
-					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(`(?s)Invalid Domain.*domain`),
-				}},
-			})
+			env.expectError(t, env.config(exportConfig(domain, "a")), `(?s)Invalid Domain.*domain`, true)
 		})
 	}
 }
 
 func TestAccStaticExport_createTimeout(t *testing.T) {
 	env := newAccEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: env.factories,
-		Steps: []resource.TestStep{{
-			Config: env.config(fmt.Sprintf(`
+	env.expectError(t, env.config(fmt.Sprintf(`
 resource "docsadmin_static_export" "docs" {
   domain   = %q
   timeouts = { create = "1ms" }
 }
-`, env.Domain)),
-			ExpectError: regexp.MustCompile(`Timed Out Waiting for Static Export`),
-		}},
-	})
+`, env.Domain)), `Timed Out Waiting for Static Export`, false)
 }
 
 func positive(v int64) error {
