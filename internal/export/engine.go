@@ -189,28 +189,44 @@ func (j *job) run(ctx context.Context) error {
 	// the shared files written afterwards take a fraction of the time.
 	j.total = len(j.pages)
 	j.entries = make([]searchEntry, len(j.pages))
+	bufs := sync.Pool{New: func() any { return new(renderBuffers) }}
+	err := parallel(ctx, len(j.pages), j.e.workers, func(i int) error {
+		buf := bufs.Get().(*renderBuffers)
+		defer bufs.Put(buf)
+		if err := j.renderPage(i, buf); err != nil {
+			return err
+		}
+		j.step()
+		return nil
+	})
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("export cancelled: %w", ctx.Err())
+	}
+	return err
+}
+
+// parallel calls fn for 0..n-1 on up to workers goroutines and returns the
+// first error. After an error or cancellation no further call starts.
+func parallel(ctx context.Context, n, workers int, fn func(i int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	next := make(chan int)
 	var wg sync.WaitGroup
 	var once sync.Once
 	var firstErr error
-	for w := 0; w < min(j.e.workers, len(j.pages)); w++ {
+	for w := 0; w < min(workers, n); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var buf renderBuffers
 			for i := range next {
-				if err := j.renderPage(i, &buf); err != nil {
+				if err := fn(i); err != nil {
 					once.Do(func() { firstErr = err; cancel() })
-					continue
 				}
-				j.step()
 			}
 		}()
 	}
 feed:
-	for i := range j.pages {
+	for i := 0; i < n; i++ {
 		select {
 		case next <- i:
 		case <-ctx.Done():
@@ -222,10 +238,7 @@ feed:
 	if firstErr != nil {
 		return firstErr
 	}
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("export cancelled: %w", err)
-	}
-	return nil
+	return ctx.Err()
 }
 
 // step reports one more finished unit of work. The lock keeps calls

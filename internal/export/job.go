@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -55,22 +56,12 @@ type renderBuffers struct {
 func readAll(src fs.FS, keys []string, all map[string]string, workers int) ([]*page, error) {
 	pages := make([]*page, len(keys))
 	errs := make([]error, len(keys))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				pages[i], errs[i] = readPage(src, keys[i], all[keys[i]])
-			}
-		}()
-	}
-	for i := range keys {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	// Every page is read so that the error reported is the first in key
+	// order, the same on every run.
+	_ = parallel(context.Background(), len(keys), workers, func(i int) error {
+		pages[i], errs[i] = readPage(src, keys[i], all[keys[i]])
+		return nil
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
