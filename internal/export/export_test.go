@@ -148,6 +148,21 @@ func TestExport_cancelled(t *testing.T) {
 	}
 }
 
+func TestExport_cancelledMidway(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	last := 0
+	_, err := New(Options{Workers: 1}).Export(ctx, Request{Source: demosite.FS(), Domain: "d.example"}, t.TempDir(), func(p Progress) {
+		last = p.Done
+		if p.Done == 2 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || last >= 11 {
+		t.Fatalf("err = %v after %d pages, want context.Canceled before the end", err, last)
+	}
+}
+
 func TestExport_inputErrors(t *testing.T) {
 	tests := []struct {
 		name string
