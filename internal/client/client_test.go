@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
+
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 )
@@ -269,5 +271,27 @@ func TestPacer_capsAtFiveSecondsAndShortensNearCompletion(t *testing.T) {
 	rec.clock.Advance(8500 * time.Millisecond)
 	if d := p.next(95); d != 500*time.Millisecond {
 		t.Fatalf("wait near completion = %v, want 500ms", d)
+	}
+}
+
+func TestHCLogger_receivesRedactedLines(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, `{"error":"no job; see https://docs.example/errors?key=dak_secret"}`)
+	}))
+	defer srv.Close()
+	var buf strings.Builder
+	logger := hclog.New(&hclog.LoggerOptions{Output: &buf, Level: hclog.Debug})
+	c := newTestClient(t, srv.URL, newRecorder(), func(c *Config) { c.Logger = HCLogger(logger) })
+	_, err := c.GetExport(context.Background(), "se_1")
+	if !errors.Is(err, ErrNotFound) {
+		t.Fatalf("err = %v", err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "status=404") || !strings.Contains(out, "path=/v1/static-export/jobs/se_1") {
+		t.Fatalf("hclog output lacks the request line: %q", out)
+	}
+	if strings.Contains(out, "dak_secret") {
+		t.Fatalf("hclog output leaks the key: %q", out)
 	}
 }
