@@ -21,12 +21,19 @@ type config struct {
 	Logo        logoConfig `json:"logo"`
 	Favicon     favicon    `json:"favicon"`
 	Navigation  navNode    `json:"navigation"`
+	Redirects   []redirect `json:"redirects"`
 	Background  struct {
 		Color struct {
 			Light string `json:"light"`
 			Dark  string `json:"dark"`
 		} `json:"color"`
 	} `json:"background"`
+}
+
+// redirect moves readers from an old path to a new one.
+type redirect struct {
+	Source      string `json:"source"`
+	Destination string `json:"destination"`
 }
 
 type colors struct {

@@ -95,6 +95,22 @@ func TestExport_pagePathsAndRelativeLinks(t *testing.T) {
 	}
 }
 
+func TestExport_redirects(t *testing.T) {
+	dir, _ := exportTo(t, Request{Source: fixture()})
+	for page, want := range map[string]string{
+		"old-components.html": `content="0; url=components.html"`,
+		"legacy/child.html":   `content="0; url=../nested/child.html#child-section"`,
+		"components.html":     `<h1>All components</h1>`, // a page wins over a redirect
+	} {
+		if got := readOut(t, dir, page); !strings.Contains(got, want) {
+			t.Errorf("%s lacks %s", page, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "blog")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a wildcard redirect produced files (err %v)", err)
+	}
+}
+
 func TestExport_paths(t *testing.T) {
 	dir, m := exportTo(t, Request{Source: fixture(), Kind: KindCloud, Paths: []string{"nested/child", "components"}})
 	if m.PageCount != 2 {

@@ -62,6 +62,9 @@ func (j *job) finish() (*Manifest, error) {
 		}
 		written[g.path] = true
 	}
+	if err := j.redirects(written); err != nil {
+		return nil, err
+	}
 	for _, a := range sortedKeys(j.link.assets) {
 		if written[a] {
 			j.e.log.Warn("asset would overwrite a generated file; left out", "path", a)
@@ -108,19 +111,59 @@ func contentVersion(files []ManifestFile) string {
 }
 
 // indexRedirect sends visitors of the bundle root to the first page when
-// the source has no index page. A meta refresh works from file:// too.
+// the source has no index page.
 func (j *job) indexRedirect() ([]byte, error) {
 	first := j.pages[0].key
 	if len(j.tree.order) > 0 {
 		first = j.tree.order[0]
 	}
-	target := esc(hrefPath(j.byKey[first].out))
+	p := j.byKey[first]
+	return j.redirectPage("index.html", hrefPath(p.out), p.title, j.link.canonical("index")), nil
+}
+
+// redirectPage is a page at out that sends the reader to href (relative to
+// the bundle root unless absolute). A meta refresh works from file:// too.
+func (j *job) redirectPage(out, href, title, canonical string) []byte {
+	prefix := rootPrefix(out)
+	if !hasScheme(href) {
+		href = prefix + href
+	}
 	var b strings.Builder
-	j.head(&b, j.cfg.Name, j.cfg.Description, j.link.canonical("index"), "", false)
+	j.head(&b, j.cfg.Name, j.cfg.Description, canonical, prefix, false)
 	// The refresh goes after the head so the early theme script still runs.
-	b.WriteString(`<meta http-equiv="refresh" content="0; url=` + target + `"><main class="redirect"><p><a href="` +
-		target + `">` + esc(j.byKey[first].title) + `</a></p></main></body></html>` + "\n")
-	return []byte(b.String()), nil
+	b.WriteString(`<meta http-equiv="refresh" content="0; url=` + esc(href) + `"><main class="redirect"><p><a href="` +
+		esc(href) + `">` + esc(title) + `</a></p></main></body></html>` + "\n")
+	return []byte(b.String())
+}
+
+// redirects writes a redirect page for each docs.json redirect whose
+// source is a plain path that no page or file of the bundle occupies.
+// Patterns with wildcards have no static equivalent and are skipped.
+func (j *job) redirects(written map[string]bool) error {
+	for _, r := range j.cfg.Redirects {
+		src, ok := cleanPagePath(strings.TrimSuffix(strings.TrimPrefix(r.Source, "/"), "/"))
+		if !ok || strings.ContainsAny(src, ":*") {
+			j.e.log.Warn("redirect source has no static equivalent; skipped", "source", r.Source)
+			continue
+		}
+		out := src + ".html"
+		if written[out] {
+			continue // a real page wins over a redirect
+		}
+		href, ok := j.link.target(src, r.Destination)
+		if !ok && !hasScheme(r.Destination) {
+			j.e.log.Warn("redirect destination is not in the bundle; skipped", "source", r.Source, "destination", r.Destination)
+			continue
+		}
+		if !ok {
+			href = r.Destination
+		}
+		if err := j.writeFile(out, j.redirectPage(out, href, r.Destination, "")); err != nil {
+			return err
+		}
+		written[out] = true
+	}
+	return nil
 }
 
 func (j *job) notFound() ([]byte, error) {
