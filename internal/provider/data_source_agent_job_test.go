@@ -110,3 +110,19 @@ func TestAccAgentJobDataSource_needsAProject(t *testing.T) {
 	env := newAccEnv(t)
 	env.expectError(t, env.config(`data "docsadmin_agent_job" "edit" { id = "job_1" }`), `(?s)Missing Project ID.*DOCSADMIN_PROJECT_ID`, false)
 }
+
+func TestAccAgentJobDataSource_waitIsBoundedByReadTimeout(t *testing.T) {
+	env := newAccEnv(t)
+	job, err := env.client(t).CreateAgentJob(context.Background(), env.ProjectID, "Take your time")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.expectError(t, env.config(fmt.Sprintf(`
+data "docsadmin_agent_job" "edit" {
+  project_id = %q
+  id         = %q
+  wait       = true
+  timeouts   = { read = "1ms" }
+}
+`, env.ProjectID, job.ID)), `(?s)Timed Out Waiting for Agent Job.*timeouts.read`, false)
+}
