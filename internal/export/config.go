@@ -22,12 +22,26 @@ type config struct {
 	Favicon     favicon    `json:"favicon"`
 	Navigation  navNode    `json:"navigation"`
 	Redirects   []redirect `json:"redirects"`
-	Background  struct {
+	Navbar      struct {
+		Links   []navbarLink `json:"links"`
+		Primary *navbarLink  `json:"primary"`
+	} `json:"navbar"`
+	Footer struct {
+		Socials map[string]string `json:"socials"`
+	} `json:"footer"`
+	Background struct {
 		Color struct {
 			Light string `json:"light"`
 			Dark  string `json:"dark"`
 		} `json:"color"`
 	} `json:"background"`
+}
+
+// navbarLink is a link of the top bar, such as "Support" or "Dashboard".
+type navbarLink struct {
+	Label string `json:"label"`
+	Href  string `json:"href"`
+	Type  string `json:"type"` // "github" and "discord" buttons name their site
 }
 
 // redirect moves readers from an old path to a new one.

@@ -35,6 +35,7 @@ func (j *job) chrome(s *division, prefix string) string {
 	}
 	b.WriteString(`</a><div class="search"><input id="search-input" type="search" placeholder="Search…" aria-label="Search the docs" autocomplete="off">` +
 		`<div id="search-results" class="search-results" role="listbox" hidden></div></div>`)
+	j.navbar(&b, prefix)
 	if j.features["assistant"] {
 		b.WriteString(`<a class="assistant" href="` + esc(j.assistantURL()) + `" target="_blank" rel="noopener">Ask AI</a>`)
 	}
@@ -231,4 +232,58 @@ func toc(b *strings.Builder, hs []heading) {
 		b.WriteString(`<li class="toc-` + strconv.Itoa(h.Level) + `"><a href="#` + esc(h.ID) + `">` + esc(h.Text) + `</a></li>`)
 	}
 	b.WriteString(`</ul></aside>`)
+}
+
+// navbar renders the top bar links of docs.json; site-relative ones are
+// resolved like any link.
+func (j *job) navbar(b *strings.Builder, prefix string) {
+	links := j.cfg.Navbar.Links
+	if p := j.cfg.Navbar.Primary; p != nil {
+		links = append(links[:len(links):len(links)], *p)
+	}
+	if len(links) == 0 {
+		return
+	}
+	b.WriteString(`<nav class="navbar-links" aria-label="Links">`)
+	for _, l := range links {
+		href := l.Href
+		if t, ok := j.link.target("index", href); ok {
+			href = t
+			if !hasScheme(t) {
+				href = prefix + t
+			}
+		}
+		label := l.Label
+		if label == "" {
+			label = siteName(l.Type)
+		}
+		if href == "" || label == "" {
+			continue
+		}
+		b.WriteString(`<a href="` + esc(href) + `">` + esc(label) + `</a>`)
+	}
+	b.WriteString(`</nav>`)
+}
+
+// footer renders the site name and the social links of docs.json, in name
+// order so the output is stable.
+func (j *job) footer(b *strings.Builder) {
+	b.WriteString(`<footer class="footer"><span>` + esc(j.cfg.Name) + `</span>`)
+	for _, name := range sortedKeys(j.cfg.Footer.Socials) {
+		if href := j.cfg.Footer.Socials[name]; hasScheme(href) {
+			b.WriteString(` <a href="` + esc(href) + `" rel="me">` + esc(siteName(name)) + `</a>`)
+		}
+	}
+	b.WriteString(`</footer>`)
+}
+
+// siteNames spells the social sites docs.json names by key.
+var siteNames = map[string]string{"github": "GitHub", "x": "X", "linkedin": "LinkedIn", "youtube": "YouTube",
+	"discord": "Discord", "slack": "Slack", "website": "Website", "x-twitter": "X", "hacker-news": "Hacker News"}
+
+func siteName(key string) string {
+	if n, ok := siteNames[key]; ok {
+		return n
+	}
+	return titleFromKey(key)
 }
