@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -13,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
 
 const bundleAddr = "docsadmin_static_export_bundle.site"
@@ -102,6 +105,49 @@ func TestAccStaticExportBundle_createImportRenewUpdate(t *testing.T) {
 					sameJob.AddStateValue(exportAddr, tfjsonpath.New("id")),
 					sameLink.AddStateValue(bundleAddr, tfjsonpath.New("bundle_url")),
 					statecheck.ExpectKnownValue(bundleAddr, tfjsonpath.New("renew_before"), knownvalue.StringExact("30m")),
+				},
+			},
+		},
+	})
+}
+
+// A bundle imported by job ID has no link; the next apply makes one in
+// place, for the same job.
+func TestAccStaticExportBundle_importThenApplyGeneratesLink(t *testing.T) {
+	env := newAccEnv(t)
+	ctx := context.Background()
+	c := env.client(t)
+	job, err := c.StartExport(ctx, api.StartExportRequest{Domain: env.Domain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WaitExport(ctx, job.JobID, nil); err != nil {
+		t.Fatal(err)
+	}
+	cfg := env.config(fmt.Sprintf(`
+resource "docsadmin_static_export_bundle" "site" {
+  job_id = %q
+}
+`, job.JobID))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{
+			{
+				Config:             cfg,
+				ResourceName:       bundleAddr,
+				ImportState:        true,
+				ImportStateId:      job.JobID,
+				ImportStatePersist: true,
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(bundleAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(bundleAddr, tfjsonpath.New("bundle_url")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(bundleAddr, tfjsonpath.New("job_id"), knownvalue.StringExact(job.JobID)),
+					statecheck.ExpectKnownValue(bundleAddr, tfjsonpath.New("bundle_url"), knownvalue.StringFunc(downloads)),
 				},
 			},
 		},
