@@ -114,3 +114,24 @@ func TestCodeInfo(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRender feeds arbitrary MDX through the content pipeline: whatever an
+// author writes, rendering must finish without a panic. `go test` runs the
+// seeds; `go test -fuzz FuzzRender ./internal/export` explores further.
+func FuzzRender(f *testing.F) {
+	for _, seed := range []string{
+		"<Note>\n  text\n</Note>", "<Card title=\"a\n", "```\n<Tip>\n", "{/* open", "<Steps><Step>",
+		"import {\nA", "export const x = {", "<img\n  style={{ a: '1' }}\n/>", "</Tabs>\n</Tab>", "- a\n  <Note>x</Note>\n- b",
+		"<Tree.Folder name=\"x\" defaultOpen>\n<Tree.File name=\"y\" />", "| a |\n| - |\n| <Icon icon=\"x\" /> |",
+	} {
+		f.Add(seed)
+	}
+	md := newMarkdown()
+	f.Fuzz(func(t *testing.T, src string) {
+		var buf bytes.Buffer
+		out := preprocess(src, func(string) (string, error) { return "<Note>snippet</Note>", nil }, nil, 0)
+		if _, err := markdownToHTML(md, []byte(out), &buf); err != nil {
+			t.Fatalf("render: %v", err)
+		}
+	})
+}
