@@ -74,6 +74,13 @@ func run(hugo string, runs int, keep string) error {
 	var lastOut string
 	hugoBest := 0.0
 	for r := 0; r < runs; r++ {
+		if lastOut != "" && keep == "" {
+			// Only the last export is needed (for the search timing); the
+			// others would hold hundreds of MiB of temporary disk.
+			_ = os.RemoveAll(lastOut)
+			_ = os.Remove(lastOut + ".tar.gz")
+			_ = os.Remove(lastOut + ".tar.gz.2")
+		}
 		lastOut = filepath.Join(root, fmt.Sprintf("export-%d", r))
 		var res childResult
 		use, err := measure(&res, self, "-child", docs, "-out", lastOut)
@@ -88,9 +95,13 @@ func run(hugo string, runs int, keep string) error {
 			continue
 		}
 		start := time.Now()
-		use, err = measure(nil, hugo, "--quiet", "--source", hugoSite, "--destination", filepath.Join(root, fmt.Sprintf("hugo-out-%d", r)))
+		dest := filepath.Join(root, fmt.Sprintf("hugo-out-%d", r))
+		use, err = measure(nil, hugo, "--quiet", "--source", hugoSite, "--destination", dest)
 		if err != nil {
 			return fmt.Errorf("hugo: %w", err)
+		}
+		if keep == "" {
+			_ = os.RemoveAll(dest)
 		}
 		if d := time.Since(start).Seconds(); r == 0 || d < hugoBest {
 			hugoBest, hugoUse = d, use
