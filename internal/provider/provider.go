@@ -210,6 +210,7 @@ func (p *docsadminProvider) Resources(context.Context) []func() resource.Resourc
 	return []func() resource.Resource{
 		NewStaticExportResource,
 		NewStaticExportBundleResource,
+		NewStaticExportRolloutResource,
 	}
 }
 

@@ -1,0 +1,183 @@
+package provider
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/go-hclog"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/kubetest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
+)
+
+const (
+	rolloutAddr      = "docsadmin_static_export_rollout.docs"
+	rolloutRelease   = "docs"
+	rolloutNamespace = "docs-tf"
+	// The chart's Secret that holds the link (see its templates).
+	rolloutSecret = "docs-docsadmin-self-hosted-bundle"
+)
+
+// rolloutEnv is the reference server plus a real kube-apiserver with an
+// empty namespace. No kubelet runs, so configurations set atomic = false
+// and never wait for readiness.
+type rolloutEnv struct {
+	*accEnv
+	cluster *kubetest.Cluster
+	cs      kubernetes.Interface
+	roller  *rollout.Roller
+	chart   string
+}
+
+func newRolloutEnv(t *testing.T) *rolloutEnv {
+	t.Helper()
+	env := newAccEnv(t)
+	c := kubetest.Start(t)
+	t.Setenv("KUBECACHEDIR", t.TempDir())
+	// terraform import passes no configuration, so the imported resource
+	// reads the cluster named by KUBECONFIG, as helm would.
+	t.Setenv("KUBECONFIG", c.Kubeconfig)
+	rc, err := clientcmd.BuildConfigFromFlags("", c.Kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := kubernetes.NewForConfigOrDie(rc)
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: rolloutNamespace}}
+	if _, err := cs.CoreV1().Namespaces().Create(t.Context(), ns, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	roller, err := rollout.New(rollout.Config{Kubeconfig: c.Kubeconfig, Context: c.Context, Namespace: rolloutNamespace},
+		hclog.NewNullLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	chart, err := filepath.Abs("../../examples/self-hosted-chart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &rolloutEnv{accEnv: env, cluster: c, cs: cs, roller: roller, chart: chart}
+}
+
+// wiredConfig is the whole loop: an export, its bundle link, and the
+// release that serves it, with the link and its expiry wired through.
+func (e *rolloutEnv) wiredConfig() string {
+	return e.config(bundleConfig(e.Domain, "15m") + fmt.Sprintf(`
+resource "docsadmin_static_export_rollout" "docs" {
+  release         = %q
+  namespace       = %q
+  kubeconfig_path = %q
+  kube_context    = %q
+  chart           = %q
+  install         = true
+  atomic          = false
+
+  bundle_url = docsadmin_static_export_bundle.site.bundle_url
+  expires_at = docsadmin_static_export_bundle.site.expires_at
+  version    = docsadmin_static_export.docs.id
+}
+`, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, e.cluster.Context, e.chart))
+}
+
+// current is what the release carries, read as Terraform's Read does.
+func (e *rolloutEnv) current(t *testing.T) *rollout.State {
+	t.Helper()
+	s, err := e.roller.Current(t.Context(), rolloutRelease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// secretHolds checks that the chart's Secret, which the pods read, holds
+// the link in state.
+func (e *rolloutEnv) secretHolds(t *testing.T) func(string) error {
+	return func(link string) error {
+		sec, err := e.cs.CoreV1().Secrets(rolloutNamespace).Get(t.Context(), rolloutSecret, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if string(sec.Data["bundleUrl"]) != link {
+			return fmt.Errorf("secret %s holds another link than state", rolloutSecret)
+		}
+		return nil
+	}
+}
+
+// releaseHas checks a value in state against what the release carries.
+func (e *rolloutEnv) releaseHas(t *testing.T, field func(*rollout.State) string) func(string) error {
+	return func(v string) error {
+		s, err := e.roller.Current(t.Context(), rolloutRelease)
+		if err != nil {
+			return err
+		}
+		if got := field(s); got != v {
+			return fmt.Errorf("release carries %q, state %q", got, v)
+		}
+		return nil
+	}
+}
+
+// disableStaticExport sets staticExport.enabled=false in the values of the
+// release's last revision, as `helm upgrade --set staticExport.enabled=false`
+// leaves them, without Helm: the provider's tests may not import it. The
+// record is the one Helm's Secret driver writes: base64 of gzipped JSON.
+func (e *rolloutEnv) disableStaticExport(t *testing.T) {
+	t.Helper()
+	ctx := t.Context()
+	name := fmt.Sprintf("sh.helm.release.v1.%s.v%d", rolloutRelease, e.current(t).Revision)
+	secrets := e.cs.CoreV1().Secrets(rolloutNamespace)
+	sec, err := secrets.Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	zipped, err := base64.StdEncoding.DecodeString(string(sec.Data["release"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(zipped))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rel map[string]any
+	if err := json.Unmarshal(raw, &rel); err != nil {
+		t.Fatal(err)
+	}
+	values, _ := rel["config"].(map[string]any)
+	table, _ := values[rollout.ValuesKey].(map[string]any)
+	if table == nil {
+		t.Fatalf("revision %s has no %s values", name, rollout.ValuesKey)
+	}
+	table[rollout.KeyEnabled] = false
+	if raw, err = json.Marshal(rel); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write(raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	sec.Data["release"] = []byte(base64.StdEncoding.EncodeToString(buf.Bytes()))
+	if _, err := secrets.Update(ctx, sec, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if e.current(t).Enabled {
+		t.Fatal("the edited release still reads as enabled")
+	}
+}
