@@ -143,12 +143,11 @@ func TestAccStaticExportRollout_lifecycle(t *testing.T) {
 	}
 }
 
-func TestAccStaticExportRollout_missingReleaseWithoutInstall(t *testing.T) {
+// A missing release is an error naming it unless install = true; importing
+// one is refused too, as is an import ID without a namespace.
+func TestAccStaticExportRollout_missingRelease(t *testing.T) {
 	e := newRolloutEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories,
-		Steps: []resource.TestStep{{
-			Config: e.config(fmt.Sprintf(`
+	config := e.config(fmt.Sprintf(`
 resource "docsadmin_static_export_rollout" "docs" {
   release         = "absent"
   namespace       = %q
@@ -157,9 +156,29 @@ resource "docsadmin_static_export_rollout" "docs" {
   bundle_url      = "https://bundles.example.com/b.tar.gz?sig=secret"
   version         = "v1"
 }
-`, rolloutNamespace, e.cluster.Kubeconfig)),
-			ExpectError: regexp.MustCompile(`(?s)Helm Release Not Found.*"absent".*namespace.*"docs-tf".*install = true`),
-		}},
+`, rolloutNamespace, e.cluster.Kubeconfig))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories,
+		Steps: []resource.TestStep{
+			{
+				Config:      config,
+				ExpectError: regexp.MustCompile(`(?s)Helm Release Not Found.*"absent".*namespace.*"docs-tf".*install = true`),
+			},
+			{
+				Config:        config,
+				ResourceName:  rolloutAddr,
+				ImportState:   true,
+				ImportStateId: "absent",
+				ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*<namespace>/<release>`),
+			},
+			{
+				Config:        config,
+				ResourceName:  rolloutAddr,
+				ImportState:   true,
+				ImportStateId: rolloutNamespace + "/absent",
+				ExpectError:   regexp.MustCompile(`(?i)cannot import non-existent remote object`),
+			},
+		},
 	})
 	if _, err := e.roller.Current(t.Context(), "absent"); !errors.Is(err, rollout.ErrReleaseNotFound) {
 		t.Fatalf("a failed create left a release behind: %v", err)
