@@ -375,15 +375,9 @@ type privateState interface {
 // and whether there is one (there is none right after an import).
 func appliedDigest(ctx context.Context, p privateState) (string, bool, diag.Diagnostics) {
 	raw, diags := p.GetKey(ctx, appliedDigestKey)
-	if diags.HasError() || raw == nil {
-		return "", false, diags
-	}
 	var d string
-	if err := json.Unmarshal(raw, &d); err != nil {
-		diags.AddError("Unreadable Private State", "The recorded values digest is not a JSON string: "+err.Error())
-		return "", false, diags
-	}
-	return d, true, diags
+	known := raw != nil && json.Unmarshal(raw, &d) == nil
+	return d, known, diags
 }
 
 // setAppliedDigest records d; private state values must be JSON.
