@@ -20,7 +20,7 @@ var callouts = map[string]string{
 // output never depends on anything but the tag, so pages render in
 // parallel without shared state. Unknown components become a plain
 // wrapper: their children still render and the page never breaks.
-func renderComponent(t *jsxTag) (open, close string) {
+func renderComponent(t *jsxTag) (openHTML, closeHTML string) {
 	if kind, ok := callouts[t.name]; ok {
 		style := ""
 		if c := t.attr("color"); c != "" {

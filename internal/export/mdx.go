@@ -278,13 +278,13 @@ func (m *mdx) blockTag(t jsxTag) {
 		m.snippet(file, t)
 		return
 	}
-	open, close := renderComponent(&t)
-	m.block(open)
+	openHTML, closeHTML := renderComponent(&t)
+	m.block(openHTML)
 	if t.selfClosing {
-		m.block(close)
+		m.block(closeHTML)
 		return
 	}
-	m.stack = append(m.stack, openBlock{name: t.name, close: close, indent: -1})
+	m.stack = append(m.stack, openBlock{name: t.name, close: closeHTML, indent: -1})
 }
 
 // snippet inlines an imported snippet, converted with the tag's attributes
@@ -378,10 +378,10 @@ func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
 		}
 		return ""
 	}
-	open, close := renderComponent(&t)
+	openHTML, closeHTML := renderComponent(&t)
 	if t.selfClosing {
-		return open + close
+		return openHTML + closeHTML
 	}
-	*closes = append(*closes, close)
-	return open
+	*closes = append(*closes, closeHTML)
+	return openHTML
 }

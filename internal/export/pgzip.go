@@ -100,7 +100,7 @@ func (z *parallelGzip) Write(p []byte) (int, error) {
 func (z *parallelGzip) dispatch(last bool) {
 	block := z.buf
 	z.crc = crc32.Update(z.crc, crc32.IEEETable, block)
-	z.size += uint32(len(block)) // ISIZE is the length modulo 2^32
+	z.size += uint32(len(block)) //nolint:gosec // ISIZE is the length modulo 2^32 by definition
 	z.buf = make([]byte, 0, gzipBlock)
 	ch := make(chan gzResult, 1)
 	z.sem <- struct{}{}

@@ -20,6 +20,10 @@ import (
 // tell a damaged bundle from an unreadable one with errors.Is.
 var errMismatch = errors.New("bundle does not match its manifest")
 
+// maxEntrySize bounds a file read before the archive's manifest, whose
+// size nothing else vouches for yet.
+const maxEntrySize = 1 << 30
+
 // safeName reports whether an archive or manifest path stays inside the
 // bundle: relative, slash-separated, clean, without "..".
 func safeName(p string) bool {
@@ -112,8 +116,10 @@ func checkFile(p string, f ManifestFile) error {
 
 func checkStream(r io.Reader, f ManifestFile) error {
 	h := sha256.New()
-	n, err := io.Copy(h, r)
-	if err != nil {
+	// Reading one byte past the listed size is enough to see a mismatch,
+	// and bounds the work a hostile archive can cause.
+	n, err := io.CopyN(h, r, f.Size+1)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("verify %s: %w", f.Path, err)
 	}
 	if n != f.Size {
@@ -187,8 +193,11 @@ func VerifyArchive(r io.Reader) (*Manifest, error) {
 			continue
 		}
 		if m == nil {
+			if hdr.Size > maxEntrySize {
+				return nil, fmt.Errorf("%w: %s is %d bytes, more than a bundle file may be", errMismatch, name, hdr.Size)
+			}
 			h := sha256.New()
-			n, err := io.Copy(h, tr)
+			n, err := io.CopyN(h, tr, hdr.Size)
 			if err != nil {
 				return nil, fmt.Errorf("verify archive: %w", err)
 			}
