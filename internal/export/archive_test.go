@@ -156,6 +156,17 @@ func TestVerifyArchive_manifestLast(t *testing.T) {
 	}
 }
 
+func TestVerifyArchive_boundsEntriesBeforeManifest(t *testing.T) {
+	_, b := demoArchive(t)
+	es := readArchive(t, b)
+	moved := append(append([]tarEntry(nil), es[1:]...), es[0])
+	defer func(old int64) { maxEntrySize = old }(maxEntrySize)
+	maxEntrySize = 16
+	if _, err := VerifyArchive(bytes.NewReader(writeArchive(t, moved))); !errors.Is(err, errMismatch) {
+		t.Fatalf("oversized entry before the manifest: err = %v, want mismatch", err)
+	}
+}
+
 func TestVerifyDir_rejects(t *testing.T) {
 	for name, damage := range map[string]func(dir string) error{
 		"tampered": func(dir string) error { return os.WriteFile(filepath.Join(dir, "quickstart.html"), []byte("x"), 0o644) },

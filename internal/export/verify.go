@@ -22,7 +22,7 @@ var errMismatch = errors.New("bundle does not match its manifest")
 
 // maxEntrySize bounds a file read before the archive's manifest, whose
 // size nothing else vouches for yet.
-const maxEntrySize = 1 << 30
+var maxEntrySize int64 = 1 << 30
 
 // safeName reports whether an archive or manifest path stays inside the
 // bundle: relative, slash-separated, clean, without "..".
