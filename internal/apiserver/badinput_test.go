@@ -1,6 +1,7 @@
 package apiserver_test
 
 import (
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -105,6 +106,7 @@ func TestBadInputs(t *testing.T) {
 		{name: "download_laterExpiry", method: "GET", path: tamper(func(_ *url.URL, q url.Values) { q.Set("expires", "99999999999") }), status: 403, want: "not valid"},
 		{name: "download_otherJob", method: "GET", path: tamper(func(u *url.URL, _ url.Values) { u.Path = strings.Replace(u.Path, done, failed.JobID, 1) }), status: 403, want: "not valid"},
 		{name: "download_otherFile", method: "GET", path: tamper(func(u *url.URL, _ url.Values) { u.Path = strings.Replace(u.Path, "bundle.tar.gz", "state.db", 1) }), status: 403, want: "not valid"},
+		{name: "createAgentJob_chunkedWrongContentType", method: "POST", path: agentJobs, key: keyAcme, ctype: "text/plain", body: chunked(`{"prompt": "x"}`), status: 415, want: "text/plain"},
 		{name: "wrongMethod", method: "DELETE", path: exports + "/" + done, key: keyAcme, status: 405, want: "not allowed"},
 		{name: "wrongMethodCollection", method: "PUT", path: exports, key: keyAcme, status: 405, want: "not allowed"},
 		{name: "unknownPath", method: "GET", path: "/v1/nothing-here", key: keyAcme, status: 404, want: "no such endpoint"},
@@ -143,3 +145,6 @@ func TestBadInputs(t *testing.T) {
 		})
 	}
 }
+
+// chunked hides a body's length, so the client sends it chunked.
+func chunked(s string) io.Reader { return io.MultiReader(strings.NewReader(s)) }

@@ -56,6 +56,8 @@ func callWith(t *testing.T, method, url, key string, body any, header map[string
 		rd = strings.NewReader(b)
 	case []byte:
 		rd = bytes.NewReader(b)
+	case io.Reader:
+		rd = b
 	default:
 		data, err := json.Marshal(b)
 		if err != nil {

@@ -135,6 +135,12 @@ func TestExport_bundleLifecycle(t *testing.T) {
 		t.Fatalf("renewed bundle %+v vs %+v", b2, b1)
 	}
 	download(t, b2.BundleURL, b2.SizeBytes)
+	// A client that sends an empty chunked body without a content type
+	// (some HTTP stacks do for a bodyless POST) is served too.
+	if r := callWith(t, "POST", env.URL+"/v1/static-export/jobs/"+job.JobID+"/bundle", env.Key, chunked(""),
+		map[string]string{"Content-Type": ""}); r.status != http.StatusOK {
+		t.Fatalf("bundle with an empty chunked body: %d %s", r.status, r.body)
+	}
 	if n := env.Server.ArchivesBuilt(); n != 1 {
 		t.Fatalf("archives built: %d, want 1 (a new link must not re-archive)", n)
 	}

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -57,6 +58,18 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 		if r.ContentLength > api.MaxRequestBodyBytes {
 			s.serveError(w, r, errorf(http.StatusRequestEntityTooLarge, "request body exceeds %d bytes", api.MaxRequestBodyBytes))
 			return
+		}
+		if r.ContentLength < 0 {
+			// A chunked body may still be empty; only a body that has
+			// content must be JSON.
+			br := bufio.NewReader(r.Body)
+			if _, err := br.Peek(1); errors.Is(err, io.EOF) {
+				r.ContentLength = 0
+			}
+			r.Body = struct {
+				io.Reader
+				io.Closer
+			}{br, r.Body}
 		}
 		if r.ContentLength != 0 {
 			ct := r.Header.Get("Content-Type")
