@@ -3,6 +3,8 @@ package provider
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -26,6 +28,11 @@ import (
 // corrects, and an empty plan after each apply.
 func TestAccStaticExportRollout_lifecycle(t *testing.T) {
 	e := newRolloutEnv(t)
+	// Everything Terraform and the provider log, to check that no link
+	// reaches it with its signature.
+	logPath := filepath.Join(t.TempDir(), "terraform.log")
+	t.Setenv("TF_LOG", "TRACE")
+	t.Setenv("TF_ACC_LOG_PATH", logPath)
 	sameJob := statecheck.CompareValue(compare.ValuesSame())
 	newLink := statecheck.CompareValue(compare.ValuesDiffer())
 	versionIsJob := statecheck.CompareValuePairs(exportAddr, tfjsonpath.New("id"),
@@ -140,6 +147,16 @@ func TestAccStaticExportRollout_lifecycle(t *testing.T) {
 	})
 	if s := e.current(t); s.Revision != 5 || !s.Enabled {
 		t.Fatalf("release after the test: revision %d, enabled %t", s.Revision, s.Enabled)
+	}
+	logged, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(logged), "upgrading release") {
+		t.Fatal("the provider's rollout log lines did not reach Terraform's log")
+	}
+	if leak := regexp.MustCompile(`bundle\.tar\.gz\?[^\[]`).Find(logged); leak != nil {
+		t.Fatalf("a bundle link with its query reached the log: %q", leak)
 	}
 }
 
