@@ -72,6 +72,39 @@ if [[ "$listed" != "$present" ]]; then
 fi
 echo "$(echo "$listed" | wc -l) files match manifest version $(jq -r .version "$manifest") ($(jq -r .pageCount "$manifest") pages, domain $(jq -r .domain "$manifest"))"
 
+job_id="$(cd "$DEMO/quickstart" && terraform output -raw job_id)"
+
+step "rolling the bundle out with Helm to a local Kubernetes API server"
+# The test API server of the Helm tier (tools/kube/build.sh, `make kube`):
+# etcd and kube-apiserver on loopback, no kubelet, so nothing waits for pods.
+kubelocal="$WORK/kubelocal"
+(cd "$ROOT" && go build -o "$kubelocal" ./internal/kubetest/kubelocal)
+: >"$DEMO/kube.out"
+(cd "$ROOT" && exec "$kubelocal" -kubeconfig-out "$DEMO/kubeconfig" -namespace docs) >"$DEMO/kube.out" 2>"$DEMO/kube.log" &
+KUBE_PID=$!
+trap 'kill "$KUBE_PID" "$APISERVER_PID" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
+kube_ready=""
+for _ in $(seq 1 300); do
+  grep -q '^ready' "$DEMO/kube.out" && { kube_ready=1; break; }
+  kill -0 "$KUBE_PID" 2>/dev/null || break
+  sleep 0.1 # processes coming up: nothing to wait on but their output
+done
+if [[ -z "$kube_ready" ]]; then
+  if wait "$KUBE_PID"; [[ $? == 3 ]]; then
+    echo "skipped: the test Kubernetes API server is not built (make kube builds it, once, in about 8 minutes)"
+  else
+    echo "the local Kubernetes API server did not start; see $DEMO/kube.log" >&2
+    exit 1
+  fi
+else
+  sed 's/^ready: /local /' "$DEMO/kube.out"
+  rollout=("$PROVIDER_BIN" rollout --release docs --namespace docs --kubeconfig "$DEMO/kubeconfig"
+    --job-id "$job_id" --chart "$ROOT/examples/self-hosted-chart" --install --atomic=false)
+  "${rollout[@]}"
+  step "running the rollout again, as cron would: nothing to do while the link is fresh"
+  "${rollout[@]}"
+fi
+
 step "done"
 echo "The static site is in $DEMO/site; open $DEMO/site/index.html,"
 echo "or serve it:  python3 -m http.server --directory $DEMO/site 8000"

@@ -9,6 +9,7 @@ package kubetest
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,29 +46,54 @@ type Cluster struct {
 	Version string
 }
 
+// Env is what starting a cluster needs from its caller: a scratch
+// directory removed afterwards, a place to register cleanups (run in
+// reverse order) and a log. testing.TB satisfies it; so does a command
+// that runs a cluster for a demo.
+type Env interface {
+	TempDir() string
+	Cleanup(func())
+	Logf(format string, args ...any)
+}
+
 // Start starts etcd and kube-apiserver in a temporary directory, waits until
 // the API server reports ready and registers a cleanup that stops both and
 // removes their data. It fails the test (or skips it when EnvSkip is "1")
 // if the binaries have not been built.
 func Start(t testing.TB) *Cluster {
 	t.Helper()
-	bin, version, err := binDir()
-	if err == nil {
-		err = haveBinaries(bin)
-	}
-	if err != nil {
+	c, err := StartEnv(t)
+	if errors.Is(err, ErrNotBuilt) {
 		if os.Getenv(EnvSkip) == "1" {
 			t.Skipf("kubetest: %v (%s=1)", err, EnvSkip)
 		}
 		t.Fatalf("kubetest: %v; run tools/kube/build.sh (make test runs it) "+
 			"or set %s to a directory holding kube-apiserver and etcd", err, EnvBin)
 	}
-	c, err := start(t, bin)
 	if err != nil {
 		t.Fatalf("kubetest: %v", err)
 	}
-	c.Version = version
 	return c
+}
+
+// ErrNotBuilt is wrapped by StartEnv's error when the binaries are missing.
+var ErrNotBuilt = errors.New("the test Kubernetes binaries are not built")
+
+// StartEnv is Start for callers that are not tests.
+func StartEnv(e Env) (*Cluster, error) {
+	bin, version, err := binDir()
+	if err == nil {
+		err = haveBinaries(bin)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNotBuilt, err)
+	}
+	c, err := start(e, bin)
+	if err != nil {
+		return nil, err
+	}
+	c.Version = version
+	return c, nil
 }
 
 func haveBinaries(bin string) error {

@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"testing"
 	"time"
 )
 
@@ -31,7 +30,7 @@ const (
 // contextName is the one context in the generated kubeconfig.
 const contextName = "kubetest"
 
-func start(t testing.TB, bin string) (*Cluster, error) {
+func start(t Env, bin string) (*Cluster, error) {
 	dir := t.TempDir()
 	p, err := newPKI(dir)
 	if err != nil {
@@ -122,7 +121,7 @@ type process struct {
 // launch starts a binary with its output in logPath and registers a cleanup
 // that stops it. Cleanups run in reverse order, so kube-apiserver stops
 // before etcd and both stop before t.TempDir removes their data.
-func launch(t testing.TB, path, logPath string, args ...string) (*process, error) {
+func launch(t Env, path, logPath string, args ...string) (*process, error) {
 	logFile, err := os.Create(logPath)
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", filepath.Base(logPath), err)
@@ -147,7 +146,7 @@ func launch(t testing.TB, path, logPath string, args ...string) (*process, error
 
 // stop asks the process to terminate and kills it if it does not within
 // stopTimeout, so a wedged server cannot hang the test binary.
-func (p *process) stop(t testing.TB) {
+func (p *process) stop(t Env) {
 	select {
 	case <-p.exited:
 		return

@@ -1,0 +1,94 @@
+// Command kubelocal runs the test Kubernetes API server (etcd and
+// kube-apiserver from tools/kube/build.sh) outside the tests, for `make
+// demo`: it creates the namespaces it is given, writes the kubeconfig,
+// prints "ready" and runs until SIGINT or SIGTERM, then stops both servers
+// and removes their data. Exit code 3 means the binaries are not built.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/kubetest"
+)
+
+// env gives kubetest a scratch dir and runs cleanups on exit.
+type env struct {
+	dir      string
+	cleanups []func()
+}
+
+func (e *env) TempDir() string                 { return e.dir }
+func (e *env) Cleanup(f func())                { e.cleanups = append(e.cleanups, f) }
+func (e *env) Logf(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+
+func (e *env) close() {
+	for i := len(e.cleanups) - 1; i >= 0; i-- {
+		e.cleanups[i]()
+	}
+	_ = os.RemoveAll(e.dir)
+}
+
+func main() { os.Exit(run()) }
+
+func run() int {
+	out := flag.String("kubeconfig-out", "kubeconfig", "where to write the kubeconfig")
+	ns := flag.String("namespace", "", "a namespace to create")
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "kubelocal-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	e := &env{dir: dir}
+	defer e.close()
+	c, err := kubetest.StartEnv(e)
+	if errors.Is(err, kubetest.ErrNotBuilt) {
+		fmt.Fprintf(os.Stderr, "kubelocal: %v (make kube builds them)\n", err)
+		return 3
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "kubelocal: %v\n", err)
+		return 1
+	}
+	kubeconfig, err := os.ReadFile(c.Kubeconfig)
+	if err == nil {
+		err = os.WriteFile(*out, kubeconfig, 0o600)
+	}
+	if err == nil && *ns != "" {
+		err = createNamespace(c.Kubeconfig, *ns)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "kubelocal: %v\n", err)
+		return 1
+	}
+	fmt.Printf("ready: Kubernetes %s at %s\n", c.Version, c.Server)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	<-ctx.Done()
+	return 0
+}
+
+func createNamespace(kubeconfig, name string) error {
+	rc, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return err
+	}
+	cs, err := kubernetes.NewForConfig(rc)
+	if err != nil {
+		return err
+	}
+	_, err = cs.CoreV1().Namespaces().Create(context.Background(),
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
+	return err
+}
