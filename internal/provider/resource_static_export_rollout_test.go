@@ -31,8 +31,12 @@ func TestAccStaticExportRollout_lifecycle(t *testing.T) {
 	// Everything Terraform and the provider log, to check that no link
 	// reaches it with its signature.
 	logPath := filepath.Join(t.TempDir(), "terraform.log")
-	t.Setenv("TF_LOG", "TRACE")
 	t.Setenv("TF_ACC_LOG_PATH", logPath)
+	// New may have switched the SDK's and provider's logs off for the
+	// whole process (see quietUnrequestedLogs); these win over that.
+	for _, v := range []string{"TF_LOG", "TF_LOG_PROVIDER_DOCSADMIN", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK"} {
+		t.Setenv(v, "TRACE")
+	}
 	sameJob := statecheck.CompareValue(compare.ValuesSame())
 	newLink := statecheck.CompareValue(compare.ValuesDiffer())
 	versionIsJob := statecheck.CompareValuePairs(exportAddr, tfjsonpath.New("id"),
