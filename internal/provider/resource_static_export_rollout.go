@@ -78,7 +78,7 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"release": schema.StringAttribute{
-				MarkdownDescription: "Name of the Helm release.",
+				MarkdownDescription: "Name of the Helm release. Changing it (or `namespace`) forgets the old release, without uninstalling it.",
 				Required:            true,
 				PlanModifiers:       replace,
 				Validators: []validator.String{stringvalidator.LengthAtMost(53),
@@ -93,7 +93,7 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 			},
 			"kubeconfig_path": schema.StringAttribute{
 				MarkdownDescription: "Path of a kubeconfig file. Defaults to the `KUBECONFIG` environment variable, then " +
-					"`~/.kube/config`. Set per resource, so it can name a cluster created in the same run.",
+					"`~/.kube/config`; `~` is not expanded, use `pathexpand()`. Set per resource, so it can name a cluster created in the same run.",
 				Optional: true,
 			},
 			"kube_context": schema.StringAttribute{
