@@ -21,7 +21,7 @@ type reply struct {
 	body   []byte
 }
 
-func (r reply) errorMessage(t *testing.T) string {
+func (r reply) errorMessage(t testing.TB) string {
 	t.Helper()
 	var e api.Error
 	if err := json.Unmarshal(r.body, &e); err != nil || e.Error == "" {
@@ -33,7 +33,7 @@ func (r reply) errorMessage(t *testing.T) string {
 	return e.Error
 }
 
-func (r reply) decode(t *testing.T, v any) {
+func (r reply) decode(t testing.TB, v any) {
 	t.Helper()
 	if err := json.Unmarshal(r.body, v); err != nil {
 		t.Fatalf("status %d: decode %q: %v", r.status, r.body, err)
@@ -42,12 +42,12 @@ func (r reply) decode(t *testing.T, v any) {
 
 // call sends one request. body may be nil, a string (sent as is) or any
 // value (sent as JSON); a non-nil body gets Content-Type application/json.
-func call(t *testing.T, method, url, key string, body any) reply {
+func call(t testing.TB, method, url, key string, body any) reply {
 	t.Helper()
 	return callWith(t, method, url, key, body, nil)
 }
 
-func callWith(t *testing.T, method, url, key string, body any, header map[string]string) reply {
+func callWith(t testing.TB, method, url, key string, body any, header map[string]string) reply {
 	t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
@@ -91,7 +91,7 @@ func callWith(t *testing.T, method, url, key string, body any, header map[string
 }
 
 // startExport starts an export of domain and returns the job.
-func startExport(t *testing.T, env *apiservertest.Env, req api.StartExportRequest) api.ExportJob {
+func startExport(t testing.TB, env *apiservertest.Env, req api.StartExportRequest) api.ExportJob {
 	t.Helper()
 	r := call(t, "POST", env.URL+"/v1/static-export/jobs", env.Key, req)
 	if r.status != http.StatusAccepted {
@@ -104,7 +104,7 @@ func startExport(t *testing.T, env *apiservertest.Env, req api.StartExportReques
 
 // waitExport polls a job until it is terminal, failing the test after a
 // generous deadline.
-func waitExport(t *testing.T, env *apiservertest.Env, id string) api.ExportJob {
+func waitExport(t testing.TB, env *apiservertest.Env, id string) api.ExportJob {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -126,7 +126,7 @@ func waitExport(t *testing.T, env *apiservertest.Env, id string) api.ExportJob {
 
 // completedExport starts an export of the environment's demo domain and
 // waits for it to complete.
-func completedExport(t *testing.T, env *apiservertest.Env) string {
+func completedExport(t testing.TB, env *apiservertest.Env) string {
 	t.Helper()
 	job := waitExport(t, env, startExport(t, env, api.StartExportRequest{Domain: env.Domain}).JobID)
 	if job.Status != api.ExportCompleted {
@@ -135,7 +135,7 @@ func completedExport(t *testing.T, env *apiservertest.Env) string {
 	return job.JobID
 }
 
-func bundle(t *testing.T, env *apiservertest.Env, id string) api.Bundle {
+func bundle(t testing.TB, env *apiservertest.Env, id string) api.Bundle {
 	t.Helper()
 	r := call(t, "POST", env.URL+"/v1/static-export/jobs/"+id+"/bundle", env.Key, nil)
 	if r.status != http.StatusOK {
@@ -148,7 +148,7 @@ func bundle(t *testing.T, env *apiservertest.Env, id string) api.Bundle {
 
 // download fetches a presigned link and checks the archive against its
 // manifest, returning the manifest.
-func download(t *testing.T, link string, size int64) *export.Manifest {
+func download(t testing.TB, link string, size int64) *export.Manifest {
 	t.Helper()
 	resp, err := http.Get(link)
 	if err != nil {

@@ -80,7 +80,7 @@ func startChild(t *testing.T, args string) *child {
 
 // writeLargeSite writes a docs source with n pages, big enough that an
 // export is still running when the test kills the server.
-func writeLargeSite(t *testing.T, dir string, n int) {
+func writeLargeSite(t testing.TB, dir string, n int) {
 	t.Helper()
 	var pages []string
 	for i := range n {
