@@ -1,9 +1,9 @@
 package bundleserve
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"os"
 	"path"
@@ -84,18 +84,43 @@ func serveFrom(w http.ResponseWriter, r *http.Request, dir string) {
 		candidates = append(candidates, p+".html", path.Join(p, "index.html"))
 	}
 	for _, c := range candidates {
-		if serveFile(w, r, filepath.Join(dir, filepath.FromSlash(c)), http.StatusOK) {
+		if serveFile(w, r, filepath.Join(dir, filepath.FromSlash(c))) {
 			return
 		}
 	}
-	if !serveFile(w, r, filepath.Join(dir, "404.html"), http.StatusNotFound) {
-		http.NotFound(w, r)
+	// How many directories below the root the browser thinks it is.
+	depth := strings.Count(p, "/")
+	if p != "" && strings.HasSuffix(r.URL.Path, "/") {
+		depth++
 	}
+	serveNotFound(w, depth, dir)
+}
+
+// serveNotFound answers with the bundle's 404.html. Its links are relative
+// to the bundle root, so for a missing page below the root a <base> that
+// climbs back up is added; otherwise its stylesheet and links would resolve
+// against the missing page's directory.
+func serveNotFound(w http.ResponseWriter, depth int, dir string) {
+	page, err := os.ReadFile(filepath.Join(dir, "404.html"))
+	if err != nil {
+		http.Error(w, "404 page not found", http.StatusNotFound)
+		return
+	}
+	if depth > 0 {
+		base := []byte(`<base href="` + strings.Repeat("../", depth) + `">`)
+		if i := bytes.Index(page, []byte("<head>")); i >= 0 {
+			i += len("<head>")
+			page = append(page[:i:i], append(base, page[i:]...)...)
+		}
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = w.Write(page)
 }
 
 // serveFile answers with the file at p, reporting false if there is no
 // regular file there.
-func serveFile(w http.ResponseWriter, r *http.Request, p string, status int) bool {
+func serveFile(w http.ResponseWriter, r *http.Request, p string) bool {
 	f, err := os.Open(p)
 	if err != nil {
 		return false
@@ -104,12 +129,6 @@ func serveFile(w http.ResponseWriter, r *http.Request, p string, status int) boo
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
 		return false
-	}
-	if status != http.StatusOK {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.WriteHeader(status)
-		_, _ = io.Copy(w, f)
-		return true
 	}
 	http.ServeContent(w, r, st.Name(), st.ModTime(), f)
 	return true

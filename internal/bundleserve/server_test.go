@@ -132,6 +132,17 @@ func TestServe_pagesAndProbes(t *testing.T) {
 	if code, _, body := f.fetch(t, "/no/such/page"); code != http.StatusNotFound || !strings.Contains(body, "<html") {
 		t.Errorf("missing page: %d %q", code, body)
 	}
+	// Below the root, the 404 page climbs back up so its relative
+	// stylesheet and links still resolve.
+	if code, _, body := f.fetch(t, "/guides/gone/page"); code != http.StatusNotFound || !strings.Contains(body, `<head><base href="../../">`) {
+		t.Errorf("nested missing page: %d %.200q", code, body)
+	}
+	if _, _, body := f.fetch(t, "/gone/"); !strings.Contains(body, `<base href="../">`) {
+		t.Errorf("a missing directory needs a base one level up")
+	}
+	if _, _, body := f.fetch(t, "/gone"); strings.Contains(body, "<base") {
+		t.Errorf("a 404 at the root needs no base")
+	}
 	if code, _, _ := f.fetch(t, "/../../etc/passwd"); code != http.StatusNotFound {
 		t.Errorf("traversal: %d", code)
 	}
