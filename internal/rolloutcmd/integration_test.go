@@ -28,10 +28,11 @@ const (
 )
 
 type world struct {
-	env    *apiservertest.Env
-	cs     kubernetes.Interface
-	roller *rollout.Roller
-	api    *client.Client
+	env        *apiservertest.Env
+	kubeconfig string
+	cs         kubernetes.Interface
+	roller     *rollout.Roller
+	api        *client.Client
 }
 
 // newWorld starts the reference API server and a real kube-apiserver with
@@ -57,7 +58,7 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &world{env: env, cs: cs, roller: roller, api: api}
+	return &world{env: env, kubeconfig: c.Kubeconfig, cs: cs, roller: roller, api: api}
 }
 
 // run executes the command with opts on top of sensible test defaults; the

@@ -1,0 +1,174 @@
+package rolloutcmd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
+)
+
+// flakyRoller fails its first n Apply calls, as a cluster that is briefly
+// unreachable would.
+type flakyRoller struct {
+	Roller
+	fails atomic.Int32
+}
+
+func (f *flakyRoller) Apply(ctx context.Context, req rollout.Request) (rollout.Result, error) {
+	if f.fails.Add(-1) >= 0 {
+		return rollout.Result{}, errors.New("connection refused")
+	}
+	return f.Roller.Apply(ctx, req)
+}
+
+// TestRollout_watchSurvivesErrorsAndReexports runs the watch loop through a
+// cluster error, an API error and two re-exports, with a sleep that moves
+// the server's clock: errors back off from five seconds and are retried,
+// and every --reexport-every a new export job is started.
+func TestRollout_watchSurvivesErrorsAndReexports(t *testing.T) {
+	w := newWorld(t)
+	// A proxy in front of the API that answers 503 to the second bundle
+	// call; the client does not retry, so the loop sees the error.
+	target, _ := url.Parse(w.env.URL)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var bundles atomic.Int32
+	front := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/bundle") && bundles.Add(1) == 2 {
+			http.Error(rw, `{"error":"maintenance"}`, http.StatusServiceUnavailable)
+			return
+		}
+		proxy.ServeHTTP(rw, r)
+	}))
+	defer front.Close()
+	api, err := client.New(client.Config{BaseURL: front.URL, APIKey: w.env.Key, MaxRetries: -1, Clock: w.env.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	roller := &flakyRoller{Roller: w.roller}
+	roller.fails.Store(1)
+
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var out bytes.Buffer
+	var waits []time.Duration
+	startedAt := w.env.Clock.Now()
+	r := &Runner{
+		Opts: Options{Release: release, Domain: w.env.Domain, Install: true, Chart: chartPath,
+			RenewBefore: 15 * time.Minute, ReexportEvery: 2 * time.Hour, Timeout: time.Minute, Watch: true},
+		API: api, Roller: roller, Clock: w.env.Clock, Out: &out, Log: hclog.NewNullLogger(),
+		Recheck: 24 * time.Hour,
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			waits = append(waits, d)
+			if w.env.Clock.Now().After(startedAt.Add(5 * time.Hour)) {
+				cancel()
+				return ctx.Err()
+			}
+			w.env.Clock.Advance(d)
+			return nil
+		},
+	}
+	if code := r.Run(ctx); code != ExitOK {
+		t.Fatalf("watch exit %d:\n%s", code, out.String())
+	}
+	log := out.String()
+	if waits[0] != retryMin || !strings.Contains(log, "connection refused") {
+		t.Fatalf("the cluster error was not retried after %s: waits %v\n%s", retryMin, waits, log)
+	}
+	if !strings.Contains(log, "maintenance") {
+		t.Fatalf("the API error never reached the loop:\n%s", log)
+	}
+	if n := strings.Count(log, "started export"); n < 3 {
+		t.Fatalf("%d exports in five hours with --reexport-every 2h:\n%s", n, log)
+	}
+	if s := w.state(t); !s.LinkValid(w.env.Clock.Now(), 0) {
+		t.Fatalf("watch left no live link: %+v", s)
+	}
+}
+
+// syncBuffer lets the test read what Command prints while it runs.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestCommand_watchStopsOnSIGTERM runs the real subcommand, flags and
+// environment included, and stops it with SIGTERM once it has installed
+// the release.
+func TestCommand_watchStopsOnSIGTERM(t *testing.T) {
+	w := newWorld(t)
+	t.Setenv("DOCSADMIN_BASE_URL", w.env.URL)
+	t.Setenv("DOCSADMIN_API_KEY", w.env.Key)
+	var out, errs syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Command(context.Background(), []string{"--release", release, "--namespace", namespace,
+			"--kubeconfig", w.kubeconfig, "--domain", w.env.Domain, "--install", "--chart", chartPath,
+			"--atomic=false", "--watch"}, &out, &errs)
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(out.String(), "installed release docs: revision 1") {
+		select {
+		case code := <-done:
+			t.Fatalf("exited %d before installing:\n%s\n%s", code, out.String(), errs.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no install within 60s:\n%s\n%s", out.String(), errs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-done:
+		if code != ExitOK || !strings.Contains(out.String(), "stopped") {
+			t.Fatalf("exit %d after SIGTERM:\n%s", code, out.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("still running 30s after SIGTERM")
+	}
+}
+
+func TestCommand_usage(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"--release", "docs"},
+		{"--release", "docs", "--domain", "d", "--job-id", "j"},
+		{"--release", "docs", "--domain", "d", "--reexport-every", "1h"},
+		{"--release", "docs", "--job-id", "j", "--install"},
+		{"--release", "docs", "--domain", "d", "--renew-before", "-1m"},
+	} {
+		var out, errs bytes.Buffer
+		if code := Command(context.Background(), args, &out, &errs); code != ExitUsage || errs.Len() == 0 {
+			t.Errorf("%q: exit %d, stderr %q", args, code, errs.String())
+		}
+	}
+}
