@@ -74,14 +74,20 @@ func (s *Server) ensureArchive(r *http.Request, rec *exportJobRecord) (int64, er
 
 // writeArchive streams the site into a temporary file, syncs it and renames
 // it into place, so a crash never leaves a truncated bundle to be served.
-func (s *Server) writeArchive(r *http.Request, id string) (int64, error) {
+func (s *Server) writeArchive(r *http.Request, id string) (_ int64, err error) {
 	final := s.bundlePath(id)
 	tmp, err := os.CreateTemp(filepath.Dir(final), ".bundle-*.tmp")
 	if err != nil {
 		return 0, fmt.Errorf("create bundle: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
+	// On failure the temporary file goes; errors of that cleanup would only
+	// hide the one being returned.
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
 	bw := bufio.NewWriterSize(tmp, 256<<10)
 	if err := s.exporter.Archive(r.Context(), s.siteDir(id), bw); err != nil {
 		return 0, fmt.Errorf("archive export: %w", err)
@@ -95,6 +101,9 @@ func (s *Server) writeArchive(r *http.Request, id string) (int64, error) {
 	st, err := tmp.Stat()
 	if err != nil {
 		return 0, fmt.Errorf("stat bundle: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return 0, fmt.Errorf("close bundle: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), final); err != nil {
 		return 0, fmt.Errorf("publish bundle: %w", err)
@@ -133,7 +142,7 @@ func (s *Server) downloadBundle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("open bundle: %w", err)
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // opened read-only: Close cannot lose data
 	st, err := f.Stat()
 	if err != nil {
 		return fmt.Errorf("stat bundle: %w", err)

@@ -68,7 +68,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir, configPath string, ttl time.Duration, publicURL string) error {
+func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir, configPath string, ttl time.Duration, publicURL string) (err error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
@@ -106,7 +106,13 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 	if err != nil {
 		return err
 	}
-	defer srv.Close()
+	// Close stops the export workers and closes the store, releasing the
+	// data dir for the next server.
+	defer func() {
+		if cerr := srv.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("close: %w", cerr)
+		}
+	}()
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -120,7 +126,7 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	srv.closed.Store(true) // readyz fails from here on
+	srv.draining.Store(true) // readyz fails from here on
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -50,32 +51,30 @@ func startChild(t *testing.T, args string) *child {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	lines := make(chan string)
+	// The scanner reads to the end, so the child never blocks on a full
+	// pipe, and hands over the first address it announces.
+	addr := make(chan string, 1)
 	go func() {
+		defer close(addr)
 		sc := bufio.NewScanner(out)
+		announced := false
 		for sc.Scan() {
-			lines <- sc.Text()
+			if u, found := strings.CutPrefix(sc.Text(), "listening on "); found && !announced {
+				addr <- u
+				announced = true
+			}
 		}
-		close(lines)
 	}()
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatal("server exited before listening")
-			}
-			if u, found := strings.CutPrefix(l, "listening on "); found {
-				go func() {
-					for range lines { // keep the pipe drained
-					}
-				}()
-				return &child{cmd: cmd, url: u}
-			}
-		case <-deadline:
-			t.Fatal("server did not start within 30s")
+	select {
+	case u, ok := <-addr:
+		if !ok {
+			t.Fatal("server exited before listening")
 		}
+		return &child{cmd: cmd, url: u}
+	case <-time.After(30 * time.Second):
+		t.Fatal("server did not start within 30s")
 	}
+	return nil
 }
 
 // writeLargeSite writes a docs source with n pages, big enough that an
@@ -217,6 +216,62 @@ func TestCommand_demo(t *testing.T) {
 	again := startChild(t, args)
 	if r := call(t, "GET", again.url+"/v1/static-export/jobs/"+id, env.Key, nil); r.status != http.StatusOK {
 		t.Fatalf("demo key or job lost after restart: %d %s", r.status, r.body)
+	}
+}
+
+// TestCommand_shutdownReleasesDataDir stops the command the way SIGTERM
+// does (its context ends) and checks that the next server can open the same
+// data dir at once: a graceful shutdown closes the store.
+func TestCommand_shutdownReleasesDataDir(t *testing.T) {
+	dataDir := filepath.Join(t.TempDir(), "demo")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	pr, pw := io.Pipe()
+	exited := make(chan int, 1)
+	go func() {
+		code := apiserver.Command(ctx, []string{"--data-dir", dataDir, "--addr", "127.0.0.1:0", "--log-level", "warn"}, pw, io.Discard)
+		_ = pw.Close()
+		exited <- code
+	}()
+	listening := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		found := false
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "listening on ") && !found {
+				found = true
+				listening <- true
+			}
+		}
+		close(listening)
+	}()
+	select {
+	case ok := <-listening:
+		if !ok {
+			t.Fatalf("server exited before listening (code %d)", <-exited)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("server did not start within 30s")
+	}
+	cancel()
+	select {
+	case code := <-exited:
+		if code != 0 {
+			t.Fatalf("exit code %d after shutdown", code)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("server did not stop within 30s")
+	}
+	raw, err := os.ReadFile(filepath.Join(dataDir, "admin-key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, err := apiserver.New(apiserver.Options{Config: apiserver.DemoConfig(strings.TrimSpace(string(raw))), DataDir: dataDir, PublicURL: "http://127.0.0.1"})
+	if err != nil {
+		t.Fatalf("data dir not released by the shutdown: %v", err)
+	}
+	if err := next.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -63,7 +63,7 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) error {
 // readyz fails once shutdown has begun, so a load balancer stops sending
 // traffic before the listener closes.
 func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) error {
-	if s.closed.Load() {
+	if s.draining.Load() || s.closed.Load() {
 		return errorf(http.StatusServiceUnavailable, "shutting down")
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})

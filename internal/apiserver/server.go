@@ -77,7 +77,10 @@ type Server struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	workers sync.WaitGroup
-	closed  atomic.Bool
+	// draining is set when a graceful shutdown begins, so readyz fails
+	// while requests in flight finish; closed is set by Close.
+	draining atomic.Bool
+	closed   atomic.Bool
 }
 
 // New opens the data dir, recovers jobs interrupted by a crash and starts

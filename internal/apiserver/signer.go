@@ -60,7 +60,7 @@ func loadSigner(dataDir string, random io.Reader) (*signer, error) {
 
 func (s *signer) mac(jobID, file string, expires int64) []byte {
 	m := hmac.New(sha256.New, s.key)
-	fmt.Fprintf(m, "GET\n%s\n%s\n%d", jobID, file, expires)
+	_, _ = fmt.Fprintf(m, "GET\n%s\n%s\n%d", jobID, file, expires) // hashes do not fail
 	return m.Sum(nil)
 }
 
@@ -99,23 +99,23 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return err
+	// The first error wins; Close is checked even after a successful
+	// write, since that is where some file systems report a lost one.
+	err = tmp.Chmod(perm)
+	if err == nil {
+		_, err = tmp.Write(data)
 	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
+	if err == nil {
+		err = tmp.Sync()
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	if err := tmp.Close(); err != nil {
-		return err
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err != nil {
+		_ = os.Remove(tmp.Name()) // best effort: the error above is the one to report
 		return err
 	}
 	return syncDir(filepath.Dir(path))
@@ -126,7 +126,7 @@ func syncDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	defer d.Close() //nolint:errcheck // opened read-only for Sync, whose error is returned
 	return d.Sync()
 }
 

@@ -127,9 +127,9 @@ func writeEntry(target string, r io.Reader, size int64) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.CopyN(f, r, size); err != nil {
-		f.Close()
-		return err
+	_, err = io.CopyN(f, r, size)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return f.Close()
+	return err
 }

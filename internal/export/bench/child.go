@@ -70,13 +70,17 @@ func runChild(docs, out string) error {
 	return json.NewEncoder(os.Stdout).Encode(res)
 }
 
-func archiveTo(e *export.Engine, dir, file string) (time.Duration, [32]byte, int64, error) {
-	var sum [32]byte
+func archiveTo(e *export.Engine, dir, file string) (_ time.Duration, sum [32]byte, _ int64, err error) {
 	f, err := os.Create(file)
 	if err != nil {
 		return 0, sum, 0, err
 	}
-	defer f.Close()
+	// The archive was written through f: a failed Close fails the run.
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	start := time.Now()
 	if err := e.Archive(context.Background(), dir, f); err != nil {
 		return 0, sum, 0, err
