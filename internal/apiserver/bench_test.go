@@ -34,7 +34,7 @@ organizations:
 	if err != nil {
 		b.Fatal(err)
 	}
-	var h http.Handler = http.NotFoundHandler()
+	h := http.NotFoundHandler()
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 	defer ts.Close()
 	srv, err := apiserver.New(apiserver.Options{Config: cfg, DataDir: filepath.Join(dir, "data"), PublicURL: ts.URL})

@@ -289,7 +289,9 @@ func wellFormedKey(prefix, k string) bool {
 		return false
 	}
 	for _, r := range secret {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		default:
 			return false
 		}
 	}

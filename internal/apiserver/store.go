@@ -9,6 +9,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // The store keeps job records in bbolt: one file, ACID transactions that
@@ -32,7 +33,7 @@ type store struct {
 func openStore(dataDir string) (*store, error) {
 	db, err := bolt.Open(filepath.Join(dataDir, "state.db"), 0o600, &bolt.Options{Timeout: 2 * time.Second})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, bolterrors.ErrTimeout) {
 			return nil, fmt.Errorf("data dir %s is in use by another server", dataDir)
 		}
 		return nil, fmt.Errorf("open store: %w", err)

@@ -14,6 +14,6 @@ func syncTree(root string) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // opened read-only for Syncfs, whose error is returned
 	return unix.Syncfs(int(f.Fd()))
 }

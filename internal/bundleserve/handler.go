@@ -125,7 +125,7 @@ func serveFile(w http.ResponseWriter, r *http.Request, p string) bool {
 	if err != nil {
 		return false
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // opened read-only: Close cannot lose data
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
 		return false

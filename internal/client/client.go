@@ -24,8 +24,8 @@ import (
 const (
 	DefaultTimeout       = 30 * time.Second
 	DefaultMaxRetries    = 4
-	DefaultRetryWaitMin  = 500 * time.Millisecond
-	DefaultRetryWaitMax  = 30 * time.Second
+	DefaultMinRetryWait  = 500 * time.Millisecond
+	DefaultMaxRetryWait  = 30 * time.Second
 	DefaultMaxRetryAfter = 2 * time.Minute
 )
 
@@ -44,9 +44,9 @@ type Config struct {
 	// MaxRetries is how many times a 429, a 5xx or (for GET) a transport
 	// error is retried. Zero means DefaultMaxRetries; negative disables.
 	MaxRetries int
-	// RetryWaitMin and RetryWaitMax bound the exponential backoff between
+	// MinRetryWait and MaxRetryWait bound the exponential backoff between
 	// retries when the server sends no Retry-After.
-	RetryWaitMin, RetryWaitMax time.Duration
+	MinRetryWait, MaxRetryWait time.Duration
 	// MaxRetryAfter is the longest Retry-After the client will sit out; a
 	// longer one (an hourly quota) fails at once with the APIError.
 	MaxRetryAfter time.Duration
@@ -94,11 +94,11 @@ func New(cfg Config) (*Client, error) {
 	case cfg.MaxRetries < 0:
 		cfg.MaxRetries = 0
 	}
-	if cfg.RetryWaitMin <= 0 {
-		cfg.RetryWaitMin = DefaultRetryWaitMin
+	if cfg.MinRetryWait <= 0 {
+		cfg.MinRetryWait = DefaultMinRetryWait
 	}
-	if cfg.RetryWaitMax < cfg.RetryWaitMin {
-		cfg.RetryWaitMax = max(DefaultRetryWaitMax, cfg.RetryWaitMin)
+	if cfg.MaxRetryWait < cfg.MinRetryWait {
+		cfg.MaxRetryWait = max(DefaultMaxRetryWait, cfg.MinRetryWait)
 	}
 	if cfg.MaxRetryAfter <= 0 {
 		cfg.MaxRetryAfter = DefaultMaxRetryAfter
@@ -238,12 +238,12 @@ func retryable(status int) bool {
 	return status == http.StatusTooManyRequests || status >= 500
 }
 
-// backoff doubles from RetryWaitMin, capped at RetryWaitMax, and keeps a
+// backoff doubles from MinRetryWait, capped at MaxRetryWait, and keeps a
 // random half of it so that many clients hitting one limit spread out.
 func (c *Client) backoff(attempt int) time.Duration {
-	d := c.cfg.RetryWaitMin << min(attempt, 20)
-	if d <= 0 || d > c.cfg.RetryWaitMax {
-		d = c.cfg.RetryWaitMax
+	d := c.cfg.MinRetryWait << min(attempt, 20)
+	if d <= 0 || d > c.cfg.MaxRetryWait {
+		d = c.cfg.MaxRetryWait
 	}
 	half := d / 2
 	return half + time.Duration(c.jitter()*float64(d-half))

@@ -93,7 +93,7 @@ func TestNew_rejectsMissingSettings(t *testing.T) {
 
 func TestDo_retriesRateLimitHonouringRetryAfter(t *testing.T) {
 	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		if calls.Add(1) == 1 {
 			w.Header().Set("Retry-After", "7")
 			w.WriteHeader(http.StatusTooManyRequests)
@@ -118,7 +118,7 @@ func TestDo_retriesRateLimitHonouringRetryAfter(t *testing.T) {
 
 func TestDo_backsOffExponentiallyOn5xxThenGivesUp(t *testing.T) {
 	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		calls.Add(1)
 		w.WriteHeader(http.StatusBadGateway)
 	}))
@@ -144,7 +144,7 @@ func TestDo_neverRetries4xx(t *testing.T) {
 	for _, status := range []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict} {
 		t.Run(http.StatusText(status), func(t *testing.T) {
 			var calls atomic.Int32
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 				calls.Add(1)
 				w.WriteHeader(status)
 				fmt.Fprint(w, `{"error":"nope"}`)
@@ -167,7 +167,7 @@ func TestDo_neverRetries4xx(t *testing.T) {
 
 func TestDo_longRetryAfterFailsAtOnce(t *testing.T) {
 	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		calls.Add(1)
 		w.Header().Set("Retry-After", "3600")
 		w.WriteHeader(http.StatusTooManyRequests)
@@ -230,7 +230,7 @@ func TestRedact(t *testing.T) {
 
 func TestWaitExport_checksAtOnceThenBacksOffAndReportsFailure(t *testing.T) {
 	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		if calls.Add(1) < 5 {
 			fmt.Fprint(w, `{"jobId":"se_1","status":"queued"}`)
 			return
@@ -275,7 +275,7 @@ func TestPacer_capsAtFiveSecondsAndShortensNearCompletion(t *testing.T) {
 }
 
 func TestHCLogger_receivesRedactedLines(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.WriteHeader(http.StatusNotFound)
 		fmt.Fprint(w, `{"error":"no job; see https://docs.example/errors?key=dak_secret"}`)
 	}))

@@ -7,12 +7,13 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 )
 
-// Polling bounds: the first check is immediate, the next after PollMin,
-// doubling up to PollMax. Short jobs are noticed within a fraction of a
-// second, long ones cost one request every few seconds.
+// Polling bounds: the first check is immediate, the next after
+// MinPollInterval, doubling up to MaxPollInterval. Short jobs are noticed
+// within a fraction of a second, long ones cost one request every few
+// seconds.
 const (
-	PollMin = 250 * time.Millisecond
-	PollMax = 5 * time.Second
+	MinPollInterval = 250 * time.Millisecond
+	MaxPollInterval = 5 * time.Second
 )
 
 // pacer decides the wait before the next status check. Besides the
@@ -28,13 +29,13 @@ type pacer struct {
 	firstP  float64
 }
 
-func newPacer(c clock.Clock) *pacer { return &pacer{clock: c, delay: PollMin} }
+func newPacer(c clock.Clock) *pacer { return &pacer{clock: c, delay: MinPollInterval} }
 
 // next returns the wait after a check that reported progress (0 to 100;
 // pass 0 when the job has no notion of progress).
 func (p *pacer) next(progress float64) time.Duration {
 	d := p.delay
-	p.delay = min(p.delay*2, PollMax)
+	p.delay = min(p.delay*2, MaxPollInterval)
 	if progress <= 0 || progress >= 100 {
 		return d
 	}
@@ -49,7 +50,7 @@ func (p *pacer) next(progress float64) time.Duration {
 	}
 	perSecond := (progress - p.firstP) / elapsed
 	eta := time.Duration((100 - progress) / perSecond * float64(time.Second))
-	return min(d, max(eta, PollMin))
+	return min(d, max(eta, MinPollInterval))
 }
 
 // poll fetches until done says so, calling onPoll with every answer. The

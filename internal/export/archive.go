@@ -72,7 +72,7 @@ func archiveFile(tw *tar.Writer, dir string, f ManifestFile) error {
 	if err != nil {
 		return fmt.Errorf("archive: %w", err)
 	}
-	defer in.Close()
+	defer in.Close() //nolint:errcheck // opened read-only: Close cannot lose data
 	st, err := in.Stat()
 	if err != nil {
 		return fmt.Errorf("archive: %w", err)

@@ -110,7 +110,7 @@ func checkFile(p string, f ManifestFile) error {
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
-	defer in.Close()
+	defer in.Close() //nolint:errcheck // opened read-only: Close cannot lose data
 	return checkStream(in, f)
 }
 

@@ -172,7 +172,7 @@ func readVersions(goMod string) (kube, etcd string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("read versions: %w", err)
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // opened read-only: Close cannot lose data
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())

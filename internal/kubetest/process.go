@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -130,14 +131,16 @@ func launch(t Env, path, logPath string, args ...string) (*process, error) {
 	cmd.Stdout = logFile
 	cmd.Stderr = logFile
 	cmd.SysProcAttr = sysProcAttr()
+	// The child writes the log through its own descriptor; closing ours
+	// cannot lose any of it, so its error is not worth reporting.
 	if err := cmd.Start(); err != nil {
-		logFile.Close()
+		_ = logFile.Close()
 		return nil, fmt.Errorf("start %s: %w", filepath.Base(path), err)
 	}
 	p := &process{name: filepath.Base(path), cmd: cmd, log: logPath, exited: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
-		logFile.Close()
+		_ = logFile.Close()
 		close(p.exited)
 	}()
 	t.Cleanup(func() { p.stop(t) })
@@ -182,7 +185,11 @@ func waitReady(server, token string, caPEM []byte, procs ...*process) error {
 		for _, p := range procs {
 			select {
 			case <-p.exited:
-				return fmt.Errorf("%s exited before the cluster was ready (%v):\n%s", p.name, p.err, tail(p.log))
+				err := p.err
+				if err == nil {
+					err = errors.New("exit status 0")
+				}
+				return fmt.Errorf("%s exited before the cluster was ready (%w):\n%s", p.name, err, tail(p.log))
 			default:
 			}
 		}

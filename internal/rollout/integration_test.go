@@ -27,11 +27,10 @@ func TestIntegration_installUpgradeNoopDrift(t *testing.T) {
 	defer cancel()
 
 	cs := clientset(t, c)
-	const ns = "docs-it"
-	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: itNamespace}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Kubeconfig: c.Kubeconfig, Context: c.Context, Namespace: ns}
+	cfg := Config{Kubeconfig: c.Kubeconfig, Context: c.Context, Namespace: itNamespace}
 	r, err := New(cfg, hclog.New(&hclog.LoggerOptions{Level: hclog.Debug, Output: tWriter{t}}))
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +45,7 @@ func TestIntegration_installUpgradeNoopDrift(t *testing.T) {
 	if !res.Installed || res.Revision != 1 || res.Status != "deployed" {
 		t.Fatalf("install = %+v", res)
 	}
-	assertDeployed(ctx, t, cs, ns, testURL, "2024-06-01")
+	assertDeployed(ctx, t, cs, testURL, "2024-06-01")
 
 	// New content and a new link.
 	req.Version = "2024-07-01"
@@ -59,7 +58,7 @@ func TestIntegration_installUpgradeNoopDrift(t *testing.T) {
 	if res.Installed || !res.Changed || res.Revision != 2 {
 		t.Fatalf("upgrade = %+v", res)
 	}
-	assertDeployed(ctx, t, cs, ns, req.BundleURL, "2024-07-01")
+	assertDeployed(ctx, t, cs, req.BundleURL, "2024-07-01")
 
 	// The cron runs again with the same link: no revision.
 	noop, err := r.Apply(ctx, req)
@@ -69,7 +68,7 @@ func TestIntegration_installUpgradeNoopDrift(t *testing.T) {
 	if noop.Changed || noop.Revision != 2 || noop.ValuesDigest != res.ValuesDigest {
 		t.Errorf("no-op = %+v, want revision 2 unchanged", noop)
 	}
-	if n := releaseSecrets(ctx, t, cs, ns); n != 2 {
+	if n := releaseSecrets(ctx, t, cs, itNamespace); n != 2 {
 		t.Errorf("%d helm release records, want 2", n)
 	}
 
@@ -82,7 +81,7 @@ func TestIntegration_installUpgradeNoopDrift(t *testing.T) {
 	if s.Revision != 3 || s.Version != "hand" || s.ValuesDigest == res.ValuesDigest {
 		t.Fatalf("Current after the hand upgrade = %+v", s)
 	}
-	assertDeployed(ctx, t, cs, ns, req.BundleURL, "hand")
+	assertDeployed(ctx, t, cs, req.BundleURL, "hand")
 
 	fixed, err := r.Apply(ctx, req)
 	if err != nil {
@@ -91,24 +90,27 @@ func TestIntegration_installUpgradeNoopDrift(t *testing.T) {
 	if !fixed.Changed || fixed.Revision != 4 || fixed.ValuesDigest != res.ValuesDigest {
 		t.Errorf("correction = %+v", fixed)
 	}
-	assertDeployed(ctx, t, cs, ns, req.BundleURL, "2024-07-01")
+	assertDeployed(ctx, t, cs, req.BundleURL, "2024-07-01")
 	if s, err := r.Current(ctx, testRelease); err != nil || s.ValuesDigest != res.ValuesDigest || !s.ExpiresAt.Equal(req.ExpiresAt) {
 		t.Errorf("Current after correction = %+v, %v", s, err)
 	}
 }
 
-// assertDeployed checks the objects in the cluster: the link in the Secret,
+// itNamespace is where the integration tier installs the release.
+const itNamespace = "docs-it"
+
+// assertDeployed checks the objects in itNamespace: the link in the Secret,
 // only the version in the pod template.
-func assertDeployed(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns, url, version string) {
+func assertDeployed(ctx context.Context, t *testing.T, cs kubernetes.Interface, url, version string) {
 	t.Helper()
-	sec, err := cs.CoreV1().Secrets(ns).Get(ctx, "docs-docsadmin-self-hosted-bundle", metav1.GetOptions{})
+	sec, err := cs.CoreV1().Secrets(itNamespace).Get(ctx, "docs-docsadmin-self-hosted-bundle", metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("bundle secret: %v", err)
 	}
 	if got := string(sec.Data["bundleUrl"]); got != url {
 		t.Errorf("secret bundleUrl = %q, want %q", got, url)
 	}
-	dep, err := cs.AppsV1().Deployments(ns).Get(ctx, "docs-docsadmin-self-hosted", metav1.GetOptions{})
+	dep, err := cs.AppsV1().Deployments(itNamespace).Get(ctx, "docs-docsadmin-self-hosted", metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("deployment: %v", err)
 	}

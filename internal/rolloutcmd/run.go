@@ -16,13 +16,13 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 )
 
-// Watch-loop pacing: failures back off from retryMin to retryMax; while
+// Watch-loop pacing: failures back off from minBackoff to maxBackoff; while
 // healthy the loop wakes at least every recheck (Runner.Recheck) to undo
 // drift.
 const (
-	retryMin = 5 * time.Second
-	retryMax = 5 * time.Minute
-	recheck  = time.Minute
+	minBackoff = 5 * time.Second
+	maxBackoff = 5 * time.Minute
+	recheck    = time.Minute
 )
 
 // link is a bundle link with the content version it serves.
@@ -85,7 +85,7 @@ func (r *Runner) watch(ctx context.Context) int {
 		cur        *link
 		jobID      = r.Opts.JobID
 		lastExport time.Time
-		backoff    = retryMin
+		backoff    = minBackoff
 	)
 	for {
 		err := func() error {
@@ -121,9 +121,9 @@ func (r *Runner) watch(ctx context.Context) int {
 			if code := r.report(err); code == ExitUsage || code == ExitNeedsPerson {
 				return code
 			}
-			wait, backoff = backoff, min(2*backoff, retryMax)
+			wait, backoff = backoff, min(2*backoff, maxBackoff)
 		} else {
-			backoff = retryMin
+			backoff = minBackoff
 			if d := cur.expiresAt.Add(-r.Opts.RenewBefore).Sub(r.Clock.Now()); d < wait {
 				wait = d
 			}

@@ -86,8 +86,8 @@ func TestRollout_watchSurvivesErrorsAndReexports(t *testing.T) {
 		t.Fatalf("watch exit %d:\n%s", code, out.String())
 	}
 	log := out.String()
-	if waits[0] != retryMin || !strings.Contains(log, "connection refused") {
-		t.Fatalf("the cluster error was not retried after %s: waits %v\n%s", retryMin, waits, log)
+	if waits[0] != minBackoff || !strings.Contains(log, "connection refused") {
+		t.Fatalf("the cluster error was not retried after %s: waits %v\n%s", minBackoff, waits, log)
 	}
 	if !strings.Contains(log, "maintenance") {
 		t.Fatalf("the API error never reached the loop:\n%s", log)

@@ -57,7 +57,7 @@ func run(hugo string, runs int, keep string) error {
 		if root, err = os.MkdirTemp("", "export-bench-"); err != nil {
 			return err
 		}
-		defer os.RemoveAll(root)
+		defer func() { _ = os.RemoveAll(root) }() // best effort, like the removals below
 	}
 	docs, hugoSite, err := generate(root)
 	if err != nil {
