@@ -4,37 +4,19 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
-
-// syncBuffer is a log sink safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestLogs_noSecrets runs a whole flow at trace level, including failed
 // logins and a download, and checks that neither the admin keys nor any
 // part of a link's signature reached the log.
 func TestLogs_noSecrets(t *testing.T) {
-	var buf syncBuffer
+	var buf testutil.SyncBuffer
 	env := apiservertest.Start(t, apiservertest.WithLogger(hclog.New(&hclog.LoggerOptions{Output: &buf, Level: hclog.Trace})))
 	id := completedExport(t, env)
 	b := bundle(t, env, id)

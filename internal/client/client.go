@@ -111,7 +111,7 @@ func New(cfg Config) (*Client, error) {
 		c.clock = clock.Real{}
 	}
 	if c.sleep == nil {
-		c.sleep = timerSleep
+		c.sleep = clock.Sleep
 	}
 	if c.jitter == nil {
 		c.jitter = rand.Float64
@@ -139,17 +139,6 @@ func New(cfg Config) (*Client, error) {
 		SetLogger(restyLogger{c.log}).
 		SetDisableWarn(true)
 	return c, nil
-}
-
-func timerSleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // call is one logical API call; do runs it with retries.

@@ -4,6 +4,7 @@
 package clock
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -73,4 +74,18 @@ func (o *Offset) Advance(d time.Duration) {
 	o.mu.Lock()
 	o.offset += d
 	o.mu.Unlock()
+}
+
+// Sleep waits for d or until ctx ends, whichever comes first, and returns
+// ctx's error in the second case. Code that takes an injectable sleep uses
+// it as the default.
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }

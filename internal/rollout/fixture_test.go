@@ -1,13 +1,13 @@
 package rollout
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 	"github.com/hashicorp/go-hclog"
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart/loader"
@@ -29,7 +29,7 @@ type fixture struct {
 	t    *testing.T
 	cfg  *action.Configuration
 	r    *Roller
-	logs *syncBuffer
+	logs *testutil.SyncBuffer
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -43,7 +43,7 @@ func newFixture(t *testing.T) *fixture {
 		KubeClient:   &kubefake.PrintingKubeClient{Out: io.Discard},
 		Capabilities: &caps,
 	}
-	logs := &syncBuffer{}
+	logs := &testutil.SyncBuffer{}
 	log := hclog.New(&hclog.LoggerOptions{Level: hclog.Trace, Output: logs})
 	return &fixture{t: t, cfg: cfg, r: NewWithActionConfig(cfg, testNamespace, log), logs: logs}
 }
@@ -161,22 +161,4 @@ func (c *blockingWait) Wait(rl kube.ResourceList, d time.Duration) error {
 		return errors.New("released")
 	}
 	return c.PrintingKubeClient.Wait(rl, d)
-}
-
-// syncBuffer is a log sink that Helm's goroutines may write to.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

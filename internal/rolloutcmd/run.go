@@ -13,6 +13,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 )
 
@@ -34,7 +35,7 @@ type link struct {
 // Run performs one rollout, or loops with --watch until ctx ends.
 func (r *Runner) Run(ctx context.Context) int {
 	if r.Sleep == nil {
-		r.Sleep = sleepCtx
+		r.Sleep = clock.Sleep
 	}
 	if r.Recheck == 0 {
 		r.Recheck = recheck
@@ -270,15 +271,4 @@ func contentVersion(ctx context.Context, link, jobID string) string {
 		return jobID
 	}
 	return m.Version
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // flakyRoller fails its first n Apply calls, as a cluster that is briefly
@@ -100,24 +100,6 @@ func TestRollout_watchSurvivesErrorsAndReexports(t *testing.T) {
 	}
 }
 
-// syncBuffer lets the test read what Command prints while it runs.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestCommand_watchStopsOnSIGTERM runs the real subcommand, flags and
 // environment included, and stops it with SIGTERM once it has installed
 // the release.
@@ -125,7 +107,7 @@ func TestCommand_watchStopsOnSIGTERM(t *testing.T) {
 	w := newWorld(t)
 	t.Setenv("DOCSADMIN_BASE_URL", w.env.URL)
 	t.Setenv("DOCSADMIN_API_KEY", w.env.Key)
-	var out, errs syncBuffer
+	var out, errs testutil.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- Command(context.Background(), []string{"--release", release, "--namespace", namespace,
