@@ -8,7 +8,6 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -123,6 +122,9 @@ func renderHeading(w util.BufWriter, _ []byte, node ast.Node, entering bool) (as
 
 var (
 	codeFormatter = chromahtml.New(chromahtml.WithClasses(true))
+	// classStyle is what the formatter is given: with classes it writes
+	// class names only, and the colours come from highlightCSS.
+	classStyle = chroma.MustNewStyle("classes", chroma.StyleEntries{})
 	lexerCache    sync.Map // language name -> chroma.Lexer
 )
 
@@ -159,7 +161,7 @@ func highlight(w util.BufWriter, lang, code string) error {
 	if err != nil {
 		return err
 	}
-	return codeFormatter.Format(w, styles.Fallback, it)
+	return codeFormatter.Format(w, classStyle, it)
 }
 
 func lookupLexer(lang string) chroma.Lexer {
