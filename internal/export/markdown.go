@@ -125,7 +125,7 @@ var (
 	// classStyle is what the formatter is given: with classes it writes
 	// class names only, and the colours come from highlightCSS.
 	classStyle = chroma.MustNewStyle("classes", chroma.StyleEntries{})
-	lexerCache    sync.Map // language name -> chroma.Lexer
+	lexerCache sync.Map // language name -> chroma.Lexer
 )
 
 func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-
 )
 
 // highlightCSS holds the code highlighting classes of chroma's "github"
@@ -63,4 +62,3 @@ func (j *job) stylesheet() ([]byte, error) {
 	b.Write(base)
 	return b.Bytes(), nil
 }
-
