@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"regexp"
 	"strings"
 	"time"
 
@@ -19,10 +18,6 @@ import (
 // archived that long after it finished. The state is derived from the
 // creation time and the clock on every read, so it needs no timers, moves
 // with an injected clock and is the same after a restart.
-
-// pathIDPattern is what an id in a URL path may look like. Anything else
-// (a "..", a slash smuggled in encoded) names nothing and is a 404.
-var pathIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 
 const maxPromptBytes = 64 << 10
 
@@ -78,7 +73,7 @@ func (s *Server) getAgentJob(w http.ResponseWriter, r *http.Request) error {
 	}
 	id := r.PathValue("id")
 	errMissing := notFound("agent job %q not found in project %q", id, project.ID)
-	if !pathIDPattern.MatchString(id) {
+	if !idPattern.MatchString(id) {
 		return errMissing
 	}
 	rec, err := s.store.agentJob(id)
@@ -99,7 +94,7 @@ func (s *Server) getAgentJob(w http.ResponseWriter, r *http.Request) error {
 
 // agentProject resolves a project id of the caller's organization.
 func (s *Server) agentProject(org *Organization, id string) (*Project, error) {
-	if pathIDPattern.MatchString(id) {
+	if idPattern.MatchString(id) {
 		if p := org.project(id); p != nil {
 			return p, nil
 		}

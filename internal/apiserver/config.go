@@ -160,16 +160,12 @@ func ParseConfig(data []byte, baseDir string) (*Config, error) {
 }
 
 var (
-	idPattern       = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
-	hostnamePattern = regexp.MustCompile(`^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$`)
-	prefixPattern   = regexp.MustCompile(`^[a-z][a-z0-9]{1,15}$`)
+	// idPattern is what organization, project and agent job ids look like,
+	// in the config and in URL paths; an id in a path that does not match
+	// (a "..", a slash smuggled in encoded) names nothing and is a 404.
+	idPattern     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+	prefixPattern = regexp.MustCompile(`^[a-z][a-z0-9]{1,15}$`)
 )
-
-// validHostname reports whether s is a bare lower-case DNS hostname: no
-// scheme, port, path or trailing dot.
-func validHostname(s string) bool {
-	return len(s) <= 253 && hostnamePattern.MatchString(s)
-}
 
 // check fills defaults and rejects what the server could not serve
 // correctly. Fields set from code (tests, the demo) must pass it too.
@@ -248,7 +244,7 @@ func (p *Project) check(seenProject, seenDomain map[string]bool) error {
 	}
 	for k := range p.Deployments {
 		d := &p.Deployments[k]
-		if !validHostname(d.Domain) || seenDomain[d.Domain] {
+		if canon, err := api.CheckDomain(d.Domain); err != nil || canon != d.Domain || seenDomain[d.Domain] {
 			return fmt.Errorf("project %q: deployment domain %q is not a hostname or is repeated", p.ID, d.Domain)
 		}
 		seenDomain[d.Domain] = true

@@ -31,9 +31,9 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &req); err != nil {
 		return err
 	}
-	domain, err := checkDomain(req.Domain)
+	domain, err := api.CheckDomain(req.Domain)
 	if err != nil {
-		return err
+		return badRequest("%s", err.Error())
 	}
 	if err := checkLabel(req.Version); err != nil {
 		return err
@@ -128,24 +128,6 @@ func (s *Server) checkRequestedPages(dep *Deployment, paths []string) error {
 		return fmt.Errorf("check paths: %w", err)
 	}
 	return nil
-}
-
-// checkDomain accepts a bare hostname, as the real API documents: no
-// scheme, no path, no trailing slash. Case is folded.
-func checkDomain(d string) (string, error) {
-	switch {
-	case d == "":
-		return "", badRequest("domain is required, e.g. \"docs.example.com\"")
-	case strings.Contains(d, "://"):
-		return "", badRequest("domain %q must be a hostname without a scheme", d)
-	case strings.ContainsAny(d, "/\\"):
-		return "", badRequest("domain %q must be a hostname without a path or trailing slash", d)
-	}
-	lower := strings.ToLower(d)
-	if !validHostname(lower) {
-		return "", badRequest("domain %q is not a valid hostname", d)
-	}
-	return lower, nil
 }
 
 func checkLabel(v string) error {

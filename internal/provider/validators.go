@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
 
 var (
@@ -18,9 +18,6 @@ var (
 	_ validator.String = durationValidator{}
 	_ validator.String = urlValidator{}
 )
-
-// A DNS label: letters, digits and inner hyphens, at most 63 characters.
-var labelPattern = regexp.MustCompile(`^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$`)
 
 // hostnameValidator accepts a bare hostname, as the export API wants: no
 // scheme, port, path or trailing slash. Catching these at plan time saves
@@ -39,29 +36,15 @@ func (v hostnameValidator) ValidateString(ctx context.Context, req validator.Str
 	}
 	if err := checkHostname(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Domain",
-			fmt.Sprintf("The domain %s; it %s.", err, v.Description(ctx)))
+			fmt.Sprintf("The %s; it %s.", err, v.Description(ctx)))
 	}
 }
 
+// checkHostname is the API's own domain rule (api.CheckDomain), checked
+// at plan time.
 func checkHostname(h string) error {
-	switch {
-	case h == "":
-		return fmt.Errorf("is empty")
-	case strings.Contains(h, "://"):
-		return fmt.Errorf("%q has a scheme", h)
-	case strings.ContainsAny(h, "/?#"):
-		return fmt.Errorf("%q has a path or slash", h)
-	case strings.Contains(h, ":"):
-		return fmt.Errorf("%q has a port", h)
-	case len(h) > 253:
-		return fmt.Errorf("is longer than 253 characters")
-	}
-	for _, label := range strings.Split(h, ".") {
-		if !labelPattern.MatchString(label) {
-			return fmt.Errorf("%q has an invalid label %q", h, label)
-		}
-	}
-	return nil
+	_, err := api.CheckDomain(h)
+	return err
 }
 
 // durationValidator accepts a Go duration ("90s", "1h30m") of at least min.
