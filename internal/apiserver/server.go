@@ -135,7 +135,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.queue = newJobQueue()
-	if err := s.recover(); err != nil {
+	if err := s.recoverJobs(); err != nil {
 		s.cancel()
 		_ = s.store.close()
 		return nil, fmt.Errorf("apiserver: recover jobs: %w", err)

@@ -197,11 +197,11 @@ func (s *Server) orgDeployment(orgID, domain string) (*Project, *Deployment) {
 	return nil, nil
 }
 
-// recover brings the store back in line with the files after a crash:
+// recoverJobs brings the store back in line with the files after a crash:
 // queued and running jobs go back on the queue (running ones are rendered
 // again from scratch), a completed job whose site is gone is marked failed,
 // and jobs past the retention are dropped.
-func (s *Server) recover() error {
+func (s *Server) recoverJobs() error {
 	jobs, err := s.store.exportJobs()
 	if err != nil {
 		return err

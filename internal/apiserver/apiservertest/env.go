@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,6 +60,7 @@ type settings struct {
 	ttl, retention time.Duration
 	perHour        int
 	logger         hclog.Logger
+	extra          []string // more deployments of proj_docs, as YAML flow maps
 }
 
 // Option changes the environment's configuration.
@@ -72,6 +74,14 @@ func WithJobRetention(d time.Duration) Option { return func(s *settings) { s.ret
 
 // WithAgentJobsPerHour sets the per-project agent job limit (default 100).
 func WithAgentJobsPerHour(n int) Option { return func(s *settings) { s.perHour = n } }
+
+// WithDeployment adds an air-gapped deployment of ProjectID (organization
+// "acme") serving the docs source in dir, e.g. a generated large site.
+func WithDeployment(domain, dir string) Option {
+	return func(s *settings) {
+		s.extra = append(s.extra, fmt.Sprintf("{domain: %q, source: %q, kind: air-gapped}", domain, dir))
+	}
+}
 
 // WithLogger sends the server's log to l (default: discarded).
 func WithLogger(l hclog.Logger) Option { return func(s *settings) { s.logger = l } }
@@ -91,7 +101,11 @@ func Start(t testing.TB, opts ...Option) *Env {
 		Clock: clock.NewOffset(), DataDir: filepath.Join(dir, "data"),
 	}
 	WriteSites(t, dir)
-	cfgYAML := fmt.Sprintf(configTemplate, st.ttl, st.retention, st.perHour, e.Key, e.ProKey, e.OtherKey)
+	var extra strings.Builder
+	for _, d := range st.extra {
+		extra.WriteString("\n          - " + d)
+	}
+	cfgYAML := fmt.Sprintf(configTemplate, st.ttl, st.retention, st.perHour, e.Key, extra.String(), e.ProKey, e.OtherKey)
 	cfg, err := apiserver.ParseConfig([]byte(cfgYAML), dir)
 	if err != nil {
 		t.Fatalf("apiservertest: config: %v", err)
@@ -151,7 +165,7 @@ organizations:
         agent: {outcome: pullRequest, duration: 2s, model: reference}
         deployments:
           - {domain: docs.acme.test, source: ./site, kind: air-gapped}
-          - {domain: broken.acme.test, source: ./broken, kind: cloud}
+          - {domain: broken.acme.test, source: ./broken, kind: cloud}%s
       - id: proj_nochanges
         repository: https://git.example.com/acme/handbook
         agent: {outcome: noChanges, duration: 1s}
