@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"net/http"
-	"net/http/httptest"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
@@ -43,16 +42,37 @@ func (s *Server) fallback(mux *http.ServeMux, patterns map[string]bool) http.Han
 			mux.ServeHTTP(w, r)
 			return
 		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		if rec.Code == http.StatusMethodNotAllowed {
-			w.Header().Set("Allow", rec.Header().Get("Allow"))
+		probe := &statusProbe{header: http.Header{}}
+		h.ServeHTTP(probe, r)
+		if probe.status == http.StatusMethodNotAllowed {
+			allow := probe.header.Get("Allow")
+			w.Header().Set("Allow", allow)
 			s.serveError(w, r, errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s (allowed: %s)",
-				r.Method, r.URL.Path, rec.Header().Get("Allow")))
+				r.Method, r.URL.Path, allow))
 			return
 		}
 		s.serveError(w, r, notFound("no such endpoint: %s %s", r.Method, r.URL.Path))
 	})
+}
+
+// statusProbe keeps the status and headers the mux's own answer would
+// have had and discards its plain-text body.
+type statusProbe struct {
+	header http.Header
+	status int
+}
+
+func (p *statusProbe) Header() http.Header { return p.header }
+
+func (p *statusProbe) WriteHeader(code int) {
+	if p.status == 0 {
+		p.status = code
+	}
+}
+
+func (p *statusProbe) Write(b []byte) (int, error) {
+	p.WriteHeader(http.StatusOK)
+	return len(b), nil
 }
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) error {
