@@ -59,6 +59,7 @@ func run(args []string) int {
 		fs.Usage()
 		return 2
 	}
+	provider.QuietUnrequestedLogs()
 	err := providerserver.Serve(ctx, provider.New(version), providerserver.ServeOpts{
 		Address: providerAddress,
 		Debug:   *debug,

@@ -33,21 +33,19 @@ const (
 	EnvProjectID = "DOCSADMIN_PROJECT_ID"
 )
 
-// New returns the provider factory that main.go serves. It also turns off
-// the plugin SDK's logs when Terraform was not asked for any (see
-// quietUnrequestedLogs).
+// New returns the provider factory that main.go serves.
 func New(version string) func() provider.Provider {
-	quietUnrequestedLogs()
 	return NewWithClock(version, clock.Real{})
 }
 
-// quietUnrequestedLogs sets the plugin SDK's log levels to OFF unless the
+// QuietUnrequestedLogs sets the plugin SDK's log levels to OFF unless the
 // user asked Terraform for logs. Left alone, the SDK writes every TRACE
 // line as JSON to stderr, and Terraform parses each one only to drop it
 // when TF_LOG is unset: in a 50-bundle plan that was a quarter of the
 // provider's CPU, plus Terraform's parsing. Any log variable already set
-// wins, so TF_LOG=debug still shows everything.
-func quietUnrequestedLogs() {
+// wins, so TF_LOG=debug still shows everything. It changes the process
+// environment, so only main calls it, just before serving the plugin.
+func QuietUnrequestedLogs() {
 	for _, v := range []string{"TF_LOG", "TF_LOG_PROVIDER", "TF_LOG_PROVIDER_DOCSADMIN",
 		"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK"} {
 		if os.Getenv(v) != "" {

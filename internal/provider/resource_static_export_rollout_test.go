@@ -32,8 +32,7 @@ func TestAccStaticExportRollout_lifecycle(t *testing.T) {
 	// reaches it with its signature.
 	logPath := filepath.Join(t.TempDir(), "terraform.log")
 	t.Setenv("TF_ACC_LOG_PATH", logPath)
-	// New may have switched the SDK's and provider's logs off for the
-	// whole process (see quietUnrequestedLogs); these win over that.
+	// Every log at TRACE, as a user chasing a problem would ask for.
 	for _, v := range []string{"TF_LOG", "TF_LOG_PROVIDER_DOCSADMIN", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK"} {
 		t.Setenv(v, "TRACE")
 	}
