@@ -221,12 +221,26 @@ func TestDo_sendsUserAgentKeyAndEmptyBodyButNeverLogsThem(t *testing.T) {
 	}
 }
 
-func TestRedact(t *testing.T) {
-	got := Redact(`bad key dak_123 for https://h/b?sig=1 "x"`, "dak_123")
-	if want := `bad key [REDACTED] for [REDACTED] "x"`; got != want {
-		t.Fatalf("Redact = %q, want %q", got, want)
+// The redacting logger masks the key and URL queries in the message and in
+// every string field, whatever the caller's Logger does with them.
+func TestRedactingLogger_masksKeyAndLinks(t *testing.T) {
+	var got []string
+	r := redactingLogger{next: funcLogger(func(msg string, f map[string]any) {
+		got = append(got, msg, fmt.Sprint(f["error"]), fmt.Sprint(f["attempt"]))
+	}), secrets: []string{"dak_123"}}
+	r.Warn(context.Background(), `bad key dak_123 for https://h/b?sig=1 "x"`,
+		map[string]any{"error": `Get "https://u:p@h/b?sig=1": EOF`, "attempt": 2})
+	want := []string{`bad key REDACTED for https://h/b?REDACTED "x"`, `Get "https://REDACTED@h/b?REDACTED": EOF`, "2"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("logged %q, want %q", got, want)
 	}
 }
+
+// funcLogger hands both levels of client log line to one function.
+type funcLogger func(msg string, f map[string]any)
+
+func (l funcLogger) Debug(_ context.Context, msg string, f map[string]any) { l(msg, f) }
+func (l funcLogger) Warn(_ context.Context, msg string, f map[string]any)  { l(msg, f) }
 
 func TestWaitExport_checksAtOnceThenBacksOffAndReportsFailure(t *testing.T) {
 	var calls atomic.Int32

@@ -3,10 +3,10 @@ package client
 import (
 	"context"
 	"fmt"
-	"regexp"
-	"strings"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
 // Logger receives the client's log lines. The provider adapts tflog to it
@@ -43,26 +43,11 @@ type nopLogger struct{}
 func (nopLogger) Debug(context.Context, string, map[string]any) {}
 func (nopLogger) Warn(context.Context, string, map[string]any)  {}
 
-// Redacted is what replaces a secret in log lines.
-const Redacted = "[REDACTED]"
-
-// Presigned bundle links are bearer credentials too, and any URL a server
-// puts in an error message might be one, so log lines carry no URL at all.
-var urlPattern = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"']+`)
-
-// Redact removes every URL and every given secret from s.
-func Redact(s string, secrets ...string) string {
-	s = urlPattern.ReplaceAllString(s, Redacted)
-	for _, sec := range secrets {
-		if sec != "" {
-			s = strings.ReplaceAll(s, sec, Redacted)
-		}
-	}
-	return s
-}
-
 // redactingLogger sits between the client and the caller's Logger so that
-// no code path, including resty's own warnings, can leak the key.
+// no code path, including resty's own warnings, can leak the key or a
+// presigned link: every string goes through redact.Text, which masks URL
+// queries and user info (a link is a bearer credential, and any URL a server
+// quotes in an error might be one) and the API key.
 type redactingLogger struct {
 	next    Logger
 	secrets []string
@@ -72,11 +57,11 @@ func (r redactingLogger) clean(msg string, f map[string]any) (string, map[string
 	out := make(map[string]any, len(f))
 	for k, v := range f {
 		if s, ok := v.(string); ok {
-			v = Redact(s, r.secrets...)
+			v = redact.Text(s, r.secrets...)
 		}
 		out[k] = v
 	}
-	return Redact(msg, r.secrets...), out
+	return redact.Text(msg, r.secrets...), out
 }
 
 func (r redactingLogger) Debug(ctx context.Context, msg string, f map[string]any) {

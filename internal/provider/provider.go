@@ -22,6 +22,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
 var _ provider.Provider = &docsadminProvider{}
@@ -191,7 +192,7 @@ func (p *docsadminProvider) Configure(ctx context.Context, req provider.Configur
 		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Invalid Provider Configuration", err.Error())
 		return
 	}
-	tflog.Debug(ctx, "configured admin API client", map[string]any{"base_url": client.Redact(baseURL)})
+	tflog.Debug(ctx, "configured admin API client", map[string]any{"base_url": redact.URL(baseURL)})
 	data := &providerData{client: c, projectID: valueOrEnv(cfg.ProjectID, EnvProjectID), clock: p.clock}
 	resp.ResourceData = data
 	resp.DataSourceData = data

@@ -13,6 +13,8 @@ import (
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/storage/driver"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
 // maxHistory matches the helm CLI's --history-max default. Without a bound a
@@ -32,7 +34,7 @@ func (r *Roller) Apply(ctx context.Context, req Request) (Result, error) {
 	}
 	want := desiredValues(req)
 	log := r.log.With("release", req.Release, "namespace", r.namespace,
-		"bundle_url", RedactURL(req.BundleURL), "version", req.Version, "expires_at", want.ExpiresAt)
+		"bundle_url", redact.URL(req.BundleURL), "version", req.Version, "expires_at", want.ExpiresAt)
 
 	last, history, err := r.lastRevision(req.Release)
 	if errors.Is(err, ErrReleaseNotFound) && req.Install {
@@ -118,8 +120,8 @@ func (r *Roller) install(ctx context.Context, req Request, want staticValues, un
 // returned wrapped, with any URL in its text redacted.
 func outcome(op, name string, rel *release.Release, err error, want staticValues, log hclog.Logger) (Result, error) {
 	if err != nil {
-		log.Error(op+" failed", "error", redactText(err.Error()))
-		return Result{}, fmt.Errorf("%s release %q: %w", op, name, redact(err))
+		log.Error(op+" failed", "error", redact.Text(err.Error()))
+		return Result{}, fmt.Errorf("%s release %q: %w", op, name, redact.Error(err))
 	}
 	log.Info(op+" done", "revision", rel.Version, "status", rel.Info.Status.String())
 	return Result{
@@ -170,7 +172,7 @@ func (r *Roller) Current(ctx context.Context, name string) (*State, error) {
 func (r *Roller) lastRevision(name string) (*release.Release, []*release.Release, error) {
 	history, err := r.cfg.Releases.History(name)
 	if err != nil && !errors.Is(err, driver.ErrReleaseNotFound) {
-		return nil, nil, fmt.Errorf("read history of release %q: %w", name, redact(err))
+		return nil, nil, fmt.Errorf("read history of release %q: %w", name, redact.Error(err))
 	}
 	var last *release.Release
 	for _, rel := range history {
@@ -253,7 +255,7 @@ func validate(req Request) error {
 	u, err := url.Parse(req.BundleURL)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		// The parse error would quote the link; say what is wrong instead.
-		return fmt.Errorf("bundle url %s is not an absolute http(s) url", RedactURL(req.BundleURL))
+		return fmt.Errorf("bundle url %s is not an absolute http(s) url", redact.URL(req.BundleURL))
 	}
 	return nil
 }

@@ -341,14 +341,14 @@ func TestApply_neverLogsOrReturnsTheLink(t *testing.T) {
 	if strings.Contains(err.Error(), testURLSig) {
 		t.Errorf("error leaks the signature: %v", err)
 	}
-	if !strings.Contains(err.Error(), "https://bundles.example.com/se_1/bundle.tar.gz?[redacted]") {
+	if !strings.Contains(err.Error(), "https://bundles.example.com/se_1/bundle.tar.gz?REDACTED") {
 		t.Errorf("error %q lost the redacted link", err)
 	}
 	logs := f.logs.String()
 	if strings.Contains(logs, testURLSig) {
 		t.Errorf("logs leak the signature:\n%s", logs)
 	}
-	if !strings.Contains(logs, "bundle_url=https://bundles.example.com/se_1/bundle.tar.gz?[redacted]") {
+	if !strings.Contains(logs, "bundle_url=https://bundles.example.com/se_1/bundle.tar.gz?REDACTED") {
 		t.Errorf("logs do not name the redacted link:\n%s", logs)
 	}
 }

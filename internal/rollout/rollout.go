@@ -20,6 +20,8 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"helm.sh/helm/v3/pkg/action"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
 // Names of the values this package owns, below the staticExport table.
@@ -191,6 +193,6 @@ func (r *Roller) Namespace() string { return r.namespace }
 func helmLog(log hclog.Logger) action.DebugLog {
 	l := log.Named("helm")
 	return func(format string, v ...interface{}) {
-		l.Debug(redactText(fmt.Sprintf(format, v...)))
+		l.Debug(redact.Text(fmt.Sprintf(format, v...)))
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"regexp"
 	"strconv"
 	"time"
 
@@ -146,47 +144,4 @@ func copyValue(v interface{}) interface{} {
 	// Everything else in a values tree (strings, numbers, bools) is
 	// immutable.
 	return v
-}
-
-// urlPattern finds URLs in free text such as Helm's log lines and errors.
-var urlPattern = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>` + "`" + `]+`)
-
-// RedactURL returns a form of a bundle link that is safe to log: scheme,
-// host and path, with user info dropped and the query (which carries a
-// presigned link's signature) replaced by a marker.
-func RedactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return "[redacted url]"
-	}
-	hasQuery := u.RawQuery != "" || u.ForceQuery
-	u.User = nil
-	u.RawQuery = ""
-	u.ForceQuery = false
-	u.Fragment = ""
-	u.RawFragment = ""
-	s := u.String()
-	if hasQuery {
-		s += "?[redacted]"
-	}
-	return s
-}
-
-func redactText(s string) string {
-	return urlPattern.ReplaceAllStringFunc(s, RedactURL)
-}
-
-// redactedError keeps an error's chain for errors.Is and errors.As while
-// redacting URLs from its message, so that a Helm or API error quoting a
-// rendered manifest cannot leak the link into Terraform's diagnostics.
-type redactedError struct{ err error }
-
-func (e redactedError) Error() string { return redactText(e.err.Error()) }
-func (e redactedError) Unwrap() error { return e.err }
-
-func redact(err error) error {
-	if err == nil {
-		return nil
-	}
-	return redactedError{err}
 }
