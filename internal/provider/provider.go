@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -77,6 +78,22 @@ type providerData struct {
 	client    *client.Client
 	projectID string
 	clock     clock.Clock
+}
+
+// configured unpacks the provider's data in a resource or data source
+// Configure. It returns nil before the provider is configured (Terraform
+// validates configuration first), which callers treat as "not yet".
+func configured(data any, diags *diag.Diagnostics) *providerData {
+	if data == nil {
+		return nil
+	}
+	pd, ok := data.(*providerData)
+	if !ok {
+		diags.AddError("Unexpected Provider Data",
+			fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider; please report it.", data))
+		return nil
+	}
+	return pd
 }
 
 func (p *docsadminProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -219,13 +236,6 @@ func (p *docsadminProvider) DataSources(context.Context) []func() datasource.Dat
 		NewStaticExportDataSource,
 	}
 }
-
-// tfLogger sends client log lines to tflog, which needs the RPC's ctx to
-// reach Terraform's log (a background ctx is silently dropped).
-type tfLogger struct{}
-
-func (tfLogger) Debug(ctx context.Context, msg string, f map[string]any) { tflog.Debug(ctx, msg, f) }
-func (tfLogger) Warn(ctx context.Context, msg string, f map[string]any)  { tflog.Warn(ctx, msg, f) }
 
 type providerModel struct {
 	BaseURL        types.String `tfsdk:"base_url"`

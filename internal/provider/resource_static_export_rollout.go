@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -32,8 +30,6 @@ var (
 	_ resource.Resource                = &staticExportRolloutResource{}
 	_ resource.ResourceWithModifyPlan  = &staticExportRolloutResource{}
 	_ resource.ResourceWithImportState = &staticExportRolloutResource{}
-	_ validator.String                 = rfc3339Validator{}
-	_ hclog.SinkAdapter                = tflogSink{}
 )
 
 // DefaultRolloutTimeout bounds one create or update of a release.
@@ -335,33 +331,13 @@ func (r *staticExportRolloutResource) ImportState(ctx context.Context, req resou
 // newRoller connects to the resource's cluster. The Roller logs through
 // tflog with ctx, so it is made per call rather than kept.
 func newRoller(ctx context.Context, m staticExportRolloutModel, diags *diag.Diagnostics) (*rollout.Roller, bool) {
-	log := hclog.NewInterceptLogger(&hclog.LoggerOptions{Name: "rollout", Output: io.Discard, Level: hclog.Off})
-	log.RegisterSink(tflogSink{ctx: ctx})
 	roller, err := rollout.New(rollout.Config{Kubeconfig: m.KubeconfigPath.ValueString(),
-		Context: m.KubeContext.ValueString(), Namespace: m.Namespace.ValueString()}, log)
+		Context: m.KubeContext.ValueString(), Namespace: m.Namespace.ValueString()}, rolloutLogger(ctx))
 	if err != nil {
 		diags.AddAttributeError(path.Root("kubeconfig_path"), "Unable to Configure Kubernetes Client", err.Error())
 		return nil, false
 	}
 	return roller, true
-}
-
-// sameExpiry compares two RFC 3339 values as instants to the second, the
-// precision the release stores, so "+01:00" or fractional seconds in the
-// configuration do not show as a permanent diff.
-func sameExpiry(a, b types.String) bool {
-	if a.IsUnknown() || b.IsUnknown() {
-		return false
-	}
-	if a.ValueString() == "" || b.ValueString() == "" {
-		return a.ValueString() == b.ValueString()
-	}
-	ta, errA := time.Parse(time.RFC3339, a.ValueString())
-	tb, errB := time.Parse(time.RFC3339, b.ValueString())
-	if errA != nil || errB != nil {
-		return a.ValueString() == b.ValueString()
-	}
-	return ta.Truncate(time.Second).Equal(tb.Truncate(time.Second))
 }
 
 // privateState is the framework's private state as the digest helpers
@@ -384,52 +360,6 @@ func appliedDigest(ctx context.Context, p privateState) (string, bool, diag.Diag
 func setAppliedDigest(ctx context.Context, p privateState, d string) diag.Diagnostics {
 	raw, _ := json.Marshal(d) // a string always encodes
 	return p.SetKey(ctx, appliedDigestKey, raw)
-}
-
-// rfc3339Validator accepts an RFC 3339 timestamp such as 2026-01-02T15:04:05Z.
-type rfc3339Validator struct{}
-
-func (rfc3339Validator) Description(context.Context) string {
-	return "must be an RFC 3339 timestamp such as 2026-01-02T15:04:05Z"
-}
-
-func (v rfc3339Validator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v rfc3339Validator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, err := time.Parse(time.RFC3339, req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Timestamp",
-			fmt.Sprintf("The value %q %s: %s.", req.ConfigValue.ValueString(), v.Description(ctx), err))
-	}
-}
-
-// tflogSink forwards the rollout package's hclog lines to tflog. tflog
-// needs the RPC's ctx to reach Terraform's log; rollout only logs links
-// redacted, so nothing here handles the URL.
-type tflogSink struct{ ctx context.Context }
-
-func (s tflogSink) Accept(name string, level hclog.Level, msg string, args ...interface{}) {
-	fields := map[string]any{"logger": name}
-	for i := 0; i+1 < len(args); i += 2 {
-		switch v := args[i+1].(type) {
-		case string, bool, int, int64, float64:
-			fields[fmt.Sprint(args[i])] = v
-		default:
-			fields[fmt.Sprint(args[i])] = fmt.Sprint(v)
-		}
-	}
-	logf, ok := tflogAt[level]
-	if !ok {
-		logf = tflog.Trace
-	}
-	logf(s.ctx, msg, fields)
-}
-
-// tflogAt maps hclog levels to tflog; any other level is logged as trace.
-var tflogAt = map[hclog.Level]func(context.Context, string, ...map[string]any){
-	hclog.Debug: tflog.Debug, hclog.Info: tflog.Info, hclog.Warn: tflog.Warn, hclog.Error: tflog.Error,
 }
 
 type staticExportRolloutModel struct {

@@ -6,9 +6,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
@@ -17,6 +15,7 @@ var (
 	_ validator.String = hostnameValidator{}
 	_ validator.String = durationValidator{}
 	_ validator.String = urlValidator{}
+	_ validator.String = rfc3339Validator{}
 )
 
 // hostnameValidator accepts a bare hostname, as the export API wants: no
@@ -90,28 +89,21 @@ func (v urlValidator) ValidateString(ctx context.Context, req validator.StringRe
 	}
 }
 
-// configured unpacks the provider's data in a resource or data source
-// Configure. It returns nil before the provider is configured (Terraform
-// validates configuration first), which callers treat as "not yet".
-func configured(data any, diags *diag.Diagnostics) *providerData {
-	if data == nil {
-		return nil
-	}
-	pd, ok := data.(*providerData)
-	if !ok {
-		diags.AddError("Unexpected Provider Data",
-			fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider; please report it.", data))
-		return nil
-	}
-	return pd
+// rfc3339Validator accepts an RFC 3339 timestamp such as 2026-01-02T15:04:05Z.
+type rfc3339Validator struct{}
+
+func (rfc3339Validator) Description(context.Context) string {
+	return "must be an RFC 3339 timestamp such as 2026-01-02T15:04:05Z"
 }
 
-// rfc3339 renders API timestamps the same way everywhere, so that plan-time
-// comparisons can parse them back.
-// A zero time (a field the server left out) becomes null.
-func rfc3339(t time.Time) types.String {
-	if t.IsZero() {
-		return types.StringNull()
+func (v rfc3339Validator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v rfc3339Validator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
 	}
-	return types.StringValue(t.UTC().Format(time.RFC3339))
+	if _, err := time.Parse(time.RFC3339, req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Timestamp",
+			fmt.Sprintf("The value %q %s: %s.", req.ConfigValue.ValueString(), v.Description(ctx), err))
+	}
 }
