@@ -33,8 +33,10 @@ func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	expires := s.clock.Now().Add(s.linkTTL).Truncate(time.Second).UTC()
-	u := *s.publicURL
-	u.Path += "/bundles/" + rec.JobID + "/" + api.BundleFileName
+	// The link's path is the route downloadBundle is registered under, so
+	// the two cannot drift apart.
+	u := s.publicURL.JoinPath(api.FillPath(api.PathBundleDownload,
+		map[string]string{"jobId": rec.JobID, "file": api.BundleFileName}))
 	u.RawQuery = s.signer.sign(rec.JobID, api.BundleFileName, expires).Encode()
 	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: u.String(), SizeBytes: size, ExpiresAt: expires})
 	return nil

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
 
 // httpError is an error with the status the API answers it with. Handlers
@@ -61,11 +63,7 @@ func (s *Server) serveError(w http.ResponseWriter, r *http.Request, err error) {
 	if he.authFailed {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="docsadmin", error="invalid_token"`)
 	}
-	writeJSON(w, he.status, errorBody{Error: he.msg})
-}
-
-type errorBody struct {
-	Error string `json:"error"`
+	writeJSON(w, he.status, api.Error{Error: he.msg})
 }
 
 // writeJSON encodes v into a buffer before sending the header, so that an

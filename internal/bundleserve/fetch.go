@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 )
 
@@ -63,9 +64,7 @@ func fetch(ctx context.Context, hc *http.Client, link, tmpRoot string) (string, 
 // serverReason extracts the JSON error of a failed download, if any, so the
 // log says "link has expired" rather than only "403".
 func serverReason(body io.Reader) string {
-	var e struct {
-		Error string `json:"error"`
-	}
+	var e api.Error
 	if json.NewDecoder(io.LimitReader(body, 4096)).Decode(&e) == nil && e.Error != "" {
 		return ": " + e.Error
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-resty/resty/v2"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 )
 
@@ -151,7 +152,7 @@ type call struct {
 }
 
 func (c *Client) do(ctx context.Context, cl call) error {
-	path := fillPath(cl.pattern, cl.params)
+	path := api.FillPath(cl.pattern, cl.params) // for logs and errors
 	for attempt := 0; ; attempt++ {
 		req := c.rc.R().SetContext(ctx).SetRawPathParams(escapeAll(cl.params))
 		if cl.body != nil {
@@ -236,14 +237,4 @@ func (c *Client) backoff(attempt int) time.Duration {
 	}
 	half := d / 2
 	return half + time.Duration(c.jitter()*float64(d-half))
-}
-
-func errorMessage(resp *resty.Response) string {
-	var body struct {
-		Error string `json:"error"`
-	}
-	if json.Unmarshal(resp.Body(), &body) == nil && body.Error != "" {
-		return body.Error
-	}
-	return http.StatusText(resp.StatusCode())
 }

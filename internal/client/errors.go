@@ -1,10 +1,15 @@
 package client
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/go-resty/resty/v2"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
 
 // ErrNotFound matches (with errors.Is) any API answer of 404: the job or
@@ -54,4 +59,15 @@ func (e *JobFailedError) Error() string {
 		return fmt.Sprintf("export job %s failed without an error message", e.JobID)
 	}
 	return fmt.Sprintf("export job %s failed: %s", e.JobID, e.Message)
+}
+
+// errorMessage reads the API's error body (api.Error, the same type the
+// reference server writes), falling back to the status text for a body
+// that is not one, such as a proxy's HTML error page.
+func errorMessage(resp *resty.Response) string {
+	var body api.Error
+	if json.Unmarshal(resp.Body(), &body) == nil && body.Error != "" {
+		return body.Error
+	}
+	return http.StatusText(resp.StatusCode())
 }

@@ -27,14 +27,6 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// fillPath renders a path pattern for logs and errors.
-func fillPath(pattern string, params map[string]string) string {
-	for k, v := range params {
-		pattern = strings.ReplaceAll(pattern, "{"+k+"}", url.PathEscape(v))
-	}
-	return pattern
-}
-
 // escapeAll escapes path parameters once, so that an ID holding a slash
 // cannot address another route.
 func escapeAll(params map[string]string) map[string]string {
