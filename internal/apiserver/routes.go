@@ -6,29 +6,71 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
 
-// routes is the one list of what the server answers. Anything else gets a
-// JSON 404, or a JSON 405 with Allow when the path exists under another
-// method; see fallback.
+// Route is one operation the server answers: an HTTP method and a path
+// pattern in net/http ServeMux syntax (the api.Path* constants).
+type Route struct {
+	Method  string
+	Pattern string
+}
+
+// access says which middleware stands in front of a handler.
+type access int
+
+const (
+	public   access = iota // no key: the bundle link is its own credential, probes and the API description are open
+	authed                 // an admin key
+	withBody               // an admin key and a JSON body of at most api.MaxRequestBodyBytes
+)
+
+// routeTable is the one list of what the server answers; routes registers
+// exactly these and Routes publishes them, so the OpenAPI test checks the
+// document against what is really served. Handlers are method expressions
+// because the table exists before any Server does.
+var routeTable = []struct {
+	Route
+	access  access
+	handler func(*Server, http.ResponseWriter, *http.Request) error
+}{
+	{Route{http.MethodPost, api.PathAgentJobs}, withBody, (*Server).createAgentJob},
+	{Route{http.MethodGet, api.PathAgentJob}, authed, (*Server).getAgentJob},
+	{Route{http.MethodPost, api.PathExportJobs}, withBody, (*Server).startExport},
+	{Route{http.MethodGet, api.PathExportJob}, authed, (*Server).getExport},
+	{Route{http.MethodPost, api.PathExportBundle}, withBody, (*Server).generateBundle},
+	{Route{http.MethodGet, api.PathBundleDownload}, public, (*Server).downloadBundle},
+	{Route{http.MethodGet, api.PathOpenAPI}, public, func(_ *Server, w http.ResponseWriter, r *http.Request) error {
+		return serveOpenAPI(w, r)
+	}},
+	{Route{http.MethodGet, api.PathHealthz}, public, (*Server).healthz},
+	{Route{http.MethodGet, api.PathReadyz}, public, (*Server).readyz},
+}
+
+// Routes returns the method and pattern of every operation the server
+// registers, in registration order. The slice is a copy.
+func Routes() []Route {
+	out := make([]Route, len(routeTable))
+	for i, rt := range routeTable {
+		out[i] = rt.Route
+	}
+	return out
+}
+
+// routes registers routeTable. Anything else gets a JSON 404, or a JSON 405
+// with Allow when the path exists under another method; see fallback.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	patterns := map[string]bool{}
-	handle := func(pattern string, h http.Handler) {
+	for _, rt := range routeTable {
+		h := s.apiHandler(func(w http.ResponseWriter, r *http.Request) error { return rt.handler(s, w, r) })
+		switch rt.access {
+		case withBody:
+			h = s.requireAuth(s.limitBody(h))
+		case authed:
+			h = s.requireAuth(h)
+		}
+		pattern := rt.Method + " " + rt.Pattern
 		mux.Handle(pattern, h)
 		patterns[pattern] = true
 	}
-	authed := func(h handlerFunc) http.Handler { return s.requireAuth(s.apiHandler(h)) }
-	withBody := func(h handlerFunc) http.Handler { return s.requireAuth(s.limitBody(s.apiHandler(h))) }
-
-	handle("POST "+api.PathAgentJobs, withBody(s.createAgentJob))
-	handle("GET "+api.PathAgentJob, authed(s.getAgentJob))
-	handle("POST "+api.PathExportJobs, withBody(s.startExport))
-	handle("GET "+api.PathExportJob, authed(s.getExport))
-	handle("POST "+api.PathExportBundle, withBody(s.generateBundle))
-	handle("GET "+api.PathBundleDownload, s.apiHandler(s.downloadBundle))
-	handle("GET "+api.PathOpenAPI, s.apiHandler(serveOpenAPI))
-	handle("GET "+api.PathHealthz, s.apiHandler(s.healthz))
-	handle("GET "+api.PathReadyz, s.apiHandler(s.readyz))
-
 	return s.logAndRecover(s.fallback(mux, patterns))
 }
 
