@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
 var (
@@ -84,8 +85,9 @@ func (v urlValidator) ValidateString(ctx context.Context, req validator.StringRe
 	}
 	u, err := url.Parse(req.ConfigValue.ValueString())
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		// bundle_url is a credential: echo the value only redacted.
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid URL",
-			fmt.Sprintf("The value %q %s.", req.ConfigValue.ValueString(), v.Description(ctx)))
+			fmt.Sprintf("The value %q %s.", redact.URL(req.ConfigValue.ValueString()), v.Description(ctx)))
 	}
 }
 

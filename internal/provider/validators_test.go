@@ -1,9 +1,13 @@
 package provider
 
 import (
+	"context"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -51,5 +55,24 @@ func TestRenewalDue(t *testing.T) {
 	}
 	if _, err := renewalDue(exp, expires, "soon"); err == nil {
 		t.Error("an unparsable renew_before must be an error")
+	}
+}
+
+// A rejected bundle_url is a link all the same: the diagnostic shows it
+// redacted, with enough left (the scheme) to see what is wrong.
+func TestURLValidator_redactsTheValue(t *testing.T) {
+	req := validator.StringRequest{Path: path.Root("bundle_url"),
+		ConfigValue: types.StringValue("ftp://u:pw@bundles.example.com/b.tar.gz?signature=topsecret")}
+	var resp validator.StringResponse
+	urlValidator{}.ValidateString(context.Background(), req, &resp)
+	if resp.Diagnostics.ErrorsCount() != 1 {
+		t.Fatalf("diagnostics = %v, want one error", resp.Diagnostics)
+	}
+	detail := resp.Diagnostics[0].Detail()
+	if strings.Contains(detail, "topsecret") || strings.Contains(detail, "pw@") {
+		t.Fatalf("diagnostic leaks the link: %s", detail)
+	}
+	if !strings.Contains(detail, `"ftp://REDACTED@bundles.example.com/b.tar.gz?REDACTED"`) {
+		t.Errorf("diagnostic does not show the redacted value: %s", detail)
 	}
 }
