@@ -2,7 +2,8 @@
 // jobs, static export jobs and their bundles. It retries what is worth
 // retrying, types the failures (ErrNotFound, *APIError, *JobFailedError),
 // waits for jobs with a short-first backoff, and never logs the API key or
-// a bundle link. The Terraform provider and the rollout CLI share it.
+// a URL's query or user info, where a bundle link keeps its signature
+// (internal/redact). The Terraform provider and the rollout CLI share it.
 package client
 
 import (

@@ -43,7 +43,9 @@ func URL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" || u.Host == "" || u.Opaque != "" {
 		if scheme, _, ok := strings.Cut(raw, "://"); ok && validScheme(scheme) {
-			return scheme + "://" + Marker
+			// Lower case, as url.Parse gives it, so that redacting
+			// twice changes nothing.
+			return strings.ToLower(scheme) + "://" + Marker
 		}
 		return Marker
 	}

@@ -105,3 +105,31 @@ func TestError(t *testing.T) {
 		t.Error("errors.Is no longer sees the wrapped cause")
 	}
 }
+
+// FuzzText checks, for any text, that every URL left in the output carries
+// no query, fragment or user info other than Marker, and that redacting
+// twice changes nothing (so a log pipeline may redact again safely).
+func FuzzText(f *testing.F) {
+	for _, s := range []string{presigned, "x https://u:p@h/p?q#f y", `Get "http://[::1]:80/%zz?a": EOF`, "a://b", "A0://0%", "no url"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Text(s)
+		if again := Text(out); again != out {
+			t.Fatalf("Text not idempotent: %q -> %q -> %q", s, out, again)
+		}
+		for _, found := range urlPattern.FindAllString(out, -1) {
+			u, err := url.Parse(found)
+			if err != nil {
+				if !strings.HasSuffix(found, "://"+Marker) {
+					t.Fatalf("unparsable %q left in %q (from %q)", found, out, s)
+				}
+				continue
+			}
+			if (u.RawQuery != "" && u.RawQuery != Marker) || (u.Fragment != "" && u.Fragment != Marker) ||
+				(u.User != nil && u.User.String() != Marker) {
+				t.Fatalf("%q left in %q (from %q)", found, out, s)
+			}
+		}
+	})
+}
