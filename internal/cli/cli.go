@@ -47,7 +47,8 @@ type Command struct {
 func New(name string, stderr io.Writer) *Command {
 	c := &Command{Name: name, Flags: flag.NewFlagSet(name, flag.ContinueOnError), stderr: stderr}
 	c.Flags.SetOutput(stderr)
-	c.Flags.Var(&c.level, "log-level", "trace, debug, info, warn or error (default info; env "+EnvLogLevel+")")
+	// The back-quoted word names the value in -h ("-log-level level").
+	c.Flags.Var(&c.level, "log-level", "log `level`: trace, debug, info, warn or error (default info; env "+EnvLogLevel+")")
 	return c
 }
 
