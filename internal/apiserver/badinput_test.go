@@ -16,14 +16,14 @@ import (
 func TestBadInputs(t *testing.T) {
 	env := apiservertest.Start(t)
 	done := completedExport(t, env)
-	failed := waitExport(t, env, startExport(t, env, api.StartExportRequest{Domain: env.FailDomain}).JobID)
+	failed := env.WaitExport(t, env.StartExport(t, api.StartExportRequest{Domain: env.FailDomain}).JobID)
 	if failed.Status != api.ExportFailed {
 		t.Fatalf("broken site export ended %s", failed.Status)
 	}
 	agent := call(t, "POST", env.URL+"/v2/agent/"+env.ProjectID+"/job", env.Key, map[string]string{"prompt": "fix typos"})
 	var agentJob api.AgentJob
 	agent.decode(t, &agentJob)
-	link, err := url.Parse(bundle(t, env, done).BundleURL)
+	link, err := url.Parse(env.Bundle(t, done).BundleURL)
 	if err != nil {
 		t.Fatal(err)
 	}

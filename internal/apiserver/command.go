@@ -4,21 +4,18 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
 )
 
@@ -33,39 +30,28 @@ const (
 // Command runs the `apiserver` subcommand until ctx ends or SIGINT/SIGTERM
 // arrives, and returns the process exit code.
 func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("apiserver", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cmd := cli.New("apiserver", stderr)
+	fs := cmd.Flags
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
 	dataDir := fs.String("data-dir", defaultDataDir(), "directory for jobs, bundles and keys")
 	configPath := fs.String("config", "", "YAML configuration; without it the embedded demo runs")
 	ttl := fs.Duration("bundle-link-ttl", 0, "lifetime of presigned bundle links (overrides the config file)")
 	publicURL := fs.String("public-url", "", "base URL of bundle links (default: http://<listen address>)")
-	logLevel := fs.String("log-level", envOr("DOCSADMIN_LOG_LEVEL", "info"), "trace, debug, info, warn or error (env DOCSADMIN_LOG_LEVEL)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: terraform-provider-docsadmin apiserver [flags]\n\nRuns the reference admin API server.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	log, code, ok := cmd.Parse(args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "apiserver: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
-	level := hclog.LevelFromString(*logLevel)
-	if level == hclog.NoLevel {
-		fmt.Fprintf(stderr, "apiserver: unknown log level %q\n", *logLevel)
-		return 2
-	}
-	log := hclog.New(&hclog.LoggerOptions{Name: "apiserver", Level: level, Output: stderr})
+	ctx, stop := cli.WithSignals(ctx)
+	defer stop()
 	if err := run(ctx, log, stdout, *addr, *dataDir, *configPath, *ttl, *publicURL); err != nil {
 		log.Error("apiserver stopped", "error", err)
-		return 1
+		return cli.ExitFailed
 	}
-	return 0
+	return cli.ExitOK
 }
 
 func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir, configPath string, ttl time.Duration, publicURL string) (err error) {
@@ -113,26 +99,12 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 			err = fmt.Errorf("close: %w", cerr)
 		}
 	}()
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
 	fmt.Fprintf(stdout, "listening on %s\n", base)
 	log.Info("serving", "addr", base, "data_dir", dataDir, "bundle_link_ttl", srv.linkTTL)
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	log.Info("shutting down")
-	srv.draining.Store(true) // readyz fails from here on
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	return nil
+	return cli.Serve(ctx, ln, srv.Handler(), func() {
+		log.Info("shutting down")
+		srv.draining.Store(true) // readyz fails from here on
+	})
 }
 
 // DemoConfig is the embedded demo: one enterprise organization whose one
@@ -183,11 +155,4 @@ func defaultDataDir() string {
 		return filepath.Join(home, ".local", "state", "docsadmin", "apiserver")
 	}
 	return ".docsadmin-apiserver"
-}
-
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 )
 
@@ -37,7 +39,10 @@ func FuzzDecodeStartExport(f *testing.F) {
 	})
 }
 
-// FuzzHandler varies method, path and authorization as well.
+// FuzzHandler varies method, path and authorization as well. The
+// authorization "key" stands for the environment's valid key, which the
+// fuzzer could never guess: the seeds that carry it, on a real completed job
+// and its real link, are what lead it past the 401 into every handler.
 func FuzzHandler(f *testing.F) {
 	f.Add("GET", "/v1/static-export/jobs/se_0123456789abcdef", "Bearer dak_x", []byte(nil))
 	f.Add("POST", "/v1/static-export/jobs/se_0123456789abcdef/bundle", "", []byte("{}"))
@@ -45,6 +50,28 @@ func FuzzHandler(f *testing.F) {
 	f.Add("PATCH", "/v2/agent/%2e%2e/job/%00", "Bearer", []byte("x"))
 	env := apiservertest.Start(f)
 	h := env.Server.Handler()
+	job := env.StartExportAndWait(f, api.StartExportRequest{Domain: env.Domain})
+	link, err := url.Parse(env.Bundle(f, job.JobID).BundleURL)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []struct {
+		method, path string
+		body         string
+	}{
+		{"GET", "/v1/static-export/jobs/" + job.JobID, ""},
+		{"POST", "/v1/static-export/jobs/" + job.JobID + "/bundle", ""},
+		{"POST", "/v1/static-export/jobs", `{"domain": "docs.acme.test", "version": "v1", "paths": ["index"]}`},
+		{"POST", "/v1/static-export/jobs", `{"domain": "docs.other.test"}`}, // another organization's
+		{"POST", "/v2/agent/" + env.ProjectID + "/job", `{"prompt": "Document bundles"}`},
+		{"GET", "/v2/agent/" + env.ProjectID + "/job/aj_0123456789abcdef", ""},
+		{"DELETE", "/v1/static-export/jobs/" + job.JobID, ""},
+		{"GET", "/openapi.json", ""},
+		{"GET", "/readyz", ""},
+	} {
+		f.Add(s.method, s.path, "key", []byte(s.body))
+	}
+	f.Add("GET", link.RequestURI(), "", []byte(nil)) // a valid download
 	f.Fuzz(func(t *testing.T, method, path, auth string, body []byte) {
 		if !strings.HasPrefix(path, "/") {
 			path = "/" + path

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
@@ -90,60 +89,11 @@ func callWith(t testing.TB, method, url, key string, body any, header map[string
 	return reply{status: resp.StatusCode, header: resp.Header, body: data}
 }
 
-// startExport starts an export of domain and returns the job.
-func startExport(t testing.TB, env *apiservertest.Env, req api.StartExportRequest) api.ExportJob {
-	t.Helper()
-	r := call(t, "POST", env.URL+"/v1/static-export/jobs", env.Key, req)
-	if r.status != http.StatusAccepted {
-		t.Fatalf("start export: %d %s", r.status, r.body)
-	}
-	var job api.ExportJob
-	r.decode(t, &job)
-	return job
-}
-
-// waitExport polls a job until it is terminal, failing the test after a
-// generous deadline.
-func waitExport(t testing.TB, env *apiservertest.Env, id string) api.ExportJob {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		r := call(t, "GET", env.URL+"/v1/static-export/jobs/"+id, env.Key, nil)
-		if r.status != http.StatusOK {
-			t.Fatalf("get export: %d %s", r.status, r.body)
-		}
-		var job api.ExportJob
-		r.decode(t, &job)
-		if api.ExportTerminal(job.Status) {
-			return job
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("export %s still %s after 60s", id, job.Status)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // completedExport starts an export of the environment's demo domain and
 // waits for it to complete.
 func completedExport(t testing.TB, env *apiservertest.Env) string {
 	t.Helper()
-	job := waitExport(t, env, startExport(t, env, api.StartExportRequest{Domain: env.Domain}).JobID)
-	if job.Status != api.ExportCompleted {
-		t.Fatalf("export ended %s: %s", job.Status, job.Error)
-	}
-	return job.JobID
-}
-
-func bundle(t testing.TB, env *apiservertest.Env, id string) api.Bundle {
-	t.Helper()
-	r := call(t, "POST", env.URL+"/v1/static-export/jobs/"+id+"/bundle", env.Key, nil)
-	if r.status != http.StatusOK {
-		t.Fatalf("bundle: %d %s", r.status, r.body)
-	}
-	var b api.Bundle
-	r.decode(t, &b)
-	return b
+	return env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain}).JobID
 }
 
 // download fetches a presigned link and checks the archive against its

@@ -105,15 +105,15 @@ func TestAgentJob_rateLimit(t *testing.T) {
 // archiving again.
 func TestExport_bundleLifecycle(t *testing.T) {
 	env := apiservertest.Start(t, apiservertest.WithBundleTTL(30*time.Minute))
-	job := startExport(t, env, api.StartExportRequest{Domain: env.Domain, Version: "2026-11-21"})
+	job := env.StartExport(t, api.StartExportRequest{Domain: env.Domain, Version: "2026-11-21"})
 	if job.Status != api.ExportQueued || job.Progress != 0 || !strings.HasPrefix(job.JobID, "se_") {
 		t.Fatalf("start: %+v", job)
 	}
-	final := waitExport(t, env, job.JobID)
+	final := env.WaitExport(t, job.JobID)
 	if final.Status != api.ExportCompleted || final.Progress != 100 || final.PageCount == 0 || final.Error != "" {
 		t.Fatalf("final: %+v", final)
 	}
-	b1 := bundle(t, env, job.JobID)
+	b1 := env.Bundle(t, job.JobID)
 	if b1.JobID != job.JobID || b1.SizeBytes <= 0 {
 		t.Fatalf("bundle: %+v", b1)
 	}
@@ -130,7 +130,7 @@ func TestExport_bundleLifecycle(t *testing.T) {
 	if r.status != http.StatusForbidden || !strings.Contains(r.errorMessage(t), "expired") {
 		t.Fatalf("expired link: %d %s", r.status, r.body)
 	}
-	b2 := bundle(t, env, job.JobID)
+	b2 := env.Bundle(t, job.JobID)
 	if b2.BundleURL == b1.BundleURL || !b2.ExpiresAt.After(b1.ExpiresAt) || b2.SizeBytes != b1.SizeBytes {
 		t.Fatalf("renewed bundle %+v vs %+v", b2, b1)
 	}
@@ -144,14 +144,14 @@ func TestExport_bundleLifecycle(t *testing.T) {
 	if n := env.Server.ArchivesBuilt(); n != 1 {
 		t.Fatalf("archives built: %d, want 1 (a new link must not re-archive)", n)
 	}
-	if got := waitExport(t, env, job.JobID); got.UpdatedAt != final.UpdatedAt {
+	if got := env.WaitExport(t, job.JobID); got.UpdatedAt != final.UpdatedAt {
 		t.Fatalf("bundle calls changed the job: %+v", got)
 	}
 }
 
 func TestExport_failedJobCarriesError(t *testing.T) {
 	env := apiservertest.Start(t)
-	job := waitExport(t, env, startExport(t, env, api.StartExportRequest{Domain: env.FailDomain}).JobID)
+	job := env.WaitExport(t, env.StartExport(t, api.StartExportRequest{Domain: env.FailDomain}).JobID)
 	if job.Status != api.ExportFailed || !strings.Contains(job.Error, "docs.json") {
 		t.Fatalf("broken export: %+v", job)
 	}
@@ -159,8 +159,8 @@ func TestExport_failedJobCarriesError(t *testing.T) {
 
 func TestExport_paths(t *testing.T) {
 	env := apiservertest.Start(t)
-	all := waitExport(t, env, startExport(t, env, api.StartExportRequest{Domain: env.Domain}).JobID)
-	one := waitExport(t, env, startExport(t, env, api.StartExportRequest{Domain: env.Domain, Paths: []string{"index"}}).JobID)
+	all := env.WaitExport(t, env.StartExport(t, api.StartExportRequest{Domain: env.Domain}).JobID)
+	one := env.WaitExport(t, env.StartExport(t, api.StartExportRequest{Domain: env.Domain, Paths: []string{"index"}}).JobID)
 	if one.Status != api.ExportCompleted || one.PageCount != 1 || all.PageCount <= 1 {
 		t.Fatalf("paths export: %+v (all: %+v)", one, all)
 	}

@@ -19,6 +19,8 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // The restart test runs the server as a separate process, so that it can
@@ -141,21 +143,17 @@ organizations:
 	first := startChild(t, args)
 	env.URL = first.url
 	small := completedExport(t, env)
-	link := bundle(t, env, small)
-	large := startExport(t, env, api.StartExportRequest{Domain: "large.acme.test"}).JobID
-	queued := startExport(t, env, api.StartExportRequest{Domain: "large.acme.test", Paths: []string{"p/page0001"}}).JobID
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	link := env.Bundle(t, small)
+	large := env.StartExport(t, api.StartExportRequest{Domain: "large.acme.test"}).JobID
+	queued := env.StartExport(t, api.StartExportRequest{Domain: "large.acme.test", Paths: []string{"p/page0001"}}).JobID
+	testutil.Eventually(t, apiservertest.ExportTimeout, "the large export to run", func() bool {
 		var job api.ExportJob
 		call(t, "GET", env.URL+"/v1/static-export/jobs/"+large, key, nil).decode(t, &job)
-		if job.Status == api.ExportRunning && job.PageCount > 0 {
-			break
-		}
-		if job.Status != api.ExportQueued && job.Status != api.ExportRunning || time.Now().After(deadline) {
+		if job.Status != api.ExportQueued && job.Status != api.ExportRunning {
 			t.Fatalf("large export never seen running: %+v", job)
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return job.Status == api.ExportRunning && job.PageCount > 0
+	})
 	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -165,11 +163,11 @@ organizations:
 	env.URL = second.url
 	download(t, link.BundleURL, link.SizeBytes)
 	for _, id := range []string{large, queued} {
-		job := waitExport(t, env, id)
+		job := env.WaitExport(t, id)
 		if job.Status != api.ExportCompleted {
 			t.Fatalf("job %s after restart: %+v", id, job)
 		}
-		b := bundle(t, env, id)
+		b := env.Bundle(t, id)
 		if man := download(t, b.BundleURL, b.SizeBytes); man.PageCount != job.PageCount {
 			t.Fatalf("job %s: manifest has %d pages, job %d", id, man.PageCount, job.PageCount)
 		}
@@ -201,7 +199,7 @@ func TestCommand_demo(t *testing.T) {
 	}
 	env := &apiservertest.Env{URL: c.url, Key: strings.TrimSpace(string(raw)), Domain: apiserver.DemoDomain}
 	id := completedExport(t, env)
-	b := bundle(t, env, id)
+	b := env.Bundle(t, id)
 	man := download(t, b.BundleURL, b.SizeBytes)
 	if man.PageCount < 5 {
 		t.Fatalf("demo site exported only %d pages", man.PageCount)
@@ -223,6 +221,9 @@ func TestCommand_demo(t *testing.T) {
 // does (its context ends) and checks that the next server can open the same
 // data dir at once: a graceful shutdown closes the store.
 func TestCommand_shutdownReleasesDataDir(t *testing.T) {
+	// The flag below must win over a level in the environment, even one
+	// that would be refused on its own.
+	t.Setenv(cli.EnvLogLevel, "loud")
 	dataDir := filepath.Join(t.TempDir(), "demo")
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()

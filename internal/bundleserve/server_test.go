@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -18,62 +17,14 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // bundleOf runs an export on the reference server and returns a fresh link.
 func bundleOf(t *testing.T, env *apiservertest.Env, paths ...string) api.Bundle {
 	t.Helper()
-	body, _ := json.Marshal(api.StartExportRequest{Domain: env.Domain, Paths: paths})
-	var job api.ExportJob
-	post(t, env, "/v1/static-export/jobs", body, &job)
-	deadline := time.Now().Add(60 * time.Second)
-	for !api.ExportTerminal(job.Status) {
-		if time.Now().After(deadline) {
-			t.Fatalf("export %s did not finish", job.JobID)
-		}
-		time.Sleep(10 * time.Millisecond)
-		get(t, env, "/v1/static-export/jobs/"+job.JobID, &job)
-	}
-	return renew(t, env, job.JobID)
-}
-
-func renew(t *testing.T, env *apiservertest.Env, jobID string) api.Bundle {
-	t.Helper()
-	var b api.Bundle
-	post(t, env, "/v1/static-export/jobs/"+jobID+"/bundle", nil, &b)
-	return b
-}
-
-func post(t *testing.T, env *apiservertest.Env, p string, body []byte, v any) {
-	t.Helper()
-	req, _ := http.NewRequest("POST", env.URL+p, bytes.NewReader(body))
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	do(t, env, req, v)
-}
-
-func get(t *testing.T, env *apiservertest.Env, p string, v any) {
-	t.Helper()
-	req, _ := http.NewRequest("GET", env.URL+p, nil)
-	do(t, env, req, v)
-}
-
-func do(t *testing.T, env *apiservertest.Env, req *http.Request, v any) {
-	t.Helper()
-	req.Header.Set("Authorization", "Bearer "+env.Key)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode >= 300 {
-		b, _ := io.ReadAll(resp.Body)
-		t.Fatalf("%s %s: %d %s", req.Method, req.URL.Path, resp.StatusCode, b)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
-		t.Fatal(err)
-	}
+	job := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain, Paths: paths})
+	return env.Bundle(t, job.JobID)
 }
 
 type fixture struct {
@@ -204,16 +155,10 @@ func TestServe_swapUnderLoad(t *testing.T) {
 	if _, got, _ := f.fetch(t, "/"); got != v2 {
 		t.Fatalf("serving %q after swap, want %q", got, v2)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if _, err := os.Stat(filepath.Join(f.dataDir, "sites", v1)); os.IsNotExist(err) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("old version never deleted")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testutil.Eventually(t, 10*time.Second, "the old version to be deleted", func() bool {
+		_, err := os.Stat(filepath.Join(f.dataDir, "sites", v1))
+		return os.IsNotExist(err)
+	})
 }
 
 // TestServe_refusesBadBundles: a tampered archive and an expired link are
@@ -235,7 +180,7 @@ func TestServe_refusesBadBundles(t *testing.T) {
 
 	// Same content, new link, but it expires before it is used.
 	jobID := link.JobID
-	stale := renew(t, f.env, jobID)
+	stale := f.env.Bundle(t, jobID)
 	f.env.Clock.Advance(11 * time.Minute)
 	f.setLink(t, stale.BundleURL)
 	err := f.srv.Update(context.Background())
@@ -247,7 +192,7 @@ func TestServe_refusesBadBundles(t *testing.T) {
 	}
 	f.assertDegraded(t, v, "expired")
 
-	f.setLink(t, renew(t, f.env, jobID).BundleURL)
+	f.setLink(t, f.env.Bundle(t, jobID).BundleURL)
 	if err := f.srv.Update(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -15,19 +15,21 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 )
 
 // Environment variables that steer Start.
 const (
 	// EnvBin names a directory holding kube-apiserver and etcd; it overrides
 	// the build cache that tools/kube/build.sh fills.
-	EnvBin = "DOCSADMIN_KUBE_BIN"
+	EnvBin = cli.EnvKubeBin
 	// EnvCache overrides the cache root, exactly as in tools/kube/build.sh.
-	EnvCache = "DOCSADMIN_KUBE_CACHE"
+	EnvCache = cli.EnvKubeCache
 	// EnvSkip, set to "1", turns missing binaries into a skip instead of a
 	// failure. It exists for quick local runs; CI never sets it, so the
 	// integration tier cannot silently vanish there.
-	EnvSkip = "DOCSADMIN_SKIP_KUBE"
+	EnvSkip = cli.EnvSkipKube
 )
 
 // Cluster is a running test API server.

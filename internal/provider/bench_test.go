@@ -37,15 +37,8 @@ func BenchmarkBundleRefreshAndPlan(b *testing.B) {
 		b.Fatalf("configure: %v %+v", err, resp)
 	}
 
-	c := (&accEnv{Env: env}).client(b)
-	job, err := c.StartExport(ctx, api.StartExportRequest{Domain: env.Domain})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := c.WaitExport(ctx, job.JobID, nil); err != nil {
-		b.Fatal(err)
-	}
-	bundle, err := c.GenerateBundle(ctx, job.JobID)
+	job := env.StartExportAndWait(b, api.StartExportRequest{Domain: env.Domain})
+	bundle, err := (&accEnv{Env: env}).client(b).GenerateBundle(ctx, job.JobID)
 	if err != nil {
 		b.Fatal(err)
 	}

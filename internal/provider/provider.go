@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
@@ -28,11 +29,12 @@ import (
 
 var _ provider.Provider = &docsadminProvider{}
 
-// Environment variables read when the provider block leaves a setting out.
+// Environment variables read when the provider block leaves a setting out;
+// internal/cli keeps the one list of them.
 const (
-	EnvBaseURL   = "DOCSADMIN_BASE_URL"
-	EnvAPIKey    = "DOCSADMIN_API_KEY"
-	EnvProjectID = "DOCSADMIN_PROJECT_ID"
+	EnvBaseURL   = cli.EnvBaseURL
+	EnvAPIKey    = cli.EnvAPIKey
+	EnvProjectID = cli.EnvProjectID
 )
 
 // New returns the provider factory that main.go serves.

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -115,15 +114,7 @@ func TestAccStaticExportBundle_createImportRenewUpdate(t *testing.T) {
 // place, for the same job.
 func TestAccStaticExportBundle_importThenApplyGeneratesLink(t *testing.T) {
 	env := newAccEnv(t)
-	ctx := context.Background()
-	c := env.client(t)
-	job, err := c.StartExport(ctx, api.StartExportRequest{Domain: env.Domain})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.WaitExport(ctx, job.JobID, nil); err != nil {
-		t.Fatal(err)
-	}
+	job := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
 	cfg := env.config(fmt.Sprintf(`
 resource "docsadmin_static_export_bundle" "site" {
   job_id = %q

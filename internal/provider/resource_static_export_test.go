@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"testing"
@@ -71,15 +70,7 @@ func TestAccStaticExport_createImportUpdate(t *testing.T) {
 // apply adopts the configured arguments in place instead of exporting again.
 func TestAccStaticExport_importAdoptsConfiguration(t *testing.T) {
 	env := newAccEnv(t)
-	ctx := context.Background()
-	c := env.client(t)
-	job, err := c.StartExport(ctx, api.StartExportRequest{Domain: env.Domain})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.WaitExport(ctx, job.JobID, nil); err != nil {
-		t.Fatal(err)
-	}
+	job := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
 	cfg := env.config(exportConfig(env.Domain, "a"))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: env.factories,

@@ -8,18 +8,15 @@ package rolloutcmd
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"golang.org/x/term"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
@@ -30,12 +27,12 @@ import (
 const (
 	// ExitOK: the release carries a live link (upgraded, or nothing to do);
 	// in watch mode, a clean stop on SIGTERM or SIGINT.
-	ExitOK = 0
+	ExitOK = cli.ExitOK
 	// ExitFailed: the API or the cluster failed, or the upgrade failed and
 	// was rolled back. Retrying later may help.
-	ExitFailed = 1
+	ExitFailed = cli.ExitFailed
 	// ExitUsage: bad flags or environment.
-	ExitUsage = 2
+	ExitUsage = cli.ExitUsage
 	// ExitExportFailed: the export job ended failed; its error is printed.
 	ExitExportFailed = 3
 	// ExitNeedsPerson: the release is missing (and --install was not given)
@@ -79,6 +76,7 @@ const usage = `Usage: terraform-provider-docsadmin rollout --release R --namespa
        [--kubeconfig P] [--kube-context C] (--domain D | --job-id J)
        [--version V] [--chart PATH] [--install] [--atomic=false] [--wait]
        [--renew-before 15m] [--watch [--reexport-every 24h]] [--dry-run]
+       [--log-level info]
 
 Exports the docs (--domain starts a new export, --job-id reuses one), gets a
 presigned bundle link and upgrades the Helm release with
@@ -86,7 +84,7 @@ staticExport.enabled=true, bundleUrl, version and expiresAt, keeping every
 other value. When the release already carries the same content and a link
 valid for longer than --renew-before, nothing changes, so the command is
 safe to run from cron. --watch keeps running and renews the link before it
-expires. The API is reached with DOCSADMIN_BASE_URL and DOCSADMIN_API_KEY.
+expires. The API is reached with ` + cli.EnvBaseURL + ` and ` + cli.EnvAPIKey + `.
 
 Exit codes: 0 done or nothing to do (watch: stopped by a signal), 1 API or
 cluster failure (retry later), 2 usage, 3 the export job failed, 4 the
@@ -97,15 +95,13 @@ Flags:
 
 // Command parses args, connects to the API and the cluster, and runs.
 func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	opts, code := parseFlags(args, stderr)
+	opts, log, code := parseFlags(args, stderr)
 	if code >= 0 {
 		return code
 	}
-	level := hclog.LevelFromString(envOr("DOCSADMIN_LOG_LEVEL", "info"))
-	log := hclog.New(&hclog.LoggerOptions{Name: "rollout", Level: level, Output: stderr})
-	baseURL, key := os.Getenv("DOCSADMIN_BASE_URL"), os.Getenv("DOCSADMIN_API_KEY")
+	baseURL, key := os.Getenv(cli.EnvBaseURL), os.Getenv(cli.EnvAPIKey)
 	if baseURL == "" || key == "" {
-		fmt.Fprintln(stderr, "rollout: set DOCSADMIN_BASE_URL and DOCSADMIN_API_KEY")
+		fmt.Fprintf(stderr, "rollout: set %s and %s\n", cli.EnvBaseURL, cli.EnvAPIKey)
 		return ExitUsage
 	}
 	api, err := client.New(client.Config{BaseURL: baseURL, APIKey: key, UserAgent: "terraform-provider-docsadmin-rollout",
@@ -119,7 +115,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rollout: %v\n", err)
 		return ExitFailed
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cli.WithSignals(ctx)
 	defer stop()
 	tty := false
 	if f, ok := stdout.(*os.File); ok {
@@ -129,10 +125,12 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return r.Run(ctx)
 }
 
-func parseFlags(args []string, stderr io.Writer) (Options, int) {
+// parseFlags returns the options and the logger, or an exit code >= 0 to
+// stop with (the reason is on stderr).
+func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
+	cmd := cli.New("rollout", stderr)
+	fs := cmd.Flags
 	var o Options
-	fs := flag.NewFlagSet("rollout", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	fs.StringVar(&o.Release, "release", "", "Helm release name (required)")
 	fs.StringVar(&o.Namespace, "namespace", "", "namespace of the release (default: the context's)")
@@ -150,19 +148,14 @@ func parseFlags(args []string, stderr io.Writer) (Options, int) {
 	fs.DurationVar(&o.ReexportEvery, "reexport-every", 0, "with --watch and --domain: start a new export this often (0: never)")
 	fs.BoolVar(&o.Watch, "watch", false, "keep running: renew the link before it expires and upgrade again")
 	fs.BoolVar(&o.DryRun, "dry-run", false, "say what would change without upgrading")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return o, ExitOK
-		}
-		return o, ExitUsage
+	log, code, ok := cmd.Parse(args)
+	if !ok {
+		return o, nil, code
 	}
-	bad := func(msg string) (Options, int) {
-		fmt.Fprintf(stderr, "rollout: %s\n", msg)
-		return o, ExitUsage
+	bad := func(msg string) (Options, hclog.Logger, int) {
+		return o, nil, cmd.Usagef("%s", msg)
 	}
 	switch {
-	case fs.NArg() > 0:
-		return bad(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	case o.Release == "":
 		return bad("--release is required")
 	case (o.Domain == "") == (o.JobID == ""):
@@ -174,12 +167,5 @@ func parseFlags(args []string, stderr io.Writer) (Options, int) {
 	case o.Install && o.Chart == "":
 		return bad("--install needs --chart")
 	}
-	return o, -1
-}
-
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
+	return o, log, -1
 }

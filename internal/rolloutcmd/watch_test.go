@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
@@ -108,24 +109,25 @@ func TestCommand_watchStopsOnSIGTERM(t *testing.T) {
 	t.Setenv("DOCSADMIN_BASE_URL", w.env.URL)
 	t.Setenv("DOCSADMIN_API_KEY", w.env.Key)
 	var out, errs testutil.SyncBuffer
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("stdout:\n%s\nstderr:\n%s", out.String(), errs.String())
+		}
+	})
 	done := make(chan int, 1)
 	go func() {
 		done <- Command(context.Background(), []string{"--release", release, "--namespace", namespace,
 			"--kubeconfig", w.kubeconfig, "--domain", w.env.Domain, "--install", "--chart", chartPath,
 			"--atomic=false", "--watch"}, &out, &errs)
 	}()
-	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(out.String(), "installed release docs: revision 1") {
+	testutil.Eventually(t, 60*time.Second, "the release to be installed", func() bool {
 		select {
 		case code := <-done:
-			t.Fatalf("exited %d before installing:\n%s\n%s", code, out.String(), errs.String())
+			t.Fatalf("exited %d before installing", code)
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no install within 60s:\n%s\n%s", out.String(), errs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return strings.Contains(out.String(), "installed release docs: revision 1")
+	})
 	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -147,10 +149,25 @@ func TestCommand_usage(t *testing.T) {
 		{"--release", "docs", "--domain", "d", "--reexport-every", "1h"},
 		{"--release", "docs", "--job-id", "j", "--install"},
 		{"--release", "docs", "--domain", "d", "--renew-before", "-1m"},
+		{"--release", "docs", "--domain", "d", "--log-level", "loud"},
+		{"--release", "docs", "--domain", "d", "stray"},
 	} {
 		var out, errs bytes.Buffer
 		if code := Command(context.Background(), args, &out, &errs); code != ExitUsage || errs.Len() == 0 {
 			t.Errorf("%q: exit %d, stderr %q", args, code, errs.String())
 		}
+	}
+}
+
+// A bad DOCSADMIN_LOG_LEVEL is a usage error naming the variable, reported
+// before anything is contacted.
+func TestCommand_badLogLevelInEnvironment(t *testing.T) {
+	t.Setenv(cli.EnvLogLevel, "loud")
+	t.Setenv(cli.EnvBaseURL, "http://127.0.0.1:1")
+	t.Setenv(cli.EnvAPIKey, "dak_0123456789abcdef")
+	var out, errs bytes.Buffer
+	code := Command(context.Background(), []string{"--release", "docs", "--domain", "d"}, &out, &errs)
+	if code != ExitUsage || !strings.Contains(errs.String(), cli.EnvLogLevel) {
+		t.Fatalf("exit %d, stderr %q; want 2 naming %s", code, errs.String(), cli.EnvLogLevel)
 	}
 }

@@ -1,5 +1,6 @@
 // Package testutil holds small helpers shared by the tests of several
-// packages. Only _test.go files import it.
+// packages. Only _test.go files and test helper packages (apiservertest)
+// import it.
 package testutil
 
 import (

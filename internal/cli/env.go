@@ -1,0 +1,27 @@
+package cli
+
+// The environment variables the binary and its test tiers read. They live
+// here, in one list, so a reader finds every DOCSADMIN_* name in one place
+// and the provider, the subcommands and the README cannot drift apart on a
+// spelling.
+const (
+	// EnvBaseURL is the admin API's base URL (provider and rollout).
+	EnvBaseURL = "DOCSADMIN_BASE_URL"
+	// EnvAPIKey is the admin API key (provider and rollout). It names the
+	// variable; it is not a credential.
+	EnvAPIKey = "DOCSADMIN_API_KEY"
+	// EnvProjectID is the provider's default project.
+	EnvProjectID = "DOCSADMIN_PROJECT_ID"
+	// EnvLogLevel is the subcommands' log level when --log-level is not
+	// given.
+	EnvLogLevel = "DOCSADMIN_LOG_LEVEL"
+
+	// EnvKubeBin names a directory holding kube-apiserver and etcd for the
+	// Kubernetes test tier (internal/kubetest).
+	EnvKubeBin = "DOCSADMIN_KUBE_BIN"
+	// EnvKubeCache overrides the cache root of tools/kube/build.sh.
+	EnvKubeCache = "DOCSADMIN_KUBE_CACHE"
+	// EnvSkipKube, set to "1", lets the Kubernetes tier skip when its
+	// binaries are missing.
+	EnvSkipKube = "DOCSADMIN_SKIP_KUBE"
+)
