@@ -23,7 +23,7 @@ func TestBadInputs(t *testing.T) {
 	agent := call(t, "POST", env.URL+"/v2/agent/"+env.ProjectID+"/job", env.Key, map[string]string{"prompt": "fix typos"})
 	var agentJob api.AgentJob
 	agent.decode(t, &agentJob)
-	link, err := url.Parse(bundle(t, env, done).BundleURL)
+	link, err := url.Parse(generateBundle(t, env, done).BundleURL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
 // generateBundle answers POST /v1/static-export/jobs/{jobId}/bundle. The
@@ -89,7 +90,8 @@ func (s *Server) writeArchive(r *http.Request, id string) (_ int64, err error) {
 		}
 	}()
 	bw := bufio.NewWriterSize(tmp, 256<<10)
-	if err := s.exporter.Archive(r.Context(), s.siteDir(id), bw); err != nil {
+	// 0 workers: compress on every core; the bytes do not depend on it.
+	if err := bundle.Write(r.Context(), s.siteDir(id), bw, 0); err != nil {
 		return 0, fmt.Errorf("archive export: %w", err)
 	}
 	if err := bw.Flush(); err != nil {

@@ -113,7 +113,7 @@ func TestExport_bundleLifecycle(t *testing.T) {
 	if final.Status != api.ExportCompleted || final.Progress != 100 || final.PageCount == 0 || final.Error != "" {
 		t.Fatalf("final: %+v", final)
 	}
-	b1 := bundle(t, env, job.JobID)
+	b1 := generateBundle(t, env, job.JobID)
 	if b1.JobID != job.JobID || b1.SizeBytes <= 0 {
 		t.Fatalf("bundle: %+v", b1)
 	}
@@ -121,7 +121,7 @@ func TestExport_bundleLifecycle(t *testing.T) {
 		t.Fatalf("expiresAt %v, want about %v", b1.ExpiresAt, want)
 	}
 	man := download(t, b1.BundleURL, b1.SizeBytes)
-	if man.PageCount != final.PageCount || man.Label != "2026-11-21" || man.Kind != export.KindAirGapped {
+	if man.PageCount != final.PageCount || man.Label != "2026-11-21" || man.Kind != string(export.KindAirGapped) {
 		t.Fatalf("manifest %+v vs job %+v", man, final)
 	}
 
@@ -130,7 +130,7 @@ func TestExport_bundleLifecycle(t *testing.T) {
 	if r.status != http.StatusForbidden || !strings.Contains(r.errorMessage(t), "expired") {
 		t.Fatalf("expired link: %d %s", r.status, r.body)
 	}
-	b2 := bundle(t, env, job.JobID)
+	b2 := generateBundle(t, env, job.JobID)
 	if b2.BundleURL == b1.BundleURL || !b2.ExpiresAt.After(b1.ExpiresAt) || b2.SizeBytes != b1.SizeBytes {
 		t.Fatalf("renewed bundle %+v vs %+v", b2, b1)
 	}

@@ -19,7 +19,7 @@ func TestLogs_noSecrets(t *testing.T) {
 	var buf testutil.SyncBuffer
 	env := apiservertest.Start(t, apiservertest.WithLogger(hclog.New(&hclog.LoggerOptions{Output: &buf, Level: hclog.Trace})))
 	id := completedExport(t, env)
-	b := bundle(t, env, id)
+	b := generateBundle(t, env, id)
 	download(t, b.BundleURL, b.SizeBytes)
 	call(t, "GET", b.BundleURL+"0", "", nil)
 	call(t, "POST", env.URL+"/v2/agent/"+env.ProjectID+"/job", env.Key, map[string]string{"prompt": "x"})

@@ -141,7 +141,7 @@ organizations:
 	first := startChild(t, args)
 	env.URL = first.url
 	small := completedExport(t, env)
-	link := bundle(t, env, small)
+	link := generateBundle(t, env, small)
 	large := startExport(t, env, api.StartExportRequest{Domain: "large.acme.test"}).JobID
 	queued := startExport(t, env, api.StartExportRequest{Domain: "large.acme.test", Paths: []string{"p/page0001"}}).JobID
 	deadline := time.Now().Add(60 * time.Second)
@@ -169,7 +169,7 @@ organizations:
 		if job.Status != api.ExportCompleted {
 			t.Fatalf("job %s after restart: %+v", id, job)
 		}
-		b := bundle(t, env, id)
+		b := generateBundle(t, env, id)
 		if man := download(t, b.BundleURL, b.SizeBytes); man.PageCount != job.PageCount {
 			t.Fatalf("job %s: manifest has %d pages, job %d", id, man.PageCount, job.PageCount)
 		}
@@ -201,7 +201,7 @@ func TestCommand_demo(t *testing.T) {
 	}
 	env := &apiservertest.Env{URL: c.url, Key: strings.TrimSpace(string(raw)), Domain: apiserver.DemoDomain}
 	id := completedExport(t, env)
-	b := bundle(t, env, id)
+	b := generateBundle(t, env, id)
 	man := download(t, b.BundleURL, b.SizeBytes)
 	if man.PageCount < 5 {
 		t.Fatalf("demo site exported only %d pages", man.PageCount)
