@@ -37,7 +37,7 @@ func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
 	u := *s.publicURL
 	u.Path += "/bundles/" + rec.JobID + "/" + api.BundleFileName
 	u.RawQuery = s.signer.sign(rec.JobID, api.BundleFileName, expires).Encode()
-	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: u.String(), SizeBytes: size, ExpiresAt: expires})
+	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: u.String(), SizeBytes: size, ExpiresAt: expires, Version: rec.Version})
 	return nil
 }
 
