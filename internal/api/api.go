@@ -93,6 +93,11 @@ type ExportJob struct {
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 	Error     string    `json:"error,omitempty"`
+	// Version is the content version of the job's bundle (the version of
+	// its manifest.json), set once the job is completed. It is not the
+	// label of StartExportRequest.Version. The real service's schema does
+	// not list it, so clients must cope with its absence.
+	Version string `json:"version,omitempty"`
 }
 
 // Bundle is the answer of POST /v1/static-export/jobs/{jobId}/bundle.
@@ -101,6 +106,10 @@ type Bundle struct {
 	BundleURL string    `json:"bundleUrl"`
 	SizeBytes int64     `json:"sizeBytes"`
 	ExpiresAt time.Time `json:"expiresAt"`
+	// Version is the content version of the archive behind BundleURL, so
+	// a client can tell new content from a renewed link without
+	// downloading anything. Optional, as in ExportJob.
+	Version string `json:"version,omitempty"`
 }
 
 // Error is the body of every non-2xx answer.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
 // generateBundle answers POST /v1/static-export/jobs/{jobId}/bundle. The
@@ -38,7 +39,7 @@ func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
 	u := s.publicURL.JoinPath(api.FillPath(api.PathBundleDownload,
 		map[string]string{"jobId": rec.JobID, "file": api.BundleFileName}))
 	u.RawQuery = s.signer.sign(rec.JobID, api.BundleFileName, expires).Encode()
-	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: u.String(), SizeBytes: size, ExpiresAt: expires})
+	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: u.String(), SizeBytes: size, ExpiresAt: expires, Version: rec.Version})
 	return nil
 }
 
@@ -91,7 +92,8 @@ func (s *Server) writeArchive(r *http.Request, id string) (_ int64, err error) {
 		}
 	}()
 	bw := bufio.NewWriterSize(tmp, 256<<10)
-	if err := s.exporter.Archive(r.Context(), s.siteDir(id), bw); err != nil {
+	// 0 workers: compress on every core; the bytes do not depend on it.
+	if err := bundle.Write(r.Context(), s.siteDir(id), bw, 0); err != nil {
 		return 0, fmt.Errorf("archive export: %w", err)
 	}
 	if err := bw.Flush(); err != nil {

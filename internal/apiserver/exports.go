@@ -106,10 +106,16 @@ func (s *Server) findExport(r *http.Request) (*exportJobRecord, error) {
 }
 
 func exportView(rec *exportJobRecord) api.ExportJob {
-	return api.ExportJob{
+	v := api.ExportJob{
 		JobID: rec.JobID, Status: rec.Status, Progress: rec.Progress, PageCount: rec.PageCount,
 		CreatedAt: rec.CreatedAt.UTC(), UpdatedAt: rec.UpdatedAt.UTC(), Error: rec.Error,
 	}
+	// Only a completed job has content to version: a job failed after its
+	// site was lost on a crash keeps the old version in its record.
+	if rec.Status == api.ExportCompleted {
+		v.Version = rec.Version
+	}
+	return v
 }
 
 // checkRequestedPages makes sure every requested page exists. Only a

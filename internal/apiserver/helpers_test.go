@@ -10,7 +10,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
 // reply is what a test sees of one HTTP exchange.
@@ -98,7 +98,7 @@ func completedExport(t testing.TB, env *apiservertest.Env) string {
 
 // download fetches a presigned link and checks the archive against its
 // manifest, returning the manifest.
-func download(t testing.TB, link string, size int64) *export.Manifest {
+func download(t testing.TB, link string, size int64) *bundle.Manifest {
 	t.Helper()
 	resp, err := http.Get(link)
 	if err != nil {
@@ -112,7 +112,7 @@ func download(t testing.TB, link string, size int64) *export.Manifest {
 	if resp.ContentLength != size {
 		t.Fatalf("download is %d bytes, bundle said %d", resp.ContentLength, size)
 	}
-	man, err := export.VerifyArchive(resp.Body)
+	man, err := bundle.VerifyArchive(resp.Body)
 	if err != nil {
 		t.Fatalf("downloaded archive does not match its manifest: %v", err)
 	}

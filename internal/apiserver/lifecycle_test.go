@@ -106,7 +106,7 @@ func TestAgentJob_rateLimit(t *testing.T) {
 func TestExport_bundleLifecycle(t *testing.T) {
 	env := apiservertest.Start(t, apiservertest.WithBundleTTL(30*time.Minute))
 	job := env.StartExport(t, api.StartExportRequest{Domain: env.Domain, Version: "2026-11-21"})
-	if job.Status != api.ExportQueued || job.Progress != 0 || !strings.HasPrefix(job.JobID, "se_") {
+	if job.Status != api.ExportQueued || job.Progress != 0 || !strings.HasPrefix(job.JobID, "se_") || job.Version != "" {
 		t.Fatalf("start: %+v", job)
 	}
 	final := env.WaitExport(t, job.JobID)
@@ -121,8 +121,13 @@ func TestExport_bundleLifecycle(t *testing.T) {
 		t.Fatalf("expiresAt %v, want about %v", b1.ExpiresAt, want)
 	}
 	man := download(t, b1.BundleURL, b1.SizeBytes)
-	if man.PageCount != final.PageCount || man.Label != "2026-11-21" || man.Kind != export.KindAirGapped {
+	if man.PageCount != final.PageCount || man.Label != "2026-11-21" || man.Kind != string(export.KindAirGapped) {
 		t.Fatalf("manifest %+v vs job %+v", man, final)
+	}
+	// The content version travels through the API: the job's status and the
+	// bundle response carry the manifest's version, never the label.
+	if final.Version == "" || final.Version != man.Version || b1.Version != man.Version {
+		t.Fatalf("versions: job %q, bundle %q, manifest %q", final.Version, b1.Version, man.Version)
 	}
 
 	env.Clock.Advance(31 * time.Minute)
@@ -131,7 +136,7 @@ func TestExport_bundleLifecycle(t *testing.T) {
 		t.Fatalf("expired link: %d %s", r.status, r.body)
 	}
 	b2 := env.Bundle(t, job.JobID)
-	if b2.BundleURL == b1.BundleURL || !b2.ExpiresAt.After(b1.ExpiresAt) || b2.SizeBytes != b1.SizeBytes {
+	if b2.BundleURL == b1.BundleURL || !b2.ExpiresAt.After(b1.ExpiresAt) || b2.SizeBytes != b1.SizeBytes || b2.Version != b1.Version {
 		t.Fatalf("renewed bundle %+v vs %+v", b2, b1)
 	}
 	download(t, b2.BundleURL, b2.SizeBytes)

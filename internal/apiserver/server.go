@@ -24,16 +24,18 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 )
 
-// Exporter renders a docs source and packs the result. export.Engine is the
-// implementation; the interface keeps the server ignorant of how.
+// Exporter renders a docs source into a bundle directory. export.Engine is
+// the implementation; the interface keeps the server ignorant of how.
+// Packing the directory is not the renderer's business: the server does it
+// with internal/bundle, the same package the bundle's readers use.
 type Exporter interface {
 	CheckPaths(src fs.FS, paths []string) error
-	Export(ctx context.Context, req export.Request, outDir string, progress func(export.Progress)) (*export.Manifest, error)
-	Archive(ctx context.Context, dir string, w io.Writer) error
+	Export(ctx context.Context, req export.Request, outDir string, progress func(export.Progress)) (*bundle.Manifest, error)
 }
 
 // Options configure a Server. Config and DataDir are required.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 )
 
@@ -131,7 +132,7 @@ func (s *Server) runExport(id string) {
 	s.finishExport(rec, err)
 }
 
-func (s *Server) render(rec *exportJobRecord, lj *liveJob) (*export.Manifest, error) {
+func (s *Server) render(rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, error) {
 	_, dep := s.orgDeployment(rec.OrgID, rec.Domain)
 	if dep == nil {
 		return nil, fmt.Errorf("deployment %q is no longer configured", rec.Domain)

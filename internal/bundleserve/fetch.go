@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
 // Limits on what one bundle may unpack to, so a hostile or broken archive
@@ -27,7 +27,7 @@ const (
 // fetch downloads the bundle at link and unpacks it into a new directory
 // under tmpRoot, then checks every file against manifest.json. It returns
 // the directory and the manifest; on any error nothing is left behind.
-func fetch(ctx context.Context, hc *http.Client, link, tmpRoot string) (string, *export.Manifest, error) {
+func fetch(ctx context.Context, hc *http.Client, link, tmpRoot string) (string, *bundle.Manifest, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, link, nil)
 	if err != nil {
 		return "", nil, fmt.Errorf("bundle link is not a valid URL")
@@ -53,7 +53,7 @@ func fetch(ctx context.Context, hc *http.Client, link, tmpRoot string) (string, 
 		_ = os.RemoveAll(dir)
 		return "", nil, fmt.Errorf("unpack bundle: %w", err)
 	}
-	man, err := export.VerifyDir(dir)
+	man, err := bundle.VerifyDir(dir)
 	if err != nil {
 		_ = os.RemoveAll(dir)
 		return "", nil, fmt.Errorf("verify bundle: %w", err)

@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
-var verifyDir = export.VerifyDir
+var verifyDir = bundle.VerifyDir
 
 // Handler serves the site and three probes:
 //   - /livez: the process is up (what a liveness probe should ask);

@@ -75,7 +75,7 @@ func (f *fixture) fetch(t *testing.T, p string) (int, string, string) {
 func TestServe_pagesAndProbes(t *testing.T) {
 	f := newFixture(t)
 	v := f.srv.Version()
-	for _, p := range []string{"/", "/index.html", "/quickstart", "/quickstart.html", "/guides/rates", "/manifest.json"} {
+	for _, p := range []string{"/", "/index.html", "/quickstart", "/quickstart.html", "/guides/rates", "/" + api.ManifestFileName} {
 		if code, got, _ := f.fetch(t, p); code != http.StatusOK || got != v {
 			t.Errorf("%s: %d version %q", p, code, got)
 		}

@@ -96,7 +96,8 @@ func TestContract_exportBundleExpiryAndRenewal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if done.Status != api.ExportCompleted || done.Progress != 100 || done.PageCount == 0 {
+	// The content version is the manifest's hash, not the "v1" label.
+	if done.Status != api.ExportCompleted || done.Progress != 100 || done.PageCount == 0 || done.Version == "" || done.Version == "v1" {
 		t.Fatalf("finished job = %+v", done)
 	}
 	if len(seen) == 0 || seen[len(seen)-1].Status != api.ExportCompleted {
@@ -106,6 +107,9 @@ func TestContract_exportBundleExpiryAndRenewal(t *testing.T) {
 	first, err := c.GenerateBundle(ctx, job.JobID)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if first.Version != done.Version {
+		t.Fatalf("bundle version %q, job version %q", first.Version, done.Version)
 	}
 	if status, n := get(t, first.BundleURL); status != http.StatusOK || n != first.SizeBytes {
 		t.Fatalf("download = %d, %d bytes; want 200 and %d bytes", status, n, first.SizeBytes)
@@ -119,7 +123,7 @@ func TestContract_exportBundleExpiryAndRenewal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if renewed.JobID != job.JobID || !renewed.ExpiresAt.After(first.ExpiresAt) || renewed.BundleURL == first.BundleURL {
+	if renewed.JobID != job.JobID || !renewed.ExpiresAt.After(first.ExpiresAt) || renewed.BundleURL == first.BundleURL || renewed.Version != first.Version {
 		t.Fatalf("renewal = %+v after %+v", renewed, first)
 	}
 	if status, _ := get(t, renewed.BundleURL); status != http.StatusOK {

@@ -21,6 +21,8 @@ func (c *Client) StartExport(ctx context.Context, req api.StartExportRequest) (a
 
 // GetExport returns the current state of a job. A job the server does not
 // know (never existed, or past retention) is an error matching ErrNotFound.
+// A completed job carries its content version in Version, if the server
+// sends it (the field is optional).
 func (c *Client) GetExport(ctx context.Context, jobID string) (api.ExportJob, error) {
 	var job api.ExportJob
 	err := c.do(ctx, call{method: http.MethodGet, pattern: api.PathExportJob,
@@ -34,6 +36,9 @@ func (c *Client) GetExport(ctx context.Context, jobID string) (api.ExportJob, er
 // GenerateBundle packages a completed job and returns a fresh presigned
 // link. It may be called again on the same job whenever a link nears
 // expiry; the export is not redone.
+// The bundle's Version is its content version when the server sends it; a
+// server that predates the field leaves it empty, and the caller must then
+// read it from the archive's manifest (bundle.ReadManifest).
 func (c *Client) GenerateBundle(ctx context.Context, jobID string) (api.Bundle, error) {
 	var b api.Bundle
 	err := c.do(ctx, call{method: http.MethodPost, pattern: api.PathExportBundle,

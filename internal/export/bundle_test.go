@@ -181,7 +181,7 @@ func TestExport_kindGatesFeatures(t *testing.T) {
 			if got := err == nil && strings.Contains(page, "analytics.js"); got != tt.analytics {
 				t.Errorf("analytics present = %v, want %v", got, tt.analytics)
 			}
-			if m.Kind != tt.kind || m.Features["assistant"] != tt.assistant || m.Features["analytics"] != tt.analytics {
+			if m.Kind != string(tt.kind) || m.Features["assistant"] != tt.assistant || m.Features["analytics"] != tt.analytics {
 				t.Errorf("manifest kind %q features %v", m.Kind, m.Features)
 			}
 		})

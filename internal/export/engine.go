@@ -12,6 +12,8 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/yuin/goldmark"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
 // Options configures an Engine.
@@ -82,7 +84,7 @@ func cleanDomain(d string) (string, error) {
 // manifest.json there and returns the manifest. progress, if not nil, is
 // called as pages finish, never concurrently and with Done increasing. An
 // error means the export failed; its message is meant for the docs author.
-func (e *Engine) Export(ctx context.Context, req Request, outDir string, progress func(Progress)) (*Manifest, error) {
+func (e *Engine) Export(ctx context.Context, req Request, outDir string, progress func(Progress)) (*bundle.Manifest, error) {
 	if req.Source == nil {
 		return nil, errors.New("export: no docs source")
 	}

@@ -2,15 +2,12 @@ package export
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
 //go:embed assets/style.css assets/app.js
@@ -26,9 +23,9 @@ const (
 func (j *job) assistantURL() string { return "https://" + j.domain + assistantPath }
 
 // finish writes the files shared by all pages and the manifest.
-func (j *job) finish() (*Manifest, error) {
+func (j *job) finish() (*bundle.Manifest, error) {
 	j.logBroken()
-	written := map[string]bool{"manifest.json": true}
+	written := map[string]bool{bundle.ManifestName: true}
 	for _, f := range j.files {
 		written[f.Path] = true
 	}
@@ -77,37 +74,22 @@ func (j *job) finish() (*Manifest, error) {
 	return j.writeManifest()
 }
 
-// writeManifest records every file with its hash; the version is a hash of
-// that list, so it changes exactly when the bundle's content does.
-func (j *job) writeManifest() (*Manifest, error) {
-	sort.Slice(j.files, func(a, b int) bool { return j.files[a].Path < j.files[b].Path })
-	m := &Manifest{
-		Version:   contentVersion(j.files),
+// writeManifest records every file with its hash; bundle.WriteManifest
+// stamps the content version, a hash of that list, so it changes exactly
+// when the site's content does.
+func (j *job) writeManifest() (*bundle.Manifest, error) {
+	m := &bundle.Manifest{
 		Label:     j.req.Label,
 		Domain:    j.domain,
-		Kind:      j.kind,
+		Kind:      string(j.kind),
 		Features:  j.features,
 		PageCount: len(j.pages),
 		Files:     j.files,
 	}
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encode manifest: %w", err)
-	}
-	data = append(data, '\n')
-	if err := os.WriteFile(filepath.Join(j.outDir, "manifest.json"), data, 0o644); err != nil {
-		return nil, fmt.Errorf("write manifest: %w", err)
+	if err := bundle.WriteManifest(j.outDir, m); err != nil {
+		return nil, err
 	}
 	return m, nil
-}
-
-// contentVersion hashes the sorted file list.
-func contentVersion(files []ManifestFile) string {
-	h := sha256.New()
-	for _, f := range files {
-		_, _ = fmt.Fprintf(h, "%s\x00%d\x00%s\n", f.Path, f.Size, f.SHA256) // hashes do not fail
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // indexRedirect sends visitors of the bundle root to the first page when

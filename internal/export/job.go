@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
 // job is the state of one export.
@@ -42,7 +44,7 @@ type job struct {
 	logoLight, logoDark, favicon string // bundle paths, "" when absent
 
 	filesMu sync.Mutex
-	files   []ManifestFile
+	files   []bundle.File
 	entries []searchEntry // one per page, filled by the workers
 }
 
@@ -216,7 +218,7 @@ func (j *job) writeFile(rel string, data []byte) error {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	sum := sha256.Sum256(data)
-	j.record(ManifestFile{Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])})
+	j.record(bundle.File{Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])})
 	return nil
 }
 
@@ -242,11 +244,11 @@ func (j *job) copyFile(rel string) error {
 	if err != nil {
 		return fmt.Errorf("copy %s: %w", rel, err)
 	}
-	j.record(ManifestFile{Path: rel, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))})
+	j.record(bundle.File{Path: rel, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))})
 	return nil
 }
 
-func (j *job) record(f ManifestFile) {
+func (j *job) record(f bundle.File) {
 	j.filesMu.Lock()
 	j.files = append(j.files, f)
 	j.filesMu.Unlock()

@@ -1,7 +1,8 @@
 // Package export turns a documentation source (docs.json plus .mdx/.md
-// pages) into a self-contained static site and packs it into a
-// deterministic tar.gz bundle. The reference API server drives it through
-// the methods of Engine; nothing here knows about HTTP, jobs or storage.
+// pages) into a self-contained static site in a directory, in the format of
+// internal/bundle (which owns the manifest, archives and verification). The
+// reference API server drives it through the methods of Engine; nothing
+// here knows about HTTP, jobs, storage or archives.
 package export
 
 import (
@@ -54,26 +55,6 @@ type Request struct {
 type Progress struct {
 	Done  int
 	Total int
-}
-
-// Manifest is written as manifest.json at the root of every bundle. It holds
-// no timestamps, so that the same source exports to the same bytes.
-type Manifest struct {
-	// Version is a content hash over every file of the export.
-	Version   string          `json:"version"`
-	Label     string          `json:"label,omitempty"`
-	Domain    string          `json:"domain"`
-	Kind      Kind            `json:"kind"`
-	Features  map[string]bool `json:"features"`
-	PageCount int             `json:"pageCount"`
-	Files     []ManifestFile  `json:"files"`
-}
-
-// ManifestFile is one file of the bundle other than manifest.json itself.
-type ManifestFile struct {
-	Path   string `json:"path"`
-	Size   int64  `json:"size"`
-	SHA256 string `json:"sha256"`
 }
 
 // InputError marks a problem with the caller's input (for example a path

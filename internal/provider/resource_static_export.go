@@ -61,9 +61,10 @@ func (r *staticExportResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplaceIf(replaceStringUnlessImported, replaceDesc, replaceDesc)},
 			},
 			"version": schema.StringAttribute{
-				MarkdownDescription: "Version label of the export. The server's default is the latest published version.",
-				Optional:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplaceIf(replaceStringUnlessImported, replaceDesc, replaceDesc)},
+				MarkdownDescription: "Version label of the export, recorded in the bundle's manifest as `label`. The server's default is the latest published version. " +
+					"It names the docs version to export; it is not the content version (see `content_version`).",
+				Optional:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(replaceStringUnlessImported, replaceDesc, replaceDesc)},
 			},
 			"paths": schema.ListAttribute{
 				MarkdownDescription: "Page paths to export, such as `guides/getting-started`. All published pages when omitted.",
@@ -91,6 +92,14 @@ func (r *staticExportResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "Number of pages exported.",
 				Computed:            true,
 				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"content_version": schema.StringAttribute{
+				MarkdownDescription: "Content version of the completed export: the `version` of its bundle's `manifest.json`, a hash " +
+					"of the bundle's file list that changes exactly when the content does. This is the value for " +
+					"`docsadmin_static_export_rollout.version` (the chart's `staticExport.version`), so pods roll for new " +
+					"content and not for a renewed link. Null if the server does not report it.",
+				Computed:      true,
+				PlanModifiers: keep,
 			},
 			"created_at": schema.StringAttribute{
 				MarkdownDescription: "When the job was created (RFC 3339).",
@@ -234,17 +243,20 @@ func (r *staticExportResource) ImportState(ctx context.Context, req resource.Imp
 }
 
 type staticExportModel struct {
-	ID        types.String   `tfsdk:"id"`
-	Domain    types.String   `tfsdk:"domain"`
-	Version   types.String   `tfsdk:"version"`
-	Paths     types.List     `tfsdk:"paths"`
-	Triggers  types.Map      `tfsdk:"triggers"`
-	Status    types.String   `tfsdk:"status"`
-	Progress  types.Float64  `tfsdk:"progress"`
-	PageCount types.Int64    `tfsdk:"page_count"`
-	CreatedAt types.String   `tfsdk:"created_at"`
-	UpdatedAt types.String   `tfsdk:"updated_at"`
-	Timeouts  timeouts.Value `tfsdk:"timeouts"`
+	ID        types.String  `tfsdk:"id"`
+	Domain    types.String  `tfsdk:"domain"`
+	Version   types.String  `tfsdk:"version"`
+	Paths     types.List    `tfsdk:"paths"`
+	Triggers  types.Map     `tfsdk:"triggers"`
+	Status    types.String  `tfsdk:"status"`
+	Progress  types.Float64 `tfsdk:"progress"`
+	PageCount types.Int64   `tfsdk:"page_count"`
+	// ContentVersion is null rather than unknown until the job completes:
+	// state written before the wait ends must hold known values.
+	ContentVersion types.String   `tfsdk:"content_version"`
+	CreatedAt      types.String   `tfsdk:"created_at"`
+	UpdatedAt      types.String   `tfsdk:"updated_at"`
+	Timeouts       timeouts.Value `tfsdk:"timeouts"`
 }
 
 func (m *staticExportModel) fill(j api.ExportJob) {
@@ -252,6 +264,10 @@ func (m *staticExportModel) fill(j api.ExportJob) {
 	m.Status = types.StringValue(j.Status)
 	m.Progress = types.Float64Value(j.Progress)
 	m.PageCount = types.Int64Value(int64(j.PageCount))
+	m.ContentVersion = types.StringNull()
+	if j.Version != "" {
+		m.ContentVersion = types.StringValue(j.Version)
+	}
 	m.CreatedAt = rfc3339(j.CreatedAt)
 	m.UpdatedAt = rfc3339(j.UpdatedAt)
 }

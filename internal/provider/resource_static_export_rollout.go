@@ -104,9 +104,11 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 				Validators: []validator.String{urlValidator{}},
 			},
 			"version": schema.StringAttribute{
-				MarkdownDescription: "Identifies the bundle content. It is the one value in the pod template: changing it rolls the pods.",
-				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				MarkdownDescription: "The bundle's content version, stored as `staticExport.version`: usually " +
+					"`docsadmin_static_export.<name>.content_version`. It is the one value in the pod template: changing it rolls the pods, " +
+					"so a renewed link or a re-export of unchanged content rolls none.",
+				Required:   true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"expires_at": schema.StringAttribute{
 				MarkdownDescription: "When `bundle_url` stops working (RFC 3339), usually `docsadmin_static_export_bundle.<name>.expires_at`. " +

@@ -39,7 +39,8 @@ func TestAccStaticExportRollout_lifecycle(t *testing.T) {
 	}
 	sameJob := statecheck.CompareValue(compare.ValuesSame())
 	newLink := statecheck.CompareValue(compare.ValuesDiffer())
-	versionIsJob := statecheck.CompareValuePairs(exportAddr, tfjsonpath.New("id"),
+	// staticExport.version is the content version, wired from the export.
+	versionIsContent := statecheck.CompareValuePairs(exportAddr, tfjsonpath.New("content_version"),
 		rolloutAddr, tfjsonpath.New("version"), compare.ValuesSame())
 	linkIsBundle := statecheck.CompareValuePairs(bundleAddr, tfjsonpath.New("bundle_url"),
 		rolloutAddr, tfjsonpath.New("bundle_url"), compare.ValuesSame())
@@ -61,7 +62,7 @@ func TestAccStaticExportRollout_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(rolloutAddr, tfjsonpath.New("expires_at"),
 						knownvalue.StringFunc(e.releaseHas(t, func(s *rollout.State) string { return s.ExpiresAt.Format(time.RFC3339) }))),
 					statecheck.ExpectSensitiveValue(rolloutAddr, tfjsonpath.New("bundle_url")),
-					versionIsJob, linkIsBundle,
+					versionIsContent, linkIsBundle,
 					sameJob.AddStateValue(exportAddr, tfjsonpath.New("id")),
 					newLink.AddStateValue(rolloutAddr, tfjsonpath.New("bundle_url")),
 				},
@@ -92,14 +93,14 @@ func TestAccStaticExportRollout_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(rolloutAddr, tfjsonpath.New("revision"), knownvalue.Int64Exact(2)),
 					statecheck.ExpectKnownValue(rolloutAddr, tfjsonpath.New("bundle_url"), knownvalue.StringFunc(e.secretHolds(t))),
 					statecheck.ExpectKnownValue(rolloutAddr, tfjsonpath.New("values_digest"), knownvalue.StringFunc(digest)),
-					versionIsJob, linkIsBundle,
+					versionIsContent, linkIsBundle,
 					sameJob.AddStateValue(exportAddr, tfjsonpath.New("id")),
 					newLink.AddStateValue(rolloutAddr, tfjsonpath.New("bundle_url")),
 				},
 			},
 			{
 				// Someone pins another version with helm upgrade (revision
-				// 3); refresh sees it and the apply puts the job back.
+				// 3); refresh sees it and the apply puts the content version back.
 				PreConfig: func() {
 					cur := e.current(t)
 					if _, err := e.roller.Apply(t.Context(), rollout.Request{Release: rolloutRelease, NonAtomic: true,
@@ -120,7 +121,7 @@ func TestAccStaticExportRollout_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(rolloutAddr, tfjsonpath.New("revision"), knownvalue.Int64Exact(4)),
 					statecheck.ExpectKnownValue(rolloutAddr, tfjsonpath.New("version"),
 						knownvalue.StringFunc(e.releaseHas(t, func(s *rollout.State) string { return s.Version }))),
-					versionIsJob,
+					versionIsContent,
 				},
 			},
 			{

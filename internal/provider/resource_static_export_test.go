@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"context"
 	"fmt"
+	"net/http"
 	"regexp"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
 const exportAddr = "docsadmin_static_export.docs"
@@ -119,6 +122,75 @@ func TestAccStaticExport_vanishedJobIsExportedAgain(t *testing.T) {
 					plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionCreate),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{newID.AddStateValue(exportAddr, tfjsonpath.New("id"))},
+			},
+		},
+	})
+}
+
+// content_version is the bundle's content version as the API reports it
+// and as its manifest holds it. A new job over the same content keeps it,
+// which is why the rollout's staticExport.version is wired from it: pods
+// roll for new content, not for a new job or link.
+func TestAccStaticExport_contentVersion(t *testing.T) {
+	env := newAccEnv(t)
+	c := env.client(t)
+	var jobID, version string
+	sameContent := statecheck.CompareValue(compare.ValuesSame())
+	newJob := statecheck.CompareValue(compare.ValuesDiffer())
+	captureID := knownvalue.StringFunc(func(v string) error { jobID = v; return nil })
+	// The checks run in order, so jobID is set when this one runs.
+	reportedByAPI := knownvalue.StringFunc(func(v string) error {
+		job, err := c.GetExport(context.Background(), jobID)
+		if err != nil {
+			return err
+		}
+		if !regexp.MustCompile(`^[0-9a-f]{16}$`).MatchString(v) || v != job.Version {
+			return fmt.Errorf("content_version %q, the API reports %q for job %s", v, job.Version, jobID)
+		}
+		version = v
+		return nil
+	})
+	inManifest := knownvalue.StringFunc(func(link string) error {
+		resp, err := http.Get(link)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		m, err := bundle.ReadManifest(resp.Body)
+		if err != nil {
+			return err
+		}
+		if m.Version != version {
+			return fmt.Errorf("the bundle's manifest has version %q, content_version is %q", m.Version, version)
+		}
+		return nil
+	})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(bundleConfig(env.Domain, "15m")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("id"), captureID),
+					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("content_version"), reportedByAPI),
+					statecheck.ExpectKnownValue(bundleAddr, tfjsonpath.New("bundle_url"), inManifest),
+					sameContent.AddStateValue(exportAddr, tfjsonpath.New("content_version")),
+					newJob.AddStateValue(exportAddr, tfjsonpath.New("id")),
+				},
+			},
+			{
+				// Another trigger: a new job over the same docs source.
+				Config: env.config(exportConfig(env.Domain, "b")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectUnknownValue(exportAddr, tfjsonpath.New("content_version")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("id"), captureID),
+					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("content_version"), reportedByAPI),
+					newJob.AddStateValue(exportAddr, tfjsonpath.New("id")),
+					sameContent.AddStateValue(exportAddr, tfjsonpath.New("content_version")),
+				},
 			},
 		},
 	})

@@ -83,7 +83,7 @@ resource "docsadmin_static_export_rollout" "docs" {
 
   bundle_url = docsadmin_static_export_bundle.site.bundle_url
   expires_at = docsadmin_static_export_bundle.site.expires_at
-  version    = docsadmin_static_export.docs.id
+  version    = docsadmin_static_export.docs.content_version
 }
 `, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, e.cluster.Context, e.chart))
 }

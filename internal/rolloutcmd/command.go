@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"time"
 
@@ -70,6 +71,10 @@ type Runner struct {
 	// Recheck is the longest the watch loop sleeps between looks at the
 	// release; zero means one minute.
 	Recheck time.Duration
+	// Download fetches the head of a bundle to read its manifest, needed
+	// only when the API does not send the content version. nil means a
+	// client with a 30-second timeout.
+	Download *http.Client
 }
 
 const usage = `Usage: terraform-provider-docsadmin rollout --release R --namespace N
@@ -138,7 +143,7 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 	fs.StringVar(&o.KubeContext, "kube-context", "", "kubeconfig context (default: the current one)")
 	fs.StringVar(&o.Domain, "domain", "", "export this deployment's docs (starts a new export job)")
 	fs.StringVar(&o.JobID, "job-id", "", "use this completed export job instead of starting one")
-	fs.StringVar(&o.Version, "version", "", "staticExport.version (default: the bundle's content version from its manifest)")
+	fs.StringVar(&o.Version, "version", "", "staticExport.version (default: the bundle's content version, as the API reports it or from its manifest)")
 	fs.StringVar(&o.Chart, "chart", "", "chart directory or archive (default: the release's current chart; needed with --install)")
 	fs.BoolVar(&o.Install, "install", false, "install the release if it does not exist")
 	fs.BoolVar(&o.Atomic, "atomic", true, "wait for the upgrade and roll back to the last deployed revision if it fails")

@@ -1,17 +1,15 @@
 package rolloutcmd
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
@@ -24,6 +22,10 @@ const (
 	minBackoff = 5 * time.Second
 	maxBackoff = 5 * time.Minute
 	recheck    = time.Minute
+	// defaultDownloadTimeout bounds reading a bundle's manifest when the
+	// API does not send the version. Only the archive's head is read, so
+	// this is generous.
+	defaultDownloadTimeout = 30 * time.Second
 )
 
 // link is a bundle link with the content version it serves.
@@ -164,7 +166,8 @@ func (r *Runner) reusable(state *rollout.State, version string) bool {
 }
 
 // bundle gets a fresh link for a completed job and the content version it
-// serves (--version, or the manifest's).
+// serves: --version, else the version the API sends with the bundle, else
+// (a server that predates the field) the one in the archive's manifest.
 func (r *Runner) bundle(ctx context.Context, jobID string) (link, error) {
 	b, err := r.API.GenerateBundle(ctx, jobID)
 	if err != nil {
@@ -172,7 +175,10 @@ func (r *Runner) bundle(ctx context.Context, jobID string) (link, error) {
 	}
 	version := r.Opts.Version
 	if version == "" {
-		version = contentVersion(ctx, b.BundleURL, jobID)
+		version = b.Version
+	}
+	if version == "" {
+		version = r.manifestVersion(ctx, b.BundleURL, jobID)
 	}
 	return link{jobID: jobID, url: b.BundleURL, version: version, expiresAt: b.ExpiresAt}, nil
 }
@@ -237,38 +243,53 @@ func (r *Runner) report(err error) int {
 	return code
 }
 
-// contentVersion reads the content hash from the bundle's manifest.json,
-// which the export engine writes as the archive's first entry, so only the
-// first few kilobytes are downloaded. The same content exported again has
-// the same version, so a renewed link alone never rolls the pods. Bundles
-// without a leading manifest fall back to the job id.
-func contentVersion(ctx context.Context, link, jobID string) string {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, link, nil)
+// manifestVersion reads the content version from the manifest at the head
+// of the bundle, downloading only its first few kilobytes. It is the
+// fallback for servers that do not send the version with the bundle. The
+// same content exported again has the same version, so a renewed link
+// alone never rolls the pods. When the manifest cannot be read the job id
+// stands in: coarser (a re-export of unchanged content rolls the pods) but
+// never wrong.
+func (r *Runner) manifestVersion(ctx context.Context, link, jobID string) string {
+	v, err := readManifestVersion(ctx, r.downloadClient(), link)
 	if err != nil {
+		// The error of net/http quotes the URL, signature included.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		r.Log.Warn("cannot read the bundle's manifest; using the job id as the version", "job", jobID, "error", err.Error())
 		return jobID
 	}
-	resp, err := http.DefaultClient.Do(req)
+	return v
+}
+
+func readManifestVersion(ctx context.Context, hc *http.Client, link string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, link, nil)
 	if err != nil {
-		return jobID
+		return "", errors.New("bundle link is not a valid URL")
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return "", err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return jobID
+		return "", fmt.Errorf("download bundle: HTTP %d", resp.StatusCode)
 	}
-	gz, err := gzip.NewReader(resp.Body)
+	m, err := bundle.ReadManifest(resp.Body)
 	if err != nil {
-		return jobID
+		return "", err
 	}
-	tr := tar.NewReader(gz)
-	hdr, err := tr.Next()
-	if err != nil || hdr.Name != api.ManifestFileName {
-		return jobID
+	return m.Version, nil
+}
+
+// downloadClient is Runner.Download or, by default, a client whose timeout
+// bounds the whole exchange: a stalled bundle server must not hang a cron
+// run (http.DefaultClient has no timeout at all).
+func (r *Runner) downloadClient() *http.Client {
+	if r.Download != nil {
+		return r.Download
 	}
-	var m struct {
-		Version string `json:"version"`
-	}
-	if err := json.NewDecoder(io.LimitReader(tr, 64<<20)).Decode(&m); err != nil || m.Version == "" {
-		return jobID
-	}
-	return m.Version
+	return &http.Client{Timeout: defaultDownloadTimeout}
 }

@@ -19,7 +19,9 @@ resource "docsadmin_static_export_rollout" "docs" {
 
   bundle_url = docsadmin_static_export_bundle.docs.bundle_url
   expires_at = docsadmin_static_export_bundle.docs.expires_at
-  version    = docsadmin_static_export.docs.id
+  # The content version: new content rolls the pods, a renewed link or a
+  # re-export of the same content does not.
+  version = docsadmin_static_export.docs.content_version
 
   timeouts = {
     update = "15m"

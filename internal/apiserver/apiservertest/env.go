@@ -61,6 +61,7 @@ type settings struct {
 	perHour        int
 	logger         hclog.Logger
 	extra          []string // more deployments of proj_docs, as YAML flow maps
+	wrap           func(http.Handler) http.Handler
 }
 
 // Option changes the environment's configuration.
@@ -81,6 +82,13 @@ func WithDeployment(domain, dir string) Option {
 	return func(s *settings) {
 		s.extra = append(s.extra, fmt.Sprintf("{domain: %q, source: %q, kind: air-gapped}", domain, dir))
 	}
+}
+
+// WithMiddleware wraps the server's handler in mw, for tests that count or
+// alter what the server sees and answers. Bundle links point at the same
+// address, so their downloads pass through mw too.
+func WithMiddleware(mw func(http.Handler) http.Handler) Option {
+	return func(s *settings) { s.wrap = mw }
 }
 
 // WithLogger sends the server's log to l (default: discarded).
@@ -121,6 +129,9 @@ func Start(t testing.TB, opts ...Option) *Env {
 	}
 	t.Cleanup(func() { _ = srv.Close() })
 	h = srv.Handler()
+	if st.wrap != nil {
+		h = st.wrap(h)
+	}
 	e.URL, e.Server = ts.URL, srv
 	return e
 }

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 )
 
@@ -57,12 +58,12 @@ func runChild(docs, out string) error {
 	res := childResult{Pages: m.PageCount, Export: exported.Seconds(), Distinct: <-distinct}
 
 	first := filepath.Join(filepath.Dir(out), filepath.Base(out)+".tar.gz")
-	d, sum1, size, err := archiveTo(e, out, first)
+	d, sum1, size, err := archiveTo(out, first)
 	if err != nil {
 		return err
 	}
 	res.Archive, res.BundleBytes = d.Seconds(), size
-	d, sum2, _, err := archiveTo(e, out, first+".2")
+	d, sum2, _, err := archiveTo(out, first+".2")
 	if err != nil {
 		return err
 	}
@@ -70,7 +71,7 @@ func runChild(docs, out string) error {
 	return json.NewEncoder(os.Stdout).Encode(res)
 }
 
-func archiveTo(e *export.Engine, dir, file string) (_ time.Duration, sum [32]byte, _ int64, err error) {
+func archiveTo(dir, file string) (_ time.Duration, sum [32]byte, _ int64, err error) {
 	f, err := os.Create(file)
 	if err != nil {
 		return 0, sum, 0, err
@@ -82,7 +83,7 @@ func archiveTo(e *export.Engine, dir, file string) (_ time.Duration, sum [32]byt
 		}
 	}()
 	start := time.Now()
-	if err := e.Archive(context.Background(), dir, f); err != nil {
+	if err := bundle.Write(context.Background(), dir, f, 0); err != nil {
 		return 0, sum, 0, err
 	}
 	d := time.Since(start)

@@ -1,4 +1,4 @@
-package export
+package bundle
 
 import (
 	"archive/tar"
@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 )
 
@@ -17,13 +18,15 @@ import (
 // 2000-01-01 avoids tools that treat the Unix epoch as "no time".
 var archiveTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// Archive streams a deterministic tar.gz of the finished export in dir to
-// w: manifest.json first, then the files of the manifest in its (sorted)
-// order, with fixed times, owners and modes. Only files listed in the
-// manifest are packed, one at a time, so memory stays flat whatever the
-// size of the site.
-func (e *Engine) Archive(ctx context.Context, dir string, w io.Writer) error {
-	raw, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+// Write streams a deterministic tar.gz of the bundle directory dir to w:
+// manifest.json first (so ReadManifest needs only the head of the stream),
+// then the files of the manifest in its (sorted) order, with fixed times,
+// owners and modes. Only files listed in the manifest are packed, one at a
+// time, so memory stays flat whatever the size of the site. workers is how
+// many blocks are compressed at once; 0 means GOMAXPROCS. It changes the
+// speed, never the bytes.
+func Write(ctx context.Context, dir string, w io.Writer, workers int) error {
+	raw, err := os.ReadFile(filepath.Join(dir, ManifestName))
 	if err != nil {
 		return fmt.Errorf("archive: read manifest: %w", err)
 	}
@@ -31,7 +34,10 @@ func (e *Engine) Archive(ctx context.Context, dir string, w io.Writer) error {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return fmt.Errorf("archive: decode manifest: %w", err)
 	}
-	gz, err := newParallelGzip(w, e.workers)
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	gz, err := newParallelGzip(w, workers)
 	if err != nil {
 		return fmt.Errorf("archive: %w", err)
 	}
@@ -43,9 +49,9 @@ func (e *Engine) Archive(ctx context.Context, dir string, w io.Writer) error {
 }
 
 // writeTar writes the manifest and then every file it lists.
-func writeTar(ctx context.Context, w io.Writer, dir string, manifest []byte, files []ManifestFile) error {
+func writeTar(ctx context.Context, w io.Writer, dir string, manifest []byte, files []File) error {
 	tw := tar.NewWriter(w)
-	if err := writeEntry(tw, "manifest.json", int64(len(manifest)), bytes.NewReader(manifest)); err != nil {
+	if err := writeEntry(tw, ManifestName, int64(len(manifest)), bytes.NewReader(manifest)); err != nil {
 		return err
 	}
 	for i, f := range files {
@@ -64,7 +70,7 @@ func writeTar(ctx context.Context, w io.Writer, dir string, manifest []byte, fil
 	return nil
 }
 
-func archiveFile(tw *tar.Writer, dir string, f ManifestFile) error {
+func archiveFile(tw *tar.Writer, dir string, f File) error {
 	if !safeName(f.Path) {
 		return fmt.Errorf("archive: manifest lists unsafe path %q", f.Path)
 	}

@@ -1,17 +1,17 @@
-package export
+package bundle
 
 import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
 )
 
 type tarEntry struct {
@@ -70,24 +70,57 @@ func writeArchive(t *testing.T, entries []tarEntry) []byte {
 	return buf.Bytes()
 }
 
-func demoArchive(t *testing.T) (string, []byte) {
+// siteFiles is a small site in the shape the renderer produces: pages in
+// sub-directories and shared assets, enough entries to damage one at a time.
+var siteFiles = map[string]string{
+	"index.html":              "<!doctype html><title>Home</title>",
+	"quickstart.html":         "<!doctype html><title>Quickstart</title>",
+	"guides/advanced/x.html":  "<!doctype html><title>Advanced</title>",
+	"404.html":                "<!doctype html><title>Not found</title>",
+	"_static/app.js":          "console.log('app')\n",
+	"_static/search-index.js": "window.index=[]\n",
+}
+
+// writeSite writes siteFiles and their manifest into a fresh directory.
+func writeSite(t *testing.T) (string, *Manifest) {
 	t.Helper()
-	dir, _ := exportTo(t, Request{Source: demosite.FS()})
+	dir := t.TempDir()
+	m := &Manifest{Domain: "docs.example.com", Kind: "air-gapped", PageCount: 4, Features: map[string]bool{"search": true}}
+	for name, body := range siteFiles {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256([]byte(body))
+		m.Files = append(m.Files, File{Path: name, Size: int64(len(body)), SHA256: hex.EncodeToString(sum[:])})
+	}
+	if err := WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	return dir, m
+}
+
+func siteArchive(t *testing.T) (string, []byte) {
+	t.Helper()
+	dir, _ := writeSite(t)
 	var buf bytes.Buffer
-	if err := New(Options{}).Archive(context.Background(), dir, &buf); err != nil {
+	if err := Write(context.Background(), dir, &buf, 0); err != nil {
 		t.Fatal(err)
 	}
 	return dir, buf.Bytes()
 }
 
 func TestArchive_layout(t *testing.T) {
-	dir, b := demoArchive(t)
+	dir, b := siteArchive(t)
 	m, err := VerifyArchive(bytes.NewReader(b))
 	if err != nil {
 		t.Fatalf("VerifyArchive: %v", err)
 	}
 	entries := readArchive(t, b)
-	if entries[0].hdr.Name != "manifest.json" || len(entries) != len(m.Files)+1 {
+	if entries[0].hdr.Name != ManifestName || len(entries) != len(m.Files)+1 {
 		t.Fatalf("archive has %d entries starting with %s, want manifest.json + %d files", len(entries), entries[0].hdr.Name, len(m.Files))
 	}
 	for i, e := range entries {
@@ -100,16 +133,16 @@ func TestArchive_layout(t *testing.T) {
 	}
 	// A second call gives the same bytes.
 	var again bytes.Buffer
-	if err := New(Options{}).Archive(context.Background(), dir, &again); err != nil {
+	if err := Write(context.Background(), dir, &again, 1); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(again.Bytes(), b) {
-		t.Error("second Archive of one directory differs")
+		t.Error("a second Write of one directory, on one worker, differs")
 	}
 }
 
 func TestVerifyArchive_rejects(t *testing.T) {
-	_, b := demoArchive(t)
+	_, b := siteArchive(t)
 	good := readArchive(t, b)
 	mutate := func(f func([]tarEntry) []tarEntry) []byte {
 		cp := append([]tarEntry(nil), good...)
@@ -143,26 +176,26 @@ func TestVerifyArchive_rejects(t *testing.T) {
 }
 
 func TestVerifyArchive_manifestLast(t *testing.T) {
-	_, b := demoArchive(t)
+	_, b := siteArchive(t)
 	es := readArchive(t, b)
 	moved := append(append([]tarEntry(nil), es[1:]...), es[0])
 	m, err := VerifyArchive(bytes.NewReader(writeArchive(t, moved)))
-	if err != nil || m.PageCount != 11 {
+	if err != nil || m.PageCount != 4 {
 		t.Fatalf("manifest last: m=%v err=%v", m, err)
 	}
 	moved[0].data = []byte("changed")
-	if _, err := VerifyArchive(bytes.NewReader(writeArchive(t, moved))); !errors.Is(err, errMismatch) {
+	if _, err := VerifyArchive(bytes.NewReader(writeArchive(t, moved))); !errors.Is(err, ErrMismatch) {
 		t.Fatalf("tampered file before the manifest: err = %v, want mismatch", err)
 	}
 }
 
 func TestVerifyArchive_boundsEntriesBeforeManifest(t *testing.T) {
-	_, b := demoArchive(t)
+	_, b := siteArchive(t)
 	es := readArchive(t, b)
 	moved := append(append([]tarEntry(nil), es[1:]...), es[0])
 	defer func(old int64) { maxEntrySize = old }(maxEntrySize)
 	maxEntrySize = 16
-	if _, err := VerifyArchive(bytes.NewReader(writeArchive(t, moved))); !errors.Is(err, errMismatch) {
+	if _, err := VerifyArchive(bytes.NewReader(writeArchive(t, moved))); !errors.Is(err, ErrMismatch) {
 		t.Fatalf("oversized entry before the manifest: err = %v, want mismatch", err)
 	}
 }
@@ -174,11 +207,11 @@ func TestVerifyDir_rejects(t *testing.T) {
 		"missing":  func(dir string) error { return os.Remove(filepath.Join(dir, "_static/app.js")) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			dir, _ := exportTo(t, Request{Source: demosite.FS()})
+			dir, _ := writeSite(t)
 			if err := damage(dir); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := VerifyDir(dir); !errors.Is(err, errMismatch) {
+			if _, err := VerifyDir(dir); !errors.Is(err, ErrMismatch) {
 				t.Fatalf("VerifyDir = %v, want mismatch", err)
 			}
 		})

@@ -1,0 +1,187 @@
+package rolloutcmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
+)
+
+// noRelease is a cluster without the release: with --install and --dry-run
+// the runner gets as far as saying which version it would roll out,
+// without a Kubernetes API server.
+type noRelease struct{}
+
+func (noRelease) Apply(context.Context, rollout.Request) (rollout.Result, error) {
+	panic("a dry run must not apply")
+}
+
+func (noRelease) Current(context.Context, string) (*rollout.State, error) {
+	return nil, rollout.ErrReleaseNotFound
+}
+
+// versionServer is the reference server behind a middleware that counts
+// bundle downloads and, like a server that predates the field, can drop
+// `version` from the API's answers or stall downloads.
+type versionServer struct {
+	env       *apiservertest.Env
+	api       *client.Client
+	downloads atomic.Int32
+	omit      bool
+	stall     atomic.Bool
+}
+
+func newVersionServer(t *testing.T, omit, stall bool) *versionServer {
+	t.Helper()
+	vs := &versionServer{omit: omit}
+	vs.stall.Store(stall)
+	vs.env = apiservertest.Start(t, apiservertest.WithMiddleware(vs.wrap))
+	var err error
+	vs.api, err = client.New(client.Config{BaseURL: vs.env.URL, APIKey: vs.env.Key, Clock: vs.env.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vs
+}
+
+func (vs *versionServer) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/bundles/") {
+			vs.downloads.Add(1)
+			if vs.stall.Load() {
+				<-r.Context().Done() // until the client gives up
+				return
+			}
+		}
+		if !vs.omit || strings.HasPrefix(r.URL.Path, "/bundles/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, r)
+		body := rec.Body.Bytes()
+		var obj map[string]any
+		if json.Unmarshal(body, &obj) == nil {
+			delete(obj, "version")
+			body, _ = json.Marshal(obj)
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Del("Content-Length")
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(body)
+	})
+}
+
+// dryRun exports the demo domain and returns the output of a dry run.
+func (vs *versionServer) dryRun(t *testing.T, download *http.Client) string {
+	t.Helper()
+	var out bytes.Buffer
+	r := &Runner{
+		Opts: Options{Release: release, Domain: vs.env.Domain, Install: true, DryRun: true, RenewBefore: 15 * time.Minute},
+		API:  vs.api, Roller: noRelease{}, Clock: vs.env.Clock, Out: &out, Log: hclog.NewNullLogger(),
+		Download: download,
+	}
+	if code := r.Run(t.Context()); code != ExitOK {
+		t.Fatalf("dry run exit %d:\n%s", code, out.String())
+	}
+	return out.String()
+}
+
+// jobAndManifest returns the one job the run started and the content
+// version in its bundle's manifest, read here after the run's downloads
+// were counted.
+func (vs *versionServer) jobAndManifest(t *testing.T, out string) (string, string) {
+	t.Helper()
+	_, rest, ok := strings.Cut(out, "started export ")
+	if !ok {
+		t.Fatalf("no export started:\n%s", out)
+	}
+	jobID, _, _ := strings.Cut(rest, " ")
+	b, err := vs.api.GenerateBundle(t.Context(), jobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs.stall.Store(false)
+	resp, err := http.Get(b.BundleURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	m, err := bundle.VerifyArchive(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobID, m.Version
+}
+
+func wouldRollOut(out string) string {
+	_, rest, _ := strings.Cut(out, " to version ")
+	v, _, _ := strings.Cut(rest, " ")
+	return v
+}
+
+// TestRollout_versionFromAPI: when the API sends the content version, the
+// rollout takes it from there and never downloads the bundle.
+func TestRollout_versionFromAPI(t *testing.T) {
+	vs := newVersionServer(t, false, false)
+	out := vs.dryRun(t, nil)
+	if n := vs.downloads.Load(); n != 0 {
+		t.Fatalf("%d bundle downloads; the API sent the version, so none are needed", n)
+	}
+	jobID, want := vs.jobAndManifest(t, out)
+	job, err := vs.api.GetExport(t.Context(), jobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := wouldRollOut(out); got != want || got != job.Version {
+		t.Fatalf("would roll out version %q; manifest %q, API %q\n%s", got, want, job.Version, out)
+	}
+}
+
+// TestRollout_versionFromManifest: a server that does not send the
+// version costs one download, of which only the manifest is read.
+func TestRollout_versionFromManifest(t *testing.T) {
+	vs := newVersionServer(t, true, false)
+	out := vs.dryRun(t, nil)
+	if n := vs.downloads.Load(); n != 1 {
+		t.Fatalf("%d bundle downloads, want 1 to read the manifest", n)
+	}
+	if _, want := vs.jobAndManifest(t, out); wouldRollOut(out) != want {
+		t.Fatalf("would roll out version %q, manifest says %q\n%s", wouldRollOut(out), want, out)
+	}
+}
+
+// TestRollout_versionDownloadTimesOut: a bundle server that stalls is
+// given up on after the download client's timeout, and the job id stands
+// in for the version rather than the run hanging.
+func TestRollout_versionDownloadTimesOut(t *testing.T) {
+	vs := newVersionServer(t, true, true)
+	start := time.Now()
+	out := vs.dryRun(t, &http.Client{Timeout: 200 * time.Millisecond})
+	if vs.downloads.Load() != 1 {
+		t.Fatalf("%d bundle downloads, want 1", vs.downloads.Load())
+	}
+	jobID, _ := vs.jobAndManifest(t, out)
+	if got := wouldRollOut(out); got != jobID {
+		t.Fatalf("would roll out version %q, want the job id %q\n%s", got, jobID, out)
+	}
+	// The export itself takes a moment; the stalled download must not add
+	// anything like the default timeout.
+	if d := time.Since(start); d > defaultDownloadTimeout/2 {
+		t.Fatalf("the run took %s; the download timeout did not apply", d)
+	}
+}
