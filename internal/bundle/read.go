@@ -3,8 +3,12 @@ package bundle
 import (
 	"archive/tar"
 	"compress/gzip"
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 )
 
 // ReadManifest reads the manifest of an archive made by Write, which puts
@@ -36,4 +40,30 @@ func ReadManifest(r io.Reader) (*Manifest, error) {
 		return nil, fmt.Errorf("read manifest: %w", err)
 	}
 	return decodeManifest(raw)
+}
+
+// FetchManifest downloads the head of the archive at link with hc and
+// returns its manifest (see ReadManifest). It is for clients of a server
+// that does not report the content version. hc should have a Timeout: a
+// stalled server must not hang the caller. Errors never quote link, which
+// is a credential until it expires.
+func FetchManifest(ctx context.Context, hc *http.Client, link string) (*Manifest, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, link, nil)
+	if err != nil {
+		return nil, errors.New("fetch manifest: bundle link is not a valid URL")
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		// net/http's error text quotes the URL, signature included.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("fetch manifest: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("fetch manifest: download answered HTTP %d", resp.StatusCode)
+	}
+	return ReadManifest(resp.Body)
 }

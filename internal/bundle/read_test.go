@@ -8,9 +8,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // countingReader counts the bytes a consumer pulled from the stream.
@@ -75,5 +79,32 @@ func TestReadManifest_rejects(t *testing.T) {
 	}
 	if _, err := ReadManifest(bytes.NewReader([]byte("plain text"))); err == nil {
 		t.Error("ReadManifest accepted something that is not gzip")
+	}
+}
+
+func TestFetchManifest(t *testing.T) {
+	_, archive := siteArchive(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/ok":
+			_, _ = w.Write(archive)
+		case "/stall":
+			<-r.Context().Done()
+		default:
+			http.Error(w, "expired", http.StatusForbidden)
+		}
+	}))
+	defer srv.Close()
+	hc := &http.Client{Timeout: 200 * time.Millisecond}
+	m, err := FetchManifest(context.Background(), hc, srv.URL+"/ok")
+	if err != nil || m.Version == "" {
+		t.Fatalf("FetchManifest = %v, %v", m, err)
+	}
+	// A link is a credential: failures must not repeat it.
+	for _, p := range []string{"/expired", "/stall"} {
+		link := srv.URL + p + "?signature=s3cr3t"
+		if _, err := FetchManifest(context.Background(), hc, link); err == nil || strings.Contains(err.Error(), "s3cr3t") {
+			t.Errorf("%s: err = %v; want an error that does not quote the link", p, err)
+		}
 	}
 }

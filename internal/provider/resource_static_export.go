@@ -3,9 +3,11 @@ package provider
 import (
 	"context"
 	"errors"
+	"net/http"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -21,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 )
 
@@ -32,6 +35,10 @@ var (
 
 // DefaultExportCreateTimeout bounds how long Create waits for an export.
 const DefaultExportCreateTimeout = 30 * time.Minute
+
+// manifestTimeout bounds reading a bundle's manifest, needed only with a
+// server that does not report the content version.
+const manifestTimeout = 30 * time.Second
 
 // NewStaticExportResource returns the docsadmin_static_export resource.
 func NewStaticExportResource() resource.Resource { return &staticExportResource{} }
@@ -97,7 +104,7 @@ func (r *staticExportResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "Content version of the completed export: the `version` of its bundle's `manifest.json`, a hash " +
 					"of the bundle's file list that changes exactly when the content does. This is the value for " +
 					"`docsadmin_static_export_rollout.version` (the chart's `staticExport.version`), so pods roll for new " +
-					"content and not for a renewed link. Null if the server does not report it.",
+					"content and not for a renewed link. With a server that does not report it, it is read once from the bundle's manifest.",
 				Computed:      true,
 				PlanModifiers: keep,
 			},
@@ -187,6 +194,10 @@ func (r *staticExportResource) Create(ctx context.Context, req resource.CreateRe
 		plan.fill(job)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	}
+	if err == nil {
+		r.manifestFallback(ctx, &plan, job, &resp.Diagnostics)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
 	var failed *client.JobFailedError
 	switch {
 	case errors.As(err, &failed):
@@ -216,8 +227,42 @@ func (r *staticExportResource) Read(ctx context.Context, req resource.ReadReques
 		resp.Diagnostics.AddError("Unable to Read Static Export", err.Error())
 		return
 	}
+	prior := state.ContentVersion
 	state.fill(job)
+	if state.ContentVersion.IsNull() && !prior.IsNull() && !prior.IsUnknown() {
+		// The server does not report it; the content of a completed job
+		// never changes, so what Create read from the manifest stands.
+		state.ContentVersion = prior
+	}
+	r.manifestFallback(ctx, &state, job, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// manifestFallback fills content_version of a completed job from its
+// bundle's manifest when the server does not report the version (the field
+// is an addition to the real API). It asks for a bundle link and reads
+// only the archive's head. A failure is a warning, not an error: the job
+// is fine, only content_version stays null.
+func (r *staticExportResource) manifestFallback(ctx context.Context, m *staticExportModel, job api.ExportJob, diags *diag.Diagnostics) {
+	if job.Status != api.ExportCompleted || !m.ContentVersion.IsNull() {
+		return
+	}
+	b, err := r.data.client.GenerateBundle(ctx, job.JobID)
+	if err == nil && b.Version != "" {
+		m.ContentVersion = types.StringValue(b.Version)
+		return
+	}
+	if err == nil {
+		var man *bundle.Manifest
+		if man, err = bundle.FetchManifest(ctx, &http.Client{Timeout: manifestTimeout}, b.BundleURL); err == nil {
+			m.ContentVersion = types.StringValue(man.Version)
+			tflog.Debug(ctx, "content version read from the bundle's manifest", map[string]any{"job_id": job.JobID})
+			return
+		}
+	}
+	diags.AddAttributeWarning(path.Root("content_version"), "Content Version Unknown",
+		"The server does not report the content version of job "+job.JobID+
+			", and reading it from the bundle's manifest failed, so content_version is null: "+err.Error())
 }
 
 // Update is reached only when nothing forces a new job: a timeouts change,

@@ -196,6 +196,51 @@ func TestAccStaticExport_contentVersion(t *testing.T) {
 	})
 }
 
+// With a server that does not report the content version (the real API's
+// schema does not have it), content_version is read from the bundle's
+// manifest: once at create, once at import, and kept on refresh.
+func TestAccStaticExport_contentVersionFromManifest(t *testing.T) {
+	env := newAccEnv(t, apiservertest.WithoutContentVersion())
+	c := env.client(t)
+	var jobID string
+	captureID := knownvalue.StringFunc(func(v string) error { jobID = v; return nil })
+	fromManifest := knownvalue.StringFunc(func(v string) error {
+		b, err := c.GenerateBundle(context.Background(), jobID)
+		if err != nil {
+			return err
+		}
+		if b.Version != "" {
+			return fmt.Errorf("the server reported version %q; this test needs one that does not", b.Version)
+		}
+		m, err := bundle.FetchManifest(context.Background(), &http.Client{Timeout: time.Minute}, b.BundleURL)
+		if err != nil {
+			return err
+		}
+		if v != m.Version {
+			return fmt.Errorf("content_version %q, the bundle's manifest has %q", v, m.Version)
+		}
+		return nil
+	})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(exportConfig(env.Domain, "a")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("id"), captureID),
+					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("content_version"), fromManifest),
+				},
+			},
+			{
+				ResourceName:            exportAddr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"domain", "version", "triggers", "timeouts"},
+			},
+		},
+	})
+}
+
 func TestAccStaticExport_domainMustBeAHostname(t *testing.T) {
 	env := newAccEnv(t)
 	for _, domain := range []string{"https://docs.acme.test", "docs.acme.test/", "docs.acme.test/docs", "docs.acme.test:443"} {

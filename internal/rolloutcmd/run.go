@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
@@ -251,37 +250,12 @@ func (r *Runner) report(err error) int {
 // stands in: coarser (a re-export of unchanged content rolls the pods) but
 // never wrong.
 func (r *Runner) manifestVersion(ctx context.Context, link, jobID string) string {
-	v, err := readManifestVersion(ctx, r.downloadClient(), link)
+	m, err := bundle.FetchManifest(ctx, r.downloadClient(), link)
 	if err != nil {
-		// The error of net/http quotes the URL, signature included.
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
 		r.Log.Warn("cannot read the bundle's manifest; using the job id as the version", "job", jobID, "error", err.Error())
 		return jobID
 	}
-	return v
-}
-
-func readManifestVersion(ctx context.Context, hc *http.Client, link string) (string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, link, nil)
-	if err != nil {
-		return "", errors.New("bundle link is not a valid URL")
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("download bundle: HTTP %d", resp.StatusCode)
-	}
-	m, err := bundle.ReadManifest(resp.Body)
-	if err != nil {
-		return "", err
-	}
-	return m.Version, nil
+	return m.Version
 }
 
 // downloadClient is Runner.Download or, by default, a client whose timeout

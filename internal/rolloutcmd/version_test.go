@@ -3,9 +3,7 @@ package rolloutcmd
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -33,21 +31,24 @@ func (noRelease) Current(context.Context, string) (*rollout.State, error) {
 }
 
 // versionServer is the reference server behind a middleware that counts
-// bundle downloads and, like a server that predates the field, can drop
-// `version` from the API's answers or stall downloads.
+// bundle downloads and can stall them; omit makes it answer like a server
+// that predates the content version.
 type versionServer struct {
 	env       *apiservertest.Env
 	api       *client.Client
 	downloads atomic.Int32
-	omit      bool
 	stall     atomic.Bool
 }
 
 func newVersionServer(t *testing.T, omit, stall bool) *versionServer {
 	t.Helper()
-	vs := &versionServer{omit: omit}
+	vs := &versionServer{}
 	vs.stall.Store(stall)
-	vs.env = apiservertest.Start(t, apiservertest.WithMiddleware(vs.wrap))
+	var opts []apiservertest.Option
+	if omit {
+		opts = append(opts, apiservertest.WithoutContentVersion())
+	}
+	vs.env = apiservertest.Start(t, append(opts, apiservertest.WithMiddleware(vs.count))...)
 	var err error
 	vs.api, err = client.New(client.Config{BaseURL: vs.env.URL, APIKey: vs.env.Key, Clock: vs.env.Clock})
 	if err != nil {
@@ -56,7 +57,7 @@ func newVersionServer(t *testing.T, omit, stall bool) *versionServer {
 	return vs
 }
 
-func (vs *versionServer) wrap(next http.Handler) http.Handler {
+func (vs *versionServer) count(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/bundles/") {
 			vs.downloads.Add(1)
@@ -65,24 +66,7 @@ func (vs *versionServer) wrap(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if !vs.omit || strings.HasPrefix(r.URL.Path, "/bundles/") {
-			next.ServeHTTP(w, r)
-			return
-		}
-		rec := httptest.NewRecorder()
-		next.ServeHTTP(rec, r)
-		body := rec.Body.Bytes()
-		var obj map[string]any
-		if json.Unmarshal(body, &obj) == nil {
-			delete(obj, "version")
-			body, _ = json.Marshal(obj)
-		}
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.Header().Del("Content-Length")
-		w.WriteHeader(rec.Code)
-		_, _ = w.Write(body)
+		next.ServeHTTP(w, r)
 	})
 }
 

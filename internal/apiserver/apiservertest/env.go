@@ -6,6 +6,7 @@ package apiservertest
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -61,7 +62,7 @@ type settings struct {
 	perHour        int
 	logger         hclog.Logger
 	extra          []string // more deployments of proj_docs, as YAML flow maps
-	wrap           func(http.Handler) http.Handler
+	wraps          []func(http.Handler) http.Handler
 }
 
 // Option changes the environment's configuration.
@@ -86,9 +87,40 @@ func WithDeployment(domain, dir string) Option {
 
 // WithMiddleware wraps the server's handler in mw, for tests that count or
 // alter what the server sees and answers. Bundle links point at the same
-// address, so their downloads pass through mw too.
+// address, so their downloads pass through mw too. Of several, the last
+// given is the outermost.
 func WithMiddleware(mw func(http.Handler) http.Handler) Option {
-	return func(s *settings) { s.wrap = mw }
+	return func(s *settings) { s.wraps = append(s.wraps, mw) }
+}
+
+// WithoutContentVersion makes the server answer like one that predates
+// the optional `version` of export jobs and bundles: it is dropped from
+// every JSON answer. Downloads are untouched.
+func WithoutContentVersion() Option {
+	return WithMiddleware(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasPrefix(r.URL.Path, "/bundles/") {
+				next.ServeHTTP(w, r) // an archive, streamed as it is
+				return
+			}
+			rec := httptest.NewRecorder()
+			next.ServeHTTP(rec, r)
+			body := rec.Body.Bytes()
+			var obj map[string]any
+			if strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") && json.Unmarshal(body, &obj) == nil {
+				delete(obj, "version")
+				if b, err := json.Marshal(obj); err == nil {
+					body = b
+				}
+			}
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.Header().Del("Content-Length")
+			w.WriteHeader(rec.Code)
+			_, _ = w.Write(body)
+		})
+	})
 }
 
 // WithLogger sends the server's log to l (default: discarded).
@@ -129,8 +161,8 @@ func Start(t testing.TB, opts ...Option) *Env {
 	}
 	t.Cleanup(func() { _ = srv.Close() })
 	h = srv.Handler()
-	if st.wrap != nil {
-		h = st.wrap(h)
+	for _, mw := range st.wraps {
+		h = mw(h)
 	}
 	e.URL, e.Server = ts.URL, srv
 	return e
