@@ -20,6 +20,7 @@ import (
 // package and a fresh machine can run it after tools/kube/build.sh alone.
 type pki struct {
 	caPEM     []byte
+	caFile    string // caPEM on disk, for the controller manager's --root-ca-file
 	certFile  string // serving certificate of kube-apiserver
 	keyFile   string
 	saPubFile string // service-account token verification key
@@ -27,7 +28,9 @@ type pki struct {
 }
 
 // newPKI writes a CA, a serving certificate for 127.0.0.1 signed by it and a
-// service-account key pair into dir. ECDSA P-256 keeps generation in the
+// service-account key pair into dir: kube-apiserver signs and verifies
+// ServiceAccount tokens with the pair, and the controller manager's token
+// controllers need the private half. ECDSA P-256 keeps generation in the
 // milliseconds; RSA-2048 would cost a noticeable part of the start time.
 func newPKI(dir string) (*pki, error) {
 	now := time.Now()
@@ -81,10 +84,14 @@ func newPKI(dir string) (*pki, error) {
 
 	p := &pki{
 		caPEM:     pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}),
+		caFile:    filepath.Join(dir, "ca.crt"),
 		certFile:  filepath.Join(dir, "apiserver.crt"),
 		keyFile:   filepath.Join(dir, "apiserver.key"),
 		saPubFile: filepath.Join(dir, "sa.pub"),
 		saKeyFile: filepath.Join(dir, "sa.key"),
+	}
+	if err := writePEM(p.caFile, "CERTIFICATE", caDER); err != nil {
+		return nil, err
 	}
 	if err := writePEM(p.certFile, "CERTIFICATE", der); err != nil {
 		return nil, err

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -109,12 +111,12 @@ func (r *recorder) Skipf(format string, args ...any) {
 	runtime.Goexit()
 }
 
-func runStart(t *testing.T) *recorder {
+func runStart(t *testing.T, opts ...Option) *recorder {
 	rec := &recorder{TB: t}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		Start(rec)
+		Start(rec, opts...)
 	}()
 	<-done
 	return rec
@@ -131,6 +133,23 @@ func TestStart_missingBinaries(t *testing.T) {
 			t.Fatalf("skipped (%q), want a failure", rec.skip)
 		}
 		for _, want := range []string{"kube-apiserver not found in " + empty, "tools/kube/build.sh"} {
+			if !strings.Contains(rec.fatal, want) {
+				t.Errorf("failure %q does not mention %q", rec.fatal, want)
+			}
+		}
+	})
+	t.Run("with nodes names the missing controllers", func(t *testing.T) {
+		// A cache from before WithNodes existed: the API server alone.
+		old := t.TempDir()
+		t.Setenv(EnvBin, old)
+		t.Setenv(EnvSkip, "")
+		for _, name := range []string{"kube-apiserver", "etcd"} {
+			if err := os.WriteFile(filepath.Join(old, name), nil, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rec := runStart(t, WithNodes())
+		for _, want := range []string{"kube-controller-manager not found in " + old, "tools/kube/build.sh"} {
 			if !strings.Contains(rec.fatal, want) {
 				t.Errorf("failure %q does not mention %q", rec.fatal, want)
 			}
@@ -155,12 +174,20 @@ func TestBinDir_followsBuildModuleVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kube, etcd, err := readVersions("../../tools/kube/build/go.mod")
+	v, err := readVersions("../../tools/kube")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "/cache/" + kube + "-etcd" + strings.TrimPrefix(etcd, "v") + "/bin"
-	if dir != want || version != kube {
-		t.Errorf("binDir() = %q, %q; want %q, %q", dir, version, want, kube)
+	// Every pinned version is part of the key, so that bumping any of
+	// them builds into a fresh directory instead of reusing stale binaries.
+	want := "/cache/" + v.kube + "-etcd" + strings.TrimPrefix(v.etcd, "v") +
+		"-kwok" + strings.TrimPrefix(v.kwok, "v") + "/bin"
+	if dir != want || version != v.kube {
+		t.Errorf("binDir() = %q, %q; want %q, %q", dir, version, want, v.kube)
+	}
+	for _, pinned := range []string{v.kube, v.etcd, v.kwok} {
+		if !strings.HasPrefix(pinned, "v") {
+			t.Errorf("pinned version %q does not look like a module version", pinned)
+		}
 	}
 }

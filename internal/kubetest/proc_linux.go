@@ -1,10 +1,19 @@
 package kubetest
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
-// sysProcAttr makes the kernel kill the servers when the test binary dies,
-// so a test killed by go test's -timeout does not leave etcd and
-// kube-apiserver running on the shared machine.
+// sysProcAttr puts each server in a process group of its own, so stopping
+// it reaches anything it started too, and makes the kernel kill it when
+// the test binary dies, so a test killed by go test's -timeout does not
+// leave servers running on the shared machine.
 func sysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// signalGroup sends sig to the process group that p leads.
+func signalGroup(p *os.Process, sig syscall.Signal) error {
+	return syscall.Kill(-p.Pid, sig)
 }

@@ -20,7 +20,7 @@ import (
 	"time"
 )
 
-// Deadlines for the two processes. A warm start takes about three seconds on
+// Deadlines for the processes. A warm start takes about three seconds on
 // two busy cores; the margin is for CI machines under load, not for sleeping.
 const (
 	readyTimeout = 90 * time.Second
@@ -28,11 +28,11 @@ const (
 	pollInterval = 100 * time.Millisecond
 )
 
-// contextName is the one context in the generated kubeconfig.
+// contextName is the one context in the generated kubeconfigs.
 const contextName = "kubetest"
 
-func start(t Env, bin string) (*Cluster, error) {
-	dir := t.TempDir()
+func start(e Env, bin string, o options) (*Cluster, error) {
+	dir := e.TempDir()
 	p, err := newPKI(dir)
 	if err != nil {
 		return nil, err
@@ -52,7 +52,7 @@ func start(t Env, bin string) (*Cluster, error) {
 	}
 	etcdURL := "http://127.0.0.1:" + strconv.Itoa(ports[0])
 	peerURL := "http://127.0.0.1:" + strconv.Itoa(ports[1])
-	etcd, err := launch(t, filepath.Join(bin, "etcd"), filepath.Join(dir, "etcd.log"),
+	etcd, err := launch(e, filepath.Join(bin, "etcd"), filepath.Join(dir, "etcd.log"),
 		"--name=kubetest",
 		"--data-dir="+filepath.Join(dir, "etcd"),
 		"--listen-client-urls="+etcdURL,
@@ -68,34 +68,38 @@ func start(t Env, bin string) (*Cluster, error) {
 		return nil, err
 	}
 
-	server := "https://127.0.0.1:" + strconv.Itoa(ports[2])
-	apiserver, err := launch(t, filepath.Join(bin, "kube-apiserver"), filepath.Join(dir, "kube-apiserver.log"),
-		"--etcd-servers="+etcdURL,
+	authz := "AlwaysAllow"
+	if o.rbac {
+		authz = "Node,RBAC"
+	}
+	args := []string{
+		"--etcd-servers=" + etcdURL,
 		"--bind-address=127.0.0.1",
 		"--advertise-address=127.0.0.1",
-		"--secure-port="+strconv.Itoa(ports[2]),
-		"--cert-dir="+filepath.Join(dir, "certs"),
-		"--tls-cert-file="+p.certFile,
-		"--tls-private-key-file="+p.keyFile,
-		"--token-auth-file="+tokenFile,
-		"--authorization-mode=AlwaysAllow",
+		"--secure-port=" + strconv.Itoa(ports[2]),
+		"--cert-dir=" + filepath.Join(dir, "certs"),
+		"--tls-cert-file=" + p.certFile,
+		"--tls-private-key-file=" + p.keyFile,
+		"--token-auth-file=" + tokenFile,
+		"--authorization-mode=" + authz,
 		"--service-account-issuer=https://kubernetes.default.svc",
-		"--service-account-key-file="+p.saPubFile,
-		"--service-account-signing-key-file="+p.saKeyFile,
+		"--service-account-key-file=" + p.saPubFile,
+		"--service-account-signing-key-file=" + p.saKeyFile,
 		"--service-cluster-ip-range=10.96.0.0/24",
-		// No controller manager creates the default ServiceAccount, so the
-		// admission plugin would reject every pod-bearing object.
-		"--disable-admission-plugins=ServiceAccount",
 		"--profiling=false",
 		"--v=0",
-	)
+	}
+	if !o.nodes {
+		// No controller manager creates the default ServiceAccount, so the
+		// admission plugin would reject every pod-bearing object.
+		args = append(args, "--disable-admission-plugins=ServiceAccount")
+	}
+	server := "https://127.0.0.1:" + strconv.Itoa(ports[2])
+	apiserver, err := launch(e, filepath.Join(bin, "kube-apiserver"), filepath.Join(dir, "kube-apiserver.log"), args...)
 	if err != nil {
 		return nil, err
 	}
-
-	if err := waitReady(server, token, p.caPEM, etcd, apiserver); err != nil {
-		return nil, err
-	}
+	procs := []*process{etcd, apiserver}
 
 	c := &Cluster{
 		Kubeconfig: filepath.Join(dir, "kubeconfig"),
@@ -103,10 +107,35 @@ func start(t Env, bin string) (*Cluster, error) {
 		Server:     server,
 		Token:      token,
 		CAData:     p.caPEM,
+		dir:        dir,
 	}
-	if err := os.WriteFile(c.Kubeconfig, kubeconfig(c), 0o600); err != nil {
+	// Written before the wait: the controllers started WithNodes read it.
+	if err := os.WriteFile(c.Kubeconfig, kubeconfig(c, contextName, token, "default"), 0o600); err != nil {
 		return nil, fmt.Errorf("write kubeconfig: %w", err)
 	}
+	if err := waitReady(server, token, p.caPEM, procs); err != nil {
+		return nil, err
+	}
+	if o.nodes {
+		more, err := startNodes(e, bin, c, p, procs)
+		procs = append(procs, more...)
+		if err != nil {
+			return nil, err
+		}
+	}
+	// Registered last, so it runs first: before the processes are stopped,
+	// report any that died while the test ran. Otherwise a test would only
+	// see its own timeout, not that, say, the scheduler had crashed.
+	e.Cleanup(func() {
+		for _, p := range procs {
+			select {
+			case <-p.exited:
+				e.Logf("kubetest: %s exited while the test ran (%v); last lines of its log:\n%s",
+					p.name, exitErr(p), tail(p.log))
+			default:
+			}
+		}
+	})
 	return c, nil
 }
 
@@ -119,10 +148,11 @@ type process struct {
 	err    error         // Wait's result, valid after exited is closed
 }
 
-// launch starts a binary with its output in logPath and registers a cleanup
-// that stops it. Cleanups run in reverse order, so kube-apiserver stops
-// before etcd and both stop before t.TempDir removes their data.
-func launch(t Env, path, logPath string, args ...string) (*process, error) {
+// launch starts a binary in a process group of its own with its output in
+// logPath, and registers a cleanup that stops the group. Cleanups run in
+// reverse order, so the controllers stop before kube-apiserver, it before
+// etcd, and all before the Env removes their data.
+func launch(e Env, path, logPath string, args ...string) (*process, error) {
 	logFile, err := os.Create(logPath)
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", filepath.Base(logPath), err)
@@ -143,40 +173,46 @@ func launch(t Env, path, logPath string, args ...string) (*process, error) {
 		_ = logFile.Close()
 		close(p.exited)
 	}()
-	t.Cleanup(func() { p.stop(t) })
+	e.Cleanup(func() { p.stop(e) })
 	return p, nil
 }
 
-// stop asks the process to terminate and kills it if it does not within
-// stopTimeout, so a wedged server cannot hang the test binary.
-func (p *process) stop(t Env) {
+// stop asks the process group to terminate and kills it if the process
+// does not exit within stopTimeout, so a wedged server cannot hang the test
+// binary.
+func (p *process) stop(e Env) {
 	select {
 	case <-p.exited:
 		return
 	default:
 	}
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	_ = signalGroup(p.cmd.Process, syscall.SIGTERM)
 	select {
 	case <-p.exited:
 	case <-time.After(stopTimeout):
-		t.Logf("kubetest: %s did not stop within %s; killing it", p.name, stopTimeout)
-		_ = p.cmd.Process.Kill()
+		e.Logf("kubetest: %s did not stop within %s; killing it", p.name, stopTimeout)
+		_ = signalGroup(p.cmd.Process, syscall.SIGKILL)
 		<-p.exited
 	}
 }
 
-// waitReady polls /readyz until it answers 200, a process dies or the
-// deadline passes. Failing fast on a dead process turns a bad flag into an
-// error with its log instead of a 90-second timeout.
-func waitReady(server, token string, caPEM []byte, procs ...*process) error {
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(caPEM)
-	client := &http.Client{
-		Timeout:   2 * time.Second,
-		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}},
+func exitErr(p *process) error {
+	if p.err == nil {
+		return errors.New("exit status 0")
 	}
-	defer client.CloseIdleConnections()
-	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
+	return p.err
+}
+
+// poll calls check every pollInterval until it reports done, one of procs
+// exits or timeout passes. Failing fast on a dead process turns a bad flag
+// into an error with that process's log instead of a long timeout; on a
+// timeout the error carries blame's log, the process that should have
+// brought the awaited state about. check returns what it saw last, for
+// that error.
+func poll(what string, timeout time.Duration, blame *process, procs []*process,
+	check func(ctx context.Context) (done bool, last string),
+) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	tick := time.NewTicker(pollInterval)
 	defer tick.Stop()
@@ -185,36 +221,50 @@ func waitReady(server, token string, caPEM []byte, procs ...*process) error {
 		for _, p := range procs {
 			select {
 			case <-p.exited:
-				err := p.err
-				if err == nil {
-					err = errors.New("exit status 0")
-				}
-				return fmt.Errorf("%s exited before the cluster was ready (%w):\n%s", p.name, err, tail(p.log))
+				return fmt.Errorf("%s exited while waiting for %s (%w); last lines of its log:\n%s",
+					p.name, what, exitErr(p), tail(p.log))
 			default:
 			}
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, server+"/readyz", nil)
-		if err != nil {
-			return fmt.Errorf("build readyz request: %w", err)
+		done, seen := check(ctx)
+		if done {
+			return nil
 		}
-		req.Header.Set("Authorization", "Bearer "+token)
-		resp, err := client.Do(req)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-			last = resp.Status
-		} else {
-			last = err.Error()
+		// A check cut short by the deadline saw only the deadline.
+		if ctx.Err() == nil {
+			last = seen
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("kube-apiserver not ready after %s (last answer: %s):\n%s",
-				readyTimeout, last, tail(procs[len(procs)-1].log))
+			return fmt.Errorf("timed out after %s waiting for %s (last seen: %s); last lines of %s's log:\n%s",
+				timeout, what, last, blame.name, tail(blame.log))
 		case <-tick.C:
 		}
 	}
+}
+
+// waitReady polls kube-apiserver's /readyz until it answers 200.
+func waitReady(server, token string, caPEM []byte, procs []*process) error {
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
+	client := &http.Client{
+		Timeout:   2 * time.Second,
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}},
+	}
+	defer client.CloseIdleConnections()
+	return poll("kube-apiserver to be ready", readyTimeout, procs[len(procs)-1], procs, func(ctx context.Context) (bool, string) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, server+"/readyz", nil)
+		if err != nil {
+			return false, err.Error()
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := client.Do(req)
+		if err != nil {
+			return false, err.Error()
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, resp.Status
+	})
 }
 
 // freePorts asks the kernel for n unused ports. They are released before the
@@ -247,9 +297,10 @@ func randomToken() (string, error) {
 	return hex.EncodeToString(b), nil
 }
 
-// kubeconfig renders a kubeconfig with the CA inline, so the file stays
-// valid on its own (Helm and kubectl read nothing else).
-func kubeconfig(c *Cluster) []byte {
+// kubeconfig renders a kubeconfig for one user and bearer token with the CA
+// inline, so the file stays valid on its own (Helm and kubectl read nothing
+// else).
+func kubeconfig(c *Cluster, user, token, namespace string) []byte {
 	return fmt.Appendf(nil, `apiVersion: v1
 kind: Config
 clusters:
@@ -258,17 +309,17 @@ clusters:
     server: %[2]s
     certificate-authority-data: %[3]s
 users:
-- name: %[1]s
+- name: %[4]s
   user:
-    token: %[4]s
+    token: %[5]s
 contexts:
 - name: %[1]s
   context:
     cluster: %[1]s
-    user: %[1]s
-    namespace: default
+    user: %[4]s
+    namespace: %[6]s
 current-context: %[1]s
-`, c.Context, c.Server, base64.StdEncoding.EncodeToString(c.CAData), c.Token)
+`, c.Context, c.Server, base64.StdEncoding.EncodeToString(c.CAData), user, token, namespace)
 }
 
 // tail returns the last lines of a log file for an error message.
