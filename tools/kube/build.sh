@@ -86,7 +86,7 @@ build() { # module dir, ldflags, output name, package
 }
 
 start=$SECONDS
-echo "build.sh: building $(echo $todo) (kubernetes $kube_version, etcd $etcd_version, kwok $kwok_version) into $bin; 15-20 min cold on two cores" >&2
+echo "build.sh: building $(echo $todo) (kubernetes $kube_version, etcd $etcd_version, kwok $kwok_version) into $bin; 15-30 min cold on two cores" >&2
 for out in $todo; do
 	case $out in
 	etcd) build "$mod" "-s -w" etcd go.etcd.io/etcd/server/v3 ;;

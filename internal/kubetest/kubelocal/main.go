@@ -1,8 +1,10 @@
-// Command kubelocal runs the test Kubernetes API server (etcd and
-// kube-apiserver from tools/kube/build.sh) outside the tests, for `make
-// demo`: it creates the namespaces it is given, writes the kubeconfig,
-// prints "ready" and runs until SIGINT or SIGTERM, then stops both servers
-// and removes their data. Exit code 3 means the binaries are not built.
+// Command kubelocal runs the test Kubernetes cluster (etcd and
+// kube-apiserver from tools/kube/build.sh; with -nodes also the
+// controllers and a kwok node, see kubetest.WithNodes) outside the tests,
+// for `make demo`: it creates the namespace it is given, writes the
+// kubeconfig, prints "ready" and runs until SIGINT or SIGTERM, then stops
+// every server and removes their data. Exit code 3 means the binaries are
+// not built.
 package main
 
 import (
@@ -44,7 +46,12 @@ func main() { os.Exit(run()) }
 func run() int {
 	out := flag.String("kubeconfig-out", "kubeconfig", "where to write the kubeconfig")
 	ns := flag.String("namespace", "", "a namespace to create")
+	nodes := flag.Bool("nodes", false, "also run the controllers and a kwok node, so pods turn Ready")
 	flag.Parse()
+	var opts []kubetest.Option
+	if *nodes {
+		opts = append(opts, kubetest.WithNodes())
+	}
 	dir, err := os.MkdirTemp("", "kubelocal-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -52,7 +59,7 @@ func run() int {
 	}
 	e := &env{dir: dir}
 	defer e.close()
-	c, err := kubetest.StartEnv(e)
+	c, err := kubetest.StartEnv(e, opts...)
 	if errors.Is(err, kubetest.ErrNotBuilt) {
 		fmt.Fprintf(os.Stderr, "kubelocal: %v (make kube builds them)\n", err)
 		return 3
