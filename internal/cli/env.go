@@ -16,8 +16,9 @@ const (
 	// given.
 	EnvLogLevel = "DOCSADMIN_LOG_LEVEL"
 
-	// EnvKubeBin names a directory holding kube-apiserver and etcd for the
-	// Kubernetes test tier (internal/kubetest).
+	// EnvKubeBin names a directory holding the test cluster's programs
+	// (etcd, kube-apiserver, the controller manager, the scheduler and kwok)
+	// for the Kubernetes test tier (internal/kubetest).
 	EnvKubeBin = "DOCSADMIN_KUBE_BIN"
 	// EnvKubeCache overrides the cache root of tools/kube/build.sh.
 	EnvKubeCache = "DOCSADMIN_KUBE_CACHE"
