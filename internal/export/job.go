@@ -147,7 +147,7 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 		}
 	}()
 	prefix := rootPrefix(p.out)
-	md := preprocess(string(p.body), j.loadSnippet, nil, 0)
+	md := boundMarkdown(preprocess(string(p.body), j.loadSnippet, nil, 0))
 	p.body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
 	hs, err := markdownToHTML(j.e.md, []byte(md), &buf.html)
