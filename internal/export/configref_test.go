@@ -26,7 +26,7 @@ func TestConfig_refResolves(t *testing.T) {
 		"docs.json": `{"name": "Split", "navigation": {"$ref": "./config/navigation.json"},
 			"navbar": {"$ref": "config/navbar.json", "primary": {"label": "Sibling", "href": "/b"}},
 			"redirects": {"$ref": "./config/redirects.json", "ignored": true}}`,
-		"config/navigation.json": `{"tabs": [{"$ref": "tabs/guides.json", "tab": "Guides (renamed)"}]}`,
+		"config/navigation.json":  `{"tabs": [{"$ref": "tabs/guides.json", "tab": "Guides (renamed)"}]}`,
 		"config/tabs/guides.json": `{"tab": "Guides", "groups": [{"group": "G", "pages": ["a", {"$ref": "../group.json"}]}]}`,
 		"config/group.json":       `{"group": "Nested", "pages": ["b"]}`,
 		"config/navbar.json":      `{"links": [{"label": "Home", "href": "/a"}], "primary": {"label": "Referenced", "href": "/a"}}`,
