@@ -117,7 +117,7 @@ func TestConfig_refLinkOutOfSource(t *testing.T) {
 func TestConfig_unsupportedKeysWarn(t *testing.T) {
 	var warns []string
 	_, err := loadConfig(mapFS(map[string]string{"docs.json": `{"name": "x", "seo": {}, "contextual": {"options": []}}`}),
-		DefaultLimits, func(f string, a ...any) { warns = append(warns, f) })
+		DefaultLimits, func(f string, _ ...any) { warns = append(warns, f) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,14 +32,18 @@ var hostilePages = map[string]func(n int) string{
 	"html":       func(n int) string { return strings.Repeat("<div>", n/5) },
 }
 
-// renderCost is the best of several timed renders of a page: the minimum
-// is what the algorithm costs, without the noise of a shared machine.
+// renderCost is the time of one render of page, measured as the best of
+// three batches of renders of at least 20 ms each: the minimum is what the
+// algorithm costs, without the noise of a shared machine.
 func renderCost(md interface{ render(string) }, page string) time.Duration {
 	best := time.Duration(1 << 62)
-	for range 5 {
-		start := time.Now()
-		md.render(page)
-		best = min(best, time.Since(start))
+	for range 3 {
+		start, n := time.Now(), 0
+		for n == 0 || time.Since(start) < 20*time.Millisecond {
+			md.render(page)
+			n++
+		}
+		best = min(best, time.Since(start)/time.Duration(n))
 	}
 	return best
 }
@@ -57,7 +61,7 @@ var testMarkdown = newMarkdown()
 // TestRender_linearInPageSize renders each hostile shape at two sizes:
 // doubling the page must at most about double the time (2.5x allowed for
 // noise), where a quadratic step shows 4x. A ratio is measured up to
-// three times and the best kept, so one descheduled run cannot fail it.
+// five times and the best kept, so one descheduled run cannot fail it.
 func TestRender_linearInPageSize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders about 20 MB of hostile pages")
@@ -67,7 +71,7 @@ func TestRender_linearInPageSize(t *testing.T) {
 	for name, gen := range hostilePages {
 		small, large := gen(n), gen(2*n)
 		ratio := 1e9
-		for range 3 {
+		for range 5 {
 			ratio = min(ratio, float64(renderCost(r, large))/float64(max(renderCost(r, small), time.Microsecond)))
 			if ratio <= 2.5 {
 				break

@@ -70,6 +70,9 @@ func listPages(src fs.FS, maxFiles int, warn func(string, ...any)) (map[string]s
 			return nil
 		}
 		ext := path.Ext(p)
+		if ext != ".mdx" && ext != ".md" {
+			return nil // other files are reported when a page refers to them
+		}
 		if d.Type()&fs.ModeSymlink != 0 {
 			st, err := fs.Stat(src, p)
 			switch {
@@ -80,9 +83,6 @@ func listPages(src fs.FS, maxFiles int, warn func(string, ...any)) (map[string]s
 				return nil
 			}
 		} else if !d.Type().IsRegular() {
-			return nil
-		}
-		if ext != ".mdx" && ext != ".md" {
 			return nil
 		}
 		if len(files) >= maxFiles {
