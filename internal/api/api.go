@@ -98,6 +98,27 @@ type ExportJob struct {
 	// label of StartExportRequest.Version. The real service's schema does
 	// not list it, so clients must cope with its absence.
 	Version string `json:"version,omitempty"`
+	// Warnings are what the docs author should know about an export that
+	// ran (settings left out, references to nothing, content replaced);
+	// absent when there are none. An addition of this reference server.
+	Warnings *ExportWarnings `json:"warnings,omitempty"`
+}
+
+// MaxExportWarnings is how many warning messages a job keeps; Count goes on.
+const MaxExportWarnings = 20
+
+// ExportWarnings counts an export's warnings and keeps the first messages.
+type ExportWarnings struct {
+	Count    int      `json:"count"`
+	Messages []string `json:"messages"`
+}
+
+// Add records one warning, keeping at most MaxExportWarnings messages.
+func (w *ExportWarnings) Add(msg string) {
+	w.Count++
+	if len(w.Messages) < MaxExportWarnings {
+		w.Messages = append(w.Messages, msg)
+	}
 }
 
 // Bundle is the answer of POST /v1/static-export/jobs/{jobId}/bundle.

@@ -149,7 +149,7 @@ func ParseConfig(data []byte, baseDir string) (*Config, error) {
 				if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 					return nil, fmt.Errorf("deployment %q: source %s is not a directory", d.Domain, dir)
 				}
-				d.source = os.DirFS(dir)
+				d.source = export.Dir(dir) // every read confined to the source root
 			}
 		}
 	}

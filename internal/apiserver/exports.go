@@ -108,7 +108,7 @@ func (s *Server) findExport(r *http.Request) (*exportJobRecord, error) {
 func exportView(rec *exportJobRecord) api.ExportJob {
 	v := api.ExportJob{
 		JobID: rec.JobID, Status: rec.Status, Progress: rec.Progress, PageCount: rec.PageCount,
-		CreatedAt: rec.CreatedAt.UTC(), UpdatedAt: rec.UpdatedAt.UTC(), Error: rec.Error,
+		CreatedAt: rec.CreatedAt.UTC(), UpdatedAt: rec.UpdatedAt.UTC(), Error: rec.Error, Warnings: rec.Warnings,
 	}
 	// Only a completed job has content to version: a job failed after its
 	// site was lost on a crash keeps the old version in its record.

@@ -10,6 +10,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
 
 // The store keeps job records in bbolt: one file, ACID transactions that
@@ -88,6 +90,8 @@ type exportJobRecord struct {
 	UpdatedAt time.Time `json:"updatedAt"`
 	// Version is the export's content hash from its manifest.
 	Version string `json:"version,omitempty"`
+	// Warnings of the last attempt, nil when there were none.
+	Warnings *api.ExportWarnings `json:"warnings,omitempty"`
 	// BundleSize is set once the archive has been built and synced.
 	BundleSize int64 `json:"bundleSize,omitempty"`
 }

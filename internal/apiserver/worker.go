@@ -70,6 +70,17 @@ type liveJob struct {
 	progress  float64
 	pageCount int
 	updatedAt time.Time
+	warnings  *api.ExportWarnings
+}
+
+// warn records one warning of the running export.
+func (l *liveJob) warn(msg string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.warnings == nil {
+		l.warnings = &api.ExportWarnings{}
+	}
+	l.warnings.Add(msg)
 }
 
 func (l *liveJob) overlay(rec *exportJobRecord) {
@@ -77,6 +88,11 @@ func (l *liveJob) overlay(rec *exportJobRecord) {
 	defer l.mu.Unlock()
 	if rec.Status == api.ExportRunning {
 		rec.Progress, rec.PageCount, rec.UpdatedAt = l.progress, l.pageCount, l.updatedAt
+		if l.warnings != nil {
+			w := *l.warnings
+			w.Messages = append([]string(nil), w.Messages...) // the export may still add
+			rec.Warnings = &w
+		}
 	}
 }
 
@@ -113,6 +129,7 @@ func (s *Server) runExport(id string) {
 		return
 	}
 	rec.Status, rec.Progress, rec.PageCount, rec.UpdatedAt = api.ExportRunning, 0, 0, s.clock.Now().UTC()
+	rec.Warnings = nil // a resumed job renders, and warns, afresh
 	if err := s.store.putExportJob(rec); err != nil {
 		s.log.Error("store export job", "job", id, "error", err)
 		return
@@ -122,6 +139,7 @@ func (s *Server) runExport(id string) {
 	defer s.live.Delete(id)
 
 	man, err := s.render(rec, lj)
+	rec.Warnings = lj.warnings // the export has returned: no more writers
 	if s.ctx.Err() != nil {
 		s.log.Info("export interrupted by shutdown; it resumes on the next start", "job", id)
 		return
@@ -147,7 +165,7 @@ func (s *Server) render(rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, er
 	start := time.Now()
 	man, err := s.exporter.Export(s.ctx, export.Request{
 		Source: dep.source, Domain: rec.Domain, Kind: dep.kind, Label: rec.Label,
-		Paths: rec.Paths, Features: dep.Features,
+		Paths: rec.Paths, Features: dep.Features, Warn: lj.warn,
 	}, partial, func(p export.Progress) {
 		lj.mu.Lock()
 		defer lj.mu.Unlock()

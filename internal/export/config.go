@@ -150,15 +150,57 @@ func (n *navNode) label() string {
 	return ""
 }
 
-// loadConfig reads and decodes docs.json, turning syntax errors into a
+// supportedKeys are the top-level docs.json settings the export uses or
+// deliberately has no use for ($schema); any other is reported as a
+// warning, since the hosted site would show something the bundle lacks.
+var supportedKeys = map[string]bool{"$schema": true, "name": true, "description": true, "theme": true,
+	"colors": true, "logo": true, "favicon": true, "navigation": true, "redirects": true, "navbar": true,
+	"footer": true, "background": true}
+
+// loadConfig reads docs.json for a request-time check: confined to src and
+// bounded, with $ref resolved, but without counting against an export.
+func loadConfig(src fs.FS, lim Limits, warn func(string, ...any)) (*config, error) {
+	return decodeConfig(func(name string) ([]byte, error) {
+		return readLimited(src, name, "the configuration file", lim.MaxPageBytes)
+	}, warn)
+}
+
+// loadConfig reads docs.json and the files it references for an export.
+func (j *job) loadConfig() (*config, error) {
+	return decodeConfig(func(name string) ([]byte, error) {
+		return j.readSource(name, "the configuration file", j.e.limits.MaxPageBytes)
+	}, j.warn)
+}
+
+// decodeConfig reads and decodes docs.json, turning syntax errors into a
 // message with a line number that a docs author can act on.
-func loadConfig(src fs.FS) (*config, error) {
-	b, err := fs.ReadFile(src, "docs.json")
+func decodeConfig(read func(string) ([]byte, error), warn func(string, ...any)) (*config, error) {
+	if warn == nil {
+		warn = func(string, ...any) {}
+	}
+	b, err := read("docs.json")
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		var ie *InputError
+		switch {
+		case errors.As(err, &ie):
+			return nil, err
+		case errors.Is(err, fs.ErrNotExist):
 			return nil, &InputError{Msg: "docs.json: not found at the root of the source"}
+		case isOutside(err):
+			return nil, &InputError{Msg: "docs.json: a link out of the docs source; refused"}
 		}
 		return nil, fmt.Errorf("docs.json: %w", err)
+	}
+	resolved := bytes.Contains(b, []byte(`"$ref"`))
+	if resolved {
+		r := &refResolver{read: read}
+		v, err := r.file("docs.json", "docs.json", "")
+		if err != nil {
+			return nil, err
+		}
+		if b, err = json.Marshal(v); err != nil {
+			return nil, fmt.Errorf("docs.json: %w", err)
+		}
 	}
 	var c config
 	if err := json.Unmarshal(b, &c); err != nil {
@@ -167,11 +209,24 @@ func loadConfig(src fs.FS) (*config, error) {
 			return nil, &InputError{Msg: fmt.Sprintf("docs.json: invalid JSON at line %d: %v", lineOf(b, se.Offset), se)}
 		}
 		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && resolved {
+			// Lines of the merged document would point nowhere useful.
+			return nil, &InputError{Msg: fmt.Sprintf("docs.json (with $ref resolved): %s has the wrong type (got %s, want %s)",
+				te.Field, te.Value, te.Type)}
+		}
 		if errors.As(err, &te) {
 			return nil, &InputError{Msg: fmt.Sprintf("docs.json: %s has the wrong type (got %s, want %s) at line %d",
 				te.Field, te.Value, te.Type, lineOf(b, te.Offset))}
 		}
 		return nil, &InputError{Msg: "docs.json: " + err.Error()}
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(b, &top) == nil {
+		for _, k := range sortedKeys(top) {
+			if !supportedKeys[k] {
+				warn("docs.json: the setting %q is not supported by the static export yet; ignored", k)
+			}
+		}
 	}
 	if c.Name == "" {
 		c.Name = "Documentation"

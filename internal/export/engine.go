@@ -23,6 +23,8 @@ type Options struct {
 	// Logger receives warnings about skipped navigation entries and broken
 	// references; nil discards them.
 	Logger hclog.Logger
+	// Limits bound what one export reads; zero fields take DefaultLimits.
+	Limits Limits
 }
 
 // Engine exports docs sources to static sites. It is safe for concurrent
@@ -31,11 +33,12 @@ type Engine struct {
 	workers int
 	log     hclog.Logger
 	md      goldmark.Markdown
+	limits  Limits
 }
 
 // New returns an Engine.
 func New(opts Options) *Engine {
-	e := &Engine{workers: opts.Workers, log: opts.Logger, md: newMarkdown()}
+	e := &Engine{workers: opts.Workers, log: opts.Logger, md: newMarkdown(), limits: opts.Limits.withDefaults()}
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
@@ -103,7 +106,14 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 	if progress == nil {
 		progress = func(Progress) {}
 	}
-	j := &job{e: e, req: req, kind: kind, domain: domain, features: feats, outDir: outDir, progress: progress}
+	src, closeSrc, err := confine(req.Source)
+	if err != nil {
+		return nil, err
+	}
+	defer closeSrc()
+	j := &job{e: e, req: req, src: src, kind: kind, domain: domain, features: feats, outDir: outDir, progress: progress}
+	j.budget.lim = e.limits
+	j.warnings.sink = req.Warn
 	start := time.Now()
 	if err := j.plan(); err != nil {
 		return nil, err
@@ -124,12 +134,12 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 
 // plan reads docs.json and the pages and decides what to export.
 func (j *job) plan() error {
-	cfg, err := loadConfig(j.req.Source)
+	cfg, err := j.loadConfig()
 	if err != nil {
 		return err
 	}
 	j.cfg = cfg
-	all, err := listPages(j.req.Source)
+	all, err := listPages(j.src, j.e.limits.MaxFiles, j.warn)
 	if err != nil {
 		return err
 	}
@@ -138,14 +148,14 @@ func (j *job) plan() error {
 		j.tree.listAll(sortedKeys(all))
 	}
 	if len(j.tree.missing) > 0 {
-		j.e.log.Warn("navigation entries name missing files; skipped", "count", len(j.tree.missing), "entries", strings.Join(j.tree.missing, ", "))
+		j.warn("docs.json: %d navigation entries name missing files and are skipped: %s", len(j.tree.missing), strings.Join(j.tree.missing, ", "))
 	}
 	keys, err := j.selectPages(all)
 	if err != nil {
 		return err
 	}
 	j.byKey = make(map[string]*page, len(keys))
-	pages, err := readAll(j.req.Source, keys, all, j.e.workers)
+	pages, err := j.readAll(keys, all)
 	if err != nil {
 		return err
 	}
@@ -156,7 +166,8 @@ func (j *job) plan() error {
 		p.unlisted = !listed
 	}
 	j.tree.prune(func(k string) bool { _, ok := j.byKey[k]; return ok })
-	j.link = newLinker(j.req.Source, j.domain, j.byKey, all)
+	j.link = newLinker(j.src, j.domain, j.byKey, all)
+	j.link.warn = j.warn
 	j.link.offline = j.kind == KindAirGapped
 	return j.planStatic()
 }
@@ -165,7 +176,7 @@ func (j *job) plan() error {
 // page of the navigation plus the pages that exist only on disk.
 func (j *job) selectPages(all map[string]string) ([]string, error) {
 	if len(j.req.Paths) > 0 {
-		if err := j.e.CheckPaths(j.req.Source, j.req.Paths); err != nil {
+		if err := j.e.checkPaths(j.src, j.req.Paths); err != nil {
 			return nil, err
 		}
 		set := map[string]bool{}
@@ -260,5 +271,5 @@ func (j *job) logBroken() {
 	if len(refs) > 20 {
 		refs = append(refs[:20], fmt.Sprintf("and %d more", len(j.link.broken)-20))
 	}
-	j.e.log.Warn("references resolve to no page or file; left as written", "refs", strings.Join(refs, "; "))
+	j.warn("%d references resolve to no page or file and are left as written: %s", len(j.link.broken), strings.Join(refs, "; "))
 }

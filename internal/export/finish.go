@@ -64,7 +64,7 @@ func (j *job) finish() (*bundle.Manifest, error) {
 	}
 	for _, a := range sortedKeys(j.link.assets) {
 		if written[a] {
-			j.e.log.Warn("asset would overwrite a generated file; left out", "path", a)
+			j.warn("%s: the file would overwrite a generated file of the bundle; left out", a)
 			continue
 		}
 		if err := j.copyFile(a); err != nil {
@@ -125,7 +125,7 @@ func (j *job) redirects(written map[string]bool) error {
 	for _, r := range j.cfg.Redirects {
 		src, ok := cleanPagePath(strings.TrimSuffix(strings.TrimPrefix(r.Source, "/"), "/"))
 		if !ok || strings.ContainsAny(src, ":*") {
-			j.e.log.Warn("redirect source has no static equivalent; skipped", "source", r.Source)
+			j.warn("docs.json: redirect %q has a pattern with no static equivalent; skipped", r.Source)
 			continue
 		}
 		out := src + ".html"
@@ -134,7 +134,7 @@ func (j *job) redirects(written map[string]bool) error {
 		}
 		href, ok := j.link.target(src, r.Destination)
 		if !ok && !hasScheme(r.Destination) {
-			j.e.log.Warn("redirect destination is not in the bundle; skipped", "source", r.Source, "destination", r.Destination)
+			j.warn("docs.json: redirect %q goes to %q, which is not in the bundle; skipped", r.Source, r.Destination)
 			continue
 		}
 		if !ok {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -21,6 +22,9 @@ import (
 type job struct {
 	e        *Engine
 	req      Request
+	src      fs.FS // req.Source confined to its root (see confine)
+	budget   budget
+	warnings warnings
 	kind     Kind
 	domain   string
 	features map[string]bool
@@ -55,13 +59,13 @@ type renderBuffers struct {
 }
 
 // readAll loads the selected pages in parallel, keeping the order of keys.
-func readAll(src fs.FS, keys []string, all map[string]string, workers int) ([]*page, error) {
+func (j *job) readAll(keys []string, all map[string]string) ([]*page, error) {
 	pages := make([]*page, len(keys))
 	errs := make([]error, len(keys))
 	// Every page is read so that the error reported is the first in key
 	// order, the same on every run.
-	_ = parallel(context.Background(), len(keys), workers, func(i int) error {
-		pages[i], errs[i] = readPage(src, keys[i], all[keys[i]])
+	_ = parallel(context.Background(), len(keys), j.e.workers, func(i int) error {
+		pages[i], errs[i] = j.readPage(keys[i], all[keys[i]])
 		return nil
 	})
 	for _, err := range errs {
@@ -93,7 +97,7 @@ func (j *job) planStatic() error {
 		}
 		t, ok := j.link.target("index", *ref)
 		if !ok || hasScheme(t) {
-			j.e.log.Warn("docs.json names a logo or favicon that is not in the source; left out", "path", *ref)
+			j.warn("docs.json: the logo or favicon %q is not a file of the source; left out", *ref)
 			*ref = ""
 			continue
 		}
@@ -113,8 +117,12 @@ func (j *job) loadSnippet(file string) (string, error) {
 	if v, ok := j.snippets.Load(file); ok {
 		return v.(string), nil
 	}
-	b, err := fs.ReadFile(j.req.Source, file)
+	b, err := j.readSource(file, "snippet", j.e.limits.MaxPageBytes)
 	if err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			j.warn("%s", ie.Msg)
+		}
 		return "", fmt.Errorf("snippet %s: %w", file, err)
 	}
 	j.snippets.Store(file, string(b))
@@ -139,7 +147,7 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 		}
 	}()
 	prefix := rootPrefix(p.out)
-	md := preprocess(string(p.body), j.loadSnippet, nil, 0)
+	md := boundMarkdown(preprocess(string(p.body), j.loadSnippet, nil, 0))
 	p.body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
 	hs, err := markdownToHTML(j.e.md, []byte(md), &buf.html)
@@ -224,11 +232,15 @@ func (j *job) writeFile(rel string, data []byte) error {
 
 // copyFile streams a source file into the bundle, hashing on the way.
 func (j *job) copyFile(rel string) error {
-	in, err := j.req.Source.Open(rel)
+	in, err := j.src.Open(rel)
 	if err != nil {
 		return fmt.Errorf("copy %s: %w", rel, err)
 	}
 	defer in.Close()
+	lim := j.e.limits.MaxAssetBytes
+	if st, err := in.Stat(); err == nil && st.Size() > lim {
+		return tooLarge(rel, "the file", st.Size(), lim)
+	}
 	if err := j.mkdirFor(rel); err != nil {
 		return err
 	}
@@ -237,12 +249,18 @@ func (j *job) copyFile(rel string) error {
 		return fmt.Errorf("copy %s: %w", rel, err)
 	}
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(out, h), in)
+	n, err := io.Copy(io.MultiWriter(out, h), io.LimitReader(in, lim+1))
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return fmt.Errorf("copy %s: %w", rel, err)
+	}
+	if n > lim {
+		return tooLarge(rel, "the file", n, lim)
+	}
+	if err := j.budget.take(rel, n); err != nil {
+		return err
 	}
 	j.record(bundle.File{Path: rel, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))})
 	return nil

@@ -47,6 +47,22 @@ func isComponentStart(s string) bool {
 // (callers then join the next line: attributes often span lines) and 0 if
 // s is not a tag at all.
 func parseTag(s string) (t jsxTag, n int, ok bool) {
+	t, n, ok, _ = scanTag(s)
+	return t, n, ok
+}
+
+// scanTag is parseTag that also returns, on failure, how far it read: the
+// bytes before stop belong to the failed tag and hold no other tag start
+// worth trying, which keeps a line of many broken tags linear to scan.
+func scanTag(s string) (t jsxTag, n int, ok bool, stop int) {
+	t, n, ok, stop = scanTagBody(s)
+	if ok {
+		stop = n
+	}
+	return t, n, ok, max(stop, 1)
+}
+
+func scanTagBody(s string) (t jsxTag, n int, ok bool, stop int) {
 	i := 1
 	if i < len(s) && s[i] == '/' {
 		t.closing = true
@@ -58,26 +74,26 @@ func parseTag(s string) (t jsxTag, n int, ok bool) {
 	}
 	t.name = s[start:i]
 	if t.name == "" {
-		return t, 0, false
+		return t, 0, false, i
 	}
 	for {
 		for i < len(s) && isSpace(s[i]) {
 			i++
 		}
 		if i >= len(s) {
-			return t, -1, false
+			return t, -1, false, len(s)
 		}
 		switch {
 		case s[i] == '>':
-			return t, i + 1, true
+			return t, i + 1, true, 0
 		case s[i] == '/' && i+1 < len(s) && s[i+1] == '>':
 			t.selfClosing = true
-			return t, i + 2, true
+			return t, i + 2, true, 0
 		case s[i] == '{':
 			// A spread such as {...props} carries nothing static.
 			end := matchBrace(s, i)
 			if end < 0 {
-				return t, -1, false
+				return t, -1, false, len(s)
 			}
 			i = end + 1
 			continue
@@ -87,7 +103,7 @@ func parseTag(s string) (t jsxTag, n int, ok bool) {
 			i++
 		}
 		if ns == i {
-			return t, 0, false // stray character: not a tag we understand
+			return t, 0, false, i // stray character: not a tag we understand
 		}
 		name := s[ns:i]
 		if t.attrs == nil {
@@ -99,25 +115,25 @@ func parseTag(s string) (t jsxTag, n int, ok bool) {
 		}
 		i++
 		if i >= len(s) {
-			return t, -1, false
+			return t, -1, false, len(s)
 		}
 		switch q := s[i]; q {
 		case '"', '\'':
 			end := strings.IndexByte(s[i+1:], q)
 			if end < 0 {
-				return t, -1, false
+				return t, -1, false, len(s)
 			}
 			t.attrs[name] = s[i+1 : i+1+end]
 			i += end + 2
 		case '{':
 			end := matchBrace(s, i)
 			if end < 0 {
-				return t, -1, false
+				return t, -1, false, len(s)
 			}
 			t.attrs[name] = exprValue(s[i+1 : end])
 			i = end + 1
 		default:
-			return t, 0, false
+			return t, 0, false, i
 		}
 	}
 }

@@ -22,6 +22,8 @@ type linker struct {
 	// offline bundles must not load anything remote: remote sources in
 	// content are blanked and kept only as data for a reader to see.
 	offline bool
+	// warn reports references refused because they leave the source.
+	warn func(format string, args ...any)
 
 	mu     sync.Mutex
 	assets map[string]bool // source files referenced by pages
@@ -67,11 +69,16 @@ func (l *linker) target(from, ref string) (string, bool) {
 			return l.canonical(k) + rest, true
 		}
 	}
-	if st, err := fs.Stat(l.src, p); err == nil && st.Mode().IsRegular() {
+	st, err := fs.Stat(l.src, p)
+	if err == nil && st.Mode().IsRegular() {
 		l.mu.Lock()
 		l.assets[p] = true
 		l.mu.Unlock()
 		return hrefPath(p) + rest, true
+	}
+	if isOutside(err) && l.warn != nil {
+		l.warn("%s: %q is a link out of the docs source; refused and left as written", from, ref)
+		return "", false
 	}
 	l.mu.Lock()
 	l.broken[from+": "+ref] = true

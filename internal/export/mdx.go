@@ -26,8 +26,17 @@ type mdx struct {
 	pendingLines int
 }
 
-// maxTagLines bounds how many lines one component tag may span.
-const maxTagLines = 30
+// maxTagLines and maxTagBytes bound how much one component tag may span,
+// so an unterminated tag costs a bounded rescan, not the rest of the page.
+const (
+	maxTagLines = 30
+	maxTagBytes = 64 << 10
+)
+
+// maxNesting bounds how deep components nest; deeper tags stay text. Real
+// pages nest a handful of levels, and the Markdown parser's cost grows
+// with depth.
+const maxNesting = 64
 
 type openBlock struct {
 	name   string
@@ -63,7 +72,7 @@ func (m *mdx) line(line string) {
 		m.pending += "\n" + line
 		m.pendingLines++
 		// A tag that never closes must not swallow the page.
-		if _, n, ok := parseTag(m.pending); ok || n == 0 || m.pendingLines > maxTagLines {
+		if _, n, ok := parseTag(m.pending); ok || n == 0 || m.pendingLines > maxTagLines || len(m.pending) > maxTagBytes {
 			l := m.pending
 			m.pending = ""
 			m.tagLine(l)
@@ -278,6 +287,9 @@ func (m *mdx) blockTag(t jsxTag) {
 		m.snippet(file, t)
 		return
 	}
+	if len(m.stack) >= maxNesting && !t.selfClosing {
+		return // deeper nesting renders its content without the frame
+	}
 	openHTML, closeHTML := renderComponent(&t)
 	m.block(openHTML)
 	if t.selfClosing {
@@ -326,6 +338,7 @@ func (m *mdx) text(line string) {
 	var b strings.Builder
 	var closes []string
 	inCode := false
+	nextClose := -1 // index of the next '}' at or after i, or len(line)
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
@@ -333,9 +346,12 @@ func (m *mdx) text(line string) {
 			inCode = !inCode
 		case inCode:
 		case c == '<' && isComponentStart(line[i:]):
-			t, n, ok := parseTag(line[i:])
+			t, n, ok, stop := scanTag(line[i:])
 			if !ok {
-				break
+				// What the broken tag spans stays text, unscanned again.
+				b.WriteString(line[i : i+stop])
+				i += stop - 1
+				continue
 			}
 			i += n - 1
 			b.WriteString(m.inlineTag(t, &closes))
@@ -345,7 +361,14 @@ func (m *mdx) text(line string) {
 			i += 4
 			continue
 		case c == '{' && m.props != nil:
-			if end := strings.IndexByte(line[i:], '}'); end > 0 {
+			if nextClose < i {
+				// Found once per '}', not once per '{': linear on "{{{{".
+				nextClose = len(line)
+				if end := strings.IndexByte(line[i:], '}'); end >= 0 {
+					nextClose = i + end
+				}
+			}
+			if end := nextClose - i; nextClose < len(line) {
 				if v, ok := m.props[strings.TrimSpace(line[i+1:i+end])]; ok {
 					b.WriteString(v)
 					i += end

@@ -126,10 +126,13 @@ func FuzzRender(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
+	for _, gen := range hostilePages { // TestRender_linearInPageSize times them at scale
+		f.Add(gen(256))
+	}
 	md := newMarkdown()
 	f.Fuzz(func(t *testing.T, src string) {
 		var buf bytes.Buffer
-		out := preprocess(src, func(string) (string, error) { return "<Note>snippet</Note>", nil }, nil, 0)
+		out := boundMarkdown(preprocess(src, func(string) (string, error) { return "<Note>snippet</Note>", nil }, nil, 0))
 		if _, err := markdownToHTML(md, []byte(out), &buf); err != nil {
 			t.Fatalf("render: %v", err)
 		}

@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -51,8 +52,12 @@ func skipDir(name string) bool {
 }
 
 // listPages maps each page key of src to its file. A .mdx file wins over a
-// .md file of the same name, as the platform does.
-func listPages(src fs.FS) (map[string]string, error) {
+// .md file of the same name, as the platform does. A page that is a link
+// counts when its target is a file inside the source; a link out of the
+// source is refused with a warning. Linked folders are not walked (a link
+// may loop), though pages and files reached through them by a reference
+// resolve like any other. More than maxFiles pages is an error.
+func listPages(src fs.FS, maxFiles int, warn func(string, ...any)) (map[string]string, error) {
 	files := map[string]string{}
 	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -65,8 +70,23 @@ func listPages(src fs.FS) (map[string]string, error) {
 			return nil
 		}
 		ext := path.Ext(p)
-		if ext != ".mdx" && ext != ".md" || !d.Type().IsRegular() {
+		if ext != ".mdx" && ext != ".md" {
+			return nil // other files are reported when a page refers to them
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			st, err := fs.Stat(src, p)
+			switch {
+			case isOutside(err):
+				warn("%s: a link out of the docs source; refused", p)
+				return nil
+			case err != nil || !st.Mode().IsRegular():
+				return nil
+			}
+		} else if !d.Type().IsRegular() {
 			return nil
+		}
+		if len(files) >= maxFiles {
+			return &InputError{Msg: fmt.Sprintf("the source has more than the limit of %d pages", maxFiles)}
 		}
 		key := strings.TrimSuffix(p, ext)
 		if old, ok := files[key]; !ok || strings.HasSuffix(old, ".md") {
@@ -74,6 +94,10 @@ func listPages(src fs.FS) (map[string]string, error) {
 		}
 		return nil
 	})
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("list pages: %w", err)
 	}
@@ -131,8 +155,12 @@ func splitFrontmatter(b []byte) (fm, body []byte) {
 
 // readPage loads a page and its settings. A frontmatter error is reported
 // with the file name because it is the author's to fix.
-func readPage(src fs.FS, key, file string) (*page, error) {
-	b, err := fs.ReadFile(src, file)
+func (j *job) readPage(key, file string) (*page, error) {
+	b, err := j.readSource(file, "the page", j.e.limits.MaxPageBytes)
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", file, err)
 	}
@@ -184,9 +212,19 @@ func titleFromKey(key string) string {
 // names no page of src. It reads docs.json and stats files only, so it is
 // cheap enough to call while answering the start request.
 func (e *Engine) CheckPaths(src fs.FS, paths []string) error {
-	if _, err := loadConfig(src); err != nil {
+	src, closeSrc, err := confine(src)
+	if err != nil {
 		return err
 	}
+	defer closeSrc()
+	if _, err := loadConfig(src, e.limits, nil); err != nil {
+		return err
+	}
+	return e.checkPaths(src, paths)
+}
+
+// checkPaths is CheckPaths on a source already confined and configured.
+func (e *Engine) checkPaths(src fs.FS, paths []string) error {
 	var bad, missing []string
 	for _, p := range paths {
 		key, ok := cleanPagePath(p)

@@ -49,6 +49,10 @@ type Request struct {
 	// Features lists the optional features a client-hosted deployment has
 	// configured ("assistant", "analytics", "search"); ignored for other kinds.
 	Features []string
+	// Warn, if not nil, receives each distinct warning of the export (a
+	// setting left out, a reference to nothing, a link out of the source
+	// refused), never concurrently. Warnings do not fail an export.
+	Warn func(message string)
 }
 
 // Progress is reported while an export runs. Done never exceeds Total.

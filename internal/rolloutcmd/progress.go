@@ -43,8 +43,25 @@ func (p *progress) update(j api.ExportJob) {
 }
 
 // done ends the bar's line so that the next output starts on its own.
+// It may be called more than once.
 func (p *progress) done() {
 	if p.tty && p.drawn {
 		fmt.Fprintln(p.out)
+		p.drawn = false
+	}
+}
+
+// printWarnings lists what the export warned about, so the operator sees
+// what the bundle left out or replaced even when the export succeeded.
+func printWarnings(out io.Writer, id string, w *api.ExportWarnings) {
+	if w == nil || w.Count == 0 {
+		return
+	}
+	fmt.Fprintf(out, "export %s: %d warning(s):\n", id, w.Count)
+	for _, m := range w.Messages {
+		fmt.Fprintf(out, "  warning: %s\n", m)
+	}
+	if more := w.Count - len(w.Messages); more > 0 {
+		fmt.Fprintf(out, "  ... and %d more\n", more)
 	}
 }

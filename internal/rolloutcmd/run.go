@@ -217,7 +217,9 @@ func (r *Runner) export(ctx context.Context) (string, error) {
 func (r *Runner) waitJob(ctx context.Context, id string) error {
 	bar := newProgress(r.Out, r.TTY, id)
 	defer bar.done()
-	_, err := r.API.WaitExport(ctx, id, bar.update)
+	job, err := r.API.WaitExport(ctx, id, bar.update)
+	bar.done()
+	printWarnings(r.Out, id, job.Warnings)
 	return err
 }
 

@@ -1,0 +1,58 @@
+package apiserver_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+)
+
+// TestExport_warnings exports a source with more warnings than a job
+// keeps, one of them a symlink out of the source: the job reports the
+// count and the first messages, and the linked secret stays out.
+func TestExport_warnings(t *testing.T) {
+	base := t.TempDir()
+	src := filepath.Join(base, "docs")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "key"), []byte("SECRET-KEY-BYTES"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]string, 0, 25)
+	for i := range 25 {
+		keys = append(keys, fmt.Sprintf(`"unsupported%02d": true`, i))
+	}
+	files := map[string]string{
+		"docs.json": `{"name": "Warn", ` + strings.Join(keys, ", ") + `}`,
+		"index.mdx": "# Home\n\n![key](key.png)\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../key", filepath.Join(src, "key.png")); err != nil {
+		t.Fatal(err)
+	}
+	env := apiservertest.Start(t, apiservertest.WithDeployment("warn.acme.test", src))
+	job := env.WaitExport(t, env.StartExport(t, api.StartExportRequest{Domain: "warn.acme.test"}).JobID)
+	if job.Status != api.ExportCompleted {
+		t.Fatalf("export: %+v", job)
+	}
+	w := job.Warnings
+	if w == nil || w.Count != 26 || len(w.Messages) != api.MaxExportWarnings {
+		t.Fatalf("warnings = %+v, want 26 counted and %d messages kept", w, api.MaxExportWarnings)
+	}
+	if !strings.Contains(w.Messages[0], `docs.json: the setting "unsupported00" is not supported`) {
+		t.Errorf("first warning = %q, want the first unsupported setting", w.Messages[0])
+	}
+	clean := env.WaitExport(t, env.StartExport(t, api.StartExportRequest{Domain: env.Domain}).JobID)
+	if clean.Warnings != nil {
+		t.Errorf("an export without warnings reports %+v", clean.Warnings)
+	}
+}

@@ -1,0 +1,87 @@
+package export
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Limits bound what one export reads from its source, so that a hostile or
+// runaway repository fails with a clear message instead of filling memory
+// or disk. The defaults fit repositories of thousands of pages with room
+// to spare; a zero field takes its default.
+type Limits struct {
+	// MaxPageBytes bounds one page, snippet or docs.json file.
+	MaxPageBytes int64
+	// MaxAssetBytes bounds one copied file (an image, a download) and one
+	// file read whole by the engine, such as an OpenAPI document.
+	MaxAssetBytes int64
+	// MaxFiles bounds how many files an export reads or copies.
+	MaxFiles int
+	// MaxTotalBytes bounds the bytes read from the source in all.
+	MaxTotalBytes int64
+}
+
+// DefaultLimits are the limits of an Engine built without its own.
+var DefaultLimits = Limits{
+	MaxPageBytes:  4 << 20,
+	MaxAssetBytes: 100 << 20,
+	MaxFiles:      50_000,
+	MaxTotalBytes: 2 << 30,
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxPageBytes <= 0 {
+		l.MaxPageBytes = DefaultLimits.MaxPageBytes
+	}
+	if l.MaxAssetBytes <= 0 {
+		l.MaxAssetBytes = DefaultLimits.MaxAssetBytes
+	}
+	if l.MaxFiles <= 0 {
+		l.MaxFiles = DefaultLimits.MaxFiles
+	}
+	if l.MaxTotalBytes <= 0 {
+		l.MaxTotalBytes = DefaultLimits.MaxTotalBytes
+	}
+	return l
+}
+
+// budget counts what an export has read against its limits.
+type budget struct {
+	lim   Limits
+	mu    sync.Mutex
+	files int
+	bytes int64
+}
+
+// take records one file of size bytes read from the source.
+func (b *budget) take(name string, size int64) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.files++
+	b.bytes += size
+	if b.files > b.lim.MaxFiles {
+		return &InputError{Msg: fmt.Sprintf("%s: the export reads more than the limit of %d files from the source", name, b.lim.MaxFiles)}
+	}
+	if b.bytes > b.lim.MaxTotalBytes {
+		return &InputError{Msg: fmt.Sprintf("%s: the export reads more than the limit of %s from the source", name, byteSize(b.lim.MaxTotalBytes))}
+	}
+	return nil
+}
+
+// ReadSource reads a whole file of the export's source, confined to the
+// source root and counted against the limits; what names the kind of file
+// in errors ("OpenAPI file"). Code that renders from the source (OpenAPI
+// documents, $ref targets) reads through it, never through Request.Source.
+func (j *job) readSource(name, what string, limit int64) ([]byte, error) {
+	b, err := readLimited(j.src, name, what, limit)
+	if err != nil {
+		if isOutside(err) {
+			return nil, &InputError{Msg: fmt.Sprintf("%s: %s is a link out of the docs source; refused", name, what)}
+		}
+		return nil, err
+	}
+	if err := j.budget.take(name, int64(len(b))); err != nil {
+		return nil, err
+	}
+	return b, nil
+}

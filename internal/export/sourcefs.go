@@ -1,0 +1,198 @@
+package export
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+)
+
+// Dir is a docs source on disk. Every read of it goes through os.Root, so
+// a symlink in the source (a page, a snippet, an image, a logo, a whole
+// folder) can point anywhere inside the source but never outside it: a
+// repository must not be able to copy the server's signing key or config
+// into a bundle. Servers pass Dir, never os.DirFS, as Request.Source.
+type Dir string
+
+// Open implements fs.FS. Open, Stat and ReadFile open a fresh root per
+// call: a Dir stays valid when its directory is replaced (a new checkout),
+// and these calls serve only the cheap request-time checks. An export
+// opens one root for its whole run (see confine).
+func (d Dir) Open(name string) (fs.File, error) {
+	r, err := os.OpenRoot(string(d))
+	if err != nil {
+		return nil, err
+	}
+	defer closeRoot(r)
+	return r.FS().Open(name)
+}
+
+// Stat implements fs.StatFS.
+func (d Dir) Stat(name string) (fs.FileInfo, error) {
+	r, err := os.OpenRoot(string(d))
+	if err != nil {
+		return nil, err
+	}
+	defer closeRoot(r)
+	return fs.Stat(r.FS(), name)
+}
+
+// ReadFile implements fs.ReadFileFS.
+func (d Dir) ReadFile(name string) ([]byte, error) {
+	r, err := os.OpenRoot(string(d))
+	if err != nil {
+		return nil, err
+	}
+	defer closeRoot(r)
+	return fs.ReadFile(r.FS(), name)
+}
+
+// closeRoot closes a root only read from; a close error loses nothing.
+func closeRoot(r *os.Root) { _ = r.Close() }
+
+// errOutside marks a path that resolves, through a symlink or "..", to a
+// place outside the docs source.
+var errOutside = errors.New("links outside the docs source")
+
+// isOutside reports whether err is a refusal to leave the source root.
+// os.Root does not export its sentinel; its message is pinned by
+// TestConfine_rootMessage so a Go upgrade that changes it fails loudly.
+func isOutside(err error) bool {
+	return errors.Is(err, errOutside) || err != nil && strings.Contains(err.Error(), "path escapes from parent")
+}
+
+// confine returns the view of src an export reads: a Dir becomes one
+// os.Root held for the export; any other source that can report links
+// (os.DirFS, fstest.MapFS) is wrapped in linkGuard, which resolves each
+// link itself and refuses those leaving the root. Sources without links
+// (embedded files) are used as they are.
+func confine(src fs.FS) (fs.FS, func(), error) {
+	switch s := src.(type) {
+	case Dir:
+		r, err := os.OpenRoot(string(s))
+		if err != nil {
+			return nil, nil, fmt.Errorf("open docs source: %w", err)
+		}
+		return r.FS(), func() { _ = r.Close() }, nil
+	case fs.ReadLinkFS:
+		return linkGuard{s}, func() {}, nil
+	}
+	return src, func() {}, nil
+}
+
+// maxLinkHops bounds link chains, as the kernel's ELOOP does.
+const maxLinkHops = 40
+
+// linkGuard confines an fs.FS that exposes its links: every path is
+// resolved component by component, following links lexically, before the
+// underlying FS sees it. It is the fallback for sources that are not a
+// Dir; a Dir is confined by the kernel through os.Root.
+type linkGuard struct{ fsys fs.ReadLinkFS }
+
+// resolve returns name with every link replaced by its target, or an
+// error wrapping errOutside when a link leaves the root.
+func (g linkGuard) resolve(name string) (string, error) {
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	hops := 0
+	done := "."
+	rest := name
+	for rest != "" && rest != "." {
+		comp, tail, _ := strings.Cut(rest, "/")
+		rest = tail
+		next := path.Join(done, comp)
+		fi, err := g.fsys.Lstat(next)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return path.Join(next, rest), nil // the caller reports the missing file
+			}
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			done = next
+			continue
+		}
+		if hops++; hops > maxLinkHops {
+			return "", &fs.PathError{Op: "open", Path: name, Err: errors.New("too many levels of links")}
+		}
+		target, err := g.fsys.ReadLink(next)
+		if err != nil {
+			return "", err
+		}
+		joined := path.Join(done, target)
+		if path.IsAbs(target) || joined == ".." || strings.HasPrefix(joined, "../") {
+			return "", &fs.PathError{Op: "open", Path: name, Err: errOutside}
+		}
+		// Resolve the target from the root again: it may hold links too.
+		done, rest = ".", path.Join(joined, rest)
+	}
+	return done, nil
+}
+
+func (g linkGuard) Open(name string) (fs.File, error) {
+	p, err := g.resolve(name)
+	if err != nil {
+		return nil, err
+	}
+	return g.fsys.Open(p)
+}
+
+func (g linkGuard) Stat(name string) (fs.FileInfo, error) {
+	p, err := g.resolve(name)
+	if err != nil {
+		return nil, err
+	}
+	return fs.Stat(g.fsys, p)
+}
+
+func (g linkGuard) ReadDir(name string) ([]fs.DirEntry, error) {
+	p, err := g.resolve(name)
+	if err != nil {
+		return nil, err
+	}
+	return fs.ReadDir(g.fsys, p)
+}
+
+// readLimited reads a whole file of src, refusing one larger than limit
+// bytes with an *InputError naming what and the limit. The size is
+// checked while reading, not only from a stat, since a file may grow.
+func readLimited(src fs.FS, name, what string, limit int64) ([]byte, error) {
+	f, err := src.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > limit {
+		return nil, tooLarge(name, what, st.Size(), limit)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, tooLarge(name, what, int64(len(b)), limit)
+	}
+	return b, nil
+}
+
+func tooLarge(name, what string, size, limit int64) error {
+	return &InputError{Msg: fmt.Sprintf("%s: %s is larger than the limit of %s (at least %s); split it or raise the limit",
+		name, what, byteSize(limit), byteSize(size))}
+}
+
+// byteSize prints a size the way a docs author reads it.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
