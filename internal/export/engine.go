@@ -46,12 +46,14 @@ func New(opts Options) *Engine {
 }
 
 // knownFeatures are the optional features a deployment can switch on.
-var knownFeatures = []string{"analytics", "assistant", "search"}
+var knownFeatures = []string{"analytics", "assistant", "playground", "search"}
 
 // features decides what a bundle of this kind may use. Offline search is
 // built into every bundle; the network-reaching features follow the kind.
+// The API playground sends only what the reader asks for, to the spec's
+// own servers, so an air-gapped deployment may opt in to it alone.
 func features(k Kind, requested []string) (map[string]bool, error) {
-	f := map[string]bool{"search": true, "assistant": false, "analytics": false}
+	f := map[string]bool{"search": true, "assistant": false, "analytics": false, "playground": k != KindAirGapped}
 	for _, name := range requested {
 		if !slices.Contains(knownFeatures, name) {
 			return nil, &InputError{Msg: fmt.Sprintf("unknown feature %q (want one of %s)", name, strings.Join(knownFeatures, ", "))}
@@ -64,6 +66,8 @@ func features(k Kind, requested []string) (map[string]bool, error) {
 		for _, name := range requested {
 			f[name] = true
 		}
+	case KindAirGapped:
+		f["playground"] = slices.Contains(requested, "playground")
 	}
 	return f, nil
 }
@@ -133,7 +137,9 @@ func (j *job) plan() error {
 	if err != nil {
 		return err
 	}
-	j.tree = buildNav(cfg, func(k string) bool { _, ok := all[k]; return ok })
+	onDisk := func(k string) bool { _, ok := all[k]; return ok }
+	gen := newAPIGen(newSpecs(j.req.Source), onDisk, j.warnAPI)
+	j.tree = buildNav(cfg, onDisk, gen)
 	if len(j.tree.sections) == 0 {
 		j.tree.listAll(sortedKeys(all))
 	}
@@ -149,6 +155,7 @@ func (j *job) plan() error {
 	if err != nil {
 		return err
 	}
+	pages = j.addAPIPages(pages, gen)
 	j.pages = pages
 	for _, p := range pages {
 		j.byKey[p.key] = p

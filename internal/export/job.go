@@ -147,6 +147,12 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 		return fmt.Errorf("%s: render: %w", p.file, err)
 	}
 	content := j.link.rewrite(buf.html.Bytes(), p.key, prefix)
+	var apiTop, apiRest string
+	if p.api != nil {
+		var apiHs []heading
+		apiTop, apiRest, apiHs = j.apiReference(p, prefix)
+		hs = append(hs, apiHs...)
+	}
 	if !p.fm.Noindex {
 		j.entries[i] = newSearchEntry(p, hs, content)
 	}
@@ -164,10 +170,14 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 		b.WriteString(`<p class="lead">` + esc(p.fm.Description) + `</p>`)
 	}
 	b.WriteString(`</header>`)
-	apiEndpoint(b, p.fm)
+	if p.api == nil {
+		apiEndpoint(b, p.fm)
+	}
+	b.WriteString(apiTop)
 	b.WriteString(`<div class="prose">`)
 	b.Write(content)
 	b.WriteString(`</div>`)
+	b.WriteString(apiRest)
 	j.pager(b, p, prefix)
 	b.WriteString(`</article>`)
 	j.footer(b)
