@@ -182,7 +182,7 @@ func (j *job) selectPages(all map[string]string) ([]string, error) {
 		}
 		return sortedKeys(set), nil
 	}
-	if len(all) == 0 {
+	if len(all) == 0 && (j.tree.api == nil || len(j.tree.api.pages) == 0) {
 		msg := "no pages to export: the source has no .mdx or .md pages"
 		if n := len(j.tree.missing); n > 0 {
 			msg = fmt.Sprintf("no pages to export: %d navigation entries name missing files: %s", n, strings.Join(j.tree.missing, ", "))

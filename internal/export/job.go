@@ -40,6 +40,7 @@ type job struct {
 	chromes  sync.Map // chromeKey -> string
 	dirs     sync.Map // output directories already created
 	snippets sync.Map // snippet file -> contents
+	apiWarns sync.Map // spec problems already reported (openapi_render.go)
 
 	logoLight, logoDark, favicon string // bundle paths, "" when absent
 

@@ -60,8 +60,11 @@ func buildNav(c *config, exists func(string) bool, api *apiGen) *navTree {
 
 // inherit is the spec a navigation element uses: its own, else its
 // parent's, as child elements inherit the openapi of their parent.
-func inherit(n *navNode, parent openapiRef) openapiRef {
+func (t *navTree) inherit(n *navNode, parent openapiRef) openapiRef {
 	if n.OpenAPI.set() {
+		if t.api != nil {
+			t.api.load(n.OpenAPI) // a spec that does not parse is reported even if unused
+		}
 		return n.OpenAPI
 	}
 	return parent
@@ -75,7 +78,7 @@ func (t *navTree) generateAll(n *navNode) bool {
 
 func (t *navTree) division(n *navNode, kind string, parent *division, exists func(string) bool, spec openapiRef) *division {
 	d := &division{kind: kind, label: n.label(), icon: n.Icon, href: n.Href, parent: parent, index: -1}
-	spec = inherit(n, spec)
+	spec = t.inherit(n, spec)
 	for _, g := range n.Groups {
 		if it := t.group(&g, exists, spec); it != nil {
 			d.items = append(d.items, it)
@@ -104,7 +107,7 @@ func (t *navTree) division(n *navNode, kind string, parent *division, exists fun
 
 func (t *navTree) group(n *navNode, exists func(string) bool, spec openapiRef) *navItem {
 	it := &navItem{group: n.Group, icon: n.Icon, hidden: n.Hidden}
-	spec = inherit(n, spec)
+	spec = t.inherit(n, spec)
 	if n.Root != "" {
 		if key, ok := t.resolve(n.Root, exists); ok {
 			it.root = key

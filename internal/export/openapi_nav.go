@@ -50,10 +50,11 @@ type apiGen struct {
 	pages  map[string]*page
 	byOp   map[*operation]string
 	named  []*spec // specs named by the navigation, in order, for frontmatter lookups
+	warned map[string]bool
 }
 
 func newAPIGen(ss *specs, onDisk func(string) bool, warn func(string, ...any)) *apiGen {
-	return &apiGen{specs: ss, onDisk: onDisk, warn: warn, pages: map[string]*page{}, byOp: map[*operation]string{}}
+	return &apiGen{specs: ss, onDisk: onDisk, warn: warn, pages: map[string]*page{}, byOp: map[*operation]string{}, warned: map[string]bool{}}
 }
 
 // load returns the specs of ref, warning about those that fail.
@@ -62,7 +63,10 @@ func (g *apiGen) load(ref openapiRef) []*spec {
 	for _, f := range ref.files {
 		s, err := g.specs.load(f)
 		if err != nil {
-			g.warn("OpenAPI spec skipped", "error", err.Error())
+			if !g.warned[f] {
+				g.warned[f] = true
+				g.warn("OpenAPI spec skipped", "error", err.Error())
+			}
 			continue
 		}
 		if !slices.Contains(g.named, s) {

@@ -81,7 +81,7 @@ func (j *job) playgroundConnectOrigins() []string {
 		if p.api == nil {
 			continue
 		}
-		e := p.api.resolve(&schemaView{s: p.api.spec, budget: 0})
+		e := p.api.resolve(&schemaView{s: p.api.spec})
 		for _, s := range e.servers {
 			if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 				seen[u.Scheme+"://"+u.Host] = true

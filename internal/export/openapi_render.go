@@ -25,9 +25,9 @@ type param struct {
 
 type scheme struct {
 	Name   string `json:"name"`
-	Type   string `json:"type"`             // "bearer", "basic", "apiKey", "oauth2", "openIdConnect"
-	In     string `json:"in,omitempty"`     // header, query or cookie, for apiKey
-	Param  string `json:"param,omitempty"`  // the header, query or cookie name
+	Type   string `json:"type"`              // "bearer", "basic", "apiKey", "oauth2", "openIdConnect"
+	In     string `json:"in,omitempty"`      // header, query or cookie, for apiKey
+	Param  string `json:"param,omitempty"`   // the header, query or cookie name
 	Prefil string `json:"prefill,omitempty"` // x-default
 	desc   string
 }
@@ -127,8 +127,15 @@ func mediaExample(v *schemaView, m *obj) any {
 // it adds to the table of contents.
 func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []heading) {
 	o := p.api
-	v := &schemaView{s: o.spec, budget: schemaBudget, md: func(s string) string { return j.mdHTML(s, p.key, prefix) }}
+	v := &schemaView{s: o.spec, budget: schemaBudget, md: func(s string) string { return j.mdHTML(s, p.key, prefix) },
+		warn: func(err error) {
+			if _, dup := j.apiWarns.LoadOrStore(err.Error(), true); !dup {
+				j.warnAPI("OpenAPI reference shown by name only", "page", p.out, "error", err.Error())
+			}
+		}}
+	v.budget = exampleBudget
 	e := o.resolve(v)
+	v.budget = schemaBudget
 	var b strings.Builder
 	b.WriteString(`<link rel="stylesheet" href="` + prefix + `_static/api.css">`)
 	b.WriteString(`<div class="endpoint api-endpoint"><span class="method method-` + esc(strings.ToLower(o.method)) + `">` + esc(o.method) +
@@ -206,7 +213,9 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 			}
 			b.WriteString(`</p>`)
 			if m != nil {
+				v.path = []string{"body"}
 				v.schemaBlock(&b, m.get("schema"))
+				v.path = nil
 			}
 		}
 	}
@@ -319,7 +328,9 @@ func (j *job) responses(b *strings.Builder, e *endpoint, v *schemaView, section 
 			for _, mt := range content.keys {
 				m := content.sub(mt)
 				b.WriteString(`<p class="api-media"><code>` + esc(mt) + `</code></p>`)
+				v.path = []string{"response-" + code}
 				v.schemaBlock(b, m.get("schema"))
+				v.path = nil
 				samples = append(samples, responseSamples(v, code, mt, m)...)
 			}
 		}
@@ -387,6 +398,11 @@ func joinURL(server, p string) string {
 // mdHTML renders a Markdown description of a spec, with links made
 // relative like any page content.
 func (j *job) mdHTML(s, key, prefix string) string {
+	if !strings.ContainsAny(s, "*_`[]<>#|\n&!~\\") && !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+") &&
+		(len(s) == 0 || s[0] < '0' || s[0] > '9') {
+		// Plain sentences, most descriptions, need no Markdown parser.
+		return `<p>` + esc(strings.TrimSpace(s)) + `</p>`
+	}
 	var buf bytes.Buffer
 	if _, err := markdownToHTML(j.e.md, []byte(s), &buf); err != nil {
 		return `<p>` + esc(s) + `</p>`

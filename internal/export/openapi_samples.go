@@ -7,6 +7,9 @@ import (
 	"strings"
 )
 
+// maxHighlight is the largest sample that is syntax-highlighted.
+const maxHighlight = 4 << 10
+
 // sample is one code example of an endpoint page.
 type sample struct {
 	title, lang, code string
@@ -20,7 +23,11 @@ func codeGroup(b *strings.Builder, samples []sample) {
 		b.WriteString(`<div class="code-block" data-title="` + esc(s.title) + `"><div class="code-head"><span class="code-title">` +
 			esc(s.title) + `</span><button class="copy" type="button">Copy</button></div>`)
 		w := bufio.NewWriter(b)
-		if err := highlight(w, s.lang, s.code+"\n"); err != nil {
+		// Highlighting costs far more than the rest of a page; a huge
+		// generated sample is shown plain.
+		if len(s.code) > maxHighlight {
+			b.WriteString(`<pre class="chroma"><code>` + esc(s.code) + `</code></pre>`)
+		} else if err := highlight(w, s.lang, s.code+"\n"); err != nil {
 			b.WriteString(`<pre class="chroma"><code>` + esc(s.code) + `</code></pre>`)
 		} else {
 			_ = w.Flush()

@@ -35,7 +35,8 @@ func (o *obj) MarshalJSON() ([]byte, error) {
 // (A uses B twice, B uses C twice, ...) would otherwise grow a page
 // exponentially. Past them, a schema is shown by name.
 const (
-	schemaBudget   = 4000
+	schemaBudget   = 400
+	exampleBudget  = 80
 	maxSchemaDepth = 12
 )
 
@@ -46,6 +47,8 @@ type schemaView struct {
 	budget int
 	stack  []string // $refs being expanded, to cut recursion
 	warned bool
+	warn   func(err error) // reports broken references; may be nil
+	path   []string        // names of the fields being expanded, for unique ids
 }
 
 // flat is a schema with its $ref followed and its allOf merged.
@@ -64,11 +67,14 @@ func (v *schemaView) flatten(schema any) flat {
 		f.ref = so.str("$ref")
 	}
 	if f.ref != "" && slices.Contains(v.stack, f.ref) {
-		f.name, f.cyclic = refName(f.ref), true
+		f.name, f.cyclic, f.o = refName(f.ref), true, newObj()
 		return f
 	}
 	o, name, err := v.s.deref(schema)
 	f.o, f.name = o, name
+	if err != nil && v.warn != nil {
+		v.warn(err)
+	}
 	if err != nil || o == nil {
 		f.o = newObj()
 		return f
@@ -204,7 +210,8 @@ func (v *schemaView) field(b *strings.Builder, name, where string, schema any, r
 	if where != "" {
 		id += "-" + where
 	}
-	b.WriteString(`<div class="field" id="` + esc(slug(id+"-"+name)) + `"><div class="field-head"><code class="field-name">` + esc(name) + `</code>`)
+	id += "-" + strings.Join(append(v.path, name), "-")
+	b.WriteString(`<div class="field" id="` + esc(slug(id)) + `"><div class="field-head"><code class="field-name">` + esc(name) + `</code>`)
 	if where != "" {
 		b.WriteString(`<span class="field-in">` + esc(where) + `</span>`)
 	}
@@ -234,13 +241,21 @@ func (v *schemaView) field(b *strings.Builder, name, where string, schema any, r
 	if !f.cyclic && depth < maxSchemaDepth {
 		child := f.props.keys
 		target := schema
+		cyclicItem := ""
 		if len(child) == 0 && isArray(o) {
 			item := v.flatten(o.get("items"))
 			child, target = item.props.keys, o.get("items")
+			if item.cyclic {
+				cyclicItem = item.name
+			}
 		}
-		if len(child) > 0 || o.get("oneOf") != nil || o.get("anyOf") != nil {
+		if cyclicItem != "" {
+			b.WriteString(`<p class="api-recursive">Recursive: the same schema as <code>` + esc(cyclicItem) + `</code> above.</p>`)
+		} else if len(child) > 0 || o.get("oneOf") != nil || o.get("anyOf") != nil {
 			b.WriteString(`<details class="expandable"><summary>Show child attributes</summary><div class="details-body">`)
+			v.path = append(v.path, name)
 			v.fields(b, target, depth+1)
+			v.path = v.path[:len(v.path)-1]
 			b.WriteString(`</div></details>`)
 		}
 	} else if f.cyclic {
