@@ -72,6 +72,22 @@ func features(k Kind, requested []string) (map[string]bool, error) {
 	return f, nil
 }
 
+// CheckFeatures rejects, when a configuration is loaded, features that a
+// deployment of kind k cannot have. The network-reaching features are for
+// cloud and client-hosted deployments; an air-gapped one may list only
+// "playground", whose requests go to the spec's own servers on demand.
+func CheckFeatures(k Kind, names []string) error {
+	for _, n := range names {
+		if !slices.Contains(knownFeatures, n) {
+			return fmt.Errorf("unknown feature %q (want one of %s)", n, strings.Join(knownFeatures, ", "))
+		}
+		if k == KindAirGapped && n != "playground" && n != "search" {
+			return fmt.Errorf("feature %q reaches the network: an air-gapped deployment may list only playground (search is built in)", n)
+		}
+	}
+	return nil
+}
+
 // cleanDomain accepts a bare host or a URL and returns the host, since the
 // domain only ever builds https://<domain>/<path> canonical URLs.
 func cleanDomain(d string) (string, error) {

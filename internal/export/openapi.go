@@ -80,15 +80,6 @@ type operation struct {
 	op      *obj
 }
 
-// ref is how pages and navigation name the operation: "POST /path" or
-// "webhook name".
-func (o *operation) ref() string {
-	if o.webhook {
-		return "webhook " + o.path
-	}
-	return o.method + " " + o.path
-}
-
 // summary titles the operation's page: x-mint metadata, then the
 // summary, then the method and path, as the platform does.
 func (o *operation) summary() string {

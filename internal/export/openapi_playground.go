@@ -31,7 +31,7 @@ type pgParam struct {
 
 // playground writes the "Try it" panel of an endpoint page; api.js fills
 // it in. Without script the page still shows the full reference.
-func (j *job) playground(b *strings.Builder, e *endpoint, prefix string) {
+func (j *job) playground(b *strings.Builder, e *endpoint) {
 	v := &schemaView{s: e.op.spec, budget: schemaBudget}
 	cfg := playgroundConfig{Method: e.op.method, Path: e.op.path, Servers: e.servers,
 		Locked: j.kind == KindAirGapped, Security: e.security, Params: []pgParam{}}

@@ -166,7 +166,7 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 	}
 	b.WriteString(`<div class="api-reference">`)
 	if j.features["playground"] && !o.webhook {
-		j.playground(&b, e, prefix)
+		j.playground(&b, e)
 	}
 	if len(e.security) > 0 {
 		section("authorizations", "Authorizations")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -182,5 +183,30 @@ func TestOpenAPI_playgroundByKind(t *testing.T) {
 	j := &job{features: map[string]bool{"playground": true}, pages: []*page{}}
 	if len(j.playgroundConnectOrigins()) != 0 {
 		t.Error("connect origins without endpoint pages")
+	}
+}
+
+// TestGolden_endpointPages pins the HTML of two endpoint pages of the API
+// fixture; update with -args -update like TestGolden.
+func TestGolden_endpointPages(t *testing.T) {
+	dir, _ := exportTo(t, Request{Source: os.DirFS("testdata/apisite"), Kind: KindClientHosted})
+	for _, page := range []string{"api-reference/pets/create-a-pet.html", "reference/item.html"} {
+		t.Run(page, func(t *testing.T) {
+			got := strings.ReplaceAll(readOut(t, dir, page), "><", ">\n<")
+			golden := filepath.Join("testdata", "golden", "api__"+strings.ReplaceAll(page, "/", "__"))
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s differs from %s; first difference:\n%s", page, golden, firstDiff(string(want), got))
+			}
+		})
 	}
 }
