@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -44,6 +45,10 @@ type Config struct {
 	AgentJobsPerHour int            `yaml:"agentJobsPerHour"`
 	ExportWorkers    int            `yaml:"exportWorkers"`
 	Organizations    []Organization `yaml:"organizations"`
+	// CORSAllowedOrigins are the browser origins that may call the API,
+	// e.g. "https://docs.example.com", or "null" for pages opened from
+	// file:// (an API playground in an exported bundle). Default: none.
+	CORSAllowedOrigins []string `yaml:"corsAllowedOrigins"`
 }
 
 // Organization owns API keys and projects.
@@ -185,6 +190,9 @@ func (c *Config) check() error {
 	if c.AgentJobsPerHour < 0 || c.ExportWorkers < 0 {
 		return errors.New("agentJobsPerHour and exportWorkers must not be negative")
 	}
+	if err := checkOrigins(c.CORSAllowedOrigins); err != nil {
+		return err
+	}
 	if len(c.Organizations) == 0 {
 		return errors.New("at least one organization is required")
 	}
@@ -253,6 +261,9 @@ func (p *Project) check(seenProject, seenDomain map[string]bool) error {
 			return fmt.Errorf("deployment %q: %w", d.Domain, err)
 		}
 		d.kind = kind
+		if err := export.CheckFeatures(kind, d.Features); err != nil {
+			return fmt.Errorf("deployment %q: %w", d.Domain, err)
+		}
 		if d.source == nil {
 			return fmt.Errorf("deployment %q: no source", d.Domain)
 		}
@@ -322,4 +333,20 @@ func (c *Config) jobsPerHour(p *Project) int {
 		return p.AgentJobsPerHour
 	}
 	return c.AgentJobsPerHour
+}
+
+// checkOrigins accepts exact origins ("scheme://host[:port]") and "null";
+// a wildcard would let any site drive the API with a key a reader typed.
+func checkOrigins(origins []string) error {
+	for _, o := range origins {
+		if o == "null" {
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.RawQuery != "" ||
+			u.Fragment != "" || u.User != nil || o != strings.ToLower(o) {
+			return fmt.Errorf("corsAllowedOrigins: %q is not an origin: want lower-case scheme://host[:port] without a path, or null", o)
+		}
+	}
+	return nil
 }

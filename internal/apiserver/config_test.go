@@ -25,6 +25,10 @@ func TestParseConfig_errors(t *testing.T) {
 		{"badKind", base + "    projects:\n      - id: p\n        repository: r\n        deployments:\n          - {domain: d.test, source: ./site, kind: moon}\n", "moon"},
 		{"missingSource", base + "    projects:\n      - id: p\n        repository: r\n        deployments:\n          - {domain: d.test, source: ./nope}\n", "not a directory"},
 		{"badOutcome", base + "    projects:\n      - id: p\n        repository: r\n        agent: {outcome: maybe}\n", "maybe"},
+		{"wildcardOrigin", "corsAllowedOrigins: [\"*\"]\n" + base, "is not an origin"},
+		{"originWithPath", "corsAllowedOrigins: [https://docs.test/x]\n" + base, "is not an origin"},
+		{"airGappedAssistant", base + "    projects:\n      - id: p\n        repository: r\n        deployments:\n          - {domain: d.test, source: ./site, kind: air-gapped, features: [assistant]}\n", "may list only playground"},
+		{"unknownFeature", base + "    projects:\n      - id: p\n        repository: r\n        deployments:\n          - {domain: d.test, source: ./site, kind: client-hosted, features: [chat]}\n", `unknown feature "chat"`},
 		{"badDomain", base + "    projects:\n      - id: p\n        repository: r\n        deployments:\n          - {domain: https://d.test, source: ./site}\n", "not a hostname"},
 	}
 	for _, tc := range tests {

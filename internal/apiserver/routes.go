@@ -71,7 +71,7 @@ func (s *Server) routes() http.Handler {
 		mux.Handle(pattern, h)
 		patterns[pattern] = true
 	}
-	return s.logAndRecover(s.fallback(mux, patterns))
+	return s.logAndRecover(s.cors(s.fallback(mux, patterns)))
 }
 
 // fallback answers what the mux would answer in plain text (404, 405, a

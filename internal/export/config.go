@@ -118,6 +118,7 @@ type navNode struct {
 	Groups    []navNode   `json:"groups"`
 	Pages     []navEntry  `json:"pages"`
 	Global    *globalNavs `json:"global"`
+	OpenAPI   openapiRef  `json:"openapi"` // specs whose operations become pages (openapi_nav.go)
 }
 
 // globalNavs are links shown everywhere, typically to external sites.

@@ -49,12 +49,14 @@ func New(opts Options) *Engine {
 }
 
 // knownFeatures are the optional features a deployment can switch on.
-var knownFeatures = []string{"analytics", "assistant", "search"}
+var knownFeatures = []string{"analytics", "assistant", "playground", "search"}
 
 // features decides what a bundle of this kind may use. Offline search is
 // built into every bundle; the network-reaching features follow the kind.
+// The API playground sends only what the reader asks for, to the spec's
+// own servers, so an air-gapped deployment may opt in to it alone.
 func features(k Kind, requested []string) (map[string]bool, error) {
-	f := map[string]bool{"search": true, "assistant": false, "analytics": false}
+	f := map[string]bool{"search": true, "assistant": false, "analytics": false, "playground": k != KindAirGapped}
 	for _, name := range requested {
 		if !slices.Contains(knownFeatures, name) {
 			return nil, &InputError{Msg: fmt.Sprintf("unknown feature %q (want one of %s)", name, strings.Join(knownFeatures, ", "))}
@@ -67,8 +69,26 @@ func features(k Kind, requested []string) (map[string]bool, error) {
 		for _, name := range requested {
 			f[name] = true
 		}
+	case KindAirGapped:
+		f["playground"] = slices.Contains(requested, "playground")
 	}
 	return f, nil
+}
+
+// CheckFeatures rejects, when a configuration is loaded, features that a
+// deployment of kind k cannot have. The network-reaching features are for
+// cloud and client-hosted deployments; an air-gapped one may list only
+// "playground", whose requests go to the spec's own servers on demand.
+func CheckFeatures(k Kind, names []string) error {
+	for _, n := range names {
+		if !slices.Contains(knownFeatures, n) {
+			return fmt.Errorf("unknown feature %q (want one of %s)", n, strings.Join(knownFeatures, ", "))
+		}
+		if k == KindAirGapped && n != "playground" && n != "search" {
+			return fmt.Errorf("feature %q reaches the network: an air-gapped deployment may list only playground (search is built in)", n)
+		}
+	}
+	return nil
 }
 
 // cleanDomain accepts a bare host or a URL and returns the host, since the
@@ -143,7 +163,9 @@ func (j *job) plan() error {
 	if err != nil {
 		return err
 	}
-	j.tree = buildNav(cfg, func(k string) bool { _, ok := all[k]; return ok })
+	onDisk := func(k string) bool { _, ok := all[k]; return ok }
+	gen := newAPIGen(newSpecs(j.src), onDisk, j.warnAPI)
+	j.tree = buildNav(cfg, onDisk, gen)
 	if len(j.tree.sections) == 0 {
 		j.tree.listAll(sortedKeys(all))
 	}
@@ -159,6 +181,7 @@ func (j *job) plan() error {
 	if err != nil {
 		return err
 	}
+	pages = j.addAPIPages(pages, gen)
 	j.pages = pages
 	for _, p := range pages {
 		j.byKey[p.key] = p
@@ -186,7 +209,7 @@ func (j *job) selectPages(all map[string]string) ([]string, error) {
 		}
 		return sortedKeys(set), nil
 	}
-	if len(all) == 0 {
+	if len(all) == 0 && (j.tree.api == nil || len(j.tree.api.pages) == 0) {
 		msg := "no pages to export: the source has no .mdx or .md pages"
 		if n := len(j.tree.missing); n > 0 {
 			msg = fmt.Sprintf("no pages to export: %d navigation entries name missing files: %s", n, strings.Join(j.tree.missing, ", "))

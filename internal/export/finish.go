@@ -10,7 +10,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
-//go:embed assets/style.css assets/app.js
+//go:embed assets/style.css assets/app.js assets/api.css assets/api.js
 var assets embed.FS
 
 // The platform endpoints that the network features reach. They are only
@@ -39,6 +39,12 @@ func (j *job) finish() (*bundle.Manifest, error) {
 		{"_static/style.css", j.stylesheet},
 		{"_static/app.js", func() ([]byte, error) { return assets.ReadFile("assets/app.js") }},
 		{"_static/search-index.js", j.searchIndexJS},
+	}
+	for _, a := range j.apiAssets() {
+		gen = append(gen, struct {
+			path string
+			make func() ([]byte, error)
+		}{a[0], func() ([]byte, error) { return assets.ReadFile(a[1]) }})
 	}
 	if j.features["analytics"] {
 		gen = append(gen, struct {

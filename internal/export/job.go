@@ -44,6 +44,7 @@ type job struct {
 	chromes  sync.Map // chromeKey -> string
 	dirs     sync.Map // output directories already created
 	snippets sync.Map // snippet file -> contents
+	apiWarns sync.Map // spec problems already reported (openapi_render.go)
 
 	logoLight, logoDark, favicon string // bundle paths, "" when absent
 
@@ -155,6 +156,12 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 		return fmt.Errorf("%s: render: %w", p.file, err)
 	}
 	content := j.link.rewrite(buf.html.Bytes(), p.key, prefix)
+	var apiTop, apiRest string
+	if p.api != nil {
+		var apiHs []heading
+		apiTop, apiRest, apiHs = j.apiReference(p, prefix)
+		hs = append(hs, apiHs...)
+	}
 	if !p.fm.Noindex {
 		j.entries[i] = newSearchEntry(p, hs, content)
 	}
@@ -172,10 +179,14 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 		b.WriteString(`<p class="lead">` + esc(p.fm.Description) + `</p>`)
 	}
 	b.WriteString(`</header>`)
-	apiEndpoint(b, p.fm)
+	if p.api == nil {
+		apiEndpoint(b, p.fm)
+	}
+	b.WriteString(apiTop)
 	b.WriteString(`<div class="prose">`)
 	b.Write(content)
 	b.WriteString(`</div>`)
+	b.WriteString(apiRest)
 	j.pager(b, p, prefix)
 	b.WriteString(`</article>`)
 	j.footer(b)

@@ -38,32 +38,56 @@ type navTree struct {
 	order    []string    // page keys in reading order, for previous/next
 	sectOf   map[string]*division
 	missing  []string // navigation entries whose file does not exist
+	api      *apiGen  // makes the pages of openapi entries; nil disables them
 }
 
 // buildNav resolves the navigation of c. exists reports whether a page key
-// names a file of the source.
-func buildNav(c *config, exists func(string) bool) *navTree {
-	t := &navTree{sectOf: map[string]*division{}}
-	t.root = t.division(&c.Navigation, "root", nil, exists)
+// names a file of the source; api, if not nil, makes the pages that
+// "openapi" entries ask for.
+func buildNav(c *config, exists func(string) bool, api *apiGen) *navTree {
+	t := &navTree{sectOf: map[string]*division{}, api: api}
+	t.root = t.division(&c.Navigation, "root", nil, exists, openapiRef{})
 	if g := c.Navigation.Global; g != nil {
 		for i := range g.Anchors {
-			t.global = append(t.global, t.division(&g.Anchors[i], "anchor", nil, exists))
+			t.global = append(t.global, t.division(&g.Anchors[i], "anchor", nil, exists, openapiRef{}))
 		}
 		for i := range g.Tabs {
-			t.global = append(t.global, t.division(&g.Tabs[i], "tab", nil, exists))
+			t.global = append(t.global, t.division(&g.Tabs[i], "tab", nil, exists, openapiRef{}))
 		}
 	}
 	return t
 }
 
-func (t *navTree) division(n *navNode, kind string, parent *division, exists func(string) bool) *division {
+// inherit is the spec a navigation element uses: its own, else its
+// parent's, as child elements inherit the openapi of their parent.
+func (t *navTree) inherit(n *navNode, parent openapiRef) openapiRef {
+	if n.OpenAPI.set() {
+		if t.api != nil {
+			t.api.load(n.OpenAPI) // a spec that does not parse is reported even if unused
+		}
+		return n.OpenAPI
+	}
+	return parent
+}
+
+// generateAll reports whether n asks for a page per operation: it names
+// a spec and lists no pages of its own.
+func (t *navTree) generateAll(n *navNode) bool {
+	return t.api != nil && n.OpenAPI.set() && len(n.Pages) == 0 && len(n.Groups) == 0
+}
+
+func (t *navTree) division(n *navNode, kind string, parent *division, exists func(string) bool, spec openapiRef) *division {
 	d := &division{kind: kind, label: n.label(), icon: n.Icon, href: n.Href, parent: parent, index: -1}
+	spec = t.inherit(n, spec)
 	for _, g := range n.Groups {
-		if it := t.group(&g, exists); it != nil {
+		if it := t.group(&g, exists, spec); it != nil {
 			d.items = append(d.items, it)
 		}
 	}
-	t.pages(n.Pages, &d.items, exists)
+	t.pages(n.Pages, &d.items, exists, spec)
+	if t.generateAll(n) && len(n.Languages)+len(n.Versions)+len(n.Tabs)+len(n.Dropdowns)+len(n.Anchors) == 0 {
+		d.items = append(d.items, t.api.all(spec)...)
+	}
 	if len(d.items) > 0 {
 		d.index = len(t.sections)
 		t.sections = append(t.sections, d)
@@ -75,36 +99,46 @@ func (t *navTree) division(n *navNode, kind string, parent *division, exists fun
 	}{{"language", n.Languages}, {"version", n.Versions}, {"tab", n.Tabs}, {"dropdown", n.Dropdowns}, {"anchor", n.Anchors}}
 	for _, l := range levels {
 		for i := range l.nodes {
-			d.children = append(d.children, t.division(&l.nodes[i], l.kind, d, exists))
+			d.children = append(d.children, t.division(&l.nodes[i], l.kind, d, exists, spec))
 		}
 	}
 	return d
 }
 
-func (t *navTree) group(n *navNode, exists func(string) bool) *navItem {
+func (t *navTree) group(n *navNode, exists func(string) bool, spec openapiRef) *navItem {
 	it := &navItem{group: n.Group, icon: n.Icon, hidden: n.Hidden}
+	spec = t.inherit(n, spec)
 	if n.Root != "" {
 		if key, ok := t.resolve(n.Root, exists); ok {
 			it.root = key
 		}
 	}
 	for _, g := range n.Groups {
-		if c := t.group(&g, exists); c != nil {
+		if c := t.group(&g, exists, spec); c != nil {
 			it.children = append(it.children, c)
 		}
 	}
-	t.pages(n.Pages, &it.children, exists)
+	t.pages(n.Pages, &it.children, exists, spec)
+	if t.generateAll(n) {
+		it.children = append(it.children, t.api.all(spec)...)
+	}
 	if len(it.children) == 0 && it.root == "" {
 		return nil
 	}
 	return it
 }
 
-func (t *navTree) pages(entries []navEntry, into *[]*navItem, exists func(string) bool) {
+func (t *navTree) pages(entries []navEntry, into *[]*navItem, exists func(string) bool, spec openapiRef) {
 	for _, e := range entries {
 		if e.Group != nil {
-			if it := t.group(e.Group, exists); it != nil {
+			if it := t.group(e.Group, exists, spec); it != nil {
 				*into = append(*into, it)
+			}
+			continue
+		}
+		if t.api != nil && isEndpointEntry(e.Page) {
+			if key, ok := t.api.one(spec, e.Page); ok {
+				*into = append(*into, &navItem{page: key})
 			}
 			continue
 		}

@@ -28,6 +28,10 @@ func newSearchEntry(p *page, hs []heading, content []byte) searchEntry {
 	if p.fm.Description != "" {
 		e.Body = p.fm.Description + " " + e.Body
 	}
+	if p.api != nil {
+		// Readers search endpoints by path and parameter names too.
+		e.Body = p.api.searchText() + " " + e.Body
+	}
 	for _, h := range hs {
 		e.Headings = append(e.Headings, [2]string{h.Text, h.ID})
 	}

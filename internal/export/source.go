@@ -34,6 +34,7 @@ type page struct {
 	body  []byte // source after the frontmatter
 	// unlisted pages exist on disk but not in the navigation.
 	unlisted bool
+	api      *operation // the endpoint the page documents (openapi_nav.go), or nil
 }
 
 // navTitle is the label of the page in the sidebar.

@@ -35,10 +35,3 @@ func (j *job) warn(format string, args ...any) {
 	}
 }
 
-// warnSpec is the hook for a spec (an OpenAPI file) that fails to parse:
-// the pages that name it render without it. The OpenAPI pages call it.
-//
-//nolint:unused // called by the OpenAPI rendering, which lands separately
-func (j *job) warnSpec(file string, err error) {
-	j.warn("%s: the OpenAPI file does not parse and is left out: %v", file, err)
-}

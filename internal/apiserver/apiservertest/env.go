@@ -63,6 +63,7 @@ type settings struct {
 	logger         hclog.Logger
 	extra          []string // more deployments of proj_docs, as YAML flow maps
 	wraps          []func(http.Handler) http.Handler
+	origins        []string
 }
 
 // Option changes the environment's configuration.
@@ -123,6 +124,12 @@ func WithoutContentVersion() Option {
 	})
 }
 
+// WithCORSOrigins lets browsers on these origins call the server
+// (corsAllowedOrigins); "null" admits pages opened from file://.
+func WithCORSOrigins(origins ...string) Option {
+	return func(s *settings) { s.origins = append(s.origins, origins...) }
+}
+
 // WithLogger sends the server's log to l (default: discarded).
 func WithLogger(l hclog.Logger) Option { return func(s *settings) { s.logger = l } }
 
@@ -146,6 +153,13 @@ func Start(t testing.TB, opts ...Option) *Env {
 		extra.WriteString("\n          - " + d)
 	}
 	cfgYAML := fmt.Sprintf(configTemplate, st.ttl, st.retention, st.perHour, e.Key, extra.String(), e.ProKey, e.OtherKey)
+	if len(st.origins) > 0 {
+		quoted := make([]string, len(st.origins))
+		for i, o := range st.origins {
+			quoted[i] = fmt.Sprintf("%q", o)
+		}
+		cfgYAML += "corsAllowedOrigins: [" + strings.Join(quoted, ", ") + "]\n"
+	}
 	cfg, err := apiserver.ParseConfig([]byte(cfgYAML), dir)
 	if err != nil {
 		t.Fatalf("apiservertest: config: %v", err)

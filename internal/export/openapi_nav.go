@@ -1,0 +1,258 @@
+package export
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+)
+
+// openapiRef is the "openapi" key of a navigation element: a file, a list
+// of files, or {"source": file, "directory": dir}.
+type openapiRef struct {
+	files []string
+	dir   string
+}
+
+func (r *openapiRef) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		r.files = []string{one}
+		return nil
+	}
+	if json.Unmarshal(b, &r.files) == nil {
+		return nil
+	}
+	var o struct {
+		Source    string `json:"source"`
+		Directory string `json:"directory"`
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		return fmt.Errorf("openapi: want a file, a list of files or {\"source\", \"directory\"}: %w", err)
+	}
+	r.files, r.dir = []string{o.Source}, o.Directory
+	return nil
+}
+
+func (r openapiRef) set() bool { return len(r.files) > 0 }
+
+// defaultAPIDir is where generated endpoint pages live unless the
+// navigation names a directory.
+const defaultAPIDir = "api-reference"
+
+// apiGen makes the endpoint pages the navigation asks for. It runs while
+// the plan is made, on one goroutine.
+type apiGen struct {
+	specs  *specs
+	onDisk func(key string) bool
+	warn   func(msg string, kv ...any)
+	pages  map[string]*page
+	byOp   map[*operation]string
+	named  []*spec // specs named by the navigation, in order, for frontmatter lookups
+	warned map[string]bool
+}
+
+func newAPIGen(ss *specs, onDisk func(string) bool, warn func(string, ...any)) *apiGen {
+	return &apiGen{specs: ss, onDisk: onDisk, warn: warn, pages: map[string]*page{}, byOp: map[*operation]string{}, warned: map[string]bool{}}
+}
+
+// load returns the specs of ref, warning about those that fail.
+func (g *apiGen) load(ref openapiRef) []*spec {
+	var out []*spec
+	for _, f := range ref.files {
+		s, err := g.specs.load(f)
+		if err != nil {
+			if !g.warned[f] {
+				g.warned[f] = true
+				g.warn("OpenAPI spec skipped", "error", err.Error())
+			}
+			continue
+		}
+		if !slices.Contains(g.named, s) {
+			g.named = append(g.named, s)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// all returns navigation items for every operation of ref: pages grouped
+// by their first tag, untagged ones first.
+func (g *apiGen) all(ref openapiRef) []*navItem {
+	var items []*navItem
+	for _, s := range g.load(ref) {
+		groups := map[string]*navItem{}
+		for _, o := range s.ops {
+			key := g.page(o, ref.dir)
+			tags := o.tags()
+			if len(tags) == 0 {
+				items = append(items, &navItem{page: key})
+				continue
+			}
+			grp, ok := groups[tags[0]]
+			if !ok {
+				grp = &navItem{group: tagLabel(s, tags[0])}
+				groups[tags[0]] = grp
+				items = append(items, grp)
+			}
+			grp.children = append(grp.children, &navItem{page: key})
+		}
+	}
+	return items
+}
+
+// tagLabel is the group name of a tag: its x-group, else the name.
+func tagLabel(s *spec, tag string) string {
+	for _, t := range s.root.list("tags") {
+		if to, ok := t.(*obj); ok && to.str("name") == tag && to.str("x-group") != "" {
+			return to.str("x-group")
+		}
+	}
+	return tag
+}
+
+// one returns the page of a navigation entry such as "POST /users" or
+// "specs/a.json GET /users", looked up in the inherited spec unless the
+// entry names its own file.
+func (g *apiGen) one(ref openapiRef, entry string) (string, bool) {
+	file, opRef, _ := splitEndpointRef(entry)
+	if file != "" {
+		ref = openapiRef{files: []string{file}, dir: ref.dir}
+	}
+	for _, s := range g.load(ref) {
+		if o := s.find(opRef); o != nil {
+			return g.page(o, ref.dir), true
+		}
+	}
+	g.warn("navigation names an operation that no spec has; skipped", "entry", entry)
+	return "", false
+}
+
+// operation resolves the openapi frontmatter of a page.
+func (g *apiGen) operation(fm string) (*operation, error) {
+	file, opRef, ok := splitEndpointRef(fm)
+	if !ok {
+		return nil, fmt.Errorf("openapi %q: want \"METHOD /path\", \"file METHOD /path\" or \"webhook name\"", fm)
+	}
+	if file != "" {
+		s, err := g.specs.load(file)
+		if err != nil {
+			return nil, err
+		}
+		if o := s.find(opRef); o != nil {
+			return o, nil
+		}
+		return nil, fmt.Errorf("openapi %q: %s has no such operation", fm, s.file)
+	}
+	for _, s := range g.named {
+		if o := s.find(opRef); o != nil {
+			return o, nil
+		}
+	}
+	if o := g.specs.search(opRef); o != nil {
+		return o, nil
+	}
+	return nil, fmt.Errorf("openapi %q: no spec of the source has this operation", fm)
+}
+
+// page returns the key of the generated page of o, making it once. Keys
+// follow the platform: directory, tag, then the summary, made unique
+// against files on disk and other generated pages.
+func (g *apiGen) page(o *operation, dir string) string {
+	if k, ok := g.byOp[o]; ok {
+		return k
+	}
+	if dir == "" {
+		dir = defaultAPIDir
+	}
+	base := ""
+	if href := o.op.sub("x-mint").str("href"); href != "" {
+		if k, ok := cleanPagePath(strings.TrimPrefix(href, "/")); ok {
+			base = k
+		}
+	}
+	if base == "" {
+		name := slug(o.summary())
+		if name == "" {
+			name = slug(o.method + " " + o.path)
+		}
+		if tags := o.tags(); len(tags) > 0 && slug(tags[0]) != "" {
+			name = slug(tags[0]) + "/" + name
+		}
+		base = path.Join(strings.Trim(dir, "/"), name)
+	}
+	key := base
+	for n := 2; g.onDisk(key) || g.pages[key] != nil; n++ {
+		key = fmt.Sprintf("%s-%d", base, n)
+	}
+	meta := o.op.sub("x-mint").sub("metadata")
+	p := &page{key: key, file: o.spec.file, out: key + ".html", api: o}
+	p.fm.Title, p.fm.SidebarTitle, p.fm.Description = o.summary(), meta.str("sidebarTitle"), meta.str("description")
+	p.title = p.fm.Title
+	g.pages[key], g.byOp[o] = p, key
+	return key
+}
+
+// generated returns the generated pages in key order.
+func (g *apiGen) generated() []*page {
+	out := make([]*page, 0, len(g.pages))
+	for _, k := range sortedKeys(g.pages) {
+		out = append(out, g.pages[k])
+	}
+	return out
+}
+
+// splitEndpointRef parses "[file] METHOD /path" and "[file] webhook name".
+func splitEndpointRef(s string) (file, ref string, ok bool) {
+	f := strings.Fields(s)
+	if len(f) < 2 {
+		return "", "", false
+	}
+	m, target := f[len(f)-2], f[len(f)-1]
+	isWebhook := strings.EqualFold(m, "webhook")
+	if !isWebhook && (!slices.Contains(httpMethods, strings.ToLower(m)) || !strings.HasPrefix(target, "/")) {
+		return "", "", false
+	}
+	return strings.Join(f[:len(f)-2], " "), m + " " + target, true
+}
+
+// isEndpointEntry tells a navigation entry naming an operation from a page path.
+func isEndpointEntry(s string) bool {
+	_, _, ok := splitEndpointRef(s)
+	return ok && strings.Contains(s, " ")
+}
+
+// addAPIPages resolves the openapi frontmatter of pages read from disk and
+// adds the generated pages, keeping pages sorted by key. An export limited
+// to some paths gets no generated pages: the request names files.
+func (j *job) addAPIPages(pages []*page, g *apiGen) []*page {
+	for _, p := range pages {
+		if p.fm.OpenAPI == "" {
+			continue
+		}
+		o, err := g.operation(p.fm.OpenAPI)
+		if err != nil {
+			j.warnAPI("endpoint page shows no reference", "page", p.file, "error", err.Error())
+			continue
+		}
+		p.api = o
+	}
+	if len(j.req.Paths) > 0 || len(g.pages) == 0 {
+		return pages
+	}
+	out := append(pages, g.generated()...)
+	slices.SortFunc(out, func(a, b *page) int { return strings.Compare(a.key, b.key) })
+	return out
+}
+
+// warnAPI reports a problem with a spec or an endpoint reference as one of
+// the export's user-visible warnings, its key-value details appended.
+func (j *job) warnAPI(msg string, kv ...any) {
+	var b strings.Builder
+	b.WriteString(msg)
+	for i := 0; i+1 < len(kv); i += 2 {
+		fmt.Fprintf(&b, "; %v: %v", kv[i], kv[i+1])
+	}
+	j.warn("%s", b.String())
+}

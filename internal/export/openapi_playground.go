@@ -1,0 +1,103 @@
+package export
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+)
+
+// playgroundConfig is what api.js builds the "Try it" panel from. It is
+// embedded in the page as JSON, which a browser does not execute.
+type playgroundConfig struct {
+	Method   string     `json:"method"`
+	Path     string     `json:"path"`
+	Servers  []string   `json:"servers"`
+	Locked   bool       `json:"locked"` // air-gapped: send to the listed servers only
+	Params   []pgParam  `json:"params"`
+	Security [][]scheme `json:"security"`
+	Media    string     `json:"media,omitempty"`
+	Body     string     `json:"body,omitempty"`
+	BodyReq  bool       `json:"bodyRequired,omitempty"`
+}
+
+type pgParam struct {
+	Name     string   `json:"name"`
+	In       string   `json:"in"`
+	Required bool     `json:"required,omitempty"`
+	Type     string   `json:"type,omitempty"`
+	Enum     []string `json:"enum,omitempty"`
+	Default  string   `json:"default,omitempty"`
+}
+
+// playground writes the "Try it" panel of an endpoint page; api.js fills
+// it in. Without script the page still shows the full reference.
+func (j *job) playground(b *strings.Builder, e *endpoint) {
+	v := &schemaView{s: e.op.spec, budget: schemaBudget}
+	cfg := playgroundConfig{Method: e.op.method, Path: e.op.path, Servers: e.servers,
+		Locked: j.kind == KindAirGapped, Security: e.security, Params: []pgParam{}}
+	if cfg.Servers == nil {
+		cfg.Servers = []string{}
+	}
+	for _, p := range e.params {
+		f := v.flatten(p.o.get("schema"))
+		pp := pgParam{Name: p.name, In: p.in, Required: p.required, Type: v.typeLabel(f)}
+		for _, x := range f.o.list("enum") {
+			pp.Enum = append(pp.Enum, plain(x))
+		}
+		if d, ok := f.o.m["default"]; ok {
+			pp.Default = plain(d)
+		} else if ex, ok := p.o.m["example"]; ok {
+			pp.Default = plain(ex)
+		}
+		cfg.Params = append(cfg.Params, pp)
+	}
+	if len(e.media) > 0 {
+		cfg.Media = e.media[0]
+		cfg.BodyReq = e.body.flag("required")
+		if e.example != nil {
+			cfg.Body = pretty(e.example)
+		}
+	}
+	// json.Marshal escapes <, > and &, so nothing in the spec can close
+	// the script element early.
+	data, err := json.Marshal(cfg)
+	if err != nil {
+		return
+	}
+	b.WriteString(`<section class="playground" id="try-it" aria-label="Try it"><p class="playground-title">Try it</p>` +
+		`<script type="application/json" class="playground-config">` + string(data) + `</script></section>`)
+}
+
+// playgroundConnectOrigins lists the origins the playground of this export
+// may send requests to: the servers of its specs. The air-gapped
+// Content-Security-Policy adds them to connect-src when the playground is
+// enabled, and nothing else.
+func (j *job) playgroundConnectOrigins() []string {
+	if !j.features["playground"] {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, p := range j.pages {
+		if p.api == nil {
+			continue
+		}
+		e := p.api.resolve(&schemaView{s: p.api.spec})
+		for _, s := range e.servers {
+			if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+				seen[u.Scheme+"://"+u.Host] = true
+			}
+		}
+	}
+	return sortedKeys(seen)
+}
+
+// apiAssets are the bundle files endpoint pages need, as bundle path and
+// embedded asset, only when the export has endpoint pages.
+func (j *job) apiAssets() [][2]string {
+	for _, p := range j.pages {
+		if p.api != nil {
+			return [][2]string{{"_static/api.css", "assets/api.css"}, {"_static/api.js", "assets/api.js"}}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,425 @@
+package export
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// endpoint is an operation with everything its page needs resolved.
+type endpoint struct {
+	op       *operation
+	servers  []string
+	params   []param
+	security [][]scheme // alternatives, each a set of schemes used together
+	body     *obj       // the request body, nil when none
+	media    []string   // request content types in spec order
+	example  any        // example of the first request content type
+}
+
+type param struct {
+	name, in string
+	required bool
+	o        *obj
+}
+
+type scheme struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`              // "bearer", "basic", "apiKey", "oauth2", "openIdConnect"
+	In     string `json:"in,omitempty"`      // header, query or cookie, for apiKey
+	Param  string `json:"param,omitempty"`   // the header, query or cookie name
+	Prefil string `json:"prefill,omitempty"` // x-default
+	desc   string
+}
+
+// resolve gathers the operation's servers, parameters, security and body.
+func (o *operation) resolve(v *schemaView) *endpoint {
+	s := o.spec
+	e := &endpoint{op: o, servers: s.servers}
+	for _, src := range []*obj{o.item, o.op} {
+		var list []string
+		for _, sv := range src.list("servers") {
+			if so, ok := sv.(*obj); ok && so.str("url") != "" {
+				list = append(list, serverURL(so))
+			}
+		}
+		if len(list) > 0 {
+			e.servers = list
+		}
+	}
+	// Operation parameters override path-item ones of the same name and place.
+	for _, src := range []*obj{o.item, o.op} {
+		for _, raw := range src.list("parameters") {
+			po, _, err := s.deref(raw)
+			if err != nil || po == nil || po.str("name") == "" {
+				continue
+			}
+			p := param{name: po.str("name"), in: po.str("in"), required: po.flag("required") || po.str("in") == "path", o: po}
+			replaced := false
+			for i := range e.params {
+				if e.params[i].name == p.name && e.params[i].in == p.in {
+					e.params[i], replaced = p, true
+				}
+			}
+			if !replaced {
+				e.params = append(e.params, p)
+			}
+		}
+	}
+	reqs := s.root.list("security")
+	if sec, ok := o.op.m["security"]; ok {
+		reqs, _ = sec.([]any)
+	}
+	schemes := s.root.sub("components").sub("securitySchemes")
+	for _, r := range reqs {
+		ro, ok := r.(*obj)
+		if !ok {
+			continue
+		}
+		var set []scheme
+		for _, name := range ro.keys {
+			so, _, err := s.deref(schemes.get(name))
+			if err != nil || so == nil {
+				continue
+			}
+			sc := scheme{Name: name, Type: so.str("type"), In: so.str("in"), Param: so.str("name"), Prefil: so.str("x-default"), desc: so.str("description")}
+			if sc.Type == "http" {
+				sc.Type = strings.ToLower(so.str("scheme"))
+			}
+			set = append(set, sc)
+		}
+		if len(set) > 0 {
+			e.security = append(e.security, set)
+		}
+	}
+	if rb, _, err := s.deref(o.op.get("requestBody")); err == nil && rb != nil {
+		e.body = rb
+		content := rb.sub("content")
+		if content != nil {
+			e.media = content.keys
+		}
+		if len(e.media) > 0 {
+			e.example = mediaExample(v, content.sub(e.media[0]))
+		}
+	}
+	return e
+}
+
+// mediaExample is the first example a media type gives, else one built
+// from its schema.
+func mediaExample(v *schemaView, m *obj) any {
+	if m == nil {
+		return nil
+	}
+	if ex, ok := m.m["example"]; ok {
+		return ex
+	}
+	if exs := m.sub("examples"); exs != nil && len(exs.keys) > 0 {
+		if eo, _, err := v.s.deref(exs.get(exs.keys[0])); err == nil && eo != nil {
+			return eo.get("value")
+		}
+	}
+	return v.example(m.get("schema"), 0)
+}
+
+// apiReference renders the generated part of an endpoint page: top goes
+// above the page's own content, rest below it. It returns the headings
+// it adds to the table of contents.
+func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []heading) {
+	o := p.api
+	v := &schemaView{s: o.spec, budget: schemaBudget, md: func(s string) string { return j.mdHTML(s, p.key, prefix) },
+		warn: func(err error) {
+			if _, dup := j.apiWarns.LoadOrStore(err.Error(), true); !dup {
+				j.warnAPI("OpenAPI reference shown by name only", "page", p.out, "error", err.Error())
+			}
+		}}
+	v.budget = exampleBudget
+	e := o.resolve(v)
+	v.budget = schemaBudget
+	var b strings.Builder
+	b.WriteString(`<link rel="stylesheet" href="` + prefix + `_static/api.css">`)
+	b.WriteString(`<div class="endpoint api-endpoint"><span class="method method-` + esc(strings.ToLower(o.method)) + `">` + esc(o.method) +
+		`</span><code class="api-path">` + esc(o.path) + `</code>`)
+	if o.op.flag("deprecated") {
+		b.WriteString(`<span class="field-deprecated">deprecated</span>`)
+	}
+	b.WriteString(`</div>`)
+	if len(e.servers) > 1 {
+		b.WriteString(`<label class="api-servers">Server <select class="api-server-select">`)
+		for _, s := range e.servers {
+			b.WriteString(`<option value="` + esc(s) + `">` + esc(s) + `</option>`)
+		}
+		b.WriteString(`</select></label>`)
+	}
+	if len(e.servers) > 0 && !o.webhook {
+		b.WriteString(`<p class="api-url"><code data-path="` + esc(o.path) + `">` + esc(joinURL(e.servers[0], o.path)) + `</code></p>`)
+	}
+	if d := o.op.str("description"); d != "" {
+		b.WriteString(`<div class="api-description">` + v.md(d) + `</div>`)
+	}
+	top = b.String()
+	b.Reset()
+
+	section := func(id, title string) {
+		hs = append(hs, heading{Level: 2, ID: id, Text: title})
+		b.WriteString(`<h2 id="` + id + `">` + esc(title) + `<a class="anchor" href="#` + id + `" aria-label="Link to this section"></a></h2>`)
+	}
+	b.WriteString(`<div class="api-reference">`)
+	if j.features["playground"] && !o.webhook {
+		j.playground(&b, e)
+	}
+	if len(e.security) > 0 {
+		section("authorizations", "Authorizations")
+		for i, set := range e.security {
+			if i > 0 {
+				b.WriteString(`<p class="api-or">or</p>`)
+			}
+			for _, sc := range set {
+				authField(&b, sc, v)
+			}
+		}
+	}
+	for _, in := range []struct{ in, title string }{{"path", "Path Parameters"}, {"query", "Query Parameters"}, {"header", "Headers"}, {"cookie", "Cookies"}} {
+		var ps []param
+		for _, p := range e.params {
+			if p.in == in.in {
+				ps = append(ps, p)
+			}
+		}
+		if len(ps) == 0 {
+			continue
+		}
+		section(slug(in.title), in.title)
+		for _, p := range ps {
+			schema := p.o.get("schema")
+			if schema == nil {
+				schema = newObj()
+			}
+			withDesc := mergedParam(p.o, schema, v)
+			v.field(&b, p.name, p.in, withDesc, p.required, 0)
+		}
+	}
+	if e.body != nil {
+		section("body", "Body")
+		if d := e.body.str("description"); d != "" {
+			b.WriteString(v.md(d))
+		}
+		content := e.body.sub("content")
+		for _, mt := range e.media {
+			m := content.sub(mt)
+			b.WriteString(`<p class="api-media"><code>` + esc(mt) + `</code>`)
+			if e.body.flag("required") {
+				b.WriteString(` <span class="field-required">required</span>`)
+			}
+			b.WriteString(`</p>`)
+			if m != nil {
+				v.path = []string{"body"}
+				v.schemaBlock(&b, m.get("schema"))
+				v.path = nil
+			}
+		}
+	}
+	j.responses(&b, e, v, section)
+	if !o.webhook {
+		section("examples", "Request examples")
+		codeGroup(&b, requestSamples(e))
+	}
+	b.WriteString(`</div>`)
+	if j.features["playground"] || len(e.servers) > 1 {
+		b.WriteString(`<script src="` + prefix + `_static/api.js"></script>`)
+	}
+	return top, b.String(), hs
+}
+
+// schemaBlock writes a request or response schema: its fields, or a
+// single typed line for a schema that is not an object.
+func (v *schemaView) schemaBlock(b *strings.Builder, schema any) {
+	if schema == nil {
+		return
+	}
+	f := v.flatten(schema)
+	if len(f.props.keys) == 0 && !f.cyclic && f.o.get("oneOf") == nil && f.o.get("anyOf") == nil {
+		if isArray(f.o) && len(v.flatten(f.o.get("items")).props.keys) > 0 {
+			b.WriteString(`<p class="api-schema-type"><span class="field-type">` + esc(v.typeLabel(f)) + `</span></p>`)
+			v.fields(b, schema, 0)
+			return
+		}
+		b.WriteString(`<p class="api-schema-type"><span class="field-type">` + esc(v.typeLabel(f)) + `</span></p>`)
+		if d := f.o.str("description"); d != "" {
+			b.WriteString(v.md(d))
+		}
+		v.facts(b, f.o)
+		return
+	}
+	v.fields(b, schema, 0)
+}
+
+// mergedParam lets a parameter's own description and example show with
+// its schema's type and constraints.
+func mergedParam(p *obj, schema any, v *schemaView) any {
+	so, _, err := v.s.deref(schema)
+	if err != nil || so == nil {
+		return schema
+	}
+	m := newObj()
+	for _, k := range so.keys {
+		m.set(k, so.get(k))
+	}
+	for _, k := range []string{"description", "example", "deprecated"} {
+		if x, ok := p.m[k]; ok {
+			m.set(k, x)
+		}
+	}
+	return m
+}
+
+func authField(b *strings.Builder, sc scheme, v *schemaView) {
+	name, where, typ, desc := "Authorization", "header", "string", sc.desc
+	switch sc.Type {
+	case "bearer":
+		if desc == "" {
+			desc = "Bearer authentication header of the form `Bearer <token>`."
+		}
+	case "basic":
+		if desc == "" {
+			desc = "Basic authentication header of the form `Basic <base64(username:password)>`."
+		}
+	case "apiKey":
+		name, where = sc.Param, sc.In
+	default:
+		name, where, typ = sc.Name, sc.Type, sc.Type
+	}
+	o := newObj()
+	o.set("type", typ)
+	if desc != "" {
+		o.set("description", desc)
+	}
+	v.field(b, name, where, o, true, 0)
+}
+
+// responses writes every response status with its schema and examples.
+func (j *job) responses(b *strings.Builder, e *endpoint, v *schemaView, section func(id, title string)) {
+	rs := e.op.op.sub("responses")
+	if rs == nil || len(rs.keys) == 0 {
+		return
+	}
+	section("responses", "Responses")
+	var samples []sample
+	for _, code := range rs.keys {
+		r, _, err := v.s.deref(rs.get(code))
+		if err != nil || r == nil {
+			continue
+		}
+		class := "status-" + string(code[0]) + "xx"
+		b.WriteString(`<details class="api-response" open><summary><span class="status ` + esc(class) + `">` + esc(code) + `</span> ` +
+			esc(firstLine(r.str("description"))) + `</summary><div class="details-body">`)
+		if d := r.str("description"); d != "" {
+			b.WriteString(v.md(d))
+		}
+		if hdrs := r.sub("headers"); hdrs != nil && len(hdrs.keys) > 0 {
+			b.WriteString(`<p class="api-subtitle">Headers</p>`)
+			for _, h := range hdrs.keys {
+				if ho, _, err := v.s.deref(hdrs.get(h)); err == nil && ho != nil {
+					v.field(b, h, "header", mergedParam(ho, ho.get("schema"), v), ho.flag("required"), 0)
+				}
+			}
+		}
+		if content := r.sub("content"); content != nil {
+			for _, mt := range content.keys {
+				m := content.sub(mt)
+				b.WriteString(`<p class="api-media"><code>` + esc(mt) + `</code></p>`)
+				v.path = []string{"response-" + code}
+				v.schemaBlock(b, m.get("schema"))
+				v.path = nil
+				samples = append(samples, responseSamples(v, code, mt, m)...)
+			}
+		}
+		b.WriteString(`</div></details>`)
+	}
+	if len(samples) > 0 {
+		b.WriteString(`<p class="api-subtitle">Response examples</p>`)
+		codeGroup(b, samples)
+	}
+}
+
+// responseSamples lists a media type's named examples, or one example.
+func responseSamples(v *schemaView, code, mt string, m *obj) []sample {
+	var out []sample
+	if exs := m.sub("examples"); exs != nil {
+		for _, name := range exs.keys {
+			if eo, _, err := v.s.deref(exs.get(name)); err == nil && eo != nil {
+				out = append(out, sample{title: code + " " + name, lang: langOf(mt), code: pretty(eo.get("value"))})
+			}
+		}
+	}
+	if len(out) == 0 {
+		if ex := mediaExample(v, m); ex != nil {
+			out = append(out, sample{title: code, lang: langOf(mt), code: pretty(ex)})
+		}
+	}
+	return out
+}
+
+func langOf(mt string) string {
+	if strings.Contains(mt, "json") {
+		return "json"
+	}
+	if strings.Contains(mt, "xml") {
+		return "xml"
+	}
+	return "text"
+}
+
+// pretty prints a value as indented JSON, strings as they are.
+func pretty(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return plain(v)
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+// joinURL appends an operation's path to a server URL.
+func joinURL(server, p string) string {
+	return strings.TrimSuffix(server, "/") + p
+}
+
+// mdHTML renders a Markdown description of a spec, with links made
+// relative like any page content.
+func (j *job) mdHTML(s, key, prefix string) string {
+	if !strings.ContainsAny(s, "*_`[]<>#|\n&!~\\") && !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+") &&
+		(len(s) == 0 || s[0] < '0' || s[0] > '9') {
+		// Plain sentences, most descriptions, need no Markdown parser.
+		return `<p>` + esc(strings.TrimSpace(s)) + `</p>`
+	}
+	var buf bytes.Buffer
+	if _, err := markdownToHTML(j.e.md, []byte(s), &buf); err != nil {
+		return `<p>` + esc(s) + `</p>`
+	}
+	return string(j.link.rewrite(buf.Bytes(), key, prefix))
+}
+
+// searchText is what offline search finds an endpoint page by besides its
+// title: the method, path and parameter names.
+func (o *operation) searchText() string {
+	parts := []string{o.method, o.path}
+	for _, src := range []*obj{o.item, o.op} {
+		for _, raw := range src.list("parameters") {
+			if po, _, err := o.spec.deref(raw); err == nil && po != nil {
+				parts = append(parts, po.str("name"))
+			}
+		}
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,412 @@
+package export
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// MarshalJSON writes the mapping in its original key order, so examples
+// print as the spec wrote them.
+func (o *obj) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		vb, err := json.Marshal(o.m[k])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Bounds on the schema work of one page: a spec whose references fan out
+// (A uses B twice, B uses C twice, ...) would otherwise grow a page
+// exponentially. Past them, a schema is shown by name.
+const (
+	schemaBudget   = 400
+	exampleBudget  = 80
+	maxSchemaDepth = 12
+)
+
+// schemaView renders the schemas of one endpoint page.
+type schemaView struct {
+	s      *spec
+	md     func(string) string // Markdown description to HTML
+	budget int
+	stack  []string // $refs being expanded, to cut recursion
+	warned bool
+	warn   func(err error) // reports broken references; may be nil
+	path   []string        // names of the fields being expanded, for unique ids
+}
+
+// flat is a schema with its $ref followed and its allOf merged.
+type flat struct {
+	o        *obj
+	name     string // the reference's name, "" for inline schemas
+	props    *obj
+	required []string
+	cyclic   bool // the schema contains itself: shown by name only
+	ref      string
+}
+
+func (v *schemaView) flatten(schema any) flat {
+	f := flat{props: newObj()}
+	if so, ok := schema.(*obj); ok {
+		f.ref = so.str("$ref")
+	}
+	if f.ref != "" && slices.Contains(v.stack, f.ref) {
+		f.name, f.cyclic, f.o = refName(f.ref), true, newObj()
+		return f
+	}
+	o, name, err := v.s.deref(schema)
+	f.o, f.name = o, name
+	if err != nil && v.warn != nil {
+		v.warn(err)
+	}
+	if err != nil || o == nil {
+		f.o = newObj()
+		return f
+	}
+	v.mergeInto(&f, o, 0)
+	return f
+}
+
+// mergeInto adds the properties of o and of its allOf parts to f.
+func (v *schemaView) mergeInto(f *flat, o *obj, depth int) {
+	if depth > maxSchemaDepth {
+		return
+	}
+	if p := o.sub("properties"); p != nil {
+		for _, k := range p.keys {
+			f.props.set(k, p.get(k))
+		}
+	}
+	for _, r := range o.list("required") {
+		if s, ok := r.(string); ok && !slices.Contains(f.required, s) {
+			f.required = append(f.required, s)
+		}
+	}
+	for _, part := range o.list("allOf") {
+		if po, ok := part.(*obj); ok && slices.Contains(v.stack, po.str("$ref")) {
+			continue
+		}
+		if po, _, err := v.s.deref(part); err == nil && po != nil {
+			v.mergeInto(f, po, depth+1)
+		}
+	}
+}
+
+// typeLabel names a schema's type as readers expect it: "string<uuid>",
+// "Pet[]", "integer | null".
+func (v *schemaView) typeLabel(f flat) string {
+	if f.cyclic {
+		return f.name
+	}
+	o := f.o
+	var types []string
+	nullable := o.flag("nullable")
+	switch t := o.get("type").(type) {
+	case string:
+		types = []string{t}
+	case []any: // 3.1 type arrays
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				if s == "null" {
+					nullable = true
+				} else {
+					types = append(types, s)
+				}
+			}
+		}
+	}
+	label := strings.Join(types, " | ")
+	switch {
+	case slices.Contains(types, "array"):
+		item := v.flatten(o.get("items"))
+		il := v.typeLabel(item)
+		if item.name != "" {
+			il = item.name
+		}
+		label = strings.Replace(label, "array", il+"[]", 1)
+	case label == "" && o.get("oneOf") != nil:
+		label = "oneOf"
+	case label == "" && o.get("anyOf") != nil:
+		label = "anyOf"
+	case label == "" && (len(f.props.keys) > 0 || o.get("allOf") != nil):
+		label = "object"
+	case label == "":
+		label = "any"
+	}
+	if fm := o.str("format"); fm != "" && len(types) == 1 {
+		label += "<" + fm + ">"
+	}
+	if f.name != "" && (label == "object" || label == "any") {
+		label = f.name
+	}
+	if nullable {
+		label += " | null"
+	}
+	return label
+}
+
+// fields writes a field for every property of an object schema (and of
+// the object items of an array schema).
+func (v *schemaView) fields(b *strings.Builder, schema any, depth int) {
+	f := v.flatten(schema)
+	if f.cyclic {
+		b.WriteString(`<p class="api-recursive">Recursive: the same schema as <code>` + esc(f.name) + `</code> above.</p>`)
+		return
+	}
+	if f.ref != "" {
+		v.stack = append(v.stack, f.ref)
+		defer func() { v.stack = v.stack[:len(v.stack)-1] }()
+	}
+	if len(f.props.keys) == 0 && isArray(f.o) {
+		v.fields(b, f.o.get("items"), depth)
+		return
+	}
+	for _, k := range f.props.keys {
+		v.field(b, k, "", f.props.get(k), slices.Contains(f.required, k), depth)
+	}
+	v.variants(b, f.o, depth)
+}
+
+func isArray(o *obj) bool {
+	switch t := o.get("type").(type) {
+	case string:
+		return t == "array"
+	case []any:
+		return slices.Contains(t, any("array"))
+	}
+	return false
+}
+
+// field writes one parameter or property with its facts and, for
+// objects, arrays of objects and variants, a collapsible list of children.
+func (v *schemaView) field(b *strings.Builder, name, where string, schema any, required bool, depth int) {
+	v.budget--
+	if v.budget < 0 {
+		if !v.warned {
+			v.warned = true
+			b.WriteString(`<p class="api-truncated">The schema is too large to show in full here.</p>`)
+		}
+		return
+	}
+	f := v.flatten(schema)
+	o := f.o
+	id := "field"
+	if where != "" {
+		id += "-" + where
+	}
+	id += "-" + strings.Join(append(v.path, name), "-")
+	b.WriteString(`<div class="field" id="` + esc(slug(id)) + `"><div class="field-head"><code class="field-name">` + esc(name) + `</code>`)
+	if where != "" {
+		b.WriteString(`<span class="field-in">` + esc(where) + `</span>`)
+	}
+	b.WriteString(`<span class="field-type">` + esc(v.typeLabel(f)) + `</span>`)
+	pills := []struct {
+		on          bool
+		class, text string
+	}{
+		{required, "field-required", "required"},
+		{o.flag("deprecated"), "field-deprecated", "deprecated"},
+		{o.flag("readOnly"), "field-pill", "read-only"},
+		{o.flag("writeOnly"), "field-pill", "write-only"},
+	}
+	for _, p := range pills {
+		if p.on {
+			b.WriteString(`<span class="` + p.class + `">` + p.text + `</span>`)
+		}
+	}
+	if d, ok := o.m["default"]; ok {
+		b.WriteString(`<span class="field-default">default: <code>` + esc(plain(d)) + `</code></span>`)
+	}
+	b.WriteString(`</div><div class="field-body">`)
+	if d := o.str("description"); d != "" {
+		b.WriteString(v.md(d))
+	}
+	v.facts(b, o)
+	if !f.cyclic && depth < maxSchemaDepth {
+		child := f.props.keys
+		target := schema
+		cyclicItem := ""
+		if len(child) == 0 && isArray(o) {
+			item := v.flatten(o.get("items"))
+			child, target = item.props.keys, o.get("items")
+			if item.cyclic {
+				cyclicItem = item.name
+			}
+		}
+		if cyclicItem != "" {
+			b.WriteString(`<p class="api-recursive">Recursive: the same schema as <code>` + esc(cyclicItem) + `</code> above.</p>`)
+		} else if len(child) > 0 || o.get("oneOf") != nil || o.get("anyOf") != nil {
+			b.WriteString(`<details class="expandable"><summary>Show child attributes</summary><div class="details-body">`)
+			v.path = append(v.path, name)
+			v.fields(b, target, depth+1)
+			v.path = v.path[:len(v.path)-1]
+			b.WriteString(`</div></details>`)
+		}
+	} else if f.cyclic {
+		b.WriteString(`<p class="api-recursive">Recursive: the same schema as <code>` + esc(f.name) + `</code> above.</p>`)
+	}
+	b.WriteString(`</div></div>`)
+}
+
+// variants writes the oneOf and anyOf options of a schema.
+func (v *schemaView) variants(b *strings.Builder, o *obj, depth int) {
+	for _, kind := range []string{"oneOf", "anyOf"} {
+		opts := o.list(kind)
+		if len(opts) == 0 {
+			continue
+		}
+		title := map[string]string{"oneOf": "One of", "anyOf": "Any of"}[kind]
+		b.WriteString(`<div class="api-variants"><p class="api-variants-title">` + title + `</p>`)
+		for i, opt := range opts {
+			f := v.flatten(opt)
+			label := f.o.str("title")
+			if label == "" {
+				label = v.typeLabel(f)
+			}
+			b.WriteString(`<details class="expandable"><summary>Option ` + strconv.Itoa(i+1) + `: ` + esc(label) + `</summary><div class="details-body">`)
+			if d := f.o.str("description"); d != "" {
+				b.WriteString(v.md(d))
+			}
+			v.facts(b, f.o)
+			if depth < maxSchemaDepth {
+				v.fields(b, opt, depth+1)
+			}
+			b.WriteString(`</div></details>`)
+		}
+		b.WriteString(`</div>`)
+	}
+}
+
+// constraintNames label the validation keywords shown under a field.
+var constraintNames = []struct{ key, label string }{
+	{"minimum", "min"}, {"maximum", "max"}, {"exclusiveMinimum", "exclusive min"}, {"exclusiveMaximum", "exclusive max"},
+	{"multipleOf", "multiple of"}, {"minLength", "min length"}, {"maxLength", "max length"}, {"pattern", "pattern"},
+	{"minItems", "min items"}, {"maxItems", "max items"}, {"uniqueItems", "unique items"},
+	{"minProperties", "min properties"}, {"maxProperties", "max properties"}, {"const", "const"},
+}
+
+// facts lists enum values, constraints and the example of a schema.
+func (v *schemaView) facts(b *strings.Builder, o *obj) {
+	if enum := o.list("enum"); len(enum) > 0 {
+		b.WriteString(`<p class="field-enum">Available options: `)
+		for i, e := range enum {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(`<code>` + esc(plain(e)) + `</code>`)
+		}
+		b.WriteString(`</p>`)
+	}
+	var cs []string
+	for _, c := range constraintNames {
+		val, ok := o.m[c.key]
+		if !ok || val == false {
+			continue
+		}
+		if val == true { // 3.0 exclusive bounds and uniqueItems are flags
+			cs = append(cs, c.label)
+			continue
+		}
+		cs = append(cs, c.label+": <code>"+esc(plain(val))+"</code>")
+	}
+	if len(cs) > 0 {
+		b.WriteString(`<p class="field-constraints">` + strings.Join(cs, " · ") + `</p>`)
+	}
+	if ex, ok := o.m["example"]; ok {
+		b.WriteString(`<p class="field-example">Example: <code>` + esc(plain(ex)) + `</code></p>`)
+	}
+}
+
+// plain shows a value as a reader would type it: strings bare, the rest
+// as JSON.
+func plain(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	js, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(js)
+}
+
+// example builds an example value for a schema: the spec's own example,
+// default, const or first enum value, else one made from the types.
+func (v *schemaView) example(schema any, depth int) any {
+	v.budget--
+	f := v.flatten(schema)
+	if f.cyclic || depth > maxSchemaDepth || v.budget < 0 {
+		return nil
+	}
+	o := f.o
+	for _, k := range []string{"example", "default", "const"} {
+		if x, ok := o.m[k]; ok {
+			return x
+		}
+	}
+	if xs := o.list("examples"); len(xs) > 0 { // 3.1 schema examples
+		return xs[0]
+	}
+	if enum := o.list("enum"); len(enum) > 0 {
+		return enum[0]
+	}
+	if f.ref != "" {
+		v.stack = append(v.stack, f.ref)
+		defer func() { v.stack = v.stack[:len(v.stack)-1] }()
+	}
+	if len(f.props.keys) > 0 {
+		out := newObj()
+		for _, k := range f.props.keys {
+			if po, _, _ := v.s.deref(f.props.get(k)); po != nil && po.flag("readOnly") {
+				continue // a request never sends read-only properties
+			}
+			out.set(k, v.example(f.props.get(k), depth+1))
+		}
+		return out
+	}
+	for _, kind := range []string{"oneOf", "anyOf"} {
+		if opts := o.list(kind); len(opts) > 0 {
+			return v.example(opts[0], depth+1)
+		}
+	}
+	label := v.typeLabel(f)
+	switch {
+	case isArray(o):
+		return []any{v.example(o.get("items"), depth+1)}
+	case strings.HasPrefix(label, "integer"), strings.HasPrefix(label, "number"):
+		return 0
+	case strings.HasPrefix(label, "boolean"):
+		return true
+	case strings.HasPrefix(label, "object"):
+		return newObj()
+	case strings.HasPrefix(label, "string"):
+		return map[string]string{"date-time": "2024-01-01T00:00:00Z", "date": "2024-01-01", "uuid": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+			"email": "user@example.com", "uri": "https://example.com", "hostname": "example.com"}[o.str("format")] + orString(o.str("format"))
+	}
+	return nil
+}
+
+// orString fills a string example when its format has no sample.
+func orString(format string) string {
+	switch format {
+	case "date-time", "date", "uuid", "email", "uri", "hostname":
+		return ""
+	}
+	return "<string>"
+}
