@@ -34,4 +34,3 @@ func (j *job) warn(format string, args ...any) {
 		w.sink(msg)
 	}
 }
-
