@@ -129,12 +129,18 @@ func New(opts Options) (*Server, error) {
 	if s.exporter == nil {
 		s.exporter = export.New(export.Options{Logger: s.log.Named("export")})
 	}
-	if s.signer, err = loadSigner(opts.DataDir, s.random); err != nil {
-		return nil, fmt.Errorf("apiserver: %w", err)
-	}
+	// The store holds the data-dir lock; the signing key is created only
+	// once it is taken, so two servers started together on an empty data
+	// dir cannot each write (and sign with) a different key.
 	if s.store, err = openStore(opts.DataDir); err != nil {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
+	ring, err := loadKeyRing(opts.DataDir, s.random, s.clock.Now(), s.linkTTL)
+	if err != nil {
+		_ = s.store.close()
+		return nil, fmt.Errorf("apiserver: %w", err)
+	}
+	s.signer = &signer{ring: ring}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.queue = newJobQueue()
 	if err := s.recoverJobs(); err != nil {
