@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -107,10 +108,15 @@ func decodeError(err error) error {
 		mbe *http.MaxBytesError
 		se  *json.SyntaxError
 		ute *json.UnmarshalTypeError
+		ne  net.Error
 	)
 	switch {
 	case errors.As(err, &mbe):
 		return errorf(http.StatusRequestEntityTooLarge, "request body exceeds %d bytes", mbe.Limit)
+	case errors.As(err, &ne) && ne.Timeout():
+		// The server's read deadline passed: the client announced a body
+		// and did not send it in time.
+		return errorf(http.StatusRequestTimeout, "request body was not received in time")
 	case errors.Is(err, io.EOF):
 		return badRequest("request body is empty: send a JSON object")
 	case errors.Is(err, io.ErrUnexpectedEOF):
