@@ -69,9 +69,9 @@ type Server struct {
 	signer    *signer
 	handler   http.Handler
 
-	queue     *jobQueue
-	live      sync.Map // jobId → *liveJob, for jobs being rendered
-	archiveMu sync.Map // jobId → *sync.Mutex, so one job archives once
+	queue         *jobQueue
+	live          sync.Map // jobId → *liveJob, for jobs being rendered
+	archiveBuilds sync.Map // jobId → *archiveBuild, so one job archives once
 	// archives counts archives built; a test reads it to prove that a
 	// second bundle call only signs.
 	archives atomic.Int64
@@ -79,6 +79,8 @@ type Server struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	workers sync.WaitGroup
+	// background counts archive builds, which outlive their requests.
+	background sync.WaitGroup
 	// draining is set when a graceful shutdown begins, so readyz fails
 	// while requests in flight finish; closed is set by Close.
 	draining atomic.Bool
@@ -171,6 +173,7 @@ func (s *Server) Close() error {
 	}
 	s.cancel()
 	s.workers.Wait()
+	s.background.Wait()
 	return s.store.close()
 }
 

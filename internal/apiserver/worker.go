@@ -137,6 +137,21 @@ func (s *Server) render(rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, er
 	if dep == nil {
 		return nil, fmt.Errorf("deployment %q is no longer configured", rec.Domain)
 	}
+	// A crash after the site was renamed into place but before the job
+	// was recorded completed leaves a whole, synced site: finish the job
+	// from it. A site that does not verify is replaced.
+	site := s.siteDir(rec.JobID)
+	if _, err := os.Stat(site); err == nil {
+		man, verr := bundle.VerifyDir(site)
+		if verr == nil {
+			s.log.Info("export was rendered before the restart; completing it from its files", "job", rec.JobID)
+			return man, nil
+		}
+		s.log.Warn("discarding a rendered site that does not verify", "job", rec.JobID, "error", verr)
+		if err := os.RemoveAll(site); err != nil {
+			return nil, fmt.Errorf("clear unverified site: %w", err)
+		}
+	}
 	partial := s.partialDir(rec.JobID)
 	if err := os.RemoveAll(partial); err != nil {
 		return nil, fmt.Errorf("clear previous attempt: %w", err)
