@@ -22,6 +22,7 @@ func FuzzDecodeStartExport(f *testing.F) {
 		`{"domain": "DOCS.ACME.TEST", "paths": ["../x", "/y", "a//b"]}`,
 		`{"prompt": "hello"}`, `{"prompt": null}`, `[]`, `null`, `"x"`, `{"domain": 1e999}`,
 		`{"paths": [null, 1, {}]}`, "{\"domain\": \"\u0000\"}", `{"domain":"a"}{}`,
+		`{"domain": "docs.acme.test", "DOMAIN": "x"}`, `{"prompt": "a", "prompt": {"x": 1, "x": 2}}`,
 	} {
 		f.Add([]byte(s))
 	}
