@@ -94,7 +94,9 @@ func FuzzHandler(f *testing.F) {
 
 func checkAnswer(t *testing.T, rec *httptest.ResponseRecorder) {
 	t.Helper()
-	if rec.Code >= 500 {
+	// 507 is documented: an organization that stores the most exports
+	// allowed (a long fuzz run starts many).
+	if rec.Code >= 500 && rec.Code != http.StatusInsufficientStorage {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body)
 	}
 	if rec.Code >= 400 && !strings.HasPrefix(rec.Body.String(), `{"error":`) {

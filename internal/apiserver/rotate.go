@@ -22,7 +22,7 @@ func RotateCommand(_ context.Context, args []string, stdout, stderr io.Writer) i
 	dataDir := fs.String("data-dir", defaultDataDir(), "data dir of the (stopped) server")
 	drop := fs.Bool("drop-previous", false, "forget the previous keys at once: every link they signed stops working (after a leak)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: terraform-provider-docsadmin apiserver rotate-signing-key [flags]\n\n"+
+		_, _ = fmt.Fprintf(stderr, "Usage: terraform-provider-docsadmin apiserver rotate-signing-key [flags]\n\n"+
 			"Adds a new bundle-link signing key. Stop the server first; start it again to sign with the new key.\n\n")
 		fs.PrintDefaults()
 	}
@@ -50,6 +50,6 @@ func RotateCommand(_ context.Context, args []string, stdout, stderr io.Writer) i
 	if *drop {
 		verb = "dropped (links they signed no longer work)"
 	}
-	fmt.Fprintf(stdout, "new signing key %s; previous keys %s: %s\n", next, verb, strings.Join(old, ", "))
+	_, _ = fmt.Fprintf(stdout, "new signing key %s; previous keys %s: %s\n", next, verb, strings.Join(old, ", "))
 	return cli.ExitOK
 }

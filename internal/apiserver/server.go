@@ -79,7 +79,8 @@ type Server struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	workers sync.WaitGroup
-	// background counts archive builds, which outlive their requests.
+	// background counts the sweeper and archive builds, which outlive
+	// their requests.
 	background sync.WaitGroup
 	// draining is set when a graceful shutdown begins, so readyz fails
 	// while requests in flight finish; closed is set by Close.
@@ -158,6 +159,8 @@ func New(opts Options) (*Server, error) {
 		s.workers.Add(1)
 		go s.worker()
 	}
+	s.background.Add(1)
+	go s.sweeper()
 	s.handler = s.routes()
 	return s, nil
 }
@@ -216,4 +219,8 @@ func (s *Server) retention() time.Duration { return time.Duration(s.cfg.JobReten
 func (s *Server) expired(t time.Time) bool {
 	r := s.retention()
 	return r > 0 && !s.clock.Now().Before(t.Add(r))
+}
+
+func (s *Server) exportLimits() exportLimits {
+	return exportLimits{active: s.cfg.MaxActiveExports, stored: s.cfg.MaxStoredExports}
 }

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -160,7 +161,10 @@ func (s *Server) render(rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, er
 		return nil, fmt.Errorf("create export dir: %w", err)
 	}
 	start := time.Now()
-	man, err := s.exporter.Export(s.ctx, export.Request{
+	limit := time.Duration(s.cfg.ExportTimeout)
+	ctx, cancel := context.WithTimeout(s.ctx, limit)
+	defer cancel()
+	man, err := s.exporter.Export(ctx, export.Request{
 		Source: dep.source, Domain: rec.Domain, Kind: dep.kind, Label: rec.Label,
 		Paths: rec.Paths, Features: dep.Features,
 	}, partial, func(p export.Progress) {
@@ -175,6 +179,9 @@ func (s *Server) render(rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, er
 		lj.updatedAt = s.clock.Now().UTC()
 	})
 	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && s.ctx.Err() == nil {
+			return nil, fmt.Errorf("the export took longer than the limit of %s and was stopped", limit)
+		}
 		return nil, err
 	}
 	if err := syncTree(partial); err != nil {
