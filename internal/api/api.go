@@ -6,6 +6,11 @@ package api
 
 import "time"
 
+// IdempotencyHeader names the header that makes a start safe to repeat: the same key
+// with the same request within 24 hours answers with the job the first
+// start created; with another request it is a 409.
+const IdempotencyHeader = "Idempotency-Key"
+
 // Path patterns, in net/http ServeMux syntax. The client fills them with
 // url.PathEscape'd values; the server registers them verbatim.
 const (

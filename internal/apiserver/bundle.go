@@ -2,12 +2,12 @@ package apiserver
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
@@ -43,18 +43,48 @@ func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// ensureArchive builds the job's archive unless it exists. A per-job lock
-// makes concurrent first calls wait for one build instead of racing.
+// archiveBuild is one archive being built; done closes when size and err
+// are final.
+type archiveBuild struct {
+	done chan struct{}
+	size int64
+	err  error
+}
+
+// ensureArchive builds the job's archive unless it exists. The build runs
+// under the server's context, not the request's: a client that gives up
+// does not cancel it, and every concurrent call waits for the same build.
 func (s *Server) ensureArchive(r *http.Request, rec *exportJobRecord) (int64, error) {
 	if rec.BundleSize > 0 {
 		return rec.BundleSize, nil
 	}
-	m, _ := s.archiveMu.LoadOrStore(rec.JobID, &sync.Mutex{})
-	mu := m.(*sync.Mutex)
-	mu.Lock()
-	defer mu.Unlock()
-	// Another request may have built it while this one waited.
-	fresh, err := s.store.exportJob(rec.JobID)
+	b := &archiveBuild{done: make(chan struct{})}
+	if prev, running := s.archiveBuilds.LoadOrStore(rec.JobID, b); running {
+		b = prev.(*archiveBuild)
+	} else {
+		s.background.Add(1)
+		go func() {
+			defer s.background.Done()
+			b.size, b.err = s.buildArchive(rec.JobID)
+			close(b.done)
+			// A failed build may be asked for again; a finished one is in
+			// the store, where the next call finds it.
+			s.archiveBuilds.Delete(rec.JobID)
+		}()
+	}
+	select {
+	case <-b.done:
+		return b.size, b.err
+	case <-r.Context().Done():
+		// Nobody reads this answer; the build goes on for the next call.
+		return 0, &httpError{status: http.StatusServiceUnavailable, retryAfter: 1,
+			msg: "the request ended while the bundle was being built; ask again"}
+	}
+}
+
+func (s *Server) buildArchive(id string) (int64, error) {
+	// Another server run may have built it: the record is the truth.
+	fresh, err := s.store.exportJob(id)
 	if err != nil {
 		return 0, fmt.Errorf("reload export job: %w", err)
 	}
@@ -62,7 +92,7 @@ func (s *Server) ensureArchive(r *http.Request, rec *exportJobRecord) (int64, er
 		return fresh.BundleSize, nil
 	}
 	start := time.Now()
-	size, err := s.writeArchive(r, rec.JobID)
+	size, err := s.writeArchive(s.ctx, id)
 	if err != nil {
 		return 0, err
 	}
@@ -71,13 +101,13 @@ func (s *Server) ensureArchive(r *http.Request, rec *exportJobRecord) (int64, er
 		return 0, fmt.Errorf("store bundle: %w", err)
 	}
 	s.archives.Add(1)
-	s.log.Info("bundle archived", "job", rec.JobID, "bytes", size, "duration", time.Since(start).Round(time.Millisecond))
+	s.log.Info("bundle archived", "job", id, "bytes", size, "duration", time.Since(start).Round(time.Millisecond))
 	return size, nil
 }
 
 // writeArchive streams the site into a temporary file, syncs it and renames
 // it into place, so a crash never leaves a truncated bundle to be served.
-func (s *Server) writeArchive(r *http.Request, id string) (_ int64, err error) {
+func (s *Server) writeArchive(ctx context.Context, id string) (_ int64, err error) {
 	final := s.bundlePath(id)
 	tmp, err := os.CreateTemp(filepath.Dir(final), ".bundle-*.tmp")
 	if err != nil {
@@ -93,7 +123,7 @@ func (s *Server) writeArchive(r *http.Request, id string) (_ int64, err error) {
 	}()
 	bw := bufio.NewWriterSize(tmp, 256<<10)
 	// 0 workers: compress on every core; the bytes do not depend on it.
-	if err := bundle.Write(r.Context(), s.siteDir(id), bw, 0); err != nil {
+	if err := bundle.Write(ctx, s.siteDir(id), bw, 0); err != nil {
 		return 0, fmt.Errorf("archive export: %w", err)
 	}
 	if err := bw.Flush(); err != nil {

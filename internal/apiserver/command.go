@@ -30,6 +30,9 @@ const (
 // Command runs the `apiserver` subcommand until ctx ends or SIGINT/SIGTERM
 // arrives, and returns the process exit code.
 func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "rotate-signing-key" {
+		return RotateCommand(ctx, args[1:], stdout, stderr)
+	}
 	cmd := cli.New("apiserver", stderr)
 	fs := cmd.Flags
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
@@ -38,7 +41,9 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ttl := fs.Duration("bundle-link-ttl", 0, "lifetime of presigned bundle links (overrides the config file)")
 	publicURL := fs.String("public-url", "", "base URL of bundle links (default: http://<listen address>)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: terraform-provider-docsadmin apiserver [flags]\n\nRuns the reference admin API server.\n\n")
+		fmt.Fprintf(stderr, "Usage: terraform-provider-docsadmin apiserver [flags]\n"+
+			"       terraform-provider-docsadmin apiserver rotate-signing-key [--data-dir DIR] [--drop-previous]\n\n"+
+			"Runs the reference admin API server.\n\n")
 		fs.PrintDefaults()
 	}
 	log, code, ok := cmd.Parse(args)

@@ -39,17 +39,33 @@ const DefaultAgentJobsPerHour = 100
 // Config is the server's YAML configuration. Other projects' acceptance
 // suites write this file, so its field names are a contract.
 type Config struct {
-	KeyPrefix        string         `yaml:"keyPrefix"`
-	BundleLinkTTL    Duration       `yaml:"bundleLinkTTL"`
-	JobRetention     Duration       `yaml:"jobRetention"`
-	AgentJobsPerHour int            `yaml:"agentJobsPerHour"`
-	ExportWorkers    int            `yaml:"exportWorkers"`
+	KeyPrefix        string   `yaml:"keyPrefix"`
+	BundleLinkTTL    Duration `yaml:"bundleLinkTTL"`
+	JobRetention     Duration `yaml:"jobRetention"`
+	AgentJobsPerHour int      `yaml:"agentJobsPerHour"`
+	ExportWorkers    int      `yaml:"exportWorkers"`
+	// MaxActiveExports caps an organization's queued + running exports
+	// (429 with Retry-After beyond it); MaxStoredExports caps the jobs it
+	// keeps (507); ExportTimeout ends a render that runs longer (failed).
+	MaxActiveExports int            `yaml:"maxActiveExports"`
+	MaxStoredExports int            `yaml:"maxStoredExports"`
+	ExportTimeout    Duration       `yaml:"exportTimeout"`
 	Organizations    []Organization `yaml:"organizations"`
 	// CORSAllowedOrigins are the browser origins that may call the API,
 	// e.g. "https://docs.example.com", or "null" for pages opened from
 	// file:// (an API playground in an exported bundle). Default: none.
 	CORSAllowedOrigins []string `yaml:"corsAllowedOrigins"`
 }
+
+// Defaults of the bounds that keep one key from filling the disk or the
+// queue. A negative value in the file is refused; there is no "unlimited"
+// except a very large number, on purpose.
+const (
+	DefaultMaxActiveExports = 10
+	DefaultMaxStoredExports = 1000
+	DefaultExportTimeout    = 15 * time.Minute
+	DefaultJobRetention     = 30 * 24 * time.Hour
+)
 
 // Organization owns API keys and projects.
 type Organization struct {
@@ -187,8 +203,20 @@ func (c *Config) check() error {
 	if c.AgentJobsPerHour == 0 {
 		c.AgentJobsPerHour = DefaultAgentJobsPerHour
 	}
-	if c.AgentJobsPerHour < 0 || c.ExportWorkers < 0 {
-		return errors.New("agentJobsPerHour and exportWorkers must not be negative")
+	if c.AgentJobsPerHour < 0 || c.ExportWorkers < 0 || c.MaxActiveExports < 0 || c.MaxStoredExports < 0 {
+		return errors.New("agentJobsPerHour, exportWorkers, maxActiveExports and maxStoredExports must not be negative")
+	}
+	if c.MaxActiveExports == 0 {
+		c.MaxActiveExports = DefaultMaxActiveExports
+	}
+	if c.MaxStoredExports == 0 {
+		c.MaxStoredExports = DefaultMaxStoredExports
+	}
+	if c.ExportTimeout == 0 {
+		c.ExportTimeout = Duration(DefaultExportTimeout)
+	}
+	if c.JobRetention == 0 {
+		c.JobRetention = Duration(DefaultJobRetention)
 	}
 	if err := checkOrigins(c.CORSAllowedOrigins); err != nil {
 		return err

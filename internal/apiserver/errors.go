@@ -24,6 +24,13 @@ type httpError struct {
 
 func (e *httpError) Error() string { return e.msg }
 
+// Retry-After (seconds) of a start refused for too many active exports,
+// and of a request whose store write failed.
+const (
+	activeRetryAfter = 10
+	storeRetryAfter  = 5
+)
+
 func errorf(status int, format string, args ...any) error {
 	return &httpError{status: status, msg: fmt.Sprintf(format, args...)}
 }
@@ -53,7 +60,12 @@ func (s *Server) apiHandler(h handlerFunc) http.Handler {
 // our own faults: they are logged in full and the client sees a generic 500.
 func (s *Server) serveError(w http.ResponseWriter, r *http.Request, err error) {
 	var he *httpError
-	if !errors.As(err, &he) {
+	var sf *storeFailure
+	if errors.As(err, &sf) {
+		s.log.Error("store write failed", "method", r.Method, "path", r.URL.Path, "error", err)
+		he = &httpError{status: http.StatusServiceUnavailable, retryAfter: storeRetryAfter,
+			msg: "the server could not record the request (its storage failed); nothing was changed, retry later"}
+	} else if !errors.As(err, &he) {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "error", err)
 		he = &httpError{status: http.StatusInternalServerError, msg: "internal server error"}
 	}
@@ -84,3 +96,18 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }
+
+// storeError answers a failed store write (a full disk, most likely): the
+// client learns that nothing was recorded and may retry; the cause, which
+// names server paths, stays in the log.
+func storeError(what string, err error) error {
+	return &storeFailure{what: what, err: err}
+}
+
+type storeFailure struct {
+	what string
+	err  error
+}
+
+func (e *storeFailure) Error() string { return e.what + ": " + e.err.Error() }
+func (e *storeFailure) Unwrap() error { return e.err }

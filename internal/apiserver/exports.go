@@ -27,6 +27,10 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 	if org.Plan != PlanEnterprise {
 		return errorf(http.StatusForbidden, "static export is not enabled for organization %q: it needs the enterprise plan", org.ID)
 	}
+	idemKey, err := idempotencyKey(r)
+	if err != nil {
+		return err
+	}
 	var req api.StartExportRequest
 	if err := decodeJSON(r, &req); err != nil {
 		return err
@@ -58,8 +62,25 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 		JobID: id, OrgID: org.ID, Domain: domain, Label: req.Version, Paths: paths,
 		Status: api.ExportQueued, CreatedAt: now, UpdatedAt: now,
 	}
-	if err := s.store.putExportJob(rec); err != nil {
-		return fmt.Errorf("store export job: %w", err)
+	existing, err := s.store.createExportJob(rec, idemKey, requestHash(domain, req.Version, paths), s.exportLimits())
+	switch {
+	case errors.Is(err, errIdempotencyConflict):
+		return errorf(http.StatusConflict, "%s %q was already used for a different request; use a new key for a new export", api.IdempotencyHeader, idemKey)
+	case errors.Is(err, errTooManyActive):
+		return &httpError{status: http.StatusTooManyRequests, retryAfter: activeRetryAfter,
+			msg: fmt.Sprintf("organization %q has %d exports queued or running, the most allowed; retry when one finishes", org.ID, s.cfg.MaxActiveExports)}
+	case errors.Is(err, errTooManyStored):
+		return errorf(http.StatusInsufficientStorage, "organization %q stores %d exports, the most allowed; they are deleted after the retention of %s", org.ID, s.cfg.MaxStoredExports, s.retention())
+	case err != nil:
+		return storeError("store export job", err)
+	case existing != nil:
+		// A retried start: the job the first one created, as it is now.
+		if lj, ok := s.live.Load(existing.JobID); ok {
+			lj.(*liveJob).overlay(existing)
+		}
+		w.Header().Set("Location", strings.Replace(api.PathExportJob, "{jobId}", existing.JobID, 1))
+		writeJSON(w, http.StatusAccepted, exportView(existing))
+		return nil
 	}
 	s.queue.push(id)
 	s.log.Info("export queued", "job", id, "domain", domain, "paths", len(paths))

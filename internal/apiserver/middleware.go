@@ -2,12 +2,14 @@ package apiserver
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -86,21 +88,24 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 }
 
 // decodeJSON reads exactly one JSON object into v. Unknown fields are
-// rejected so that a misspelt field is an error instead of being ignored.
+// rejected so that a misspelt field is an error instead of being ignored,
+// and so are repeated keys and keys that match a field only when case is
+// ignored (encoding/json would take either silently, and another reader
+// of the same body might take the other one).
 func decodeJSON(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
+		return decodeError(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return decodeError(err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return decodeError(err)
-		}
 		return badRequest("request body must hold a single JSON object")
 	}
-	return nil
+	return checkKeys(data, fieldNames(v))
 }
 
 func decodeError(err error) error {
@@ -108,10 +113,15 @@ func decodeError(err error) error {
 		mbe *http.MaxBytesError
 		se  *json.SyntaxError
 		ute *json.UnmarshalTypeError
+		ne  net.Error
 	)
 	switch {
 	case errors.As(err, &mbe):
 		return errorf(http.StatusRequestEntityTooLarge, "request body exceeds %d bytes", mbe.Limit)
+	case errors.As(err, &ne) && ne.Timeout():
+		// The server's read deadline passed: the client announced a body
+		// and did not send it in time.
+		return errorf(http.StatusRequestTimeout, "request body was not received in time")
 	case errors.Is(err, io.EOF):
 		return badRequest("request body is empty: send a JSON object")
 	case errors.Is(err, io.ErrUnexpectedEOF):

@@ -69,9 +69,9 @@ type Server struct {
 	signer    *signer
 	handler   http.Handler
 
-	queue     *jobQueue
-	live      sync.Map // jobId → *liveJob, for jobs being rendered
-	archiveMu sync.Map // jobId → *sync.Mutex, so one job archives once
+	queue         *jobQueue
+	live          sync.Map // jobId → *liveJob, for jobs being rendered
+	archiveBuilds sync.Map // jobId → *archiveBuild, so one job archives once
 	// archives counts archives built; a test reads it to prove that a
 	// second bundle call only signs.
 	archives atomic.Int64
@@ -79,6 +79,9 @@ type Server struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	workers sync.WaitGroup
+	// background counts the sweeper and archive builds, which outlive
+	// their requests.
+	background sync.WaitGroup
 	// draining is set when a graceful shutdown begins, so readyz fails
 	// while requests in flight finish; closed is set by Close.
 	draining atomic.Bool
@@ -129,12 +132,18 @@ func New(opts Options) (*Server, error) {
 	if s.exporter == nil {
 		s.exporter = export.New(export.Options{Logger: s.log.Named("export")})
 	}
-	if s.signer, err = loadSigner(opts.DataDir, s.random); err != nil {
-		return nil, fmt.Errorf("apiserver: %w", err)
-	}
+	// The store holds the data-dir lock; the signing key is created only
+	// once it is taken, so two servers started together on an empty data
+	// dir cannot each write (and sign with) a different key.
 	if s.store, err = openStore(opts.DataDir); err != nil {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
+	ring, err := loadKeyRing(opts.DataDir, s.random, s.clock.Now(), s.linkTTL)
+	if err != nil {
+		_ = s.store.close()
+		return nil, fmt.Errorf("apiserver: %w", err)
+	}
+	s.signer = &signer{ring: ring}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.queue = newJobQueue()
 	if err := s.recoverJobs(); err != nil {
@@ -150,6 +159,8 @@ func New(opts Options) (*Server, error) {
 		s.workers.Add(1)
 		go s.worker()
 	}
+	s.background.Add(1)
+	go s.sweeper()
 	s.handler = s.routes()
 	return s, nil
 }
@@ -165,6 +176,7 @@ func (s *Server) Close() error {
 	}
 	s.cancel()
 	s.workers.Wait()
+	s.background.Wait()
 	return s.store.close()
 }
 
@@ -207,4 +219,8 @@ func (s *Server) retention() time.Duration { return time.Duration(s.cfg.JobReten
 func (s *Server) expired(t time.Time) bool {
 	r := s.retention()
 	return r > 0 && !s.clock.Now().Before(t.Add(r))
+}
+
+func (s *Server) exportLimits() exportLimits {
+	return exportLimits{active: s.cfg.MaxActiveExports, stored: s.cfg.MaxStoredExports}
 }

@@ -18,6 +18,7 @@ import (
 const (
 	paramExpires   = "expires"
 	paramSignature = "signature"
+	paramKeyID     = "kid"
 )
 
 var (
@@ -26,64 +27,58 @@ var (
 )
 
 // signer issues and checks presigned bundle links: an HMAC-SHA256 over the
-// job, the file and the expiry, keyed by a secret that lives in the data
-// dir so links survive a restart. Nothing in a link can be changed without
-// breaking its signature.
+// job, the file, the expiry and the key id, keyed by a secret of the key
+// ring in the data dir, so links survive a restart and a key can be
+// rotated. Nothing in a link can be changed without breaking its signature.
 type signer struct {
-	key []byte
+	ring *keyRing
 }
 
-// loadSigner reads the signing key, creating it on first start. The key is
-// written to a temporary file, synced and renamed, so a crash can never
-// leave a short key behind.
-func loadSigner(dataDir string, random io.Reader) (*signer, error) {
-	path := filepath.Join(dataDir, "signing.key")
-	key, err := os.ReadFile(path)
-	if err == nil {
-		if len(key) != 32 {
-			return nil, fmt.Errorf("signing key %s: want 32 bytes, have %d", path, len(key))
-		}
-		return &signer{key: key}, nil
+func (s *signer) mac(k signingKey, jobID, file string, expires int64) []byte {
+	m := hmac.New(sha256.New, k.Key)
+	// The legacy key signed without a key id; its links must still verify.
+	if k.ID == legacyKeyID {
+		_, _ = fmt.Fprintf(m, "GET\n%s\n%s\n%d", jobID, file, expires) // hashes do not fail
+	} else {
+		_, _ = fmt.Fprintf(m, "GET\n%s\n%s\n%d\n%s", jobID, file, expires, k.ID)
 	}
-	if !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("read signing key: %w", err)
-	}
-	key = make([]byte, 32)
-	if _, err := io.ReadFull(random, key); err != nil {
-		return nil, fmt.Errorf("generate signing key: %w", err)
-	}
-	if err := writeFileAtomic(path, key, 0o600); err != nil {
-		return nil, fmt.Errorf("write signing key: %w", err)
-	}
-	return &signer{key: key}, nil
-}
-
-func (s *signer) mac(jobID, file string, expires int64) []byte {
-	m := hmac.New(sha256.New, s.key)
-	_, _ = fmt.Fprintf(m, "GET\n%s\n%s\n%d", jobID, file, expires) // hashes do not fail
 	return m.Sum(nil)
 }
 
 // sign returns the query string of a link to file of jobID valid until
 // expires (whole seconds: the link carries no finer time).
 func (s *signer) sign(jobID, file string, expires time.Time) url.Values {
+	k := s.ring.current()
 	exp := expires.Unix()
-	return url.Values{
+	v := url.Values{
 		paramExpires:   {strconv.FormatInt(exp, 10)},
-		paramSignature: {hex.EncodeToString(s.mac(jobID, file, exp))},
+		paramSignature: {hex.EncodeToString(s.mac(k, jobID, file, exp))},
 	}
+	if k.ID != legacyKeyID {
+		v.Set(paramKeyID, k.ID)
+	}
+	return v
 }
 
 // verify checks a presented link at time now. The signature is compared in
 // constant time and checked before expiry, so a forged link never learns
-// whether its expiry would have been acceptable.
+// whether its expiry would have been acceptable. A link naming a key that
+// is no longer in the ring (dropped after a leak) fails like a forgery.
 func (s *signer) verify(jobID, file string, q url.Values, now time.Time) error {
+	kid := q.Get(paramKeyID)
+	if kid == "" {
+		kid = legacyKeyID
+	}
+	k, ok := s.ring.find(kid)
+	if !ok {
+		return errLinkSignature
+	}
 	exp, err := strconv.ParseInt(q.Get(paramExpires), 10, 64)
 	if err != nil {
 		return errLinkSignature
 	}
 	sig, err := hex.DecodeString(q.Get(paramSignature))
-	if err != nil || !hmac.Equal(sig, s.mac(jobID, file, exp)) {
+	if err != nil || !hmac.Equal(sig, s.mac(k, jobID, file, exp)) {
 		return errLinkSignature
 	}
 	if now.Unix() >= exp {

@@ -24,6 +24,9 @@ var (
 	bucketAgentIndex = []byte("agent_jobs_by_project_time")
 	bucketExportJobs = []byte("export_jobs")
 	bucketCounters   = []byte("counters")
+	// bucketIdempotency maps "<org>\x00<Idempotency-Key>" to the job a
+	// start created, so a retried start returns it instead of a second job.
+	bucketIdempotency = []byte("export_idempotency")
 )
 
 var errNoRecord = errors.New("no such record")
@@ -41,7 +44,7 @@ func openStore(dataDir string) (*store, error) {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketAgentJobs, bucketAgentIndex, bucketExportJobs, bucketCounters} {
+		for _, b := range [][]byte{bucketAgentJobs, bucketAgentIndex, bucketExportJobs, bucketCounters, bucketIdempotency} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -234,4 +237,73 @@ func (s *store) deleteAgentJobsBefore(cutoff time.Time) (int, error) {
 		return nil
 	})
 	return n, err
+}
+
+// exportLimits are the per-organization bounds checked when a job is
+// created; zero disables a bound.
+type exportLimits struct {
+	active int // queued + running
+	stored int // every job kept, whatever its status
+}
+
+// Reasons createExportJob refuses a job.
+var (
+	errTooManyActive = errors.New("too many active exports")
+	errTooManyStored = errors.New("too many stored exports")
+)
+
+// createExportJob stores rec in one transaction with its checks: an
+// earlier start with the same idempotency key returns that job instead
+// (or errIdempotencyConflict), and the organization's limits refuse it
+// with errTooManyActive or errTooManyStored. Check and insert are one
+// transaction, so concurrent starts cannot slip past a limit together.
+func (s *store) createExportJob(rec *exportJobRecord, idemKey, hash string, lim exportLimits) (existing *exportJobRecord, err error) {
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		if idemKey != "" {
+			prev, err := idempotentLookup(tx, rec.OrgID, idemKey, hash, rec.CreatedAt)
+			if err != nil || prev != nil {
+				existing = prev
+				return err
+			}
+		}
+		active, stored := 0, 0
+		err := tx.Bucket(bucketExportJobs).ForEach(func(_, v []byte) error {
+			var other struct {
+				OrgID  string `json:"orgId"`
+				Status string `json:"status"`
+			}
+			if err := json.Unmarshal(v, &other); err != nil {
+				return err
+			}
+			if other.OrgID != rec.OrgID {
+				return nil
+			}
+			stored++
+			if other.Status == api.ExportQueued || other.Status == api.ExportRunning {
+				active++
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch {
+		case lim.active > 0 && active >= lim.active:
+			return errTooManyActive
+		case lim.stored > 0 && stored >= lim.stored:
+			return errTooManyStored
+		}
+		data, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketExportJobs).Put([]byte(rec.JobID), data); err != nil {
+			return err
+		}
+		if idemKey != "" {
+			return putIdempotency(tx, rec.OrgID, idemKey, idempotencyRecord{RequestHash: hash, JobID: rec.JobID, CreatedAt: rec.CreatedAt})
+		}
+		return nil
+	})
+	return existing, err
 }

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -155,6 +156,21 @@ func (s *Server) render(rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, er
 	if dep == nil {
 		return nil, fmt.Errorf("deployment %q is no longer configured", rec.Domain)
 	}
+	// A crash after the site was renamed into place but before the job
+	// was recorded completed leaves a whole, synced site: finish the job
+	// from it. A site that does not verify is replaced.
+	site := s.siteDir(rec.JobID)
+	if _, err := os.Stat(site); err == nil {
+		man, verr := bundle.VerifyDir(site)
+		if verr == nil {
+			s.log.Info("export was rendered before the restart; completing it from its files", "job", rec.JobID)
+			return man, nil
+		}
+		s.log.Warn("discarding a rendered site that does not verify", "job", rec.JobID, "error", verr)
+		if err := os.RemoveAll(site); err != nil {
+			return nil, fmt.Errorf("clear unverified site: %w", err)
+		}
+	}
 	partial := s.partialDir(rec.JobID)
 	if err := os.RemoveAll(partial); err != nil {
 		return nil, fmt.Errorf("clear previous attempt: %w", err)
@@ -163,7 +179,10 @@ func (s *Server) render(rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, er
 		return nil, fmt.Errorf("create export dir: %w", err)
 	}
 	start := time.Now()
-	man, err := s.exporter.Export(s.ctx, export.Request{
+	limit := time.Duration(s.cfg.ExportTimeout)
+	ctx, cancel := context.WithTimeout(s.ctx, limit)
+	defer cancel()
+	man, err := s.exporter.Export(ctx, export.Request{
 		Source: dep.source, Domain: rec.Domain, Kind: dep.kind, Label: rec.Label,
 		Paths: rec.Paths, Features: dep.Features, Warn: lj.warn,
 	}, partial, func(p export.Progress) {
@@ -178,6 +197,9 @@ func (s *Server) render(rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, er
 		lj.updatedAt = s.clock.Now().UTC()
 	})
 	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && s.ctx.Err() == nil {
+			return nil, fmt.Errorf("the export took longer than the limit of %s and was stopped", limit)
+		}
 		return nil, err
 	}
 	if err := syncTree(partial); err != nil {

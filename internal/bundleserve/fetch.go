@@ -2,8 +2,10 @@ package bundleserve
 
 import (
 	"archive/tar"
+	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,10 +20,12 @@ import (
 )
 
 // Limits on what one bundle may unpack to, so a hostile or broken archive
-// cannot fill the disk.
-const (
-	maxBundleFiles = 200_000
-	maxBundleBytes = 8 << 30
+// cannot fill the disk or its inode table. Every archive entry counts
+// against maxBundleEntries, directories included. Variables, so a test
+// can lower them.
+var (
+	maxBundleEntries       = 200_000
+	maxBundleBytes   int64 = 8 << 30
 )
 
 // fetch downloads the bundle at link and unpacks it into a new directory
@@ -49,11 +53,19 @@ func fetch(ctx context.Context, hc *http.Client, link, tmpRoot string) (string, 
 	if err != nil {
 		return "", nil, fmt.Errorf("unpack bundle: %w", err)
 	}
-	if err := unpack(resp.Body, dir); err != nil {
+	man, err := unpack(resp.Body, dir)
+	if err != nil {
 		_ = os.RemoveAll(dir)
+		if errors.Is(err, bundle.ErrMismatch) {
+			return "", nil, fmt.Errorf("verify bundle: %w", err)
+		}
 		return "", nil, fmt.Errorf("unpack bundle: %w", err)
 	}
-	man, err := bundle.VerifyDir(dir)
+	if man != nil {
+		// Verified while unpacking: the manifest came first.
+		return dir, man, nil
+	}
+	man, err = bundle.VerifyDir(dir)
 	if err != nil {
 		_ = os.RemoveAll(dir)
 		return "", nil, fmt.Errorf("verify bundle: %w", err)
@@ -73,51 +85,87 @@ func serverReason(body io.Reader) string {
 
 // unpack extracts a tar.gz into dir. Only regular files and directories
 // with local paths are accepted: no links, no devices, no "..", no
-// absolute names.
-func unpack(r io.Reader, dir string) error {
+// absolute names. When manifest.json is the first entry (as bundle.Write
+// puts it), every file is checked against it while it is written and the
+// manifest is returned; otherwise the caller verifies the directory.
+func unpack(r io.Reader, dir string) (*bundle.Manifest, error) {
 	gz, err := gzip.NewReader(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer gz.Close()
 	tr := tar.NewReader(gz)
-	var files int
-	var total int64
-	for {
+	var (
+		entries int
+		total   int64
+		man     *bundle.Manifest
+		check   *bundle.Checker
+	)
+	for first := true; ; first = false {
 		hdr, err := tr.Next()
 		if errors.Is(err, io.EOF) {
-			return nil
+			if check != nil {
+				return man, check.Finish()
+			}
+			return nil, nil
 		}
 		if err != nil {
-			return err
+			return nil, err
+		}
+		entries++
+		if entries > maxBundleEntries {
+			return nil, fmt.Errorf("bundle has more than %d entries", maxBundleEntries)
 		}
 		name := filepath.FromSlash(hdr.Name)
 		if !filepath.IsLocal(name) {
-			return fmt.Errorf("entry %q is not a local path", hdr.Name)
+			return nil, fmt.Errorf("entry %q is not a local path", hdr.Name)
 		}
 		target := filepath.Join(dir, name)
 		switch hdr.Typeflag {
 		case tar.TypeDir:
 			if err := os.MkdirAll(target, 0o755); err != nil {
-				return err
+				return nil, err
 			}
 			continue
 		case tar.TypeReg:
 		default:
-			return fmt.Errorf("entry %q is not a regular file", hdr.Name)
+			return nil, fmt.Errorf("entry %q is not a regular file", hdr.Name)
 		}
-		files++
 		total += hdr.Size
-		if files > maxBundleFiles || total > maxBundleBytes {
-			return fmt.Errorf("bundle exceeds %d files or %d bytes", maxBundleFiles, int64(maxBundleBytes))
+		if total > maxBundleBytes {
+			return nil, fmt.Errorf("bundle exceeds %d bytes", maxBundleBytes)
 		}
-		if err := writeEntry(target, tr, hdr.Size); err != nil {
-			return fmt.Errorf("entry %q: %w", hdr.Name, err)
+		var want *bundle.File
+		switch {
+		case first && hdr.Name == bundle.ManifestName:
+			raw, err := io.ReadAll(io.LimitReader(tr, min(hdr.Size, 64<<20+1))) // ParseManifest refuses more
+			if err != nil {
+				return nil, err
+			}
+			if man, err = bundle.ParseManifest(raw); err != nil {
+				return nil, err
+			}
+			check = bundle.NewChecker(man)
+			if err := writeEntry(target, bytes.NewReader(raw), int64(len(raw)), nil); err != nil {
+				return nil, fmt.Errorf("entry %q: %w", hdr.Name, err)
+			}
+			continue
+		case check != nil:
+			f, err := check.Expect(filepath.ToSlash(name), hdr.Size)
+			if err != nil {
+				return nil, err
+			}
+			want = &f
+		}
+		if err := writeEntry(target, tr, hdr.Size, want); err != nil {
+			return nil, fmt.Errorf("entry %q: %w", hdr.Name, err)
 		}
 	}
 }
 
-func writeEntry(target string, r io.Reader, size int64) error {
+// writeEntry writes size bytes of r to target; with want set, it hashes
+// them on the way and refuses a file whose sum does not match.
+func writeEntry(target string, r io.Reader, size int64, want *bundle.File) error {
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return err
 	}
@@ -126,9 +174,17 @@ func writeEntry(target string, r io.Reader, size int64) error {
 	if err != nil {
 		return err
 	}
-	_, err = io.CopyN(f, r, size)
+	h := sha256.New()
+	var w io.Writer = f
+	if want != nil {
+		w = io.MultiWriter(f, h)
+	}
+	_, err = io.CopyN(w, r, size)
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && want != nil {
+		err = bundle.CheckSum(*want, h.Sum(nil))
 	}
 	return err
 }

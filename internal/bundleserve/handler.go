@@ -3,7 +3,6 @@ package bundleserve
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"os"
 	"path"
@@ -17,7 +16,7 @@ var verifyDir = bundle.VerifyDir
 
 // Handler serves the site and three probes:
 //   - /livez: the process is up (what a liveness probe should ask);
-//   - /readyz: a verified site is being served (readiness);
+//   - /readyz: a verified site is being served and its files are on disk (readiness);
 //   - /healthz: ready and the last update succeeded; red while a broken or
 //     expired bundle is being refused, though the old site keeps serving.
 func (s *Server) Handler() http.Handler {
@@ -26,11 +25,7 @@ func (s *Server) Handler() http.Handler {
 		probe(w, nil, s.Version())
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
-		var err error
-		if s.current.Load() == nil {
-			err = errors.New("no bundle has been fetched yet")
-		}
-		probe(w, err, s.Version())
+		probe(w, s.serving(), s.Version())
 	})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		probe(w, s.Healthy(), s.Version())

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
 // Options configure a Server. Exactly one of URL and URLFile is set.
@@ -91,11 +93,25 @@ func (s *Server) Version() string {
 
 // Healthy reports whether the last update succeeded and a site is served.
 func (s *Server) Healthy() error {
+	if err := s.serving(); err != nil {
+		return err
+	}
 	if e := s.lastErr.Load(); e != nil {
 		return errors.New(*e)
 	}
-	if s.current.Load() == nil {
+	return nil
+}
+
+// serving reports whether a site is being served and its files are still
+// on disk: a site deleted from under the server (by hand, by a clean-up
+// gone wrong) must turn the probes red rather than answer 404 forever.
+func (s *Server) serving() error {
+	c := s.current.Load()
+	if c == nil {
 		return errors.New("no bundle has been fetched yet")
+	}
+	if _, err := os.Stat(filepath.Join(c.dir, bundle.ManifestName)); err != nil {
+		return fmt.Errorf("the files of version %s are missing from disk; the bundle is fetched again", c.version)
 	}
 	return nil
 }
@@ -106,7 +122,7 @@ func (s *Server) Update(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	link, err := s.link()
-	if err == nil && link == s.lastURL && s.lastErr.Load() == nil && s.current.Load() != nil {
+	if err == nil && link == s.lastURL && s.lastErr.Load() == nil && s.serving() == nil {
 		return nil
 	}
 	if err == nil {
@@ -146,49 +162,58 @@ func (s *Server) install(ctx context.Context, link string) error {
 	if err != nil {
 		return err
 	}
-	if man.Version == s.Version() {
+	if man.Version == s.Version() && s.serving() == nil {
 		_ = os.RemoveAll(tmp)
 		s.log.Info("bundle link renewed; content unchanged", "version", man.Version)
 		return nil
 	}
-	dir := filepath.Join(s.opts.DataDir, "sites", man.Version)
-	_ = os.RemoveAll(dir) // a leftover of an interrupted earlier attempt
+	// Every install gets a directory of its own, named after the version
+	// and the unique unpack directory: a version served again (a
+	// rollback, A→B→A) never shares a directory with its earlier install,
+	// whose late clean-up would otherwise delete the site being served.
+	dir := filepath.Join(s.opts.DataDir, "sites", man.Version+"-"+strings.TrimPrefix(filepath.Base(tmp), ".unpack-"))
 	if err := os.Rename(tmp, dir); err != nil {
 		_ = os.RemoveAll(tmp)
 		return fmt.Errorf("publish bundle: %w", err)
 	}
-	if err := writeCurrent(s.opts.DataDir, man.Version); err != nil {
+	if err := writeCurrent(s.opts.DataDir, filepath.Base(dir)); err != nil {
 		return fmt.Errorf("record current version: %w", err)
 	}
 	old := s.current.Swap(&site{dir: dir, version: man.Version})
 	s.log.Info("serving new bundle", "version", man.Version, "pages", man.PageCount,
 		"label", man.Label, "took", time.Since(start).Round(time.Millisecond))
 	if old != nil {
-		go retire(old, s.log)
+		go s.retire(old)
 	}
 	return nil
 }
 
-// retire waits for the requests still reading old, then deletes it.
-func retire(old *site, log hclog.Logger) {
+// retire waits for the requests still reading old, then deletes it unless
+// it is (against expectation) the directory being served.
+func (s *Server) retire(old *site) {
 	old.mu.Lock()
 	old.retired = true
 	old.mu.Unlock()
+	if c := s.current.Load(); c != nil && c.dir == old.dir {
+		return
+	}
 	if err := os.RemoveAll(old.dir); err != nil {
-		log.Warn("could not delete the previous site", "version", old.version, "error", err)
+		s.log.Warn("could not delete the previous site", "version", old.version, "error", err)
 	}
 }
 
 // restore serves the site recorded as current by an earlier run, if it
 // still verifies, and deletes whatever else an interrupted run left.
 func (s *Server) restore() {
+	// "current" names the site's directory (a bare version, from servers
+	// that predate unique directories, names one too).
 	b, _ := os.ReadFile(filepath.Join(s.opts.DataDir, "current"))
-	version := strings.TrimSpace(string(b))
-	if version != "" && filepath.IsLocal(version) {
-		dir := filepath.Join(s.opts.DataDir, "sites", version)
-		if man, err := verifyDir(dir); err == nil && man.Version == version {
-			s.current.Store(&site{dir: dir, version: version})
-			s.log.Info("serving the bundle of the previous run until the link is checked", "version", version)
+	name := strings.TrimSpace(string(b))
+	if name != "" && filepath.IsLocal(name) && !strings.ContainsRune(name, filepath.Separator) {
+		dir := filepath.Join(s.opts.DataDir, "sites", name)
+		if man, err := verifyDir(dir); err == nil && strings.HasPrefix(name, man.Version) {
+			s.current.Store(&site{dir: dir, version: man.Version})
+			s.log.Info("serving the bundle of the previous run until the link is checked", "version", man.Version)
 		}
 	}
 	leftovers, _ := filepath.Glob(filepath.Join(s.opts.DataDir, ".unpack-*"))

@@ -109,7 +109,7 @@ func TestServe_pagesAndProbes(t *testing.T) {
 // the old version's files are deleted once it is retired.
 func TestServe_swapUnderLoad(t *testing.T) {
 	f := newFixture(t)
-	v1 := f.srv.Version()
+	v1, dir1 := f.srv.Version(), f.srv.current.Load().dir
 	next := bundleOf(t, f.env, "index", "quickstart")
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
@@ -156,7 +156,7 @@ func TestServe_swapUnderLoad(t *testing.T) {
 		t.Fatalf("serving %q after swap, want %q", got, v2)
 	}
 	testutil.Eventually(t, 10*time.Second, "the old version to be deleted", func() bool {
-		_, err := os.Stat(filepath.Join(f.dataDir, "sites", v1))
+		_, err := os.Stat(dir1)
 		return os.IsNotExist(err)
 	})
 }
@@ -273,7 +273,7 @@ func TestUnpack_rejectsEscapes(t *testing.T) {
 		_, _ = tw.Write([]byte("x"))
 		_ = tw.Close()
 		_ = zw.Close()
-		if err := unpack(&buf, t.TempDir()); err == nil {
+		if _, err := unpack(&buf, t.TempDir()); err == nil {
 			t.Errorf("%s: unpacked", name)
 		}
 	}
@@ -283,7 +283,7 @@ func TestUnpack_rejectsEscapes(t *testing.T) {
 	_ = tw.WriteHeader(&tar.Header{Name: "link", Linkname: "/etc/passwd", Typeflag: tar.TypeSymlink})
 	_ = tw.Close()
 	_ = zw.Close()
-	if err := unpack(&buf, t.TempDir()); err == nil {
+	if _, err := unpack(&buf, t.TempDir()); err == nil {
 		t.Error("symlink unpacked")
 	}
 }

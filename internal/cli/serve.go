@@ -24,16 +24,73 @@ func WithSignals(ctx context.Context) (_ context.Context, stop context.CancelFun
 	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }
 
+// Timeouts bound what one client can hold of a server. Zero fields take
+// the DefaultTimeouts value.
+type Timeouts struct {
+	// ReadHeader bounds the request line and headers (Slowloris).
+	ReadHeader time.Duration
+	// Read bounds the whole request, body included: a client that
+	// announces a body and never sends it is answered, not waited for.
+	Read time.Duration
+	// Write bounds the answer while nothing is written; every write moves
+	// the deadline on, so a large download runs as long as data flows.
+	Write time.Duration
+	// Idle bounds a keep-alive connection nobody uses.
+	Idle time.Duration
+	// MaxHeaderBytes caps the request headers.
+	MaxHeaderBytes int
+}
+
+// DefaultTimeouts suit an API with bodies of at most 1 MiB and pages or
+// archives streamed to clients that keep reading.
+var DefaultTimeouts = Timeouts{
+	ReadHeader:     10 * time.Second,
+	Read:           15 * time.Second,
+	Write:          30 * time.Second,
+	Idle:           2 * time.Minute,
+	MaxHeaderBytes: 64 << 10,
+}
+
+func (t Timeouts) withDefaults() Timeouts {
+	d := DefaultTimeouts
+	if t.ReadHeader > 0 {
+		d.ReadHeader = t.ReadHeader
+	}
+	if t.Read > 0 {
+		d.Read = t.Read
+	}
+	if t.Write > 0 {
+		d.Write = t.Write
+	}
+	if t.Idle > 0 {
+		d.Idle = t.Idle
+	}
+	if t.MaxHeaderBytes > 0 {
+		d.MaxHeaderBytes = t.MaxHeaderBytes
+	}
+	return d
+}
+
 // Serve serves h on ln until ctx ends or serving fails, and then stops
 // gracefully: draining (when not nil) runs first, so a readiness probe can
 // turn red before the listener closes; then no new connection is accepted
 // and requests in flight get ShutdownTimeout to finish. It returns nil after
 // a clean stop. The listener is closed either way.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, draining func()) error {
-	// ReadHeaderTimeout keeps a client that never finishes its headers from
-	// holding a connection (Slowloris); IdleTimeout bounds keep-alive
-	// connections nobody uses. No write timeout: bundle downloads are large.
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	return ServeWith(ctx, ln, h, draining, Timeouts{})
+}
+
+// ServeWith is Serve with explicit timeouts.
+func ServeWith(ctx context.Context, ln net.Listener, h http.Handler, draining func(), to Timeouts) error {
+	to = to.withDefaults()
+	hs := &http.Server{
+		Handler:           extendWriteDeadline(h, to.Write),
+		ReadHeaderTimeout: to.ReadHeader,
+		ReadTimeout:       to.Read,
+		WriteTimeout:      to.Write,
+		IdleTimeout:       to.Idle,
+		MaxHeaderBytes:    to.MaxHeaderBytes,
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -58,3 +115,29 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, draining func()
 	}
 	return nil
 }
+
+// extendWriteDeadline moves the connection's write deadline d past every
+// write, so WriteTimeout cuts off a client that stopped reading (or a
+// handler that stopped writing) while a download that keeps flowing runs
+// to its end however large it is.
+func extendWriteDeadline(h http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: d}, r)
+	})
+}
+
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc *http.ResponseController
+	d  time.Duration
+}
+
+func (w *deadlineWriter) Write(b []byte) (int, error) {
+	// An error means the connection cannot take deadlines (a test
+	// recorder); the server's own WriteTimeout then stays in force.
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

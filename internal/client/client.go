@@ -29,6 +29,9 @@ const (
 	DefaultMinRetryWait  = 500 * time.Millisecond
 	DefaultMaxRetryWait  = 30 * time.Second
 	DefaultMaxRetryAfter = 2 * time.Minute
+	// DefaultPollTimeout bounds a wait for a job: the reference server
+	// stops an export after 15 minutes, and a queue ahead of it is bounded.
+	DefaultPollTimeout = time.Hour
 )
 
 // Config describes how to reach the API. Only BaseURL and APIKey are
@@ -52,6 +55,9 @@ type Config struct {
 	// MaxRetryAfter is the longest Retry-After the client will sit out; a
 	// longer one (an hourly quota) fails at once with the APIError.
 	MaxRetryAfter time.Duration
+	// PollTimeout bounds the whole of a wait for a job (WaitExport,
+	// WaitAgentJob), measured on Clock. Zero means DefaultPollTimeout.
+	PollTimeout time.Duration
 	// Logger receives redacted request lines. Nil discards them.
 	Logger Logger
 	// Clock dates Retry-After headers and paces polling. Nil is the wall clock.
@@ -105,6 +111,9 @@ func New(cfg Config) (*Client, error) {
 	if cfg.MaxRetryAfter <= 0 {
 		cfg.MaxRetryAfter = DefaultMaxRetryAfter
 	}
+	if cfg.PollTimeout <= 0 {
+		cfg.PollTimeout = DefaultPollTimeout
+	}
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "docsadmin-client"
 	}
@@ -150,6 +159,10 @@ type call struct {
 	params  map[string]string
 	body    any
 	out     any
+	// idempotencyKey, when set, is sent as Idempotency-Key; only such a
+	// POST is retried after a 5xx or a transport error, because the
+	// server then answers a repeat with the job the first one created.
+	idempotencyKey string
 }
 
 func (c *Client) do(ctx context.Context, cl call) error {
@@ -158,6 +171,9 @@ func (c *Client) do(ctx context.Context, cl call) error {
 		req := c.rc.R().SetContext(ctx).SetRawPathParams(escapeAll(cl.params))
 		if cl.body != nil {
 			req.SetHeader("Content-Type", "application/json").SetBody(cl.body)
+		}
+		if cl.idempotencyKey != "" {
+			req.SetHeader(api.IdempotencyHeader, cl.idempotencyKey)
 		}
 		start := time.Now()
 		resp, err := req.Execute(cl.method, cl.pattern)
@@ -175,8 +191,9 @@ func (c *Client) do(ctx context.Context, cl call) error {
 			fields["error"] = err.Error()
 			c.log.Warn(ctx, "admin API request failed", fields)
 			// A POST that died in transit may have reached the server;
-			// repeating it could start a second export.
-			if cl.method != http.MethodGet {
+			// repeating it could start a second export, unless the server
+			// can recognise the repeat by its idempotency key.
+			if !cl.retrySafe() {
 				return failure
 			}
 			wait = c.backoff(attempt)
@@ -198,7 +215,7 @@ func (c *Client) do(ctx context.Context, cl call) error {
 				apiErr.RetryAfter = ra
 			}
 			failure = apiErr
-			if !retryable(status) {
+			if !retryable(status) || (status >= 500 && !cl.retrySafe()) {
 				return apiErr
 			}
 			wait = c.backoff(attempt)
@@ -221,6 +238,12 @@ func (c *Client) do(ctx context.Context, cl call) error {
 			return fmt.Errorf("waiting to retry: %w", errors.Join(err, failure))
 		}
 	}
+}
+
+// retrySafe reports whether repeating the call cannot do its work twice.
+// Generating a bundle only signs a new link to the same archive.
+func (cl call) retrySafe() bool {
+	return cl.method == http.MethodGet || cl.idempotencyKey != "" || cl.pattern == api.PathExportBundle
 }
 
 // retryable is true for rate limiting and server-side failures; any other

@@ -2,6 +2,8 @@ package client
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 
@@ -10,9 +12,17 @@ import (
 
 // StartExport queues a static export job. The server answers 202 with the
 // job; it is usually queued or running.
+//
+// Every start carries a fresh Idempotency-Key, so a start lost to a 5xx or
+// a broken connection is retried safely: the server answers the repeat
+// with the job the first attempt created, never a second job.
 func (c *Client) StartExport(ctx context.Context, req api.StartExportRequest) (api.ExportJob, error) {
 	var job api.ExportJob
-	err := c.do(ctx, call{method: http.MethodPost, pattern: api.PathExportJobs, body: req, out: &job})
+	key, err := newIdempotencyKey()
+	if err != nil {
+		return job, fmt.Errorf("start static export of %s: %w", req.Domain, err)
+	}
+	err = c.do(ctx, call{method: http.MethodPost, pattern: api.PathExportJobs, body: req, out: &job, idempotencyKey: key})
 	if err != nil {
 		return job, fmt.Errorf("start static export of %s: %w", req.Domain, err)
 	}
@@ -65,4 +75,13 @@ func (c *Client) WaitExport(ctx context.Context, jobID string, onProgress func(a
 		return job, &JobFailedError{JobID: jobID, Message: job.Error}
 	}
 	return job, nil
+}
+
+// newIdempotencyKey returns 128 random bits in hex: unique per start.
+func newIdempotencyKey() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("idempotency key: %w", err)
+	}
+	return hex.EncodeToString(b), nil
 }

@@ -2,6 +2,8 @@ package client
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
@@ -58,6 +60,7 @@ func (p *pacer) next(progress float64) time.Duration {
 func poll[T any](ctx context.Context, c *Client, fetch func(context.Context) (T, error),
 	progress func(T) float64, done func(T) bool, onPoll func(T)) (T, error) {
 	p := newPacer(c.clock)
+	deadline := c.clock.Now().Add(c.cfg.PollTimeout)
 	for {
 		v, err := fetch(ctx)
 		if err != nil {
@@ -69,8 +72,18 @@ func poll[T any](ctx context.Context, c *Client, fetch func(context.Context) (T,
 		if done(v) {
 			return v, nil
 		}
-		if err := c.sleep(ctx, p.next(progress(v))); err != nil {
+		wait := p.next(progress(v))
+		if left := deadline.Sub(c.clock.Now()); left <= 0 {
+			return v, fmt.Errorf("%w after %s", ErrPollTimeout, c.cfg.PollTimeout)
+		} else if wait > left {
+			wait = left // one last look at the deadline
+		}
+		if err := c.sleep(ctx, wait); err != nil {
 			return v, err
 		}
 	}
 }
+
+// ErrPollTimeout is returned when a job is still not finished once the
+// client's PollTimeout has passed; the job itself goes on.
+var ErrPollTimeout = errors.New("gave up waiting for the job to finish")

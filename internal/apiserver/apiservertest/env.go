@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,6 +56,10 @@ type Env struct {
 	Clock   *clock.Offset
 	Server  *apiserver.Server
 	DataDir string
+
+	cfg     *apiserver.Config
+	st      settings
+	handler atomic.Pointer[http.Handler]
 }
 
 type settings struct {
@@ -64,6 +69,7 @@ type settings struct {
 	extra          []string // more deployments of proj_docs, as YAML flow maps
 	wraps          []func(http.Handler) http.Handler
 	origins        []string
+	tune           []func(*apiserver.Config)
 }
 
 // Option changes the environment's configuration.
@@ -130,6 +136,12 @@ func WithCORSOrigins(origins ...string) Option {
 	return func(s *settings) { s.origins = append(s.origins, origins...) }
 }
 
+// WithConfig changes the parsed configuration before the server starts,
+// for settings the other options do not cover (limits, timeouts).
+func WithConfig(f func(*apiserver.Config)) Option {
+	return func(s *settings) { s.tune = append(s.tune, f) }
+}
+
 // WithLogger sends the server's log to l (default: discarded).
 func WithLogger(l hclog.Logger) Option { return func(s *settings) { s.logger = l } }
 
@@ -164,22 +176,50 @@ func Start(t testing.TB, opts ...Option) *Env {
 	if err != nil {
 		t.Fatalf("apiservertest: config: %v", err)
 	}
-	h := http.NotFoundHandler()
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	for _, f := range st.tune {
+		f(cfg)
+	}
+	e.cfg, e.st = cfg, st
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		(*e.handler.Load()).ServeHTTP(w, r)
+	}))
 	t.Cleanup(ts.Close)
+	e.URL = ts.URL
+	e.startServer(t)
+	return e
+}
+
+// startServer runs a server on the environment's data dir and points the
+// listener at it.
+func (e *Env) startServer(t testing.TB) {
+	t.Helper()
 	srv, err := apiserver.New(apiserver.Options{
-		Config: cfg, DataDir: e.DataDir, PublicURL: ts.URL, Clock: e.Clock, Logger: st.logger,
+		Config: e.cfg, DataDir: e.DataDir, PublicURL: e.URL, Clock: e.Clock, Logger: e.st.logger,
 	})
 	if err != nil {
 		t.Fatalf("apiservertest: %v", err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
-	h = srv.Handler()
-	for _, mw := range st.wraps {
+	h := srv.Handler()
+	for _, mw := range e.st.wraps {
 		h = mw(h)
 	}
-	e.URL, e.Server = ts.URL, srv
-	return e
+	e.handler.Store(&h)
+	e.Server = srv
+}
+
+// Restart closes the server and starts a new one on the same data dir and
+// address, as a process restart would; run between the two, if not nil,
+// changes the data dir while no server holds it.
+func (e *Env) Restart(t testing.TB, between func()) {
+	t.Helper()
+	if err := e.Server.Close(); err != nil {
+		t.Fatalf("apiservertest: close: %v", err)
+	}
+	if between != nil {
+		between()
+	}
+	e.startServer(t)
 }
 
 // WriteSites writes the docs sources the configuration refers to under dir:

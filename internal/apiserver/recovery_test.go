@@ -1,0 +1,103 @@
+package apiserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
+)
+
+// editJob rewrites a stored export job record while no server runs.
+func editJob(t *testing.T, dataDir, id string, edit func(map[string]any)) {
+	t.Helper()
+	db, err := bolt.Open(filepath.Join(dataDir, "state.db"), 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("export_jobs"))
+		var rec map[string]any
+		if err := json.Unmarshal(b.Get([]byte(id)), &rec); err != nil {
+			return err
+		}
+		edit(rec)
+		raw, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(id), raw)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The state a crash (or SIGTERM during the final sync) leaves when the
+// rendered site has been renamed into place but the job is still recorded
+// running: the restarted server completes the job from its files.
+func TestRestart_crashAfterSiteRenamed(t *testing.T) {
+	env := apiservertest.Start(t)
+	done := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
+	env.Restart(t, func() {
+		editJob(t, env.DataDir, done.JobID, func(rec map[string]any) {
+			rec["status"], rec["progress"], rec["version"] = api.ExportRunning, 40, ""
+		})
+	})
+	got := env.WaitExport(t, done.JobID)
+	if got.Status != api.ExportCompleted || got.Version != done.Version || got.PageCount != done.PageCount {
+		t.Fatalf("after restart: %+v, want completed like %+v", got, done)
+	}
+	b := env.Bundle(t, done.JobID)
+	if man := download(t, b.BundleURL, b.SizeBytes); man.Version != done.Version {
+		t.Fatalf("bundle version %s, want %s", man.Version, done.Version)
+	}
+}
+
+// A renamed site that a crash left damaged is rendered again, not served.
+func TestRestart_crashLeftDamagedSite(t *testing.T) {
+	env := apiservertest.Start(t)
+	done := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
+	env.Restart(t, func() {
+		editJob(t, env.DataDir, done.JobID, func(rec map[string]any) { rec["status"] = api.ExportRunning })
+		if err := os.WriteFile(filepath.Join(env.DataDir, "exports", done.JobID, "site", "index.html"), []byte("torn"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+	got := env.WaitExport(t, done.JobID)
+	if got.Status != api.ExportCompleted || got.Version != done.Version {
+		t.Fatalf("after restart: %+v", got)
+	}
+	b := env.Bundle(t, done.JobID)
+	download(t, b.BundleURL, b.SizeBytes)
+}
+
+// The first archive is built outside the request: a client that gives up
+// does not cancel it, and the build finishes for the next call.
+func TestBundle_buildOutlivesRequest(t *testing.T) {
+	env := apiservertest.Start(t)
+	job := completedExport(t, env)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/v1/static-export/jobs/"+job+"/bundle", nil)
+	req.Header.Set("Authorization", "Bearer "+env.Key)
+	env.Server.Handler().ServeHTTP(httptest.NewRecorder(), req)
+	testutil.Eventually(t, 30*time.Second, "the abandoned archive build to finish", func() bool {
+		return env.Server.ArchivesBuilt() == 1
+	})
+	b := env.Bundle(t, job)
+	download(t, b.BundleURL, b.SizeBytes)
+	if n := env.Server.ArchivesBuilt(); n != 1 {
+		t.Fatalf("archives built: %d, want 1", n)
+	}
+}
