@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -13,8 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 )
 
@@ -93,7 +90,7 @@ func (r *staticExportRolloutResource) link(ctx context.Context, m *staticExportR
 	}
 	m.ExpiresAt = rfc3339(b.ExpiresAt)
 	if m.Version.IsUnknown() {
-		v, err := r.contentVersion(ctx, b)
+		v, err := bundleContentVersion(ctx, r.data.client, b)
 		if err != nil {
 			diags.AddAttributeError(path.Root("version"), "Content Version Unknown", fmt.Sprintf("The server reports no content "+
 				"version for static export job %q and reading the bundle's manifest failed: %s. Set version explicitly.", jobID, err))
@@ -103,23 +100,6 @@ func (r *staticExportRolloutResource) link(ctx context.Context, m *staticExportR
 	}
 	tflog.Info(ctx, "fetched bundle link for the release", map[string]any{"job_id": jobID, "expires_at": m.ExpiresAt.ValueString()})
 	return b.BundleURL, true
-}
-
-// contentVersion is the job's content version: from the bundle answer,
-// else the job, else the manifest at the head of the archive (a server
-// that predates the optional field).
-func (r *staticExportRolloutResource) contentVersion(ctx context.Context, b api.Bundle) (string, error) {
-	if b.Version != "" {
-		return b.Version, nil
-	}
-	if job, err := r.data.client.GetExport(ctx, b.JobID); err == nil && job.Version != "" {
-		return job.Version, nil
-	}
-	man, err := bundle.FetchManifest(ctx, &http.Client{Timeout: manifestTimeout}, b.BundleURL)
-	if err != nil {
-		return "", err
-	}
-	return man.Version, nil
 }
 
 // addApplyError turns a rollout error into a diagnostic that says what to

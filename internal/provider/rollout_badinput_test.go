@@ -73,3 +73,25 @@ func TestAccStaticExportRollout_badLinkSourcesFailAtPlan(t *testing.T) {
 		})
 	}
 }
+
+// An ephemeral bundle of a job without a bundle is an error on job_id when
+// Terraform opens it, at plan time.
+func TestAccStaticExportBundleEphemeral_jobWithoutBundle(t *testing.T) {
+	var running string
+	env := newAccEnv(t, holdRunning(&running))
+	failed := env.WaitExport(t, env.StartExport(t, api.StartExportRequest{Domain: env.FailDomain}).JobID)
+	running = env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain}).JobID
+	for name, c := range map[string]struct{ id, want string }{
+		"unknown": {"se_missing", `(?s)Static Export Not Found.*job_id`},
+		"failed":  {failed.JobID, `(?s)Static Export Failed.*job_id`},
+		"running": {running, `(?s)Static Export Not Completed.*job_id.*is running`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			env.expectError(t, env.config(fmt.Sprintf(`
+ephemeral "docsadmin_static_export_bundle" "site" {
+  job_id = %q
+}
+`, c.id)), c.want, true)
+		})
+	}
+}
