@@ -1,8 +1,8 @@
 # Quickstart: export a documentation site and point a self-hosted release
 # at it with docsadmin_static_export_rollout and job_id, the recommended
 # flow: the provider fetches and renews the bundle link itself and never
-# stores it in state. The rollout is created when kubeconfig_path is set. Run it against the reference server
-# with `make demo`, or against a real API:
+# stores it in state. The rollout is created when kubeconfig_path is set.
+# Run it against the reference server with `make demo`, or a real API:
 #
 #   export DOCSADMIN_BASE_URL=https://api.mintlify.com
 #   export DOCSADMIN_API_KEY=mint_...
