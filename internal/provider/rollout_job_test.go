@@ -18,7 +18,7 @@ import (
 
 // jobConfig is the recommended flow: an export and the release that serves
 // it, with no link anywhere in the configuration.
-func (e *rolloutEnv) jobConfig(extra string) string {
+func (e *rolloutEnv) jobConfig() string {
 	return e.config(exportConfig(e.Domain, "a") + fmt.Sprintf(`
 resource "docsadmin_static_export_rollout" "docs" {
   release         = %q
@@ -29,9 +29,8 @@ resource "docsadmin_static_export_rollout" "docs" {
   install         = true
   atomic          = false
   job_id          = docsadmin_static_export.docs.id
-  %s
 }
-`, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, e.cluster.Context, e.chart, extra))
+`, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, e.cluster.Context, e.chart))
 }
 
 // TestAccStaticExportRollout_jobID walks the job_id flow on a real
@@ -64,7 +63,7 @@ func TestAccStaticExportRollout_jobID(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories,
 		Steps: []resource.TestStep{
 			{
-				Config:            e.jobConfig(""),
+				Config:            e.jobConfig(),
 				ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: emptyAfter},
 				ConfigStateChecks: common(1),
 				Check: func(*terraform.State) error {
@@ -85,7 +84,7 @@ func TestAccStaticExportRollout_jobID(t *testing.T) {
 				// 50 minutes in, the 1h link is within renew_before (15m):
 				// the same job gets a new link, the pods do not roll.
 				PreConfig: func() { e.Clock.Advance(50 * time.Minute) },
-				Config:    e.jobConfig(""),
+				Config:    e.jobConfig(),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionNoop),
@@ -118,7 +117,7 @@ func TestAccStaticExportRollout_jobID(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config: e.jobConfig(""),
+				Config: e.jobConfig(),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(rolloutAddr, plancheck.ResourceActionUpdate),
@@ -134,7 +133,7 @@ func TestAccStaticExportRollout_jobID(t *testing.T) {
 					e.Clock.Advance(time.Minute)
 					e.disableStaticExport(t)
 				},
-				Config: e.jobConfig(""),
+				Config: e.jobConfig(),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(rolloutAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: emptyAfter,
@@ -142,7 +141,7 @@ func TestAccStaticExportRollout_jobID(t *testing.T) {
 				ConfigStateChecks: common(5),
 			},
 			{
-				Config:   e.jobConfig(""),
+				Config:   e.jobConfig(),
 				PlanOnly: true,
 			},
 		},
