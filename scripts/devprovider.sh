@@ -36,6 +36,12 @@ provider_installation {
 }
 CFG
 
+# add_dev_override ADDRESS DIR: serve one more provider (such as a baseline
+# built from the module proxy) from DIR through dev_overrides.
+add_dev_override() {
+  sed -i "/dev_overrides {/a\\    \"$1\" = \"$2\"" "$TF_CLI_CONFIG_FILE"
+}
+
 # use_filesystem_mirror: switch TF_CLI_CONFIG_FILE from dev_overrides to
 # a filesystem_mirror holding the binary, so that `terraform init` (lock
 # file and all) works offline as it would from a private mirror. It is

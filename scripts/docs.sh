@@ -22,7 +22,7 @@ write_required_providers "$WORK/schema"
 
 # The examples are embedded in the docs: generate formats them first.
 if [[ "$mode" == generate ]]; then
-  (cd "$ROOT/examples" && terraform fmt -recursive provider resources data-sources quickstart)
+  (cd "$ROOT/examples" && terraform fmt -recursive provider resources data-sources ephemeral-resources quickstart)
 fi
 
 # tfplugindocs renders into <provider-dir>/docs; give it a copy of the
@@ -30,7 +30,7 @@ fi
 src="$WORK/src"
 mkdir -p "$src/examples"
 cp -R "$ROOT/templates" "$src/templates"
-for d in provider resources data-sources quickstart; do
+for d in provider resources data-sources ephemeral-resources quickstart; do
   [[ -d "$ROOT/examples/$d" ]] && cp -R "$ROOT/examples/$d" "$src/examples/$d"
 done
 "$TFPLUGINDOCS" generate --provider-dir "$src" --provider-name docsadmin \

@@ -8,9 +8,9 @@ source "$(dirname "$0")/devprovider.sh"
 
 cd "$ROOT/examples"
 dirs=(provider quickstart)
-for d in resources/*/ data-sources/*/; do dirs+=("${d%/}"); done
+for d in resources/*/ data-sources/*/ ephemeral-resources/*/; do dirs+=("${d%/}"); done
 
-terraform fmt -check -recursive -diff provider resources data-sources quickstart
+terraform fmt -check -recursive -diff provider resources data-sources ephemeral-resources quickstart
 
 failed=0
 for d in "${dirs[@]}"; do

@@ -1,6 +1,8 @@
-# Quickstart: export a documentation site, get a download link for the
-# bundle, and keep the link fresh. Run it against the reference server
-# with `make demo`, or against a real API:
+# Quickstart: export a documentation site and point a self-hosted release
+# at it with docsadmin_static_export_rollout and job_id, the recommended
+# flow: the provider fetches and renews the bundle link itself and never
+# stores it in state. The rollout is created when kubeconfig_path is set.
+# Run it against the reference server with `make demo`, or a real API:
 #
 #   export DOCSADMIN_BASE_URL=https://api.mintlify.com
 #   export DOCSADMIN_API_KEY=mint_...
@@ -39,6 +41,22 @@ resource "docsadmin_static_export" "site" {
   }
 }
 
+variable "kubeconfig_path" {
+  type        = string
+  description = "Kubeconfig of the cluster running the self-hosted release; empty skips the rollout."
+  default     = ""
+}
+
+resource "docsadmin_static_export_rollout" "site" {
+  count           = var.kubeconfig_path == "" ? 0 : 1
+  release         = "docs"
+  namespace       = "docs"
+  kubeconfig_path = var.kubeconfig_path
+  job_id          = docsadmin_static_export.site.id
+}
+
+# A link to download the bundle by hand (scripts/demo.sh does). This
+# resource stores the link in state; the rollout above does not need it.
 resource "docsadmin_static_export_bundle" "site" {
   job_id       = docsadmin_static_export.site.id
   renew_before = "15m"

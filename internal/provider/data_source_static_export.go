@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 )
 
@@ -27,16 +30,29 @@ func (d *staticExportDataSource) Metadata(_ context.Context, req datasource.Meta
 	resp.TypeName = req.ProviderTypeName + "_static_export"
 }
 
-func (d *staticExportDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+func (d *staticExportDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The current state of a static export job started elsewhere, for example by a CI pipeline.",
+		MarkdownDescription: "A static export job started elsewhere, for example by a CI pipeline. With `wait = true` the read " +
+			"polls until the job is `completed` or `failed`, so its `id` can feed `docsadmin_static_export_rollout.job_id`.",
 		Attributes: map[string]schema.Attribute{
-			"id":         schema.StringAttribute{MarkdownDescription: "The job ID (`jobId`).", Required: true},
+			"id": schema.StringAttribute{MarkdownDescription: "The job ID (`jobId`).", Required: true},
+			"wait": schema.BoolAttribute{
+				MarkdownDescription: "Poll until the job is `completed` or `failed` before returning. Bounded by `timeouts.read` " +
+					"(default 30m). A failed job is a result (see `error`), not an error.",
+				Optional: true,
+			},
 			"status":     schema.StringAttribute{MarkdownDescription: "`queued`, `running`, `completed` or `failed`.", Computed: true},
 			"progress":   schema.Float64Attribute{MarkdownDescription: "Completion percentage, 0 to 100.", Computed: true},
 			"page_count": schema.Int64Attribute{MarkdownDescription: "Number of pages exported so far.", Computed: true},
+			"error":      schema.StringAttribute{MarkdownDescription: "The server's explanation of a failed job; null otherwise.", Computed: true},
+			"content_version": schema.StringAttribute{
+				MarkdownDescription: "Content version of a completed job (the `version` of its bundle's `manifest.json`); " +
+					"null until the job completes, or when the server does not report it.",
+				Computed: true,
+			},
 			"created_at": schema.StringAttribute{MarkdownDescription: "When the job was created (RFC 3339).", Computed: true},
 			"updated_at": schema.StringAttribute{MarkdownDescription: "When the job last changed (RFC 3339).", Computed: true},
+			"timeouts":   timeouts.Attributes(ctx),
 		},
 	}
 }
@@ -51,12 +67,41 @@ func (d *staticExportDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// No waiting here: a data source that blocked on a running export would
-	// stall every plan; the resource is the place that waits.
-	job, err := d.data.client.GetExport(ctx, m.ID.ValueString())
+	id := m.ID.ValueString()
+	var job api.ExportJob
+	var err error
+	if m.Wait.ValueBool() {
+		// Waiting is asked for explicitly: a data source that always
+		// blocked on a running export would stall every plan.
+		timeout, diags := m.Timeouts.Read(ctx, DefaultExportCreateTimeout)
+		resp.Diagnostics.Append(diags...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		waitCtx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		last := ""
+		job, err = d.data.client.WaitExport(waitCtx, id, func(j api.ExportJob) {
+			if j.Status != last {
+				tflog.Info(ctx, "static export status", map[string]any{"id": id, "status": j.Status, "progress": j.Progress})
+			}
+			last = j.Status
+		})
+		var failed *client.JobFailedError
+		if errors.As(err, &failed) {
+			err = nil // an outcome to branch on, reported in error
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			resp.Diagnostics.AddError("Timed Out Waiting for Static Export",
+				fmt.Sprintf("Static export job %s was still %q after %s (timeouts.read).", id, last, timeout))
+			return
+		}
+	} else {
+		job, err = d.data.client.GetExport(ctx, id)
+	}
 	if errors.Is(err, client.ErrNotFound) {
 		resp.Diagnostics.AddAttributeError(path.Root("id"), "Static Export Not Found",
-			fmt.Sprintf("No static export job %q exists (jobs are kept for a limited time): %s", m.ID.ValueString(), err))
+			fmt.Sprintf("No static export job %q exists (jobs are kept for a limited time): %s", id, err))
 		return
 	}
 	if err != nil {
@@ -66,16 +111,30 @@ func (d *staticExportDataSource) Read(ctx context.Context, req datasource.ReadRe
 	m.Status = types.StringValue(job.Status)
 	m.Progress = types.Float64Value(job.Progress)
 	m.PageCount = types.Int64Value(int64(job.PageCount))
+	m.Error = nullIfEmpty(job.Error)
+	m.ContentVersion = nullIfEmpty(job.Version)
 	m.CreatedAt = rfc3339(job.CreatedAt)
 	m.UpdatedAt = rfc3339(job.UpdatedAt)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
+// nullIfEmpty maps an optional field the server left out to null.
+func nullIfEmpty(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
 type staticExportDataModel struct {
-	ID        types.String  `tfsdk:"id"`
-	Status    types.String  `tfsdk:"status"`
-	Progress  types.Float64 `tfsdk:"progress"`
-	PageCount types.Int64   `tfsdk:"page_count"`
-	CreatedAt types.String  `tfsdk:"created_at"`
-	UpdatedAt types.String  `tfsdk:"updated_at"`
+	ID             types.String   `tfsdk:"id"`
+	Wait           types.Bool     `tfsdk:"wait"`
+	Status         types.String   `tfsdk:"status"`
+	Progress       types.Float64  `tfsdk:"progress"`
+	PageCount      types.Int64    `tfsdk:"page_count"`
+	Error          types.String   `tfsdk:"error"`
+	ContentVersion types.String   `tfsdk:"content_version"`
+	CreatedAt      types.String   `tfsdk:"created_at"`
+	UpdatedAt      types.String   `tfsdk:"updated_at"`
+	Timeouts       timeouts.Value `tfsdk:"timeouts"`
 }

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
@@ -8,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
 
 func TestAccStaticExportDataSource_readsJob(t *testing.T) {
@@ -29,4 +33,59 @@ data "docsadmin_static_export" "job" {
 			},
 		}},
 	})
+}
+
+// wait = true reads a job started outside Terraform once it has finished:
+// a completed one with its content version, a failed one with the server's
+// error, as results rather than errors.
+func TestAccStaticExportDataSource_waitsForTheOutcome(t *testing.T) {
+	env := newAccEnv(t)
+	done := env.StartExport(t, api.StartExportRequest{Domain: env.Domain})
+	failed := env.StartExport(t, api.StartExportRequest{Domain: env.FailDomain})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{{
+			Config: env.config(fmt.Sprintf(`
+data "docsadmin_static_export" "done" {
+  id   = %q
+  wait = true
+}
+
+data "docsadmin_static_export" "failed" {
+  id   = %q
+  wait = true
+}
+`, done.JobID, failed.JobID)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.docsadmin_static_export.done", tfjsonpath.New("status"), knownvalue.StringExact("completed")),
+				statecheck.ExpectKnownValue("data.docsadmin_static_export.done", tfjsonpath.New("content_version"),
+					knownvalue.StringFunc(func(v string) error {
+						if want := env.WaitExport(t, done.JobID).Version; v != want || v == "" {
+							return fmt.Errorf("content_version %q, server %q", v, want)
+						}
+						return nil
+					})),
+				statecheck.ExpectKnownValue("data.docsadmin_static_export.done", tfjsonpath.New("error"), knownvalue.Null()),
+				statecheck.ExpectKnownValue("data.docsadmin_static_export.failed", tfjsonpath.New("status"), knownvalue.StringExact("failed")),
+				statecheck.ExpectKnownValue("data.docsadmin_static_export.failed", tfjsonpath.New("error"),
+					knownvalue.StringRegexp(regexp.MustCompile(`\S`))),
+				statecheck.ExpectKnownValue("data.docsadmin_static_export.failed", tfjsonpath.New("content_version"), knownvalue.Null()),
+			},
+		}},
+	})
+}
+
+// A job that never finishes ends the wait at timeouts.read with an error
+// that names the job and its last status.
+func TestAccStaticExportDataSource_waitTimesOut(t *testing.T) {
+	var running string
+	env := newAccEnv(t, holdRunning(&running))
+	running = env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain}).JobID
+	env.expectError(t, env.config(fmt.Sprintf(`
+data "docsadmin_static_export" "job" {
+  id       = %q
+  wait     = true
+  timeouts = { read = "2s" }
+}
+`, running)), `(?s)Timed Out Waiting for Static Export.*`+running+`.*"running".*timeouts.read`, false)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -27,7 +28,10 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
-var _ provider.Provider = &docsadminProvider{}
+var (
+	_ provider.Provider                       = &docsadminProvider{}
+	_ provider.ProviderWithEphemeralResources = &docsadminProvider{}
+)
 
 // Environment variables read when the provider block leaves a setting out;
 // internal/cli keeps the one list of them.
@@ -215,6 +219,7 @@ func (p *docsadminProvider) Configure(ctx context.Context, req provider.Configur
 	data := &providerData{client: c, projectID: valueOrEnv(cfg.ProjectID, EnvProjectID), clock: p.clock}
 	resp.ResourceData = data
 	resp.DataSourceData = data
+	resp.EphemeralResourceData = data
 }
 
 func valueOrEnv(v types.String, env string) string {
@@ -229,6 +234,13 @@ func (p *docsadminProvider) Resources(context.Context) []func() resource.Resourc
 		NewStaticExportResource,
 		NewStaticExportBundleResource,
 		NewStaticExportRolloutResource,
+	}
+}
+
+// EphemeralResources are opened for one run and never stored.
+func (p *docsadminProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		NewStaticExportBundleEphemeralResource,
 	}
 }
 

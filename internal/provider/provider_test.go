@@ -132,6 +132,9 @@ func TestProvider_schemaIsValid(t *testing.T) {
 			t.Errorf("resource %s missing", name)
 		}
 	}
+	if resp.EphemeralResourceSchemas["docsadmin_static_export_bundle"] == nil {
+		t.Error("ephemeral resource docsadmin_static_export_bundle missing")
+	}
 	for _, name := range []string{"docsadmin_static_export", "docsadmin_agent_job"} {
 		if resp.DataSourceSchemas[name] == nil {
 			t.Errorf("data source %s missing", name)

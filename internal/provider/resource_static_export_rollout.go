@@ -2,10 +2,10 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,9 +27,11 @@ import (
 )
 
 var (
-	_ resource.Resource                = &staticExportRolloutResource{}
-	_ resource.ResourceWithModifyPlan  = &staticExportRolloutResource{}
-	_ resource.ResourceWithImportState = &staticExportRolloutResource{}
+	_ resource.Resource                   = &staticExportRolloutResource{}
+	_ resource.ResourceWithModifyPlan     = &staticExportRolloutResource{}
+	_ resource.ResourceWithImportState    = &staticExportRolloutResource{}
+	_ resource.ResourceWithConfigure      = &staticExportRolloutResource{}
+	_ resource.ResourceWithValidateConfig = &staticExportRolloutResource{}
 )
 
 // DefaultRolloutTimeout bounds one create or update of a release.
@@ -52,9 +54,10 @@ var (
 // resource.
 func NewStaticExportRolloutResource() resource.Resource { return &staticExportRolloutResource{} }
 
-// staticExportRolloutResource needs no provider data: the cluster is chosen
-// per resource, so that a cluster created in the same run can be used.
-type staticExportRolloutResource struct{}
+// staticExportRolloutResource takes the cluster per resource, so that a
+// cluster created in the same run can be used; the provider's API client
+// is only needed to fetch links for job_id.
+type staticExportRolloutResource struct{ data *providerData }
 
 func (r *staticExportRolloutResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_static_export_rollout"
@@ -96,24 +99,56 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 				MarkdownDescription: "Kubeconfig context to use. Defaults to the current context.",
 				Optional:            true,
 			},
+			"job_id": schema.StringAttribute{
+				MarkdownDescription: "ID of a completed static export, usually `docsadmin_static_export.<name>.id`. The recommended source: " +
+					"at apply the provider asks the API for a link to this job and writes it into the release; state keeps only the job ID, " +
+					"`expires_at` and `version`, never the link. Once a plan runs within `renew_before` of `expires_at` it shows an " +
+					"in-place update that puts a fresh link for the same job into the release. Conflicts with `bundle_url` and `bundle_url_wo`.",
+				Optional: true,
+			},
+			"renew_before": schema.StringAttribute{
+				MarkdownDescription: "With `job_id`: how long before `expires_at` a plan renews the link, as a duration such as `15m` or `2h`. " +
+					"Defaults to `" + DefaultRenewBefore + "`.",
+				Optional:   true,
+				Validators: []validator.String{durationValidator{}},
+			},
+			"bundle_url_wo": schema.StringAttribute{
+				MarkdownDescription: "Write-only presigned bundle link (Terraform 1.11 and later), for links that come from elsewhere, such as " +
+					"the ephemeral `docsadmin_static_export_bundle`. Never stored in state or plan. Terraform cannot compare a " +
+					"write-only value, so the release only takes a new one when `bundle_url_wo_version` changes.",
+				Optional:   true,
+				Sensitive:  true,
+				WriteOnly:  true,
+				Validators: []validator.String{urlValidator{}},
+			},
+			"bundle_url_wo_version": schema.StringAttribute{
+				MarkdownDescription: "Any value that changes when `bundle_url_wo` should be written again, such as the export's `id`. " +
+					"Required with `bundle_url_wo`.",
+				Optional: true,
+			},
 			"bundle_url": schema.StringAttribute{
-				MarkdownDescription: "Presigned bundle link, usually `docsadmin_static_export_bundle.<name>.bundle_url`. " +
-					"The chart keeps it in a Secret, so renewing the link does not restart pods.",
-				Required:   true,
+				MarkdownDescription: "Presigned bundle link, for Terraform before 1.11. It is stored in state (marked sensitive, " +
+					"but in plain text in the state file): prefer `job_id`, or `bundle_url_wo`. The chart keeps it in a Secret, " +
+					"so renewing the link does not restart pods.",
+				Optional:   true,
 				Sensitive:  true,
 				Validators: []validator.String{urlValidator{}},
 			},
 			"version": schema.StringAttribute{
-				MarkdownDescription: "The bundle's content version, stored as `staticExport.version`: usually " +
-					"`docsadmin_static_export.<name>.content_version`. It is the one value in the pod template: changing it rolls the pods, " +
-					"so a renewed link or a re-export of unchanged content rolls none.",
-				Required:   true,
+				MarkdownDescription: "The bundle's content version, stored as `staticExport.version`. It is the one value in the pod " +
+					"template: changing it rolls the pods, so a renewed link or a re-export of unchanged content rolls none. With " +
+					"`job_id` it defaults to the job's content version; otherwise it is required, usually " +
+					"`docsadmin_static_export.<name>.content_version`.",
+				Optional:   true,
+				Computed:   true,
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"expires_at": schema.StringAttribute{
-				MarkdownDescription: "When `bundle_url` stops working (RFC 3339), usually `docsadmin_static_export_bundle.<name>.expires_at`. " +
-					"Stored as `staticExport.expiresAt`, which the `rollout` command reads to decide when to renew.",
+				MarkdownDescription: "When the link stops working (RFC 3339), stored as `staticExport.expiresAt`, which the `rollout` " +
+					"command reads to decide when to renew. With `job_id` it is the expiry of the link the provider fetched, read back " +
+					"from the release on refresh; otherwise set it with the link, usually `docsadmin_static_export_bundle.<name>.expires_at`.",
 				Optional:   true,
+				Computed:   true,
 				Validators: []validator.String{rfc3339Validator{}},
 			},
 			"chart": schema.StringAttribute{
@@ -146,123 +181,96 @@ func boolArgument(description string, def bool) schema.BoolAttribute {
 	return schema.BoolAttribute{MarkdownDescription: description, Optional: true, Computed: true, Default: booldefault.StaticBool(def)}
 }
 
-// ModifyPlan keeps revision, status and values_digest from state when the
-// apply would leave the release as it is, and marks them unknown when the
-// values change or the release drifted. Drift that no argument shows (say
-// `--set staticExport.enabled=false`) thus still plans a correction.
-func (r *staticExportRolloutResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
-		return
-	}
-	var state, plan staticExportRolloutModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	applied, known, diags := appliedDigest(ctx, req.Private)
-	resp.Diagnostics.Append(diags...)
+func (r *staticExportRolloutResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configured(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig checks that exactly one link source is set, with what it
+// needs; unknown values count as set, so the check holds before apply.
+func (r *staticExportRolloutResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m staticExportRolloutModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	changes := !plan.BundleURL.Equal(state.BundleURL) || !plan.Version.Equal(state.Version) ||
-		!sameExpiry(plan.ExpiresAt, state.ExpiresAt) || !plan.Chart.Equal(state.Chart) ||
-		!plan.KubeconfigPath.Equal(state.KubeconfigPath) || !plan.KubeContext.Equal(state.KubeContext)
-	drift := known && applied != state.ValuesDigest.ValueString()
-	if changes || drift || state.Status.ValueString() != "deployed" {
-		if drift {
-			tflog.Info(ctx, "release values changed outside Terraform; planning a correction",
-				map[string]any{"id": state.ID.ValueString(), "revision": state.Revision.ValueInt64()})
+	var set []string
+	for _, s := range []struct {
+		name string
+		v    types.String
+	}{{"job_id", m.JobID}, {"bundle_url_wo", m.BundleURLWO}, {"bundle_url", m.BundleURL}} {
+		if !s.v.IsNull() {
+			set = append(set, s.name)
 		}
-		plan.Revision, plan.Status, plan.ValuesDigest = types.Int64Unknown(), types.StringUnknown(), types.StringUnknown()
-	} else {
-		plan.Revision, plan.Status, plan.ValuesDigest = state.Revision, state.Status, state.ValuesDigest
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	switch {
+	case len(set) == 0:
+		resp.Diagnostics.AddAttributeError(path.Root("job_id"), "Missing Bundle Link Source",
+			"Set job_id (recommended: the provider fetches the link itself and never stores it in state), "+
+				"or bundle_url_wo with bundle_url_wo_version, or bundle_url.")
+	case len(set) > 1:
+		resp.Diagnostics.AddAttributeError(path.Root(set[1]), "Conflicting Bundle Link Sources",
+			fmt.Sprintf("%s and %s are both set; set only one source of the bundle link.", set[0], set[1]))
+	}
+	if !m.BundleURLWO.IsNull() && m.BundleURLWOVer.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("bundle_url_wo_version"), "Missing Write-Only Version",
+			"bundle_url_wo needs bundle_url_wo_version: Terraform never stores a write-only value, so a change of "+
+				"bundle_url_wo_version is what tells it to write the link again.")
+	}
+	if m.BundleURLWO.IsNull() && !m.BundleURLWOVer.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("bundle_url_wo_version"), "Write-Only Version Without Link",
+			"bundle_url_wo_version only applies together with bundle_url_wo.")
+	}
+	if m.JobID.IsNull() {
+		if m.Version.IsNull() {
+			resp.Diagnostics.AddAttributeError(path.Root("version"), "Missing Content Version",
+				"Without job_id, set version to the bundle's content version, usually docsadmin_static_export.<name>.content_version.")
+		}
+		if !m.RenewBefore.IsNull() {
+			resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Renewal Needs job_id",
+				"renew_before only applies with job_id: the provider renews only links it fetches itself.")
+		}
+	} else if !m.ExpiresAt.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("expires_at"), "Expiry Comes From the Link",
+			"With job_id the provider fetches the link and records its expiry; remove expires_at.")
+	}
 }
 
 func (r *staticExportRolloutResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan staticExportRolloutModel
+	var plan, config staticExportRolloutModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	timeout, diags := plan.Timeouts.Create(ctx, DefaultRolloutTimeout)
 	resp.Diagnostics.Append(diags...)
-	if !resp.Diagnostics.HasError() && apply(ctx, &plan, timeout, &resp.Diagnostics) {
+	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, timeout, &resp.Diagnostics) {
 		save(ctx, &plan, &resp.State, resp.Private, &resp.Diagnostics)
 	}
 }
 
 func (r *staticExportRolloutResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan staticExportRolloutModel
+	var plan, config staticExportRolloutModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	timeout, diags := plan.Timeouts.Update(ctx, DefaultRolloutTimeout)
 	resp.Diagnostics.Append(diags...)
-	if !resp.Diagnostics.HasError() && apply(ctx, &plan, timeout, &resp.Diagnostics) {
+	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, timeout, &resp.Diagnostics) {
 		save(ctx, &plan, &resp.State, resp.Private, &resp.Diagnostics)
 	}
 }
 
 // save writes the applied state and remembers its digest privately, the
-// reference that Read's digest is compared with to spot drift.
+// reference that Read's digest is compared with to spot drift. Write-only
+// values never reach state: the framework nulls them, and so does save.
 func save(ctx context.Context, m *staticExportRolloutModel, st *tfsdk.State, private privateState, diags *diag.Diagnostics) {
+	m.BundleURLWO = types.StringNull()
 	diags.Append(st.Set(ctx, m)...)
 	diags.Append(setAppliedDigest(ctx, private, m.ValuesDigest.ValueString())...)
 }
 
-// apply upgrades (or installs) the release to carry m's values and records
-// the resulting revision in m. Apply creates no revision when the release
-// already carries them, so an update that changed only, say, wait is free.
-func apply(ctx context.Context, m *staticExportRolloutModel, timeout time.Duration, diags *diag.Diagnostics) bool {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	roller, ok := newRoller(ctx, *m, diags)
-	if !ok {
-		return false
-	}
-	var expiry time.Time
-	if s := m.ExpiresAt.ValueString(); s != "" {
-		expiry, _ = time.Parse(time.RFC3339, s) // the validator already parsed it
-	}
-	res, err := roller.Apply(ctx, rollout.Request{
-		Release: m.Release.ValueString(), Chart: m.Chart.ValueString(), Install: m.Install.ValueBool(),
-		NonAtomic: !m.Atomic.ValueBool(), Wait: m.Wait.ValueBool(), Timeout: timeout,
-		BundleURL: m.BundleURL.ValueString(), Version: m.Version.ValueString(), ExpiresAt: expiry,
-	})
-	if err != nil {
-		addApplyError(diags, *m, timeout, err)
-		return false
-	}
-	m.ID = types.StringValue(m.Namespace.ValueString() + "/" + m.Release.ValueString())
-	m.Revision = types.Int64Value(int64(res.Revision))
-	m.Status = types.StringValue(res.Status)
-	m.ValuesDigest = types.StringValue(res.ValuesDigest)
-	tflog.Info(ctx, "release carries the static export values", map[string]any{"id": m.ID.ValueString(),
-		"revision": res.Revision, "changed": res.Changed, "installed": res.Installed, "version": m.Version.ValueString()})
-	return true
-}
-
-// addApplyError turns a rollout error into a diagnostic that says what to
-// do. The error text never holds the link: rollout redacts it.
-func addApplyError(diags *diag.Diagnostics, m staticExportRolloutModel, timeout time.Duration, err error) {
-	release, ns := m.Release.ValueString(), m.Namespace.ValueString()
-	var pending *rollout.PendingError
-	switch {
-	case errors.As(err, &pending):
-		diags.AddError("Helm Release Has a Pending Operation", err.Error())
-	case errors.Is(err, rollout.ErrReleaseNotFound) && m.Install.ValueBool() && m.Chart.ValueString() == "":
-		diags.AddAttributeError(path.Root("chart"), "Chart Required to Install Release",
-			fmt.Sprintf("Release %q does not exist in namespace %q and install = true, but no chart is set: %s", release, ns, err))
-	case errors.Is(err, rollout.ErrReleaseNotFound):
-		diags.AddAttributeError(path.Root("release"), "Helm Release Not Found",
-			fmt.Sprintf("Release %q does not exist in namespace %q of the configured cluster. Set install = true and chart "+
-				"to install it, or check release, namespace, kubeconfig_path and kube_context: %s", release, ns, err))
-	case errors.Is(err, context.DeadlineExceeded):
-		diags.AddError("Timed Out Upgrading Release", fmt.Sprintf("Release %q in namespace %q was not done within %s "+
-			"(timeouts): %s", release, ns, timeout, err))
-	default:
-		diags.AddError("Unable to Upgrade Release", fmt.Sprintf("Release %q in namespace %q: %s", release, ns, err))
-	}
-}
-
 // Read writes what the release carries into state, so a change made with
 // helm shows in the next plan as an update back to the configuration. A
-// release that is gone leaves state.
+// release that is gone leaves state. The link itself goes into state only
+// when it came from bundle_url: with job_id or bundle_url_wo, a changed or
+// removed link shows through values_digest alone.
 func (r *staticExportRolloutResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state staticExportRolloutModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -287,8 +295,15 @@ func (r *staticExportRolloutResource) Read(ctx context.Context, req resource.Rea
 		return
 	}
 	state.ID = types.StringValue(cur.Namespace + "/" + cur.Release)
-	state.BundleURL = types.StringValue(cur.BundleURL)
-	state.Version = types.StringValue(cur.Version)
+	src := state.source()
+	if src == sourceURL {
+		state.BundleURL = types.StringValue(cur.BundleURL)
+	}
+	// With job_id, version is the job's content version, which the
+	// configuration asks for; a hand-made change shows in the digest.
+	if src != sourceJob || state.Version.IsNull() {
+		state.Version = types.StringValue(cur.Version)
+	}
 	if !sameExpiry(state.ExpiresAt, rfc3339(cur.ExpiresAt)) {
 		state.ExpiresAt = rfc3339(cur.ExpiresAt)
 	}
@@ -315,53 +330,26 @@ func (r *staticExportRolloutResource) Delete(ctx context.Context, req resource.D
 	tflog.Info(ctx, "forgetting release; it is not uninstalled", map[string]any{"id": id.ValueString()})
 }
 
-// ImportState takes `<namespace>/<release>`. The cluster comes from
-// KUBECONFIG (Terraform does not pass the configuration to an import); the
-// next apply adopts kubeconfig_path and kube_context without a new revision.
+// ImportState takes `<namespace>/<release>`, or `<namespace>/<release>/<job_id>`
+// for a release fed through job_id: naming the job keeps the release's link
+// out of state from the import on. The cluster comes from KUBECONFIG
+// (Terraform does not pass the configuration to an import); the next apply
+// adopts kubeconfig_path and kube_context without a new revision.
 func (r *staticExportRolloutResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	ns, release, ok := strings.Cut(req.ID, "/")
-	if !ok || ns == "" || release == "" || strings.Contains(release, "/") {
-		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Expected <namespace>/<release>, got %q.", req.ID))
+	parts := strings.Split(req.ID, "/")
+	if len(parts) < 2 || len(parts) > 3 || slices.Contains(parts, "") {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("Expected <namespace>/<release> or <namespace>/<release>/<job_id>, got %q.", req.ID))
 		return
 	}
-	for name, v := range map[string]any{"id": req.ID, "namespace": ns, "release": release,
-		"install": false, "atomic": true, "wait": false} {
+	attrs := map[string]any{"id": parts[0] + "/" + parts[1], "namespace": parts[0], "release": parts[1],
+		"install": false, "atomic": true, "wait": false}
+	if len(parts) == 3 {
+		attrs["job_id"] = parts[2]
+	}
+	for name, v := range attrs {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(name), v)...)
 	}
-}
-
-// newRoller connects to the resource's cluster. The Roller logs through
-// tflog with ctx, so it is made per call rather than kept.
-func newRoller(ctx context.Context, m staticExportRolloutModel, diags *diag.Diagnostics) (*rollout.Roller, bool) {
-	roller, err := rollout.New(rollout.Config{Kubeconfig: m.KubeconfigPath.ValueString(),
-		Context: m.KubeContext.ValueString(), Namespace: m.Namespace.ValueString()}, rolloutLogger(ctx))
-	if err != nil {
-		diags.AddAttributeError(path.Root("kubeconfig_path"), "Unable to Configure Kubernetes Client", err.Error())
-		return nil, false
-	}
-	return roller, true
-}
-
-// privateState is the framework's private state as the digest helpers
-// use it (its type lives in an internal package).
-type privateState interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
-// appliedDigest returns the digest recorded by the last create or update,
-// and whether there is one (there is none right after an import).
-func appliedDigest(ctx context.Context, p privateState) (string, bool, diag.Diagnostics) {
-	raw, diags := p.GetKey(ctx, appliedDigestKey)
-	var d string
-	known := raw != nil && json.Unmarshal(raw, &d) == nil
-	return d, known, diags
-}
-
-// setAppliedDigest records d; private state values must be JSON.
-func setAppliedDigest(ctx context.Context, p privateState, d string) diag.Diagnostics {
-	raw, _ := json.Marshal(d) // a string always encodes
-	return p.SetKey(ctx, appliedDigestKey, raw)
 }
 
 type staticExportRolloutModel struct {
@@ -374,6 +362,10 @@ type staticExportRolloutModel struct {
 	Version        types.String   `tfsdk:"version"`
 	ExpiresAt      types.String   `tfsdk:"expires_at"`
 	Chart          types.String   `tfsdk:"chart"`
+	JobID          types.String   `tfsdk:"job_id"`
+	RenewBefore    types.String   `tfsdk:"renew_before"`
+	BundleURLWO    types.String   `tfsdk:"bundle_url_wo"`
+	BundleURLWOVer types.String   `tfsdk:"bundle_url_wo_version"`
 	Install        types.Bool     `tfsdk:"install"`
 	Atomic         types.Bool     `tfsdk:"atomic"`
 	Wait           types.Bool     `tfsdk:"wait"`
@@ -381,4 +373,26 @@ type staticExportRolloutModel struct {
 	Status         types.String   `tfsdk:"status"`
 	ValuesDigest   types.String   `tfsdk:"values_digest"`
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+}
+
+// linkSource is where the link a rollout writes comes from.
+type linkSource int
+
+const (
+	sourceURL       linkSource = iota // bundle_url, stored in state
+	sourceWriteOnly                   // bundle_url_wo, never stored
+	sourceJob                         // fetched for job_id at apply, never stored
+)
+
+// source tells the link source of a configuration, plan or state. A state
+// keeps bundle_url_wo_version but never bundle_url_wo, so the version is
+// what marks the write-only source; an import without a job ID is sourceURL.
+func (m staticExportRolloutModel) source() linkSource {
+	switch {
+	case !m.JobID.IsNull():
+		return sourceJob
+	case !m.BundleURLWOVer.IsNull() || !m.BundleURLWO.IsNull():
+		return sourceWriteOnly
+	}
+	return sourceURL
 }
