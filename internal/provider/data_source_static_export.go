@@ -50,6 +50,16 @@ func (d *staticExportDataSource) Schema(ctx context.Context, _ datasource.Schema
 					"null until the job completes, or when the server does not report it.",
 				Computed: true,
 			},
+			"warning_count": schema.Int64Attribute{
+				MarkdownDescription: "How many warnings the export reported to the docs author (unsupported `docs.json` " +
+					"settings, skipped redirects, remote content replaced, OpenAPI files that do not parse); 0 when none.",
+				Computed: true,
+			},
+			"warnings": schema.ListAttribute{
+				MarkdownDescription: "The first warning messages (the server keeps at most 20; `warning_count` counts all).",
+				ElementType:         types.StringType,
+				Computed:            true,
+			},
 			"created_at": schema.StringAttribute{MarkdownDescription: "When the job was created (RFC 3339).", Computed: true},
 			"updated_at": schema.StringAttribute{MarkdownDescription: "When the job last changed (RFC 3339).", Computed: true},
 			"timeouts":   timeouts.Attributes(ctx),
@@ -113,6 +123,7 @@ func (d *staticExportDataSource) Read(ctx context.Context, req datasource.ReadRe
 	m.PageCount = types.Int64Value(int64(job.PageCount))
 	m.Error = nullIfEmpty(job.Error)
 	m.ContentVersion = nullIfEmpty(job.Version)
+	m.WarningCount, m.Warnings = warningsValues(job)
 	m.CreatedAt = rfc3339(job.CreatedAt)
 	m.UpdatedAt = rfc3339(job.UpdatedAt)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -134,6 +145,8 @@ type staticExportDataModel struct {
 	PageCount      types.Int64    `tfsdk:"page_count"`
 	Error          types.String   `tfsdk:"error"`
 	ContentVersion types.String   `tfsdk:"content_version"`
+	WarningCount   types.Int64    `tfsdk:"warning_count"`
+	Warnings       types.List     `tfsdk:"warnings"`
 	CreatedAt      types.String   `tfsdk:"created_at"`
 	UpdatedAt      types.String   `tfsdk:"updated_at"`
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`

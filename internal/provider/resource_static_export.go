@@ -193,6 +193,7 @@ func (r *staticExportResource) Create(ctx context.Context, req resource.CreateRe
 	if job.JobID != "" {
 		plan.fill(job)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		addExportWarnings(&resp.Diagnostics, job)
 	}
 	if err == nil {
 		r.manifestFallback(ctx, &plan, job, &resp.Diagnostics)
