@@ -43,6 +43,7 @@ type Config struct {
 	JobRetention     Duration       `yaml:"jobRetention"`
 	AgentJobsPerHour int            `yaml:"agentJobsPerHour"`
 	ExportWorkers    int            `yaml:"exportWorkers"`
+	Limits           ExportLimits   `yaml:"limits"`
 	Organizations    []Organization `yaml:"organizations"`
 }
 
@@ -184,6 +185,9 @@ func (c *Config) check() error {
 	}
 	if c.AgentJobsPerHour < 0 || c.ExportWorkers < 0 {
 		return errors.New("agentJobsPerHour and exportWorkers must not be negative")
+	}
+	if err := c.Limits.check(); err != nil {
+		return err
 	}
 	if len(c.Organizations) == 0 {
 		return errors.New("at least one organization is required")

@@ -127,7 +127,7 @@ func New(opts Options) (*Server, error) {
 		s.log = hclog.NewNullLogger()
 	}
 	if s.exporter == nil {
-		s.exporter = export.New(export.Options{Logger: s.log.Named("export")})
+		s.exporter = export.New(export.Options{Logger: s.log.Named("export"), Limits: s.cfg.Limits.export()})
 	}
 	if s.signer, err = loadSigner(opts.DataDir, s.random); err != nil {
 		return nil, fmt.Errorf("apiserver: %w", err)

@@ -38,7 +38,7 @@ type Engine struct {
 
 // New returns an Engine.
 func New(opts Options) *Engine {
-	e := &Engine{workers: opts.Workers, log: opts.Logger, md: newMarkdown(), limits: opts.Limits.withDefaults()}
+	e := &Engine{workers: opts.Workers, log: opts.Logger, md: newMarkdown(), limits: opts.Limits.WithDefaults()}
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}

@@ -63,6 +63,7 @@ type settings struct {
 	logger         hclog.Logger
 	extra          []string // more deployments of proj_docs, as YAML flow maps
 	wraps          []func(http.Handler) http.Handler
+	top            string // more top-level YAML of the configuration
 }
 
 // Option changes the environment's configuration.
@@ -123,6 +124,10 @@ func WithoutContentVersion() Option {
 	})
 }
 
+// WithConfigYAML adds top-level keys to the configuration file, such as a
+// `limits:` section, written as YAML the way an operator would.
+func WithConfigYAML(yaml string) Option { return func(s *settings) { s.top += yaml + "\n" } }
+
 // WithLogger sends the server's log to l (default: discarded).
 func WithLogger(l hclog.Logger) Option { return func(s *settings) { s.logger = l } }
 
@@ -145,7 +150,7 @@ func Start(t testing.TB, opts ...Option) *Env {
 	for _, d := range st.extra {
 		extra.WriteString("\n          - " + d)
 	}
-	cfgYAML := fmt.Sprintf(configTemplate, st.ttl, st.retention, st.perHour, e.Key, extra.String(), e.ProKey, e.OtherKey)
+	cfgYAML := st.top + fmt.Sprintf(configTemplate, st.ttl, st.retention, st.perHour, e.Key, extra.String(), e.ProKey, e.OtherKey)
 	cfg, err := apiserver.ParseConfig([]byte(cfgYAML), dir)
 	if err != nil {
 		t.Fatalf("apiservertest: config: %v", err)
