@@ -168,7 +168,6 @@ func (j *job) plan() error {
 	j.tree.prune(func(k string) bool { _, ok := j.byKey[k]; return ok })
 	j.link = newLinker(j.src, j.domain, j.byKey, all)
 	j.link.warn = j.warn
-	j.link.offline = j.kind == KindAirGapped
 	return j.planStatic()
 }
 

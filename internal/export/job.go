@@ -158,6 +158,9 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	if !p.fm.Noindex {
 		j.entries[i] = newSearchEntry(p, hs, content)
 	}
+	if j.kind == KindAirGapped {
+		content = j.offline(p.file, content)
+	}
 	b := &buf.page
 	b.Reset()
 	b.Grow(len(content) + 32<<10)
@@ -240,6 +243,9 @@ func (j *job) copyFile(rel string) error {
 	lim := j.e.limits.MaxAssetBytes
 	if st, err := in.Stat(); err == nil && st.Size() > lim {
 		return tooLarge(rel, "the file", st.Size(), lim)
+	}
+	if j.kind == KindAirGapped && strings.EqualFold(path.Ext(rel), ".css") {
+		return j.copyOfflineCSS(rel, in, lim)
 	}
 	if err := j.mkdirFor(rel); err != nil {
 		return err
