@@ -47,6 +47,11 @@ type job struct {
 
 	logoLight, logoDark, favicon string // bundle paths, "" when absent
 
+	// cspConnect are origins air-gapped pages may send requests to beyond
+	// the bundle: the API playground's servers, when it is enabled. Set
+	// it before pages render; ContentSecurityPolicy takes it.
+	cspConnect []string
+
 	filesMu sync.Mutex
 	files   []bundle.File
 	entries []searchEntry // one per page, filled by the workers
