@@ -109,6 +109,9 @@ func offlineHTML(content []byte) ([]byte, []string) {
 		out = append(out, raw...)
 		switch tt {
 		case html.StartTagToken, html.SelfClosingTagToken:
+			if name := rawTagName(raw); embedKinds[name] == "" && name != "style" && !bytes.Contains(bytes.ToLower(raw), []byte("url(")) {
+				continue // most tags: nothing to load, and parsing them would be the cost of the pass
+			}
 			tok := z.Token()
 			urls, css := remoteRefs(&tok)
 			if len(css) > 0 { // a style attribute lost a remote url()
@@ -197,6 +200,15 @@ func remoteRefs(tok *html.Token) (urls, css []string) {
 		}
 	}
 	return urls, css
+}
+
+// rawTagName is the lower-case name of the tag whose markup is raw.
+func rawTagName(raw []byte) string {
+	name := raw[1:]
+	if end := bytes.IndexAny(name, " \t\r\n\f/>"); end >= 0 {
+		name = name[:end]
+	}
+	return strings.ToLower(string(name))
 }
 
 func isJavaScript(typ string) bool {
