@@ -39,11 +39,12 @@ const DefaultAgentJobsPerHour = 100
 // Config is the server's YAML configuration. Other projects' acceptance
 // suites write this file, so its field names are a contract.
 type Config struct {
-	KeyPrefix        string   `yaml:"keyPrefix"`
-	BundleLinkTTL    Duration `yaml:"bundleLinkTTL"`
-	JobRetention     Duration `yaml:"jobRetention"`
-	AgentJobsPerHour int      `yaml:"agentJobsPerHour"`
-	ExportWorkers    int      `yaml:"exportWorkers"`
+	KeyPrefix        string       `yaml:"keyPrefix"`
+	BundleLinkTTL    Duration     `yaml:"bundleLinkTTL"`
+	JobRetention     Duration     `yaml:"jobRetention"`
+	AgentJobsPerHour int          `yaml:"agentJobsPerHour"`
+	ExportWorkers    int          `yaml:"exportWorkers"`
+	Limits           ExportLimits `yaml:"limits"`
 	// MaxActiveExports caps an organization's queued + running exports
 	// (429 with Retry-After beyond it); MaxStoredExports caps the jobs it
 	// keeps (507); ExportTimeout ends a render that runs longer (failed).
@@ -219,6 +220,9 @@ func (c *Config) check() error {
 		c.JobRetention = Duration(DefaultJobRetention)
 	}
 	if err := checkOrigins(c.CORSAllowedOrigins); err != nil {
+		return err
+	}
+	if err := c.Limits.check(); err != nil {
 		return err
 	}
 	if len(c.Organizations) == 0 {

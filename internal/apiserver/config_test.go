@@ -59,3 +59,31 @@ func TestParseConfig_hashedKey(t *testing.T) {
 		t.Fatalf("defaults not applied: %+v", cfg)
 	}
 }
+
+func TestParseConfig_limits(t *testing.T) {
+	base := "organizations:\n  - id: acme\n    plan: enterprise\n    apiKeys: [dak_0123456789abcdef0123]\n"
+	cfg, err := ParseConfig([]byte("limits:\n  maxPageBytes: 512KiB\n  maxAssetBytes: 20MB\n  maxFiles: 300\n  maxTotalBytes: 1073741824\n"+base), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := cfg.Limits.export()
+	if got.MaxPageBytes != 512<<10 || got.MaxAssetBytes != 20e6 || got.MaxFiles != 300 || got.MaxTotalBytes != 1<<30 {
+		t.Fatalf("limits = %+v", got)
+	}
+	for name, tc := range map[string]struct{ yaml, want string }{
+		"unit":         {"limits: {maxPageBytes: 4 parsecs}\n", `"4 parsecs"`},
+		"negative":     {"limits: {maxAssetBytes: -1}\n", `"-1"`},
+		"negativeN":    {"limits: {maxFiles: -3}\n", "maxFiles must not be negative"},
+		"overflow":     {"limits: {maxTotalBytes: 9999999999TiB}\n", "too large"},
+		"unknown":      {"limits: {maxPages: 3}\n", "maxPages"},
+		"pageOverAll":  {"limits: {maxPageBytes: 2MiB, maxTotalBytes: 1MiB}\n", "must not exceed maxTotalBytes"},
+		"assetOverAll": {"limits: {maxTotalBytes: 1MiB}\n", "maxAssetBytes (104857600)"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := ParseConfig([]byte(tc.yaml+base), t.TempDir())
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want it to mention %q", err, tc.want)
+			}
+		})
+	}
+}

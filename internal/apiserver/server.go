@@ -130,7 +130,7 @@ func New(opts Options) (*Server, error) {
 		s.log = hclog.NewNullLogger()
 	}
 	if s.exporter == nil {
-		s.exporter = export.New(export.Options{Logger: s.log.Named("export")})
+		s.exporter = export.New(export.Options{Logger: s.log.Named("export"), Limits: s.cfg.Limits.export()})
 	}
 	// The store holds the data-dir lock; the signing key is created only
 	// once it is taken, so two servers started together on an empty data

@@ -56,3 +56,25 @@ func TestExport_warnings(t *testing.T) {
 		t.Errorf("an export without warnings reports %+v", clean.Warnings)
 	}
 }
+
+// TestExport_configuredLimits: the `limits:` section of the configuration
+// reaches the export engine, so a page over maxPageBytes fails the export
+// with a message naming the page and the limit.
+func TestExport_configuredLimits(t *testing.T) {
+	src := t.TempDir()
+	files := map[string]string{
+		"docs.json": `{"name": "Limits"}`,
+		"index.mdx": "# Home\n\n" + strings.Repeat("A long page. ", 200),
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := apiservertest.Start(t, apiservertest.WithConfigYAML("limits:\n  maxPageBytes: 1KiB"),
+		apiservertest.WithDeployment("limits.acme.test", src))
+	job := env.WaitExport(t, env.StartExport(t, api.StartExportRequest{Domain: "limits.acme.test"}).JobID)
+	if job.Status != api.ExportFailed || !strings.Contains(job.Error, "index.mdx") || !strings.Contains(job.Error, "limit of 1.0 KiB") {
+		t.Fatalf("export of a 2.6 kB page under a 1 KiB limit: %+v", job)
+	}
+}

@@ -17,16 +17,7 @@ import (
 // in headless Chromium, searches, clicks the first result and then a link
 // inside the page: what a reader of an offline bundle does first.
 func TestBrowser_searchAndFollowLinks(t *testing.T) {
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		// A developer without Chromium may skip; CI may not, or the only
-		// test of the bundle in a real browser would vanish without anyone
-		// noticing (the Kubernetes tier holds the same line).
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed and CI is set: the browser test must run in CI (make browser installs it)")
-		}
-		t.Skip("chromium is not installed (Debian: apt-get install chromium); skipping the browser test")
-	}
+	bin := chromium(t)
 	dir, _ := exportTo(t, Request{Source: demosite.FS(), Kind: KindAirGapped})
 	b := startBrowser(t, bin)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -37,6 +28,16 @@ func TestBrowser_searchAndFollowLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The whole walk runs under the air-gapped page's CSP: anything it
+	// refuses (the theme script, search, tabs) fails the test.
+	tr, err := watch(b)
+	must(err)
+	defer func() {
+		must(b.call("Runtime.evaluate", map[string]any{"expression": "0"}, nil)) // flush events
+		if len(tr.violations) > 0 || len(tr.leaving()) > 0 {
+			t.Errorf("CSP violations %q; requests leaving file:// %q", tr.violations, tr.leaving())
+		}
+	}()
 
 	index := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "index.html")}).String()
 	must(b.call("Page.navigate", map[string]any{"url": index}, nil))
@@ -101,4 +102,21 @@ func TestBrowser_searchAndFollowLinks(t *testing.T) {
 	if before[0] == after[0] || before[1] == after[1] {
 		t.Errorf("theme toggle changed nothing: %v then %v", before, after)
 	}
+}
+
+// chromium returns the Chromium binary, or skips the test on a developer
+// machine without one.
+func chromium(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		// A developer without Chromium may skip; CI may not, or the only
+		// tests of the bundle in a real browser would vanish without anyone
+		// noticing (the Kubernetes tier holds the same line).
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium is not installed and CI is set: the browser test must run in CI (make browser installs it)")
+		}
+		t.Skip("chromium is not installed (Debian: apt-get install chromium); skipping the browser test")
+	}
+	return bin
 }

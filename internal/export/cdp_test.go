@@ -24,13 +24,21 @@ type browser struct {
 	ws      *websocket.Conn
 	session string
 	nextID  int
+	// onEvent, when set, receives every event read while waiting for an
+	// answer (events are only read then; any call flushes those sent
+	// before it).
+	onEvent func(method string, params json.RawMessage)
 }
 
 // chromiumArgs are the flags that keep a headless Chromium from reaching
 // the network or the user's profile.
 func chromiumArgs(profile string) []string {
+	// Host names resolve to nothing but localhost, so a test that goes
+	// wrong still sends nothing off the machine; requests are still
+	// attempted, and the network log of a test sees them.
 	return []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir=" + profile}
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir=" + profile,
+		"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"}
 }
 
 var devtoolsURL = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
@@ -117,11 +125,16 @@ func (b *browser) call(method string, params any, result any) error {
 	for {
 		var resp struct {
 			ID     int             `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
 			Result json.RawMessage `json:"result"`
 			Error  *struct{ Message string }
 		}
 		if err := websocket.JSON.Receive(b.ws, &resp); err != nil {
 			return fmt.Errorf("%s: %w", method, err)
+		}
+		if resp.Method != "" && b.onEvent != nil {
+			b.onEvent(resp.Method, resp.Params)
 		}
 		if resp.ID != b.nextID {
 			continue
@@ -171,4 +184,50 @@ func (b *browser) waitFor(ctx context.Context, expr string) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// traffic records what pages do on the network and what the browser
+// refuses: every request's URL and every security message, such as a
+// Content-Security-Policy violation.
+type traffic struct {
+	requests   []string
+	violations []string
+}
+
+// watch starts recording b's requests and security messages.
+func watch(b *browser) (*traffic, error) {
+	tr := &traffic{}
+	b.onEvent = func(method string, params json.RawMessage) {
+		switch method {
+		case "Network.requestWillBeSent":
+			var p struct{ Request struct{ URL string } }
+			if json.Unmarshal(params, &p) == nil {
+				tr.requests = append(tr.requests, p.Request.URL)
+			}
+		case "Log.entryAdded":
+			var p struct {
+				Entry struct{ Source, Level, Text, URL string }
+			}
+			if json.Unmarshal(params, &p) == nil && (p.Entry.Source == "security" || strings.Contains(p.Entry.Text, "Content Security Policy")) {
+				tr.violations = append(tr.violations, p.Entry.URL+": "+p.Entry.Text)
+			}
+		}
+	}
+	for _, domain := range []string{"Network.enable", "Log.enable"} {
+		if err := b.call(domain, map[string]any{}, nil); err != nil {
+			return nil, err
+		}
+	}
+	return tr, nil
+}
+
+// leaving returns the recorded requests that are not for file:// URLs.
+func (tr *traffic) leaving() []string {
+	var out []string
+	for _, u := range tr.requests {
+		if !strings.HasPrefix(u, "file://") {
+			out = append(out, u)
+		}
+	}
+	return out
 }

@@ -38,7 +38,7 @@ type Engine struct {
 
 // New returns an Engine.
 func New(opts Options) *Engine {
-	e := &Engine{workers: opts.Workers, log: opts.Logger, md: newMarkdown(), limits: opts.Limits.withDefaults()}
+	e := &Engine{workers: opts.Workers, log: opts.Logger, md: newMarkdown(), limits: opts.Limits.WithDefaults()}
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
@@ -191,7 +191,6 @@ func (j *job) plan() error {
 	j.tree.prune(func(k string) bool { _, ok := j.byKey[k]; return ok })
 	j.link = newLinker(j.src, j.domain, j.byKey, all)
 	j.link.warn = j.warn
-	j.link.offline = j.kind == KindAirGapped
 	return j.planStatic()
 }
 

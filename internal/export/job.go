@@ -48,6 +48,11 @@ type job struct {
 
 	logoLight, logoDark, favicon string // bundle paths, "" when absent
 
+	// cspConnect are origins air-gapped pages may send requests to beyond
+	// the bundle: the API playground's servers, when it is enabled. Set
+	// it before pages render; ContentSecurityPolicy takes it.
+	cspConnect []string
+
 	filesMu sync.Mutex
 	files   []bundle.File
 	entries []searchEntry // one per page, filled by the workers
@@ -165,6 +170,9 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	if !p.fm.Noindex {
 		j.entries[i] = newSearchEntry(p, hs, content)
 	}
+	if j.kind == KindAirGapped {
+		content = j.offline(p.file, content)
+	}
 	b := &buf.page
 	b.Reset()
 	b.Grow(len(content) + 32<<10)
@@ -251,6 +259,9 @@ func (j *job) copyFile(rel string) error {
 	lim := j.e.limits.MaxAssetBytes
 	if st, err := in.Stat(); err == nil && st.Size() > lim {
 		return tooLarge(rel, "the file", st.Size(), lim)
+	}
+	if j.kind == KindAirGapped && strings.EqualFold(path.Ext(rel), ".css") {
+		return j.copyOfflineCSS(rel, in, lim)
 	}
 	if err := j.mkdirFor(rel); err != nil {
 		return err

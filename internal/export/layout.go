@@ -193,7 +193,7 @@ func markCurrent(chrome, prefix, out string) string {
 // head writes the document head shared by pages and generated documents.
 func (j *job) head(b *strings.Builder, title, desc, canonical, prefix string, noindex bool) {
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\" data-root=\"" + prefix + "\"><head><meta charset=\"utf-8\">" +
-		`<meta name="viewport" content="width=device-width, initial-scale=1">`)
+		j.cspMeta() + `<meta name="viewport" content="width=device-width, initial-scale=1">`)
 	b.WriteString(`<title>` + esc(title) + `</title>`)
 	if desc != "" {
 		b.WriteString(`<meta name="description" content="` + esc(desc) + `">`)
@@ -208,8 +208,7 @@ func (j *job) head(b *strings.Builder, title, desc, canonical, prefix string, no
 		b.WriteString(`<link rel="icon" href="` + prefix + esc(j.favicon) + `">`)
 	}
 	b.WriteString(`<link rel="stylesheet" href="` + prefix + `_static/style.css">`)
-	// Set the theme before the first paint so dark mode does not flash.
-	b.WriteString(`<script>try{var t=localStorage.getItem("theme");if(t)document.documentElement.dataset.theme=t}catch(e){}</script>`)
+	b.WriteString(`<script>` + themeScript + `</script>`)
 	if j.features["analytics"] {
 		b.WriteString(`<script src="` + prefix + `_static/analytics.js" defer></script>`)
 	}

@@ -29,7 +29,9 @@ var DefaultLimits = Limits{
 	MaxTotalBytes: 2 << 30,
 }
 
-func (l Limits) withDefaults() Limits {
+// WithDefaults returns l with every zero or negative field set to its
+// default: the limits an Engine built with l enforces.
+func (l Limits) WithDefaults() Limits {
 	if l.MaxPageBytes <= 0 {
 		l.MaxPageBytes = DefaultLimits.MaxPageBytes
 	}

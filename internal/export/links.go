@@ -19,9 +19,6 @@ type linker struct {
 	exported map[string]*page
 	all      map[string]string // every page key of the source -> file
 
-	// offline bundles must not load anything remote: remote sources in
-	// content are blanked and kept only as data for a reader to see.
-	offline bool
 	// warn reports references refused because they leave the source.
 	warn func(format string, args ...any)
 
@@ -121,20 +118,15 @@ func (l *linker) rewrite(content []byte, from, prefix string) []byte {
 		ref := strings.ReplaceAll(string(content[i:i+end]), "&amp;", "&")
 		var repl string
 		if attr == "srcset" {
-			if !l.offline || !strings.Contains(ref, "//") {
-				continue
-			}
-			repl = `" data-remote-srcset="` + esc(ref) // candidates may be remote
-		} else if t, ok := l.target(from, ref); ok {
-			repl = esc(t)
-			if !hasScheme(t) {
-				repl = prefix + repl
-			}
-		} else if l.offline && isRemote(ref) && (attr == "src" || tagName(content[:j]) == "link") {
-			// Loaded without a click: a source, or a stylesheet or icon link.
-			repl = `data:," data-remote-` + attr + `="` + esc(ref)
-		} else {
+			continue // candidates are resolved by the browser; remote ones by offlineHTML
+		}
+		t, ok := l.target(from, ref)
+		if !ok {
 			continue
+		}
+		repl = esc(t)
+		if !hasScheme(t) {
+			repl = prefix + repl
 		}
 		if out == nil {
 			out = make([]byte, 0, len(content)+256)
@@ -148,24 +140,6 @@ func (l *linker) rewrite(content []byte, from, prefix string) []byte {
 		return content
 	}
 	return append(out, content[last:]...)
-}
-
-func isRemote(ref string) bool {
-	return strings.HasPrefix(ref, "//") || hasScheme(ref) && !strings.HasPrefix(ref, "data:")
-}
-
-// tagName returns the lower-case name of the element whose attributes b
-// ends in.
-func tagName(b []byte) string {
-	lt := bytes.LastIndexByte(b, '<')
-	if lt < 0 {
-		return ""
-	}
-	name := b[lt+1:]
-	if end := bytes.IndexAny(name, " \t\n/>"); end >= 0 {
-		name = name[:end]
-	}
-	return strings.ToLower(string(name))
 }
 
 // urlAttr returns the name of the URL attribute (href, src, srcset or

@@ -70,6 +70,7 @@ type settings struct {
 	wraps          []func(http.Handler) http.Handler
 	origins        []string
 	tune           []func(*apiserver.Config)
+	top            string // more top-level YAML of the configuration
 }
 
 // Option changes the environment's configuration.
@@ -142,6 +143,10 @@ func WithConfig(f func(*apiserver.Config)) Option {
 	return func(s *settings) { s.tune = append(s.tune, f) }
 }
 
+// WithConfigYAML adds top-level keys to the configuration file, such as a
+// `limits:` section, written as YAML the way an operator would.
+func WithConfigYAML(yaml string) Option { return func(s *settings) { s.top += yaml + "\n" } }
+
 // WithLogger sends the server's log to l (default: discarded).
 func WithLogger(l hclog.Logger) Option { return func(s *settings) { s.logger = l } }
 
@@ -164,7 +169,7 @@ func Start(t testing.TB, opts ...Option) *Env {
 	for _, d := range st.extra {
 		extra.WriteString("\n          - " + d)
 	}
-	cfgYAML := fmt.Sprintf(configTemplate, st.ttl, st.retention, st.perHour, e.Key, extra.String(), e.ProKey, e.OtherKey)
+	cfgYAML := st.top + fmt.Sprintf(configTemplate, st.ttl, st.retention, st.perHour, e.Key, extra.String(), e.ProKey, e.OtherKey)
 	if len(st.origins) > 0 {
 		quoted := make([]string, len(st.origins))
 		for i, o := range st.origins {
