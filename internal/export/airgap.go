@@ -128,8 +128,10 @@ func offlineHTML(content []byte) ([]byte, []string) {
 			if containers[tok.Data] && tt == html.StartTagToken {
 				cont.name, cont.depth, cont.start, cont.urls, cont.label = tok.Data, 1, mark, urls, attr(&tok, "title")
 				// An inline script would be refused by the page's CSP; data
-				// blocks (JSON-LD and the like) do not run and may stay.
-				cont.inline = tok.Data == "script" && len(urls) == 0 && isJavaScript(attr(&tok, "type"))
+				// blocks (JSON-LD and the like) do not run and may stay, and
+				// a script the bundle ships (a local src) is allowed.
+				cont.inline = tok.Data == "script" && attr(&tok, "src") == "" && len(urls) == 0 &&
+					isJavaScript(attr(&tok, "type"))
 				continue
 			}
 			inStyle = tok.Data == "style" && tt == html.StartTagToken

@@ -31,6 +31,8 @@ func TestOfflineHTML(t *testing.T) {
 			[]string{"Script not included", "https://cdn.example/widget.js</code></span><p>x</p>"}, []string{"<script"}, []string{"https://cdn.example/widget.js"}},
 		{"inline script", `<p>a</p><script>document.write("<img src=https://t.example/p>")</script><p>b</p>`,
 			[]string{"<p>a</p><p>b</p>"}, []string{"<script", "remote-embed"}, []string{"an inline script"}},
+		{"bundled script stays", `<script src="../_static/api.js"></script><p>x</p>`,
+			[]string{`<script src="../_static/api.js"></script><p>x</p>`}, []string{"remote-embed"}, nil},
 		{"json-ld stays", `<script type="application/ld+json">{"@context": "https://schema.org"}</script>`,
 			[]string{`<script type="application/ld+json">`}, nil, nil},
 		{"stylesheet and icon", `<link rel="stylesheet" href="https://fonts.example/css"><link rel="canonical" href="https://docs.example/x">`,

@@ -33,12 +33,13 @@ type browser struct {
 // chromiumArgs are the flags that keep a headless Chromium from reaching
 // the network or the user's profile.
 func chromiumArgs(profile string) []string {
-	// Host names resolve to nothing but localhost, so a test that goes
+	// Host names resolve to nothing but localhost (and 127.0.0.1, where the
+	// playground test's reference server listens), so a test that goes
 	// wrong still sends nothing off the machine; requests are still
 	// attempted, and the network log of a test sees them.
 	return []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir=" + profile,
-		"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"}
+		"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"}
 }
 
 var devtoolsURL = regexp.MustCompile(`DevTools listening on (ws://\S+)`)

@@ -138,6 +138,9 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 	if err := j.plan(); err != nil {
 		return nil, err
 	}
+	// An air-gapped playground sends only to the specs' own servers; the
+	// pages' CSP admits exactly those.
+	j.cspConnect = j.playgroundConnectOrigins()
 	planned := time.Now()
 	if err := j.run(ctx); err != nil {
 		return nil, err

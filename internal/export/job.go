@@ -172,6 +172,10 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	}
 	if j.kind == KindAirGapped {
 		content = j.offline(p.file, content)
+		// Spec descriptions are Markdown too: an image or embed in them
+		// must not load from outside the bundle either.
+		apiTop = string(j.offline(p.file, []byte(apiTop)))
+		apiRest = string(j.offline(p.file, []byte(apiRest)))
 	}
 	b := &buf.page
 	b.Reset()

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -177,6 +179,17 @@ func TestOpenAPI_playgroundByKind(t *testing.T) {
 			}
 			if strings.Contains(page, "<script") && strings.Contains(page, "cdn") {
 				t.Error("the page loads script from elsewhere")
+			}
+			// Air-gapped pages carry a CSP; with the playground its
+			// connect-src names the spec's own servers, and only then.
+			if tc.kind == KindAirGapped {
+				csp := regexp.MustCompile(`connect-src [^;"]*`).FindString(html.UnescapeString(page))
+				if got := strings.Contains(csp, "https://api.shop.test"); got != tc.want || csp == "" {
+					t.Errorf("CSP %q admits the spec's server = %v, want %v", csp, got, tc.want)
+				}
+				if strings.Contains(csp, "example.com") {
+					t.Errorf("CSP %q admits a host no spec names", csp)
+				}
 			}
 		})
 	}
