@@ -79,17 +79,51 @@ func (r *Roller) Apply(ctx context.Context, req Request) (Result, error) {
 	}
 	vals := want.mergeInto(base.Config)
 
-	up := action.NewUpgrade(r.cfg)
+	atomic := !req.NonAtomic
+	up := action.NewUpgrade(r.withContext(ctx))
 	up.Namespace = r.namespace
-	up.Atomic = !req.NonAtomic
-	up.Wait = req.Wait
+	// Atomic mode is ours, not Helm's: Helm's rollback waits for readiness
+	// with the upgrade's full timeout and cannot be interrupted, which left
+	// releases in pending-rollback when a signal arrived. See failed.
+	up.Wait = req.Wait || atomic
 	up.Timeout = timeout(ctx, req.Timeout)
 	up.MaxHistory = maxHistory
 	up.Description = description(req, "upgrade")
 	log.Info("upgrading release", "from_revision", last.Version, "from_status", last.Info.Status.String(),
-		"atomic", up.Atomic, "timeout", up.Timeout.String())
-	rel, err := up.RunWithContext(ctx, req.Release, ch, vals)
+		"atomic", atomic, "wait", up.Wait, "timeout", up.Timeout.String())
+	// Helm gets a context that never ends: once it has started changing
+	// objects it must record how that went. An interrupt reaches it through
+	// the wait (withContext), the only step that takes long.
+	rel, err := up.RunWithContext(context.WithoutCancel(ctx), req.Release, ch, vals)
+	if err != nil && (atomic || ctx.Err() != nil) {
+		to := 0
+		if base.Info.Status == release.StatusDeployed {
+			to = base.Version
+		}
+		err = r.failed(ctx, req.Release, last.Version, to, err, log)
+	}
 	return outcome("upgrade", req.Release, rel, err, want, log)
+}
+
+// failed rolls a failed upgrade back to revision to, for an atomic upgrade
+// whose wait timed out and for any upgrade interrupted by its context: the
+// release must end deployed, never failed or pending. Helm's error (its
+// reason) stays in the chain.
+func (r *Roller) failed(ctx context.Context, name string, from, to int, cause error, log hclog.Logger) error {
+	if ctx.Err() != nil {
+		log.Warn("interrupted; rolling back without waiting", "to_revision", to)
+	} else {
+		log.Warn("upgrade failed; rolling back", "to_revision", to, "error", redact.Text(cause.Error()))
+	}
+	rev, err := r.recoverFailedUpgrade(name, from, to)
+	if err != nil {
+		return fmt.Errorf("%w; the rollback failed too: %w", cause, err)
+	}
+	if rev == 0 {
+		return cause
+	}
+	log.Info("rolled back", "revision", rev, "to_revision", to)
+	return fmt.Errorf("%w; rolled back to revision %d (now revision %d)", cause, to, rev)
 }
 
 // install creates the release from the request's chart with only the static
@@ -102,17 +136,29 @@ func (r *Roller) install(ctx context.Context, req Request, want staticValues, un
 	if err != nil {
 		return Result{}, fmt.Errorf("load chart %s: %w", req.Chart, err)
 	}
-	in := action.NewInstall(r.cfg)
+	in := action.NewInstall(r.withContext(ctx))
 	in.ReleaseName = req.Release
 	in.Namespace = r.namespace
 	in.Atomic = !req.NonAtomic
-	in.Wait = req.Wait
+	in.Wait = req.Wait || in.Atomic
 	in.Timeout = timeout(ctx, req.Timeout)
 	// A release uninstalled with --keep-history still owns its name.
 	in.Replace = uninstalled
 	in.Description = description(req, "install")
 	log.Info("installing release", "chart", ch.Metadata.Name+"-"+ch.Metadata.Version, "atomic", in.Atomic)
-	rel, err := in.RunWithContext(ctx, ch, want.mergeInto(nil))
+	// As in Apply: an interrupt reaches Helm through the wait only. Helm's
+	// atomic install uninstalls without waiting, so it stays quick.
+	rel, err := in.RunWithContext(context.WithoutCancel(ctx), ch, want.mergeInto(nil))
+	if err != nil && !in.Atomic && ctx.Err() != nil {
+		// An interrupted install is not left failed either.
+		uerr := bounded("the uninstall", func() error {
+			_, err := action.NewUninstall(r.cfg).Run(req.Release)
+			return err
+		})
+		if uerr != nil {
+			err = fmt.Errorf("%w; the uninstall failed too: %w", err, redact.Error(uerr))
+		}
+	}
 	return outcome("install", req.Release, rel, err, want, log)
 }
 
