@@ -48,7 +48,7 @@ func (k *ctxKube) WaitWithJobs(rl kube.ResourceList, d time.Duration) error {
 // its answer.
 func (k *ctxKube) wait(f func() error) error {
 	if err := k.ctx.Err(); err != nil {
-		return fmt.Errorf("wait for resources: %w", err)
+		return fmt.Errorf("interrupted before waiting for resources: %w", err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- f() }()
@@ -60,7 +60,7 @@ func (k *ctxKube) wait(f func() error) error {
 		}
 		return err
 	case <-k.ctx.Done():
-		return fmt.Errorf("wait for resources: %w", k.ctx.Err())
+		return fmt.Errorf("interrupted while waiting for resources: %w", k.ctx.Err())
 	}
 }
 

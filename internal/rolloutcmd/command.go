@@ -29,8 +29,9 @@ const (
 	// ExitOK: the release carries a live link (upgraded, or nothing to do);
 	// in watch mode, a clean stop on SIGTERM or SIGINT.
 	ExitOK = cli.ExitOK
-	// ExitFailed: the API or the cluster failed, or the upgrade failed and
-	// was rolled back. Retrying later may help.
+	// ExitFailed: the API or the cluster failed, or the upgrade failed or
+	// was interrupted by a signal and was rolled back. Retrying later may
+	// help.
 	ExitFailed = cli.ExitFailed
 	// ExitUsage: bad flags or environment.
 	ExitUsage = cli.ExitUsage
@@ -92,8 +93,13 @@ safe to run from cron. --watch keeps running and renews the link before it
 expires. The API is reached with ` + cli.EnvBaseURL + ` and ` + cli.EnvAPIKey + `.
 
 Exit codes: 0 done or nothing to do (watch: stopped by a signal), 1 API or
-cluster failure (retry later), 2 usage, 3 the export job failed, 4 the
-release needs a person (missing without --install, or stuck pending).
+cluster failure, or the upgrade failed or was interrupted and was rolled
+back (retry later), 2 usage, 3 the export job failed, 4 the release needs a
+person (missing without --install, or stuck pending).
+
+SIGINT or SIGTERM during an upgrade's wait stops within seconds: the upgrade
+is rolled back to the last deployed revision without waiting, so the release
+is left deployed, never pending or failed.
 
 Flags:
 `

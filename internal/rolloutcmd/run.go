@@ -115,6 +115,11 @@ func (r *Runner) watch(ctx context.Context) int {
 			return r.apply(ctx, *cur)
 		}()
 		if ctx.Err() != nil {
+			if err != nil {
+				// Interrupted mid-upgrade: say what became of the release
+				// (rolled back) before stopping.
+				r.report(err)
+			}
 			fmt.Fprintln(r.Out, "stopped")
 			return ExitOK
 		}
