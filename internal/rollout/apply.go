@@ -38,18 +38,17 @@ func (r *Roller) Apply(ctx context.Context, req Request) (Result, error) {
 
 	last, history, err := r.lastRevision(req.Release)
 	if errors.Is(err, ErrReleaseNotFound) && req.Install {
-		return r.install(ctx, req, want, last != nil, log)
+		return r.install(ctx, req, want, last, log)
 	}
 	if err != nil {
 		return Result{}, err
 	}
 	if last.Info.Status.IsPending() {
-		return Result{}, &PendingError{
-			Release:    req.Release,
-			Namespace:  r.namespace,
-			Revision:   last.Version,
-			Status:     last.Info.Status.String(),
-			RollbackTo: lastDeployedBefore(history, last.Version),
+		if err := r.pending(req, last, history, log); err != nil {
+			return Result{}, err
+		}
+		if last, history, err = r.lastRevision(req.Release); err != nil {
+			return Result{}, err
 		}
 	}
 
@@ -89,6 +88,7 @@ func (r *Roller) Apply(ctx context.Context, req Request) (Result, error) {
 	up.Timeout = timeout(ctx, req.Timeout)
 	up.MaxHistory = maxHistory
 	up.Description = description(req, "upgrade")
+	up.Labels = revisionLabels(last)
 	log.Info("upgrading release", "from_revision", last.Version, "from_status", last.Info.Status.String(),
 		"atomic", atomic, "wait", up.Wait, "timeout", up.Timeout.String())
 	// Helm gets a context that never ends: once it has started changing
@@ -128,7 +128,7 @@ func (r *Roller) failed(ctx context.Context, name string, from, to int, cause er
 
 // install creates the release from the request's chart with only the static
 // export values set; everything else takes the chart's defaults.
-func (r *Roller) install(ctx context.Context, req Request, want staticValues, uninstalled bool, log hclog.Logger) (Result, error) {
+func (r *Roller) install(ctx context.Context, req Request, want staticValues, prev *release.Release, log hclog.Logger) (Result, error) {
 	if req.Chart == "" {
 		return Result{}, fmt.Errorf("install release %q: the request names no chart to install: %w", req.Release, ErrReleaseNotFound)
 	}
@@ -143,8 +143,9 @@ func (r *Roller) install(ctx context.Context, req Request, want staticValues, un
 	in.Wait = req.Wait || in.Atomic
 	in.Timeout = timeout(ctx, req.Timeout)
 	// A release uninstalled with --keep-history still owns its name.
-	in.Replace = uninstalled
+	in.Replace = prev != nil
 	in.Description = description(req, "install")
+	in.Labels = revisionLabels(prev)
 	log.Info("installing release", "chart", ch.Metadata.Name+"-"+ch.Metadata.Version, "atomic", in.Atomic)
 	// As in Apply: an interrupt reaches Helm through the wait only. Helm's
 	// atomic install uninstalls without waiting, so it stays quick.

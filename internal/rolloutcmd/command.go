@@ -48,6 +48,7 @@ type Options struct {
 	Domain, JobID, Version, Chart               string
 	RenewBefore, ReexportEvery, Timeout         time.Duration
 	Watch, DryRun, Install, Atomic, Wait        bool
+	RecoverPending                              bool
 }
 
 // Roller is what the command needs of internal/rollout.
@@ -81,6 +82,7 @@ type Runner struct {
 const usage = `Usage: terraform-provider-docsadmin rollout --release R --namespace N
        [--kubeconfig P] [--kube-context C] (--domain D | --job-id J)
        [--version V] [--chart PATH] [--install] [--atomic=false] [--wait]
+       [--timeout 5m] [--recover-pending]
        [--renew-before 15m] [--watch [--reexport-every 24h]] [--dry-run]
        [--log-level info]
 
@@ -154,6 +156,8 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 	fs.BoolVar(&o.Install, "install", false, "install the release if it does not exist")
 	fs.BoolVar(&o.Atomic, "atomic", true, "wait for the upgrade and roll back to the last deployed revision if it fails")
 	fs.BoolVar(&o.Wait, "wait", false, "wait for resources to be ready even without --atomic")
+	fs.BoolVar(&o.RecoverPending, "recover-pending", false,
+		"roll back a pending-* revision this tool created that is older than --timeout plus "+rollout.RecoverGrace.String()+", then proceed")
 	fs.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "how long Helm waits for resources and a rollback")
 	fs.DurationVar(&o.RenewBefore, "renew-before", 15*time.Minute, "renew the link when it expires within this")
 	fs.DurationVar(&o.ReexportEvery, "reexport-every", 0, "with --watch and --domain: start a new export this often (0: never)")

@@ -2,6 +2,7 @@ package rolloutcmd
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/kubetest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
@@ -89,6 +91,48 @@ func neverScheduledChart(t *testing.T) string {
 	return dir
 }
 
+// child is the rollout command running in another process.
+type child struct {
+	cmd    *exec.Cmd
+	out    *testutil.SyncBuffer
+	exited chan struct{}
+}
+
+// startWaitingChild starts the rollout command for the world's release with
+// extra args and returns once the upgrade it started is waiting for its
+// pods (the release is pending-upgrade).
+func startWaitingChild(t *testing.T, w *world, extra []string) *child {
+	t.Helper()
+	args := append([]string{"--release", release, "--namespace", namespace, "--kubeconfig", w.kubeconfig,
+		"--domain", w.env.Domain}, extra...)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(args, "\n"),
+		"DOCSADMIN_BASE_URL="+w.env.URL, "DOCSADMIN_API_KEY="+w.env.Key, "DOCSADMIN_LOG_LEVEL=warn")
+	c := &child{cmd: cmd, out: &testutil.SyncBuffer{}, exited: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = c.out, c.out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_ = cmd.Wait()
+		close(c.exited)
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-c.exited
+	})
+	testutil.Eventually(t, 60*time.Second, "the child to wait for the upgrade (pending-upgrade)", func() bool {
+		select {
+		case <-c.exited:
+			t.Fatalf("the child exited %d before waiting:\n%s", cmd.ProcessState.ExitCode(), c.out.String())
+		default:
+		}
+		s, err := w.roller.Current(t.Context(), release)
+		return err == nil && s.Status == "pending-upgrade"
+	})
+	return c
+}
+
 // TestCommand_signalDuringWait runs the rollout command as a child process,
 // lets it upgrade to a chart whose pods never get Ready (atomic, a
 // five-minute timeout) and signals it while it waits. It must stop within
@@ -108,35 +152,9 @@ func TestCommand_signalDuringWait(t *testing.T) {
 		{"SIGINT watch", syscall.SIGINT, []string{"--watch"}, ExitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args := append([]string{"--release", release, "--namespace", namespace, "--kubeconfig", w.kubeconfig,
-				"--domain", w.env.Domain, "--chart", bad, "--version", "v-bad-" + tc.sig.String()}, tc.extra...)
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(args, "\n"),
-				"DOCSADMIN_BASE_URL="+w.env.URL, "DOCSADMIN_API_KEY="+w.env.Key, "DOCSADMIN_LOG_LEVEL=warn")
-			var out testutil.SyncBuffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan struct{})
-			t.Cleanup(func() {
-				_ = cmd.Process.Kill()
-				<-exited
-			})
-			go func() {
-				_ = cmd.Wait()
-				close(exited)
-			}()
-
-			testutil.Eventually(t, 60*time.Second, "the child to wait for the upgrade (pending-upgrade)", func() bool {
-				select {
-				case <-exited:
-					t.Fatalf("the child exited %d before waiting:\n%s", cmd.ProcessState.ExitCode(), out.String())
-				default:
-				}
-				s, err := w.roller.Current(t.Context(), release)
-				return err == nil && s.Status == "pending-upgrade"
-			})
+			args := append([]string{"--chart", bad, "--version", "v-bad-" + tc.sig.String()}, tc.extra...)
+			ch := startWaitingChild(t, w, args)
+			cmd, out, exited := ch.cmd, ch.out, ch.exited
 			signalled := time.Now()
 			if err := cmd.Process.Signal(tc.sig); err != nil {
 				t.Fatal(err)
@@ -164,4 +182,45 @@ func TestCommand_signalDuringWait(t *testing.T) {
 			}
 		})
 	}
+	// Only SIGKILL leaves a pending revision. --recover-pending takes it
+	// over once it is older than the timeout plus the grace period, judged
+	// by the Roller's clock, which the test moves instead of waiting.
+	t.Run("SIGKILL leaves pending, recover-pending takes over", func(t *testing.T) {
+		ch := startWaitingChild(t, w, []string{"--chart", bad, "--version", "v-killed"})
+		if err := ch.cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		<-ch.exited
+		stuck := w.state(t)
+		if stuck.Status != "pending-upgrade" {
+			t.Fatalf("after SIGKILL: %+v, want pending-upgrade", stuck)
+		}
+		clk := clock.NewOffset()
+		w.roller.SetClock(clk)
+		opts := Options{Domain: w.env.Domain, Atomic: true, RecoverPending: true}
+		if code, out := w.run(t, Options{Domain: w.env.Domain, Atomic: true}); code != ExitNeedsPerson ||
+			!strings.Contains(out, fmt.Sprintf("helm rollback docs %d", before.Revision+4)) {
+			t.Fatalf("without --recover-pending: exit %d\n%s", code, out)
+		}
+		if code, out := w.run(t, opts); code != ExitNeedsPerson || !strings.Contains(out, "may still be in progress") {
+			t.Fatalf("--recover-pending on a fresh pending revision: exit %d\n%s", code, out)
+		}
+		// w.run's timeout is a minute.
+		clk.Advance(time.Minute + rollout.RecoverGrace + time.Second)
+		code, out := w.run(t, opts)
+		if code != ExitOK {
+			t.Fatalf("--recover-pending on a stale pending revision: exit %d\n%s", code, out)
+		}
+		s := w.state(t)
+		// The killed revision failed, the rollback, then this run's upgrade
+		// (new export, same content: only the link changed).
+		if s.Status != "deployed" || s.Revision != stuck.Revision+2 || s.Version != before.Version {
+			t.Errorf("after recovery: %+v, want revision %d deployed", s, stuck.Revision+2)
+		}
+		testutil.Eventually(t, 30*time.Second, "the pods to be Ready on the old chart", func() bool {
+			d, err := w.cs.AppsV1().Deployments(namespace).Get(t.Context(), workload, metav1.GetOptions{})
+			return err == nil && len(d.Spec.Template.Spec.NodeSelector) == 0 && d.Status.ReadyReplicas == 1 &&
+				d.Status.UpdatedReplicas == 1 && d.Status.Replicas == 1
+		})
+	})
 }
