@@ -48,7 +48,7 @@ type Options struct {
 	Domain, JobID, Version, Chart               string
 	RenewBefore, ReexportEvery, Timeout         time.Duration
 	Watch, DryRun, Install, Atomic, Wait        bool
-	RecoverPending                              bool
+	RecoverPending, InCluster                   bool
 }
 
 // Roller is what the command needs of internal/rollout.
@@ -82,7 +82,7 @@ type Runner struct {
 const usage = `Usage: terraform-provider-docsadmin rollout --release R --namespace N
        [--kubeconfig P] [--kube-context C] (--domain D | --job-id J)
        [--version V] [--chart PATH] [--install] [--atomic=false] [--wait]
-       [--timeout 5m] [--recover-pending]
+       [--timeout 5m] [--recover-pending] [--in-cluster]
        [--renew-before 15m] [--watch [--reexport-every 24h]] [--dry-run]
        [--log-level info]
 
@@ -123,7 +123,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rollout: %v\n", err)
 		return ExitUsage
 	}
-	roller, err := rollout.New(rollout.Config{Kubeconfig: opts.Kubeconfig, Context: opts.KubeContext, Namespace: opts.Namespace}, log.Named("helm"))
+	roller, err := rollout.New(kubeConfig(opts, os.Getenv), log.Named("helm"))
 	if err != nil {
 		fmt.Fprintf(stderr, "rollout: %v\n", err)
 		return ExitFailed
@@ -138,6 +138,15 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return r.Run(ctx)
 }
 
+// kubeConfig says how to reach the cluster. Inside a pod
+// (KUBERNETES_SERVICE_HOST is set) with no kubeconfig given by flag or
+// KUBECONFIG, the pod's service account is used, as kubectl does; client-go
+// alone would look for ~/.kube/config first.
+func kubeConfig(o Options, getenv func(string) string) rollout.Config {
+	inPod := getenv("KUBERNETES_SERVICE_HOST") != "" && o.Kubeconfig == "" && o.KubeContext == "" && getenv("KUBECONFIG") == ""
+	return rollout.Config{Kubeconfig: o.Kubeconfig, Context: o.KubeContext, Namespace: o.Namespace, InCluster: o.InCluster || inPod}
+}
+
 // parseFlags returns the options and the logger, or an exit code >= 0 to
 // stop with (the reason is on stderr).
 func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
@@ -149,6 +158,7 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 	fs.StringVar(&o.Namespace, "namespace", "", "namespace of the release (default: the context's)")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig file (default: $KUBECONFIG or ~/.kube/config)")
 	fs.StringVar(&o.KubeContext, "kube-context", "", "kubeconfig context (default: the current one)")
+	fs.BoolVar(&o.InCluster, "in-cluster", false, "use the pod's service account (the default inside a pod when no kubeconfig is given)")
 	fs.StringVar(&o.Domain, "domain", "", "export this deployment's docs (starts a new export job)")
 	fs.StringVar(&o.JobID, "job-id", "", "use this completed export job instead of starting one")
 	fs.StringVar(&o.Version, "version", "", "staticExport.version (default: the bundle's content version, as the API reports it or from its manifest)")
@@ -181,6 +191,8 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 		return bad("--reexport-every needs --watch and --domain")
 	case o.Install && o.Chart == "":
 		return bad("--install needs --chart")
+	case o.InCluster && (o.Kubeconfig != "" || o.KubeContext != ""):
+		return bad("--in-cluster does not take --kubeconfig or --kube-context")
 	}
 	return o, log, -1
 }
