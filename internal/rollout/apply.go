@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/storage/driver"
 
@@ -54,8 +53,8 @@ func (r *Roller) Apply(ctx context.Context, req Request) (Result, error) {
 
 	var ch *chart.Chart
 	if req.Chart != "" {
-		if ch, err = loader.Load(req.Chart); err != nil {
-			return Result{}, fmt.Errorf("load chart %s: %w", req.Chart, err)
+		if ch, err = loadChart(req); err != nil {
+			return Result{}, err
 		}
 	}
 
@@ -132,9 +131,9 @@ func (r *Roller) install(ctx context.Context, req Request, want staticValues, pr
 	if req.Chart == "" {
 		return Result{}, fmt.Errorf("install release %q: the request names no chart to install: %w", req.Release, ErrReleaseNotFound)
 	}
-	ch, err := loader.Load(req.Chart)
+	ch, err := loadChart(req)
 	if err != nil {
-		return Result{}, fmt.Errorf("load chart %s: %w", req.Chart, err)
+		return Result{}, err
 	}
 	in := action.NewInstall(r.withContext(ctx))
 	in.ReleaseName = req.Release
@@ -144,6 +143,7 @@ func (r *Roller) install(ctx context.Context, req Request, want staticValues, pr
 	in.Timeout = timeout(ctx, req.Timeout)
 	// A release uninstalled with --keep-history still owns its name.
 	in.Replace = prev != nil
+	in.CreateNamespace = req.CreateNamespace
 	in.Description = description(req, "install")
 	in.Labels = revisionLabels(prev)
 	log.Info("installing release", "chart", ch.Metadata.Name+"-"+ch.Metadata.Version, "atomic", in.Atomic)
@@ -298,6 +298,9 @@ func validate(req Request) error {
 		// The version is the only value in the pod template: without it new
 		// content would never roll the pods.
 		return errors.New("version is empty")
+	}
+	if req.Chart == "" && (req.ChartRepo != "" || req.ChartVersion != "") {
+		return errors.New("a chart repository or version needs a chart name")
 	}
 	u, err := url.Parse(req.BundleURL)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {

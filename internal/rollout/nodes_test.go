@@ -176,4 +176,22 @@ func TestNodes_waitAndAtomicRollback(t *testing.T) {
 			t.Errorf("after the interrupt: %+v, want revision 5 deployed with the old version", s)
 		}
 	})
+	t.Run("install from a chart repository into a new namespace", func(t *testing.T) {
+		isolateHelm(t)
+		url := chartRepo(t, "0.3.0")
+		r, err := New(Config{Kubeconfig: c.Kubeconfig, Context: c.Context, Namespace: "docs-created"}, hclog.NewNullLogger())
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := request()
+		req.Install, req.CreateNamespace, req.Timeout = true, true, time.Minute
+		req.Chart, req.ChartRepo = "docsadmin-self-hosted", url
+		if _, err := r.Apply(t.Context(), req); err != nil {
+			t.Fatalf("install: %v", err)
+		}
+		d, err := w.cs.AppsV1().Deployments("docs-created").Get(t.Context(), workload, metav1.GetOptions{})
+		if err != nil || !ready(d) || d.Labels["helm.sh/chart"] != "docsadmin-self-hosted-0.3.0" {
+			t.Fatalf("deployment %v (%v), want chart 0.3.0 Ready", d.Labels, err)
+		}
+	})
 }

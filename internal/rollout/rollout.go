@@ -94,10 +94,23 @@ type Config struct {
 type Request struct {
 	// Release is the Helm release name.
 	Release string
-	// Chart is a chart directory or archive to upgrade to. Empty means the
-	// chart the release already runs, so only values change. An install
-	// needs it.
+	// Chart is the chart to upgrade to: a directory or archive, a chart
+	// name in ChartRepo, or an oci://host/repo/name reference. Empty means
+	// the chart the release already runs, so only values change. An
+	// install needs it.
 	Chart string
+	// ChartRepo is the URL of a chart repository (an index.yaml) holding
+	// the chart named Chart. Empty: Chart is a local path or an oci://
+	// reference.
+	ChartRepo string
+	// ChartVersion is the chart version or constraint to take from
+	// ChartRepo or the OCI registry; empty means the newest.
+	ChartVersion string
+	// ChartPlainHTTP reaches an OCI registry over plain HTTP.
+	ChartPlainHTTP bool
+	// CreateNamespace creates the release's namespace on install when it
+	// does not exist.
+	CreateNamespace bool
 	// Install installs the release when it does not exist. Otherwise a
 	// missing release is ErrReleaseNotFound.
 	Install bool

@@ -46,9 +46,11 @@ const (
 type Options struct {
 	Release, Namespace, Kubeconfig, KubeContext string
 	Domain, JobID, Version, Chart               string
+	ChartRepo, ChartVersion                     string
 	RenewBefore, ReexportEvery, Timeout         time.Duration
 	Watch, DryRun, Install, Atomic, Wait        bool
 	RecoverPending, InCluster                   bool
+	CreateNamespace, PlainHTTP                  bool
 }
 
 // Roller is what the command needs of internal/rollout.
@@ -81,7 +83,9 @@ type Runner struct {
 
 const usage = `Usage: terraform-provider-docsadmin rollout --release R --namespace N
        [--kubeconfig P] [--kube-context C] (--domain D | --job-id J)
-       [--version V] [--chart PATH] [--install] [--atomic=false] [--wait]
+       [--version V] [--chart PATH|NAME --repo URL|oci://HOST/REPO/NAME]
+       [--chart-version V] [--plain-http] [--install [--create-namespace]]
+       [--atomic=false] [--wait]
        [--timeout 5m] [--recover-pending] [--in-cluster]
        [--renew-before 15m] [--watch [--reexport-every 24h]] [--dry-run]
        [--log-level info]
@@ -162,7 +166,11 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 	fs.StringVar(&o.Domain, "domain", "", "export this deployment's docs (starts a new export job)")
 	fs.StringVar(&o.JobID, "job-id", "", "use this completed export job instead of starting one")
 	fs.StringVar(&o.Version, "version", "", "staticExport.version (default: the bundle's content version, as the API reports it or from its manifest)")
-	fs.StringVar(&o.Chart, "chart", "", "chart directory or archive (default: the release's current chart; needed with --install)")
+	fs.StringVar(&o.Chart, "chart", "", "chart directory or archive, chart name in --repo, or oci://host/repo/name (default: the release's current chart; needed with --install)")
+	fs.StringVar(&o.ChartRepo, "repo", "", "chart repository URL holding --chart")
+	fs.StringVar(&o.ChartVersion, "chart-version", "", "chart version or constraint from --repo or the OCI registry (default: the newest)")
+	fs.BoolVar(&o.PlainHTTP, "plain-http", false, "reach the OCI registry over plain HTTP")
+	fs.BoolVar(&o.CreateNamespace, "create-namespace", false, "with --install: create the namespace if it does not exist")
 	fs.BoolVar(&o.Install, "install", false, "install the release if it does not exist")
 	fs.BoolVar(&o.Atomic, "atomic", true, "wait for the upgrade and roll back to the last deployed revision if it fails")
 	fs.BoolVar(&o.Wait, "wait", false, "wait for resources to be ready even without --atomic")
@@ -191,6 +199,10 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 		return bad("--reexport-every needs --watch and --domain")
 	case o.Install && o.Chart == "":
 		return bad("--install needs --chart")
+	case o.Chart == "" && (o.ChartRepo != "" || o.ChartVersion != ""):
+		return bad("--repo and --chart-version need --chart")
+	case o.CreateNamespace && !o.Install:
+		return bad("--create-namespace needs --install")
 	case o.InCluster && (o.Kubeconfig != "" || o.KubeContext != ""):
 		return bad("--in-cluster does not take --kubeconfig or --kube-context")
 	}

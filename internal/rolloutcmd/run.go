@@ -201,7 +201,9 @@ func (r *Runner) apply(ctx context.Context, l link) error {
 	}
 	res, err := r.Roller.Apply(ctx, rollout.Request{
 		Release: r.Opts.Release, Chart: r.Opts.Chart, Install: r.Opts.Install,
-		NonAtomic: !r.Opts.Atomic, Wait: r.Opts.Wait, Timeout: r.Opts.Timeout, RecoverPending: r.Opts.RecoverPending,
+		ChartRepo: r.Opts.ChartRepo, ChartVersion: r.Opts.ChartVersion, ChartPlainHTTP: r.Opts.PlainHTTP,
+		CreateNamespace: r.Opts.CreateNamespace,
+		NonAtomic:       !r.Opts.Atomic, Wait: r.Opts.Wait, Timeout: r.Opts.Timeout, RecoverPending: r.Opts.RecoverPending,
 		BundleURL: l.url, Version: l.version, ExpiresAt: l.expiresAt,
 	})
 	if err != nil {

@@ -151,6 +151,9 @@ func TestCommand_usage(t *testing.T) {
 		{"--release", "docs", "--domain", "d", "--renew-before", "-1m"},
 		{"--release", "docs", "--domain", "d", "--log-level", "loud"},
 		{"--release", "docs", "--domain", "d", "stray"},
+		{"--release", "docs", "--domain", "d", "--repo", "http://127.0.0.1:1"},
+		{"--release", "docs", "--domain", "d", "--chart-version", "1.0.0"},
+		{"--release", "docs", "--domain", "d", "--chart", "c", "--create-namespace"},
 	} {
 		var out, errs bytes.Buffer
 		if code := Command(context.Background(), args, &out, &errs); code != ExitUsage || errs.Len() == 0 {
