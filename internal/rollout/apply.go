@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart"
-	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/storage/driver"
 
@@ -38,25 +37,24 @@ func (r *Roller) Apply(ctx context.Context, req Request) (Result, error) {
 
 	last, history, err := r.lastRevision(req.Release)
 	if errors.Is(err, ErrReleaseNotFound) && req.Install {
-		return r.install(ctx, req, want, last != nil, log)
+		return r.install(ctx, req, want, last, log)
 	}
 	if err != nil {
 		return Result{}, err
 	}
 	if last.Info.Status.IsPending() {
-		return Result{}, &PendingError{
-			Release:    req.Release,
-			Namespace:  r.namespace,
-			Revision:   last.Version,
-			Status:     last.Info.Status.String(),
-			RollbackTo: lastDeployedBefore(history, last.Version),
+		if err := r.pending(req, last, history, log); err != nil {
+			return Result{}, err
+		}
+		if last, history, err = r.lastRevision(req.Release); err != nil {
+			return Result{}, err
 		}
 	}
 
 	var ch *chart.Chart
 	if req.Chart != "" {
-		if ch, err = loader.Load(req.Chart); err != nil {
-			return Result{}, fmt.Errorf("load chart %s: %w", req.Chart, err)
+		if ch, err = loadChart(req); err != nil {
+			return Result{}, err
 		}
 	}
 
@@ -79,40 +77,89 @@ func (r *Roller) Apply(ctx context.Context, req Request) (Result, error) {
 	}
 	vals := want.mergeInto(base.Config)
 
-	up := action.NewUpgrade(r.cfg)
+	atomic := !req.NonAtomic
+	up := action.NewUpgrade(r.withContext(ctx))
 	up.Namespace = r.namespace
-	up.Atomic = !req.NonAtomic
-	up.Wait = req.Wait
+	// Atomic mode is ours, not Helm's: Helm's rollback waits for readiness
+	// with the upgrade's full timeout and cannot be interrupted, which left
+	// releases in pending-rollback when a signal arrived. See failed.
+	up.Wait = req.Wait || atomic
 	up.Timeout = timeout(ctx, req.Timeout)
 	up.MaxHistory = maxHistory
 	up.Description = description(req, "upgrade")
+	up.Labels = revisionLabels(last)
 	log.Info("upgrading release", "from_revision", last.Version, "from_status", last.Info.Status.String(),
-		"atomic", up.Atomic, "timeout", up.Timeout.String())
-	rel, err := up.RunWithContext(ctx, req.Release, ch, vals)
+		"atomic", atomic, "wait", up.Wait, "timeout", up.Timeout.String())
+	// Helm gets a context that never ends: once it has started changing
+	// objects it must record how that went. An interrupt reaches it through
+	// the wait (withContext), the only step that takes long.
+	rel, err := up.RunWithContext(context.WithoutCancel(ctx), req.Release, ch, vals)
+	if err != nil && (atomic || ctx.Err() != nil) {
+		to := 0
+		if base.Info.Status == release.StatusDeployed {
+			to = base.Version
+		}
+		err = r.failed(ctx, req.Release, last.Version, to, err, log)
+	}
 	return outcome("upgrade", req.Release, rel, err, want, log)
+}
+
+// failed rolls a failed upgrade back to revision to, for an atomic upgrade
+// whose wait timed out and for any upgrade interrupted by its context: the
+// release must end deployed, never failed or pending. Helm's error (its
+// reason) stays in the chain.
+func (r *Roller) failed(ctx context.Context, name string, from, to int, cause error, log hclog.Logger) error {
+	if ctx.Err() != nil {
+		log.Warn("interrupted; rolling back without waiting", "to_revision", to)
+	} else {
+		log.Warn("upgrade failed; rolling back", "to_revision", to, "error", redact.Text(cause.Error()))
+	}
+	rev, err := r.recoverFailedUpgrade(name, from, to)
+	if err != nil {
+		return fmt.Errorf("%w; the rollback failed too: %w", cause, err)
+	}
+	if rev == 0 {
+		return cause
+	}
+	log.Info("rolled back", "revision", rev, "to_revision", to)
+	return fmt.Errorf("%w; rolled back to revision %d (now revision %d)", cause, to, rev)
 }
 
 // install creates the release from the request's chart with only the static
 // export values set; everything else takes the chart's defaults.
-func (r *Roller) install(ctx context.Context, req Request, want staticValues, uninstalled bool, log hclog.Logger) (Result, error) {
+func (r *Roller) install(ctx context.Context, req Request, want staticValues, prev *release.Release, log hclog.Logger) (Result, error) {
 	if req.Chart == "" {
 		return Result{}, fmt.Errorf("install release %q: the request names no chart to install: %w", req.Release, ErrReleaseNotFound)
 	}
-	ch, err := loader.Load(req.Chart)
+	ch, err := loadChart(req)
 	if err != nil {
-		return Result{}, fmt.Errorf("load chart %s: %w", req.Chart, err)
+		return Result{}, err
 	}
-	in := action.NewInstall(r.cfg)
+	in := action.NewInstall(r.withContext(ctx))
 	in.ReleaseName = req.Release
 	in.Namespace = r.namespace
 	in.Atomic = !req.NonAtomic
-	in.Wait = req.Wait
+	in.Wait = req.Wait || in.Atomic
 	in.Timeout = timeout(ctx, req.Timeout)
 	// A release uninstalled with --keep-history still owns its name.
-	in.Replace = uninstalled
+	in.Replace = prev != nil
+	in.CreateNamespace = req.CreateNamespace
 	in.Description = description(req, "install")
+	in.Labels = revisionLabels(prev)
 	log.Info("installing release", "chart", ch.Metadata.Name+"-"+ch.Metadata.Version, "atomic", in.Atomic)
-	rel, err := in.RunWithContext(ctx, ch, want.mergeInto(nil))
+	// As in Apply: an interrupt reaches Helm through the wait only. Helm's
+	// atomic install uninstalls without waiting, so it stays quick.
+	rel, err := in.RunWithContext(context.WithoutCancel(ctx), ch, want.mergeInto(nil))
+	if err != nil && !in.Atomic && ctx.Err() != nil {
+		// An interrupted install is not left failed either.
+		uerr := bounded("the uninstall", func() error {
+			_, err := action.NewUninstall(r.cfg).Run(req.Release)
+			return err
+		})
+		if uerr != nil {
+			err = fmt.Errorf("%w; the uninstall failed too: %w", err, redact.Error(uerr))
+		}
+	}
 	return outcome("install", req.Release, rel, err, want, log)
 }
 
@@ -251,6 +298,9 @@ func validate(req Request) error {
 		// The version is the only value in the pod template: without it new
 		// content would never roll the pods.
 		return errors.New("version is empty")
+	}
+	if req.Chart == "" && (req.ChartRepo != "" || req.ChartVersion != "") {
+		return errors.New("a chart repository or version needs a chart name")
 	}
 	u, err := url.Parse(req.BundleURL)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {

@@ -21,6 +21,7 @@ import (
 	"helm.sh/helm/v3/pkg/action"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
@@ -53,6 +54,13 @@ type PendingError struct {
 	// RollbackTo is the last revision that was deployed before the pending
 	// one, or 0 when there is none (a first install that never finished).
 	RollbackTo int
+	// NotRecovered says why Request.RecoverPending did not take the
+	// revision over; empty when it was not asked to.
+	NotRecovered string
+	// RecoverableIn is how long until RecoverPending may take the revision
+	// over, when only its age stands in the way; a watch loop waits that
+	// long instead of giving up.
+	RecoverableIn time.Duration
 }
 
 func (e *PendingError) Error() string {
@@ -60,9 +68,13 @@ func (e *PendingError) Error() string {
 	if e.RollbackTo == 0 {
 		recovery = fmt.Sprintf("helm uninstall %s --namespace %s", e.Release, e.Namespace)
 	}
-	return fmt.Sprintf("release %q in namespace %q is stuck at revision %d in status %s: "+
+	msg := fmt.Sprintf("release %q in namespace %q is stuck at revision %d in status %s: "+
 		"another helm operation is running or was interrupted; once none is running, recover with %q",
 		e.Release, e.Namespace, e.Revision, e.Status, recovery)
+	if e.NotRecovered != "" {
+		msg += " (not recovered automatically: " + e.NotRecovered + ")"
+	}
+	return msg
 }
 
 // Config says which cluster and namespace a Roller works on.
@@ -82,10 +94,23 @@ type Config struct {
 type Request struct {
 	// Release is the Helm release name.
 	Release string
-	// Chart is a chart directory or archive to upgrade to. Empty means the
-	// chart the release already runs, so only values change. An install
-	// needs it.
+	// Chart is the chart to upgrade to: a directory or archive, a chart
+	// name in ChartRepo, or an oci://host/repo/name reference. Empty means
+	// the chart the release already runs, so only values change. An
+	// install needs it.
 	Chart string
+	// ChartRepo is the URL of a chart repository (an index.yaml) holding
+	// the chart named Chart. Empty: Chart is a local path or an oci://
+	// reference.
+	ChartRepo string
+	// ChartVersion is the chart version or constraint to take from
+	// ChartRepo or the OCI registry; empty means the newest.
+	ChartVersion string
+	// ChartPlainHTTP reaches an OCI registry over plain HTTP.
+	ChartPlainHTTP bool
+	// CreateNamespace creates the release's namespace on install when it
+	// does not exist.
+	CreateNamespace bool
 	// Install installs the release when it does not exist. Otherwise a
 	// missing release is ErrReleaseNotFound.
 	Install bool
@@ -94,6 +119,12 @@ type Request struct {
 	// zero value is atomic because a half-applied upgrade is the worse
 	// default; clusters where nothing becomes ready (no kubelet) need this.
 	NonAtomic bool
+	// RecoverPending takes over a release stuck in pending-*: when this
+	// package created the pending revision and it is older than Timeout plus
+	// RecoverGrace (so no live run can still own it), the revision is marked
+	// failed and the release rolled back to the last deployed revision
+	// before the request is applied. Otherwise the PendingError stands.
+	RecoverPending bool
 	// Wait waits for resources to become ready even when NonAtomic is set.
 	Wait bool
 	// Timeout bounds the wait and the rollback; zero means DefaultTimeout.
@@ -147,6 +178,7 @@ func (s *State) LinkValid(now time.Time, renewBefore time.Duration) bool {
 
 // Roller applies static export values to releases in one namespace.
 type Roller struct {
+	clock     clock.Clock
 	cfg       *action.Configuration
 	namespace string
 	log       hclog.Logger
@@ -170,7 +202,7 @@ func newFromGetter(getter genericclioptions.RESTClientGetter, ns string, log hcl
 	if err := ac.Init(getter, ns, "secret", helmLog(log)); err != nil {
 		return nil, fmt.Errorf("initialise helm: %w", err)
 	}
-	return &Roller{cfg: ac, namespace: ns, log: log}, nil
+	return &Roller{cfg: ac, namespace: ns, log: log, clock: clock.Real{}}, nil
 }
 
 // NewWithActionConfig returns a Roller over an existing Helm configuration,
@@ -181,8 +213,12 @@ func NewWithActionConfig(ac *action.Configuration, namespace string, log hclog.L
 		log = hclog.NewNullLogger()
 	}
 	ac.Log = helmLog(log)
-	return &Roller{cfg: ac, namespace: namespace, log: log}
+	return &Roller{cfg: ac, namespace: namespace, log: log, clock: clock.Real{}}
 }
+
+// SetClock replaces the clock that RecoverPending judges a pending
+// revision's age by, so tests need not wait for it to age.
+func (r *Roller) SetClock(c clock.Clock) { r.clock = c }
 
 // Namespace returns the namespace the Roller works in.
 func (r *Roller) Namespace() string { return r.namespace }

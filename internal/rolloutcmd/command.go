@@ -29,8 +29,9 @@ const (
 	// ExitOK: the release carries a live link (upgraded, or nothing to do);
 	// in watch mode, a clean stop on SIGTERM or SIGINT.
 	ExitOK = cli.ExitOK
-	// ExitFailed: the API or the cluster failed, or the upgrade failed and
-	// was rolled back. Retrying later may help.
+	// ExitFailed: the API or the cluster failed, or the upgrade failed or
+	// was interrupted by a signal and was rolled back. Retrying later may
+	// help.
 	ExitFailed = cli.ExitFailed
 	// ExitUsage: bad flags or environment.
 	ExitUsage = cli.ExitUsage
@@ -45,8 +46,11 @@ const (
 type Options struct {
 	Release, Namespace, Kubeconfig, KubeContext string
 	Domain, JobID, Version, Chart               string
+	ChartRepo, ChartVersion                     string
 	RenewBefore, ReexportEvery, Timeout         time.Duration
 	Watch, DryRun, Install, Atomic, Wait        bool
+	RecoverPending, InCluster                   bool
+	CreateNamespace, PlainHTTP                  bool
 }
 
 // Roller is what the command needs of internal/rollout.
@@ -79,7 +83,10 @@ type Runner struct {
 
 const usage = `Usage: terraform-provider-docsadmin rollout --release R --namespace N
        [--kubeconfig P] [--kube-context C] (--domain D | --job-id J)
-       [--version V] [--chart PATH] [--install] [--atomic=false] [--wait]
+       [--version V] [--chart PATH|NAME --repo URL|oci://HOST/REPO/NAME]
+       [--chart-version V] [--plain-http] [--install [--create-namespace]]
+       [--atomic=false] [--wait]
+       [--timeout 5m] [--recover-pending] [--in-cluster]
        [--renew-before 15m] [--watch [--reexport-every 24h]] [--dry-run]
        [--log-level info]
 
@@ -92,8 +99,13 @@ safe to run from cron. --watch keeps running and renews the link before it
 expires. The API is reached with ` + cli.EnvBaseURL + ` and ` + cli.EnvAPIKey + `.
 
 Exit codes: 0 done or nothing to do (watch: stopped by a signal), 1 API or
-cluster failure (retry later), 2 usage, 3 the export job failed, 4 the
-release needs a person (missing without --install, or stuck pending).
+cluster failure, or the upgrade failed or was interrupted and was rolled
+back (retry later), 2 usage, 3 the export job failed, 4 the release needs a
+person (missing without --install, or stuck pending).
+
+SIGINT or SIGTERM during an upgrade's wait stops within seconds: the upgrade
+is rolled back to the last deployed revision without waiting, so the release
+is left deployed, never pending or failed.
 
 Flags:
 `
@@ -115,7 +127,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rollout: %v\n", err)
 		return ExitUsage
 	}
-	roller, err := rollout.New(rollout.Config{Kubeconfig: opts.Kubeconfig, Context: opts.KubeContext, Namespace: opts.Namespace}, log.Named("helm"))
+	roller, err := rollout.New(kubeConfig(opts, os.Getenv), log.Named("helm"))
 	if err != nil {
 		fmt.Fprintf(stderr, "rollout: %v\n", err)
 		return ExitFailed
@@ -130,6 +142,15 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return r.Run(ctx)
 }
 
+// kubeConfig says how to reach the cluster. Inside a pod
+// (KUBERNETES_SERVICE_HOST is set) with no kubeconfig given by flag or
+// KUBECONFIG, the pod's service account is used, as kubectl does; client-go
+// alone would look for ~/.kube/config first.
+func kubeConfig(o Options, getenv func(string) string) rollout.Config {
+	inPod := getenv("KUBERNETES_SERVICE_HOST") != "" && o.Kubeconfig == "" && o.KubeContext == "" && getenv("KUBECONFIG") == ""
+	return rollout.Config{Kubeconfig: o.Kubeconfig, Context: o.KubeContext, Namespace: o.Namespace, InCluster: o.InCluster || inPod}
+}
+
 // parseFlags returns the options and the logger, or an exit code >= 0 to
 // stop with (the reason is on stderr).
 func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
@@ -141,13 +162,20 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 	fs.StringVar(&o.Namespace, "namespace", "", "namespace of the release (default: the context's)")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig file (default: $KUBECONFIG or ~/.kube/config)")
 	fs.StringVar(&o.KubeContext, "kube-context", "", "kubeconfig context (default: the current one)")
+	fs.BoolVar(&o.InCluster, "in-cluster", false, "use the pod's service account (the default inside a pod when no kubeconfig is given)")
 	fs.StringVar(&o.Domain, "domain", "", "export this deployment's docs (starts a new export job)")
 	fs.StringVar(&o.JobID, "job-id", "", "use this completed export job instead of starting one")
 	fs.StringVar(&o.Version, "version", "", "staticExport.version (default: the bundle's content version, as the API reports it or from its manifest)")
-	fs.StringVar(&o.Chart, "chart", "", "chart directory or archive (default: the release's current chart; needed with --install)")
+	fs.StringVar(&o.Chart, "chart", "", "chart directory or archive, chart name in --repo, or oci://host/repo/name (default: the release's current chart; needed with --install)")
+	fs.StringVar(&o.ChartRepo, "repo", "", "chart repository URL holding --chart")
+	fs.StringVar(&o.ChartVersion, "chart-version", "", "chart version or constraint from --repo or the OCI registry (default: the newest)")
+	fs.BoolVar(&o.PlainHTTP, "plain-http", false, "reach the OCI registry over plain HTTP")
+	fs.BoolVar(&o.CreateNamespace, "create-namespace", false, "with --install: create the namespace if it does not exist")
 	fs.BoolVar(&o.Install, "install", false, "install the release if it does not exist")
 	fs.BoolVar(&o.Atomic, "atomic", true, "wait for the upgrade and roll back to the last deployed revision if it fails")
 	fs.BoolVar(&o.Wait, "wait", false, "wait for resources to be ready even without --atomic")
+	fs.BoolVar(&o.RecoverPending, "recover-pending", false,
+		"roll back a pending-* revision this tool created that is older than --timeout plus "+rollout.RecoverGrace.String()+", then proceed")
 	fs.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "how long Helm waits for resources and a rollback")
 	fs.DurationVar(&o.RenewBefore, "renew-before", 15*time.Minute, "renew the link when it expires within this")
 	fs.DurationVar(&o.ReexportEvery, "reexport-every", 0, "with --watch and --domain: start a new export this often (0: never)")
@@ -171,6 +199,12 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 		return bad("--reexport-every needs --watch and --domain")
 	case o.Install && o.Chart == "":
 		return bad("--install needs --chart")
+	case o.Chart == "" && (o.ChartRepo != "" || o.ChartVersion != ""):
+		return bad("--repo and --chart-version need --chart")
+	case o.CreateNamespace && !o.Install:
+		return bad("--create-namespace needs --install")
+	case o.InCluster && (o.Kubeconfig != "" || o.KubeContext != ""):
+		return bad("--in-cluster does not take --kubeconfig or --kube-context")
 	}
 	return o, log, -1
 }

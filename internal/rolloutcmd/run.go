@@ -115,16 +115,27 @@ func (r *Runner) watch(ctx context.Context) int {
 			return r.apply(ctx, *cur)
 		}()
 		if ctx.Err() != nil {
+			if err != nil {
+				// Interrupted mid-upgrade: say what became of the release
+				// (rolled back) before stopping.
+				r.report(err)
+			}
 			fmt.Fprintln(r.Out, "stopped")
 			return ExitOK
 		}
 		wait := r.Recheck
-		if err != nil {
+		var pending *rollout.PendingError
+		switch {
+		case errors.As(err, &pending) && pending.RecoverableIn > 0:
+			// --recover-pending will take it over once it is stale.
+			r.report(err)
+			wait = pending.RecoverableIn
+		case err != nil:
 			if code := r.report(err); code == ExitUsage || code == ExitNeedsPerson {
 				return code
 			}
 			wait, backoff = backoff, min(2*backoff, maxBackoff)
-		} else {
+		default:
 			backoff = minBackoff
 			if d := cur.expiresAt.Add(-r.Opts.RenewBefore).Sub(r.Clock.Now()); d < wait {
 				wait = d
@@ -190,7 +201,9 @@ func (r *Runner) apply(ctx context.Context, l link) error {
 	}
 	res, err := r.Roller.Apply(ctx, rollout.Request{
 		Release: r.Opts.Release, Chart: r.Opts.Chart, Install: r.Opts.Install,
-		NonAtomic: !r.Opts.Atomic, Wait: r.Opts.Wait, Timeout: r.Opts.Timeout,
+		ChartRepo: r.Opts.ChartRepo, ChartVersion: r.Opts.ChartVersion, ChartPlainHTTP: r.Opts.PlainHTTP,
+		CreateNamespace: r.Opts.CreateNamespace,
+		NonAtomic:       !r.Opts.Atomic, Wait: r.Opts.Wait, Timeout: r.Opts.Timeout, RecoverPending: r.Opts.RecoverPending,
 		BundleURL: l.url, Version: l.version, ExpiresAt: l.expiresAt,
 	})
 	if err != nil {

@@ -151,6 +151,9 @@ func TestCommand_usage(t *testing.T) {
 		{"--release", "docs", "--domain", "d", "--renew-before", "-1m"},
 		{"--release", "docs", "--domain", "d", "--log-level", "loud"},
 		{"--release", "docs", "--domain", "d", "stray"},
+		{"--release", "docs", "--domain", "d", "--repo", "http://127.0.0.1:1"},
+		{"--release", "docs", "--domain", "d", "--chart-version", "1.0.0"},
+		{"--release", "docs", "--domain", "d", "--chart", "c", "--create-namespace"},
 	} {
 		var out, errs bytes.Buffer
 		if code := Command(context.Background(), args, &out, &errs); code != ExitUsage || errs.Len() == 0 {
@@ -169,5 +172,55 @@ func TestCommand_badLogLevelInEnvironment(t *testing.T) {
 	code := Command(context.Background(), []string{"--release", "docs", "--domain", "d"}, &out, &errs)
 	if code != ExitUsage || !strings.Contains(errs.String(), cli.EnvLogLevel) {
 		t.Fatalf("exit %d, stderr %q; want 2 naming %s", code, errs.String(), cli.EnvLogLevel)
+	}
+}
+
+func TestCommand_inClusterWithKubeconfigIsUsage(t *testing.T) {
+	var out, errs bytes.Buffer
+	code := Command(context.Background(), []string{"--release", "docs", "--domain", "d", "--in-cluster", "--kubeconfig", "k"}, &out, &errs)
+	if code != ExitUsage || !strings.Contains(errs.String(), "--in-cluster") {
+		t.Fatalf("exit %d, stderr %q", code, errs.String())
+	}
+}
+
+func TestKubeConfig_inClusterInsideAPod(t *testing.T) {
+	env := func(vars map[string]string) func(string) string {
+		return func(k string) string { return vars[k] }
+	}
+	pod := map[string]string{"KUBERNETES_SERVICE_HOST": "10.0.0.1"}
+	for _, tc := range []struct {
+		name string
+		o    Options
+		env  map[string]string
+		want bool
+	}{
+		{"flag", Options{InCluster: true}, nil, true},
+		{"in a pod", Options{}, pod, true},
+		{"in a pod with --kubeconfig", Options{Kubeconfig: "k"}, pod, false},
+		{"in a pod with --kube-context", Options{KubeContext: "c"}, pod, false},
+		{"in a pod with KUBECONFIG", Options{}, map[string]string{"KUBERNETES_SERVICE_HOST": "10.0.0.1", "KUBECONFIG": "k"}, false},
+		{"outside a pod", Options{}, nil, false},
+	} {
+		if got := kubeConfig(tc.o, env(tc.env)).InCluster; got != tc.want {
+			t.Errorf("%s: in-cluster = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// Inside a pod without a kubeconfig the command goes for the service
+// account; here, outside a pod, that fails naming in-cluster configuration.
+func TestCommand_inClusterAutomaticInsideAPod(t *testing.T) {
+	t.Setenv("KUBERNETES_SERVICE_HOST", "127.0.0.1")
+	t.Setenv("KUBERNETES_SERVICE_PORT", "1")
+	t.Setenv("KUBECONFIG", "")
+	t.Setenv(cli.EnvBaseURL, "http://127.0.0.1:1")
+	t.Setenv(cli.EnvAPIKey, "dak_0123456789abcdef")
+	if _, err := os.Stat("/var/run/secrets/kubernetes.io/serviceaccount/token"); err == nil {
+		t.Skip("running inside a pod")
+	}
+	var out, errs bytes.Buffer
+	code := Command(context.Background(), []string{"--release", "docs", "--domain", "d"}, &out, &errs)
+	if code != ExitFailed || !strings.Contains(errs.String(), "in-cluster configuration") {
+		t.Fatalf("exit %d, stderr %q; want 1 from the in-cluster configuration", code, errs.String())
 	}
 }
