@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -33,6 +34,21 @@ var errNoRecord = errors.New("no such record")
 
 type store struct {
 	db *bolt.DB
+	// failWrite, set only by tests (export_test.go), stands in for a disk
+	// that refuses writes: a non-nil error fails the write before bbolt
+	// sees it.
+	failWrite atomic.Pointer[func() error]
+}
+
+// update runs one write transaction, or fails the way a full disk would
+// when a test says so.
+func (s *store) update(fn func(*bolt.Tx) error) error {
+	if f := s.failWrite.Load(); f != nil {
+		if err := (*f)(); err != nil {
+			return err
+		}
+	}
+	return s.db.Update(fn)
 }
 
 func openStore(dataDir string) (*store, error) {
@@ -114,7 +130,7 @@ func indexKey(projectID string, t time.Time, id string) []byte {
 // those, from which the caller computes Retry-After. Check and insert are
 // one transaction, so concurrent requests cannot both slip under the limit.
 func (s *store) createAgentJob(rec *agentJobRecord, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		idx := tx.Bucket(bucketAgentIndex)
 		c := idx.Cursor()
 		start := indexKey(rec.ProjectID, since, "")
@@ -173,7 +189,7 @@ func (s *store) putExportJob(rec *exportJobRecord) error {
 	if err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketExportJobs).Put([]byte(rec.JobID), data)
 	})
 }
@@ -201,7 +217,7 @@ func (s *store) exportJobs() ([]*exportJobRecord, error) {
 }
 
 func (s *store) deleteExportJob(id string) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketExportJobs).Delete([]byte(id))
 	})
 }
@@ -209,7 +225,7 @@ func (s *store) deleteExportJob(id string) error {
 // deleteAgentJobsBefore drops agent jobs created before cutoff.
 func (s *store) deleteAgentJobsBefore(cutoff time.Time) (int, error) {
 	n := 0
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		jobs, idx := tx.Bucket(bucketAgentJobs), tx.Bucket(bucketAgentIndex)
 		var doomed [][]byte
 		err := jobs.ForEach(func(k, v []byte) error {
@@ -258,7 +274,7 @@ var (
 // with errTooManyActive or errTooManyStored. Check and insert are one
 // transaction, so concurrent starts cannot slip past a limit together.
 func (s *store) createExportJob(rec *exportJobRecord, idemKey, hash string, lim exportLimits) (existing *exportJobRecord, err error) {
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		if idemKey != "" {
 			prev, err := idempotentLookup(tx, rec.OrgID, idemKey, hash, rec.CreatedAt)
 			if err != nil || prev != nil {
