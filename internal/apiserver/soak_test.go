@@ -127,7 +127,7 @@ func (c *soakClient) send(method, target string, body []byte, auth bool) (int, h
 // one, else a short jittered back-off (a refused connection while the
 // server restarts). It reports false once the client's deadline passed.
 func (c *soakClient) wait(h http.Header, fallback time.Duration) bool {
-	d := fallback + rand.N(fallback/2+1)
+	d := fallback + rand.N(fallback/2+1) //nolint:gosec // jitter that spreads the clients, not a secret
 	if s, err := strconv.Atoi(h.Get("Retry-After")); err == nil && s > 0 {
 		d = time.Duration(s) * time.Second
 	}

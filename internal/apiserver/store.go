@@ -113,6 +113,9 @@ type exportJobRecord struct {
 	Warnings *api.ExportWarnings `json:"warnings,omitempty"`
 	// BundleSize is set once the archive has been built and synced.
 	BundleSize int64 `json:"bundleSize,omitempty"`
+	// SiteBytes is the size of the rendered site, counted against the
+	// organization's maxStoredBytes with BundleSize.
+	SiteBytes int64 `json:"siteBytes,omitempty"`
 }
 
 // indexKey orders a project's agent jobs by creation time, so the number
@@ -258,14 +261,16 @@ func (s *store) deleteAgentJobsBefore(cutoff time.Time) (int, error) {
 // exportLimits are the per-organization bounds checked when a job is
 // created; zero disables a bound.
 type exportLimits struct {
-	active int // queued + running
-	stored int // every job kept, whatever its status
+	active int   // queued + running
+	stored int   // every job kept, whatever its status
+	bytes  int64 // their rendered sites and archives
 }
 
 // Reasons createExportJob refuses a job.
 var (
 	errTooManyActive = errors.New("too many active exports")
 	errTooManyStored = errors.New("too many stored exports")
+	errTooManyBytes  = errors.New("too many stored bytes")
 )
 
 // createExportJob stores rec in one transaction with its checks: an
@@ -282,11 +287,13 @@ func (s *store) createExportJob(rec *exportJobRecord, idemKey, hash string, lim 
 				return err
 			}
 		}
-		active, stored := 0, 0
+		active, stored, size := 0, 0, int64(0)
 		err := tx.Bucket(bucketExportJobs).ForEach(func(_, v []byte) error {
 			var other struct {
-				OrgID  string `json:"orgId"`
-				Status string `json:"status"`
+				OrgID      string `json:"orgId"`
+				Status     string `json:"status"`
+				SiteBytes  int64  `json:"siteBytes"`
+				BundleSize int64  `json:"bundleSize"`
 			}
 			if err := json.Unmarshal(v, &other); err != nil {
 				return err
@@ -295,6 +302,7 @@ func (s *store) createExportJob(rec *exportJobRecord, idemKey, hash string, lim 
 				return nil
 			}
 			stored++
+			size += other.SiteBytes + other.BundleSize
 			if other.Status == api.ExportQueued || other.Status == api.ExportRunning {
 				active++
 			}
@@ -308,6 +316,8 @@ func (s *store) createExportJob(rec *exportJobRecord, idemKey, hash string, lim 
 			return errTooManyActive
 		case lim.stored > 0 && stored >= lim.stored:
 			return errTooManyStored
+		case lim.bytes > 0 && size >= lim.bytes:
+			return errTooManyBytes
 		}
 		data, err := json.Marshal(rec)
 		if err != nil {

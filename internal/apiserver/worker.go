@@ -146,6 +146,9 @@ func (s *Server) runExport(id string) {
 	}
 	if err == nil {
 		rec.PageCount, rec.Version = man.PageCount, man.Version
+		if rec.SiteBytes, err = treeSize(s.siteDir(id)); err != nil {
+			err = fmt.Errorf("measure export: %w", err)
+		}
 	}
 	s.finishExport(rec, err)
 }
@@ -256,6 +259,38 @@ func (s *Server) putUntilStored(rec *exportJobRecord) bool {
 		}
 		wait = min(2*wait, storeRetryMax)
 	}
+}
+
+// treeSize sums the sizes of the regular files under dir.
+func treeSize(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			n += info.Size()
+		}
+		return err
+	})
+	return n, err
+}
+
+// orgStoredBytes is what maxStoredBytes counts for an organization, for the
+// message of a refused start.
+func (s *Server) orgStoredBytes(orgID string) int64 {
+	jobs, err := s.store.exportJobs()
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, rec := range jobs {
+		if rec.OrgID == orgID {
+			n += rec.SiteBytes + rec.BundleSize
+		}
+	}
+	return n
 }
 
 func (s *Server) orgDeployment(orgID, domain string) (*Project, *Deployment) {
