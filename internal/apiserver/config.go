@@ -56,6 +56,9 @@ type Config struct {
 	// e.g. "https://docs.example.com", or "null" for pages opened from
 	// file:// (an API playground in an exported bundle). Default: none.
 	CORSAllowedOrigins []string `yaml:"corsAllowedOrigins"`
+	// MaxStoredBytes caps the bytes of an organization's rendered sites
+	// and archives (507 beyond).
+	MaxStoredBytes int64 `yaml:"maxStoredBytes"`
 }
 
 // Defaults of the bounds that keep one key from filling the disk or the
@@ -64,6 +67,7 @@ type Config struct {
 const (
 	DefaultMaxActiveExports = 10
 	DefaultMaxStoredExports = 1000
+	DefaultMaxStoredBytes   = 20 << 30
 	DefaultExportTimeout    = 15 * time.Minute
 	DefaultJobRetention     = 30 * 24 * time.Hour
 )
@@ -204,8 +208,11 @@ func (c *Config) check() error {
 	if c.AgentJobsPerHour == 0 {
 		c.AgentJobsPerHour = DefaultAgentJobsPerHour
 	}
-	if c.AgentJobsPerHour < 0 || c.ExportWorkers < 0 || c.MaxActiveExports < 0 || c.MaxStoredExports < 0 {
-		return errors.New("agentJobsPerHour, exportWorkers, maxActiveExports and maxStoredExports must not be negative")
+	if c.AgentJobsPerHour < 0 || c.ExportWorkers < 0 || c.MaxActiveExports < 0 || c.MaxStoredExports < 0 || c.MaxStoredBytes < 0 {
+		return errors.New("agentJobsPerHour, exportWorkers, maxActiveExports, maxStoredExports and maxStoredBytes must not be negative")
+	}
+	if c.MaxStoredBytes == 0 {
+		c.MaxStoredBytes = DefaultMaxStoredBytes
 	}
 	if c.MaxActiveExports == 0 {
 		c.MaxActiveExports = DefaultMaxActiveExports

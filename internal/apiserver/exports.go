@@ -71,6 +71,8 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 			msg: fmt.Sprintf("organization %q has %d exports queued or running, the most allowed; retry when one finishes", org.ID, s.cfg.MaxActiveExports)}
 	case errors.Is(err, errTooManyStored):
 		return errorf(http.StatusInsufficientStorage, "organization %q stores %d exports, the most allowed; they are deleted after the retention of %s", org.ID, s.cfg.MaxStoredExports, s.retention())
+	case errors.Is(err, errTooManyBytes):
+		return errorf(http.StatusInsufficientStorage, "organization %q stores %d bytes of exports, the most allowed is %d; they are deleted after the retention of %s", org.ID, s.orgStoredBytes(org.ID), s.cfg.MaxStoredBytes, s.retention())
 	case err != nil:
 		return storeError("store export job", err)
 	case existing != nil:

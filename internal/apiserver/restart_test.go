@@ -42,9 +42,16 @@ type child struct {
 
 func startChild(t *testing.T, args string) *child {
 	t.Helper()
+	return startChildLogging(t, args, os.Stderr)
+}
+
+// startChildLogging is startChild with the server's log going to stderr;
+// a file keeps every line the server wrote before a SIGKILL.
+func startChildLogging(t *testing.T, args string, stderr *os.File) *child {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+args, "DOCSADMIN_LOG_LEVEL=warn")
-	cmd.Stderr = os.Stderr
+	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

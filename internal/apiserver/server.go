@@ -222,5 +222,5 @@ func (s *Server) expired(t time.Time) bool {
 }
 
 func (s *Server) exportLimits() exportLimits {
-	return exportLimits{active: s.cfg.MaxActiveExports, stored: s.cfg.MaxStoredExports}
+	return exportLimits{active: s.cfg.MaxActiveExports, stored: s.cfg.MaxStoredExports, bytes: s.cfg.MaxStoredBytes}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -33,6 +34,21 @@ var errNoRecord = errors.New("no such record")
 
 type store struct {
 	db *bolt.DB
+	// failWrite, set only by tests (export_test.go), stands in for a disk
+	// that refuses writes: a non-nil error fails the write before bbolt
+	// sees it.
+	failWrite atomic.Pointer[func() error]
+}
+
+// update runs one write transaction, or fails the way a full disk would
+// when a test says so.
+func (s *store) update(fn func(*bolt.Tx) error) error {
+	if f := s.failWrite.Load(); f != nil {
+		if err := (*f)(); err != nil {
+			return err
+		}
+	}
+	return s.db.Update(fn)
 }
 
 func openStore(dataDir string) (*store, error) {
@@ -97,6 +113,9 @@ type exportJobRecord struct {
 	Warnings *api.ExportWarnings `json:"warnings,omitempty"`
 	// BundleSize is set once the archive has been built and synced.
 	BundleSize int64 `json:"bundleSize,omitempty"`
+	// SiteBytes is the size of the rendered site, counted against the
+	// organization's maxStoredBytes with BundleSize.
+	SiteBytes int64 `json:"siteBytes,omitempty"`
 }
 
 // indexKey orders a project's agent jobs by creation time, so the number
@@ -114,7 +133,7 @@ func indexKey(projectID string, t time.Time, id string) []byte {
 // those, from which the caller computes Retry-After. Check and insert are
 // one transaction, so concurrent requests cannot both slip under the limit.
 func (s *store) createAgentJob(rec *agentJobRecord, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		idx := tx.Bucket(bucketAgentIndex)
 		c := idx.Cursor()
 		start := indexKey(rec.ProjectID, since, "")
@@ -173,7 +192,7 @@ func (s *store) putExportJob(rec *exportJobRecord) error {
 	if err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketExportJobs).Put([]byte(rec.JobID), data)
 	})
 }
@@ -201,7 +220,7 @@ func (s *store) exportJobs() ([]*exportJobRecord, error) {
 }
 
 func (s *store) deleteExportJob(id string) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketExportJobs).Delete([]byte(id))
 	})
 }
@@ -209,7 +228,7 @@ func (s *store) deleteExportJob(id string) error {
 // deleteAgentJobsBefore drops agent jobs created before cutoff.
 func (s *store) deleteAgentJobsBefore(cutoff time.Time) (int, error) {
 	n := 0
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		jobs, idx := tx.Bucket(bucketAgentJobs), tx.Bucket(bucketAgentIndex)
 		var doomed [][]byte
 		err := jobs.ForEach(func(k, v []byte) error {
@@ -242,14 +261,16 @@ func (s *store) deleteAgentJobsBefore(cutoff time.Time) (int, error) {
 // exportLimits are the per-organization bounds checked when a job is
 // created; zero disables a bound.
 type exportLimits struct {
-	active int // queued + running
-	stored int // every job kept, whatever its status
+	active int   // queued + running
+	stored int   // every job kept, whatever its status
+	bytes  int64 // their rendered sites and archives
 }
 
 // Reasons createExportJob refuses a job.
 var (
 	errTooManyActive = errors.New("too many active exports")
 	errTooManyStored = errors.New("too many stored exports")
+	errTooManyBytes  = errors.New("too many stored bytes")
 )
 
 // createExportJob stores rec in one transaction with its checks: an
@@ -258,7 +279,7 @@ var (
 // with errTooManyActive or errTooManyStored. Check and insert are one
 // transaction, so concurrent starts cannot slip past a limit together.
 func (s *store) createExportJob(rec *exportJobRecord, idemKey, hash string, lim exportLimits) (existing *exportJobRecord, err error) {
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		if idemKey != "" {
 			prev, err := idempotentLookup(tx, rec.OrgID, idemKey, hash, rec.CreatedAt)
 			if err != nil || prev != nil {
@@ -266,11 +287,13 @@ func (s *store) createExportJob(rec *exportJobRecord, idemKey, hash string, lim 
 				return err
 			}
 		}
-		active, stored := 0, 0
+		active, stored, size := 0, 0, int64(0)
 		err := tx.Bucket(bucketExportJobs).ForEach(func(_, v []byte) error {
 			var other struct {
-				OrgID  string `json:"orgId"`
-				Status string `json:"status"`
+				OrgID      string `json:"orgId"`
+				Status     string `json:"status"`
+				SiteBytes  int64  `json:"siteBytes"`
+				BundleSize int64  `json:"bundleSize"`
 			}
 			if err := json.Unmarshal(v, &other); err != nil {
 				return err
@@ -279,6 +302,7 @@ func (s *store) createExportJob(rec *exportJobRecord, idemKey, hash string, lim 
 				return nil
 			}
 			stored++
+			size += other.SiteBytes + other.BundleSize
 			if other.Status == api.ExportQueued || other.Status == api.ExportRunning {
 				active++
 			}
@@ -292,6 +316,8 @@ func (s *store) createExportJob(rec *exportJobRecord, idemKey, hash string, lim 
 			return errTooManyActive
 		case lim.stored > 0 && stored >= lim.stored:
 			return errTooManyStored
+		case lim.bytes > 0 && size >= lim.bytes:
+			return errTooManyBytes
 		}
 		data, err := json.Marshal(rec)
 		if err != nil {

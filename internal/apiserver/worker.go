@@ -131,9 +131,8 @@ func (s *Server) runExport(id string) {
 	}
 	rec.Status, rec.Progress, rec.PageCount, rec.UpdatedAt = api.ExportRunning, 0, 0, s.clock.Now().UTC()
 	rec.Warnings = nil // a resumed job renders, and warns, afresh
-	if err := s.store.putExportJob(rec); err != nil {
-		s.log.Error("store export job", "job", id, "error", err)
-		return
+	if !s.putUntilStored(rec) {
+		return // shutting down: the job is still queued and resumes on the next start
 	}
 	lj := &liveJob{updatedAt: rec.UpdatedAt}
 	s.live.Store(id, lj)
@@ -147,6 +146,9 @@ func (s *Server) runExport(id string) {
 	}
 	if err == nil {
 		rec.PageCount, rec.Version = man.PageCount, man.Version
+		if rec.SiteBytes, err = treeSize(s.siteDir(id)); err != nil {
+			err = fmt.Errorf("measure export: %w", err)
+		}
 	}
 	s.finishExport(rec, err)
 }
@@ -224,9 +226,71 @@ func (s *Server) finishExport(rec *exportJobRecord, err error) {
 	} else {
 		rec.Status, rec.Progress, rec.Error = api.ExportCompleted, 100, ""
 	}
-	if err := s.store.putExportJob(rec); err != nil {
-		s.log.Error("store export job", "job", rec.JobID, "error", err)
+	s.putUntilStored(rec)
+}
+
+// Back-off between attempts to write a job record the store refused.
+const (
+	storeRetryFirst = 100 * time.Millisecond
+	storeRetryMax   = 5 * time.Second
+)
+
+// putUntilStored writes rec, retrying with back-off while the store refuses
+// (a full disk): a worker that gave up would leave the job queued or
+// running forever. It reports false when the server shut down first; the
+// record then keeps its previous state and the next start resumes it.
+func (s *Server) putUntilStored(rec *exportJobRecord) bool {
+	wait := storeRetryFirst
+	for attempt := 1; ; attempt++ {
+		err := s.store.putExportJob(rec)
+		if err == nil {
+			if attempt > 1 {
+				s.log.Info("store export job succeeded after retries", "job", rec.JobID, "attempts", attempt)
+			}
+			return true
+		}
+		s.log.Error("store export job; retrying", "job", rec.JobID, "status", rec.Status, "attempt", attempt, "error", err)
+		t := time.NewTimer(wait)
+		select {
+		case <-s.ctx.Done():
+			t.Stop()
+			return false
+		case <-t.C:
+		}
+		wait = min(2*wait, storeRetryMax)
 	}
+}
+
+// treeSize sums the sizes of the regular files under dir.
+func treeSize(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			n += info.Size()
+		}
+		return err
+	})
+	return n, err
+}
+
+// orgStoredBytes is what maxStoredBytes counts for an organization, for the
+// message of a refused start.
+func (s *Server) orgStoredBytes(orgID string) int64 {
+	jobs, err := s.store.exportJobs()
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, rec := range jobs {
+		if rec.OrgID == orgID {
+			n += rec.SiteBytes + rec.BundleSize
+		}
+	}
+	return n
 }
 
 func (s *Server) orgDeployment(orgID, domain string) (*Project, *Deployment) {

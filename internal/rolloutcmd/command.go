@@ -51,6 +51,8 @@ type Options struct {
 	Watch, DryRun, Install, Atomic, Wait        bool
 	RecoverPending, InCluster                   bool
 	CreateNamespace, PlainHTTP                  bool
+	// ExportTimeout bounds the whole wait for an export job.
+	ExportTimeout time.Duration
 }
 
 // Roller is what the command needs of internal/rollout.
@@ -121,8 +123,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rollout: set %s and %s\n", cli.EnvBaseURL, cli.EnvAPIKey)
 		return ExitUsage
 	}
-	api, err := client.New(client.Config{BaseURL: baseURL, APIKey: key, UserAgent: "terraform-provider-docsadmin-rollout",
-		Logger: client.HCLogger(log.Named("api"))})
+	api, err := client.New(clientConfig(opts, baseURL, key, log))
 	if err != nil {
 		fmt.Fprintf(stderr, "rollout: %v\n", err)
 		return ExitUsage
@@ -149,6 +150,12 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func kubeConfig(o Options, getenv func(string) string) rollout.Config {
 	inPod := getenv("KUBERNETES_SERVICE_HOST") != "" && o.Kubeconfig == "" && o.KubeContext == "" && getenv("KUBECONFIG") == ""
 	return rollout.Config{Kubeconfig: o.Kubeconfig, Context: o.KubeContext, Namespace: o.Namespace, InCluster: o.InCluster || inPod}
+}
+
+// clientConfig is the API client's configuration for opts.
+func clientConfig(opts Options, baseURL, key string, log hclog.Logger) client.Config {
+	return client.Config{BaseURL: baseURL, APIKey: key, UserAgent: "terraform-provider-docsadmin-rollout",
+		Logger: client.HCLogger(log.Named("api")), PollTimeout: opts.ExportTimeout}
 }
 
 // parseFlags returns the options and the logger, or an exit code >= 0 to
@@ -180,6 +187,7 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 	fs.DurationVar(&o.RenewBefore, "renew-before", 15*time.Minute, "renew the link when it expires within this")
 	fs.DurationVar(&o.ReexportEvery, "reexport-every", 0, "with --watch and --domain: start a new export this often (0: never)")
 	fs.BoolVar(&o.Watch, "watch", false, "keep running: renew the link before it expires and upgrade again")
+	fs.DurationVar(&o.ExportTimeout, "export-timeout", client.DefaultPollTimeout, "give up waiting for the export job after this long (exit 1; the job goes on)")
 	fs.BoolVar(&o.DryRun, "dry-run", false, "say what would change without upgrading")
 	log, code, ok := cmd.Parse(args)
 	if !ok {
@@ -195,6 +203,8 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 		return bad("give exactly one of --domain and --job-id")
 	case o.RenewBefore < 0 || o.ReexportEvery < 0 || o.Timeout <= 0:
 		return bad("durations must not be negative")
+	case o.ExportTimeout <= 0:
+		return bad("--export-timeout must be positive")
 	case o.ReexportEvery > 0 && (!o.Watch || o.Domain == ""):
 		return bad("--reexport-every needs --watch and --domain")
 	case o.Install && o.Chart == "":

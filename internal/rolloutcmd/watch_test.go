@@ -149,6 +149,7 @@ func TestCommand_usage(t *testing.T) {
 		{"--release", "docs", "--domain", "d", "--reexport-every", "1h"},
 		{"--release", "docs", "--job-id", "j", "--install"},
 		{"--release", "docs", "--domain", "d", "--renew-before", "-1m"},
+		{"--release", "docs", "--domain", "d", "--export-timeout", "0s"},
 		{"--release", "docs", "--domain", "d", "--log-level", "loud"},
 		{"--release", "docs", "--domain", "d", "stray"},
 		{"--release", "docs", "--domain", "d", "--repo", "http://127.0.0.1:1"},

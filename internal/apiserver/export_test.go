@@ -1,0 +1,6 @@
+package apiserver
+
+// FailStoreWrites makes every store write of s fail with the error f
+// returns (none when f returns nil), as a full disk would: the external
+// tests use it to check that no job is left queued or running.
+func FailStoreWrites(s *Server, f func() error) { s.store.failWrite.Store(&f) }
