@@ -88,7 +88,7 @@ const usage = `Usage: terraform-provider-docsadmin rollout --release R --namespa
        [--version V] [--chart PATH|NAME --repo URL|oci://HOST/REPO/NAME]
        [--chart-version V] [--plain-http] [--install [--create-namespace]]
        [--atomic=false] [--wait]
-       [--timeout 5m] [--recover-pending] [--in-cluster]
+       [--timeout 5m] [--recover-pending] [--in-cluster] [--export-timeout 1h]
        [--renew-before 15m] [--watch [--reexport-every 24h]] [--dry-run]
        [--log-level info]
 
