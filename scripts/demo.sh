@@ -78,7 +78,7 @@ step "rolling the bundle out with Helm to a local Kubernetes cluster that runs p
 # The test cluster of the Helm tier (tools/kube/build.sh, `make kube`): etcd,
 # kube-apiserver, the controller manager and scheduler on loopback, and kwok
 # playing a node, so Deployments roll and pods turn Ready without Docker.
-command -v kubectl >/dev/null || { echo "demo needs kubectl to read the release's Secret and pods (apt-get install kubectl, or any kubectl 1.3x)" >&2; exit 1; }
+command -v kubectl >/dev/null || { echo "demo needs kubectl on PATH to read the release's Secret and pods (any kubectl 1.3x; https://kubernetes.io/docs/tasks/tools/)" >&2; exit 1; }
 # build.sh prints only the directory when everything is built; when it has
 # to build, its first line on stderr says so, and each binary is reported
 # as it lands: announce the wait there and pass its progress through.
