@@ -21,12 +21,15 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	linkFile := fs.String("bundle-url-file", "", "file holding the link, e.g. a mounted Secret; re-read on every check")
 	addr := fs.String("addr", ":8080", "address to serve on")
 	dataDir := fs.String("data-dir", os.TempDir()+"/docsadmin-bundle", "where unpacked versions are kept")
+	pin := fs.String("pin-version", "", "refuse a bundle whose content version (its manifest's) differs; the old site keeps serving")
+	pinFile := fs.String("pin-version-file", "", "file holding the pinned version, re-read on every check; a missing file pins nothing")
 	interval := fs.Duration("check-interval", 30*time.Second, "how often the link (file) is checked for a change")
 	log, code, ok := cmd.Parse(args)
 	if !ok {
 		return code
 	}
-	srv, err := New(Options{URL: *link, URLFile: *linkFile, DataDir: *dataDir, Logger: log})
+	srv, err := New(Options{URL: *link, URLFile: *linkFile, DataDir: *dataDir,
+		PinVersion: *pin, PinVersionFile: *pinFile, Logger: log})
 	if err != nil {
 		return cmd.Usagef("%v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -32,9 +33,15 @@ type Options struct {
 	URLFile string
 	// DataDir keeps unpacked versions; the last good one is served again
 	// after a restart before anything is downloaded.
-	DataDir    string
-	HTTPClient *http.Client
-	Logger     hclog.Logger
+	DataDir string
+	// PinVersion, or the contents of PinVersionFile (re-read on every
+	// check, like URLFile), is the content version the site must have.
+	// A bundle of another version is refused: the old site keeps serving
+	// and /healthz says why. Empty (or no file) pins nothing.
+	PinVersion     string
+	PinVersionFile string
+	HTTPClient     *http.Client
+	Logger         hclog.Logger
 }
 
 // site is one unpacked, verified bundle. Requests hold mu for reading while
@@ -56,6 +63,7 @@ type Server struct {
 
 	mu      sync.Mutex // serialises Update
 	lastURL string
+	lastPin string
 	lastErr atomic.Pointer[string]
 }
 
@@ -67,6 +75,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.DataDir == "" {
 		return nil, errors.New("no data dir")
+	}
+	if opts.PinVersion != "" && opts.PinVersionFile != "" {
+		return nil, errors.New("set at most one of the pinned version and the pinned version file")
 	}
 	if err := os.MkdirAll(filepath.Join(opts.DataDir, "sites"), 0o755); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
@@ -122,11 +133,15 @@ func (s *Server) Update(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	link, err := s.link()
-	if err == nil && link == s.lastURL && s.lastErr.Load() == nil && s.serving() == nil {
+	pin, perr := s.pin()
+	if err == nil {
+		err = perr
+	}
+	if err == nil && link == s.lastURL && pin == s.lastPin && s.lastErr.Load() == nil && s.serving() == nil {
 		return nil
 	}
 	if err == nil {
-		err = s.install(ctx, link)
+		err = s.install(ctx, link, pin)
 	}
 	if err != nil {
 		msg := err.Error()
@@ -134,7 +149,7 @@ func (s *Server) Update(ctx context.Context) error {
 		s.log.Error("bundle update failed; the current site keeps serving", "error", msg, "serving", s.Version())
 		return err
 	}
-	s.lastURL = link
+	s.lastURL, s.lastPin = link, pin
 	s.lastErr.Store(nil)
 	return nil
 }
@@ -154,13 +169,34 @@ func (s *Server) link() (string, error) {
 	return link, nil
 }
 
+// pin reads the pinned version; a missing file pins nothing, so the chart
+// can leave the Secret's version key out when staticExport.version is unset.
+func (s *Server) pin() (string, error) {
+	if s.opts.PinVersionFile == "" {
+		return s.opts.PinVersion, nil
+	}
+	b, err := os.ReadFile(s.opts.PinVersionFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read pinned version file: %w", err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
 // install fetches link and makes it the served site unless it holds the
-// content already served.
-func (s *Server) install(ctx context.Context, link string) error {
+// content already served, or content of a version other than pin.
+func (s *Server) install(ctx context.Context, link, pin string) error {
 	start := time.Now()
 	tmp, man, err := fetch(ctx, s.hc, link, s.opts.DataDir)
 	if err != nil {
 		return err
+	}
+	if pin != "" && man.Version != pin {
+		_ = os.RemoveAll(tmp)
+		return fmt.Errorf("bundle content version %s differs from the pinned version %s; refused, still serving %q",
+			man.Version, pin, s.Version())
 	}
 	if man.Version == s.Version() && s.serving() == nil {
 		_ = os.RemoveAll(tmp)

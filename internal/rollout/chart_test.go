@@ -130,7 +130,7 @@ func TestChart_linkInSecretOnlyVersionInPodTemplate(t *testing.T) {
 
 	c := dig(t, dep, "spec", "template", "spec", "containers").([]interface{})[0].(map[string]interface{})
 	args := strings.Join(toStrings(c["args"]), " ")
-	if args != "serve-bundle --bundle-url-file /secret/bundleUrl --addr :8080 --data-dir /var/lib/docsadmin" {
+	if args != "serve-bundle --bundle-url-file /secret/bundleUrl --pin-version-file /secret/version --addr :8080 --data-dir /var/lib/docsadmin" {
 		t.Errorf("container args = %q", args)
 	}
 	// serve-bundle keeps the old site serving when a new bundle is bad, so
@@ -169,16 +169,34 @@ func TestChart_renewedLinkKeepsPodTemplate(t *testing.T) {
 	}
 }
 
-func TestChart_rejectsEnabledWithoutLinkOrVersion(t *testing.T) {
-	for name, vals := range map[string]map[string]interface{}{
-		"no link":    enabledValues("", "v1"),
-		"no version": enabledValues(testURL, ""),
-	} {
-		t.Run(name, func(t *testing.T) {
-			if _, _, err := renderChart(t, vals); err == nil {
-				t.Error("rendered; want a schema error")
-			}
-		})
+func TestChart_rejectsEnabledWithoutLink(t *testing.T) {
+	if _, _, err := renderChart(t, enabledValues("", "v1")); err == nil {
+		t.Error("rendered; want a schema error")
+	}
+}
+
+// TestChart_versionPins: staticExport.version is optional; when set it goes
+// into the Secret next to the link, where serve-bundle's --pin-version-file
+// reads it; when unset the Secret has no version key and nothing is pinned.
+func TestChart_versionPins(t *testing.T) {
+	for _, version := range []string{"", "2024-06-01"} {
+		objs, _, err := renderChart(t, enabledValues(testURL, version))
+		if err != nil {
+			t.Fatalf("version %q: %v", version, err)
+		}
+		data := dig(t, objs["Secret"], "data").(map[string]interface{})
+		enc, ok := data["version"].(string)
+		got, _ := base64.StdEncoding.DecodeString(enc)
+		if ok != (version != "") || string(got) != version {
+			t.Errorf("version %q: secret version = %q (present %v)", version, got, ok)
+		}
+		args, err := yaml.Marshal(dig(t, objs["Deployment"], "spec", "template", "spec", "containers"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(args), "- --pin-version-file\n  - /secret/version\n") {
+			t.Errorf("version %q: serve-bundle is not given the pin file:\n%s", version, args)
+		}
 	}
 }
 
