@@ -36,6 +36,7 @@ func TestChart_lints(t *testing.T) {
 	}{
 		{"defaults", nil, true},
 		{"enabled", enabledValues(testURL, "v1"), true},
+		{"renewer", renewerValues(nil), true},
 		// Proves the lint run sees the values and the schema at all.
 		{"enabled without link", enabledValues("", "v1"), false},
 	} {
