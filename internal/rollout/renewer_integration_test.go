@@ -31,7 +31,8 @@ const (
 	renewNS      = "docs-renew"
 	renewRelease = "docs"
 	renewer      = "docs-docsadmin-self-hosted-renewer"
-	bundleSecret = "docs-docsadmin-self-hosted-bundle"
+	// linkHolder is the chart's Secret that holds the bundle link.
+	linkHolder = "docs-docsadmin-self-hosted-bundle"
 )
 
 // TestRenewer_upgradesWithItsOwnRoleOnly installs the chart with the
@@ -153,7 +154,7 @@ func installWithRenewer(t *testing.T, kubeconfig string, vals map[string]interfa
 
 func bundleLink(ctx context.Context, t *testing.T, cs kubernetes.Interface) string {
 	t.Helper()
-	sec, err := cs.CoreV1().Secrets(renewNS).Get(ctx, bundleSecret, metav1.GetOptions{})
+	sec, err := cs.CoreV1().Secrets(renewNS).Get(ctx, linkHolder, metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("bundle secret: %v", err)
 	}
