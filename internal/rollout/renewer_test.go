@@ -136,6 +136,14 @@ func TestChart_renewerDeployment(t *testing.T) {
 	if got, _ := base64.StdEncoding.DecodeString(dig(t, sec, "data", "apiKey").(string)); string(got) != "sk-test-key" {
 		t.Errorf("renewer secret apiKey = %q", got)
 	}
+	_, rel, err := renderChart(t, renewerValues(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := rel.Info.Notes; !strings.Contains(n, "The renewer's\nfirst rollout sets staticExport.enabled") ||
+		!strings.Contains(n, "logs deploy/"+renewerName) || !strings.Contains(n, "domain docs.acme.test") {
+		t.Errorf("notes do not explain the renewer:\n%s", n)
+	}
 	if dig(t, dep, "spec", "strategy", "type") != "Recreate" || dig(t, dep, "spec", "replicas") != float64(1) {
 		t.Error("two renewers could run at once")
 	}
