@@ -98,9 +98,14 @@ func TestRenewer_upgradesWithItsOwnRoleOnly(t *testing.T) {
 	if !strings.HasPrefix(first, env.URL) {
 		t.Fatalf("release Secret holds %q, want a link of the reference server", first)
 	}
+	before := generations(ctx, t, admin)
 	env.Clock.Advance(50 * time.Minute)
 	if code, out := run(); code != rolloutcmd.ExitOK || !strings.Contains(out, "revision 3") {
 		t.Fatalf("renewal near expiry: exit %d\n%s", code, out)
+	}
+	// Neither serve-bundle nor the renewer itself restarts for a renewal.
+	if after := generations(ctx, t, admin); after != before {
+		t.Errorf("the renewal moved Deployment generations %v to %v", before, after)
 	}
 	if renewed := bundleLink(ctx, t, admin); renewed == first || !strings.HasPrefix(renewed, env.URL) {
 		t.Fatalf("the renewal left the link unchanged")
@@ -150,6 +155,20 @@ func installWithRenewer(t *testing.T, kubeconfig string, vals map[string]interfa
 	if _, err := in.Run(ch, vals); err != nil {
 		t.Fatalf("install with the renewer: %v", err)
 	}
+}
+
+// generations are those of serve-bundle's and the renewer's Deployments.
+func generations(ctx context.Context, t *testing.T, cs kubernetes.Interface) [2]int64 {
+	t.Helper()
+	var g [2]int64
+	for i, name := range []string{"docs-docsadmin-self-hosted", renewer} {
+		d, err := cs.AppsV1().Deployments(renewNS).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g[i] = d.Generation
+	}
+	return g
 }
 
 func bundleLink(ctx context.Context, t *testing.T, cs kubernetes.Interface) string {
