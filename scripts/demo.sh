@@ -2,39 +2,80 @@
 # The whole loop on this machine, with no registry and no network: build
 # the provider, start the reference server with its embedded demo, apply
 # examples/quickstart, download the bundle from the output link, verify
-# every file against the bundle's manifest, and say where the site is.
+# every file against the bundle's manifest, roll it out with Helm to a
+# local cluster that runs pods, and serve it with serve-bundle.
 #
 # DEMO_INIT=1 installs the provider with `terraform init` from a local
 # filesystem mirror instead of dev_overrides.
 #
-# Leaves .demo/ behind (server data, Terraform state, the site) to look
-# at; each run starts from a fresh Terraform state, since the server's
-# port, and so every link in an old state, changes between runs.
+# State that makes a second run a no-op is kept across runs in
+# $DOCSADMIN_DEMO_STATE (default ~/.cache/docsadmin-demo): the reference
+# server's data (jobs, bundles, signing keys, admin key), the port it was
+# given on the first run (every link names it), and the Terraform state.
+# Remove that directory to start over. .demo/ keeps this run's logs, the
+# site and the kubeconfig to look at.
 set -euo pipefail
 source "$(dirname "$0")/devprovider.sh"
 
 DEMO="$ROOT/.demo"
-mkdir -p "$DEMO"
-for tool in curl tar sha256sum jq; do
+STATE="${DOCSADMIN_DEMO_STATE:-${XDG_CACHE_HOME:-$HOME/.cache}/docsadmin-demo}"
+mkdir -p "$DEMO" "$STATE"
+for tool in curl tar sha256sum jq flock; do
   command -v "$tool" >/dev/null || { echo "demo needs $tool (apt-get install $tool)" >&2; exit 1; }
 done
+# One demo at a time per state directory: two servers on one data dir, or
+# two applies on one Terraform state, would step on each other.
+exec 9>"$STATE/lock"
+flock -n 9 || { echo "another make demo is using $STATE (lock $STATE/lock); wait for it or set DOCSADMIN_DEMO_STATE" >&2; exit 1; }
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "starting the reference server (embedded demo)"
-start_apiserver "$DEMO/apiserver"
-echo "server at $APISERVER_URL (log: $DEMO/apiserver.log)"
+# start_demo_apiserver: the reference server on the port kept in
+# $STATE/port (chosen by the kernel on the first run and kept), with its
+# data in $STATE/apiserver, so jobs, links and the Terraform state of the
+# previous run stay valid.
+start_demo_apiserver() {
+  local port="" addr i
+  [[ -f "$STATE/port" ]] && port="$(cat "$STATE/port")"
+  addr="127.0.0.1:${port:-0}"
+  : >"$DEMO/apiserver.out"
+  : >"$DEMO/apiserver.log"
+  "$PROVIDER_BIN" apiserver --addr "$addr" --data-dir "$STATE/apiserver" >"$DEMO/apiserver.out" 2>"$DEMO/apiserver.log" &
+  APISERVER_PID=$!
+  trap 'kill "$APISERVER_PID" 2>/dev/null || true; wait "$APISERVER_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+  APISERVER_URL=""
+  for i in $(seq 1 100); do
+    APISERVER_URL="$(sed -n 's/^listening on //p' "$DEMO/apiserver.out")"
+    [[ -n "$APISERVER_URL" ]] && curl -fsS "$APISERVER_URL/readyz" >/dev/null 2>&1 && break
+    APISERVER_URL=""
+    if ! kill -0 "$APISERVER_PID" 2>/dev/null; then
+      cat "$DEMO/apiserver.log" >&2
+      if [[ -n "$port" ]] && grep -q 'address already in use' "$DEMO/apiserver.log"; then
+        echo "port $port, kept in $STATE/port since the first run, is taken by another program;" >&2
+        echo "stop it, or remove $STATE/port to take a new port (the links in the kept state then change)" >&2
+      fi
+      return 1
+    fi
+    sleep 0.1 # a child process coming up: there is nothing to wait on but the port
+  done
+  [[ -n "$APISERVER_URL" ]] || { echo "the server did not come up; see $DEMO/apiserver.log" >&2; return 1; }
+  [[ -n "$port" ]] || echo "${APISERVER_URL##*:}" >"$STATE/port"
+  APISERVER_KEY="$(cat "$STATE/apiserver/admin-key")"
+}
+
+step "starting the reference server (embedded demo, data kept in $STATE/apiserver)"
+start_demo_apiserver
+echo "server at $APISERVER_URL (port kept in $STATE/port; log: $DEMO/apiserver.log)"
 
 export DOCSADMIN_BASE_URL="$APISERVER_URL" DOCSADMIN_API_KEY="$APISERVER_KEY"
 export DOCSADMIN_PROJECT_ID=demo
 
-# A working copy, so that state never lands in the examples. The server's
-# port changes between runs, and so do its jobs: start from a clean
-# state so the demo never plans against a previous server.
-rm -rf "$DEMO/quickstart"
-mkdir -p "$DEMO/quickstart"
-cp "$ROOT"/examples/quickstart/*.tf "$DEMO/quickstart/"
-cd "$DEMO/quickstart"
+# A working copy, so that state never lands in the examples. Its
+# terraform.tfstate is kept: the server, its port and its jobs are the same
+# as last time, so a second run plans no change.
+mkdir -p "$STATE/quickstart"
+cp "$ROOT"/examples/quickstart/*.tf "$STATE/quickstart/"
+cd "$STATE/quickstart"
 if [[ "${DEMO_INIT:-0}" == 1 ]]; then
   step "terraform init from a local filesystem mirror (offline)"
   use_filesystem_mirror
@@ -72,9 +113,22 @@ if [[ "$listed" != "$present" ]]; then
 fi
 echo "$(echo "$listed" | wc -l) files match manifest version $(jq -r .version "$manifest") ($(jq -r .pageCount "$manifest") pages, domain $(jq -r .domain "$manifest"))"
 
-job_id="$(cd "$DEMO/quickstart" && terraform output -raw job_id)"
+job_id="$(cd "$STATE/quickstart" && terraform output -raw job_id)"
+if [[ -f "$STATE/job_id" ]]; then
+  if [[ "$(cat "$STATE/job_id")" == "$job_id" ]]; then
+    echo "same export job as the previous run: $job_id (nothing exported again)"
+  else
+    echo "export job $job_id replaces $(cat "$STATE/job_id") of the previous run"
+  fi
+fi
+echo "$job_id" >"$STATE/job_id"
 
 step "rolling the bundle out with Helm to a local Kubernetes cluster that runs pods"
+# kubelocal keeps no state between runs (a new CA, ports and etcd each
+# time), so every run installs the release into a fresh cluster; the no-op
+# shown is the repeated rollout within this cluster's lifetime.
+echo "A fresh cluster for this run (kubelocal keeps no data between runs): the release is installed"
+echo "anew; the rollout repeated below, within this cluster's lifetime, is the one that changes nothing."
 # The test cluster of the Helm tier (tools/kube/build.sh, `make kube`): etcd,
 # kube-apiserver, the controller manager and scheduler on loopback, and kwok
 # playing a node, so Deployments roll and pods turn Ready without Docker.

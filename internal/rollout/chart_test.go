@@ -36,6 +36,7 @@ func TestChart_lints(t *testing.T) {
 	}{
 		{"defaults", nil, true},
 		{"enabled", enabledValues(testURL, "v1"), true},
+		{"renewer", renewerValues(nil), true},
 		// Proves the lint run sees the values and the schema at all.
 		{"enabled without link", enabledValues("", "v1"), false},
 	} {
@@ -98,7 +99,7 @@ func enabledValues(url, version string) map[string]interface{} {
 	}}
 }
 
-func TestChart_linkInSecretOnlyVersionInPodTemplate(t *testing.T) {
+func TestChart_bundleOnlyInSecret(t *testing.T) {
 	objs, _, err := renderChart(t, enabledValues(testURL, "2024-06-01"))
 	if err != nil {
 		t.Fatal(err)
@@ -123,9 +124,8 @@ func TestChart_linkInSecretOnlyVersionInPodTemplate(t *testing.T) {
 	if strings.Contains(string(tmpl), "bundles.example.com") || strings.Contains(string(tmpl), testURLSig) {
 		t.Errorf("the pod template contains the link:\n%s", tmpl)
 	}
-	ann := dig(t, dep, "spec", "template", "metadata", "annotations").(map[string]interface{})
-	if len(ann) != 1 || ann["docsadmin.dev/bundle-version"] != "2024-06-01" {
-		t.Errorf("pod annotations = %v, want only docsadmin.dev/bundle-version=2024-06-01", ann)
+	if strings.Contains(string(tmpl), "2024-06-01") {
+		t.Errorf("the pod template carries the content version; new content would restart the pods:\n%s", tmpl)
 	}
 
 	c := dig(t, dep, "spec", "template", "spec", "containers").([]interface{})[0].(map[string]interface{})
@@ -146,9 +146,9 @@ func TestChart_linkInSecretOnlyVersionInPodTemplate(t *testing.T) {
 	}
 }
 
-// A renewed link for the same content must leave the pod template alone,
-// or every renewal would restart the pods; new content must change it.
-func TestChart_renewedLinkKeepsPodTemplate(t *testing.T) {
+// Neither a renewed link nor new content may change the pod template, or
+// the pods would restart: serve-bundle picks both up from the Secret.
+func TestChart_newLinkOrContentKeepsPodTemplate(t *testing.T) {
 	template := func(url, version string) string {
 		objs, _, err := renderChart(t, enabledValues(url, version))
 		if err != nil {
@@ -164,8 +164,11 @@ func TestChart_renewedLinkKeepsPodTemplate(t *testing.T) {
 	if renewed := template("https://bundles.example.com/se_1/bundle.tar.gz?X-Amz-Signature=other", "v1"); renewed != first {
 		t.Errorf("a renewed link changed the pod template:\n%s\nvs\n%s", first, renewed)
 	}
-	if next := template(testURL, "v2"); next == first {
-		t.Error("a new version left the pod template unchanged; pods would keep the old bundle")
+	if next := template("https://bundles.example.com/se_2/bundle.tar.gz?X-Amz-Signature=next", "v2"); next != first {
+		t.Errorf("new content changed the pod template:\n%s\nvs\n%s", first, next)
+	}
+	if unpinned := template(testURL, ""); unpinned != first {
+		t.Errorf("dropping the pin changed the pod template:\n%s\nvs\n%s", first, unpinned)
 	}
 }
 

@@ -45,7 +45,7 @@ func TestIntegration_installUpgradeNoopDrift(t *testing.T) {
 	if !res.Installed || res.Revision != 1 || res.Status != "deployed" {
 		t.Fatalf("install = %+v", res)
 	}
-	assertDeployed(ctx, t, cs, testURL, "2024-06-01")
+	gen := assertDeployed(ctx, t, cs, testURL, "2024-06-01")
 
 	// New content and a new link.
 	req.Version = "2024-07-01"
@@ -58,7 +58,9 @@ func TestIntegration_installUpgradeNoopDrift(t *testing.T) {
 	if res.Installed || !res.Changed || res.Revision != 2 {
 		t.Fatalf("upgrade = %+v", res)
 	}
-	assertDeployed(ctx, t, cs, req.BundleURL, "2024-07-01")
+	if g := assertDeployed(ctx, t, cs, req.BundleURL, "2024-07-01"); g != gen {
+		t.Errorf("new content moved the Deployment from generation %d to %d: the pods would restart", gen, g)
+	}
 
 	// The cron runs again with the same link: no revision.
 	noop, err := r.Apply(ctx, req)
@@ -81,7 +83,9 @@ func TestIntegration_installUpgradeNoopDrift(t *testing.T) {
 	if s.Revision != 3 || s.Version != "hand" || s.ValuesDigest == res.ValuesDigest {
 		t.Fatalf("Current after the hand upgrade = %+v", s)
 	}
-	assertDeployed(ctx, t, cs, req.BundleURL, "hand")
+	if g := assertDeployed(ctx, t, cs, req.BundleURL, "hand"); g != gen {
+		t.Errorf("a hand-set pin moved the Deployment to generation %d", g)
+	}
 
 	fixed, err := r.Apply(ctx, req)
 	if err != nil {
@@ -99,9 +103,10 @@ func TestIntegration_installUpgradeNoopDrift(t *testing.T) {
 // itNamespace is where the integration tier installs the release.
 const itNamespace = "docs-it"
 
-// assertDeployed checks the objects in itNamespace: the link in the Secret,
-// only the version in the pod template.
-func assertDeployed(ctx context.Context, t *testing.T, cs kubernetes.Interface, url, version string) {
+// assertDeployed checks the objects in itNamespace: the link and the pin in
+// the Secret. It returns the Deployment's generation, which must never move
+// with the bundle: a new generation would restart the pods.
+func assertDeployed(ctx context.Context, t *testing.T, cs kubernetes.Interface, url, version string) int64 {
 	t.Helper()
 	sec, err := cs.CoreV1().Secrets(itNamespace).Get(ctx, "docs-docsadmin-self-hosted-bundle", metav1.GetOptions{})
 	if err != nil {
@@ -110,13 +115,14 @@ func assertDeployed(ctx context.Context, t *testing.T, cs kubernetes.Interface, 
 	if got := string(sec.Data["bundleUrl"]); got != url {
 		t.Errorf("secret bundleUrl = %q, want %q", got, url)
 	}
+	if got := string(sec.Data["version"]); got != version {
+		t.Errorf("secret version = %q, want %q", got, version)
+	}
 	dep, err := cs.AppsV1().Deployments(itNamespace).Get(ctx, "docs-docsadmin-self-hosted", metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("deployment: %v", err)
 	}
-	if got := dep.Spec.Template.Annotations["docsadmin.dev/bundle-version"]; got != version {
-		t.Errorf("pod template version = %q, want %q", got, version)
-	}
+	return dep.Generation
 }
 
 func releaseSecrets(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns string) int {

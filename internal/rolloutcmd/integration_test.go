@@ -3,6 +3,8 @@ package rolloutcmd
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +15,9 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundleserve"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/kubetest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
@@ -105,9 +109,10 @@ func TestRollout_cli(t *testing.T) {
 	if !first.Enabled || first.Version == "" || first.ExpiresAt.IsZero() {
 		t.Fatalf("after install: %+v", first)
 	}
-	annotation := w.podVersion(ctx, t)
-	if annotation != first.Version {
-		t.Fatalf("pod template carries %q, release %q", annotation, first.Version)
+	gen := w.generation(ctx, t)
+	site := w.serveBundle(t)
+	if v := site.check(ctx, t); v != first.Version {
+		t.Fatalf("serve-bundle serves %q, release %q", v, first.Version)
 	}
 
 	// A cron run a few minutes later: the same content exports to the same
@@ -134,8 +139,8 @@ func TestRollout_cli(t *testing.T) {
 	if got := w.secretURL(ctx, t); got != renewed.BundleURL {
 		t.Fatal("secret does not hold the renewed link")
 	}
-	if w.podVersion(ctx, t) != annotation {
-		t.Fatal("renewing the link changed the pod template")
+	if g := w.generation(ctx, t); g != gen {
+		t.Fatalf("renewing the link moved the Deployment to generation %d", g)
 	}
 
 	// Drift: someone pins another version by hand; the next run corrects it.
@@ -158,6 +163,24 @@ func TestRollout_cli(t *testing.T) {
 	}
 	if s := w.state(t); s.Revision != 4 {
 		t.Fatalf("dry run made revision %d", s.Revision)
+	}
+
+	// New content: a new revision whose Secret alone changes. The
+	// Deployment keeps its generation, so no pod restarts, and serve-bundle
+	// reading the refreshed Secret serves the new site.
+	job2 := w.env.StartExportAndWait(t, api.StartExportRequest{Domain: w.env.Domain, Paths: []string{"index", "quickstart"}})
+	if code, out := w.run(t, Options{JobID: job2.JobID}); code != ExitOK || !strings.Contains(out, "revision 5") {
+		t.Fatalf("new content: %d %s", code, out)
+	}
+	fresh := w.state(t)
+	if fresh.Version == first.Version {
+		t.Fatalf("new content kept version %s", fresh.Version)
+	}
+	if g := w.generation(ctx, t); g != gen {
+		t.Fatalf("new content moved the Deployment from generation %d to %d: the pods would restart", gen, g)
+	}
+	if v := site.check(ctx, t); v != fresh.Version {
+		t.Fatalf("serve-bundle serves %q after new content, want %q", v, fresh.Version)
 	}
 
 	if code, out := w.run(t, Options{Domain: w.env.FailDomain}); code != ExitExportFailed || !strings.Contains(out, "docs.json") {
@@ -212,13 +235,52 @@ func (w *world) secretURL(ctx context.Context, t *testing.T) string {
 	return string(sec.Data["bundleUrl"])
 }
 
-func (w *world) podVersion(ctx context.Context, t *testing.T) string {
+func (w *world) generation(ctx context.Context, t *testing.T) int64 {
 	t.Helper()
 	dep, err := w.cs.AppsV1().Deployments(namespace).Get(ctx, workload, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dep.Spec.Template.Annotations["docsadmin.dev/bundle-version"]
+	return dep.Generation
+}
+
+// podSite is serve-bundle as the chart runs it, with the test playing the
+// kubelet: check copies the bundle Secret's keys into the mounted files and
+// lets serve-bundle look at them, as its loop does every --check-interval.
+type podSite struct {
+	w      *world
+	secret string
+	srv    *bundleserve.Server
+}
+
+func (w *world) serveBundle(t *testing.T) *podSite {
+	t.Helper()
+	dir := t.TempDir()
+	srv, err := bundleserve.New(bundleserve.Options{URLFile: filepath.Join(dir, "bundleUrl"),
+		PinVersionFile: filepath.Join(dir, "version"), DataDir: filepath.Join(dir, "data")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &podSite{w: w, secret: dir, srv: srv}
+}
+
+// check returns the content version served after the Secret's current keys
+// were picked up.
+func (p *podSite) check(ctx context.Context, t *testing.T) string {
+	t.Helper()
+	sec, err := p.w.cs.CoreV1().Secrets(namespace).Get(ctx, secret, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"bundleUrl", "version"} {
+		if err := os.WriteFile(filepath.Join(p.secret, k), sec.Data[k], 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.srv.Update(ctx); err != nil {
+		t.Fatalf("serve-bundle: %v", err)
+	}
+	return p.srv.Version()
 }
 
 // jobOf takes the job id out of a reference-server link (test knowledge of

@@ -33,3 +33,21 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- define "docsadmin.bundleSecret" -}}
 {{ include "docsadmin.fullname" . }}-bundle
 {{- end }}
+
+{{/*
+The renewer's names and selector. Its pods carry a name of their own, so
+neither the Service nor serve-bundle's Deployment ever selects them.
+*/}}
+{{- define "docsadmin.renewer" -}}
+{{ include "docsadmin.fullname" . | trunc 55 | trimSuffix "-" }}-renewer
+{{- end }}
+
+{{- define "docsadmin.renewerSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "docsadmin.name" . | trunc 55 | trimSuffix "-" }}-renewer
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/* The Secret holding the renewer's API key: an existing one, or ours. */}}
+{{- define "docsadmin.renewerKeySecret" -}}
+{{ .Values.renewer.apiKey.existingSecret | default (include "docsadmin.renewer" .) }}
+{{- end }}
