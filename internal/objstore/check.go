@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
 // CheckTimeout bounds Check when the caller's context has no deadline of
@@ -72,7 +74,7 @@ func (s *Store) readAll(ctx context.Context, key string) ([]byte, error) {
 }
 
 func (s *Store) checkErr(step string, err error) error {
-	return fmt.Errorf("object store check: cannot %s bucket %s: %w", step, s.cfg.Bucket, describe(s.cfg, err))
+	return fmt.Errorf("object store check: cannot %s bucket %s: %w", step, s.cfg.Bucket, redact.Error(describe(s.cfg, err)))
 }
 
 // Causes that describe adds to an error, for errors.Is.
@@ -108,14 +110,14 @@ func describe(cfg Config, err error) error {
 		case "ExpiredToken", "InvalidToken":
 			return fmt.Errorf("%w: the session token is invalid or expired: %w", ErrCredentials, err)
 		case "NoSuchBucket":
-			return fmt.Errorf("%w: %s at %s: %w", ErrNoBucket, cfg.Bucket, endpoint, err)
+			return fmt.Errorf("%w: %s at %s (create it first): %w", ErrNoBucket, cfg.Bucket, endpoint, err)
 		case "AccessDenied", "Forbidden":
 			return fmt.Errorf("%w: the credentials lack permission on bucket %s: %w", ErrDenied, cfg.Bucket, err)
 		}
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
 		return fmt.Errorf("%w: %s did not answer in time: %w", ErrUnreachable, endpoint, err)
 	case errors.As(err, &opErr):
-		return fmt.Errorf("%w: cannot connect to %s: %w", ErrUnreachable, endpoint, err)
+		return fmt.Errorf("%w: cannot connect to %s (is the endpoint right and the store running?): %w", ErrUnreachable, endpoint, err)
 	}
 	return err
 }

@@ -28,6 +28,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
@@ -151,16 +152,17 @@ func New(ctx context.Context, cfg Config, o Options) (*Store, error) {
 }
 
 // newHTTPClient bounds connecting and waiting for response headers, never
-// a whole transfer: a large archive may stream for minutes.
-func newHTTPClient(dial time.Duration) *http.Client {
-	return &http.Client{Transport: &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: dial, KeepAlive: 30 * time.Second}).DialContext,
-		TLSHandshakeTimeout:   dial,
-		ResponseHeaderTimeout: time.Minute,
-		MaxIdleConnsPerHost:   32,
-		IdleConnTimeout:       90 * time.Second,
-	}}
+// a whole transfer: a large archive may stream for minutes. It is the
+// SDK's buildable client so that the chain can still add a CA bundle
+// (AWS_CA_BUNDLE) to it.
+func newHTTPClient(dial time.Duration) *awshttp.BuildableClient {
+	return awshttp.NewBuildableClient().
+		WithDialerOptions(func(d *net.Dialer) { d.Timeout = dial }).
+		WithTransportOptions(func(t *http.Transport) {
+			t.TLSHandshakeTimeout = dial
+			t.ResponseHeaderTimeout = time.Minute
+			t.MaxIdleConnsPerHost = 32
+		})
 }
 
 // Config returns the configuration the store was made with.
