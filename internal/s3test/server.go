@@ -86,6 +86,7 @@ func (s *Server) start(bin string) error {
 	if err != nil {
 		return fmt.Errorf("create minio.log: %w", err)
 	}
+	//nolint:gosec // bin is the MinIO build this package looks for (or EnvBin); running it is the point
 	s.cmd = exec.Command(bin, "server", filepath.Join(s.dir, "data"),
 		"--address", addr,
 		"--console-address", "127.0.0.1:"+strconv.Itoa(ports[1]),
@@ -135,7 +136,7 @@ func (s *Server) waitLive() error {
 	for {
 		select {
 		case <-s.exited:
-			return fmt.Errorf("minio exited while starting (%v); last lines of its log:\n%s", s.err, s.Tail())
+			return fmt.Errorf("minio exited while starting (%w); last lines of its log:\n%s", s.exitErr(), s.Tail())
 		default:
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.Endpoint+"/minio/health/live", nil)
@@ -159,6 +160,15 @@ func (s *Server) waitLive() error {
 		case <-tick.C:
 		}
 	}
+}
+
+// exitErr is Wait's result, with a clean exit spelt out: MinIO should
+// not exit at all while starting.
+func (s *Server) exitErr() error {
+	if s.err == nil {
+		return errors.New("exit status 0")
+	}
+	return s.err
 }
 
 // Stop terminates the server (killing it if it does not exit within ten
@@ -189,7 +199,7 @@ func (s *Server) Tail() string {
 	if err != nil {
 		return "(no log: " + err.Error() + ")"
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // opened read-only: Close cannot lose data
 	var lines []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
