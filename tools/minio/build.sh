@@ -50,7 +50,7 @@ fi
 tmp=$(mktemp -d "$cache/.build.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 start=$SECONDS
-echo "build.sh: building minio $version into $dir; about 5-10 min cold on two cores" >&2
+echo "build.sh: building minio $version into $dir; 5-30 min cold on two cores, depending on load" >&2
 (cd "$tmp" && CGO_ENABLED=0 GOFLAGS= GOBIN="$tmp/bin" \
 	go install -trimpath -ldflags "-s -w" "github.com/minio/minio@$version")
 mkdir -p "$dir"
