@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -281,5 +282,104 @@ func TestStore_listAndDeletePrefix(t *testing.T) {
 	}
 	if count != 1 {
 		t.Errorf("a loop broken after one object saw %d", count)
+	}
+}
+
+// cancellingReader cancels the upload's context once it has yielded n
+// bytes, as a client hanging up or a replica shutting down would.
+type cancellingReader struct {
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancellingReader) Read(p []byte) (int, error) {
+	if c.n == 0 {
+		c.cancel()
+		return 0, context.Canceled
+	}
+	k := min(len(p), c.n)
+	clear(p[:k])
+	c.n -= k
+	return k, nil
+}
+
+// An upload cut off by its context is still aborted: the abort does not
+// use the cancelled context.
+func TestStore_putCancelled(t *testing.T) {
+	b := s3test.Start(t)
+	s := newStore(t, b, objstore.Options{PartSize: objstore.MinPartSize})
+	ctx, cancel := context.WithCancel(ctxT(t))
+	defer cancel()
+	_, err := s.Put(ctx, "a.tar", &cancellingReader{n: 7 << 20, cancel: cancel}, objstore.PutOptions{})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Put = %v; want context.Canceled", err)
+	}
+	ups, err := b.Client().ListMultipartUploads(ctxT(t), &s3.ListMultipartUploadsInput{Bucket: &b.Name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ups.Uploads) != 0 {
+		t.Errorf("%d multipart uploads left behind; want them aborted", len(ups.Uploads))
+	}
+	if _, err := s.Stat(ctxT(t), "a.tar"); !errors.Is(err, objstore.ErrNotFound) {
+		t.Errorf("Stat after a cancelled Put = %v; want ErrNotFound", err)
+	}
+}
+
+// A site of more than a thousand pages spans several listing pages and
+// DeleteObjects batches (both limited to 1,000 keys by S3).
+func TestStore_deletePrefixLargeSite(t *testing.T) {
+	b := s3test.Start(t)
+	s := newStore(t, b, objstore.Options{})
+	ctx := ctxT(t)
+	const pages = 1003
+	keys := make(chan string)
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			var err error
+			for k := range keys {
+				if err == nil {
+					_, err = s.Put(ctx, k, strings.NewReader("p"), objstore.PutOptions{})
+				}
+			}
+			errs <- err
+		}()
+	}
+	for i := range pages {
+		keys <- fmt.Sprintf("sites/big/p%04d.html", i)
+	}
+	close(keys)
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Put(ctx, "sites/bigger/index.html", strings.NewReader("p"), objstore.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	listed := 0
+	for _, err := range s.List(ctx, "sites/big/") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed++
+	}
+	if listed != pages {
+		t.Errorf("List saw %d objects; want %d", listed, pages)
+	}
+	n, err := s.DeletePrefix(ctx, "sites/big/")
+	if err != nil || n != pages {
+		t.Fatalf("DeletePrefix = %d, %v; want %d", n, err, pages)
+	}
+	var left []string
+	for o, err := range s.List(ctx, "sites/") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		left = append(left, o.Key)
+	}
+	if !slices.Equal(left, []string{"sites/bigger/index.html"}) {
+		t.Errorf("after DeletePrefix sites/ holds %d objects (%.3q); want only sites/bigger/index.html", len(left), left)
 	}
 }
