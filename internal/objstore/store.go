@@ -222,6 +222,10 @@ func (s *Store) wrap(op, key string, err error) error {
 	if isNotFound(err) {
 		return fmt.Errorf("object store: %s %s: %w", op, key, ErrNotFound)
 	}
+	var api smithy.APIError
+	if errors.As(err, &api) && api.ErrorCode() == "PreconditionFailed" {
+		return fmt.Errorf("object store: %s %s: %w", op, key, ErrExists)
+	}
 	return fmt.Errorf("object store: %s %s in bucket %s: %w", op, key, s.cfg.Bucket, redact.Error(describe(s.cfg, err)))
 }
 

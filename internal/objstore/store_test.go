@@ -383,3 +383,71 @@ func TestStore_deletePrefixLargeSite(t *testing.T) {
 		t.Errorf("after DeletePrefix sites/ holds %d objects (%.3q); want only sites/bigger/index.html", len(left), left)
 	}
 }
+
+// With IfAbsent the first upload wins, small or multipart, and a later one
+// fails with ErrExists without touching the stored object.
+func TestStore_putIfAbsent(t *testing.T) {
+	b := s3test.Start(t)
+	s := newStore(t, b, objstore.Options{PartSize: objstore.MinPartSize})
+	ctx := ctxT(t)
+	large := randomBytes(6<<20, 2)
+	for _, tc := range []struct {
+		name          string
+		first, second []byte
+	}{
+		{"small", []byte("first"), []byte("second")},
+		{"multipart", large, randomBytes(6<<20, 3)},
+	} {
+		key := "archives/" + tc.name
+		if _, err := s.Put(ctx, key, bytes.NewReader(tc.first), objstore.PutOptions{IfAbsent: true}); err != nil {
+			t.Fatalf("%s: first Put: %v", tc.name, err)
+		}
+		_, err := s.Put(ctx, key, bytes.NewReader(tc.second), objstore.PutOptions{IfAbsent: true})
+		if !errors.Is(err, objstore.ErrExists) {
+			t.Errorf("%s: second Put = %v; want ErrExists", tc.name, err)
+		}
+		rc, _, err := s.Get(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil || !bytes.Equal(got, tc.first) {
+			t.Errorf("%s: the object holds %d bytes (%v); want the first upload's %d", tc.name, len(got), err, len(tc.first))
+		}
+	}
+	ups, err := b.Client().ListMultipartUploads(ctx, &s3.ListMultipartUploadsInput{Bucket: &b.Name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ups.Uploads) != 0 {
+		t.Errorf("%d multipart uploads left behind by the refused upload", len(ups.Uploads))
+	}
+}
+
+// Replicas racing to store the same archive: exactly one wins.
+func TestStore_putIfAbsentRace(t *testing.T) {
+	b := s3test.Start(t)
+	s := newStore(t, b, objstore.Options{})
+	ctx := ctxT(t)
+	const racers = 6
+	errs := make(chan error, racers)
+	for i := range racers {
+		go func() {
+			_, err := s.Put(ctx, "archives/job-1", strings.NewReader(fmt.Sprint("replica ", i)), objstore.PutOptions{IfAbsent: true})
+			errs <- err
+		}()
+	}
+	won := 0
+	for range racers {
+		switch err := <-errs; {
+		case err == nil:
+			won++
+		case !errors.Is(err, objstore.ErrExists):
+			t.Errorf("a racer failed with %v; want nil or ErrExists", err)
+		}
+	}
+	if won != 1 {
+		t.Errorf("%d of %d racing uploads succeeded; want exactly 1", won, racers)
+	}
+}

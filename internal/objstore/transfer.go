@@ -23,6 +23,23 @@ type PutOptions struct {
 	// digits and hyphens (S3 lower-cases them anyway); values printable
 	// ASCII.
 	Metadata map[string]string
+	// IfAbsent stores the object only if none exists under the key yet
+	// (If-None-Match: *, checked by the store when the upload completes),
+	// and fails with ErrExists otherwise. Replicas racing to build the
+	// same archive use it so that exactly one upload wins.
+	IfAbsent bool
+}
+
+// ErrExists is wrapped by Put's error when PutOptions.IfAbsent is set and
+// the key already holds an object.
+var ErrExists = errors.New("object already exists")
+
+// ifNoneMatch is the If-None-Match header for PutOptions.IfAbsent.
+func (o PutOptions) ifNoneMatch() *string {
+	if o.IfAbsent {
+		return aws.String("*")
+	}
+	return nil
 }
 
 // Put stores everything r yields under key. The size need not be known:
@@ -42,7 +59,7 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, o PutOptions) 
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		in := &s3.PutObjectInput{
 			Bucket: &s.cfg.Bucket, Key: &key, Body: bytes.NewReader(buf[:n]),
-			ContentLength: aws.Int64(int64(n)), Metadata: o.Metadata,
+			ContentLength: aws.Int64(int64(n)), Metadata: o.Metadata, IfNoneMatch: o.ifNoneMatch(),
 		}
 		if o.ContentType != "" {
 			in.ContentType = &o.ContentType
@@ -107,6 +124,7 @@ func (s *Store) putMultipart(ctx context.Context, key string, buf []byte, r io.R
 	out, err := s.client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{
 		Bucket: &s.cfg.Bucket, Key: &key, UploadId: up.UploadId,
 		MultipartUpload: &types.CompletedMultipartUpload{Parts: parts},
+		IfNoneMatch:     o.ifNoneMatch(),
 	})
 	if err != nil {
 		return Info{}, s.wrap("complete multipart upload of", key, err)
