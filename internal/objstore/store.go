@@ -50,8 +50,8 @@ const (
 	maxKeyBytes      = 1024
 )
 
-// ErrNotFound is wrapped by the error of Get, Stat and Delete-free lookups
-// when the object does not exist.
+// ErrNotFound is wrapped by the errors of Get and Stat when the object
+// does not exist.
 var ErrNotFound = errors.New("object not found")
 
 // Options tune New; the zero value is usable.
