@@ -79,6 +79,8 @@ type Option func(*options)
 type options struct {
 	nodes bool
 	rbac  bool
+
+	stateDir string // see WithStateDir
 }
 
 // WithNodes also starts kube-controller-manager, kube-scheduler and kwok,

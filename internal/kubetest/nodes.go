@@ -8,6 +8,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -94,7 +95,9 @@ func startNodes(e Env, bin string, c *Cluster, p *pki, apiserver []*process) ([]
 			"type":                   "kwok",
 		},
 	}}
-	if _, err := cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil {
+	// A cluster kept WithStateDir has its node from the first start.
+	_, err = cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
 		return started, fmt.Errorf("create node %s: %w", nodeName, err)
 	}
 	c.Node = nodeName
