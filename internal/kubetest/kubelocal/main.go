@@ -3,8 +3,17 @@
 // controllers and a kwok node, see kubetest.WithNodes) outside the tests,
 // for `make demo`: it creates the namespace it is given, writes the
 // kubeconfig, prints "ready" and runs until SIGINT or SIGTERM, then stops
-// every server and removes their data. Exit code 3 means the binaries are
-// not built.
+// every server and removes their data.
+//
+// With -state-dir DIR the cluster lives in DIR instead and is kept when
+// it stops (see kubetest.WithStateDir): the next start with the same DIR
+// brings back the same CA, ports, objects and node, so the kubeconfig
+// stays valid and a Helm release installed earlier is still there. A
+// saved port taken by another program fails the start with a message
+// naming it; DIR is locked while the cluster runs.
+//
+// Exit codes: 0 stopped by a signal, 1 the cluster did not start (or DIR
+// is locked), 2 usage error, 3 the binaries are not built.
 package main
 
 import (
@@ -17,6 +26,7 @@ import (
 	"syscall"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
@@ -47,10 +57,19 @@ func run() int {
 	out := flag.String("kubeconfig-out", "kubeconfig", "where to write the kubeconfig")
 	ns := flag.String("namespace", "", "a namespace to create")
 	nodes := flag.Bool("nodes", false, "also run the controllers and a kwok node, so pods turn Ready")
+	stateDir := flag.String("state-dir", "", "keep the cluster in this directory across runs (default: a fresh one each run)")
 	flag.Parse()
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "kubelocal: unexpected argument %q\n", flag.Arg(0))
+		flag.Usage()
+		return 2
+	}
 	var opts []kubetest.Option
 	if *nodes {
 		opts = append(opts, kubetest.WithNodes())
+	}
+	if *stateDir != "" {
+		opts = append(opts, kubetest.WithStateDir(*stateDir))
 	}
 	dir, err := os.MkdirTemp("", "kubelocal-")
 	if err != nil {
@@ -97,5 +116,12 @@ func createNamespace(kubeconfig, name string) error {
 	}
 	_, err = cs.CoreV1().Namespaces().Create(context.Background(),
 		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
-	return err
+	// A kept cluster has it from an earlier run.
+	if apierrors.IsAlreadyExists(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("create namespace %s: %w", name, err)
+	}
+	return nil
 }
