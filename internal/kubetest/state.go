@@ -1,6 +1,7 @@
 package kubetest
 
 import (
+	"context"
 	"crypto/x509"
 	"encoding/json"
 	"encoding/pem"
@@ -11,6 +12,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // WithStateDir keeps the cluster in dir across starts instead of a
@@ -246,6 +251,24 @@ func writeFileAtomic(path string, data []byte) error {
 	if err != nil {
 		_ = os.Remove(tmp.Name())
 		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	return nil
+}
+
+// releaseNodeLease deletes the node lease a kept cluster's previous kwok
+// held. A new kwok waits for a lease held by another process to lapse,
+// which would leave a restarted cluster's node unmanaged for up to the
+// lease duration (40 s); that kwok is gone, so its lease can go too.
+func releaseNodeLease(c *Cluster) error {
+	cs, err := c.client()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), nodeTimeout)
+	defer cancel()
+	err = cs.CoordinationV1().Leases(corev1.NamespaceNodeLease).Delete(ctx, nodeName, metav1.DeleteOptions{})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("release the kept node lease: %w", err)
 	}
 	return nil
 }
