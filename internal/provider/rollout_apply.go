@@ -42,6 +42,15 @@ func (r *staticExportRolloutResource) apply(ctx context.Context, m *staticExport
 		NonAtomic: !m.Atomic.ValueBool(), Wait: m.Wait.ValueBool(), Timeout: timeout,
 		BundleURL: link, Version: m.Version.ValueString(), ExpiresAt: expiry,
 	})
+	if err != nil && errors.Is(ctx.Err(), context.Canceled) {
+		// Terraform was interrupted (Ctrl-C): rollout has stopped Helm's
+		// wait and rolled back without waiting, so state keeps the
+		// previous revision, which is what the cluster runs again.
+		diags.AddError("Release Upgrade Cancelled", fmt.Sprintf("Terraform cancelled the apply while release %q in "+
+			"namespace %q was upgraded; the release was left as it was before: %s", m.Release.ValueString(),
+			m.Namespace.ValueString(), err))
+		return false
+	}
 	if err != nil {
 		addApplyError(diags, *m, timeout, err)
 		return false
