@@ -132,8 +132,9 @@ func TestAccStaticExportRollout_kubernetesBlock(t *testing.T) {
 		kubernetes.NewForConfigOrDie(&certClient))
 
 	// The credentials reach the configuration through file(), as they
-	// would from a secret store: a literal in the configuration would be
-	// in Terraform's own trace of it, which is not the provider's to keep.
+	// would from a secret store: terraform-plugin-testing writes the text
+	// of each step's configuration into this log, literals and all (seen
+	// once; nothing else logged them).
 	dir := t.TempDir()
 	plugin, mark := filepath.Join(dir, "get-token"), filepath.Join(dir, "ran")
 	files := map[string]string{}

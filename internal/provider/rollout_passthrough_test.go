@@ -172,7 +172,7 @@ func TestAccStaticExportRollout_recoverPending(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.stickPending(t, res.Revision)
-	config := func(recover bool) string {
+	config := func(recoverPending bool) string {
 		return e.config(fmt.Sprintf(`
 resource "docsadmin_static_export_rollout" "docs" {
   release         = %q
@@ -183,7 +183,7 @@ resource "docsadmin_static_export_rollout" "docs" {
   bundle_url      = "https://bundles.example.com/b.tar.gz?signature=y"
   version         = "v2"
 }
-`, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, recover))
+`, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, recoverPending))
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories,
