@@ -25,8 +25,9 @@ const cancelBound = 30 * time.Second
 // cluster without nodes an atomic upgrade waits forever; cancelled during
 // that wait, Update returns within seconds with an error, keeps the prior
 // state, and the release is deployed with the previous revision's values,
-// never pending. Driving real terraform with SIGINT would need the provider
-// as a separate process; this calls Update as the framework does.
+// never pending. TestAccStaticExportRollout_interruptedApply... does this
+// with real terraform and SIGINT; this calls Update as the framework does,
+// to pin what the resource returns (state untouched, the diagnostic).
 func TestStaticExportRollout_cancelledUpdateLeavesPreviousRevision(t *testing.T) {
 	e := newRolloutEnv(t)
 	prev, err := e.roller.Apply(t.Context(), rollout.Request{Release: rolloutRelease, Chart: e.chart, Install: true,

@@ -41,7 +41,10 @@ func serveForTerraform(t *testing.T, e *accEnv) string {
 	go func() {
 		_ = tf6server.Serve("registry.terraform.io/hashicorp/docsadmin", func() tfprotov6.ProviderServer { return srv },
 			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithoutLogStderrOverride(),
-			tf6server.WithGoPluginLogger(hclog.NewNullLogger()))
+			tf6server.WithGoPluginLogger(hclog.NewNullLogger()),
+			// Provider logs follow TF_LOG and TF_ACC_LOG_PATH as under
+			// resource.Test, instead of all going to the test's stderr.
+			tf6server.WithLoggingSink(t))
 	}()
 	t.Cleanup(func() {
 		cancel()
