@@ -86,8 +86,9 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 				Validators: []validator.String{urlValidator{}},
 			},
 			"version": schema.StringAttribute{
-				MarkdownDescription: "The bundle's content version, stored as `staticExport.version`. It is the one value in the pod " +
-					"template: changing it rolls the pods, so a renewed link or a re-export of unchanged content rolls none. With " +
+				MarkdownDescription: "The bundle's content version, stored as `staticExport.version` in the chart's Secret: serve-bundle " +
+					"swaps new content in without a pod restart and, with the value set, refuses a bundle of any other content " +
+					"version. A renewed link or a re-export of unchanged content leaves it as it is. With " +
 					"`job_id` it defaults to the job's content version; otherwise it is required, usually " +
 					"`docsadmin_static_export.<name>.content_version`.",
 				Optional:   true,
