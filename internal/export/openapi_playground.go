@@ -15,8 +15,7 @@ type playgroundConfig struct {
 	Locked   bool       `json:"locked"` // air-gapped: send to the listed servers only
 	Params   []pgParam  `json:"params"`
 	Security [][]scheme `json:"security"`
-	Media    string     `json:"media,omitempty"`
-	Body     string     `json:"body,omitempty"`
+	Bodies   []pgBody   `json:"bodies,omitempty"` // one per request content type
 	BodyReq  bool       `json:"bodyRequired,omitempty"`
 }
 
@@ -51,12 +50,8 @@ func (j *job) playground(b *strings.Builder, e *endpoint) {
 		}
 		cfg.Params = append(cfg.Params, pp)
 	}
-	if len(e.media) > 0 {
-		cfg.Media = e.media[0]
+	if cfg.Bodies = playgroundBodies(v, e); len(cfg.Bodies) > 0 {
 		cfg.BodyReq = e.body.flag("required")
-		if e.example != nil {
-			cfg.Body = pretty(e.example)
-		}
 	}
 	// json.Marshal escapes <, > and &, so nothing in the spec can close
 	// the script element early.

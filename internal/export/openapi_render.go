@@ -222,7 +222,7 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 	j.responses(&b, e, v, section)
 	if !o.webhook {
 		section("examples", "Request examples")
-		codeGroup(&b, requestSamples(e))
+		codeGroup(&b, requestSamples(e, v))
 	}
 	b.WriteString(`</div>`)
 	if j.features["playground"] || len(e.servers) > 1 {

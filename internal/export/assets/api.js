@@ -39,6 +39,16 @@
     return input;
   }
 
+  // A page cannot give fetch a Cookie header (browsers forbid it), so a
+  // cookie input would be sent nowhere: it is shown disabled with why,
+  // and the cURL example carries it with --cookie.
+  var cookieNote = "A browser does not let a page set cookies on a request: send it with the cURL example (--cookie), or sign in to the API's site so the browser holds the cookie.";
+  function cookieRow(label) {
+    var i = row(label, el("input", { "class": "pg-cookie", type: "text", disabled: "", title: cookieNote }));
+    form.appendChild(el("p", { "class": "pg-note" }, cookieNote));
+    return i;
+  }
+
   // Air-gapped bundles send only to the spec's own servers: a fixed list.
   if (cfg.locked) {
     server = el("select", { "class": "pg-server" });
@@ -66,13 +76,21 @@
         return;
       }
       var label = sc.type === "apiKey" ? sc.param + " (" + sc["in"] + ")" : "Authorization (" + (sc.type === "bearer" ? "Bearer" : sc.type) + ")";
+      if (sc.type === "apiKey" && sc["in"] === "cookie") {
+        cookieRow(label);
+        return;
+      }
       var i = row(label, el("input", { "class": "pg-auth", "data-scheme": sc.name, type: "password", autocomplete: "off", placeholder: sc.type === "apiKey" ? "API key" : "token" }));
       i.value = recall(sc.name) || sc.prefill || "";
       auth.push({ sc: sc, input: i });
     });
   });
 
-  var params = (cfg.params || []).map(function (p) {
+  var params = (cfg.params || []).filter(function (p) {
+    if (p["in"] !== "cookie") return true;
+    cookieRow(p.name + " (cookie)");
+    return false;
+  }).map(function (p) {
     var input;
     if (p.enum && p.enum.length) {
       input = el("select", { "class": "pg-param" });
@@ -88,12 +106,75 @@
     return { p: p, input: input };
   });
 
-  var body = null;
-  if (cfg.media) {
-    body = el("textarea", { "class": "pg-body", spellcheck: "false", "aria-label": "Request body (" + cfg.media + ")" });
-    body.value = cfg.body || "";
-    form.appendChild(el("p", { "class": "api-subtitle" }, "Body (" + cfg.media + ")" + (cfg.bodyRequired ? " *" : "")));
-    form.appendChild(body);
+  // The request body: a selector when the operation takes several content
+  // types, then a text editor, or one input per property for a form.
+  var bodies = cfg.bodies || [], body = null, bodyBox = el("div", { "class": "pg-body-box" });
+  function showBody(i) {
+    var b = bodies[i];
+    bodyBox.textContent = "";
+    body = { b: b, fields: [] };
+    bodyBox.appendChild(el("p", { "class": "api-subtitle" }, "Body (" + b.media + ")" + (cfg.bodyRequired ? " *" : "")));
+    if (!b.form) {
+      body.text = el("textarea", { "class": "pg-body", spellcheck: "false", "aria-label": "Request body (" + b.media + ")" });
+      body.text.value = b.example || "";
+      bodyBox.appendChild(body.text);
+      return;
+    }
+    (b.fields || []).forEach(function (f) {
+      var input;
+      if (f.binary) {
+        input = el("input", { "class": "pg-field", type: "file" });
+        if (f.multiple) input.multiple = true;
+      } else if (f["enum"] && f["enum"].length) {
+        input = el("select", { "class": "pg-field" });
+        if (!f.required) input.appendChild(el("option", { value: "" }, ""));
+        f["enum"].forEach(function (v) { input.appendChild(el("option", { value: v }, v)); });
+      } else {
+        input = el("input", { "class": "pg-field", type: "text", placeholder: f.type || "" });
+      }
+      input.setAttribute("data-name", f.name);
+      if (f["default"] && !f.binary) input.value = f["default"];
+      var l = el("label");
+      var span = el("span", {}, f.name + (f.binary ? " (file)" : ""));
+      if (f.required) span.appendChild(el("span", { "class": "req", title: "required" }, " *"));
+      l.appendChild(span);
+      l.appendChild(input);
+      bodyBox.appendChild(l);
+      body.fields.push({ f: f, input: input });
+    });
+  }
+  if (bodies.length > 1) {
+    var pick = el("select", { "class": "pg-media", "aria-label": "Content type" });
+    bodies.forEach(function (b, i) { pick.appendChild(el("option", { value: String(i) }, b.media)); });
+    pick.addEventListener("change", function () { showBody(+pick.value); });
+    row("Content type", pick);
+  }
+  if (bodies.length) {
+    form.appendChild(bodyBox);
+    showBody(0);
+  }
+
+  // formBody builds the FormData or URLSearchParams of a form body; the
+  // browser then writes the content type (with the multipart boundary).
+  function formBody(missing) {
+    var out = body.b.form === "multipart" ? new FormData() : new URLSearchParams(), any = false;
+    body.fields.forEach(function (x) {
+      if (x.f.binary) {
+        var files = x.input.files || [];
+        if (!files.length && x.f.required) missing.push(x.f.name);
+        for (var k = 0; k < files.length; k++) {
+          if (out instanceof FormData) out.append(x.f.name, files[k], files[k].name);
+          else out.append(x.f.name, files[k].name);
+          any = true;
+        }
+        return;
+      }
+      var v = x.input.value;
+      if (v === "") { if (x.f.required) missing.push(x.f.name); return; }
+      out.append(x.f.name, v);
+      any = true;
+    });
+    return any ? out : null;
   }
 
   var send = el("button", { "class": "send", type: "submit" }, "Send");
@@ -118,6 +199,8 @@
       else if (x.p["in"] === "query") query.append(x.p.name, v);
       else if (x.p["in"] === "header") headers[x.p.name] = v;
     });
+    var payload = null;
+    if (body && body.b.form) payload = formBody(missing);
     if (missing.length) return fail("Required: " + missing.join(", "));
     auth.forEach(function (a) {
       var sc = a.sc;
@@ -134,12 +217,14 @@
       else if (sc.type !== "apiKey") headers.Authorization = "Bearer " + v;
     });
     var init = { method: cfg.method, headers: headers, mode: "cors", credentials: "omit", cache: "no-store" };
-    if (body && body.value.trim() !== "") {
-      if (/json/.test(cfg.media)) {
-        try { JSON.parse(body.value); } catch (e) { return fail("The body is not valid JSON: " + e.message); }
+    if (payload) {
+      init.body = payload;
+    } else if (body && body.text && body.text.value.trim() !== "") {
+      if (/json/.test(body.b.media)) {
+        try { JSON.parse(body.text.value); } catch (e) { return fail("The body is not valid JSON: " + e.message); }
       }
-      headers["Content-Type"] = cfg.media;
-      init.body = body.value;
+      headers["Content-Type"] = body.b.media;
+      init.body = body.text.value;
     }
     var url = join(base, path);
     var qs = query.toString();
