@@ -38,6 +38,8 @@ var docsRepoFragments = []struct {
 	{"webhook", "en/events/item-created.html", `<article class="page`, `</article>`},
 	{"mdx-only-endpoint", "en/events/voucher.html", `<article class="page`, `</article>`},
 	{"hidden", "en/internal.html", `<article class="page">`, `</article>`},
+	{"schema-in-file", "en/schemas/pet.html", `<article class="page">`, `</article>`},
+	{"schema-by-name", "en/schemas/item.html", `<article class="page">`, `</article>`},
 }
 
 // TestGolden_docsRepo pins the page list of the air-gapped export of the
@@ -99,8 +101,8 @@ func checkGolden(t *testing.T, name, got string) {
 func TestExport_docsRepo(t *testing.T) {
 	var warns []string
 	dir, m := exportTo(t, Request{Source: docsRepo(), Kind: KindAirGapped, Warn: func(s string) { warns = append(warns, s) }})
-	if m.PageCount != 19 {
-		t.Errorf("pageCount = %d, want the 19 pages of the fixture", m.PageCount)
+	if m.PageCount != 20 {
+		t.Errorf("pageCount = %d, want the 20 pages of the fixture", m.PageCount)
 	}
 	index := readOut(t, dir, "en/index.html")
 	wantAll(t, "en/index.html", index,

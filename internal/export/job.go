@@ -166,6 +166,10 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 		var apiHs []heading
 		apiTop, apiRest, apiHs = j.apiReference(p, prefix)
 		hs = append(hs, apiHs...)
+	} else if p.schema != nil {
+		var apiHs []heading
+		apiTop, apiRest, apiHs = j.schemaReference(p, prefix)
+		hs = append(hs, apiHs...)
 	}
 	if !p.fm.Noindex {
 		j.entries[i] = newSearchEntry(p, hs, content)

@@ -329,28 +329,7 @@ func (ss *specs) read(file string) (*spec, error) {
 // order, for frontmatter that names no file; the first match wins, as on
 // the platform.
 func (ss *specs) search(ref string) *operation {
-	if !ss.walked {
-		ss.walked = true
-		_ = fs.WalkDir(ss.src, ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if d.IsDir() {
-				if p != "." && skipDir(d.Name()) {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			switch path.Ext(p) {
-			case ".json", ".yaml", ".yml":
-				if p != "docs.json" && d.Type().IsRegular() {
-					ss.all = append(ss.all, p)
-				}
-			}
-			return nil
-		})
-	}
-	for _, f := range ss.all {
+	for _, f := range ss.files() {
 		s, err := ss.load(f)
 		if err != nil {
 			continue // other JSON and YAML files are not specs

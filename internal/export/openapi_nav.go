@@ -238,6 +238,7 @@ func (j *job) addAPIPages(pages []*page, g *apiGen) []*page {
 		}
 		p.api = o
 	}
+	j.resolveSchemaPages(pages, g)
 	if len(j.req.Paths) > 0 || len(g.pages) == 0 {
 		return pages
 	}

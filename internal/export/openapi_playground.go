@@ -90,7 +90,7 @@ func (j *job) playgroundConnectOrigins() []string {
 // embedded asset, only when the export has endpoint pages.
 func (j *job) apiAssets() [][2]string {
 	for _, p := range j.pages {
-		if p.api != nil {
+		if p.api != nil || p.schema != nil {
 			return [][2]string{{"_static/api.css", "assets/api.css"}, {"_static/api.js", "assets/api.js"}}
 		}
 	}
