@@ -37,7 +37,7 @@ func (g *gen) apiOps() []apiOp {
 			p := fmt.Sprintf("/%s/items%d/{id}", res, i)
 			ops = append(ops, apiOp{tag: res, method: m, path: p,
 				summary: fmt.Sprintf("%s %s %s %d", strings.ToUpper(m[:1])+m[1:], g.word(), res, i),
-				desc:    g.paragraph(2), schema: fmt.Sprintf("Resource%d", t), body: m == "post" || m == "put" || m == "patch"})
+				desc:    g.paragraph(3), schema: fmt.Sprintf("Resource%d", t), body: m == "post" || m == "put" || m == "patch"})
 		}
 	}
 	return ops
