@@ -344,6 +344,8 @@ func (j *job) responses(b *strings.Builder, e *endpoint, v *schemaView, section 
 
 // responseSamples lists a media type's named examples, or one example.
 func responseSamples(v *schemaView, code, mt string, m *obj) []sample {
+	defer func(side int) { v.side = side }(v.side)
+	v.side = exResponse
 	var out []sample
 	if exs := m.sub("examples"); exs != nil {
 		for _, name := range exs.keys {

@@ -138,7 +138,7 @@ func (j *job) schemaReference(p *page, prefix string) (top, rest string, hs []he
 	v.path = []string{"schema"}
 	v.schemaBlock(&b, ref)
 	v.path = nil
-	v.budget = exampleBudget
+	v.budget, v.side = exampleBudget, exModel
 	if ex := v.example(ref, 0); ex != nil {
 		section("example", "Example")
 		codeGroup(&b, []sample{{r.name, "json", pretty(ex)}})

@@ -14,6 +14,18 @@ func TestOpenAPI_schemaPages(t *testing.T) {
 	wantAll(t, "en/schemas/pet.html", pet, `<h1>The Pet model</h1>`, `<span class="method method-schema">SCHEMA</span><code class="api-path">Pet</code>`,
 		`A pet of the shop, as the API returns it.`, `Every pet the API returns has this shape.`, `<h2 id="attributes">`,
 		`<code class="field-name">nickname</code>`, `<code class="field-name">id</code>`, `<h2 id="example">`, `_static/api.css`)
+	// A model's example shows every property; a response's leaves out
+	// write-only ones and a request's read-only ones.
+	wantAll(t, "en/schemas/pet.html", pageText(pet), `"id": 0`, `"secret": "<string>"`)
+	getPet := pageText(readOut(t, dir, "fr/api/get-pet.html"))
+	create := pageText(readOut(t, dir, "en/api-reference/pets/create-a-pet.html"))
+	if !strings.Contains(getPet, `"id": 0`) || strings.Contains(getPet, `"secret": `) {
+		t.Error("the response example of Get a pet must show the read-only id and hide the write-only secret")
+	}
+	_, requests, _ := strings.Cut(create, "Request examples")
+	if !strings.Contains(requests, `"name": "Rex"`) || strings.Contains(requests, `"id": `) {
+		t.Error("the request examples of Create a pet send the read-only id")
+	}
 	item := readOut(t, dir, "en/schemas/item.html")
 	wantAll(t, "en/schemas/item.html", item, `<h1>Item</h1>`, `<code class="field-name">children</code>`, `Item[]`)
 	if !strings.Contains(readOut(t, dir, "_static/search-index.js"), "Item id label price children meta") {
