@@ -101,8 +101,8 @@ func checkGolden(t *testing.T, name, got string) {
 func TestExport_docsRepo(t *testing.T) {
 	var warns []string
 	dir, m := exportTo(t, Request{Source: docsRepo(), Kind: KindAirGapped, Warn: func(s string) { warns = append(warns, s) }})
-	if m.PageCount != 20 {
-		t.Errorf("pageCount = %d, want the 20 pages of the fixture", m.PageCount)
+	if m.PageCount != 21 {
+		t.Errorf("pageCount = %d, want the 21 pages of the fixture", m.PageCount)
 	}
 	index := readOut(t, dir, "en/index.html")
 	wantAll(t, "en/index.html", index,
@@ -126,6 +126,14 @@ func TestExport_docsRepo(t *testing.T) {
 		"Answer with a 200", "itemCreated", "Acknowledge the event.")
 	wantAll(t, "en/api-reference/pets/upload-a-photo.html", readOut(t, dir, "en/api-reference/pets/upload-a-photo.html"),
 		"multipart/form-data", "photo", "binary")
+	// x-hidden: a page reachable by its address, listed nowhere.
+	wantAll(t, "reindex-orders.html", readOut(t, dir, "en/api-reference/orders/reindex-orders.html"),
+		`<meta name="robots" content="noindex">`, `/internal/reindex`)
+	for _, f := range []string{"en/api-reference/orders/place-an-order.html", "sitemap.xml", "_static/search-index.js"} {
+		if got := readOut(t, dir, f); strings.Contains(got, "reindex") || strings.Contains(got, "Reindex") {
+			t.Errorf("%s lists the x-hidden operation", f)
+		}
+	}
 	if _, err := os.Stat(filepath.Join(dir, "en/api-reference/orders/purge-everything.html")); err == nil {
 		t.Error("an x-excluded operation got a page")
 	}
