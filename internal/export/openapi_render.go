@@ -222,7 +222,7 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 	j.responses(&b, e, v, section)
 	if !o.webhook {
 		section("examples", "Request examples")
-		codeGroup(&b, requestSamples(e, v))
+		j.codeGroup(&b, requestSamples(e, v))
 	}
 	b.WriteString(`</div>`)
 	if j.features["playground"] || len(e.servers) > 1 {
@@ -338,7 +338,7 @@ func (j *job) responses(b *strings.Builder, e *endpoint, v *schemaView, section 
 	}
 	if len(samples) > 0 {
 		b.WriteString(`<p class="api-subtitle">Response examples</p>`)
-		codeGroup(b, samples)
+		j.codeGroup(b, samples)
 	}
 }
 

@@ -17,24 +17,44 @@ type sample struct {
 
 // codeGroup writes samples as a tabbed code group with copy buttons, the
 // same markup as a CodeGroup in MDX, so app.js handles both.
-func codeGroup(b *strings.Builder, samples []sample) {
+func (j *job) codeGroup(b *strings.Builder, samples []sample) {
 	b.WriteString(`<div class="code-group" data-tabs>`)
 	for _, s := range samples {
 		b.WriteString(`<div class="code-block" data-title="` + esc(s.title) + `"><div class="code-head"><span class="code-title">` +
 			esc(s.title) + `</span><button class="copy" type="button">Copy</button></div>`)
-		w := bufio.NewWriter(b)
-		// Highlighting costs far more than the rest of a page; a huge
-		// generated sample is shown plain.
-		if len(s.code) > maxHighlight {
-			b.WriteString(`<pre class="chroma"><code>` + esc(s.code) + `</code></pre>`)
-		} else if err := highlight(w, s.lang, s.code+"\n"); err != nil {
-			b.WriteString(`<pre class="chroma"><code>` + esc(s.code) + `</code></pre>`)
-		} else {
-			_ = w.Flush()
-		}
+		b.WriteString(j.highlighted(s.lang, s.code))
 		b.WriteString(`</div>`)
 	}
 	b.WriteString(`</div>`)
+}
+
+// maxHighlightCache bounds the highlighted samples one export keeps.
+const maxHighlightCache = 4096
+
+// highlighted returns a sample as highlighted HTML. Highlighting costs
+// far more than the rest of an endpoint page, and real APIs repeat the
+// same examples (an error response on every operation, a resource on all
+// of its operations), so one export highlights each distinct sample once.
+func (j *job) highlighted(lang, code string) string {
+	// A huge generated sample is shown plain.
+	if len(code) > maxHighlight {
+		return `<pre class="chroma"><code>` + esc(code) + `</code></pre>`
+	}
+	key := lang + "\x00" + code
+	if h, ok := j.hlCache.Load(key); ok {
+		return h.(string)
+	}
+	var sb strings.Builder
+	w := bufio.NewWriter(&sb)
+	if err := highlight(w, lang, code+"\n"); err != nil {
+		return `<pre class="chroma"><code>` + esc(code) + `</code></pre>`
+	}
+	_ = w.Flush()
+	h := sb.String()
+	if j.hlCount.Add(1) <= maxHighlightCache {
+		j.hlCache.Store(key, h)
+	}
+	return h
 }
 
 // request is what the generated examples send: placeholders for what
