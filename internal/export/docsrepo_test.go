@@ -253,6 +253,11 @@ func TestBundle_docsRepoAirGapped(t *testing.T) {
 	if seen < 100 {
 		t.Errorf("only %d loading references seen; the walk is not reading the pages", seen)
 	}
+	// Without the playground the bundle holds no code that sends
+	// requests at all (playground.js is left out).
+	if refs := outboundRefs(t, dir); len(refs) > 0 {
+		t.Errorf("air-gapped bundle reaches out:\n%s", strings.Join(refs, "\n"))
+	}
 	cloud, _ := exportTo(t, Request{Source: docsRepo(), Kind: KindCloud})
 	found, _ = remoteLoads(t, cloud)
 	for _, want := range []string{"en/media/videos.html: <iframe src> https://www.youtube.com/embed/dQw4w9WgXcQ",

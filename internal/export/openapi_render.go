@@ -225,8 +225,11 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 		j.codeGroup(&b, requestSamples(e, v))
 	}
 	b.WriteString(`</div>`)
-	if j.features["playground"] || len(e.servers) > 1 {
+	if len(e.servers) > 1 {
 		b.WriteString(`<script src="` + prefix + `_static/api.js"></script>`)
+	}
+	if j.features["playground"] && !o.webhook {
+		b.WriteString(`<script src="` + prefix + `_static/playground.js"></script>`)
 	}
 	return top, b.String(), hs
 }
