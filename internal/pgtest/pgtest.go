@@ -152,6 +152,7 @@ func (c *Cluster) start(ctx context.Context) error {
 	}
 	// --no-sync and the settings below trade durability for speed: the
 	// cluster is thrown away at the end and never survives a crash.
+	//nolint:gosec // G204: the package's own initdb, arguments fixed here
 	initdb := exec.CommandContext(ctx, filepath.Join(BinDir(), "initdb"),
 		"-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync")
 	initdb.SysProcAttr = procAttr(cred)
@@ -168,7 +169,9 @@ func (c *Cluster) start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("log file: %w", err)
 	}
-	defer logf.Close() // the child holds its own descriptor
+	// The child holds its own descriptor; ours was only for handing over.
+	defer func() { _ = logf.Close() }()
+	//nolint:gosec // G204: the package's own postgres, arguments fixed here
 	c.cmd = exec.Command(filepath.Join(BinDir(), "postgres"), "-D", data,
 		"-p", strconv.Itoa(port), "-k", sock,
 		"-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off",
@@ -233,7 +236,7 @@ func (c *Cluster) CreateDB(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("connect: %w", err)
 	}
-	defer conn.Close(ctx)
+	defer func() { _ = conn.Close(ctx) }()
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name+" TEMPLATE template1"); err != nil {
 		return "", fmt.Errorf("create database: %w", err)
 	}
@@ -251,7 +254,7 @@ func (c *Cluster) dropDB(url string) error {
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
-	defer conn.Close(ctx)
+	defer func() { _ = conn.Close(ctx) }()
 	// FORCE ends sessions a test left open, such as a pool it did not close.
 	if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{cfg.Database}.Sanitize()+" WITH (FORCE)"); err != nil {
 		return fmt.Errorf("drop database: %w", err)
