@@ -8,3 +8,7 @@ func FailStoreWrites(s *Server, f func() error) { s.store.faults().fail.Store(&f
 // StopLeaseRenewal makes s's workers stop renewing the leases of the jobs
 // they render, as a replica that hangs or dies would.
 func StopLeaseRenewal(s *Server) { s.leaseHooks.renewalStopped.Store(true) }
+
+// OnRender makes every render of s call f first, with the job's id; f may
+// block, as a replica that hangs mid-export would.
+func OnRender(s *Server, f func(jobID string)) { s.leaseHooks.beforeRender.Store(&f) }

@@ -20,9 +20,11 @@ const (
 	defaultClaimInterval = time.Second
 )
 
-// leaseHooks let tests act as a replica that stops renewing mid-render.
+// leaseHooks let tests act as a replica that stops renewing mid-render,
+// and see (or hold up) each render as it starts.
 type leaseHooks struct {
 	renewalStopped atomic.Bool
+	beforeRender   atomic.Pointer[func(jobID string)]
 }
 
 // wakeWorkers tells an idle worker that there may be a job to claim.

@@ -79,11 +79,19 @@ func (s *Server) runExport(rec *exportJobRecord) {
 	ctx, release := s.holdLease(rec)
 	defer release()
 
+	if h := s.leaseHooks.beforeRender.Load(); h != nil {
+		(*h)(id)
+	}
 	man, err := s.render(ctx, rec, lj)
 	rec.Warnings = lj.warnings // the export has returned: no more writers
 	switch {
 	case s.ctx.Err() != nil:
-		s.log.Info("export interrupted by shutdown; it resumes when its lease ends", "job", id)
+		// Hand the job back rather than make the next claim wait for
+		// the lease to run out: a graceful shutdown is not a crash.
+		if err := s.store.renewLease(rec, time.Time{}); err != nil {
+			s.log.Warn("release export lease at shutdown; it is resumed when the lease ends", "job", id, "error", err)
+		}
+		s.log.Info("export interrupted by shutdown; it resumes on another worker or the next start", "job", id)
 		return
 	case errors.Is(err, errLeaseLost) || ctx.Err() != nil:
 		s.log.Warn("export lease lost; another worker has taken the job over", "job", id, "attempt", rec.Attempts)

@@ -1,0 +1,165 @@
+package apiserver_test
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
+)
+
+// renders counts the renders of each job across servers.
+type renders struct {
+	mu    sync.Mutex
+	byJob map[string]int
+}
+
+func renderCounter(servers ...*apiserver.Server) (*renders, []*atomic.Int64) {
+	r := &renders{byJob: map[string]int{}}
+	per := make([]*atomic.Int64, len(servers))
+	for i, s := range servers {
+		per[i] = new(atomic.Int64)
+		apiserver.OnRender(s, func(id string) {
+			per[i].Add(1)
+			r.mu.Lock()
+			r.byJob[id]++
+			r.mu.Unlock()
+		})
+	}
+	return r, per
+}
+
+func (r *renders) of(id string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.byJob[id]
+}
+
+// startOn starts an export through the server at base with key.
+func startOn(t *testing.T, base, key, domain string) string {
+	t.Helper()
+	r := call(t, "POST", base+api.PathExportJobs, key, api.StartExportRequest{Domain: domain})
+	if r.status != http.StatusAccepted {
+		t.Fatalf("start on %s: %d %s", base, r.status, r.body)
+	}
+	var job api.ExportJob
+	r.decode(t, &job)
+	return job.JobID
+}
+
+func jobOn(t *testing.T, base, key, id string) api.ExportJob {
+	t.Helper()
+	var job api.ExportJob
+	call(t, "GET", base+api.PathExportJobs+"/"+id, key, nil).decode(t, &job)
+	return job
+}
+
+// Two servers on one database share the work: 50 exports from two
+// organizations, started and polled through both, are each rendered
+// exactly once, by either, and download through either.
+func TestReplicas_eachExportRenderedOnce(t *testing.T) {
+	env := apiservertest.Start(t, apiservertest.WithDatabase(pgtest.DB(t)),
+		apiservertest.WithConfig(func(c *apiserver.Config) { c.MaxActiveExports = 50 }))
+	urlB, srvB := env.Replica(t)
+	counts, per := renderCounter(env.Server, srvB)
+	type started struct{ id, key string }
+	var jobs []started
+	for i := range 50 {
+		base := []string{env.URL, urlB}[i%2]
+		key, domain := env.Key, env.Domain
+		if i%3 == 0 {
+			key, domain = env.OtherKey, apiservertest.OtherDomain
+		}
+		jobs = append(jobs, started{startOn(t, base, key, domain), key})
+	}
+	for i, j := range jobs {
+		base := []string{urlB, env.URL}[i%2] // polled through the other server
+		var got api.ExportJob
+		testutil.Eventually(t, apiservertest.ExportTimeout, "export "+j.id+" to finish", func() bool {
+			got = jobOn(t, base, j.key, j.id)
+			return api.ExportTerminal(got.Status)
+		})
+		if got.Status != api.ExportCompleted {
+			t.Fatalf("export %s: %+v", j.id, got)
+		}
+		if n := counts.of(j.id); n != 1 {
+			t.Fatalf("export %s rendered %d times", j.id, n)
+		}
+	}
+	if per[0].Load() == 0 || per[1].Load() == 0 {
+		t.Fatalf("renders per server %d and %d: one server did all the work", per[0].Load(), per[1].Load())
+	}
+	t.Logf("renders: %d on the first server, %d on the second", per[0].Load(), per[1].Load())
+	for i, base := range []string{env.URL, urlB} {
+		var b api.Bundle
+		r := call(t, "POST", base+api.PathExportJobs+"/"+jobs[1+i].id+"/bundle", jobs[1+i].key, nil)
+		r.decode(t, &b)
+		download(t, b.BundleURL, b.SizeBytes)
+	}
+}
+
+// A server that stops renewing mid-render, as a hung or dead replica
+// would, loses the job to the other once the lease has run out; the other
+// renders it from scratch, and its result stands when the first one wakes
+// up and finishes its stale render.
+func TestReplicas_leaseTakeover(t *testing.T) {
+	const lease = 2 * time.Second
+	var log testutil.SyncBuffer
+	env := apiservertest.Start(t, apiservertest.WithDatabase(pgtest.DB(t)), apiservertest.WithExportLease(lease),
+		apiservertest.WithLogger(hclog.New(&hclog.LoggerOptions{Output: &log, Level: hclog.Info})))
+	hung, release := make(chan string, 1), make(chan struct{})
+	apiserver.StopLeaseRenewal(env.Server)
+	apiserver.OnRender(env.Server, func(id string) {
+		hung <- id
+		<-release
+	})
+	id := env.StartExport(t, api.StartExportRequest{Domain: env.Domain}).JobID
+	select {
+	case held := <-hung:
+		if held != id {
+			t.Fatalf("rendering %s, started %s", held, id)
+		}
+	case <-time.After(apiservertest.ExportTimeout):
+		t.Fatal("the first server did not start rendering")
+	}
+	// The second replica comes up while the first holds the job.
+	urlB, srvB := env.Replica(t)
+	var rendersB atomic.Int64
+	apiserver.OnRender(srvB, func(string) { rendersB.Add(1) })
+	if got := jobOn(t, urlB, env.Key, id); got.Status != api.ExportRunning {
+		t.Fatalf("while the first server holds it: %+v", got)
+	}
+	// The lease is measured on the injected clock: move it past the end.
+	env.Clock.Advance(lease + time.Second)
+	var got api.ExportJob
+	testutil.Eventually(t, apiservertest.ExportTimeout, "the second server to finish the job", func() bool {
+		got = jobOn(t, urlB, env.Key, id)
+		return got.Status == api.ExportCompleted
+	})
+	if n := rendersB.Load(); n != 1 {
+		t.Fatalf("the second server rendered %d times, want 1", n)
+	}
+	close(release) // the first server renders its stale attempt to the end
+	testutil.Eventually(t, apiservertest.ExportTimeout, "the first server to give its stale attempt up", func() bool {
+		// Refused before publishing its files or when writing its outcome,
+		// depending on whether it saw the new owner's site first.
+		l := log.String()
+		return strings.Contains(l, "export lease lost") || strings.Contains(l, "export outcome discarded")
+	})
+	after := jobOn(t, env.URL, env.Key, id)
+	if after.Status != api.ExportCompleted || after.Version != got.Version || after.PageCount != got.PageCount {
+		t.Fatalf("after the stale attempt: %+v, want %+v", after, got)
+	}
+	var b api.Bundle
+	call(t, "POST", env.URL+api.PathExportJobs+"/"+id+"/bundle", env.Key, nil).decode(t, &b)
+	download(t, b.BundleURL, b.SizeBytes)
+}
