@@ -163,3 +163,31 @@ func TestReplicas_leaseTakeover(t *testing.T) {
 	call(t, "POST", env.URL+api.PathExportJobs+"/"+id+"/bundle", env.Key, nil).decode(t, &b)
 	download(t, b.BundleURL, b.SizeBytes)
 }
+
+// A server restarted while it renders hands its job back: the next one
+// (or, on PostgreSQL, any replica) resumes it at once, not after the
+// lease, and the job queued behind it runs too.
+func TestRestart_resumesInterruptedExport(t *testing.T) {
+	dir := t.TempDir()
+	writeLargeSite(t, dir, 1000) // large enough to be caught mid-render
+	eachBackend(t, func(t *testing.T, db apiservertest.Option) {
+		// A lease far longer than the test: only a handed-back job resumes.
+		env := apiservertest.Start(t, db, apiservertest.WithDeployment("large.acme.test", dir), apiservertest.WithExportLease(time.Hour),
+			apiservertest.WithConfig(func(c *apiserver.Config) { c.ExportWorkers = 1 }))
+		large := env.StartExport(t, api.StartExportRequest{Domain: "large.acme.test"}).JobID
+		queued := env.StartExport(t, api.StartExportRequest{Domain: env.Domain}).JobID
+		testutil.Eventually(t, apiservertest.ExportTimeout, "the large export to run", func() bool {
+			job := jobOn(t, env.URL, env.Key, large)
+			if api.ExportTerminal(job.Status) {
+				t.Fatalf("large export never seen running: %+v", job)
+			}
+			return job.Status == api.ExportRunning && job.PageCount > 0
+		})
+		env.Restart(t, nil)
+		for _, id := range []string{large, queued} {
+			if job := env.WaitExport(t, id); job.Status != api.ExportCompleted {
+				t.Fatalf("export %s after the restart: %+v", id, job)
+			}
+		}
+	})
+}
