@@ -191,3 +191,15 @@ func TestRestart_resumesInterruptedExport(t *testing.T) {
 		}
 	})
 }
+
+// A server given a database but no shared home for its files refuses to
+// start, and says why.
+func TestNew_databaseWithLocalFilesRefused(t *testing.T) {
+	_, err := apiserver.New(apiserver.Options{
+		Config: apiserver.DemoConfig("dak_" + strings.Repeat("ab", 16)), DataDir: t.TempDir(), PublicURL: "http://127.0.0.1:1",
+		DatabaseURL: "postgres://docs@127.0.0.1:1/docs",
+	})
+	if err == nil || !strings.Contains(err.Error(), "each replica would only see the exports it rendered itself") {
+		t.Fatalf("New with a database and local files: %v", err)
+	}
+}

@@ -196,6 +196,14 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
+// errNeedsObjectStore refuses a shared database while sites and archives
+// are local files. The object store that replicas can share is not wired
+// in yet, so for now the database is usable only by tests that share one
+// data dir between their servers.
+var errNeedsObjectStore = errors.New("a shared database (storage.database, --database-url) needs an object store " +
+	"for the rendered sites and archives: with local files, each replica would only see the exports it rendered " +
+	"itself; this server has no object store support yet, so run it without a database")
+
 // openJobStore opens the store opts ask for: PostgreSQL when a database
 // URL is given, else the bbolt file in the data dir.
 func openJobStore(opts Options) (jobStore, error) {
@@ -213,8 +221,7 @@ func openJobStore(opts Options) (jobStore, error) {
 		return st, nil
 	}
 	if !opts.SharedDataDir {
-		return nil, errors.New("a shared database needs an object store for the rendered sites and archives: " +
-			"with local files, each replica would only see the exports it rendered itself")
+		return nil, errNeedsObjectStore
 	}
 	return openPGStore(context.Background(), opts.DatabaseURL)
 }
