@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"errors"
 	"sync/atomic"
 	"time"
@@ -52,6 +53,9 @@ type jobStore interface {
 	// unless the job was taken over since (errLeaseLost): a worker that
 	// lost its lease must not overwrite the new owner's result.
 	completeAttempt(rec *exportJobRecord) error
+
+	// ping reports whether the store can be reached, for /readyz.
+	ping(ctx context.Context) error
 
 	// faults lets tests make writes fail as a full disk or a lost
 	// database would.

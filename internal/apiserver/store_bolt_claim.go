@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -33,6 +34,9 @@ func (s *boltStore) modifyExportJob(id string, edit func(*exportJobRecord) error
 		return b.Put([]byte(id), out)
 	})
 }
+
+// ping has nothing to reach: the file is open for as long as the store.
+func (s *boltStore) ping(context.Context) error { return nil }
 
 func (s *boltStore) setBundleSize(id string, size int64) error {
 	return s.modifyExportJob(id, func(rec *exportJobRecord) error {

@@ -74,6 +74,8 @@ func (s *pgStore) close() error {
 
 func (s *pgStore) faults() *writeFaults { return &s.fault }
 
+func (s *pgStore) ping(ctx context.Context) error { return s.pool.Ping(ctx) }
+
 // write runs fn in one transaction, or fails the way a lost database
 // would when a test says so.
 func (s *pgStore) write(fn func(ctx context.Context, tx pgx.Tx) error) error {
