@@ -114,7 +114,10 @@ func TestReplicas_eachExportRenderedOnce(t *testing.T) {
 func TestReplicas_leaseTakeover(t *testing.T) {
 	const lease = 2 * time.Second
 	var log testutil.SyncBuffer
+	// One worker per server: the first server's only worker hangs, so
+	// the job can go nowhere but to the other server.
 	env := apiservertest.Start(t, apiservertest.WithDatabase(pgtest.DB(t)), apiservertest.WithExportLease(lease),
+		apiservertest.WithConfig(func(c *apiserver.Config) { c.ExportWorkers = 1 }),
 		apiservertest.WithLogger(hclog.New(&hclog.LoggerOptions{Output: &log, Level: hclog.Info})))
 	hung, release := make(chan string, 1), make(chan struct{})
 	apiserver.StopLeaseRenewal(env.Server)

@@ -178,6 +178,13 @@ func (s *Server) render(leaseCtx context.Context, rec *exportJobRecord, lj *live
 	if err := syncDir(s.jobDir(rec.JobID)); err != nil {
 		return nil, fmt.Errorf("sync export dir: %w", err)
 	}
+	// Earlier attempts, interrupted or taken over, leave their partial
+	// renders behind; a stale one still writing fails and is fenced.
+	for a := 1; a < rec.Attempts; a++ {
+		if err := os.RemoveAll(s.partialDir(rec.JobID, a)); err != nil {
+			s.log.Warn("remove an earlier attempt's partial render", "job", rec.JobID, "attempt", a, "error", err)
+		}
+	}
 	s.log.Info("export completed", "job", rec.JobID, "pages", man.PageCount, "duration", time.Since(start).Round(time.Millisecond))
 	return man, nil
 }
