@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -38,6 +39,9 @@ const (
 	lockAgentProject int32 = 0x646f6302
 )
 
+// defaultPoolConns is the connection pool's size unless the URL sets it.
+const defaultPoolConns = 16
+
 // pgOpTimeout bounds each store call, so a database that stops answering
 // turns into an error (503, a retried write) rather than a hung request.
 const pgOpTimeout = 15 * time.Second
@@ -51,6 +55,12 @@ func openPGStore(ctx context.Context, url string) (*pgStore, error) {
 	if err != nil {
 		// The parse error may quote the URL, password and all.
 		return nil, fmt.Errorf("database URL %s does not parse", redact.URL(url))
+	}
+	// pgxpool's default (4 on two cores) would make API requests queue
+	// behind the workers and their lease renewals; a URL's own
+	// pool_max_conns wins.
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = defaultPoolConns
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
