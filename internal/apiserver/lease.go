@@ -72,10 +72,11 @@ func (s *Server) worker(n int) {
 	}
 }
 
-// holdLease renews rec's lease until release is called. The context ends
+// holdLease renews rec's lease until release is called, recording the
+// render's progress from lj with each renewal. The context ends
 // when the lease is lost to another worker (or the server shuts down), so
 // the render stops instead of finishing work nobody will keep.
-func (s *Server) holdLease(rec *exportJobRecord) (ctx context.Context, release func()) {
+func (s *Server) holdLease(rec *exportJobRecord, lj *liveJob) (ctx context.Context, release func()) {
 	ctx, cancel := context.WithCancelCause(s.ctx)
 	done := make(chan struct{})
 	mine := *rec // the worker changes rec as it goes; the fence is fixed
@@ -92,6 +93,9 @@ func (s *Server) holdLease(rec *exportJobRecord) (ctx context.Context, release f
 			if s.leaseHooks.renewalStopped.Load() {
 				continue
 			}
+			lj.mu.Lock()
+			mine.Progress, mine.PageCount, mine.UpdatedAt = lj.progress, lj.pageCount, lj.updatedAt
+			lj.mu.Unlock()
 			err := s.store.renewLease(&mine, s.clock.Now().Add(s.lease))
 			if errors.Is(err, errLeaseLost) || errors.Is(err, errNoRecord) {
 				cancel(errLeaseLost)

@@ -206,3 +206,37 @@ func TestNew_databaseWithLocalFilesRefused(t *testing.T) {
 		t.Fatalf("New with a database and local files: %v", err)
 	}
 }
+
+// A job polled through the server that is not rendering it shows the
+// progress recorded with the renderer's lease renewals, not a bare 0.
+func TestReplicas_progressThroughOtherServer(t *testing.T) {
+	dir := t.TempDir()
+	writeLargeSite(t, dir, 1000)
+	// A short lease renews (and records progress) every 200ms.
+	env := apiservertest.Start(t, apiservertest.WithDatabase(pgtest.DB(t)), apiservertest.WithExportLease(600*time.Millisecond),
+		apiservertest.WithDeployment("large.acme.test", dir))
+	urlB, srvB := env.Replica(t)
+	var renderer atomic.Pointer[string]
+	for _, s := range []struct {
+		srv   *apiserver.Server
+		other string
+	}{{env.Server, urlB}, {srvB, env.URL}} {
+		apiserver.OnRender(s.srv, func(string) { renderer.Store(&s.other) })
+	}
+	id := env.StartExport(t, api.StartExportRequest{Domain: "large.acme.test"}).JobID
+	var seen api.ExportJob
+	testutil.Eventually(t, apiservertest.ExportTimeout, "progress through the other server", func() bool {
+		other := renderer.Load()
+		if other == nil {
+			return false
+		}
+		seen = jobOn(t, *other, env.Key, id)
+		if api.ExportTerminal(seen.Status) {
+			t.Fatalf("the export finished before the other server saw progress: %+v", seen)
+		}
+		return seen.PageCount > 0 && seen.Progress > 0
+	})
+	if got := env.WaitExport(t, id); got.Status != api.ExportCompleted || got.PageCount < seen.PageCount {
+		t.Fatalf("after progress %+v: %+v", seen, got)
+	}
+}

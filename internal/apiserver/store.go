@@ -162,3 +162,13 @@ func takeOver(rec *exportJobRecord, owner string, now time.Time, lease time.Dura
 func holds(cur, mine *exportJobRecord) bool {
 	return cur.Status == api.ExportRunning && cur.Owner == mine.Owner && cur.Attempts == mine.Attempts
 }
+
+// extendLease moves cur's lease to until and records the progress mine
+// carries, so that a replica other than the renderer, which has no live
+// view of the render, answers with progress at most one renewal old.
+func extendLease(cur, mine *exportJobRecord, until time.Time) {
+	cur.LeaseUntil = until
+	if mine.PageCount > cur.PageCount {
+		cur.Progress, cur.PageCount, cur.UpdatedAt = mine.Progress, mine.PageCount, mine.UpdatedAt
+	}
+}

@@ -90,7 +90,7 @@ func (s *boltStore) renewLease(mine *exportJobRecord, until time.Time) error {
 		if !holds(cur, mine) {
 			return errLeaseLost
 		}
-		cur.LeaseUntil = until
+		extendLease(cur, mine, until)
 		return nil
 	})
 }

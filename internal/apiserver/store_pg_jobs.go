@@ -136,7 +136,7 @@ func (s *pgStore) renewLease(mine *exportJobRecord, until time.Time) error {
 		if !holds(cur, mine) {
 			return errLeaseLost
 		}
-		cur.LeaseUntil = until
+		extendLease(cur, mine, until)
 		return nil
 	})
 }

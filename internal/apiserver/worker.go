@@ -76,7 +76,7 @@ func (s *Server) runExport(rec *exportJobRecord) {
 	lj := &liveJob{updatedAt: rec.UpdatedAt}
 	s.live.Store(id, lj)
 	defer s.live.Delete(id)
-	ctx, release := s.holdLease(rec)
+	ctx, release := s.holdLease(rec, lj)
 	defer release()
 
 	if h := s.leaseHooks.beforeRender.Load(); h != nil {
