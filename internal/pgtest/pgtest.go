@@ -229,7 +229,9 @@ func (c *Cluster) url(db string) string {
 }
 
 // CreateDB creates an empty database (a copy of template1) and returns
-// its URL; copying a template takes milliseconds, so each test gets its own.
+// its URL. FILE_COPY copies template1's few files instead of writing them
+// through the WAL (PostgreSQL 15's default), about three times faster
+// here: the ~0.1s a test pays for its own database.
 func (c *Cluster) CreateDB(ctx context.Context) (string, error) {
 	name := fmt.Sprintf("t%d", c.dbs.Add(1))
 	conn, err := pgx.Connect(ctx, c.url("postgres"))
@@ -237,7 +239,7 @@ func (c *Cluster) CreateDB(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("connect: %w", err)
 	}
 	defer func() { _ = conn.Close(ctx) }()
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name+" TEMPLATE template1"); err != nil {
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name+" TEMPLATE template1 STRATEGY file_copy"); err != nil {
 		return "", fmt.Errorf("create database: %w", err)
 	}
 	return c.url(name), nil
