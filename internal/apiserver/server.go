@@ -165,7 +165,9 @@ func New(opts Options) (*Server, error) {
 	}
 	// The bbolt store holds the data-dir lock; the signing key is created
 	// only once it is taken, so two servers started together on an empty
-	// data dir cannot each write (and sign with) a different key.
+	// data dir cannot each write (and sign with) a different key. Servers
+	// sharing a database take no such lock: until the signing key moves
+	// out of the data dir, start the first before the others.
 	if s.store, err = openJobStore(opts); err != nil {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
@@ -229,9 +231,9 @@ func openJobStore(opts Options) (jobStore, error) {
 // Handler serves the whole API.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// Close stops the workers (a job being rendered stays "running" in the
-// store until its lease ends, then any worker resumes it) and closes the
-// store.
+// Close stops the workers and closes the store. A job being rendered stays
+// "running" with its lease handed back, so the next claim (after a restart,
+// or on another replica) renders it again at once.
 func (s *Server) Close() error {
 	if !s.closed.CompareAndSwap(false, true) {
 		return nil
