@@ -240,3 +240,42 @@ func TestReplicas_progressThroughOtherServer(t *testing.T) {
 		t.Fatalf("after progress %+v: %+v", seen, got)
 	}
 }
+
+// The hourly agent-job limit is one limit across replicas: requests sent
+// at once through both servers create exactly the limit, the rest get
+// 429 with Retry-After.
+func TestReplicas_agentJobLimit(t *testing.T) {
+	const limit, tries = 4, 12
+	env := apiservertest.Start(t, apiservertest.WithDatabase(pgtest.DB(t)), apiservertest.WithAgentJobsPerHour(limit))
+	urlB, _ := env.Replica(t)
+	replies := make([]reply, tries)
+	var wg sync.WaitGroup
+	for i := range tries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			base := []string{env.URL, urlB}[i%2]
+			replies[i] = call(t, "POST", base+"/v2/agent/"+env.ProjectID+"/job", env.Key, map[string]string{"prompt": "document the new flag"})
+		}()
+	}
+	wg.Wait()
+	created := map[string]bool{}
+	for _, r := range replies {
+		switch r.status {
+		case http.StatusCreated:
+			var job api.AgentJob
+			r.decode(t, &job)
+			created[job.ID] = true
+		case http.StatusTooManyRequests:
+			if r.header.Get("Retry-After") == "" {
+				t.Fatal("429 without Retry-After")
+			}
+			r.errorMessage(t)
+		default:
+			t.Fatalf("create agent job: %d %s", r.status, r.body)
+		}
+	}
+	if len(created) != limit {
+		t.Fatalf("%d agent jobs created through two servers under a limit of %d", len(created), limit)
+	}
+}
