@@ -279,3 +279,35 @@ func TestReplicas_agentJobLimit(t *testing.T) {
 		t.Fatalf("%d agent jobs created through two servers under a limit of %d", len(created), limit)
 	}
 }
+
+// A job started on a server whose workers are busy is claimed at once by
+// the other server, told through LISTEN/NOTIFY: with a claim interval of
+// an hour, nothing else would wake it.
+func TestReplicas_startWakesOtherServer(t *testing.T) {
+	env := apiservertest.Start(t, apiservertest.WithDatabase(pgtest.DB(t)), apiservertest.WithClaimInterval(time.Hour),
+		apiservertest.WithConfig(func(c *apiserver.Config) { c.ExportWorkers = 1 }))
+	hung, release := make(chan string, 1), make(chan struct{})
+	defer close(release)
+	apiserver.OnRender(env.Server, func(id string) {
+		hung <- id
+		<-release
+	})
+	first := env.StartExport(t, api.StartExportRequest{Domain: env.Domain}).JobID
+	select {
+	case id := <-hung:
+		if id != first {
+			t.Fatalf("the first server renders %s, want %s", id, first)
+		}
+	case <-time.After(apiservertest.ExportTimeout):
+		t.Fatal("the first server did not start rendering")
+	}
+	urlB, _ := env.Replica(t)
+	// The first job after the replica's start may be seen by the claim
+	// it makes when it starts listening; the one after it only if told.
+	for _, n := range []string{"second", "third"} {
+		id := env.StartExport(t, api.StartExportRequest{Domain: env.Domain}).JobID
+		testutil.Eventually(t, apiservertest.ExportTimeout, "the other server to render the "+n+" job", func() bool {
+			return jobOn(t, urlB, env.Key, id).Status == api.ExportCompleted
+		})
+	}
+}

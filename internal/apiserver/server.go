@@ -194,6 +194,11 @@ func New(opts Options) (*Server, error) {
 	}
 	s.background.Add(1)
 	go s.sweeper()
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		s.store.watch(s.ctx, s.wakeWorkers)
+	}()
 	s.handler = s.routes()
 	return s, nil
 }

@@ -54,6 +54,11 @@ type jobStore interface {
 	// lost its lease must not overwrite the new owner's result.
 	completeAttempt(rec *exportJobRecord) error
 
+	// watch calls wake whenever another process may have made a job
+	// claimable, until ctx ends; a store only one process uses has
+	// nothing to watch and returns at once.
+	watch(ctx context.Context, wake func())
+
 	// ping reports whether the store can be reached, for /readyz.
 	ping(ctx context.Context) error
 

@@ -35,6 +35,9 @@ func (s *boltStore) modifyExportJob(id string, edit func(*exportJobRecord) error
 	})
 }
 
+// watch has nothing to do: this process is the only one that writes.
+func (s *boltStore) watch(context.Context, func()) {}
+
 // ping has nothing to reach: the file is open for as long as the store.
 func (s *boltStore) ping(context.Context) error { return nil }
 

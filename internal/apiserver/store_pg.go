@@ -192,6 +192,9 @@ func (s *pgStore) createExportJob(rec *exportJobRecord, idemKey, hash string, li
 		if err := putPGExportJob(ctx, tx, rec); err != nil {
 			return err
 		}
+		if err := notifyClaimable(ctx, tx); err != nil {
+			return err
+		}
 		if idemKey == "" {
 			return nil
 		}

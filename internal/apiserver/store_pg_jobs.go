@@ -131,12 +131,24 @@ func (s *pgStore) claimExport(owner string, now time.Time, lease time.Duration) 
 	return claimed, nil
 }
 
+// renewLease to the zero time hands the job back; the other replicas are
+// told so they need not wait for their next poll.
 func (s *pgStore) renewLease(mine *exportJobRecord, until time.Time) error {
-	return s.modify(mine.JobID, func(cur *exportJobRecord) error {
-		if !holds(cur, mine) {
+	return s.write(func(ctx context.Context, tx pgx.Tx) error {
+		var cur exportJobRecord
+		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1 FOR UPDATE", mine.JobID), &cur); err != nil {
+			return err
+		}
+		if !holds(&cur, mine) {
 			return errLeaseLost
 		}
-		extendLease(cur, mine, until)
+		extendLease(&cur, mine, until)
+		if err := putPGExportJob(ctx, tx, &cur); err != nil {
+			return err
+		}
+		if until.IsZero() {
+			return notifyClaimable(ctx, tx)
+		}
 		return nil
 	})
 }

@@ -72,7 +72,7 @@ type settings struct {
 	tune           []func(*apiserver.Config)
 	top            string // more top-level YAML of the configuration
 	databaseURL    string
-	lease          time.Duration
+	lease, claim   time.Duration
 }
 
 // Option changes the environment's configuration.
@@ -158,6 +158,10 @@ func WithDatabase(url string) Option { return func(s *settings) { s.databaseURL 
 // renewal (default 30s): the bound on a takeover after a replica dies.
 func WithExportLease(d time.Duration) Option { return func(s *settings) { s.lease = d } }
 
+// WithClaimInterval sets how often idle workers look for jobs nobody
+// told them about (default 1s, or a quarter of the lease).
+func WithClaimInterval(d time.Duration) Option { return func(s *settings) { s.claim = d } }
+
 // WithLogger sends the server's log to l (default: discarded).
 func WithLogger(l hclog.Logger) Option { return func(s *settings) { s.logger = l } }
 
@@ -222,7 +226,7 @@ func (e *Env) newServer(t testing.TB, publicURL string) *apiserver.Server {
 	t.Helper()
 	srv, err := apiserver.New(apiserver.Options{
 		Config: e.cfg, DataDir: e.DataDir, PublicURL: publicURL, Clock: e.Clock, Logger: e.st.logger,
-		DatabaseURL: e.st.databaseURL, SharedDataDir: e.st.databaseURL != "", ExportLease: e.st.lease,
+		DatabaseURL: e.st.databaseURL, SharedDataDir: e.st.databaseURL != "", ExportLease: e.st.lease, ClaimInterval: e.st.claim,
 	})
 	if err != nil {
 		t.Fatalf("apiservertest: %v", err)
