@@ -56,6 +56,9 @@ type Env struct {
 	Clock   *clock.Offset
 	Server  *apiserver.Server
 	DataDir string
+	// DatabaseURL is the PostgreSQL database given with WithDatabase, ""
+	// on the embedded store.
+	DatabaseURL string
 
 	cfg     *apiserver.Config
 	st      settings
@@ -200,6 +203,7 @@ func Start(t testing.TB, opts ...Option) *Env {
 		f(cfg)
 	}
 	e.cfg, e.st = cfg, st
+	e.DatabaseURL = st.databaseURL
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		(*e.handler.Load()).ServeHTTP(w, r)
 	}))
