@@ -23,7 +23,7 @@ const (
 	testObjectStore = "s3://docs?endpoint=http://minio.storage:9000&region=us-east-1&path-style=true"
 	testAccessKey   = "AKIATESTACCESSKEY"
 	testSecretKey   = "s3SecretKeyTopSecret"
-	testAPIKey      = "sk_0123456789abcdefABCDEF"
+	testAPIKey      = "dak_0123456789abcdefABCDEF"
 )
 
 // sharedValues is two replicas over the shared stores with every credential
