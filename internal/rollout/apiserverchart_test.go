@@ -22,7 +22,7 @@ const (
 	testDatabaseURL = "postgres://docs:pgPassw0rdSecret@db.storage:5432/docs?sslmode=disable"
 	testObjectStore = "s3://docs?endpoint=http://minio.storage:9000&region=us-east-1&path-style=true"
 	testAccessKey   = "AKIATESTACCESSKEY"
-	testSecretKey   = "s3SecretKeyTopSecret"
+	testSecretKey   = "s3SecretKeyTopSecret" //nolint:gosec // G101: a made-up credential the tests look for where it must not be
 	testAPIKey      = "dak_0123456789abcdefABCDEF"
 )
 
