@@ -3,6 +3,8 @@ package rollout
 import (
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/yaml"
 )
 
 // with returns sharedValues with one path set to v (nil deletes it).
@@ -87,5 +89,77 @@ func TestAPIServerChart_rejectsBadValues(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// podTemplate is the rendered Deployment's pod template as YAML.
+func podTemplate(t *testing.T, vals map[string]interface{}) string {
+	t.Helper()
+	objs, _, err := renderAPIServer(t, vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := yaml.Marshal(dig(t, objs["Deployment/docs-docsadmin-apiserver"], "spec", "template"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestAPIServerChart_configChangeRollsPods: the server reads its config at
+// start, so new config values must restart the pods, while an unchanged
+// release or a new replica count must not.
+func TestAPIServerChart_configChangeRollsPods(t *testing.T) {
+	before := podTemplate(t, sharedValues())
+	if again := podTemplate(t, sharedValues()); again != before {
+		t.Errorf("the same values render another pod template:\n%s\n%s", before, again)
+	}
+	if scaled := podTemplate(t, with("replicas", 5)); scaled != before {
+		t.Errorf("scaling changes the pod template (restarting every pod):\n%s", scaled)
+	}
+	cfg := testServerConfig("")
+	cfg["maxActiveExports"] = 20
+	for name, vals := range map[string]map[string]interface{}{
+		"config":        with("config.values", cfg),
+		"database url":  with("storage.database.url", strings.Replace(testDatabaseURL, "db.storage", "db2.storage", 1)),
+		"bucket secret": with("storage.objects.secretAccessKey", "rotatedSecretKey"),
+	} {
+		if podTemplate(t, vals) == before {
+			t.Errorf("a new %s leaves the pod template as it was: the pods would keep the old one", name)
+		}
+	}
+}
+
+// TestAPIServerChart_sourcesAndSpread: docs sources mount where the config
+// points; replicas spread over nodes without ever blocking scheduling; the
+// config file is not world-readable.
+func TestAPIServerChart_sourcesAndSpread(t *testing.T) {
+	vals := sharedValues()
+	vals["extraVolumes"] = []interface{}{map[string]interface{}{"name": "handbook", "configMap": map[string]interface{}{"name": "handbook-docs"}}}
+	vals["extraVolumeMounts"] = []interface{}{map[string]interface{}{"name": "handbook", "mountPath": "/srv/docs/handbook", "readOnly": true}}
+	objs, _, err := renderAPIServer(t, vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dep := objs["Deployment/docs-docsadmin-apiserver"]
+	if got := dig(t, volumes(t, dep)["handbook"], "configMap", "name"); got != "handbook-docs" {
+		t.Errorf("handbook volume = %v", got)
+	}
+	if m := volumeMounts(t, apiServerContainer(t, objs)); m["/srv/docs/handbook"] != "handbook" || m["/tmp"] != "tmp" {
+		t.Errorf("mounts = %v, want the source next to the chart's own", m)
+	}
+	if mode := dig(t, volumes(t, dep)["config"], "secret", "defaultMode"); mode != float64(0o440) {
+		t.Errorf("config file mode = %v, want 0440", mode)
+	}
+	spread := dig(t, dep, "spec", "template", "spec", "topologySpreadConstraints").([]interface{})
+	if len(spread) != 1 || dig(t, spread[0], "whenUnsatisfiable") != "ScheduleAnyway" {
+		t.Errorf("topologySpreadConstraints = %v, want one soft spread over nodes", spread)
+	}
+	objs, _, err = renderAPIServer(t, embeddedValues(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := dig(t, objs["Deployment/docs-docsadmin-apiserver"], "spec", "template", "spec", "topologySpreadConstraints"); s != nil {
+		t.Errorf("one replica has a spread constraint: %v", s)
 	}
 }
