@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/kubetest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 const apiServerNS = "docs-apiserver"
@@ -126,6 +127,31 @@ func TestAPIServerChart_installsAndScales(t *testing.T) {
 			d.Generation, firstGen, d.Status)
 	}
 	assertReadyPods(ctx, t, cs, 3)
+
+	// New config values: the server reads them at start, so the pods are
+	// replaced, one surge at a time, and the release ends with 3 available.
+	changed := vals(3)
+	cfg := testServerConfig("")
+	cfg["maxActiveExports"] = 20
+	changed["config"] = map[string]interface{}{"values": cfg}
+	oldHash := d.Spec.Template.Annotations["checksum/secrets"]
+	if _, err := up.RunWithContext(ctx, "docs", ch, changed); err != nil {
+		t.Fatalf("upgrade with new config: %v", err)
+	}
+	d = apiServerDeployment(ctx, t, cs)
+	if d.Spec.Template.Annotations["checksum/secrets"] == oldHash {
+		t.Fatalf("the config upgrade left the pod template as it was: %v", d.Spec.Template.Annotations)
+	}
+	// --wait returns once the new pods are Ready; the old ones may still
+	// be on their way out, so the final count is polled.
+	testutil.Eventually(t, time.Minute, "3 available replicas of the new template, no old ones", func() bool {
+		d = apiServerDeployment(ctx, t, cs)
+		return available(d, 3)
+	})
+	s, err := cs.CoreV1().Secrets(apiServerNS).Get(ctx, "docs-docsadmin-apiserver-config", metav1.GetOptions{})
+	if err != nil || !strings.Contains(string(s.Data["config.yaml"]), "maxActiveExports: 20") {
+		t.Errorf("config Secret after the upgrade: %v\n%s", err, s.Data["config.yaml"])
+	}
 }
 
 // apiServerHelm is Helm's client for the test cluster, storing releases in

@@ -68,6 +68,11 @@ func TestAPIServerChart_rejectsBadValues(t *testing.T) {
 		}(), []string{"/storage/database/url", "maxLength"}},
 		{"no configuration", with("config.values", map[string]interface{}{}), []string{"/config"}},
 		{"no organization", with("config.values", map[string]interface{}{"organizations": []interface{}{}}), []string{"/config/values/organizations"}},
+		{"stores in the config file", with("config.values", func() map[string]interface{} {
+			c := testServerConfig("")
+			c["storage"] = map[string]interface{}{"database": testDatabaseURL}
+			return c
+		}()), []string{"/config/values/storage"}},
 		{"bad budget", with("podDisruptionBudget.maxUnavailable", 0), []string{"/podDisruptionBudget/maxUnavailable"}},
 		{"bad public url", with("publicURL", "docs.example.com"), []string{"/publicURL"}},
 	} {
