@@ -2,11 +2,13 @@ package rollout
 
 import (
 	"encoding/base64"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/lint/support"
 	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/releaseutil"
@@ -116,6 +118,9 @@ func TestAPIServerChart_lints(t *testing.T) {
 		{"shared stores", sharedValues(), true},
 		{"embedded with persistence", embeddedValues(true), true},
 		{"embedded in an emptyDir", embeddedValues(false), true},
+		// The example values files a person lints with.
+		{"ci/shared-values.yaml", ciValues(t, "shared-values.yaml"), true},
+		{"ci/embedded-values.yaml", ciValues(t, "embedded-values.yaml"), true},
 		// Two replicas need stores the chart cannot invent: the defaults
 		// are refused, which also proves the lint run sees the schema.
 		{"defaults", nil, false},
@@ -139,6 +144,16 @@ func TestAPIServerChart_lints(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ciValues reads one of the chart's example values files.
+func ciValues(t *testing.T, name string) map[string]interface{} {
+	t.Helper()
+	vals, err := chartutil.ReadValuesFile(filepath.Join(apiServerChart, "ci", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vals
 }
 
 // TestAPIServerChart_sharedStoresFromSecrets: with the stores given inline,
