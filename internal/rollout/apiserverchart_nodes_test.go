@@ -40,7 +40,7 @@ func TestAPIServerChart_installsAndScales(t *testing.T) {
 		t.Fatal(err)
 	}
 	vals := func(replicas int) map[string]interface{} {
-		v := sharedValues()
+		v := apiServerSharedValues()
 		v["replicas"] = replicas
 		v["storage"].(map[string]interface{})["database"] = map[string]interface{}{"existingSecret": "pg", "secretKey": "uri"}
 		return v
@@ -59,7 +59,7 @@ func TestAPIServerChart_installsAndScales(t *testing.T) {
 		t.Fatalf("install: %v", err)
 	}
 	d := apiServerDeployment(ctx, t, cs)
-	if !available(d, 2) {
+	if !apiServerAvailable(d, 2) {
 		t.Fatalf("after install the Deployment is at %+v, want 2 available", d.Status)
 	}
 	firstGen := d.Generation
@@ -114,7 +114,7 @@ func TestAPIServerChart_installsAndScales(t *testing.T) {
 	if _, err := cs.PolicyV1().PodDisruptionBudgets(apiServerNS).Get(ctx, "docs-docsadmin-apiserver", metav1.GetOptions{}); err != nil {
 		t.Errorf("no PodDisruptionBudget with two replicas: %v", err)
 	}
-	assertReadyPods(ctx, t, cs, 2)
+	assertAPIServerReadyPods(ctx, t, cs, 2)
 
 	up := action.NewUpgrade(ac)
 	up.Namespace, up.Wait, up.Timeout = apiServerNS, true, 2*time.Minute
@@ -122,16 +122,16 @@ func TestAPIServerChart_installsAndScales(t *testing.T) {
 		t.Fatalf("upgrade to 3 replicas: %v", err)
 	}
 	d = apiServerDeployment(ctx, t, cs)
-	if !available(d, 3) || d.Generation <= firstGen {
+	if !apiServerAvailable(d, 3) || d.Generation <= firstGen {
 		t.Fatalf("after the upgrade the Deployment is at generation %d (was %d), %+v; want 3 available",
 			d.Generation, firstGen, d.Status)
 	}
-	assertReadyPods(ctx, t, cs, 3)
+	assertAPIServerReadyPods(ctx, t, cs, 3)
 
 	// New config values: the server reads them at start, so the pods are
 	// replaced, one surge at a time, and the release ends with 3 available.
 	changed := vals(3)
-	cfg := testServerConfig("")
+	cfg := apiServerConfigValues("")
 	cfg["maxActiveExports"] = 20
 	changed["config"] = map[string]interface{}{"values": cfg}
 	oldHash := d.Spec.Template.Annotations["checksum/secrets"]
@@ -146,7 +146,7 @@ func TestAPIServerChart_installsAndScales(t *testing.T) {
 	// be on their way out, so the final count is polled.
 	testutil.Eventually(t, time.Minute, "3 available replicas of the new template, no old ones", func() bool {
 		d = apiServerDeployment(ctx, t, cs)
-		return available(d, 3)
+		return apiServerAvailable(d, 3)
 	})
 	s, err := cs.CoreV1().Secrets(apiServerNS).Get(ctx, "docs-docsadmin-apiserver-config", metav1.GetOptions{})
 	if err != nil || !strings.Contains(string(s.Data["config.yaml"]), "maxActiveExports: 20") {
@@ -177,13 +177,13 @@ func apiServerDeployment(ctx context.Context, t *testing.T, cs kubernetes.Interf
 	return d
 }
 
-// available is ready() plus the Available count a Service routes to.
-func available(d *appsv1.Deployment, want int32) bool {
+// apiServerAvailable is ready() plus the Available count a Service routes to.
+func apiServerAvailable(d *appsv1.Deployment, want int32) bool {
 	return d.Spec.Replicas != nil && *d.Spec.Replicas == want && ready(d) && d.Status.AvailableReplicas == want
 }
 
-// assertReadyPods counts the release's pods that report Ready.
-func assertReadyPods(ctx context.Context, t *testing.T, cs kubernetes.Interface, want int) {
+// assertAPIServerReadyPods counts the release's pods that report Ready.
+func assertAPIServerReadyPods(ctx context.Context, t *testing.T, cs kubernetes.Interface, want int) {
 	t.Helper()
 	pods, err := cs.CoreV1().Pods(apiServerNS).List(ctx, metav1.ListOptions{
 		LabelSelector: "app.kubernetes.io/name=docsadmin-apiserver,app.kubernetes.io/instance=docs",

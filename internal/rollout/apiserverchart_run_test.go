@@ -25,8 +25,8 @@ import (
 // a crash-looping pod.
 func TestAPIServerChart_serverRunsWhatTheChartMounts(t *testing.T) {
 	docs := t.TempDir() // a deployment's source, at an absolute path as in the pod
-	vals := embeddedValues(false)
-	vals["config"] = map[string]interface{}{"values": testServerConfig(docs)}
+	vals := apiServerEmbeddedValues(false)
+	vals["config"] = map[string]interface{}{"values": apiServerConfigValues(docs)}
 	objs, _, err := renderAPIServer(t, vals)
 	if err != nil {
 		t.Fatal(err)

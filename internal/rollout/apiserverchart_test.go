@@ -28,9 +28,9 @@ const (
 	testAPIKey      = "dak_0123456789abcdefABCDEF"
 )
 
-// sharedValues is two replicas over the shared stores with every credential
+// apiServerSharedValues is two replicas over the shared stores with every credential
 // given inline, so that the chart creates the Secrets.
-func sharedValues() map[string]interface{} {
+func apiServerSharedValues() map[string]interface{} {
 	return map[string]interface{}{
 		"storage": map[string]interface{}{
 			"database": map[string]interface{}{"url": testDatabaseURL},
@@ -38,13 +38,13 @@ func sharedValues() map[string]interface{} {
 				"url": testObjectStore, "accessKeyId": testAccessKey, "secretAccessKey": testSecretKey,
 			},
 		},
-		"config": map[string]interface{}{"values": testServerConfig("")},
+		"config": map[string]interface{}{"values": apiServerConfigValues("")},
 	}
 }
 
-// testServerConfig is a server configuration as a user writes it under
+// apiServerConfigValues is a server configuration as a user writes it under
 // config.values; with source set, its one project has a deployment there.
-func testServerConfig(source string) map[string]interface{} {
+func apiServerConfigValues(source string) map[string]interface{} {
 	project := map[string]interface{}{"id": "handbook", "repository": "https://git.example.com/acme/handbook", "branch": "main"}
 	if source != "" {
 		project["deployments"] = []interface{}{map[string]interface{}{
@@ -57,12 +57,12 @@ func testServerConfig(source string) map[string]interface{} {
 	}}}
 }
 
-// embeddedValues is one replica on the embedded store.
-func embeddedValues(persist bool) map[string]interface{} {
+// apiServerEmbeddedValues is one replica on the embedded store.
+func apiServerEmbeddedValues(persist bool) map[string]interface{} {
 	return map[string]interface{}{
 		"replicas":    1,
 		"persistence": map[string]interface{}{"enabled": persist},
-		"config":      map[string]interface{}{"values": testServerConfig("")},
+		"config":      map[string]interface{}{"values": apiServerConfigValues("")},
 	}
 }
 
@@ -115,12 +115,12 @@ func TestAPIServerChart_lints(t *testing.T) {
 		vals  map[string]interface{}
 		clean bool
 	}{
-		{"shared stores", sharedValues(), true},
-		{"embedded with persistence", embeddedValues(true), true},
-		{"embedded in an emptyDir", embeddedValues(false), true},
+		{"shared stores", apiServerSharedValues(), true},
+		{"embedded with persistence", apiServerEmbeddedValues(true), true},
+		{"embedded in an emptyDir", apiServerEmbeddedValues(false), true},
 		// The example values files a person lints with.
-		{"ci/shared-values.yaml", ciValues(t, "shared-values.yaml"), true},
-		{"ci/embedded-values.yaml", ciValues(t, "embedded-values.yaml"), true},
+		{"ci/shared-values.yaml", apiServerCIValues(t, "shared-values.yaml"), true},
+		{"ci/embedded-values.yaml", apiServerCIValues(t, "embedded-values.yaml"), true},
 		// Two replicas need stores the chart cannot invent: the defaults
 		// are refused, which also proves the lint run sees the schema.
 		{"defaults", nil, false},
@@ -146,8 +146,8 @@ func TestAPIServerChart_lints(t *testing.T) {
 	}
 }
 
-// ciValues reads one of the chart's example values files.
-func ciValues(t *testing.T, name string) map[string]interface{} {
+// apiServerCIValues reads one of the chart's example values files.
+func apiServerCIValues(t *testing.T, name string) map[string]interface{} {
 	t.Helper()
 	vals, err := chartutil.ReadValuesFile(filepath.Join(apiServerChart, "ci", name))
 	if err != nil {
@@ -160,7 +160,7 @@ func ciValues(t *testing.T, name string) map[string]interface{} {
 // the chart keeps each credential in a Secret of its own and the pod gets
 // them by reference only; two replicas roll one at a time behind a budget.
 func TestAPIServerChart_sharedStoresFromSecrets(t *testing.T) {
-	objs, rel, err := renderAPIServer(t, sharedValues())
+	objs, rel, err := renderAPIServer(t, apiServerSharedValues())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestAPIServerChart_sharedStoresFromSecrets(t *testing.T) {
 		"AWS_ACCESS_KEY_ID":      {"docs-docsadmin-apiserver-objects", "accessKeyId"},
 		"AWS_SECRET_ACCESS_KEY":  {"docs-docsadmin-apiserver-objects", "secretAccessKey"},
 	}
-	assertSecretEnv(t, c, wantEnv)
+	assertEnvFromSecrets(t, c, wantEnv)
 
 	args := strings.Join(toStrings(c["args"]), " ")
 	if want := "apiserver --addr :8080 --config /etc/docsadmin/config.yaml --data-dir /var/lib/docsadmin --public-url http://docs-docsadmin-apiserver.docs.svc:8080"; args != want {
@@ -240,7 +240,7 @@ func TestAPIServerChart_sharedStoresFromSecrets(t *testing.T) {
 	if got := dig(t, c, "resources", "limits", "memory"); got != "512Mi" {
 		t.Errorf("memory limit = %v", got)
 	}
-	if mounts := volumeMounts(t, c); mounts["/tmp"] != "tmp" || mounts["/var/lib/docsadmin"] != "data" || mounts["/etc/docsadmin"] != "config" {
+	if mounts := containerMounts(t, c); mounts["/tmp"] != "tmp" || mounts["/var/lib/docsadmin"] != "data" || mounts["/etc/docsadmin"] != "config" {
 		t.Errorf("volume mounts = %v", mounts)
 	}
 	pdb := objs["PodDisruptionBudget/docs-docsadmin-apiserver"]
@@ -274,7 +274,7 @@ func TestAPIServerChart_existingSecrets(t *testing.T) {
 		}
 	}
 	c := apiServerContainer(t, objs)
-	assertSecretEnv(t, c, map[string][2]string{
+	assertEnvFromSecrets(t, c, map[string][2]string{
 		"DOCSADMIN_DATABASE_URL": {"pg", "uri"},
 		"DOCSADMIN_OBJECT_STORE": {"minio", "url"},
 		"AWS_ACCESS_KEY_ID":      {"minio", "user"},
@@ -283,7 +283,7 @@ func TestAPIServerChart_existingSecrets(t *testing.T) {
 	if args := strings.Join(toStrings(c["args"]), " "); !strings.Contains(args, "--config /etc/docsadmin/server.yaml") {
 		t.Errorf("args = %q, want the config file under its key", args)
 	}
-	vol := volumes(t, objs["Deployment/docs-docsadmin-apiserver"])["config"]
+	vol := podVolumes(t, objs["Deployment/docs-docsadmin-apiserver"])["config"]
 	if dig(t, vol, "secret", "secretName") != "docsadmin-config" {
 		t.Errorf("config volume = %v, want Secret docsadmin-config", vol)
 	}
@@ -296,7 +296,7 @@ func TestAPIServerChart_existingSecrets(t *testing.T) {
 // store on a PVC, replaced (never doubled) on upgrade, with no budget that
 // would block node drains, and no store variables at all.
 func TestAPIServerChart_singleReplicaEmbedded(t *testing.T) {
-	objs, rel, err := renderAPIServer(t, embeddedValues(true))
+	objs, rel, err := renderAPIServer(t, apiServerEmbeddedValues(true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestAPIServerChart_singleReplicaEmbedded(t *testing.T) {
 	if got := dig(t, dep, "spec", "strategy", "type"); got != "Recreate" {
 		t.Errorf("strategy = %v, want Recreate", got)
 	}
-	if claim := dig(t, volumes(t, dep)["data"], "persistentVolumeClaim", "claimName"); claim != "docs-docsadmin-apiserver-data" {
+	if claim := dig(t, podVolumes(t, dep)["data"], "persistentVolumeClaim", "claimName"); claim != "docs-docsadmin-apiserver-data" {
 		t.Errorf("data volume claim = %v", claim)
 	}
 	if env := apiServerContainer(t, objs)["env"]; env != nil {
@@ -320,11 +320,11 @@ func TestAPIServerChart_singleReplicaEmbedded(t *testing.T) {
 		t.Errorf("notes do not name the PVC:\n%s", rel.Info.Notes)
 	}
 
-	objs, rel, err = renderAPIServer(t, embeddedValues(false))
+	objs, rel, err = renderAPIServer(t, apiServerEmbeddedValues(false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dig(t, volumes(t, objs["Deployment/docs-docsadmin-apiserver"])["data"], "emptyDir") == nil {
+	if dig(t, podVolumes(t, objs["Deployment/docs-docsadmin-apiserver"])["data"], "emptyDir") == nil {
 		t.Error("without persistence the data dir is not an emptyDir")
 	}
 	if !strings.Contains(rel.Info.Notes, "LOST") {
@@ -332,7 +332,7 @@ func TestAPIServerChart_singleReplicaEmbedded(t *testing.T) {
 	}
 }
 
-func assertSecretEnv(t *testing.T, c map[string]interface{}, want map[string][2]string) {
+func assertEnvFromSecrets(t *testing.T, c map[string]interface{}, want map[string][2]string) {
 	t.Helper()
 	got := map[string][2]string{}
 	for _, e := range c["env"].([]interface{}) {
@@ -353,7 +353,7 @@ func assertSecretEnv(t *testing.T, c map[string]interface{}, want map[string][2]
 	}
 }
 
-func volumeMounts(t *testing.T, c map[string]interface{}) map[string]string {
+func containerMounts(t *testing.T, c map[string]interface{}) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, m := range c["volumeMounts"].([]interface{}) {
@@ -363,7 +363,7 @@ func volumeMounts(t *testing.T, c map[string]interface{}) map[string]string {
 	return out
 }
 
-func volumes(t *testing.T, dep map[string]interface{}) map[string]map[string]interface{} {
+func podVolumes(t *testing.T, dep map[string]interface{}) map[string]map[string]interface{} {
 	t.Helper()
 	out := map[string]map[string]interface{}{}
 	for _, v := range dig(t, dep, "spec", "template", "spec", "volumes").([]interface{}) {
