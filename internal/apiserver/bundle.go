@@ -96,8 +96,7 @@ func (s *Server) buildArchive(id string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	fresh.BundleSize = size
-	if err := s.store.putExportJob(fresh); err != nil {
+	if err := s.store.setBundleSize(id, size); err != nil {
 		return 0, fmt.Errorf("store bundle: %w", err)
 	}
 	s.archives.Add(1)

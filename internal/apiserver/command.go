@@ -27,6 +27,9 @@ const (
 	adminKeyFile     = "admin-key"
 )
 
+// EnvDatabaseURL names the variable that sets --database-url.
+const EnvDatabaseURL = "DOCSADMIN_DATABASE_URL"
+
 // Command runs the `apiserver` subcommand until ctx ends or SIGINT/SIGTERM
 // arrives, and returns the process exit code.
 func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -40,6 +43,8 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	configPath := fs.String("config", "", "YAML configuration; without it the embedded demo runs")
 	ttl := fs.Duration("bundle-link-ttl", 0, "lifetime of presigned bundle links (overrides the config file)")
 	publicURL := fs.String("public-url", "", "base URL of bundle links (default: http://<listen address>)")
+	databaseURL := fs.String("database-url", os.Getenv(EnvDatabaseURL),
+		"postgres:// URL of a database shared by replicas (env "+EnvDatabaseURL+", config storage.database); needs an object store")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: terraform-provider-docsadmin apiserver [flags]\n"+
 			"       terraform-provider-docsadmin apiserver rotate-signing-key [--data-dir DIR] [--drop-previous]\n\n"+
@@ -52,16 +57,23 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := cli.WithSignals(ctx)
 	defer stop()
-	if err := run(ctx, log, stdout, *addr, *dataDir, *configPath, *ttl, *publicURL); err != nil {
+	if err := run(ctx, log, stdout, *addr, *dataDir, *configPath, *ttl, *publicURL, *databaseURL); err != nil {
 		log.Error("apiserver stopped", "error", err)
+		if errors.Is(err, errNeedsObjectStore) {
+			return cli.ExitUsage
+		}
 		return cli.ExitFailed
 	}
 	return cli.ExitOK
 }
 
-func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir, configPath string, ttl time.Duration, publicURL string) (err error) {
+func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir, configPath string, ttl time.Duration, publicURL, databaseURL string) (err error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
+	}
+	if databaseURL != "" {
+		// Refused before anything is read or listens: see errNeedsObjectStore.
+		return errNeedsObjectStore
 	}
 	var cfg *Config
 	if configPath != "" {
@@ -83,6 +95,9 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 		} else {
 			fmt.Fprintf(stdout, "demo admin key: see %s\n", keyPath)
 		}
+	}
+	if cfg.Storage.Database != "" {
+		return errNeedsObjectStore
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -33,6 +33,12 @@ const (
 	OutcomeFail        = "fail"
 )
 
+// StorageConfig is the `storage:` section. Database is a postgres:// URL
+// (the --database-url flag and DOCSADMIN_DATABASE_URL override it).
+type StorageConfig struct {
+	Database string `yaml:"database"`
+}
+
 // DefaultAgentJobsPerHour is the per-project limit on created agent jobs.
 const DefaultAgentJobsPerHour = 100
 
@@ -56,6 +62,8 @@ type Config struct {
 	// e.g. "https://docs.example.com", or "null" for pages opened from
 	// file:// (an API playground in an exported bundle). Default: none.
 	CORSAllowedOrigins []string `yaml:"corsAllowedOrigins"`
+	// Storage says where state lives when it is not the data dir.
+	Storage StorageConfig `yaml:"storage"`
 	// MaxStoredBytes caps the bytes of an organization's rendered sites
 	// and archives (507 beyond).
 	MaxStoredBytes int64 `yaml:"maxStoredBytes"`

@@ -3,4 +3,12 @@ package apiserver
 // FailStoreWrites makes every store write of s fail with the error f
 // returns (none when f returns nil), as a full disk would: the external
 // tests use it to check that no job is left queued or running.
-func FailStoreWrites(s *Server, f func() error) { s.store.failWrite.Store(&f) }
+func FailStoreWrites(s *Server, f func() error) { s.store.faults().fail.Store(&f) }
+
+// StopLeaseRenewal makes s's workers stop renewing the leases of the jobs
+// they render, as a replica that hangs or dies would.
+func StopLeaseRenewal(s *Server) { s.leaseHooks.renewalStopped.Store(true) }
+
+// OnRender makes every render of s call f first, with the job's id; f may
+// block, as a replica that hangs mid-export would.
+func OnRender(s *Server, f func(jobID string)) { s.leaseHooks.beforeRender.Store(&f) }

@@ -84,7 +84,7 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 		writeJSON(w, http.StatusAccepted, exportView(existing))
 		return nil
 	}
-	s.queue.push(id)
+	s.wakeWorkers()
 	s.log.Info("export queued", "job", id, "domain", domain, "paths", len(paths))
 	w.Header().Set("Location", strings.Replace(api.PathExportJob, "{jobId}", id, 1))
 	writeJSON(w, http.StatusAccepted, exportView(rec))

@@ -11,6 +11,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
 )
 
 // reply is what a test sees of one HTTP exchange.
@@ -117,4 +118,13 @@ func download(t testing.TB, link string, size int64) *bundle.Manifest {
 		t.Fatalf("downloaded archive does not match its manifest: %v", err)
 	}
 	return man
+}
+
+// eachBackend runs f once on the embedded store and once on PostgreSQL
+// (a fresh database from internal/pgtest); f passes db to
+// apiservertest.Start.
+func eachBackend(t *testing.T, f func(t *testing.T, db apiservertest.Option)) {
+	t.Helper()
+	t.Run("bbolt", func(t *testing.T) { f(t, apiservertest.WithDatabase("")) })
+	t.Run("postgres", func(t *testing.T) { f(t, apiservertest.WithDatabase(pgtest.DB(t))) })
 }

@@ -98,7 +98,7 @@ func putIdempotency(tx *bolt.Tx, orgID, key string, ir idempotencyRecord) error 
 }
 
 // pruneIdempotency drops keys past the window; the sweeper calls it.
-func (s *store) pruneIdempotency(now time.Time) error {
+func (s *boltStore) pruneIdempotency(now time.Time) error {
 	return s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketIdempotency)
 		var doomed [][]byte

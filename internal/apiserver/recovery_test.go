@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
@@ -17,10 +18,15 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
-// editJob rewrites a stored export job record while no server runs.
-func editJob(t *testing.T, dataDir, id string, edit func(map[string]any)) {
+// editJob rewrites a stored export job record while no server runs, in
+// the environment's database or bbolt file.
+func editJob(t *testing.T, env *apiservertest.Env, id string, edit func(map[string]any)) {
 	t.Helper()
-	db, err := bolt.Open(filepath.Join(dataDir, "state.db"), 0o600, &bolt.Options{Timeout: time.Second})
+	if env.DatabaseURL != "" {
+		editPGJob(t, env.DatabaseURL, id, edit)
+		return
+	}
+	db, err := bolt.Open(filepath.Join(env.DataDir, "state.db"), 0o600, &bolt.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,57 +53,83 @@ func editJob(t *testing.T, dataDir, id string, edit func(map[string]any)) {
 // rendered site has been renamed into place but the job is still recorded
 // running: the restarted server completes the job from its files.
 func TestRestart_crashAfterSiteRenamed(t *testing.T) {
-	env := apiservertest.Start(t)
-	done := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
-	env.Restart(t, func() {
-		editJob(t, env.DataDir, done.JobID, func(rec map[string]any) {
-			rec["status"], rec["progress"], rec["version"] = api.ExportRunning, 40, ""
+	eachBackend(t, func(t *testing.T, db apiservertest.Option) {
+		env := apiservertest.Start(t, db)
+		done := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
+		env.Restart(t, func() {
+			editJob(t, env, done.JobID, func(rec map[string]any) {
+				rec["status"], rec["progress"], rec["version"] = api.ExportRunning, 40, ""
+			})
 		})
+		got := env.WaitExport(t, done.JobID)
+		if got.Status != api.ExportCompleted || got.Version != done.Version || got.PageCount != done.PageCount {
+			t.Fatalf("after restart: %+v, want completed like %+v", got, done)
+		}
+		b := env.Bundle(t, done.JobID)
+		if man := download(t, b.BundleURL, b.SizeBytes); man.Version != done.Version {
+			t.Fatalf("bundle version %s, want %s", man.Version, done.Version)
+		}
 	})
-	got := env.WaitExport(t, done.JobID)
-	if got.Status != api.ExportCompleted || got.Version != done.Version || got.PageCount != done.PageCount {
-		t.Fatalf("after restart: %+v, want completed like %+v", got, done)
-	}
-	b := env.Bundle(t, done.JobID)
-	if man := download(t, b.BundleURL, b.SizeBytes); man.Version != done.Version {
-		t.Fatalf("bundle version %s, want %s", man.Version, done.Version)
-	}
 }
 
 // A renamed site that a crash left damaged is rendered again, not served.
 func TestRestart_crashLeftDamagedSite(t *testing.T) {
-	env := apiservertest.Start(t)
-	done := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
-	env.Restart(t, func() {
-		editJob(t, env.DataDir, done.JobID, func(rec map[string]any) { rec["status"] = api.ExportRunning })
-		if err := os.WriteFile(filepath.Join(env.DataDir, "exports", done.JobID, "site", "index.html"), []byte("torn"), 0o600); err != nil {
-			t.Fatal(err)
+	eachBackend(t, func(t *testing.T, db apiservertest.Option) {
+		env := apiservertest.Start(t, db)
+		done := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
+		env.Restart(t, func() {
+			editJob(t, env, done.JobID, func(rec map[string]any) { rec["status"] = api.ExportRunning })
+			if err := os.WriteFile(filepath.Join(env.DataDir, "exports", done.JobID, "site", "index.html"), []byte("torn"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		})
+		got := env.WaitExport(t, done.JobID)
+		if got.Status != api.ExportCompleted || got.Version != done.Version {
+			t.Fatalf("after restart: %+v", got)
 		}
+		b := env.Bundle(t, done.JobID)
+		download(t, b.BundleURL, b.SizeBytes)
 	})
-	got := env.WaitExport(t, done.JobID)
-	if got.Status != api.ExportCompleted || got.Version != done.Version {
-		t.Fatalf("after restart: %+v", got)
-	}
-	b := env.Bundle(t, done.JobID)
-	download(t, b.BundleURL, b.SizeBytes)
 }
 
 // The first archive is built outside the request: a client that gives up
 // does not cancel it, and the build finishes for the next call.
 func TestBundle_buildOutlivesRequest(t *testing.T) {
-	env := apiservertest.Start(t)
-	job := completedExport(t, env)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/v1/static-export/jobs/"+job+"/bundle", nil)
-	req.Header.Set("Authorization", "Bearer "+env.Key)
-	env.Server.Handler().ServeHTTP(httptest.NewRecorder(), req)
-	testutil.Eventually(t, 30*time.Second, "the abandoned archive build to finish", func() bool {
-		return env.Server.ArchivesBuilt() == 1
+	eachBackend(t, func(t *testing.T, db apiservertest.Option) {
+		env := apiservertest.Start(t, db)
+		job := completedExport(t, env)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/v1/static-export/jobs/"+job+"/bundle", nil)
+		req.Header.Set("Authorization", "Bearer "+env.Key)
+		env.Server.Handler().ServeHTTP(httptest.NewRecorder(), req)
+		testutil.Eventually(t, 30*time.Second, "the abandoned archive build to finish", func() bool {
+			return env.Server.ArchivesBuilt() == 1
+		})
+		b := env.Bundle(t, job)
+		download(t, b.BundleURL, b.SizeBytes)
+		if n := env.Server.ArchivesBuilt(); n != 1 {
+			t.Fatalf("archives built: %d, want 1", n)
+		}
 	})
-	b := env.Bundle(t, job)
-	download(t, b.BundleURL, b.SizeBytes)
-	if n := env.Server.ArchivesBuilt(); n != 1 {
-		t.Fatalf("archives built: %d, want 1", n)
+}
+
+// editPGJob is editJob on PostgreSQL: the record and the status column
+// the claims look at.
+func editPGJob(t *testing.T, url, id string, edit func(map[string]any)) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var rec map[string]any
+	if err := conn.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1", id).Scan(&rec); err != nil {
+		t.Fatal(err)
+	}
+	edit(rec)
+	if _, err := conn.Exec(ctx, "UPDATE export_jobs SET record = $2, status = $3 WHERE job_id = $1", id, rec, rec["status"]); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
@@ -32,7 +33,7 @@ func TestMain(m *testing.M) {
 	if args := os.Getenv(childEnv); args != "" {
 		os.Exit(apiserver.Command(context.Background(), strings.Fields(args), os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	os.Exit(pgtest.Main(m)) // stops the PostgreSQL cluster, if a test started it
 }
 
 type child struct {

@@ -35,7 +35,7 @@ func RotateCommand(_ context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	// The store is opened only for its lock: a running server would keep
 	// signing with the key it loaded, and would not learn of the new one.
-	st, err := openStore(*dataDir)
+	st, err := openBoltStore(*dataDir)
 	if err != nil {
 		log.Error("rotate signing key", "error", fmt.Errorf("%w (stop the server first)", err))
 		return cli.ExitFailed

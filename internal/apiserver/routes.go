@@ -1,9 +1,12 @@
 package apiserver
 
 import (
+	"context"
 	"net/http"
+	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
 // Route is one operation the server answers: an HTTP method and a path
@@ -122,11 +125,22 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) error {
 	return nil
 }
 
+// readyzTimeout bounds the database check, well inside a probe's timeout.
+const readyzTimeout = 2 * time.Second
+
 // readyz fails once shutdown has begun, so a load balancer stops sending
 // traffic before the listener closes.
-func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) error {
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 	if s.draining.Load() || s.closed.Load() {
 		return errorf(http.StatusServiceUnavailable, "shutting down")
+	}
+	// A replica that cannot reach the shared database is taken out of the
+	// load balancer until it can again; the pool reconnects by itself.
+	ctx, cancel := context.WithTimeout(r.Context(), readyzTimeout)
+	defer cancel()
+	if err := s.store.ping(ctx); err != nil {
+		s.log.Warn("not ready: the database is unreachable", "error", redact.Error(err))
+		return errorf(http.StatusServiceUnavailable, "the database is unreachable")
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 	return nil

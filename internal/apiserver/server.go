@@ -52,6 +52,22 @@ type Options struct {
 	Random   io.Reader
 	Logger   hclog.Logger
 	Exporter Exporter
+
+	// DatabaseURL, a postgres:// URL, keeps jobs, leases, limits and
+	// idempotency keys in PostgreSQL, shared by replicas, instead of the
+	// bbolt file in DataDir. Sites and archives are still files in
+	// DataDir, which replicas would not share, so New refuses it unless
+	// SharedDataDir says the data dir is shared (tests only, until the
+	// object store takes the files).
+	DatabaseURL   string
+	SharedDataDir bool
+	// ExportLease is how long a worker holds a claimed job without
+	// renewing it: after a replica dies, its jobs are taken over within
+	// about this long (default 30s).
+	ExportLease time.Duration
+	// ClaimInterval is how often an idle worker looks for jobs nobody
+	// woke it for (default 1s).
+	ClaimInterval time.Duration
 }
 
 // Server is the reference admin API. Create it with New, serve Handler, and
@@ -65,11 +81,16 @@ type Server struct {
 	random    io.Reader
 	log       hclog.Logger
 	exporter  Exporter
-	store     *store
+	store     jobStore
 	signer    *signer
 	handler   http.Handler
 
-	queue         *jobQueue
+	// owner names this server's workers in the leases they hold.
+	owner         string
+	lease         time.Duration
+	claimInterval time.Duration
+	wake          chan struct{}
+	leaseHooks    leaseHooks
 	live          sync.Map // jobId → *liveJob, for jobs being rendered
 	archiveBuilds sync.Map // jobId → *archiveBuild, so one job archives once
 	// archives counts archives built; a test reads it to prove that a
@@ -132,10 +153,22 @@ func New(opts Options) (*Server, error) {
 	if s.exporter == nil {
 		s.exporter = export.New(export.Options{Logger: s.log.Named("export"), Limits: s.cfg.Limits.export()})
 	}
-	// The store holds the data-dir lock; the signing key is created only
-	// once it is taken, so two servers started together on an empty data
-	// dir cannot each write (and sign with) a different key.
-	if s.store, err = openStore(opts.DataDir); err != nil {
+	s.lease, s.claimInterval = opts.ExportLease, opts.ClaimInterval
+	if s.lease <= 0 {
+		s.lease = defaultExportLease
+	}
+	if s.claimInterval <= 0 {
+		s.claimInterval = min(defaultClaimInterval, s.lease/4)
+	}
+	if s.owner, err = s.newID("w_"); err != nil {
+		return nil, fmt.Errorf("apiserver: %w", err)
+	}
+	// The bbolt store holds the data-dir lock; the signing key is created
+	// only once it is taken, so two servers started together on an empty
+	// data dir cannot each write (and sign with) a different key. Servers
+	// sharing a database take no such lock: until the signing key moves
+	// out of the data dir, start the first before the others.
+	if s.store, err = openJobStore(opts); err != nil {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
 	ring, err := loadKeyRing(opts.DataDir, s.random, s.clock.Now(), s.linkTTL)
@@ -145,7 +178,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.signer = &signer{ring: ring}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.queue = newJobQueue()
+	s.wake = make(chan struct{}, 1)
 	if err := s.recoverJobs(); err != nil {
 		s.cancel()
 		_ = s.store.close()
@@ -155,21 +188,57 @@ func New(opts Options) (*Server, error) {
 	if workers == 0 {
 		workers = 2
 	}
-	for range workers {
+	for i := range workers {
 		s.workers.Add(1)
-		go s.worker()
+		go s.worker(i)
 	}
 	s.background.Add(1)
 	go s.sweeper()
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		s.store.watch(s.ctx, s.wakeWorkers)
+	}()
 	s.handler = s.routes()
 	return s, nil
+}
+
+// errNeedsObjectStore refuses a shared database while sites and archives
+// are local files. The object store that replicas can share is not wired
+// in yet, so for now the database is usable only by tests that share one
+// data dir between their servers.
+var errNeedsObjectStore = errors.New("a shared database (storage.database, --database-url) needs an object store " +
+	"for the rendered sites and archives: with local files, each replica would only see the exports it rendered " +
+	"itself; this server has no object store support yet, so run it without a database")
+
+// openJobStore opens the store opts ask for: PostgreSQL when a database
+// URL is given, else the bbolt file in the data dir.
+func openJobStore(opts Options) (jobStore, error) {
+	if opts.DatabaseURL == "" {
+		st, err := openBoltStore(opts.DataDir)
+		if err != nil {
+			return nil, err
+		}
+		// One process owns the file: what an earlier one left running
+		// is resumed now, not when its lease would have ended.
+		if err := st.releaseLeases(); err != nil {
+			_ = st.close()
+			return nil, fmt.Errorf("release leases: %w", err)
+		}
+		return st, nil
+	}
+	if !opts.SharedDataDir {
+		return nil, errNeedsObjectStore
+	}
+	return openPGStore(context.Background(), opts.DatabaseURL)
 }
 
 // Handler serves the whole API.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// Close stops the workers (a job being rendered stays "running" in the
-// store and is resumed by the next start) and closes the store.
+// Close stops the workers and closes the store. A job being rendered stays
+// "running" with its lease handed back, so the next claim (after a restart,
+// or on another replica) renders it again at once.
 func (s *Server) Close() error {
 	if !s.closed.CompareAndSwap(false, true) {
 		return nil

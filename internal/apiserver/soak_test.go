@@ -382,9 +382,9 @@ func TestSoak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("soak: %d exports from %d organizations (cap %d active each) in %s; killed after %d finished, %d resumed by the restart; "+
+	t.Logf("soak: %d exports from %d organizations (cap %d active each) in %s; killed after %d finished, %d interrupted renders resumed by the restart; "+
 		"%d completed and verified, %d failed; %d renders; %d requests (%s), %d transport errors during the restart",
-		exports, soakOrgs, maxActive, elapsed.Round(time.Millisecond), atKill, bytes.Count(after, []byte("resuming export after restart")),
+		exports, soakOrgs, maxActive, elapsed.Round(time.Millisecond), atKill, bytes.Count(after, []byte("resuming export: ")),
 		completed, failed, len(renders), stats.requests, strings.Join(byStatus, " "), stats.transport)
 }
 

@@ -1,80 +1,92 @@
 package apiserver
 
 import (
-	"encoding/binary"
-	"encoding/json"
+	"context"
 	"errors"
-	"fmt"
-	"path/filepath"
 	"sync/atomic"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
 
-// The store keeps job records in bbolt: one file, ACID transactions that
-// are fsynced on commit, readable while written, pure Go. Rendered sites and
-// archives are plain files next to it (see exportDir), written to a
-// temporary name, fsynced and renamed, so a record never points at a
-// half-written file.
+// jobStore is where the server keeps its state: agent jobs, export jobs
+// with their claims and leases, idempotency keys and counters. boltStore
+// (one file, one process) is the embedded default; pgStore (PostgreSQL)
+// is shared by replicas. Every check-and-write that a limit or a claim
+// depends on is one method, so each backend can make it one transaction.
+type jobStore interface {
+	// createAgentJob stores rec unless the project already has limit jobs
+	// created after since; then it returns the creation time of the oldest
+	// of those, from which the caller computes Retry-After. It numbers the
+	// job's pull request from the project's counter.
+	createAgentJob(rec *agentJobRecord, limit int, since time.Time) (oldest time.Time, limited bool, err error)
+	agentJob(id string) (*agentJobRecord, error)
+	// deleteAgentJobsBefore drops agent jobs created before cutoff.
+	deleteAgentJobsBefore(cutoff time.Time) (int, error)
+
+	// createExportJob stores rec with its checks: an earlier start with
+	// the same idempotency key returns that job instead (or
+	// errIdempotencyConflict), and the organization's limits refuse it
+	// with errTooManyActive, errTooManyStored or errTooManyBytes.
+	createExportJob(rec *exportJobRecord, idemKey, hash string, lim exportLimits) (existing *exportJobRecord, err error)
+	exportJob(id string) (*exportJobRecord, error)
+	// exportJobs returns every export job, for recovery and the sweep.
+	exportJobs() ([]*exportJobRecord, error)
+	// putExportJob overwrites a job record unconditionally: for jobs no
+	// worker holds (recovery of a completed job whose files are gone).
+	putExportJob(rec *exportJobRecord) error
+	// setBundleSize records the size of a completed job's archive.
+	setBundleSize(id string, size int64) error
+	deleteExportJob(id string) error
+	// pruneIdempotency drops keys past idempotencyWindow.
+	pruneIdempotency(now time.Time) error
+
+	// claimExport takes the oldest job that is queued, or running under
+	// a lease that ended before now, for owner until now+lease: it is
+	// marked running, its attempt counted and its progress reset. It
+	// returns nil when there is nothing to do.
+	claimExport(owner string, now time.Time, lease time.Duration) (*exportJobRecord, error)
+	// renewLease extends the lease of the attempt rec describes to until;
+	// errLeaseLost when another owner or attempt holds the job now.
+	renewLease(rec *exportJobRecord, until time.Time) error
+	// completeAttempt writes the outcome of the attempt rec describes,
+	// unless the job was taken over since (errLeaseLost): a worker that
+	// lost its lease must not overwrite the new owner's result.
+	completeAttempt(rec *exportJobRecord) error
+
+	// watch calls wake whenever another process may have made a job
+	// claimable, until ctx ends; a store only one process uses has
+	// nothing to watch and returns at once.
+	watch(ctx context.Context, wake func())
+
+	// ping reports whether the store can be reached, for /readyz.
+	ping(ctx context.Context) error
+
+	// faults lets tests make writes fail as a full disk or a lost
+	// database would.
+	faults() *writeFaults
+	close() error
+}
+
 var (
-	bucketAgentJobs  = []byte("agent_jobs")
-	bucketAgentIndex = []byte("agent_jobs_by_project_time")
-	bucketExportJobs = []byte("export_jobs")
-	bucketCounters   = []byte("counters")
-	// bucketIdempotency maps "<org>\x00<Idempotency-Key>" to the job a
-	// start created, so a retried start returns it instead of a second job.
-	bucketIdempotency = []byte("export_idempotency")
+	errNoRecord = errors.New("no such record")
+	// errLeaseLost says another worker or replica took the job over.
+	errLeaseLost = errors.New("the export's lease was lost to another worker")
 )
 
-var errNoRecord = errors.New("no such record")
-
-type store struct {
-	db *bolt.DB
-	// failWrite, set only by tests (export_test.go), stands in for a disk
-	// that refuses writes: a non-nil error fails the write before bbolt
-	// sees it.
-	failWrite atomic.Pointer[func() error]
+// writeFaults stands in, in tests (export_test.go), for a store that
+// refuses writes: a non-nil error from the function fails the write
+// before the backend sees it.
+type writeFaults struct {
+	fail atomic.Pointer[func() error]
 }
 
-// update runs one write transaction, or fails the way a full disk would
-// when a test says so.
-func (s *store) update(fn func(*bolt.Tx) error) error {
-	if f := s.failWrite.Load(); f != nil {
-		if err := (*f)(); err != nil {
-			return err
-		}
+func (w *writeFaults) check() error {
+	if f := w.fail.Load(); f != nil {
+		return (*f)()
 	}
-	return s.db.Update(fn)
+	return nil
 }
-
-func openStore(dataDir string) (*store, error) {
-	db, err := bolt.Open(filepath.Join(dataDir, "state.db"), 0o600, &bolt.Options{Timeout: 2 * time.Second})
-	if err != nil {
-		if errors.Is(err, bolterrors.ErrTimeout) {
-			return nil, fmt.Errorf("data dir %s is in use by another server", dataDir)
-		}
-		return nil, fmt.Errorf("open store: %w", err)
-	}
-	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketAgentJobs, bucketAgentIndex, bucketExportJobs, bucketCounters, bucketIdempotency} {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("init store: %w", err)
-	}
-	return &store{db: db}, nil
-}
-
-func (s *store) close() error { return s.db.Close() }
 
 // agentJobRecord is what is stored of an agent job. The project's agent
 // script is copied in, so a later config change does not rewrite history.
@@ -116,146 +128,15 @@ type exportJobRecord struct {
 	// SiteBytes is the size of the rendered site, counted against the
 	// organization's maxStoredBytes with BundleSize.
 	SiteBytes int64 `json:"siteBytes,omitempty"`
+	// Owner is the worker (process and goroutine) holding the job while
+	// it runs, until LeaseUntil; with Attempts it fences the outcome.
+	Owner      string    `json:"owner,omitempty"`
+	LeaseUntil time.Time `json:"leaseUntil,omitzero"`
 }
 
-// indexKey orders a project's agent jobs by creation time, so the number
-// created in the last hour is a short cursor walk.
-func indexKey(projectID string, t time.Time, id string) []byte {
-	k := make([]byte, 0, len(projectID)+1+8+len(id))
-	k = append(k, projectID...)
-	k = append(k, 0)
-	k = binary.BigEndian.AppendUint64(k, uint64(t.UnixNano()))
-	return append(k, id...)
-}
-
-// createAgentJob stores rec unless the project already has limit jobs
-// created after since; then it returns the creation time of the oldest of
-// those, from which the caller computes Retry-After. Check and insert are
-// one transaction, so concurrent requests cannot both slip under the limit.
-func (s *store) createAgentJob(rec *agentJobRecord, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
-	err = s.update(func(tx *bolt.Tx) error {
-		idx := tx.Bucket(bucketAgentIndex)
-		c := idx.Cursor()
-		start := indexKey(rec.ProjectID, since, "")
-		prefix := append([]byte(rec.ProjectID), 0)
-		n := 0
-		for k, _ := c.Seek(start); k != nil && len(k) >= len(prefix)+8 && string(k[:len(prefix)]) == string(prefix); k, _ = c.Next() {
-			if n == 0 {
-				oldest = time.Unix(0, int64(binary.BigEndian.Uint64(k[len(prefix):])))
-			}
-			n++
-		}
-		if n >= limit {
-			limited = true
-			return nil
-		}
-		counters := tx.Bucket(bucketCounters)
-		ck := []byte("pr/" + rec.ProjectID)
-		var next uint64 = 1
-		if v := counters.Get(ck); len(v) == 8 {
-			next = binary.BigEndian.Uint64(v) + 1
-		}
-		if err := counters.Put(ck, binary.BigEndian.AppendUint64(nil, next)); err != nil {
-			return err
-		}
-		rec.PRNumber = next
-		data, err := json.Marshal(rec)
-		if err != nil {
-			return err
-		}
-		if err := tx.Bucket(bucketAgentJobs).Put([]byte(rec.ID), data); err != nil {
-			return err
-		}
-		return idx.Put(indexKey(rec.ProjectID, rec.CreatedAt, rec.ID), nil)
-	})
-	return oldest, limited, err
-}
-
-func (s *store) agentJob(id string) (*agentJobRecord, error) {
-	var rec agentJobRecord
-	return &rec, s.get(bucketAgentJobs, id, &rec)
-}
-
-// get decodes the record stored under id, or returns errNoRecord.
-func (s *store) get(bucket []byte, id string, v any) error {
-	return s.db.View(func(tx *bolt.Tx) error {
-		data := tx.Bucket(bucket).Get([]byte(id))
-		if data == nil {
-			return errNoRecord
-		}
-		return json.Unmarshal(data, v)
-	})
-}
-
-func (s *store) putExportJob(rec *exportJobRecord) error {
-	data, err := json.Marshal(rec)
-	if err != nil {
-		return err
-	}
-	return s.update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketExportJobs).Put([]byte(rec.JobID), data)
-	})
-}
-
-func (s *store) exportJob(id string) (*exportJobRecord, error) {
-	var rec exportJobRecord
-	return &rec, s.get(bucketExportJobs, id, &rec)
-}
-
-// exportJobs returns every export job record, for recovery at start-up and
-// for the retention sweep.
-func (s *store) exportJobs() ([]*exportJobRecord, error) {
-	var out []*exportJobRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketExportJobs).ForEach(func(_, v []byte) error {
-			var rec exportJobRecord
-			if err := json.Unmarshal(v, &rec); err != nil {
-				return err
-			}
-			out = append(out, &rec)
-			return nil
-		})
-	})
-	return out, err
-}
-
-func (s *store) deleteExportJob(id string) error {
-	return s.update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketExportJobs).Delete([]byte(id))
-	})
-}
-
-// deleteAgentJobsBefore drops agent jobs created before cutoff.
-func (s *store) deleteAgentJobsBefore(cutoff time.Time) (int, error) {
-	n := 0
-	err := s.update(func(tx *bolt.Tx) error {
-		jobs, idx := tx.Bucket(bucketAgentJobs), tx.Bucket(bucketAgentIndex)
-		var doomed [][]byte
-		err := jobs.ForEach(func(k, v []byte) error {
-			var rec agentJobRecord
-			if err := json.Unmarshal(v, &rec); err != nil {
-				return err
-			}
-			if rec.CreatedAt.Before(cutoff) {
-				doomed = append(doomed, k, indexKey(rec.ProjectID, rec.CreatedAt, rec.ID))
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		for i := 0; i < len(doomed); i += 2 {
-			if err := jobs.Delete(doomed[i]); err != nil {
-				return err
-			}
-			if err := idx.Delete(doomed[i+1]); err != nil {
-				return err
-			}
-			n++
-		}
-		return nil
-	})
-	return n, err
+// claimable reports whether a worker may take the job at now.
+func (r *exportJobRecord) claimable(now time.Time) bool {
+	return r.Status == api.ExportQueued || (r.Status == api.ExportRunning && r.LeaseUntil.Before(now))
 }
 
 // exportLimits are the per-organization bounds checked when a job is
@@ -273,63 +154,26 @@ var (
 	errTooManyBytes  = errors.New("too many stored bytes")
 )
 
-// createExportJob stores rec in one transaction with its checks: an
-// earlier start with the same idempotency key returns that job instead
-// (or errIdempotencyConflict), and the organization's limits refuse it
-// with errTooManyActive or errTooManyStored. Check and insert are one
-// transaction, so concurrent starts cannot slip past a limit together.
-func (s *store) createExportJob(rec *exportJobRecord, idemKey, hash string, lim exportLimits) (existing *exportJobRecord, err error) {
-	err = s.update(func(tx *bolt.Tx) error {
-		if idemKey != "" {
-			prev, err := idempotentLookup(tx, rec.OrgID, idemKey, hash, rec.CreatedAt)
-			if err != nil || prev != nil {
-				existing = prev
-				return err
-			}
-		}
-		active, stored, size := 0, 0, int64(0)
-		err := tx.Bucket(bucketExportJobs).ForEach(func(_, v []byte) error {
-			var other struct {
-				OrgID      string `json:"orgId"`
-				Status     string `json:"status"`
-				SiteBytes  int64  `json:"siteBytes"`
-				BundleSize int64  `json:"bundleSize"`
-			}
-			if err := json.Unmarshal(v, &other); err != nil {
-				return err
-			}
-			if other.OrgID != rec.OrgID {
-				return nil
-			}
-			stored++
-			size += other.SiteBytes + other.BundleSize
-			if other.Status == api.ExportQueued || other.Status == api.ExportRunning {
-				active++
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		switch {
-		case lim.active > 0 && active >= lim.active:
-			return errTooManyActive
-		case lim.stored > 0 && stored >= lim.stored:
-			return errTooManyStored
-		case lim.bytes > 0 && size >= lim.bytes:
-			return errTooManyBytes
-		}
-		data, err := json.Marshal(rec)
-		if err != nil {
-			return err
-		}
-		if err := tx.Bucket(bucketExportJobs).Put([]byte(rec.JobID), data); err != nil {
-			return err
-		}
-		if idemKey != "" {
-			return putIdempotency(tx, rec.OrgID, idemKey, idempotencyRecord{RequestHash: hash, JobID: rec.JobID, CreatedAt: rec.CreatedAt})
-		}
-		return nil
-	})
-	return existing, err
+// takeOver turns rec into a new attempt owned by owner: running, counted,
+// rendered afresh.
+func takeOver(rec *exportJobRecord, owner string, now time.Time, lease time.Duration) {
+	rec.Status, rec.Progress, rec.PageCount = api.ExportRunning, 0, 0
+	rec.Attempts++
+	rec.Owner, rec.LeaseUntil, rec.UpdatedAt = owner, now.Add(lease), now.UTC()
+	rec.Warnings = nil // a resumed job renders, and warns, afresh
+}
+
+// holds reports whether cur is still the attempt mine describes.
+func holds(cur, mine *exportJobRecord) bool {
+	return cur.Status == api.ExportRunning && cur.Owner == mine.Owner && cur.Attempts == mine.Attempts
+}
+
+// extendLease moves cur's lease to until and records the progress mine
+// carries, so that a replica other than the renderer, which has no live
+// view of the render, answers with progress at most one renewal old.
+func extendLease(cur, mine *exportJobRecord, until time.Time) {
+	cur.LeaseUntil = until
+	if mine.PageCount > cur.PageCount {
+		cur.Progress, cur.PageCount, cur.UpdatedAt = mine.Progress, mine.PageCount, mine.UpdatedAt
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"time"
 
@@ -21,47 +20,15 @@ const maxAttempts = 3
 
 // Files of a job live in <data-dir>/exports/<jobId>/: the rendered site in
 // site/ (renamed into place only when complete) and the archive.
-func (s *Server) jobDir(id string) string     { return filepath.Join(s.dataDir, "exports", id) }
-func (s *Server) siteDir(id string) string    { return filepath.Join(s.jobDir(id), "site") }
-func (s *Server) partialDir(id string) string { return filepath.Join(s.jobDir(id), "site.partial") }
+func (s *Server) jobDir(id string) string  { return filepath.Join(s.dataDir, "exports", id) }
+func (s *Server) siteDir(id string) string { return filepath.Join(s.jobDir(id), "site") }
+
+// partialDir is per attempt: after a takeover the old attempt may still be
+// writing its own.
+func (s *Server) partialDir(id string, attempt int) string {
+	return filepath.Join(s.jobDir(id), fmt.Sprintf("site.partial-%d", attempt))
+}
 func (s *Server) bundlePath(id string) string { return filepath.Join(s.jobDir(id), api.BundleFileName) }
-
-// jobQueue is a FIFO of job ids with a wake-up signal for idle workers.
-type jobQueue struct {
-	mu   sync.Mutex
-	ids  []string
-	wake chan struct{}
-}
-
-func newJobQueue() *jobQueue { return &jobQueue{wake: make(chan struct{}, 1)} }
-
-func (q *jobQueue) push(id string) {
-	q.mu.Lock()
-	q.ids = append(q.ids, id)
-	q.mu.Unlock()
-	select {
-	case q.wake <- struct{}{}:
-	default:
-	}
-}
-
-func (q *jobQueue) pop() (string, bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if len(q.ids) == 0 {
-		return "", false
-	}
-	id := q.ids[0]
-	q.ids = q.ids[1:]
-	if len(q.ids) > 0 {
-		// Pass the signal on so another idle worker picks up the rest.
-		select {
-		case q.wake <- struct{}{}:
-		default:
-		}
-	}
-	return id, true
-}
 
 // liveJob holds the progress of a job being rendered. Progress changes many
 // times a second; it is served from memory rather than written to the
@@ -97,51 +64,37 @@ func (l *liveJob) overlay(rec *exportJobRecord) {
 	}
 }
 
-func (s *Server) worker() {
-	defer s.workers.Done()
-	for {
-		id, ok := s.queue.pop()
-		if !ok {
-			select {
-			case <-s.ctx.Done():
-				return
-			case <-s.queue.wake:
-				continue
-			}
-		}
-		if s.ctx.Err() != nil {
-			return
-		}
-		s.runExport(id)
-	}
-}
-
-// runExport renders one job. Interrupted by shutdown, the job stays
-// "running" in the store and the next start resumes it.
-func (s *Server) runExport(id string) {
-	rec, err := s.store.exportJob(id)
-	if err != nil {
-		s.log.Error("export vanished before it ran", "job", id, "error", err)
-		return
-	}
-	rec.Attempts++
+// runExport renders one claimed job while holding its lease. Interrupted
+// by shutdown, the job stays "running" in the store until its lease ends;
+// then any worker (here after a restart, or another replica) resumes it.
+func (s *Server) runExport(rec *exportJobRecord) {
+	id := rec.JobID
 	if rec.Attempts > maxAttempts {
 		s.finishExport(rec, fmt.Errorf("export was interrupted %d times and is not retried again", maxAttempts))
 		return
 	}
-	rec.Status, rec.Progress, rec.PageCount, rec.UpdatedAt = api.ExportRunning, 0, 0, s.clock.Now().UTC()
-	rec.Warnings = nil // a resumed job renders, and warns, afresh
-	if !s.putUntilStored(rec) {
-		return // shutting down: the job is still queued and resumes on the next start
-	}
 	lj := &liveJob{updatedAt: rec.UpdatedAt}
 	s.live.Store(id, lj)
 	defer s.live.Delete(id)
+	ctx, release := s.holdLease(rec, lj)
+	defer release()
 
-	man, err := s.render(rec, lj)
+	if h := s.leaseHooks.beforeRender.Load(); h != nil {
+		(*h)(id)
+	}
+	man, err := s.render(ctx, rec, lj)
 	rec.Warnings = lj.warnings // the export has returned: no more writers
-	if s.ctx.Err() != nil {
-		s.log.Info("export interrupted by shutdown; it resumes on the next start", "job", id)
+	switch {
+	case s.ctx.Err() != nil:
+		// Hand the job back rather than make the next claim wait for
+		// the lease to run out: a graceful shutdown is not a crash.
+		if err := s.store.renewLease(rec, time.Time{}); err != nil {
+			s.log.Warn("release export lease at shutdown; it is resumed when the lease ends", "job", id, "error", err)
+		}
+		s.log.Info("export interrupted by shutdown; it resumes on another worker or the next start", "job", id)
+		return
+	case errors.Is(err, errLeaseLost) || ctx.Err() != nil:
+		s.log.Warn("export lease lost; another worker has taken the job over", "job", id, "attempt", rec.Attempts)
 		return
 	}
 	if err == nil {
@@ -153,7 +106,7 @@ func (s *Server) runExport(id string) {
 	s.finishExport(rec, err)
 }
 
-func (s *Server) render(rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, error) {
+func (s *Server) render(leaseCtx context.Context, rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, error) {
 	_, dep := s.orgDeployment(rec.OrgID, rec.Domain)
 	if dep == nil {
 		return nil, fmt.Errorf("deployment %q is no longer configured", rec.Domain)
@@ -173,7 +126,7 @@ func (s *Server) render(rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, er
 			return nil, fmt.Errorf("clear unverified site: %w", err)
 		}
 	}
-	partial := s.partialDir(rec.JobID)
+	partial := s.partialDir(rec.JobID, rec.Attempts)
 	if err := os.RemoveAll(partial); err != nil {
 		return nil, fmt.Errorf("clear previous attempt: %w", err)
 	}
@@ -182,7 +135,7 @@ func (s *Server) render(rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, er
 	}
 	start := time.Now()
 	limit := time.Duration(s.cfg.ExportTimeout)
-	ctx, cancel := context.WithTimeout(s.ctx, limit)
+	ctx, cancel := context.WithTimeout(leaseCtx, limit)
 	defer cancel()
 	man, err := s.exporter.Export(ctx, export.Request{
 		Source: dep.source, Domain: rec.Domain, Kind: dep.kind, Label: rec.Label,
@@ -199,7 +152,7 @@ func (s *Server) render(rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, er
 		lj.updatedAt = s.clock.Now().UTC()
 	})
 	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) && s.ctx.Err() == nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && leaseCtx.Err() == nil {
 			return nil, fmt.Errorf("the export took longer than the limit of %s and was stopped", limit)
 		}
 		return nil, err
@@ -207,11 +160,30 @@ func (s *Server) render(rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, er
 	if err := syncTree(partial); err != nil {
 		return nil, fmt.Errorf("sync export: %w", err)
 	}
+	// Publish only while holding the job: a worker whose lease lapsed
+	// must not replace the site of the attempt that took over. A site
+	// already in place is a stale attempt's; ours replaces it.
+	// The check is a read, so a store refusing writes does not fail the
+	// export here; the completion is fenced again when it is written.
+	if cur, err := s.store.exportJob(rec.JobID); err == nil && !holds(cur, rec) {
+		_ = os.RemoveAll(partial)
+		return nil, errLeaseLost
+	}
+	if err := os.RemoveAll(s.siteDir(rec.JobID)); err != nil {
+		return nil, fmt.Errorf("clear stale site: %w", err)
+	}
 	if err := os.Rename(partial, s.siteDir(rec.JobID)); err != nil {
 		return nil, fmt.Errorf("publish export: %w", err)
 	}
 	if err := syncDir(s.jobDir(rec.JobID)); err != nil {
 		return nil, fmt.Errorf("sync export dir: %w", err)
+	}
+	// Earlier attempts, interrupted or taken over, leave their partial
+	// renders behind; a stale one still writing fails and is fenced.
+	for a := 1; a < rec.Attempts; a++ {
+		if err := os.RemoveAll(s.partialDir(rec.JobID, a)); err != nil {
+			s.log.Warn("remove an earlier attempt's partial render", "job", rec.JobID, "attempt", a, "error", err)
+		}
 	}
 	s.log.Info("export completed", "job", rec.JobID, "pages", man.PageCount, "duration", time.Since(start).Round(time.Millisecond))
 	return man, nil
@@ -221,12 +193,12 @@ func (s *Server) finishExport(rec *exportJobRecord, err error) {
 	rec.UpdatedAt = s.clock.Now().UTC()
 	if err != nil {
 		rec.Status, rec.Error = api.ExportFailed, err.Error()
-		_ = os.RemoveAll(s.partialDir(rec.JobID))
+		_ = os.RemoveAll(s.partialDir(rec.JobID, rec.Attempts))
 		s.log.Warn("export failed", "job", rec.JobID, "error", err)
 	} else {
 		rec.Status, rec.Progress, rec.Error = api.ExportCompleted, 100, ""
 	}
-	s.putUntilStored(rec)
+	s.completeUntilStored(rec)
 }
 
 // Back-off between attempts to write a job record the store refused.
@@ -235,26 +207,32 @@ const (
 	storeRetryMax   = 5 * time.Second
 )
 
-// putUntilStored writes rec, retrying with back-off while the store refuses
-// (a full disk): a worker that gave up would leave the job queued or
-// running forever. It reports false when the server shut down first; the
-// record then keeps its previous state and the next start resumes it.
-func (s *Server) putUntilStored(rec *exportJobRecord) bool {
+// completeUntilStored writes the outcome of rec's attempt, retrying with
+// back-off while the store refuses (a full disk, a lost database): a
+// worker that gave up would leave the job running until its lease ends.
+// It stops when the server shuts down (the lease then lapses and the job
+// is rendered again) or when the job was taken over, whose new owner
+// writes the outcome instead.
+func (s *Server) completeUntilStored(rec *exportJobRecord) {
 	wait := storeRetryFirst
 	for attempt := 1; ; attempt++ {
-		err := s.store.putExportJob(rec)
-		if err == nil {
+		err := s.store.completeAttempt(rec)
+		switch {
+		case err == nil:
 			if attempt > 1 {
 				s.log.Info("store export job succeeded after retries", "job", rec.JobID, "attempts", attempt)
 			}
-			return true
+			return
+		case errors.Is(err, errLeaseLost), errors.Is(err, errNoRecord):
+			s.log.Warn("export outcome discarded: the job was taken over or deleted", "job", rec.JobID, "attempt", rec.Attempts)
+			return
 		}
 		s.log.Error("store export job; retrying", "job", rec.JobID, "status", rec.Status, "attempt", attempt, "error", err)
 		t := time.NewTimer(wait)
 		select {
 		case <-s.ctx.Done():
 			t.Stop()
-			return false
+			return
 		case <-t.C:
 		}
 		wait = min(2*wait, storeRetryMax)
@@ -303,32 +281,29 @@ func (s *Server) orgDeployment(orgID, domain string) (*Project, *Deployment) {
 }
 
 // recoverJobs brings the store back in line with the files after a crash:
-// queued and running jobs go back on the queue (running ones are rendered
-// again from scratch), a completed job whose site is gone is marked failed,
-// and jobs past the retention are dropped.
+// a completed job whose site is gone is marked failed, and jobs past the
+// retention are dropped. Queued and running jobs need nothing: workers
+// claim them (running ones once their lease has ended, and are rendered
+// again from scratch).
 func (s *Server) recoverJobs() error {
 	jobs, err := s.store.exportJobs()
 	if err != nil {
 		return err
 	}
-	var resume []*exportJobRecord
 	for _, rec := range jobs {
 		switch {
 		case s.expired(rec.CreatedAt):
 			s.forgetExport(rec.JobID)
-		case rec.Status == api.ExportQueued || rec.Status == api.ExportRunning:
-			resume = append(resume, rec)
 		case rec.Status == api.ExportCompleted:
-			if _, err := os.Stat(s.siteDir(rec.JobID)); err != nil {
-				s.finishExport(rec, errors.New("the exported files were lost; start a new export"))
+			if _, err := os.Stat(s.siteDir(rec.JobID)); err == nil {
+				continue
+			}
+			rec.Status, rec.Error = api.ExportFailed, "the exported files were lost; start a new export"
+			rec.UpdatedAt = s.clock.Now().UTC()
+			if err := s.store.putExportJob(rec); err != nil {
+				return err
 			}
 		}
-	}
-	// Resume in creation order, so the oldest waiting job runs first.
-	slices.SortFunc(resume, func(a, b *exportJobRecord) int { return a.CreatedAt.Compare(b.CreatedAt) })
-	for _, rec := range resume {
-		s.log.Info("resuming export after restart", "job", rec.JobID, "was", rec.Status)
-		s.queue.push(rec.JobID)
 	}
 	if r := s.retention(); r > 0 {
 		if _, err := s.store.deleteAgentJobsBefore(s.clock.Now().Add(-r)); err != nil {

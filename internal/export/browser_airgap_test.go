@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
 // TestBrowser_airGappedLoadsNothingRemote opens every page of a bundle
@@ -28,26 +30,7 @@ func TestBrowser_airGappedLoadsNothingRemote(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	var pages []string
-	for _, f := range m.Files {
-		if strings.HasSuffix(f.Path, ".html") {
-			pages = append(pages, f.Path)
-		}
-	}
-	slices.Sort(pages)
-	if len(pages) < 4 {
-		t.Fatalf("bundle has pages %q; the fixture has more", pages)
-	}
-	for _, p := range pages {
-		u := (&url.URL{Scheme: "file", Path: filepath.Join(dir, p)}).String()
-		if err := b.call("Page.navigate", map[string]any{"url": u}, nil); err != nil {
-			t.Fatal(err)
-		}
-		// Redirect pages move on at once; the others run app.js.
-		if err := b.waitFor(ctx, `document.readyState === "complete" && (document.documentElement.classList.contains("js") || !!document.querySelector("meta[http-equiv=refresh]"))`); err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-	}
+	pages := visitAll(ctx, t, b, dir, m)
 	// Search loads its index under the policy, too.
 	if err := b.eval(`(function () {
 		var i = document.getElementById("search-input");
@@ -105,5 +88,76 @@ func TestBrowser_airGappedLoadsNothingRemote(t *testing.T) {
 	}
 	if len(tr.violations) == before || !strings.Contains(strings.Join(tr.violations[before:], " "), "csp-probe.png") {
 		t.Errorf("a remote image added by script raised no CSP violation (log: %q); the CSP or the check is not working", tr.violations)
+	}
+}
+
+// visitAll opens every HTML page of a bundle in b from file:// and waits
+// until each has run app.js (or, for a redirect page, is about to move
+// on); it returns the pages in order.
+func visitAll(ctx context.Context, t *testing.T, b *browser, dir string, m *bundle.Manifest) []string {
+	t.Helper()
+	var pages []string
+	for _, f := range m.Files {
+		if strings.HasSuffix(f.Path, ".html") {
+			pages = append(pages, f.Path)
+		}
+	}
+	slices.Sort(pages)
+	if len(pages) < 4 {
+		t.Fatalf("bundle has pages %q; the fixture has more", pages)
+	}
+	for _, p := range pages {
+		u := (&url.URL{Scheme: "file", Path: filepath.Join(dir, p)}).String()
+		if err := b.call("Page.navigate", map[string]any{"url": u}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.waitFor(ctx, `document.readyState === "complete" && (document.documentElement.classList.contains("js") || !!document.querySelector("meta[http-equiv=refresh]"))`); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+	}
+	return pages
+}
+
+// TestBrowser_docsRepoAirGapped opens every page of the air-gapped export
+// of the docs repository fixture (endpoint pages, videos, both languages)
+// in Chromium with the network logged: no request leaves file://, the CSP
+// refuses nothing, and the endpoint pages' own script ran.
+func TestBrowser_docsRepoAirGapped(t *testing.T) {
+	bin := chromium(t)
+	dir, m := exportTo(t, Request{Source: docsRepo(), Kind: KindAirGapped})
+	b := startBrowser(t, bin)
+	tr, err := watch(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	pages := visitAll(ctx, t, b, dir, m)
+	// An endpoint page shows its reference without the Try it panel,
+	// which an air-gapped export without the playground feature lacks.
+	u := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "en/api-reference/pets/create-a-pet.html")}).String()
+	if err := b.call("Page.navigate", map[string]any{"url": u}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.waitFor(ctx, `location.pathname.endsWith("/create-a-pet.html") && document.readyState === "complete" && document.documentElement.classList.contains("js")`); err != nil {
+		t.Fatal(err)
+	}
+	var state struct {
+		Fields, Send int
+	}
+	if err := b.eval(`({Fields: document.querySelectorAll(".api-reference .field").length, Send: document.querySelectorAll(".playground, #try-it").length})`, &state); err != nil {
+		t.Fatal(err)
+	}
+	if state.Fields < 5 || state.Send != 0 {
+		t.Errorf("create-a-pet: %d fields and %d Send controls, want the reference without a playground", state.Fields, state.Send)
+	}
+	if len(tr.requests) < len(pages) {
+		t.Fatalf("network log saw %d requests for %d pages; it is not recording", len(tr.requests), len(pages))
+	}
+	if out := tr.leaving(); len(out) > 0 {
+		t.Errorf("requests left file://: %q", out)
+	}
+	if len(tr.violations) > 0 {
+		t.Errorf("CSP violations: %q", tr.violations)
 	}
 }

@@ -48,55 +48,61 @@ func htmlRefs(t *testing.T, file string) (ids map[string]bool, refs []string) {
 // TestBundle_noBrokenLinks opens every page of the bundles and resolves
 // every relative link and asset inside the bundle, anchors included.
 func TestBundle_noBrokenLinks(t *testing.T) {
-	for name, src := range map[string]fs.FS{"demosite": demosite.FS(), "fixture": fixture()} {
-		t.Run(name, func(t *testing.T) {
-			dir, m := exportTo(t, Request{Source: src, Kind: KindCloud})
-			ids := map[string]map[string]bool{}
-			refs := map[string][]string{}
-			for _, f := range m.Files {
-				if strings.HasSuffix(f.Path, ".html") {
-					ids[f.Path], refs[f.Path] = htmlRefs(t, filepath.Join(dir, f.Path))
-				}
+	for name, src := range map[string]fs.FS{"demosite": demosite.FS(), "fixture": fixture(), "docsrepo": docsRepo()} {
+		for _, kind := range []Kind{KindCloud, KindAirGapped} {
+			t.Run(name+"/"+string(kind), func(t *testing.T) { walkLinks(t, src, kind) })
+		}
+	}
+}
+
+// walkLinks exports src and resolves every relative href and src of
+// every page to a file of the bundle, anchors included.
+func walkLinks(t *testing.T, src fs.FS, kind Kind) {
+	dir, m := exportTo(t, Request{Source: src, Kind: kind})
+	ids := map[string]map[string]bool{}
+	refs := map[string][]string{}
+	for _, f := range m.Files {
+		if strings.HasSuffix(f.Path, ".html") {
+			ids[f.Path], refs[f.Path] = htmlRefs(t, filepath.Join(dir, f.Path))
+		}
+	}
+	checked := 0
+	for page, rs := range refs {
+		for _, ref := range rs {
+			u, err := url.Parse(ref)
+			if err != nil || u.Scheme != "" || strings.HasPrefix(ref, "//") {
+				continue // external links are not the bundle's to resolve
 			}
-			checked := 0
-			for page, rs := range refs {
-				for _, ref := range rs {
-					u, err := url.Parse(ref)
-					if err != nil || u.Scheme != "" || strings.HasPrefix(ref, "//") {
-						continue // external links are not the bundle's to resolve
-					}
-					checked++
-					if strings.HasPrefix(ref, "/") {
-						t.Errorf("%s: root-absolute reference %q breaks under a sub-path", page, ref)
-						continue
-					}
-					target, frag, _ := strings.Cut(ref, "#")
-					target, _, _ = strings.Cut(target, "?")
-					if target, err = url.PathUnescape(target); err != nil {
-						t.Errorf("%s: %q is not a valid URL path: %v", page, ref, err)
-						continue
-					}
-					resolved := page
-					if target != "" {
-						resolved = path.Join(path.Dir(page), target)
-					}
-					if strings.HasPrefix(resolved, "../") {
-						t.Errorf("%s: %q leaves the bundle", page, ref)
-						continue
-					}
-					if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(resolved))); err != nil {
-						t.Errorf("%s: %q names no file of the bundle", page, ref)
-						continue
-					}
-					if frag != "" && strings.HasSuffix(resolved, ".html") && !ids[resolved][frag] {
-						t.Errorf("%s: %q names no anchor of %s", page, ref, resolved)
-					}
-				}
+			checked++
+			if strings.HasPrefix(ref, "/") {
+				t.Errorf("%s: root-absolute reference %q breaks under a sub-path", page, ref)
+				continue
 			}
-			if checked < 50 {
-				t.Errorf("only %d relative references checked; the walk is not seeing the pages", checked)
+			target, frag, _ := strings.Cut(ref, "#")
+			target, _, _ = strings.Cut(target, "?")
+			if target, err = url.PathUnescape(target); err != nil {
+				t.Errorf("%s: %q is not a valid URL path: %v", page, ref, err)
+				continue
 			}
-		})
+			resolved := page
+			if target != "" {
+				resolved = path.Join(path.Dir(page), target)
+			}
+			if strings.HasPrefix(resolved, "../") {
+				t.Errorf("%s: %q leaves the bundle", page, ref)
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(resolved))); err != nil {
+				t.Errorf("%s: %q names no file of the bundle", page, ref)
+				continue
+			}
+			if frag != "" && strings.HasSuffix(resolved, ".html") && !ids[resolved][frag] {
+				t.Errorf("%s: %q names no anchor of %s", page, ref, resolved)
+			}
+		}
+	}
+	if checked < 50 {
+		t.Errorf("only %d relative references checked; the walk is not seeing the pages", checked)
 	}
 }
 

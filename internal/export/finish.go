@@ -10,7 +10,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
-//go:embed assets/style.css assets/app.js assets/api.css assets/api.js
+//go:embed assets/style.css assets/app.js assets/api.css assets/api.js assets/playground.js
 var assets embed.FS
 
 // The platform endpoints that the network features reach. They are only

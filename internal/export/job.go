@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
@@ -45,6 +46,8 @@ type job struct {
 	dirs     sync.Map // output directories already created
 	snippets sync.Map // snippet file -> contents
 	apiWarns sync.Map // spec problems already reported (openapi_render.go)
+	hlCache  sync.Map // highlighted code samples by language and text (openapi_samples.go)
+	hlCount  atomic.Int64
 
 	logoLight, logoDark, favicon string // bundle paths, "" when absent
 
@@ -165,6 +168,10 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	if p.api != nil {
 		var apiHs []heading
 		apiTop, apiRest, apiHs = j.apiReference(p, prefix)
+		hs = append(hs, apiHs...)
+	} else if p.schema != nil {
+		var apiHs []heading
+		apiTop, apiRest, apiHs = j.schemaReference(p, prefix)
 		hs = append(hs, apiHs...)
 	}
 	if !p.fm.Noindex {

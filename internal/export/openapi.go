@@ -75,6 +75,9 @@ type operation struct {
 	webhook bool
 	item    *obj // the path item, for parameters shared by its operations
 	op      *obj
+	// hidden (x-hidden) operations get a page that the generated
+	// navigation and search leave out: reachable by its address only.
+	hidden bool
 }
 
 // summary titles the operation's page: x-mint metadata, then the
@@ -170,10 +173,10 @@ func (s *spec) collect(paths *obj, webhooks bool) {
 		}
 		for _, m := range httpMethods {
 			op, _, err := s.deref(item.get(m))
-			if err != nil || op == nil || op.flag("x-hidden") || op.flag("x-excluded") {
+			if err != nil || op == nil || op.flag("x-excluded") {
 				continue
 			}
-			o := &operation{spec: s, method: strings.ToUpper(m), path: p, webhook: webhooks, item: item, op: op}
+			o := &operation{spec: s, method: strings.ToUpper(m), path: p, webhook: webhooks, item: item, op: op, hidden: op.flag("x-hidden")}
 			if webhooks {
 				o.method = "WEBHOOK"
 			}
@@ -329,28 +332,7 @@ func (ss *specs) read(file string) (*spec, error) {
 // order, for frontmatter that names no file; the first match wins, as on
 // the platform.
 func (ss *specs) search(ref string) *operation {
-	if !ss.walked {
-		ss.walked = true
-		_ = fs.WalkDir(ss.src, ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if d.IsDir() {
-				if p != "." && skipDir(d.Name()) {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			switch path.Ext(p) {
-			case ".json", ".yaml", ".yml":
-				if p != "docs.json" && d.Type().IsRegular() {
-					ss.all = append(ss.all, p)
-				}
-			}
-			return nil
-		})
-	}
-	for _, f := range ss.all {
+	for _, f := range ss.files() {
 		s, err := ss.load(f)
 		if err != nil {
 			continue // other JSON and YAML files are not specs

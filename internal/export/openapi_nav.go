@@ -85,6 +85,9 @@ func (g *apiGen) all(ref openapiRef) []*navItem {
 		groups := map[string]*navItem{}
 		for _, o := range s.ops {
 			key := g.page(o, ref.dir)
+			if o.hidden {
+				continue // the page exists; the sidebar does not list it
+			}
 			tags := o.tags()
 			if len(tags) == 0 {
 				items = append(items, &navItem{page: key})
@@ -190,6 +193,7 @@ func (g *apiGen) page(o *operation, dir string) string {
 	p := &page{key: key, file: o.spec.file, out: key + ".html", api: o}
 	p.fm.Title, p.fm.SidebarTitle, p.fm.Description = o.summary(), meta.str("sidebarTitle"), meta.str("description")
 	p.title = p.fm.Title
+	p.fm.Noindex = o.hidden // nor do search and the sitemap
 	g.pages[key], g.byOp[o] = p, key
 	return key
 }
@@ -238,6 +242,7 @@ func (j *job) addAPIPages(pages []*page, g *apiGen) []*page {
 		}
 		p.api = o
 	}
+	j.resolveSchemaPages(pages, g)
 	if len(j.req.Paths) > 0 || len(g.pages) == 0 {
 		return pages
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// playgroundConfig is what api.js builds the "Try it" panel from. It is
+// playgroundConfig is what playground.js builds the "Try it" panel from. It is
 // embedded in the page as JSON, which a browser does not execute.
 type playgroundConfig struct {
 	Method   string     `json:"method"`
@@ -15,8 +15,7 @@ type playgroundConfig struct {
 	Locked   bool       `json:"locked"` // air-gapped: send to the listed servers only
 	Params   []pgParam  `json:"params"`
 	Security [][]scheme `json:"security"`
-	Media    string     `json:"media,omitempty"`
-	Body     string     `json:"body,omitempty"`
+	Bodies   []pgBody   `json:"bodies,omitempty"` // one per request content type
 	BodyReq  bool       `json:"bodyRequired,omitempty"`
 }
 
@@ -29,7 +28,7 @@ type pgParam struct {
 	Default  string   `json:"default,omitempty"`
 }
 
-// playground writes the "Try it" panel of an endpoint page; api.js fills
+// playground writes the "Try it" panel of an endpoint page; playground.js fills
 // it in. Without script the page still shows the full reference.
 func (j *job) playground(b *strings.Builder, e *endpoint) {
 	v := &schemaView{s: e.op.spec, budget: schemaBudget}
@@ -51,12 +50,8 @@ func (j *job) playground(b *strings.Builder, e *endpoint) {
 		}
 		cfg.Params = append(cfg.Params, pp)
 	}
-	if len(e.media) > 0 {
-		cfg.Media = e.media[0]
+	if cfg.Bodies = playgroundBodies(v, e); len(cfg.Bodies) > 0 {
 		cfg.BodyReq = e.body.flag("required")
-		if e.example != nil {
-			cfg.Body = pretty(e.example)
-		}
 	}
 	// json.Marshal escapes <, > and &, so nothing in the spec can close
 	// the script element early.
@@ -92,11 +87,16 @@ func (j *job) playgroundConnectOrigins() []string {
 }
 
 // apiAssets are the bundle files endpoint pages need, as bundle path and
-// embedded asset, only when the export has endpoint pages.
+// embedded asset, only when the export has endpoint pages; the
+// playground's script only when the export has the playground.
 func (j *job) apiAssets() [][2]string {
 	for _, p := range j.pages {
-		if p.api != nil {
-			return [][2]string{{"_static/api.css", "assets/api.css"}, {"_static/api.js", "assets/api.js"}}
+		if p.api != nil || p.schema != nil {
+			out := [][2]string{{"_static/api.css", "assets/api.css"}, {"_static/api.js", "assets/api.js"}}
+			if j.features["playground"] {
+				out = append(out, [2]string{"_static/playground.js", "assets/playground.js"})
+			}
+			return out
 		}
 	}
 	return nil

@@ -222,11 +222,14 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 	j.responses(&b, e, v, section)
 	if !o.webhook {
 		section("examples", "Request examples")
-		codeGroup(&b, requestSamples(e))
+		j.codeGroup(&b, requestSamples(e, v))
 	}
 	b.WriteString(`</div>`)
-	if j.features["playground"] || len(e.servers) > 1 {
+	if len(e.servers) > 1 {
 		b.WriteString(`<script src="` + prefix + `_static/api.js"></script>`)
+	}
+	if j.features["playground"] && !o.webhook {
+		b.WriteString(`<script src="` + prefix + `_static/playground.js"></script>`)
 	}
 	return top, b.String(), hs
 }
@@ -338,12 +341,14 @@ func (j *job) responses(b *strings.Builder, e *endpoint, v *schemaView, section 
 	}
 	if len(samples) > 0 {
 		b.WriteString(`<p class="api-subtitle">Response examples</p>`)
-		codeGroup(b, samples)
+		j.codeGroup(b, samples)
 	}
 }
 
 // responseSamples lists a media type's named examples, or one example.
 func responseSamples(v *schemaView, code, mt string, m *obj) []sample {
+	defer func(side int) { v.side = side }(v.side)
+	v.side = exResponse
 	var out []sample
 	if exs := m.sub("examples"); exs != nil {
 		for _, name := range exs.keys {

@@ -17,24 +17,44 @@ type sample struct {
 
 // codeGroup writes samples as a tabbed code group with copy buttons, the
 // same markup as a CodeGroup in MDX, so app.js handles both.
-func codeGroup(b *strings.Builder, samples []sample) {
+func (j *job) codeGroup(b *strings.Builder, samples []sample) {
 	b.WriteString(`<div class="code-group" data-tabs>`)
 	for _, s := range samples {
 		b.WriteString(`<div class="code-block" data-title="` + esc(s.title) + `"><div class="code-head"><span class="code-title">` +
 			esc(s.title) + `</span><button class="copy" type="button">Copy</button></div>`)
-		w := bufio.NewWriter(b)
-		// Highlighting costs far more than the rest of a page; a huge
-		// generated sample is shown plain.
-		if len(s.code) > maxHighlight {
-			b.WriteString(`<pre class="chroma"><code>` + esc(s.code) + `</code></pre>`)
-		} else if err := highlight(w, s.lang, s.code+"\n"); err != nil {
-			b.WriteString(`<pre class="chroma"><code>` + esc(s.code) + `</code></pre>`)
-		} else {
-			_ = w.Flush()
-		}
+		b.WriteString(j.highlighted(s.lang, s.code))
 		b.WriteString(`</div>`)
 	}
 	b.WriteString(`</div>`)
+}
+
+// maxHighlightCache bounds the highlighted samples one export keeps.
+const maxHighlightCache = 4096
+
+// highlighted returns a sample as highlighted HTML. Highlighting costs
+// far more than the rest of an endpoint page, and real APIs repeat the
+// same examples (an error response on every operation, a resource on all
+// of its operations), so one export highlights each distinct sample once.
+func (j *job) highlighted(lang, code string) string {
+	// A huge generated sample is shown plain.
+	if len(code) > maxHighlight {
+		return `<pre class="chroma"><code>` + esc(code) + `</code></pre>`
+	}
+	key := lang + "\x00" + code
+	if h, ok := j.hlCache.Load(key); ok {
+		return h.(string)
+	}
+	var sb strings.Builder
+	w := bufio.NewWriter(&sb)
+	if err := highlight(w, lang, code+"\n"); err != nil {
+		return `<pre class="chroma"><code>` + esc(code) + `</code></pre>`
+	}
+	_ = w.Flush()
+	h := sb.String()
+	if j.hlCount.Add(1) <= maxHighlightCache {
+		j.hlCache.Store(key, h)
+	}
+	return h
 }
 
 // request is what the generated examples send: placeholders for what
@@ -45,9 +65,11 @@ type request struct {
 	body        string
 	value       any // the body before printing, for Python's literal
 	media       string
+	form        []formPart  // the fields of a form body, instead of body
+	cookies     [][2]string // sent with --cookie, cookies= or by the browser
 }
 
-func (e *endpoint) request() request {
+func (e *endpoint) request(v *schemaView) request {
 	server := "https://api.example.com"
 	if len(e.servers) > 0 {
 		server = e.servers[0]
@@ -71,6 +93,10 @@ func (e *endpoint) request() request {
 			if p.required {
 				r.headers = append(r.headers, [2]string{p.name, val})
 			}
+		case "cookie":
+			if p.required {
+				r.cookies = append(r.cookies, [2]string{p.name, val})
+			}
 		}
 	}
 	if len(e.security) > 0 {
@@ -87,7 +113,7 @@ func (e *endpoint) request() request {
 				case "query":
 					q.Set(sc.Param, "<api-key>")
 				case "cookie":
-					r.headers = append(r.headers, [2]string{"Cookie", sc.Param + "=<api-key>"})
+					r.cookies = append(r.cookies, [2]string{sc.Param, "<api-key>"})
 				}
 			}
 		}
@@ -98,6 +124,12 @@ func (e *endpoint) request() request {
 	}
 	if len(e.media) > 0 {
 		r.media = e.media[0]
+		if formKind(r.media) != "" {
+			// Each client writes the form's content type itself (with
+			// the multipart boundary), so the samples must not.
+			r.form = formParts(v, e)
+			return r
+		}
 		r.headers = append(r.headers, [2]string{"Content-Type", r.media})
 		if e.example != nil {
 			r.body, r.value = pretty(e.example), e.example
@@ -108,58 +140,9 @@ func (e *endpoint) request() request {
 
 // requestSamples are curl, Python and JavaScript requests, then the
 // spec's own x-codeSamples.
-func requestSamples(e *endpoint) []sample {
-	r := e.request()
-	var curl strings.Builder
-	curl.WriteString("curl --request " + r.method + " \\\n  --url " + shellQuote(r.url))
-	for _, h := range r.headers {
-		curl.WriteString(" \\\n  --header " + shellQuote(h[0]+": "+h[1]))
-	}
-	if r.body != "" {
-		curl.WriteString(" \\\n  --data " + shellQuote(r.body))
-	}
-
-	var py strings.Builder
-	py.WriteString("import requests\n\nurl = " + jsonString(r.url) + "\n")
-	if r.body != "" {
-		py.WriteString("payload = " + pyLiteral(r.value, "") + "\n")
-	}
-	py.WriteString("headers = {")
-	for i, h := range r.headers {
-		if i > 0 {
-			py.WriteString(", ")
-		}
-		py.WriteString(jsonString(h[0]) + ": " + jsonString(h[1]))
-	}
-	py.WriteString("}\n\nresponse = requests.request(" + jsonString(r.method) + ", url")
-	if r.body != "" {
-		if strings.Contains(r.media, "json") {
-			py.WriteString(", json=payload")
-		} else {
-			py.WriteString(", data=payload")
-		}
-	}
-	py.WriteString(", headers=headers)\n\nprint(response.text)")
-
-	var js strings.Builder
-	js.WriteString("const options = {\n  method: " + jsonString(r.method) + ",\n  headers: {")
-	for i, h := range r.headers {
-		if i > 0 {
-			js.WriteString(",")
-		}
-		js.WriteString("\n    " + jsonString(h[0]) + ": " + jsonString(h[1]))
-	}
-	js.WriteString("\n  }")
-	if r.body != "" {
-		if strings.Contains(r.media, "json") {
-			js.WriteString(",\n  body: JSON.stringify(" + strings.ReplaceAll(r.body, "\n", "\n  ") + ")")
-		} else {
-			js.WriteString(",\n  body: " + jsonString(r.body))
-		}
-	}
-	js.WriteString("\n};\n\nfetch(" + jsonString(r.url) + ", options)\n  .then(response => response.json())\n  .then(response => console.log(response))\n  .catch(err => console.error(err));")
-
-	out := []sample{{"cURL", "bash", curl.String()}, {"Python", "python", py.String()}, {"JavaScript", "javascript", js.String()}}
+func requestSamples(e *endpoint, v *schemaView) []sample {
+	r := e.request(v)
+	out := []sample{{"cURL", "bash", r.curl()}, {"Python", "python", r.python()}, {"JavaScript", "javascript", r.javascript()}}
 	for _, key := range []string{"x-codeSamples", "x-code-samples"} {
 		for _, raw := range e.op.op.list(key) {
 			cs, ok := raw.(*obj)
@@ -178,9 +161,15 @@ func requestSamples(e *endpoint) []sample {
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
+// jsonString quotes s for JSON, JavaScript and Python source. The
+// samples are HTML-escaped when written, so <token> stays readable
+// instead of becoming \u003ctoken\u003e.
 func jsonString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // pyLiteral writes a JSON value as Python source: True, False and None
@@ -218,4 +207,143 @@ func pyLiteral(v any, indent string) string {
 		return "[" + strings.Join(parts, ", ") + "]"
 	}
 	return plain(v)
+}
+
+func (r request) curl() string {
+	var b strings.Builder
+	b.WriteString("curl --request " + r.method + " \\\n  --url " + shellQuote(r.url))
+	for _, h := range r.headers {
+		b.WriteString(" \\\n  --header " + shellQuote(h[0]+": "+h[1]))
+	}
+	if len(r.cookies) > 0 {
+		b.WriteString(" \\\n  --cookie " + shellQuote(cookieString(r.cookies)))
+	}
+	for _, f := range r.form {
+		switch {
+		case formKind(r.media) == "urlencoded":
+			b.WriteString(" \\\n  --data-urlencode " + shellQuote(f.name+"="+f.value))
+		case f.file:
+			b.WriteString(" \\\n  --form " + shellQuote(f.name+"=@"+f.value))
+		default:
+			b.WriteString(" \\\n  --form " + shellQuote(f.name+"="+f.value))
+		}
+	}
+	if r.body != "" {
+		b.WriteString(" \\\n  --data " + shellQuote(r.body))
+	}
+	return b.String()
+}
+
+func cookieString(cs [][2]string) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = c[0] + "=" + c[1]
+	}
+	return strings.Join(parts, "; ")
+}
+
+// pyDict writes pairs as a Python dict literal on one line.
+func pyDict(pairs [][2]string) string {
+	parts := make([]string, len(pairs))
+	for i, p := range pairs {
+		parts[i] = jsonString(p[0]) + ": " + jsonString(p[1])
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func (r request) python() string {
+	var b strings.Builder
+	b.WriteString("import requests\n\nurl = " + jsonString(r.url) + "\n")
+	if r.body != "" {
+		b.WriteString("payload = " + pyLiteral(r.value, "") + "\n")
+	}
+	var data, files [][2]string
+	for _, f := range r.form {
+		if f.file {
+			files = append(files, [2]string{f.name, f.value})
+		} else {
+			data = append(data, [2]string{f.name, f.value})
+		}
+	}
+	if len(r.form) > 0 {
+		b.WriteString("data = " + pyDict(data) + "\n")
+	}
+	if len(files) > 0 {
+		b.WriteString("files = {")
+		for i, f := range files {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(jsonString(f[0]) + ": open(" + jsonString(f[1]) + ", \"rb\")")
+		}
+		b.WriteString("}\n")
+	}
+	if len(r.cookies) > 0 {
+		b.WriteString("cookies = " + pyDict(r.cookies) + "\n")
+	}
+	b.WriteString("headers = " + pyDict(r.headers) + "\n\nresponse = requests.request(" + jsonString(r.method) + ", url")
+	switch {
+	case r.body != "" && strings.Contains(r.media, "json"):
+		b.WriteString(", json=payload")
+	case r.body != "":
+		b.WriteString(", data=payload")
+	case len(r.form) > 0:
+		b.WriteString(", data=data")
+	}
+	if len(files) > 0 {
+		b.WriteString(", files=files")
+	}
+	if len(r.cookies) > 0 {
+		b.WriteString(", cookies=cookies")
+	}
+	b.WriteString(", headers=headers)\n\nprint(response.text)")
+	return b.String()
+}
+
+func (r request) javascript() string {
+	var b strings.Builder
+	switch formKind(r.media) {
+	case "multipart":
+		b.WriteString("const form = new FormData();\n")
+		for _, f := range r.form {
+			if f.file {
+				b.WriteString("form.append(" + jsonString(f.name) + ", fileInput.files[0]); // " + f.value + "\n")
+			} else {
+				b.WriteString("form.append(" + jsonString(f.name) + ", " + jsonString(f.value) + ");\n")
+			}
+		}
+		b.WriteString("\n")
+	case "urlencoded":
+		b.WriteString("const form = new URLSearchParams();\n")
+		for _, f := range r.form {
+			b.WriteString("form.append(" + jsonString(f.name) + ", " + jsonString(f.value) + ");\n")
+		}
+		b.WriteString("\n")
+	}
+	if len(r.cookies) > 0 {
+		// fetch cannot set a Cookie header: the browser sends the
+		// cookies it holds for the API's site when asked to.
+		b.WriteString("// The browser sends the cookie " + cookieString(r.cookies) + " it holds for the API; fetch cannot set it.\n")
+	}
+	b.WriteString("const options = {\n  method: " + jsonString(r.method) + ",\n  headers: {")
+	for i, h := range r.headers {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n    " + jsonString(h[0]) + ": " + jsonString(h[1]))
+	}
+	b.WriteString("\n  }")
+	switch {
+	case len(r.form) > 0:
+		b.WriteString(",\n  body: form")
+	case r.body != "" && strings.Contains(r.media, "json"):
+		b.WriteString(",\n  body: JSON.stringify(" + strings.ReplaceAll(r.body, "\n", "\n  ") + ")")
+	case r.body != "":
+		b.WriteString(",\n  body: " + jsonString(r.body))
+	}
+	if len(r.cookies) > 0 {
+		b.WriteString(",\n  credentials: \"include\"")
+	}
+	b.WriteString("\n};\n\nfetch(" + jsonString(r.url) + ", options)\n  .then(response => response.json())\n  .then(response => console.log(response))\n  .catch(err => console.error(err));")
+	return b.String()
 }

@@ -18,10 +18,10 @@ func (o *obj) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		kb, _ := json.Marshal(k)
+		kb, _ := marshalText(k)
 		b.Write(kb)
 		b.WriteByte(':')
-		vb, err := json.Marshal(o.m[k])
+		vb, err := marshalText(o.m[k])
 		if err != nil {
 			return nil, err
 		}
@@ -30,6 +30,28 @@ func (o *obj) MarshalJSON() ([]byte, error) {
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
+
+// marshalText is json.Marshal without the HTML escapes: examples are
+// shown as code (and HTML-escaped as such), where <string> must read as
+// written rather than as \u003cstring\u003e.
+func marshalText(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// Which side of an exchange an example shows: a request leaves out
+// read-only properties, a response write-only ones, and a data model
+// page shows both.
+const (
+	exRequest = iota
+	exResponse
+	exModel
+)
 
 // Bounds on the schema work of one page: a spec whose references fan out
 // (A uses B twice, B uses C twice, ...) would otherwise grow a page
@@ -49,6 +71,7 @@ type schemaView struct {
 	warned bool
 	warn   func(err error) // reports broken references; may be nil
 	path   []string        // names of the fields being expanded, for unique ids
+	side   int             // exRequest, exResponse or exModel, for examples
 }
 
 // flat is a schema with its $ref followed and its allOf merged.
@@ -373,8 +396,9 @@ func (v *schemaView) example(schema any, depth int) any {
 	if len(f.props.keys) > 0 {
 		out := newObj()
 		for _, k := range f.props.keys {
-			if po, _, _ := v.s.deref(f.props.get(k)); po != nil && po.flag("readOnly") {
-				continue // a request never sends read-only properties
+			if po, _, _ := v.s.deref(f.props.get(k)); po != nil &&
+				(v.side == exRequest && po.flag("readOnly") || v.side == exResponse && po.flag("writeOnly")) {
+				continue // a request never sends read-only properties, a response never returns write-only ones
 			}
 			out.set(k, v.example(f.props.get(k), depth+1))
 		}

@@ -22,6 +22,8 @@ type frontmatter struct {
 	Noindex      bool   `yaml:"noindex"`
 	API          string `yaml:"api"`
 	OpenAPI      string `yaml:"openapi"`
+	// OpenAPISchema names a component schema the page documents.
+	OpenAPISchema string `yaml:"openapi-schema"`
 }
 
 // page is one exported page.
@@ -35,6 +37,7 @@ type page struct {
 	// unlisted pages exist on disk but not in the navigation.
 	unlisted bool
 	api      *operation // the endpoint the page documents (openapi_nav.go), or nil
+	schema   *schemaRef // the data model the page documents (openapi_schema_page.go), or nil
 }
 
 // navTitle is the label of the page in the sidebar.

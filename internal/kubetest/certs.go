@@ -25,6 +25,11 @@ type pki struct {
 	keyFile   string
 	saPubFile string // service-account token verification key
 	saKeyFile string // service-account token signing key
+
+	// The CA also signs client certificates (kube-apiserver's
+	// --client-ca-file), so tests can authenticate with one.
+	ca    *x509.Certificate
+	caKey *ecdsa.PrivateKey
 }
 
 // newPKI writes a CA, a serving certificate for 127.0.0.1 signed by it and a
@@ -89,6 +94,8 @@ func newPKI(dir string) (*pki, error) {
 		keyFile:   filepath.Join(dir, "apiserver.key"),
 		saPubFile: filepath.Join(dir, "sa.pub"),
 		saKeyFile: filepath.Join(dir, "sa.key"),
+		ca:        ca,
+		caKey:     caKey,
 	}
 	if err := writePEM(p.caFile, "CERTIFICATE", caDER); err != nil {
 		return nil, err

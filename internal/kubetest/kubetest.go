@@ -61,6 +61,7 @@ type Cluster struct {
 	Node string
 
 	dir string // scratch directory, removed by the Env after the test
+	pki *pki   // signs client certificates
 }
 
 // Env is what starting a cluster needs from its caller: a scratch

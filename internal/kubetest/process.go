@@ -74,6 +74,7 @@ func start(e Env, bin string, o options) (*Cluster, error) {
 		"--tls-cert-file=" + p.certFile,
 		"--tls-private-key-file=" + p.keyFile,
 		"--token-auth-file=" + tokenFile,
+		"--client-ca-file=" + p.caFile,
 		"--authorization-mode=" + authz,
 		"--service-account-issuer=https://kubernetes.default.svc",
 		"--service-account-key-file=" + p.saPubFile,
@@ -101,6 +102,7 @@ func start(e Env, bin string, o options) (*Cluster, error) {
 		Token:      token,
 		CAData:     p.caPEM,
 		dir:        dir,
+		pki:        p,
 	}
 	// Written before the wait: the controllers started WithNodes read it.
 	if err := os.WriteFile(c.Kubeconfig, kubeconfig(c, contextName, token, "default"), 0o600); err != nil {

@@ -37,9 +37,20 @@ func (r *staticExportRolloutResource) apply(ctx context.Context, m *staticExport
 	}
 	res, err := roller.Apply(ctx, rollout.Request{
 		Release: m.Release.ValueString(), Chart: m.Chart.ValueString(), Install: m.Install.ValueBool(),
+		ChartRepo: m.ChartRepo.ValueString(), ChartVersion: m.ChartVersion.ValueString(), ChartPlainHTTP: m.PlainHTTP.ValueBool(),
+		CreateNamespace: m.CreateNS.ValueBool(), RecoverPending: m.RecoverPending.ValueBool(),
 		NonAtomic: !m.Atomic.ValueBool(), Wait: m.Wait.ValueBool(), Timeout: timeout,
 		BundleURL: link, Version: m.Version.ValueString(), ExpiresAt: expiry,
 	})
+	if err != nil && errors.Is(ctx.Err(), context.Canceled) {
+		// Terraform was interrupted (Ctrl-C): rollout has stopped Helm's
+		// wait and rolled back without waiting, so state keeps the
+		// previous revision, which is what the cluster runs again.
+		diags.AddError("Release Upgrade Cancelled", fmt.Sprintf("Terraform cancelled the apply while release %q in "+
+			"namespace %q was upgraded; the release was left as it was before: %s", m.Release.ValueString(),
+			m.Namespace.ValueString(), err))
+		return false
+	}
 	if err != nil {
 		addApplyError(diags, *m, timeout, err)
 		return false
@@ -128,10 +139,18 @@ func addApplyError(diags *diag.Diagnostics, m staticExportRolloutModel, timeout 
 // newRoller connects to the resource's cluster. The Roller logs through
 // tflog with ctx, so it is made per call rather than kept.
 func newRoller(ctx context.Context, m staticExportRolloutModel, diags *diag.Diagnostics) (*rollout.Roller, bool) {
-	roller, err := rollout.New(rollout.Config{Kubeconfig: m.KubeconfigPath.ValueString(),
-		Context: m.KubeContext.ValueString(), Namespace: m.Namespace.ValueString()}, rolloutLogger(ctx))
+	cfg := rollout.Config{Kubeconfig: m.KubeconfigPath.ValueString(),
+		Context: m.KubeContext.ValueString(), Namespace: m.Namespace.ValueString()}
+	at := path.Root("kubeconfig_path")
+	if !m.Kubernetes.IsNull() {
+		at = path.Root("kubernetes")
+		if cfg.REST = restConfig(ctx, m.Kubernetes, diags); cfg.REST == nil {
+			return nil, false
+		}
+	}
+	roller, err := rollout.New(cfg, rolloutLogger(ctx))
 	if err != nil {
-		diags.AddAttributeError(path.Root("kubeconfig_path"), "Unable to Configure Kubernetes Client", err.Error())
+		diags.AddAttributeError(at, "Unable to Configure Kubernetes Client", err.Error())
 		return nil, false
 	}
 	return roller, true

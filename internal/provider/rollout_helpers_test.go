@@ -39,10 +39,10 @@ type rolloutEnv struct {
 	chart   string
 }
 
-func newRolloutEnv(t *testing.T) *rolloutEnv {
+func newRolloutEnv(t *testing.T, opts ...kubetest.Option) *rolloutEnv {
 	t.Helper()
 	env := newAccEnv(t)
-	c := kubetest.Start(t)
+	c := kubetest.Start(t, opts...)
 	t.Setenv("KUBECACHEDIR", t.TempDir())
 	// terraform import passes no configuration, so the imported resource
 	// reads the cluster named by KUBECONFIG, as helm would.

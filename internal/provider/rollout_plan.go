@@ -62,7 +62,9 @@ func (r *staticExportRolloutResource) planRevision(ctx context.Context, plan *st
 	changes := !plan.BundleURL.Equal(state.BundleURL) || !plan.BundleURLWOVer.Equal(state.BundleURLWOVer) ||
 		!plan.JobID.Equal(state.JobID) || !plan.Version.Equal(state.Version) ||
 		!sameExpiry(plan.ExpiresAt, state.ExpiresAt) || !plan.Chart.Equal(state.Chart) ||
-		!plan.KubeconfigPath.Equal(state.KubeconfigPath) || !plan.KubeContext.Equal(state.KubeContext)
+		!plan.KubeconfigPath.Equal(state.KubeconfigPath) || !plan.KubeContext.Equal(state.KubeContext) ||
+		!plan.ChartRepo.Equal(state.ChartRepo) || !plan.ChartVersion.Equal(state.ChartVersion) ||
+		!plan.Kubernetes.Equal(state.Kubernetes)
 	if changes || drift || state.Status.ValueString() != "deployed" {
 		plan.Revision, plan.Status, plan.ValuesDigest = types.Int64Unknown(), types.StringUnknown(), types.StringUnknown()
 	} else {

@@ -295,8 +295,9 @@ func validate(req Request) error {
 		return errors.New("release name is empty")
 	}
 	if req.Version == "" {
-		// The version is the only value in the pod template: without it new
-		// content would never roll the pods.
+		// The version tells one content from another: without it a
+		// release could not say which content it serves, and the chart's
+		// pin (serve-bundle refusing other content) would be empty.
 		return errors.New("version is empty")
 	}
 	if req.Chart == "" && (req.ChartRepo != "" || req.ChartVersion != "") {

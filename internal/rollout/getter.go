@@ -28,6 +28,19 @@ var (
 // restClientGetter returns what Helm needs to reach the cluster and the
 // namespace the release lives in.
 func restClientGetter(c Config) (genericclioptions.RESTClientGetter, string, error) {
+	if c.REST != nil {
+		if c.Kubeconfig != "" || c.Context != "" || c.InCluster {
+			return nil, "", errors.New("a REST configuration does not take a kubeconfig, context or in-cluster configuration")
+		}
+		if c.REST.Host == "" {
+			return nil, "", errors.New("the REST configuration has no host")
+		}
+		ns := c.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+		return &inClusterGetter{cfg: rest.CopyConfig(c.REST), namespace: ns}, ns, nil
+	}
 	if c.InCluster {
 		if c.Kubeconfig != "" || c.Context != "" {
 			return nil, "", errors.New("in-cluster configuration does not take a kubeconfig or context")
@@ -71,8 +84,9 @@ func restClientGetter(c Config) (genericclioptions.RESTClientGetter, string, err
 	return flags, ns, nil
 }
 
-// inClusterGetter serves a fixed in-cluster rest.Config. ConfigFlags cannot
-// be forced in-cluster: it prefers any kubeconfig it finds on disk.
+// inClusterGetter serves a fixed rest.Config: the pod's in-cluster one, or
+// one the caller built (Config.REST). ConfigFlags cannot be forced to
+// either: it prefers any kubeconfig it finds on disk.
 type inClusterGetter struct {
 	cfg       *rest.Config
 	namespace string

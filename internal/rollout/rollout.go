@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"helm.sh/helm/v3/pkg/action"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/rest"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
@@ -88,6 +89,12 @@ type Config struct {
 	Namespace string
 	// InCluster uses the pod's service account instead of a kubeconfig.
 	InCluster bool
+	// REST, when set, is the client configuration to use instead of a
+	// kubeconfig, such as one the Terraform provider builds from its
+	// kubernetes block for a cluster created in the same run. It conflicts
+	// with Kubeconfig, Context and InCluster; Namespace defaults to
+	// "default". The Roller keeps a copy.
+	REST *rest.Config
 }
 
 // Request is one desired state of a release's static export values.

@@ -261,9 +261,9 @@ func (r *Runner) report(err error) int {
 // of the bundle, downloading only its first few kilobytes. It is the
 // fallback for servers that do not send the version with the bundle. The
 // same content exported again has the same version, so a renewed link
-// alone never rolls the pods. When the manifest cannot be read the job id
-// stands in: coarser (a re-export of unchanged content rolls the pods) but
-// never wrong.
+// alone never changes it. When the manifest cannot be read the job id
+// stands in: coarser (a re-export of unchanged content gets a new version,
+// which a pinned release must then follow) but never wrong.
 func (r *Runner) manifestVersion(ctx context.Context, link, jobID string) string {
 	m, err := bundle.FetchManifest(ctx, r.downloadClient(), link)
 	if err != nil {

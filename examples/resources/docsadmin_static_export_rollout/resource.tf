@@ -39,3 +39,39 @@ resource "docsadmin_static_export_rollout" "staging" {
   bundle_url_wo_version = docsadmin_static_export.docs.id
   version               = docsadmin_static_export.docs.content_version
 }
+
+# A cluster reached without a kubeconfig file, for example one created in
+# the same run: wire its endpoint and CA certificate from the resource that
+# creates it (unknown at plan time is fine). A credential plugin fetches a
+# short-lived token at apply, so no credential is stored in state. The
+# chart comes from an OCI registry; recover_pending takes over a release
+# left pending by an earlier run that was killed.
+variable "cluster_endpoint" {
+  type = string
+}
+
+variable "cluster_ca_certificate" {
+  type = string
+}
+
+resource "docsadmin_static_export_rollout" "eks" {
+  release          = "docs"
+  namespace        = "docs"
+  chart            = "oci://registry.example.com/charts/docsadmin-self-hosted"
+  chart_version    = "0.1.0"
+  install          = true
+  create_namespace = true
+  recover_pending  = true
+
+  job_id = docsadmin_static_export.docs.id
+
+  kubernetes {
+    host                   = var.cluster_endpoint
+    cluster_ca_certificate = var.cluster_ca_certificate
+    exec {
+      api_version = "client.authentication.k8s.io/v1beta1"
+      command     = "aws"
+      args        = ["eks", "get-token", "--cluster-name", "docs"]
+    }
+  }
+}

@@ -56,6 +56,9 @@ type Env struct {
 	Clock   *clock.Offset
 	Server  *apiserver.Server
 	DataDir string
+	// DatabaseURL is the PostgreSQL database given with WithDatabase, ""
+	// on the embedded store.
+	DatabaseURL string
 
 	cfg     *apiserver.Config
 	st      settings
@@ -71,6 +74,8 @@ type settings struct {
 	origins        []string
 	tune           []func(*apiserver.Config)
 	top            string // more top-level YAML of the configuration
+	databaseURL    string
+	lease, claim   time.Duration
 }
 
 // Option changes the environment's configuration.
@@ -147,6 +152,19 @@ func WithConfig(f func(*apiserver.Config)) Option {
 // `limits:` section, written as YAML the way an operator would.
 func WithConfigYAML(yaml string) Option { return func(s *settings) { s.top += yaml + "\n" } }
 
+// WithDatabase keeps the server's jobs in the PostgreSQL database at url
+// (see internal/pgtest) instead of the bbolt file; "" keeps bbolt. The
+// rendered sites stay in the data dir, which replicas of one Env share.
+func WithDatabase(url string) Option { return func(s *settings) { s.databaseURL = url } }
+
+// WithExportLease sets how long a worker's claim on a job lasts without
+// renewal (default 30s): the bound on a takeover after a replica dies.
+func WithExportLease(d time.Duration) Option { return func(s *settings) { s.lease = d } }
+
+// WithClaimInterval sets how often idle workers look for jobs nobody
+// told them about (default 1s, or a quarter of the lease).
+func WithClaimInterval(d time.Duration) Option { return func(s *settings) { s.claim = d } }
+
 // WithLogger sends the server's log to l (default: discarded).
 func WithLogger(l hclog.Logger) Option { return func(s *settings) { s.logger = l } }
 
@@ -185,6 +203,7 @@ func Start(t testing.TB, opts ...Option) *Env {
 		f(cfg)
 	}
 	e.cfg, e.st = cfg, st
+	e.DatabaseURL = st.databaseURL
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		(*e.handler.Load()).ServeHTTP(w, r)
 	}))
@@ -198,19 +217,46 @@ func Start(t testing.TB, opts ...Option) *Env {
 // listener at it.
 func (e *Env) startServer(t testing.TB) {
 	t.Helper()
-	srv, err := apiserver.New(apiserver.Options{
-		Config: e.cfg, DataDir: e.DataDir, PublicURL: e.URL, Clock: e.Clock, Logger: e.st.logger,
-	})
-	if err != nil {
-		t.Fatalf("apiservertest: %v", err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv := e.newServer(t, e.URL)
 	h := srv.Handler()
 	for _, mw := range e.st.wraps {
 		h = mw(h)
 	}
 	e.handler.Store(&h)
 	e.Server = srv
+}
+
+func (e *Env) newServer(t testing.TB, publicURL string) *apiserver.Server {
+	t.Helper()
+	srv, err := apiserver.New(apiserver.Options{
+		Config: e.cfg, DataDir: e.DataDir, PublicURL: publicURL, Clock: e.Clock, Logger: e.st.logger,
+		DatabaseURL: e.st.databaseURL, SharedDataDir: e.st.databaseURL != "", ExportLease: e.st.lease, ClaimInterval: e.st.claim,
+	})
+	if err != nil {
+		t.Fatalf("apiservertest: %v", err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv
+}
+
+// Replica starts another server on the environment's database, data dir,
+// configuration and clock, served at its own loopback URL (its links
+// point there), as a second replica behind a load balancer would be. It
+// needs WithDatabase: two servers cannot share a bbolt file.
+func (e *Env) Replica(t testing.TB) (url string, srv *apiserver.Server) {
+	t.Helper()
+	if e.st.databaseURL == "" {
+		t.Fatal("apiservertest: a replica needs WithDatabase")
+	}
+	var h atomic.Pointer[http.Handler]
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		(*h.Load()).ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	srv = e.newServer(t, ts.URL)
+	handler := srv.Handler()
+	h.Store(&handler)
+	return ts.URL, srv
 }
 
 // Restart closes the server and starts a new one on the same data dir and

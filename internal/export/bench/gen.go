@@ -10,11 +10,13 @@ import (
 )
 
 // The synthetic site: tabs of groups of pages, like a large product's docs
-// split by area. Each tab's sidebar lists its own pages only, as on the
-// platform, so a page carries a realistic amount of navigation.
+// split by area, 1,800 pages, and an API reference tab of 200 endpoint
+// pages generated from a spec (apigen.go): 2,000 pages. Each tab's sidebar
+// lists its own pages only, as on the platform, so a page carries a
+// realistic amount of navigation.
 const (
 	tabs          = 8
-	groupsPerTab  = 10
+	groupsPerTab  = 9
 	pagesPerGroup = 25
 )
 
@@ -107,22 +109,47 @@ func generate(root string) (docs, hugo string, err error) {
 		}
 		navTabs = append(navTabs, map[string]any{"tab": fmt.Sprintf("Area %d", t), "groups": groups})
 	}
+	apiTab, err := g.writeAPI(docs, hugo)
+	if err != nil {
+		return "", "", err
+	}
+	if err := writeConfig(docs, hugo, append(navTabs, apiTab)); err != nil {
+		return "", "", err
+	}
+	return docs, hugo, nil
+}
+
+// generateAPI writes the API reference alone: the spec and its 200
+// endpoint pages against Hugo's 200 Markdown pages of the same content.
+func generateAPI(root string) (docs, hugo string, err error) {
+	docs, hugo = filepath.Join(root, "api-docs"), filepath.Join(root, "api-hugo")
+	g := &gen{rng: rand.New(rand.NewPCG(3, 4))}
+	apiTab, err := g.writeAPI(docs, hugo)
+	if err != nil {
+		return "", "", err
+	}
+	return docs, hugo, writeConfig(docs, hugo, []map[string]any{apiTab})
+}
+
+// writeConfig writes docs.json with these tabs, and Hugo's configuration
+// and layouts.
+func writeConfig(docs, hugo string, navTabs []map[string]any) error {
 	cfg, err := json.MarshalIndent(map[string]any{
 		"name": "Bench Docs", "colors": map[string]string{"primary": "#2563EB"},
 		"navigation": map[string]any{"tabs": navTabs},
 	}, "", "  ")
 	if err != nil {
-		return "", "", err
+		return err
 	}
 	if err := write(filepath.Join(docs, "docs.json"), string(cfg)); err != nil {
-		return "", "", err
+		return err
 	}
 	for name, text := range hugoFiles {
 		if err := write(filepath.Join(hugo, name), text); err != nil {
-			return "", "", err
+			return err
 		}
 	}
-	return docs, hugo, nil
+	return nil
 }
 
 func write(p, text string) error {

@@ -1,0 +1,115 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// Workers claim export jobs from the store instead of a queue in memory,
+// so replicas sharing a database share the work: a claim holds the job
+// for a lease that its worker renews while rendering, and a job whose
+// lease lapsed (its worker or replica died) is claimed again.
+const (
+	defaultExportLease = 30 * time.Second
+	// defaultClaimInterval bounds how long an idle worker waits before it
+	// looks for work that did not wake it: jobs started on another
+	// replica, leases that ended.
+	defaultClaimInterval = time.Second
+)
+
+// leaseHooks let tests act as a replica that stops renewing mid-render,
+// and see (or hold up) each render as it starts.
+type leaseHooks struct {
+	renewalStopped atomic.Bool
+	beforeRender   atomic.Pointer[func(jobID string)]
+}
+
+// wakeWorkers tells an idle worker that there may be a job to claim.
+func (s *Server) wakeWorkers() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (s *Server) worker(n int) {
+	defer s.workers.Done()
+	owner := s.owner + "/" + strconv.Itoa(n)
+	wait := storeRetryFirst
+	tick := time.NewTicker(s.claimInterval)
+	defer tick.Stop()
+	for s.ctx.Err() == nil {
+		rec, err := s.store.claimExport(owner, s.clock.Now(), s.lease)
+		switch {
+		case err != nil:
+			// A store that refuses writes: back off rather than spin.
+			s.log.Error("claim export job; retrying", "error", err)
+			t := time.NewTimer(wait)
+			select {
+			case <-s.ctx.Done():
+			case <-t.C:
+			}
+			t.Stop()
+			wait = min(2*wait, storeRetryMax)
+		case rec == nil:
+			wait = storeRetryFirst
+			select {
+			case <-s.ctx.Done():
+			case <-s.wake:
+			case <-tick.C:
+			}
+		default:
+			wait = storeRetryFirst
+			s.wakeWorkers() // more may be waiting: let an idle worker look
+			if rec.Attempts > 1 {
+				s.log.Info("resuming export", "job", rec.JobID, "attempt", rec.Attempts)
+			}
+			s.runExport(rec)
+		}
+	}
+}
+
+// holdLease renews rec's lease until release is called, recording the
+// render's progress from lj with each renewal. The context ends
+// when the lease is lost to another worker (or the server shuts down), so
+// the render stops instead of finishing work nobody will keep.
+func (s *Server) holdLease(rec *exportJobRecord, lj *liveJob) (ctx context.Context, release func()) {
+	ctx, cancel := context.WithCancelCause(s.ctx)
+	done := make(chan struct{})
+	mine := *rec // the worker changes rec as it goes; the fence is fixed
+	go func() {
+		defer close(done)
+		t := time.NewTicker(s.lease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if s.leaseHooks.renewalStopped.Load() {
+				continue
+			}
+			lj.mu.Lock()
+			mine.Progress, mine.PageCount, mine.UpdatedAt = lj.progress, lj.pageCount, lj.updatedAt
+			lj.mu.Unlock()
+			err := s.store.renewLease(&mine, s.clock.Now().Add(s.lease))
+			if errors.Is(err, errLeaseLost) || errors.Is(err, errNoRecord) {
+				cancel(errLeaseLost)
+				return
+			}
+			if err != nil {
+				// The next tick tries again; the lease has two more
+				// intervals to run.
+				s.log.Warn("renew export lease", "job", rec.JobID, "error", err)
+			}
+		}
+	}()
+	return ctx, func() {
+		cancel(nil)
+		<-done
+	}
+}

@@ -1,0 +1,269 @@
+package apiserver
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+)
+
+// The store keeps job records in bbolt: one file, ACID transactions that
+// are fsynced on commit, readable while written, pure Go. Rendered sites and
+// archives are plain files next to it (see exportDir), written to a
+// temporary name, fsynced and renamed, so a record never points at a
+// half-written file.
+var (
+	bucketAgentJobs  = []byte("agent_jobs")
+	bucketAgentIndex = []byte("agent_jobs_by_project_time")
+	bucketExportJobs = []byte("export_jobs")
+	bucketCounters   = []byte("counters")
+	// bucketIdempotency maps "<org>\x00<Idempotency-Key>" to the job a
+	// start created, so a retried start returns it instead of a second job.
+	bucketIdempotency = []byte("export_idempotency")
+)
+
+// boltStore is the embedded jobStore. bbolt's file lock makes it one
+// process's, so a job left running by a crashed process can be reclaimed
+// at once on the next start (see releaseLeases).
+type boltStore struct {
+	db    *bolt.DB
+	fault writeFaults
+}
+
+var _ jobStore = (*boltStore)(nil)
+
+// update runs one write transaction, or fails the way a full disk would
+// when a test says so.
+func (s *boltStore) update(fn func(*bolt.Tx) error) error {
+	if err := s.fault.check(); err != nil {
+		return err
+	}
+	return s.db.Update(fn)
+}
+
+func (s *boltStore) faults() *writeFaults { return &s.fault }
+
+func openBoltStore(dataDir string) (*boltStore, error) {
+	db, err := bolt.Open(filepath.Join(dataDir, "state.db"), 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	if err != nil {
+		if errors.Is(err, bolterrors.ErrTimeout) {
+			return nil, fmt.Errorf("data dir %s is in use by another server", dataDir)
+		}
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketAgentJobs, bucketAgentIndex, bucketExportJobs, bucketCounters, bucketIdempotency} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("init store: %w", err)
+	}
+	return &boltStore{db: db}, nil
+}
+
+func (s *boltStore) close() error { return s.db.Close() }
+
+// indexKey orders a project's agent jobs by creation time, so the number
+// created in the last hour is a short cursor walk.
+func indexKey(projectID string, t time.Time, id string) []byte {
+	k := make([]byte, 0, len(projectID)+1+8+len(id))
+	k = append(k, projectID...)
+	k = append(k, 0)
+	k = binary.BigEndian.AppendUint64(k, uint64(t.UnixNano()))
+	return append(k, id...)
+}
+
+// createAgentJob checks and inserts in one transaction, so concurrent
+// requests cannot both slip under the limit.
+func (s *boltStore) createAgentJob(rec *agentJobRecord, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
+	err = s.update(func(tx *bolt.Tx) error {
+		idx := tx.Bucket(bucketAgentIndex)
+		c := idx.Cursor()
+		start := indexKey(rec.ProjectID, since, "")
+		prefix := append([]byte(rec.ProjectID), 0)
+		n := 0
+		for k, _ := c.Seek(start); k != nil && len(k) >= len(prefix)+8 && string(k[:len(prefix)]) == string(prefix); k, _ = c.Next() {
+			if n == 0 {
+				oldest = time.Unix(0, int64(binary.BigEndian.Uint64(k[len(prefix):])))
+			}
+			n++
+		}
+		if n >= limit {
+			limited = true
+			return nil
+		}
+		counters := tx.Bucket(bucketCounters)
+		ck := []byte("pr/" + rec.ProjectID)
+		var next uint64 = 1
+		if v := counters.Get(ck); len(v) == 8 {
+			next = binary.BigEndian.Uint64(v) + 1
+		}
+		if err := counters.Put(ck, binary.BigEndian.AppendUint64(nil, next)); err != nil {
+			return err
+		}
+		rec.PRNumber = next
+		data, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketAgentJobs).Put([]byte(rec.ID), data); err != nil {
+			return err
+		}
+		return idx.Put(indexKey(rec.ProjectID, rec.CreatedAt, rec.ID), nil)
+	})
+	return oldest, limited, err
+}
+
+func (s *boltStore) agentJob(id string) (*agentJobRecord, error) {
+	var rec agentJobRecord
+	return &rec, s.get(bucketAgentJobs, id, &rec)
+}
+
+// get decodes the record stored under id, or returns errNoRecord.
+func (s *boltStore) get(bucket []byte, id string, v any) error {
+	return s.db.View(func(tx *bolt.Tx) error {
+		data := tx.Bucket(bucket).Get([]byte(id))
+		if data == nil {
+			return errNoRecord
+		}
+		return json.Unmarshal(data, v)
+	})
+}
+
+func (s *boltStore) putExportJob(rec *exportJobRecord) error {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	return s.update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketExportJobs).Put([]byte(rec.JobID), data)
+	})
+}
+
+func (s *boltStore) exportJob(id string) (*exportJobRecord, error) {
+	var rec exportJobRecord
+	return &rec, s.get(bucketExportJobs, id, &rec)
+}
+
+func (s *boltStore) exportJobs() ([]*exportJobRecord, error) {
+	var out []*exportJobRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketExportJobs).ForEach(func(_, v []byte) error {
+			var rec exportJobRecord
+			if err := json.Unmarshal(v, &rec); err != nil {
+				return err
+			}
+			out = append(out, &rec)
+			return nil
+		})
+	})
+	return out, err
+}
+
+func (s *boltStore) deleteExportJob(id string) error {
+	return s.update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketExportJobs).Delete([]byte(id))
+	})
+}
+
+func (s *boltStore) deleteAgentJobsBefore(cutoff time.Time) (int, error) {
+	n := 0
+	err := s.update(func(tx *bolt.Tx) error {
+		jobs, idx := tx.Bucket(bucketAgentJobs), tx.Bucket(bucketAgentIndex)
+		var doomed [][]byte
+		err := jobs.ForEach(func(k, v []byte) error {
+			var rec agentJobRecord
+			if err := json.Unmarshal(v, &rec); err != nil {
+				return err
+			}
+			if rec.CreatedAt.Before(cutoff) {
+				doomed = append(doomed, k, indexKey(rec.ProjectID, rec.CreatedAt, rec.ID))
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for i := 0; i < len(doomed); i += 2 {
+			if err := jobs.Delete(doomed[i]); err != nil {
+				return err
+			}
+			if err := idx.Delete(doomed[i+1]); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
+// createExportJob checks and inserts in one transaction, so concurrent
+// starts cannot slip past a limit together.
+func (s *boltStore) createExportJob(rec *exportJobRecord, idemKey, hash string, lim exportLimits) (existing *exportJobRecord, err error) {
+	err = s.update(func(tx *bolt.Tx) error {
+		if idemKey != "" {
+			prev, err := idempotentLookup(tx, rec.OrgID, idemKey, hash, rec.CreatedAt)
+			if err != nil || prev != nil {
+				existing = prev
+				return err
+			}
+		}
+		active, stored, size := 0, 0, int64(0)
+		err := tx.Bucket(bucketExportJobs).ForEach(func(_, v []byte) error {
+			var other struct {
+				OrgID      string `json:"orgId"`
+				Status     string `json:"status"`
+				SiteBytes  int64  `json:"siteBytes"`
+				BundleSize int64  `json:"bundleSize"`
+			}
+			if err := json.Unmarshal(v, &other); err != nil {
+				return err
+			}
+			if other.OrgID != rec.OrgID {
+				return nil
+			}
+			stored++
+			size += other.SiteBytes + other.BundleSize
+			if other.Status == api.ExportQueued || other.Status == api.ExportRunning {
+				active++
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch {
+		case lim.active > 0 && active >= lim.active:
+			return errTooManyActive
+		case lim.stored > 0 && stored >= lim.stored:
+			return errTooManyStored
+		case lim.bytes > 0 && size >= lim.bytes:
+			return errTooManyBytes
+		}
+		data, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketExportJobs).Put([]byte(rec.JobID), data); err != nil {
+			return err
+		}
+		if idemKey != "" {
+			return putIdempotency(tx, rec.OrgID, idemKey, idempotencyRecord{RequestHash: hash, JobID: rec.JobID, CreatedAt: rec.CreatedAt})
+		}
+		return nil
+	})
+	return existing, err
+}

@@ -1,0 +1,142 @@
+package apiserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+)
+
+// modifyExportJob runs edit on the stored record of id inside one write
+// transaction and stores the result, unless edit fails.
+func (s *boltStore) modifyExportJob(id string, edit func(*exportJobRecord) error) error {
+	return s.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketExportJobs)
+		data := b.Get([]byte(id))
+		if data == nil {
+			return errNoRecord
+		}
+		var rec exportJobRecord
+		if err := json.Unmarshal(data, &rec); err != nil {
+			return fmt.Errorf("decode export job %s: %w", id, err)
+		}
+		if err := edit(&rec); err != nil {
+			return err
+		}
+		out, err := json.Marshal(&rec)
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(id), out)
+	})
+}
+
+// watch has nothing to do: this process is the only one that writes.
+func (s *boltStore) watch(context.Context, func()) {}
+
+// ping has nothing to reach: the file is open for as long as the store.
+func (s *boltStore) ping(context.Context) error { return nil }
+
+func (s *boltStore) setBundleSize(id string, size int64) error {
+	return s.modifyExportJob(id, func(rec *exportJobRecord) error {
+		rec.BundleSize = size
+		return nil
+	})
+}
+
+// claimExport walks every job to find the oldest claimable one. A claim
+// follows each start and each finished job, so the walk is paid once per
+// job; the store holds at most maxStoredExports per organization.
+func (s *boltStore) claimExport(owner string, now time.Time, lease time.Duration) (*exportJobRecord, error) {
+	var claimed *exportJobRecord
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketExportJobs)
+		var best *exportJobRecord
+		err := b.ForEach(func(_, v []byte) error {
+			var rec exportJobRecord
+			if err := json.Unmarshal(v, &rec); err != nil {
+				return err
+			}
+			if rec.claimable(now) && (best == nil || rec.CreatedAt.Before(best.CreatedAt)) {
+				best = &rec
+			}
+			return nil
+		})
+		if err != nil || best == nil {
+			return err
+		}
+		// Only a claim that writes can fail as a full disk would: idle
+		// workers looking for work are not writes.
+		if err := s.fault.check(); err != nil {
+			return err
+		}
+		takeOver(best, owner, now, lease)
+		data, err := json.Marshal(best)
+		if err != nil {
+			return err
+		}
+		claimed = best
+		return b.Put([]byte(best.JobID), data)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return claimed, nil
+}
+
+func (s *boltStore) renewLease(mine *exportJobRecord, until time.Time) error {
+	return s.modifyExportJob(mine.JobID, func(cur *exportJobRecord) error {
+		if !holds(cur, mine) {
+			return errLeaseLost
+		}
+		extendLease(cur, mine, until)
+		return nil
+	})
+}
+
+func (s *boltStore) completeAttempt(mine *exportJobRecord) error {
+	return s.modifyExportJob(mine.JobID, func(cur *exportJobRecord) error {
+		if !holds(cur, mine) {
+			return errLeaseLost
+		}
+		*cur = *mine
+		cur.Owner, cur.LeaseUntil = "", time.Time{}
+		return nil
+	})
+}
+
+// releaseLeases ends the leases of jobs a previous process left running.
+// Only one process opens the file (bbolt locks it), so they are orphans:
+// the next claim resumes them at once rather than after their lease.
+func (s *boltStore) releaseLeases() error {
+	return s.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketExportJobs)
+		var fixed [][2][]byte
+		err := b.ForEach(func(k, v []byte) error {
+			var rec exportJobRecord
+			if err := json.Unmarshal(v, &rec); err != nil {
+				return err
+			}
+			if rec.Status != api.ExportRunning || rec.LeaseUntil.IsZero() {
+				return nil
+			}
+			rec.LeaseUntil = time.Time{}
+			data, err := json.Marshal(&rec)
+			fixed = append(fixed, [2][]byte{append([]byte(nil), k...), data})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		for _, kv := range fixed {
+			if err := b.Put(kv[0], kv[1]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

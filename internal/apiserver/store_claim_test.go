@@ -1,0 +1,122 @@
+package apiserver
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+)
+
+// Jobs are claimed oldest first, once each while their lease runs; a job
+// whose lease lapsed is taken over as a new attempt, and the worker that
+// lost it can neither renew nor overwrite the new owner's outcome.
+func TestStore_claimLeaseTakeover(t *testing.T) {
+	const lease = 30 * time.Second
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			stores := b.pair(t)
+			for i, id := range []string{"se_old", "se_new"} {
+				if _, err := stores[0].createExportJob(newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), "", "", exportLimits{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			now := t0.Add(time.Minute)
+			a, err := stores[0].claimExport("a", now, lease)
+			if err != nil || a == nil || a.JobID != "se_old" || a.Attempts != 1 || a.Status != api.ExportRunning {
+				t.Fatalf("first claim: %+v %v", a, err)
+			}
+			b2, err := stores[1].claimExport("b", now, lease)
+			if err != nil || b2 == nil || b2.JobID != "se_new" {
+				t.Fatalf("second claim: %+v %v", b2, err)
+			}
+			if c, err := stores[1].claimExport("c", now.Add(lease-time.Second), lease); err != nil || c != nil {
+				t.Fatalf("claim while both leases run: %+v %v", c, err)
+			}
+			// b renews; a does not, as if its replica died.
+			if err := stores[1].renewLease(b2, now.Add(2*lease)); err != nil {
+				t.Fatal(err)
+			}
+			later := now.Add(lease + time.Second)
+			c, err := stores[1].claimExport("c", later, lease)
+			if err != nil || c == nil || c.JobID != "se_old" || c.Attempts != 2 || c.Owner != "c" {
+				t.Fatalf("takeover: %+v %v", c, err)
+			}
+			if err := stores[0].renewLease(a, later); !errors.Is(err, errLeaseLost) {
+				t.Fatalf("renewal by the lost owner: %v", err)
+			}
+			c.Status, c.Progress, c.PageCount = api.ExportCompleted, 100, 7
+			if err := stores[1].completeAttempt(c); err != nil {
+				t.Fatal(err)
+			}
+			a.Status, a.Error = api.ExportFailed, "stale"
+			if err := stores[0].completeAttempt(a); !errors.Is(err, errLeaseLost) {
+				t.Fatalf("completion by the lost owner: %v", err)
+			}
+			got, err := stores[0].exportJob("se_old")
+			if err != nil || got.Status != api.ExportCompleted || got.PageCount != 7 || got.Owner != "" {
+				t.Fatalf("after the stale completion: %+v %v", got, err)
+			}
+			if err := stores[0].setBundleSize("se_old", 123); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := stores[1].exportJob("se_old"); got.BundleSize != 123 || got.Status != api.ExportCompleted {
+				t.Fatalf("bundle size: %+v", got)
+			}
+		})
+	}
+}
+
+// Workers claiming from every replica at once take each job exactly once.
+func TestStore_concurrentClaims(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			stores := b.pair(t)
+			const jobs, workers = 40, 6
+			for i := range jobs {
+				if _, err := stores[i%2].createExportJob(newExport(fmt.Sprintf("se_%02d", i), "acme", t0.Add(time.Duration(i))), "", "", exportLimits{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var mu sync.Mutex
+			seen := map[string]int{}
+			var wg sync.WaitGroup
+			for w := range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					st := stores[w%2]
+					for range jobs { // bounded: no worker needs more claims than there are jobs
+						rec, err := st.claimExport(fmt.Sprintf("w%d", w), t0.Add(time.Minute), time.Hour)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						if rec == nil {
+							return
+						}
+						mu.Lock()
+						seen[rec.JobID]++
+						mu.Unlock()
+						rec.Status = api.ExportCompleted
+						if err := st.completeAttempt(rec); err != nil {
+							t.Error(err)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			if len(seen) != jobs {
+				t.Fatalf("%d of %d jobs claimed", len(seen), jobs)
+			}
+			for id, n := range seen {
+				if n != 1 {
+					t.Fatalf("job %s claimed %d times", id, n)
+				}
+			}
+		})
+	}
+}

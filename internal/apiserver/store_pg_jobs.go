@@ -1,0 +1,165 @@
+package apiserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// putPGExportJob writes rec whole, with the columns queries use taken
+// from it.
+func putPGExportJob(ctx context.Context, tx pgx.Tx, rec *exportJobRecord) error {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	var lease *time.Time
+	if !rec.LeaseUntil.IsZero() {
+		lease = &rec.LeaseUntil
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO export_jobs (job_id, org_id, status, created_at, attempts, owner, lease_until, stored_bytes, record)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (job_id) DO UPDATE SET status = EXCLUDED.status, attempts = EXCLUDED.attempts, owner = EXCLUDED.owner,
+			lease_until = EXCLUDED.lease_until, stored_bytes = EXCLUDED.stored_bytes, record = EXCLUDED.record`,
+		rec.JobID, rec.OrgID, rec.Status, rec.CreatedAt, rec.Attempts, rec.Owner, lease, rec.SiteBytes+rec.BundleSize, data)
+	return err
+}
+
+// tx runs fn in one transaction; unlike write, only fn decides whether
+// it fails as a lost database would.
+func (s *pgStore) tx(fn func(ctx context.Context, tx pgx.Tx) error) error {
+	ctx, cancel := opCtx()
+	defer cancel()
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return fn(ctx, tx) })
+}
+
+func (s *pgStore) exportJob(id string) (*exportJobRecord, error) {
+	ctx, cancel := opCtx()
+	defer cancel()
+	var rec exportJobRecord
+	return &rec, scanRecord(s.pool.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1", id), &rec)
+}
+
+func (s *pgStore) exportJobs() ([]*exportJobRecord, error) {
+	ctx, cancel := opCtx()
+	defer cancel()
+	rows, err := s.pool.Query(ctx, "SELECT record FROM export_jobs")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*exportJobRecord
+	for rows.Next() {
+		var data []byte
+		if err := rows.Scan(&data); err != nil {
+			return nil, err
+		}
+		var rec exportJobRecord
+		if err := json.Unmarshal(data, &rec); err != nil {
+			return nil, fmt.Errorf("decode export job: %w", err)
+		}
+		out = append(out, &rec)
+	}
+	return out, rows.Err()
+}
+
+func (s *pgStore) putExportJob(rec *exportJobRecord) error {
+	return s.write(func(ctx context.Context, tx pgx.Tx) error { return putPGExportJob(ctx, tx, rec) })
+}
+
+func (s *pgStore) deleteExportJob(id string) error {
+	return s.write(func(ctx context.Context, tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "DELETE FROM export_jobs WHERE job_id = $1", id)
+		return err
+	})
+}
+
+// modify runs edit on the record of id, locked against every other
+// writer until the transaction ends, and stores the result.
+func (s *pgStore) modify(id string, edit func(*exportJobRecord) error) error {
+	return s.write(func(ctx context.Context, tx pgx.Tx) error {
+		var rec exportJobRecord
+		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1 FOR UPDATE", id), &rec); err != nil {
+			return err
+		}
+		if err := edit(&rec); err != nil {
+			return err
+		}
+		return putPGExportJob(ctx, tx, &rec)
+	})
+}
+
+func (s *pgStore) setBundleSize(id string, size int64) error {
+	return s.modify(id, func(rec *exportJobRecord) error {
+		rec.BundleSize = size
+		return nil
+	})
+}
+
+// claimExport locks the oldest claimable job with SKIP LOCKED: replicas
+// claiming at once each get a different job instead of queueing on the
+// same row, and the row lock keeps the claim to one of them. Leases are
+// compared with the caller's clock (injected in tests); replicas' clocks
+// are assumed to agree to well under a lease.
+func (s *pgStore) claimExport(owner string, now time.Time, lease time.Duration) (*exportJobRecord, error) {
+	var claimed *exportJobRecord
+	err := s.tx(func(ctx context.Context, tx pgx.Tx) error {
+		var rec exportJobRecord
+		err := scanRecord(tx.QueryRow(ctx, `SELECT record FROM export_jobs
+			WHERE status = 'queued' OR (status = 'running' AND (lease_until IS NULL OR lease_until < $1))
+			ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`, now), &rec)
+		switch {
+		case errors.Is(err, errNoRecord):
+			return nil
+		case err != nil:
+			return err
+		}
+		if err := s.fault.check(); err != nil {
+			return err
+		}
+		takeOver(&rec, owner, now, lease)
+		claimed = &rec
+		return putPGExportJob(ctx, tx, &rec)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return claimed, nil
+}
+
+// renewLease to the zero time hands the job back; the other replicas are
+// told so they need not wait for their next poll.
+func (s *pgStore) renewLease(mine *exportJobRecord, until time.Time) error {
+	return s.write(func(ctx context.Context, tx pgx.Tx) error {
+		var cur exportJobRecord
+		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1 FOR UPDATE", mine.JobID), &cur); err != nil {
+			return err
+		}
+		if !holds(&cur, mine) {
+			return errLeaseLost
+		}
+		extendLease(&cur, mine, until)
+		if err := putPGExportJob(ctx, tx, &cur); err != nil {
+			return err
+		}
+		if until.IsZero() {
+			return notifyClaimable(ctx, tx)
+		}
+		return nil
+	})
+}
+
+func (s *pgStore) completeAttempt(mine *exportJobRecord) error {
+	return s.modify(mine.JobID, func(cur *exportJobRecord) error {
+		if !holds(cur, mine) {
+			return errLeaseLost
+		}
+		*cur = *mine
+		cur.Owner, cur.LeaseUntil = "", time.Time{}
+		return nil
+	})
+}

@@ -1,0 +1,65 @@
+package apiserver
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// exportChannel is the LISTEN/NOTIFY channel on which a replica says that
+// a job became claimable (started, or handed back at shutdown), so idle
+// workers on every replica claim it at once instead of at their next poll.
+const exportChannel = "docsadmin_export_jobs"
+
+// notifyClaimable tells the other replicas, when tx commits, that a job
+// may be claimed.
+func notifyClaimable(ctx context.Context, tx pgx.Tx) error {
+	_, err := tx.Exec(ctx, "SELECT pg_notify($1, '')", exportChannel)
+	return err
+}
+
+// watch listens on exportChannel on a connection of its own, taken out of
+// the pool, and reconnects with back-off when it drops. The workers' poll
+// covers whatever is missed in between (and leases that end, which
+// nobody announces).
+func (s *pgStore) watch(ctx context.Context, wake func()) {
+	wait := storeRetryFirst
+	for ctx.Err() == nil {
+		if s.listen(ctx, wake) {
+			wait = storeRetryFirst
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+		wait = min(2*wait, storeRetryMax)
+	}
+}
+
+// listen serves one connection until it fails or ctx ends, reporting
+// whether it got as far as listening.
+func (s *pgStore) listen(ctx context.Context, wake func()) (listened bool) {
+	pc, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return false
+	}
+	conn := pc.Hijack() // a listening connection must not serve queries
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = conn.Close(cctx)
+	}()
+	if _, err := conn.Exec(ctx, "LISTEN "+exportChannel); err != nil {
+		return false
+	}
+	wake() // whatever was announced while nobody listened
+	for {
+		if _, err := conn.WaitForNotification(ctx); err != nil {
+			return true
+		}
+		wake()
+	}
+}

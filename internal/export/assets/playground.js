@@ -1,0 +1,259 @@
+// The "Try it" playground of endpoint pages. What a reader types stays in
+// this tab: auth values in sessionStorage (so the next endpoint page of
+// the tab has them), the rest in the page. Requests leave only when Send
+// is pressed, and only with fetch.
+(function () {
+  "use strict";
+  function join(server, path) { return server.replace(/\/+$/, "") + path; }
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function store(k, v) { try { sessionStorage.setItem("docs-playground:" + k, v); } catch (e) { /* storage disabled */ } }
+  function recall(k) { try { return sessionStorage.getItem("docs-playground:" + k) || ""; } catch (e) { return ""; } }
+
+  // The page's server selector moves the panel's server along.
+  var topSelect = document.querySelector(".api-server-select");
+  if (topSelect) topSelect.addEventListener("change", function () {
+    if (server) server.value = topSelect.value;
+  });
+
+  var panel = document.querySelector(".playground");
+  var cfgEl = panel && panel.querySelector(".playground-config");
+  var server = null;
+  if (!cfgEl) return;
+  var cfg = JSON.parse(cfgEl.textContent);
+  var form = el("form", { "class": "pg-form" });
+  panel.appendChild(form);
+
+  function row(labelText, input, required) {
+    var l = el("label");
+    var span = el("span", {}, labelText);
+    if (required) span.appendChild(el("span", { "class": "req", title: "required" }, " *"));
+    l.appendChild(span);
+    l.appendChild(input);
+    form.appendChild(l);
+    return input;
+  }
+
+  // A page cannot give fetch a Cookie header (browsers forbid it), so a
+  // cookie input would be sent nowhere: it is shown disabled with why,
+  // and the cURL example carries it with --cookie.
+  var cookieNote = "A browser does not let a page set cookies on a request: send it with the cURL example (--cookie), or sign in to the API's site so the browser holds the cookie.";
+  function cookieRow(label) {
+    var i = row(label, el("input", { "class": "pg-cookie", type: "text", disabled: "", title: cookieNote }));
+    form.appendChild(el("p", { "class": "pg-note" }, cookieNote));
+    return i;
+  }
+
+  // Air-gapped bundles send only to the spec's own servers: a fixed list.
+  if (cfg.locked) {
+    server = el("select", { "class": "pg-server" });
+    cfg.servers.forEach(function (s) { server.appendChild(el("option", { value: s }, s)); });
+  } else {
+    server = el("input", { "class": "pg-server", type: "url", list: "pg-servers", placeholder: "https://api.example.com" });
+    var dl = el("datalist", { id: "pg-servers" });
+    cfg.servers.forEach(function (s) { dl.appendChild(el("option", { value: s })); });
+    form.appendChild(dl);
+    server.value = cfg.servers[0] || "";
+  }
+  row("Server", server, true);
+
+  var auth = [];
+  var seen = {};
+  (cfg.security || []).forEach(function (set) {
+    set.forEach(function (sc) {
+      if (seen[sc.name]) return;
+      seen[sc.name] = true;
+      if (sc.type === "basic") {
+        var u = row(sc.name + " username", el("input", { "class": "pg-auth", type: "text", autocomplete: "off" }));
+        var p = row(sc.name + " password", el("input", { "class": "pg-auth", type: "password", autocomplete: "off" }));
+        u.value = recall(sc.name + ":user");
+        auth.push({ sc: sc, user: u, pass: p });
+        return;
+      }
+      var label = sc.type === "apiKey" ? sc.param + " (" + sc["in"] + ")" : "Authorization (" + (sc.type === "bearer" ? "Bearer" : sc.type) + ")";
+      if (sc.type === "apiKey" && sc["in"] === "cookie") {
+        cookieRow(label);
+        return;
+      }
+      var i = row(label, el("input", { "class": "pg-auth", "data-scheme": sc.name, type: "password", autocomplete: "off", placeholder: sc.type === "apiKey" ? "API key" : "token" }));
+      i.value = recall(sc.name) || sc.prefill || "";
+      auth.push({ sc: sc, input: i });
+    });
+  });
+
+  var params = (cfg.params || []).filter(function (p) {
+    if (p["in"] !== "cookie") return true;
+    cookieRow(p.name + " (cookie)");
+    return false;
+  }).map(function (p) {
+    var input;
+    if (p.enum && p.enum.length) {
+      input = el("select", { "class": "pg-param" });
+      if (!p.required) input.appendChild(el("option", { value: "" }, ""));
+      p.enum.forEach(function (v) { input.appendChild(el("option", { value: v }, v)); });
+    } else {
+      input = el("input", { "class": "pg-param", type: "text", placeholder: p.type || "" });
+    }
+    input.setAttribute("data-name", p.name);
+    input.setAttribute("data-in", p["in"]);
+    if (p["default"]) input.value = p["default"];
+    row(p.name + " (" + p["in"] + ")", input, p.required);
+    return { p: p, input: input };
+  });
+
+  // The request body: a selector when the operation takes several content
+  // types, then a text editor, or one input per property for a form.
+  var bodies = cfg.bodies || [], body = null, bodyBox = el("div", { "class": "pg-body-box" });
+  function showBody(i) {
+    var b = bodies[i];
+    bodyBox.textContent = "";
+    body = { b: b, fields: [] };
+    bodyBox.appendChild(el("p", { "class": "api-subtitle" }, "Body (" + b.media + ")" + (cfg.bodyRequired ? " *" : "")));
+    if (!b.form) {
+      body.text = el("textarea", { "class": "pg-body", spellcheck: "false", "aria-label": "Request body (" + b.media + ")" });
+      body.text.value = b.example || "";
+      bodyBox.appendChild(body.text);
+      return;
+    }
+    (b.fields || []).forEach(function (f) {
+      var input;
+      if (f.binary) {
+        input = el("input", { "class": "pg-field", type: "file" });
+        if (f.multiple) input.multiple = true;
+      } else if (f["enum"] && f["enum"].length) {
+        input = el("select", { "class": "pg-field" });
+        if (!f.required) input.appendChild(el("option", { value: "" }, ""));
+        f["enum"].forEach(function (v) { input.appendChild(el("option", { value: v }, v)); });
+      } else {
+        input = el("input", { "class": "pg-field", type: "text", placeholder: f.type || "" });
+      }
+      input.setAttribute("data-name", f.name);
+      if (f["default"] && !f.binary) input.value = f["default"];
+      var l = el("label");
+      var span = el("span", {}, f.name + (f.binary ? " (file)" : ""));
+      if (f.required) span.appendChild(el("span", { "class": "req", title: "required" }, " *"));
+      l.appendChild(span);
+      l.appendChild(input);
+      bodyBox.appendChild(l);
+      body.fields.push({ f: f, input: input });
+    });
+  }
+  if (bodies.length > 1) {
+    var pick = el("select", { "class": "pg-media", "aria-label": "Content type" });
+    bodies.forEach(function (b, i) { pick.appendChild(el("option", { value: String(i) }, b.media)); });
+    pick.addEventListener("change", function () { showBody(+pick.value); });
+    row("Content type", pick);
+  }
+  if (bodies.length) {
+    form.appendChild(bodyBox);
+    showBody(0);
+  }
+
+  // formBody builds the FormData or URLSearchParams of a form body; the
+  // browser then writes the content type (with the multipart boundary).
+  function formBody(missing) {
+    var out = body.b.form === "multipart" ? new FormData() : new URLSearchParams(), any = false;
+    body.fields.forEach(function (x) {
+      if (x.f.binary) {
+        var files = x.input.files || [];
+        if (!files.length && x.f.required) missing.push(x.f.name);
+        for (var k = 0; k < files.length; k++) {
+          if (out instanceof FormData) out.append(x.f.name, files[k], files[k].name);
+          else out.append(x.f.name, files[k].name);
+          any = true;
+        }
+        return;
+      }
+      var v = x.input.value;
+      if (v === "") { if (x.f.required) missing.push(x.f.name); return; }
+      out.append(x.f.name, v);
+      any = true;
+    });
+    return any ? out : null;
+  }
+
+  var send = el("button", { "class": "send", type: "submit" }, "Send");
+  form.appendChild(send);
+  var result = el("div", { "class": "pg-result", "aria-live": "polite" });
+  panel.appendChild(result);
+
+  function fail(msg) {
+    result.textContent = "";
+    result.appendChild(el("p", { "class": "pg-error" }, msg));
+  }
+
+  form.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var base = server.value.trim();
+    if (cfg.locked && cfg.servers.indexOf(base) < 0) return fail("This bundle sends requests only to the servers of its API description.");
+    var path = cfg.path, query = new URLSearchParams(), headers = {}, missing = [];
+    params.forEach(function (x) {
+      var v = x.input.value;
+      if (v === "") { if (x.p.required) missing.push(x.p.name); return; }
+      if (x.p["in"] === "path") path = path.split("{" + x.p.name + "}").join(encodeURIComponent(v));
+      else if (x.p["in"] === "query") query.append(x.p.name, v);
+      else if (x.p["in"] === "header") headers[x.p.name] = v;
+    });
+    var payload = null;
+    if (body && body.b.form) payload = formBody(missing);
+    if (missing.length) return fail("Required: " + missing.join(", "));
+    auth.forEach(function (a) {
+      var sc = a.sc;
+      if (a.user) {
+        if (a.user.value || a.pass.value) headers.Authorization = "Basic " + btoa(a.user.value + ":" + a.pass.value);
+        store(sc.name + ":user", a.user.value);
+        return;
+      }
+      var v = a.input.value.trim();
+      store(sc.name, v);
+      if (!v) return;
+      if (sc.type === "apiKey" && sc["in"] === "header") headers[sc.param] = v;
+      else if (sc.type === "apiKey" && sc["in"] === "query") query.append(sc.param, v);
+      else if (sc.type !== "apiKey") headers.Authorization = "Bearer " + v;
+    });
+    var init = { method: cfg.method, headers: headers, mode: "cors", credentials: "omit", cache: "no-store" };
+    if (payload) {
+      init.body = payload;
+    } else if (body && body.text && body.text.value.trim() !== "") {
+      if (/json/.test(body.b.media)) {
+        try { JSON.parse(body.text.value); } catch (e) { return fail("The body is not valid JSON: " + e.message); }
+      }
+      headers["Content-Type"] = body.b.media;
+      init.body = body.text.value;
+    }
+    var url = join(base, path);
+    var qs = query.toString();
+    if (qs) url += "?" + qs;
+    if (!/^https?:\/\//i.test(url)) return fail("The server URL must be absolute (http:// or https://): " + url);
+    send.disabled = true;
+    result.textContent = "Sending…";
+    var t0 = performance.now();
+    fetch(url, init).then(function (res) {
+      return res.text().then(function (text) { show(res, text, performance.now() - t0); });
+    }).catch(function (err) {
+      fail("The request failed (" + err.message + "). From a page opened from a file or another site, the API must allow this origin with CORS.");
+    }).then(function () { send.disabled = false; });
+  });
+
+  function show(res, text, ms) {
+    result.textContent = "";
+    var head = el("p", { "class": "pg-status-line" });
+    head.appendChild(el("span", { "class": "status status-" + String(res.status).charAt(0) + "xx pg-status" }, String(res.status)));
+    head.appendChild(document.createTextNode(" " + res.statusText + " · "));
+    head.appendChild(el("span", { "class": "pg-time" }, Math.round(ms) + " ms"));
+    result.appendChild(head);
+    var hs = el("details", { "class": "pg-headers" });
+    hs.appendChild(el("summary", {}, "Headers"));
+    var lines = [];
+    res.headers.forEach(function (v, k) { lines.push(k + ": " + v); });
+    hs.appendChild(el("pre", {}, lines.join("\n")));
+    result.appendChild(hs);
+    var shown = text;
+    try { shown = JSON.stringify(JSON.parse(text), null, 2); } catch (e) { /* not JSON: shown as is */ }
+    result.appendChild(el("pre", { "class": "pg-body-out" }, shown));
+  }
+})();

@@ -1,0 +1,148 @@
+package export
+
+import (
+	"slices"
+	"strings"
+)
+
+// Form bodies (multipart/form-data and application/x-www-form-urlencoded)
+// are sent as fields, not as one document: the playground shows an input
+// per property (a file input for binary ones) and the samples build the
+// form the way each client does, since a JSON text with a form content
+// type is a request no server accepts.
+
+// formKind is "multipart" or "urlencoded" for the form media types and ""
+// for any other.
+func formKind(media string) string {
+	mt, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(media)), ";")
+	switch mt {
+	case "multipart/form-data":
+		return "multipart"
+	case "application/x-www-form-urlencoded":
+		return "urlencoded"
+	}
+	return ""
+}
+
+// pgField is one input of a form body in the playground.
+type pgField struct {
+	Name     string   `json:"name"`
+	Type     string   `json:"type,omitempty"`
+	Required bool     `json:"required,omitempty"`
+	Binary   bool     `json:"binary,omitempty"`   // a file input
+	Multiple bool     `json:"multiple,omitempty"` // an array: several files or values
+	Enum     []string `json:"enum,omitempty"`
+	Default  string   `json:"default,omitempty"`
+}
+
+// pgBody is one request content type the playground can send: a text
+// editor prefilled with Example, or the Fields of a form.
+type pgBody struct {
+	Media   string    `json:"media"`
+	Form    string    `json:"form,omitempty"` // formKind of Media
+	Example string    `json:"example,omitempty"`
+	Fields  []pgField `json:"fields,omitempty"`
+}
+
+// isBinary reports a schema of file content: format binary (3.0) or a
+// contentMediaType/contentEncoding without format (3.1).
+func isBinary(o *obj) bool {
+	return o.str("format") == "binary" || (o.str("contentMediaType") != "" && o.str("contentEncoding") == "")
+}
+
+// writtenExample is the example a media type gives itself, nil when it
+// has none: a form field is better empty than prefilled with "<string>".
+func writtenExample(v *schemaView, m *obj) any {
+	if _, ok := m.m["example"]; !ok && m.sub("examples") == nil {
+		return nil
+	}
+	return mediaExample(v, m)
+}
+
+// formFields lists the properties of a form body's schema. example, if an
+// object, fills in defaults that the property schemas lack.
+func formFields(v *schemaView, schema any, example any) []pgField {
+	f := v.flatten(schema)
+	ex, _ := example.(*obj)
+	var out []pgField
+	for _, name := range f.props.keys {
+		pf := v.flatten(f.props.get(name))
+		if pf.o.flag("readOnly") {
+			continue
+		}
+		fd := pgField{Name: name, Type: v.typeLabel(pf), Required: slices.Contains(f.required, name)}
+		item := pf.o
+		if isArray(pf.o) {
+			fd.Multiple = true
+			item = v.flatten(pf.o.get("items")).o
+		}
+		fd.Binary = isBinary(item)
+		for _, x := range item.list("enum") {
+			fd.Enum = append(fd.Enum, plain(x))
+		}
+		if d, ok := pf.o.m["default"]; ok {
+			fd.Default = plain(d)
+		} else if d, ok := pf.o.m["example"]; ok {
+			fd.Default = plain(d)
+		} else if ex != nil && ex.get(name) != nil && !fd.Binary {
+			fd.Default = plain(ex.get(name))
+		}
+		out = append(out, fd)
+	}
+	return out
+}
+
+// playgroundBodies lists every content type of the request body, in spec
+// order, for the playground's body selector.
+func playgroundBodies(v *schemaView, e *endpoint) []pgBody {
+	if e.body == nil {
+		return nil
+	}
+	content := e.body.sub("content")
+	var out []pgBody
+	for i, mt := range e.media {
+		m := content.sub(mt)
+		if m == nil {
+			continue
+		}
+		ex := e.example
+		if i > 0 {
+			ex = mediaExample(v, m)
+		}
+		b := pgBody{Media: mt, Form: formKind(mt)}
+		if b.Form != "" {
+			b.Fields = formFields(v, m.get("schema"), writtenExample(v, m))
+		} else if ex != nil {
+			b.Example = pretty(ex)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// formPart is one field of a form body in the generated samples.
+type formPart struct {
+	name, value string
+	file        bool
+}
+
+// formParts are the fields the samples send for a form body: the
+// example's values, a placeholder file name for binary properties.
+func formParts(v *schemaView, e *endpoint) []formPart {
+	m := e.body.sub("content").sub(e.media[0])
+	if m == nil {
+		return nil
+	}
+	var parts []formPart
+	for _, f := range formFields(v, m.get("schema"), writtenExample(v, m)) {
+		switch {
+		case f.Binary:
+			parts = append(parts, formPart{name: f.Name, value: f.Name + ".bin", file: true})
+		case f.Default != "":
+			parts = append(parts, formPart{name: f.Name, value: f.Default})
+		default:
+			parts = append(parts, formPart{name: f.Name, value: "<" + f.Name + ">"})
+		}
+	}
+	return parts
+}
