@@ -28,10 +28,12 @@ import (
 //
 // A saved port that another program has taken fails the start with an
 // error naming it rather than moving the cluster: a new port would break
-// every kubeconfig already handed out. Certificates within an hour of
-// expiry are issued anew, with a new CA since the old CA's key is not
-// kept; the log says so, and the kubeconfig (Cluster.Kubeconfig, in dir)
-// is rewritten. Everything else in it stays byte for byte the same.
+// every kubeconfig already handed out. The CA key is kept too, so
+// Cluster.ClientCertificate works after a restart. Certificates within an
+// hour of expiry (newPKI issues them for a day, the CA included) are
+// issued anew with a new CA; the log says so, and the kubeconfig
+// (Cluster.Kubeconfig, in dir) is rewritten. Otherwise it stays byte for
+// byte the same.
 //
 // The directory is locked while the cluster runs; a second start on it
 // fails with ErrStateLocked. Stopping leaves the directory in place.
@@ -140,7 +142,7 @@ func loadState(e Env, dir string, now time.Time) (*setup, error) {
 	if now.Add(certRenewMargin).After(expires) {
 		e.Logf("kubetest: the certificates kept in %s expire at %s; issuing new ones (new CA, kubeconfig rewritten)",
 			dir, expires.Format(time.RFC3339))
-		if s.pki, err = newPKI(dir); err != nil {
+		if s.pki, err = newKeptPKI(dir); err != nil {
 			return nil, err
 		}
 	}
@@ -156,7 +158,7 @@ func createState(dir string) (*setup, error) {
 	}
 	s := &setup{dir: dir}
 	var err error
-	if s.pki, err = newPKI(dir); err != nil {
+	if s.pki, err = newKeptPKI(dir); err != nil {
 		return nil, err
 	}
 	if s.token, err = randomToken(); err != nil {
@@ -175,8 +177,25 @@ func createState(dir string) (*setup, error) {
 	return s, nil
 }
 
-// loadPKI returns the pki that newPKI(dir) wrote earlier. It must fill
-// every field newPKI does; TestLoadPKI_matchesNewPKI holds it to that.
+// caKeyFile is where a kept cluster's CA key is written. newPKI keeps it
+// in memory only, which is enough for a cluster that lives as long as the
+// process; a kept one must sign client certificates after a restart too.
+const caKeyFile = "ca.key"
+
+// newKeptPKI is newPKI for a state directory: it also writes the CA key.
+func newKeptPKI(dir string) (*pki, error) {
+	p, err := newPKI(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeECKey(filepath.Join(dir, caKeyFile), p.caKey); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// loadPKI returns the pki that newKeptPKI(dir) wrote earlier. It must fill
+// every field newPKI does; TestLoadPKI_matchesNewKeptPKI holds it to that.
 func loadPKI(dir string) (*pki, error) {
 	p := &pki{
 		caFile:    filepath.Join(dir, "ca.crt"),
@@ -185,7 +204,7 @@ func loadPKI(dir string) (*pki, error) {
 		saPubFile: filepath.Join(dir, "sa.pub"),
 		saKeyFile: filepath.Join(dir, "sa.key"),
 	}
-	for _, f := range []string{p.caFile, p.certFile, p.keyFile, p.saPubFile, p.saKeyFile} {
+	for _, f := range []string{p.certFile, p.keyFile, p.saPubFile, p.saKeyFile} {
 		if _, err := os.Stat(f); err != nil {
 			return nil, fmt.Errorf("kept key material: %w", err)
 		}
@@ -193,6 +212,20 @@ func loadPKI(dir string) (*pki, error) {
 	var err error
 	if p.caPEM, err = os.ReadFile(p.caFile); err != nil {
 		return nil, fmt.Errorf("kept key material: %w", err)
+	}
+	if p.ca, err = parseCertPEM(p.caFile, p.caPEM); err != nil {
+		return nil, err
+	}
+	keyPEM, err := os.ReadFile(filepath.Join(dir, caKeyFile))
+	if err != nil {
+		return nil, fmt.Errorf("kept key material: %w", err)
+	}
+	block, _ := pem.Decode(keyPEM)
+	if block == nil {
+		return nil, fmt.Errorf("%s holds no PEM key", filepath.Join(dir, caKeyFile))
+	}
+	if p.caKey, err = x509.ParseECPrivateKey(block.Bytes); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", filepath.Join(dir, caKeyFile), err)
 	}
 	return p, nil
 }
@@ -203,15 +236,24 @@ func certExpiry(path string) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, fmt.Errorf("read %s: %w", filepath.Base(path), err)
 	}
+	cert, err := parseCertPEM(path, data)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return cert.NotAfter, nil
+}
+
+// parseCertPEM parses the first certificate in data, read from path.
+func parseCertPEM(path string, data []byte) (*x509.Certificate, error) {
 	block, _ := pem.Decode(data)
 	if block == nil {
-		return time.Time{}, fmt.Errorf("%s holds no PEM certificate", path)
+		return nil, fmt.Errorf("%s holds no PEM certificate", path)
 	}
 	cert, err := x509.ParseCertificate(block.Bytes)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("parse %s: %w", path, err)
+		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	return cert.NotAfter, nil
+	return cert, nil
 }
 
 // checkPortsFree fails with the port's name and number when another

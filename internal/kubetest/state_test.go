@@ -15,6 +15,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 )
 
 // TestStartWithStateDir_keepsTheClusterAcrossStarts is what `make demo`
@@ -85,6 +87,19 @@ func TestStartWithStateDir_keepsTheClusterAcrossStarts(t *testing.T) {
 	if string(node.UID) != nodeUID {
 		t.Errorf("node %s has UID %s after restart, want the kept %s", c.Node, node.UID, nodeUID)
 	}
+	// The kept CA still signs client certificates the server accepts.
+	certPEM, keyPEM, err := c.ClientCertificate("kept-admin", "system:masters")
+	if err != nil {
+		t.Fatalf("client certificate after restart: %v", err)
+	}
+	certClient, err := kubernetes.NewForConfig(&rest.Config{Host: c.Server, TLSClientConfig: rest.TLSClientConfig{
+		CAData: c.CAData, CertData: certPEM, KeyData: keyPEM}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := certClient.CoreV1().ConfigMaps("kept").Get(context.Background(), "survivor", metav1.GetOptions{}); err != nil {
+		t.Errorf("configmap through a client certificate issued after restart: %v", err)
+	}
 	now, err := os.ReadFile(c.Kubeconfig)
 	if err != nil {
 		t.Fatal(err)
@@ -140,16 +155,17 @@ func TestPrepareWithStateDir_reusesWhatTheFirstStartMade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(first, again) {
-		t.Errorf("second load = %+v, want the first start's %+v", again, first)
+	if first.dir != again.dir || first.token != again.token || !reflect.DeepEqual(first.ports, again.ports) ||
+		!reflect.DeepEqual(first.pki, again.pki) {
+		t.Errorf("the second load differs from the first start's setup")
 	}
 }
 
-// TestLoadPKI_matchesNewPKI keeps loadPKI in step with newPKI: a field
-// added to pki and filled by newPKI must be loaded too.
-func TestLoadPKI_matchesNewPKI(t *testing.T) {
+// TestLoadPKI_matchesNewKeptPKI keeps loadPKI in step with newPKI: a
+// field added to pki and filled by newPKI must be loaded too.
+func TestLoadPKI_matchesNewKeptPKI(t *testing.T) {
 	dir := t.TempDir()
-	made, err := newPKI(dir)
+	made, err := newKeptPKI(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,9 +173,18 @@ func TestLoadPKI_matchesNewPKI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(made, loaded) {
-		t.Errorf("loadPKI = %+v, want what newPKI made: %+v", loaded, made)
+	if reflect.DeepEqual(made, loaded) {
+		return
 	}
+	// The fields are unexported (and hold keys): name them, no values.
+	mv, lv := reflect.ValueOf(made).Elem(), reflect.ValueOf(loaded).Elem()
+	var missing []string
+	for i := range mv.NumField() {
+		if !mv.Field(i).IsZero() && lv.Field(i).IsZero() {
+			missing = append(missing, mv.Type().Field(i).Name)
+		}
+	}
+	t.Errorf("loadPKI differs from what newPKI made; not loaded at all: %v", missing)
 }
 
 func TestLoadState_renewsCertificatesNearExpiry(t *testing.T) {
