@@ -147,6 +147,8 @@ if [[ -f "$KUBE_STATE/cluster.json" ]]; then
   echo "Starting the cluster kept in $KUBE_STATE since the first run (same CA, ports, etcd data and node)."
 else
   echo "Creating the cluster, kept in $KUBE_STATE for later runs (remove it to start a new one)."
+  # What the previous run saw in a release that this new cluster lacks.
+  rm -f "$STATE/release_revision" "$STATE/release_link.sha256"
 fi
 # The test cluster of the Helm tier (tools/kube/build.sh, `make kube`): etcd,
 # kube-apiserver, the controller manager and scheduler on loopback, and kwok
