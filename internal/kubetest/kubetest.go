@@ -60,7 +60,7 @@ type Cluster struct {
 	// cluster was started WithNodes.
 	Node string
 
-	dir string // scratch directory, removed by the Env after the test
+	dir string // scratch directory removed by the Env after the test, or the WithStateDir one
 	pki *pki   // signs client certificates
 }
 
