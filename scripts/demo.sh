@@ -11,8 +11,10 @@
 # State that makes a second run a no-op is kept across runs in
 # $DOCSADMIN_DEMO_STATE (default ~/.cache/docsadmin-demo): the reference
 # server's data (jobs, bundles, signing keys, admin key), the port it was
-# given on the first run (every link names it), and the Terraform state.
-# Remove that directory to start over. .demo/ keeps this run's logs, the
+# given on the first run (every link names it), the Terraform state, and
+# the local Kubernetes cluster (kubelocal -state-dir: its CA, ports, etcd
+# data with the Helm release, and the kwok node). Remove that directory to
+# start over. .demo/ keeps this run's logs, the
 # site and the kubeconfig to look at.
 set -euo pipefail
 source "$(dirname "$0")/devprovider.sh"
@@ -93,6 +95,18 @@ url="$(terraform output -raw bundle_url)"
 rm -rf "$DEMO/bundle.tar.gz" "$DEMO/site"
 curl -fsS -o "$DEMO/bundle.tar.gz" "$url"
 echo "$(stat -c %s "$DEMO/bundle.tar.gz") bytes (expected $(terraform output -raw bundle_size_bytes)), link valid until $(terraform output -raw bundle_expires_at)"
+# same_as_before NAME VALUE WHAT: says whether VALUE matches the previous
+# run's, kept in $STATE as a hash (a link is a secret: only its hash is
+# written down, and neither is printed).
+same_as_before() {
+  local file="$STATE/$1.sha256" sum
+  sum="$(printf '%s' "$2" | sha256sum | cut -d' ' -f1)"
+  if [[ -f "$file" ]]; then
+    if [[ "$(cat "$file")" == "$sum" ]]; then echo "same $3 as the previous run"; else echo "$3 differs from the previous run's"; fi
+  fi
+  echo "$sum" >"$file"
+}
+same_as_before bundle_url "$url" "download link"
 
 step "checking the bundle against its manifest"
 mkdir -p "$DEMO/site"
@@ -124,11 +138,18 @@ fi
 echo "$job_id" >"$STATE/job_id"
 
 step "rolling the bundle out with Helm to a local Kubernetes cluster that runs pods"
-# kubelocal keeps no state between runs (a new CA, ports and etcd each
-# time), so every run installs the release into a fresh cluster; the no-op
-# shown is the repeated rollout within this cluster's lifetime.
-echo "A fresh cluster for this run (kubelocal keeps no data between runs): the release is installed"
-echo "anew; the rollout repeated below, within this cluster's lifetime, is the one that changes nothing."
+# kubelocal keeps the cluster in $STATE/kube (-state-dir): the first run
+# creates it and installs the release; later runs start the same cluster
+# (same CA, ports, objects and node), find the release there and change
+# nothing while its link is fresh.
+KUBE_STATE="$STATE/kube"
+if [[ -f "$KUBE_STATE/cluster.json" ]]; then
+  echo "Starting the cluster kept in $KUBE_STATE since the first run (same CA, ports, etcd data and node)."
+else
+  echo "Creating the cluster, kept in $KUBE_STATE for later runs (remove it to start a new one)."
+  # What the previous run saw in a release that this new cluster lacks.
+  rm -f "$STATE/release_revision" "$STATE/release_link.sha256"
+fi
 # The test cluster of the Helm tier (tools/kube/build.sh, `make kube`): etcd,
 # kube-apiserver, the controller manager and scheduler on loopback, and kwok
 # playing a node, so Deployments roll and pods turn Ready without Docker.
@@ -152,7 +173,7 @@ export DOCSADMIN_KUBE_BIN="$kube_bin"
 kubelocal="$WORK/kubelocal"
 (cd "$ROOT" && go build -o "$kubelocal" ./internal/kubetest/kubelocal)
 : >"$DEMO/kube.out"
-(cd "$ROOT" && exec "$kubelocal" -nodes -kubeconfig-out "$DEMO/kubeconfig" -namespace docs) >"$DEMO/kube.out" 2>"$DEMO/kube.log" &
+(cd "$ROOT" && exec "$kubelocal" -nodes -state-dir "$KUBE_STATE" -kubeconfig-out "$DEMO/kubeconfig" -namespace docs) >"$DEMO/kube.out" 2>"$DEMO/kube.log" &
 KUBE_PID=$!
 SITE_PID=""
 trap 'kill $SITE_PID "$KUBE_PID" "$APISERVER_PID" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
@@ -162,7 +183,11 @@ for _ in $(seq 1 1200); do
   kill -0 "$KUBE_PID" 2>/dev/null || break
   sleep 0.1 # processes coming up: nothing to wait on but their output
 done
-[[ -n "$kube_ready" ]] || { echo "the local Kubernetes cluster did not start; see $DEMO/kube.log" >&2; exit 1; }
+if [[ -z "$kube_ready" ]]; then
+  tail -n 5 "$DEMO/kube.log" >&2
+  echo "the local Kubernetes cluster did not start; see $DEMO/kube.log (its servers' logs are in $KUBE_STATE)" >&2
+  exit 1
+fi
 sed 's/^ready: /local /' "$DEMO/kube.out"
 export KUBECONFIG="$DEMO/kubeconfig"
 
@@ -172,23 +197,44 @@ rollout() {
   "$PROVIDER_BIN" rollout --release docs --namespace docs --kubeconfig "$KUBECONFIG" \
     --job-id "$job_id" --chart "$ROOT/examples/self-hosted-chart" --wait --timeout 2m "$@"
 }
-echo "install: the first revision, pods Ready before it counts"
-rollout --install
-step "renewing the link as if it expired within the hour: the release is upgraded, pods Ready again"
-# The link lives an hour; a renew-before longer than that makes it due now,
-# which is what a cron run an hour later would find.
-rollout --renew-before 61m
-kubectl -n docs get deployments,pods -o wide
-step "running the rollout again, as cron would: nothing to do while the link is fresh"
+# Helm keeps a release's revisions in Secrets labelled owner=helm.
+if [[ -z "$(kubectl -n docs get secrets -l owner=helm,name=docs -o name)" ]]; then
+  echo "install: the first revision, pods Ready before it counts"
+  rollout --install
+  step "renewing the link as if it expired within the hour: the release is upgraded, pods Ready again"
+  # The link lives an hour; a renew-before longer than that makes it due
+  # now, which is what a cron run an hour later would find.
+  rollout --renew-before 61m
+  kubectl -n docs get deployments,pods -o wide
+  step "running the rollout again, as cron would: nothing to do while the link is fresh"
+else
+  step "the release is still there from the previous run: rolling out again, as cron would"
+  kubectl -n docs get deployments,pods -o wide
+fi
 again="$(rollout 2>&1)"
 echo "$again"
-[[ "$again" == *"nothing to do"* ]] || { echo "the second rollout changed the release" >&2; exit 1; }
+if [[ "$again" != *"nothing to do"* ]]; then
+  # Only a link that expired since the previous run (it lives an hour)
+  # may change the release here; anything else is a failure.
+  [[ "$again" == *"revision"* ]] || { echo "the rollout failed" >&2; exit 1; }
+  echo "the link had come within --renew-before of expiry since the previous run: renewed, the release upgraded"
+fi
+revision="$(printf '%s' "$again" | sed -n 's/.*revision \([0-9][0-9]*\).*/\1/p' | head -1)"
+if [[ -f "$STATE/release_revision" ]]; then
+  if [[ "$(cat "$STATE/release_revision")" == "$revision" ]]; then
+    echo "same release revision $revision as the previous run: nothing upgraded"
+  else
+    echo "release revision $revision; the previous run left revision $(cat "$STATE/release_revision")"
+  fi
+fi
+echo "$revision" >"$STATE/release_revision"
 
 step "serving the release's bundle with serve-bundle, as its pods do"
 # The link is read from the release's Secret, where the chart keeps it; it
 # goes to serve-bundle in a file, never on a command line or in the log.
 secret="$(kubectl -n docs get secrets -l app.kubernetes.io/instance=docs -o name | grep -- '-bundle$')"
 kubectl -n docs get "$secret" -o jsonpath='{.data.bundleUrl}' | base64 -d >"$WORK/bundleUrl"
+same_as_before release_link "$(cat "$WORK/bundleUrl")" "link in the release"
 pin="$(kubectl -n docs get "$secret" -o jsonpath='{.data.version}' | base64 -d)"
 "$PROVIDER_BIN" serve-bundle --bundle-url-file "$WORK/bundleUrl" --pin-version "$pin" \
   --addr 127.0.0.1:0 --data-dir "$DEMO/serve-bundle" >"$DEMO/serve-bundle.out" 2>"$DEMO/serve-bundle.log" &

@@ -60,7 +60,7 @@ type Cluster struct {
 	// cluster was started WithNodes.
 	Node string
 
-	dir string // scratch directory, removed by the Env after the test
+	dir string // scratch directory removed by the Env after the test, or the WithStateDir one
 	pki *pki   // signs client certificates
 }
 
@@ -80,6 +80,8 @@ type Option func(*options)
 type options struct {
 	nodes bool
 	rbac  bool
+
+	stateDir string // see WithStateDir
 }
 
 // WithNodes also starts kube-controller-manager, kube-scheduler and kwok,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -24,6 +25,13 @@ const nodeName = "kwok-node-0"
 // started, also on error, so the caller can watch them.
 func startNodes(e Env, bin string, c *Cluster, p *pki, apiserver []*process) ([]*process, error) {
 	var started []*process
+	// A node kept WithStateDir comes back Ready and leased from the last
+	// run's etcd data; only a lease renewed after this moment shows that
+	// this run's kwok has taken it over.
+	began := time.Now()
+	if err := releaseNodeLease(c); err != nil {
+		return nil, err
+	}
 	run := func(name string, args ...string) error {
 		proc, err := launch(e, filepath.Join(bin, name), filepath.Join(c.dir, name+".log"), args...)
 		if err == nil {
@@ -94,7 +102,9 @@ func startNodes(e Env, bin string, c *Cluster, p *pki, apiserver []*process) ([]
 			"type":                   "kwok",
 		},
 	}}
-	if _, err := cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil {
+	// A cluster kept WithStateDir has its node from the first start.
+	_, err = cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
 		return started, fmt.Errorf("create node %s: %w", nodeName, err)
 	}
 	c.Node = nodeName
@@ -119,8 +129,12 @@ func startNodes(e Env, bin string, c *Cluster, p *pki, apiserver []*process) ([]
 		if len(n.Spec.Taints) > 0 {
 			return false, fmt.Sprintf("taints %v", n.Spec.Taints)
 		}
-		if _, err := cs.CoordinationV1().Leases(corev1.NamespaceNodeLease).Get(ctx, nodeName, metav1.GetOptions{}); err != nil {
+		lease, err := cs.CoordinationV1().Leases(corev1.NamespaceNodeLease).Get(ctx, nodeName, metav1.GetOptions{})
+		if err != nil {
 			return false, "node lease: " + err.Error()
+		}
+		if lease.Spec.RenewTime == nil || !lease.Spec.RenewTime.After(began) {
+			return false, "node lease not renewed since kwok started"
 		}
 		return true, ready
 	})

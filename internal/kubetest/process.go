@@ -32,24 +32,16 @@ const (
 const contextName = "kubetest"
 
 func start(e Env, bin string, o options) (*Cluster, error) {
-	dir := e.TempDir()
-	p, err := newPKI(dir)
+	s, err := prepare(e, o)
 	if err != nil {
 		return nil, err
 	}
-	token, err := randomToken()
-	if err != nil {
-		return nil, err
-	}
+	dir, p, token, ports := s.dir, s.pki, s.token, s.ports
 	tokenFile := filepath.Join(dir, "tokens.csv")
 	if err := os.WriteFile(tokenFile, []byte(token+",kubetest-admin,kubetest-admin,system:masters\n"), 0o600); err != nil {
 		return nil, fmt.Errorf("write token file: %w", err)
 	}
 
-	ports, err := freePorts(3)
-	if err != nil {
-		return nil, err
-	}
 	etcdURL := "http://127.0.0.1:" + strconv.Itoa(ports[0])
 	peerURL := "http://127.0.0.1:" + strconv.Itoa(ports[1])
 	etcd, err := launch(e, filepath.Join(bin, "etcd"), filepath.Join(dir, "etcd.log"),
@@ -60,8 +52,9 @@ func start(e Env, bin string, o options) (*Cluster, error) {
 		"--listen-peer-urls="+peerURL,
 		"--initial-advertise-peer-urls="+peerURL,
 		"--initial-cluster=kubetest="+peerURL,
-		// The data is thrown away after the test; fsync only costs time.
-		"--unsafe-no-fsync",
+		// Data thrown away after the test need not cost fsyncs; kept
+		// data (WithStateDir) must survive a crash.
+		"--unsafe-no-fsync="+strconv.FormatBool(o.stateDir == ""),
 		"--log-level=warn",
 	)
 	if err != nil {
