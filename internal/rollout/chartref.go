@@ -79,3 +79,15 @@ func loadChart(req Request) (*chart.Chart, error) {
 	}
 	return ch, nil
 }
+
+// ChartID loads the chart a request names and returns its name-version, as
+// State.Chart reports a release's. Callers that decide a release needs no
+// new revision compare the two, so a chart passed explicitly is never
+// skipped because the link and the content are unchanged.
+func ChartID(req Request) (string, error) {
+	ch, err := loadChart(req)
+	if err != nil {
+		return "", err
+	}
+	return ch.Metadata.Name + "-" + ch.Metadata.Version, nil
+}

@@ -54,6 +54,11 @@ func (r *Runner) once(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if state != nil && r.Opts.Chart != "" && !r.sameChart(state) {
+		// A chart named on the command line that the release does not run
+		// yet: upgrade whatever the link and content say.
+		state = nil
+	}
 	// The cheap path: an explicit version already rolled out with a link
 	// that stays valid. No API call at all.
 	if r.Opts.JobID != "" && r.Opts.Version != "" && r.reusable(state, r.Opts.Version) {
@@ -162,6 +167,22 @@ func (r *Runner) current(ctx context.Context) (*rollout.State, error) {
 		return nil, nil
 	}
 	return state, err
+}
+
+// sameChart reports whether the release already runs the chart --chart
+// (with --repo and --chart-version) names, by name and version as Helm
+// records them. A chart that cannot be loaded counts as different: the
+// upgrade that follows reports why.
+func (r *Runner) sameChart(state *rollout.State) bool {
+	id, err := rollout.ChartID(rollout.Request{Chart: r.Opts.Chart, ChartRepo: r.Opts.ChartRepo,
+		ChartVersion: r.Opts.ChartVersion, ChartPlainHTTP: r.Opts.PlainHTTP})
+	if err != nil || id != state.Chart {
+		if err == nil {
+			fmt.Fprintf(r.Out, "release %s runs chart %s; upgrading to %s\n", r.Opts.Release, state.Chart, id)
+		}
+		return false
+	}
+	return true
 }
 
 // reusable reports (and says) that the release already serves version with
