@@ -34,9 +34,11 @@ const (
 )
 
 // StorageConfig is the `storage:` section. Database is a postgres:// URL
-// (the --database-url flag and DOCSADMIN_DATABASE_URL override it).
+// (the --database-url flag and DOCSADMIN_DATABASE_URL override it);
+// Objects an s3://BUCKET?… URL (--object-store, DOCSADMIN_OBJECT_STORE).
 type StorageConfig struct {
 	Database string `yaml:"database"`
+	Objects  string `yaml:"objects"`
 }
 
 // DefaultAgentJobsPerHour is the per-project limit on created agent jobs.
