@@ -70,15 +70,15 @@ func (s *Server) objectsReady(ctx context.Context) error {
 	if !h.checked.IsZero() && time.Since(h.checked) < objectCheckTTL {
 		return h.err
 	}
-	ctx, cancel := context.WithTimeout(ctx, readyzTimeout)
-	defer cancel()
-	h.err = s.objects.Check(ctx)
-	if h.err != nil && ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled) {
+	cctx, cancel := context.WithTimeout(ctx, readyzTimeout)
+	err := s.objects.Check(cctx)
+	cancel()
+	if err != nil && ctx.Err() != nil {
 		// The caller went away: that says nothing about the bucket.
-		return h.err
+		return err
 	}
-	h.checked = time.Now()
-	return h.err
+	h.err, h.checked = err, time.Now()
+	return err
 }
 
 // uploadSite puts the rendered tree dir under prefix, one object per file,
