@@ -68,7 +68,11 @@ func (s *Server) ensureArchive(r *http.Request, rec *exportJobRecord) (int64, st
 	if s.objects != nil {
 		// The stored object is the truth, whoever built it; a record
 		// without its size yet is no reason to build again.
-		size, version, err := s.statArchive(r.Context(), rec)
+		// Not the request's context: a client that gives up must not
+		// turn a missing answer into a failed build (see below).
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), readyzTimeout)
+		size, version, err := s.statArchive(ctx, rec)
+		cancel()
 		if !errors.Is(err, objstore.ErrNotFound) {
 			return size, version, err
 		}

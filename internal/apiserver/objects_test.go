@@ -35,6 +35,20 @@ func onObjects(t *testing.T) ([]apiservertest.Option, *objstore.Store) {
 	return []apiservertest.Option{apiservertest.WithDatabase(pgtest.DB(t)), apiservertest.WithObjectStore(b.URL(), o)}, st
 }
 
+// bucketOf is a client of the bucket env's server uses.
+func bucketOf(t *testing.T, env *apiservertest.Env) *objstore.Store {
+	t.Helper()
+	cfg, err := objstore.ParseURL(env.ObjectStore)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := objstore.New(context.Background(), cfg, objstore.Options{Credentials: s3test.Shared(t).Credentials()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
 // keys lists the object keys under prefix.
 func keys(t *testing.T, st *objstore.Store, prefix string) []string {
 	t.Helper()

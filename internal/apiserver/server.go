@@ -167,6 +167,9 @@ func New(opts Options) (*Server, error) {
 	}
 	s.lease, s.claimInterval = opts.ExportLease, opts.ClaimInterval
 	if s.lease <= 0 {
+		s.lease = time.Duration(s.cfg.ExportLease)
+	}
+	if s.lease <= 0 {
 		s.lease = defaultExportLease
 	}
 	if s.claimInterval <= 0 {

@@ -87,6 +87,15 @@ type settings struct {
 // Option changes the environment's configuration.
 type Option func(*settings)
 
+// Combine applies opts in order, as one option.
+func Combine(opts ...Option) Option {
+	return func(s *settings) {
+		for _, o := range opts {
+			o(s)
+		}
+	}
+}
+
 // WithBundleTTL sets the lifetime of presigned links (default 1h).
 func WithBundleTTL(d time.Duration) Option { return func(s *settings) { s.ttl = d } }
 
