@@ -20,7 +20,7 @@ import (
 // onObjects is the Postgres + S3 backend: a fresh database and a fresh
 // bucket. It returns the options for apiservertest.Start and a client of
 // the bucket for looking behind the server's back.
-func onObjects(t *testing.T) ([]apiservertest.Option, *objstore.Store) {
+func onObjects(t testing.TB) ([]apiservertest.Option, *objstore.Store) {
 	t.Helper()
 	b := s3test.Start(t)
 	o := objstore.Options{Credentials: b.Credentials()}
