@@ -12,7 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
@@ -104,32 +107,49 @@ func (s *Server) uploadSite(ctx context.Context, dir, prefix string) (int64, err
 	}
 }
 
+// uploadConcurrency is how many site files are uploaded at once. A site is
+// many small objects, and one at a time the round trips dominate: the
+// export throughput measured by BenchmarkScaleOut was a ninth of the
+// embedded store's before uploads ran in parallel.
+const uploadConcurrency = 16
+
 func (s *Server) uploadTree(ctx context.Context, dir, prefix string) (int64, error) {
-	var total int64
+	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
+		if err == nil && d.Type().IsRegular() {
+			files = append(files, p)
 		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer f.Close() //nolint:errcheck // read-only
-		info, err := s.objects.Put(ctx, prefix+filepath.ToSlash(rel), f, objstore.PutOptions{})
-		if err != nil {
-			return err
-		}
-		total += info.Size
-		return nil
+		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("upload site: %w", err)
 	}
-	return total, nil
+	var total atomic.Int64
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(uploadConcurrency)
+	for _, p := range files {
+		g.Go(func() error {
+			rel, err := filepath.Rel(dir, p)
+			if err != nil {
+				return err
+			}
+			f, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			defer f.Close() //nolint:errcheck // read-only
+			info, err := s.objects.Put(gctx, prefix+filepath.ToSlash(rel), f, objstore.PutOptions{})
+			if err != nil {
+				return err
+			}
+			total.Add(info.Size)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return 0, fmt.Errorf("upload site: %w", err)
+	}
+	return total.Load(), nil
 }
 
 // downloadSite fetches the site objects under prefix into dir, which must
