@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -41,9 +40,6 @@ func archiveObjectKey(id string) string { return jobObjectPrefix(id) + api.Bundl
 // export's content version, so a replica answering a bundle request reads
 // it from the object it links to rather than trusting its own memory.
 const versionMetadata = "content-version"
-
-// errObjectsUnavailable says the bucket failed its last readiness check.
-var errObjectsUnavailable = errors.New("the object store is unreachable")
 
 // objectHealth caches the bucket's readiness check: a check is four
 // requests (list, put, get, delete), too many for every probe and every
@@ -184,7 +180,7 @@ func (s *Server) downloadObject(ctx context.Context, key, dst string) (err error
 	if err != nil {
 		return fmt.Errorf("download site: %w", err)
 	}
-	defer body.Close() //nolint:errcheck // read side
+	defer body.Close()
 	f, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("download site: %w", err)

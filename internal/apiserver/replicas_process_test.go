@@ -129,7 +129,7 @@ func TestReplicaProcesses_shareWorkAndSurviveKill(t *testing.T) {
 	}
 	logs := []string{filepath.Join(dir, "a.log"), filepath.Join(dir, "b.log")}
 	start := func(i int) *child {
-		f, err := os.OpenFile(logs[i], os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		f, err := os.OpenFile(logs[i], os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err != nil {
 			t.Fatal(err)
 		}
