@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -41,10 +42,9 @@ func archiveObjectKey(id string) string { return jobObjectPrefix(id) + api.Bundl
 // it from the object it links to rather than trusting its own memory.
 const versionMetadata = "content-version"
 
-// objectHealth caches the bucket's readiness check: a check is four
-// requests (list, put, get, delete), too many for every probe and every
-// start of an export, and a second or two of staleness changes nothing
-// for a load balancer.
+// objectHealth caches the bucket's readiness check, so that probes and
+// export starts arriving together share one request, and a second or two
+// of staleness changes nothing for a load balancer.
 type objectHealth struct {
 	mu      sync.Mutex
 	checked time.Time // monotonic wall time of the last check
@@ -70,13 +70,28 @@ func (s *Server) objectsReady(ctx context.Context) error {
 		return h.err
 	}
 	cctx, cancel := context.WithTimeout(ctx, readyzTimeout)
-	err := s.objects.Check(cctx)
+	err := s.probeObjects(cctx)
 	cancel()
 	if err != nil && ctx.Err() != nil {
 		// The caller went away: that says nothing about the bucket.
 		return err
 	}
 	h.err, h.checked = err, time.Now()
+	return err
+}
+
+// readinessProbeKey is an object that never exists: asking for it costs
+// one HEAD, and "not found" proves the store answers and accepts our
+// credentials. The full objstore.Check (list, write, read back, delete)
+// runs at start; four requests with the store's syncs on every probe were
+// slow enough on a loaded machine to time out and refuse exports.
+const readinessProbeKey = objstore.ProbePrefix + "readiness"
+
+func (s *Server) probeObjects(ctx context.Context) error {
+	_, err := s.objects.Stat(ctx, readinessProbeKey)
+	if err == nil || errors.Is(err, objstore.ErrNotFound) {
+		return nil
+	}
 	return err
 }
 
