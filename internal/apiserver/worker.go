@@ -80,8 +80,8 @@ func (s *Server) runExport(rec *exportJobRecord) {
 	ctx, release := s.holdLease(rec, lj)
 	defer release()
 	// kept says this attempt's site is the job's; otherwise whatever it
-	// uploaded is removed (after the lease is released: deferred calls
-	// run last in, first out).
+	// uploaded is removed. Deferred after holdLease, so it runs while the
+	// lease is still held: nobody else uses this attempt's prefix anyway.
 	var kept bool
 	if s.objects != nil {
 		defer func() { s.settleSiteObjects(rec, kept) }()
