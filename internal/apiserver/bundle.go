@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 )
 
 // generateBundle answers POST /v1/static-export/jobs/{jobId}/bundle. The
@@ -29,9 +30,12 @@ func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return errorf(http.StatusConflict, "static export job %q is %s; a bundle can be generated once it is completed", rec.JobID, rec.Status)
 	}
-	size, err := s.ensureArchive(r, rec)
+	size, version, err := s.ensureArchive(r, rec)
 	if err != nil {
 		return err
+	}
+	if s.objects != nil {
+		return s.objectBundleLink(w, r, rec.JobID, size, version)
 	}
 	expires := s.clock.Now().Add(s.linkTTL).Truncate(time.Second).UTC()
 	// The link's path is the route downloadBundle is registered under, so
@@ -46,17 +50,35 @@ func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
 // archiveBuild is one archive being built; done closes when size and err
 // are final.
 type archiveBuild struct {
-	done chan struct{}
-	size int64
-	err  error
+	done    chan struct{}
+	size    int64
+	version string
+	err     error
 }
 
 // ensureArchive builds the job's archive unless it exists. The build runs
 // under the server's context, not the request's: a client that gives up
 // does not cancel it, and every concurrent call waits for the same build.
-func (s *Server) ensureArchive(r *http.Request, rec *exportJobRecord) (int64, error) {
-	if rec.BundleSize > 0 {
-		return rec.BundleSize, nil
+// It returns the archive's size and content version.
+func (s *Server) ensureArchive(r *http.Request, rec *exportJobRecord) (int64, string, error) {
+	build := func() (int64, string, error) {
+		size, err := s.buildArchive(rec.JobID)
+		return size, rec.Version, err
+	}
+	if s.objects != nil {
+		// The stored object is the truth, whoever built it; a record
+		// without its size yet is no reason to build again.
+		// Not the request's context: a client that gives up must not
+		// turn a missing answer into a failed build (see below).
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), readyzTimeout)
+		size, version, err := s.statArchive(ctx, rec)
+		cancel()
+		if !errors.Is(err, objstore.ErrNotFound) {
+			return size, version, err
+		}
+		build = func() (int64, string, error) { return s.buildObjectArchive(rec) }
+	} else if rec.BundleSize > 0 {
+		return rec.BundleSize, rec.Version, nil
 	}
 	b := &archiveBuild{done: make(chan struct{})}
 	if prev, running := s.archiveBuilds.LoadOrStore(rec.JobID, b); running {
@@ -65,7 +87,7 @@ func (s *Server) ensureArchive(r *http.Request, rec *exportJobRecord) (int64, er
 		s.background.Add(1)
 		go func() {
 			defer s.background.Done()
-			b.size, b.err = s.buildArchive(rec.JobID)
+			b.size, b.version, b.err = build()
 			close(b.done)
 			// A failed build may be asked for again; a finished one is in
 			// the store, where the next call finds it.
@@ -74,10 +96,10 @@ func (s *Server) ensureArchive(r *http.Request, rec *exportJobRecord) (int64, er
 	}
 	select {
 	case <-b.done:
-		return b.size, b.err
+		return b.size, b.version, b.err
 	case <-r.Context().Done():
 		// Nobody reads this answer; the build goes on for the next call.
-		return 0, &httpError{status: http.StatusServiceUnavailable, retryAfter: 1,
+		return 0, "", &httpError{status: http.StatusServiceUnavailable, retryAfter: 1,
 			msg: "the request ended while the bundle was being built; ask again"}
 	}
 }
@@ -152,6 +174,11 @@ func (s *Server) writeArchive(ctx context.Context, id string) (_ int64, err erro
 // changed without failing the signature check.
 func (s *Server) downloadBundle(w http.ResponseWriter, r *http.Request) error {
 	id, file := r.PathValue("jobId"), r.PathValue("file")
+	if s.objects != nil {
+		// This server never issues such links: its bundles are served by
+		// the object store, through links the store checks itself.
+		return notFound("bundles of this server are downloaded from the object store; generate the bundle for a link")
+	}
 	err := s.signer.verify(id, file, r.URL.Query(), s.clock.Now())
 	switch {
 	case errors.Is(err, errLinkExpired):

@@ -17,6 +17,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 )
 
 // Demo names, used by `make demo` and the README.
@@ -27,8 +28,23 @@ const (
 	adminKeyFile     = "admin-key"
 )
 
-// EnvDatabaseURL names the variable that sets --database-url.
-const EnvDatabaseURL = "DOCSADMIN_DATABASE_URL"
+// Environment variables that set the storage flags.
+const (
+	// EnvDatabaseURL sets --database-url.
+	EnvDatabaseURL = "DOCSADMIN_DATABASE_URL"
+	// EnvObjectStore sets --object-store.
+	EnvObjectStore = "DOCSADMIN_OBJECT_STORE"
+)
+
+// storageFlags are the --database-url and --object-store values, which
+// override the config file's storage section.
+type storageFlags struct {
+	database, objects string
+}
+
+// errBadStorage marks a storage setting that cannot be used as given: a
+// usage error (exit 2), not a failure of the server.
+var errBadStorage = errors.New("bad storage setting")
 
 // Command runs the `apiserver` subcommand until ctx ends or SIGINT/SIGTERM
 // arrives, and returns the process exit code.
@@ -44,7 +60,10 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ttl := fs.Duration("bundle-link-ttl", 0, "lifetime of presigned bundle links (overrides the config file)")
 	publicURL := fs.String("public-url", "", "base URL of bundle links (default: http://<listen address>)")
 	databaseURL := fs.String("database-url", os.Getenv(EnvDatabaseURL),
-		"postgres:// URL of a database shared by replicas (env "+EnvDatabaseURL+", config storage.database); needs an object store")
+		"postgres:// URL of a database shared by replicas (env "+EnvDatabaseURL+", config storage.database); needs --object-store")
+	objectStore := fs.String("object-store", os.Getenv(EnvObjectStore),
+		"s3://BUCKET?endpoint=URL&region=R&path-style=true bucket for sites and archives (env "+EnvObjectStore+
+			", config storage.objects); credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: terraform-provider-docsadmin apiserver [flags]\n"+
 			"       terraform-provider-docsadmin apiserver rotate-signing-key [--data-dir DIR] [--drop-previous]\n\n"+
@@ -57,9 +76,10 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := cli.WithSignals(ctx)
 	defer stop()
-	if err := run(ctx, log, stdout, *addr, *dataDir, *configPath, *ttl, *publicURL, *databaseURL); err != nil {
+	storage := storageFlags{database: *databaseURL, objects: *objectStore}
+	if err := run(ctx, log, stdout, *addr, *dataDir, *configPath, *ttl, *publicURL, storage); err != nil {
 		log.Error("apiserver stopped", "error", err)
-		if errors.Is(err, errNeedsObjectStore) {
+		if errors.Is(err, errNeedsObjectStore) || errors.Is(err, errBadStorage) {
 			return cli.ExitUsage
 		}
 		return cli.ExitFailed
@@ -67,11 +87,11 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return cli.ExitOK
 }
 
-func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir, configPath string, ttl time.Duration, publicURL, databaseURL string) (err error) {
+func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir, configPath string, ttl time.Duration, publicURL string, storage storageFlags) (err error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
-	if databaseURL != "" {
+	if storage.database != "" && storage.objects == "" && configPath == "" {
 		// Refused before anything is read or listens: see errNeedsObjectStore.
 		return errNeedsObjectStore
 	}
@@ -96,8 +116,19 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 			fmt.Fprintf(stdout, "demo admin key: see %s\n", keyPath)
 		}
 	}
-	if cfg.Storage.Database != "" {
+	if storage.database == "" {
+		storage.database = cfg.Storage.Database
+	}
+	if storage.objects == "" {
+		storage.objects = cfg.Storage.Objects
+	}
+	if storage.database != "" && storage.objects == "" {
 		return errNeedsObjectStore
+	}
+	if storage.objects != "" {
+		if _, err := objstore.ParseURL(storage.objects); err != nil {
+			return fmt.Errorf("%w: --object-store: %w", errBadStorage, err)
+		}
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -108,7 +139,10 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 	if publicURL == "" {
 		publicURL = base
 	}
-	srv, err := New(Options{Config: cfg, DataDir: dataDir, PublicURL: publicURL, BundleLinkTTL: ttl, Logger: log})
+	srv, err := New(Options{
+		Config: cfg, DataDir: dataDir, PublicURL: publicURL, BundleLinkTTL: ttl, Logger: log,
+		DatabaseURL: storage.database, ObjectStore: storage.objects,
+	})
 	if err != nil {
 		return err
 	}
@@ -120,7 +154,8 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 		}
 	}()
 	fmt.Fprintf(stdout, "listening on %s\n", base)
-	log.Info("serving", "addr", base, "data_dir", dataDir, "bundle_link_ttl", srv.linkTTL)
+	log.Info("serving", "addr", base, "data_dir", dataDir, "bundle_link_ttl", srv.linkTTL,
+		"database", storage.database != "", "object_store", storage.objects != "")
 	return cli.Serve(ctx, ln, srv.Handler(), func() {
 		log.Info("shutting down")
 		srv.draining.Store(true) // readyz fails from here on

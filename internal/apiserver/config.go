@@ -34,9 +34,11 @@ const (
 )
 
 // StorageConfig is the `storage:` section. Database is a postgres:// URL
-// (the --database-url flag and DOCSADMIN_DATABASE_URL override it).
+// (the --database-url flag and DOCSADMIN_DATABASE_URL override it);
+// Objects an s3://BUCKET?… URL (--object-store, DOCSADMIN_OBJECT_STORE).
 type StorageConfig struct {
 	Database string `yaml:"database"`
+	Objects  string `yaml:"objects"`
 }
 
 // DefaultAgentJobsPerHour is the per-project limit on created agent jobs.
@@ -62,6 +64,10 @@ type Config struct {
 	// e.g. "https://docs.example.com", or "null" for pages opened from
 	// file:// (an API playground in an exported bundle). Default: none.
 	CORSAllowedOrigins []string `yaml:"corsAllowedOrigins"`
+	// ExportLease is how long a claimed export is held without renewal:
+	// after a replica dies its jobs are taken over within about this
+	// long (default 30s; Options.ExportLease overrides it).
+	ExportLease Duration `yaml:"exportLease"`
 	// Storage says where state lives when it is not the data dir.
 	Storage StorageConfig `yaml:"storage"`
 	// MaxStoredBytes caps the bytes of an organization's rendered sites

@@ -10,6 +10,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
 // exportIDPattern is the shape of every export job id we issue. Checking it
@@ -52,6 +53,13 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err := s.checkRequestedPages(dep, paths); err != nil {
 		return err
+	}
+	// A job accepted now could not be stored once rendered: refuse it
+	// before anything is written, rather than keep a job that would fail.
+	if err := s.objectsReady(r.Context()); err != nil {
+		s.log.Warn("export refused: the object store failed its check", "error", redact.Error(err))
+		return &httpError{status: http.StatusServiceUnavailable, retryAfter: 5,
+			msg: "the object store that keeps exports is unreachable; retry later"}
 	}
 	id, err := s.newID("se_")
 	if err != nil {

@@ -120,11 +120,16 @@ func download(t testing.TB, link string, size int64) *bundle.Manifest {
 	return man
 }
 
-// eachBackend runs f once on the embedded store and once on PostgreSQL
-// (a fresh database from internal/pgtest); f passes db to
+// eachBackend runs f on the embedded store, on PostgreSQL (a fresh
+// database from internal/pgtest) with local files, and on PostgreSQL with
+// a fresh MinIO bucket (internal/s3test); f passes db to
 // apiservertest.Start.
 func eachBackend(t *testing.T, f func(t *testing.T, db apiservertest.Option)) {
 	t.Helper()
 	t.Run("bbolt", func(t *testing.T) { f(t, apiservertest.WithDatabase("")) })
 	t.Run("postgres", func(t *testing.T) { f(t, apiservertest.WithDatabase(pgtest.DB(t))) })
+	t.Run("postgres+s3", func(t *testing.T) {
+		opts, _ := onObjects(t)
+		f(t, apiservertest.Combine(opts...))
+	})
 }

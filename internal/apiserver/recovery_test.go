@@ -76,6 +76,9 @@ func TestRestart_crashAfterSiteRenamed(t *testing.T) {
 func TestRestart_crashLeftDamagedSite(t *testing.T) {
 	eachBackend(t, func(t *testing.T, db apiservertest.Option) {
 		env := apiservertest.Start(t, db)
+		if env.ObjectStore != "" {
+			t.Skip("with an object store no site is renamed into place locally: a crash leaves an upload under its attempt's own prefix, which the next attempt does not use")
+		}
 		done := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
 		env.Restart(t, func() {
 			editJob(t, env, done.JobID, func(rec map[string]any) { rec["status"] = api.ExportRunning })

@@ -21,6 +21,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/s3test"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
@@ -33,7 +34,8 @@ func TestMain(m *testing.M) {
 	if args := os.Getenv(childEnv); args != "" {
 		os.Exit(apiserver.Command(context.Background(), strings.Fields(args), os.Stdout, os.Stderr))
 	}
-	os.Exit(pgtest.Main(m)) // stops the PostgreSQL cluster, if a test started it
+	// Stops the PostgreSQL cluster and the MinIO server, if tests started them.
+	os.Exit(s3test.Wrap(func() int { return pgtest.Main(m) }))
 }
 
 type child struct {

@@ -14,18 +14,26 @@ import (
 // BenchmarkScaleOut reports export throughput (exports-per-s, a batch of
 // 20 demo-site exports started and polled through every server) and
 // status requests per second (one client, round-robin) for the embedded
-// store with one server and for PostgreSQL with one and two servers; the
-// ratios against the first case print as x-embedded.
+// store with one server, for PostgreSQL (sites in a shared data dir) with
+// one and two servers, and for PostgreSQL with a MinIO bucket with one
+// and two servers; the ratios against the first case print as x-embedded.
 func BenchmarkScaleOut(b *testing.B) {
 	var base struct{ exports, status float64 }
 	for _, tc := range []struct {
-		name     string
-		postgres bool
-		servers  int
-	}{{"embedded-1", false, 1}, {"postgres-1", true, 1}, {"postgres-2", true, 2}} {
+		name              string
+		postgres, objects bool
+		servers           int
+	}{
+		{"embedded-1", false, false, 1}, {"postgres-1", true, false, 1}, {"postgres-2", true, false, 2},
+		{"postgres+s3-1", true, true, 1}, {"postgres+s3-2", true, true, 2},
+	} {
 		b.Run(tc.name, func(b *testing.B) {
 			db := apiservertest.WithDatabase("")
-			if tc.postgres {
+			switch {
+			case tc.objects:
+				opts, _ := onObjects(b)
+				db = apiservertest.Combine(opts...)
+			case tc.postgres:
 				db = apiservertest.WithDatabase(pgtest.DB(b))
 			}
 			env := apiservertest.Start(b, db, apiservertest.WithConfig(func(c *apiserver.Config) { c.MaxActiveExports = 1000 }))
@@ -88,10 +96,18 @@ func startOnB(b *testing.B, base, key, domain string) string {
 // interval plus one render. A dead replica's job is therefore done about
 // ExportLease (30s by default) plus this after it died.
 func BenchmarkTakeover(b *testing.B) {
+	b.Run("postgres", func(b *testing.B) { benchTakeover(b, apiservertest.WithDatabase(pgtest.DB(b))) })
+	b.Run("postgres+s3", func(b *testing.B) {
+		opts, _ := onObjects(b)
+		benchTakeover(b, apiservertest.Combine(opts...))
+	})
+}
+
+func benchTakeover(b *testing.B, backend apiservertest.Option) {
 	const lease = 4 * time.Second
 	// One worker per server: the first server's only worker hangs, so
 	// the job can go nowhere but to the other server.
-	env := apiservertest.Start(b, apiservertest.WithDatabase(pgtest.DB(b)), apiservertest.WithExportLease(lease),
+	env := apiservertest.Start(b, backend, apiservertest.WithExportLease(lease),
 		apiservertest.WithConfig(func(c *apiserver.Config) { c.ExportWorkers = 1 }))
 	urlB, _ := env.Replica(b)
 	apiserver.StopLeaseRenewal(env.Server)

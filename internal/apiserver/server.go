@@ -27,6 +27,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 )
 
 // Exporter renders a docs source into a bundle directory. export.Engine is
@@ -55,12 +56,19 @@ type Options struct {
 
 	// DatabaseURL, a postgres:// URL, keeps jobs, leases, limits and
 	// idempotency keys in PostgreSQL, shared by replicas, instead of the
-	// bbolt file in DataDir. Sites and archives are still files in
-	// DataDir, which replicas would not share, so New refuses it unless
-	// SharedDataDir says the data dir is shared (tests only, until the
-	// object store takes the files).
+	// bbolt file in DataDir. Replicas must share the rendered sites and
+	// archives too, so New refuses it without an ObjectStore, unless
+	// SharedDataDir says the data dir itself is shared (tests only).
 	DatabaseURL   string
 	SharedDataDir bool
+	// ObjectStore, an s3://BUCKET?endpoint=… URL (see objstore.ParseURL),
+	// keeps rendered sites and archives in that bucket instead of DataDir,
+	// and makes bundle links SigV4 presigned GETs of the store. It works
+	// with either job store. DataDir then holds only scratch files.
+	ObjectStore string
+	// ObjectStoreOptions tune the object store client (credentials: the
+	// standard AWS chain by default). Its Clock is always the server's.
+	ObjectStoreOptions objstore.Options
 	// ExportLease is how long a worker holds a claimed job without
 	// renewing it: after a replica dies, its jobs are taken over within
 	// about this long (default 30s).
@@ -83,6 +91,10 @@ type Server struct {
 	exporter  Exporter
 	store     jobStore
 	signer    *signer
+	// objects is the bucket of sites and archives; nil keeps them in the
+	// data dir.
+	objects   *objstore.Store
+	objHealth objectHealth
 	handler   http.Handler
 
 	// owner names this server's workers in the leases they hold.
@@ -155,6 +167,9 @@ func New(opts Options) (*Server, error) {
 	}
 	s.lease, s.claimInterval = opts.ExportLease, opts.ClaimInterval
 	if s.lease <= 0 {
+		s.lease = time.Duration(s.cfg.ExportLease)
+	}
+	if s.lease <= 0 {
 		s.lease = defaultExportLease
 	}
 	if s.claimInterval <= 0 {
@@ -168,6 +183,9 @@ func New(opts Options) (*Server, error) {
 	// data dir cannot each write (and sign with) a different key. Servers
 	// sharing a database take no such lock: until the signing key moves
 	// out of the data dir, start the first before the others.
+	if s.objects, err = s.openObjects(opts); err != nil {
+		return nil, fmt.Errorf("apiserver: %w", err)
+	}
 	if s.store, err = openJobStore(opts); err != nil {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
@@ -204,12 +222,36 @@ func New(opts Options) (*Server, error) {
 }
 
 // errNeedsObjectStore refuses a shared database while sites and archives
-// are local files. The object store that replicas can share is not wired
-// in yet, so for now the database is usable only by tests that share one
-// data dir between their servers.
+// are local files: a job rendered by one replica would be missing on every
+// other.
 var errNeedsObjectStore = errors.New("a shared database (storage.database, --database-url) needs an object store " +
 	"for the rendered sites and archives: with local files, each replica would only see the exports it rendered " +
-	"itself; this server has no object store support yet, so run it without a database")
+	"itself; give one with --object-store (" + EnvObjectStore + ", storage.objects), or run without a database")
+
+// openObjects connects to the bucket opts name, if any, and checks it
+// once: a server that cannot store what it renders must not start.
+func (s *Server) openObjects(opts Options) (*objstore.Store, error) {
+	if opts.ObjectStore == "" {
+		return nil, nil
+	}
+	cfg, err := objstore.ParseURL(opts.ObjectStore)
+	if err != nil {
+		return nil, err
+	}
+	if s.linkTTL < time.Second || s.linkTTL > objstore.MaxPresignExpiry {
+		return nil, fmt.Errorf("bundle link TTL %s: an object store presigns links for 1s to %s", s.linkTTL, objstore.MaxPresignExpiry)
+	}
+	o := opts.ObjectStoreOptions
+	o.Clock = s.clock
+	st, err := objstore.New(context.Background(), cfg, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.Check(context.Background()); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
 
 // openJobStore opens the store opts ask for: PostgreSQL when a database
 // URL is given, else the bbolt file in the data dir.
@@ -227,7 +269,7 @@ func openJobStore(opts Options) (jobStore, error) {
 		}
 		return st, nil
 	}
-	if !opts.SharedDataDir {
+	if opts.ObjectStore == "" && !opts.SharedDataDir {
 		return nil, errNeedsObjectStore
 	}
 	return openPGStore(context.Background(), opts.DatabaseURL)

@@ -125,6 +125,9 @@ type exportJobRecord struct {
 	Warnings *api.ExportWarnings `json:"warnings,omitempty"`
 	// BundleSize is set once the archive has been built and synced.
 	BundleSize int64 `json:"bundleSize,omitempty"`
+	// SitePrefix is where the job's site lives in the object store: the
+	// prefix of the attempt that completed it. Empty without a store.
+	SitePrefix string `json:"sitePrefix,omitempty"`
 	// SiteBytes is the size of the rendered site, counted against the
 	// organization's maxStoredBytes with BundleSize.
 	SiteBytes int64 `json:"siteBytes,omitempty"`

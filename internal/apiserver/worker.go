@@ -12,6 +12,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
 // maxAttempts bounds how often a job interrupted by crashes is restarted,
@@ -78,6 +79,13 @@ func (s *Server) runExport(rec *exportJobRecord) {
 	defer s.live.Delete(id)
 	ctx, release := s.holdLease(rec, lj)
 	defer release()
+	// kept says this attempt's site is the job's; otherwise whatever it
+	// uploaded is removed. Deferred after holdLease, so it runs while the
+	// lease is still held: nobody else uses this attempt's prefix anyway.
+	var kept bool
+	if s.objects != nil {
+		defer func() { s.settleSiteObjects(rec, kept) }()
+	}
 
 	if h := s.leaseHooks.beforeRender.Load(); h != nil {
 		(*h)(id)
@@ -99,17 +107,19 @@ func (s *Server) runExport(rec *exportJobRecord) {
 	}
 	if err == nil {
 		rec.PageCount, rec.Version = man.PageCount, man.Version
-		if rec.SiteBytes, err = treeSize(s.siteDir(id)); err != nil {
-			err = fmt.Errorf("measure export: %w", err)
+		if s.objects == nil {
+			if rec.SiteBytes, err = treeSize(s.siteDir(id)); err != nil {
+				err = fmt.Errorf("measure export: %w", err)
+			}
 		}
 	}
-	s.finishExport(rec, err)
+	stored := s.finishExport(rec, err)
+	kept = stored && rec.Status == api.ExportCompleted
 }
 
 func (s *Server) render(leaseCtx context.Context, rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, error) {
-	_, dep := s.orgDeployment(rec.OrgID, rec.Domain)
-	if dep == nil {
-		return nil, fmt.Errorf("deployment %q is no longer configured", rec.Domain)
+	if s.objects != nil {
+		return s.renderToObjects(leaseCtx, rec, lj)
 	}
 	// A crash after the site was renamed into place but before the job
 	// was recorded completed leaves a whole, synced site: finish the job
@@ -134,27 +144,8 @@ func (s *Server) render(leaseCtx context.Context, rec *exportJobRecord, lj *live
 		return nil, fmt.Errorf("create export dir: %w", err)
 	}
 	start := time.Now()
-	limit := time.Duration(s.cfg.ExportTimeout)
-	ctx, cancel := context.WithTimeout(leaseCtx, limit)
-	defer cancel()
-	man, err := s.exporter.Export(ctx, export.Request{
-		Source: dep.source, Domain: rec.Domain, Kind: dep.kind, Label: rec.Label,
-		Paths: rec.Paths, Features: dep.Features, Warn: lj.warn,
-	}, partial, func(p export.Progress) {
-		lj.mu.Lock()
-		defer lj.mu.Unlock()
-		if p.Total > 0 {
-			// 100 is kept for "completed": the job is not done until the
-			// site is synced and renamed into place.
-			lj.progress = float64(min(99, p.Done*100/p.Total))
-		}
-		lj.pageCount = p.Done
-		lj.updatedAt = s.clock.Now().UTC()
-	})
+	man, err := s.exportInto(leaseCtx, rec, lj, partial)
 	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) && leaseCtx.Err() == nil {
-			return nil, fmt.Errorf("the export took longer than the limit of %s and was stopped", limit)
-		}
 		return nil, err
 	}
 	if err := syncTree(partial); err != nil {
@@ -189,7 +180,42 @@ func (s *Server) render(leaseCtx context.Context, rec *exportJobRecord, lj *live
 	return man, nil
 }
 
-func (s *Server) finishExport(rec *exportJobRecord, err error) {
+// exportInto renders rec's site into dir, bounded by the export timeout,
+// with progress going to lj.
+func (s *Server) exportInto(leaseCtx context.Context, rec *exportJobRecord, lj *liveJob, dir string) (*bundle.Manifest, error) {
+	_, dep := s.orgDeployment(rec.OrgID, rec.Domain)
+	if dep == nil {
+		return nil, fmt.Errorf("deployment %q is no longer configured", rec.Domain)
+	}
+	limit := time.Duration(s.cfg.ExportTimeout)
+	ctx, cancel := context.WithTimeout(leaseCtx, limit)
+	defer cancel()
+	man, err := s.exporter.Export(ctx, export.Request{
+		Source: dep.source, Domain: rec.Domain, Kind: dep.kind, Label: rec.Label,
+		Paths: rec.Paths, Features: dep.Features, Warn: lj.warn,
+	}, dir, func(p export.Progress) {
+		lj.mu.Lock()
+		defer lj.mu.Unlock()
+		if p.Total > 0 {
+			// 100 is kept for "completed": the job is not done until the
+			// site is published (renamed into place, or uploaded).
+			lj.progress = float64(min(99, p.Done*100/p.Total))
+		}
+		lj.pageCount = p.Done
+		lj.updatedAt = s.clock.Now().UTC()
+	})
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && leaseCtx.Err() == nil {
+			return nil, fmt.Errorf("the export took longer than the limit of %s and was stopped", limit)
+		}
+		return nil, err
+	}
+	return man, nil
+}
+
+// finishExport records the attempt's outcome and reports whether it was
+// stored (false: the job was taken over or deleted, or the server stopped).
+func (s *Server) finishExport(rec *exportJobRecord, err error) bool {
 	rec.UpdatedAt = s.clock.Now().UTC()
 	if err != nil {
 		rec.Status, rec.Error = api.ExportFailed, err.Error()
@@ -198,7 +224,7 @@ func (s *Server) finishExport(rec *exportJobRecord, err error) {
 	} else {
 		rec.Status, rec.Progress, rec.Error = api.ExportCompleted, 100, ""
 	}
-	s.completeUntilStored(rec)
+	return s.completeUntilStored(rec)
 }
 
 // Back-off between attempts to write a job record the store refused.
@@ -213,7 +239,7 @@ const (
 // It stops when the server shuts down (the lease then lapses and the job
 // is rendered again) or when the job was taken over, whose new owner
 // writes the outcome instead.
-func (s *Server) completeUntilStored(rec *exportJobRecord) {
+func (s *Server) completeUntilStored(rec *exportJobRecord) bool {
 	wait := storeRetryFirst
 	for attempt := 1; ; attempt++ {
 		err := s.store.completeAttempt(rec)
@@ -222,17 +248,17 @@ func (s *Server) completeUntilStored(rec *exportJobRecord) {
 			if attempt > 1 {
 				s.log.Info("store export job succeeded after retries", "job", rec.JobID, "attempts", attempt)
 			}
-			return
+			return true
 		case errors.Is(err, errLeaseLost), errors.Is(err, errNoRecord):
 			s.log.Warn("export outcome discarded: the job was taken over or deleted", "job", rec.JobID, "attempt", rec.Attempts)
-			return
+			return false
 		}
 		s.log.Error("store export job; retrying", "job", rec.JobID, "status", rec.Status, "attempt", attempt, "error", err)
 		t := time.NewTimer(wait)
 		select {
 		case <-s.ctx.Done():
 			t.Stop()
-			return
+			return false
 		case <-t.C:
 		}
 		wait = min(2*wait, storeRetryMax)
@@ -294,7 +320,9 @@ func (s *Server) recoverJobs() error {
 		switch {
 		case s.expired(rec.CreatedAt):
 			s.forgetExport(rec.JobID)
-		case rec.Status == api.ExportCompleted:
+		case rec.Status == api.ExportCompleted && s.objects == nil:
+			// With an object store the site is uploaded before the job is
+			// recorded completed, and no local file is involved.
 			if _, err := os.Stat(s.siteDir(rec.JobID)); err == nil {
 				continue
 			}
@@ -315,6 +343,14 @@ func (s *Server) recoverJobs() error {
 
 // forgetExport removes a job past its retention, record and files.
 func (s *Server) forgetExport(id string) {
+	// Objects first: a failure keeps the record, so the next sweep tries
+	// again instead of leaving objects nothing points to.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), time.Minute)
+	defer cancel()
+	if err := s.deleteJobObjects(ctx, id); err != nil {
+		s.log.Error("delete expired export objects", "job", id, "error", redact.Error(err))
+		return
+	}
 	if err := s.store.deleteExportJob(id); err != nil {
 		s.log.Error("delete expired export job", "job", id, "error", err)
 		return

@@ -56,11 +56,17 @@ var shared struct {
 
 // Main runs the tests and then stops the shared server, if one was
 // started. Call it from TestMain and pass its result to os.Exit.
-func Main(m *testing.M) int {
+func Main(m *testing.M) int { return Wrap(m.Run) }
+
+// Wrap is Main for a TestMain that has another wrapper to run too, such
+// as pgtest.Main: run runs the tests (and whatever wraps them).
+//
+//	os.Exit(s3test.Wrap(func() int { return pgtest.Main(m) }))
+func Wrap(run func() int) int {
 	shared.mu.Lock()
 	shared.inMain = true
 	shared.mu.Unlock()
-	code := m.Run()
+	code := run()
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
 	if shared.srv != nil {

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
 // Deadlines for the MinIO process. It is live in about a second on a quiet
@@ -146,10 +148,19 @@ func (s *Server) waitLive() error {
 		resp, err := client.Do(req)
 		if err == nil {
 			resp.Body.Close()
+			// Live is not enough: on a loaded machine MinIO answers it
+			// before its object layer is up, and the first CreateBucket
+			// gets 503 XMinioServerNotInitialized. An S3 call that
+			// succeeds is the proof.
 			if resp.StatusCode == http.StatusOK {
-				return nil
+				if _, err := s.Client().ListBuckets(ctx, &s3.ListBucketsInput{}); err == nil {
+					return nil
+				} else if ctx.Err() == nil {
+					last = "live, but S3 not answering yet: " + err.Error()
+				}
+			} else {
+				last = resp.Status
 			}
-			last = resp.Status
 		} else if ctx.Err() == nil {
 			last = err.Error()
 		}

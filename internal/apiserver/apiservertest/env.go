@@ -22,6 +22,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 )
 
 // Names in the environment's configuration.
@@ -59,6 +60,9 @@ type Env struct {
 	// DatabaseURL is the PostgreSQL database given with WithDatabase, ""
 	// on the embedded store.
 	DatabaseURL string
+	// ObjectStore is the bucket URL given with WithObjectStore, "" when
+	// sites are local files.
+	ObjectStore string
 
 	cfg     *apiserver.Config
 	st      settings
@@ -75,11 +79,22 @@ type settings struct {
 	tune           []func(*apiserver.Config)
 	top            string // more top-level YAML of the configuration
 	databaseURL    string
+	objects        string
+	objOpts        objstore.Options
 	lease, claim   time.Duration
 }
 
 // Option changes the environment's configuration.
 type Option func(*settings)
+
+// Combine applies opts in order, as one option.
+func Combine(opts ...Option) Option {
+	return func(s *settings) {
+		for _, o := range opts {
+			o(s)
+		}
+	}
+}
 
 // WithBundleTTL sets the lifetime of presigned links (default 1h).
 func WithBundleTTL(d time.Duration) Option { return func(s *settings) { s.ttl = d } }
@@ -157,6 +172,14 @@ func WithConfigYAML(yaml string) Option { return func(s *settings) { s.top += ya
 // rendered sites stay in the data dir, which replicas of one Env share.
 func WithDatabase(url string) Option { return func(s *settings) { s.databaseURL = url } }
 
+// WithObjectStore keeps sites and archives in the bucket at url (an
+// s3:// URL, see internal/s3test) with the client options o (credentials);
+// bundle links are then the store's presigned links. Replicas get data
+// dirs of their own, as separate machines would.
+func WithObjectStore(url string, o objstore.Options) Option {
+	return func(s *settings) { s.objects, s.objOpts = url, o }
+}
+
 // WithExportLease sets how long a worker's claim on a job lasts without
 // renewal (default 30s): the bound on a takeover after a replica dies.
 func WithExportLease(d time.Duration) Option { return func(s *settings) { s.lease = d } }
@@ -203,7 +226,7 @@ func Start(t testing.TB, opts ...Option) *Env {
 		f(cfg)
 	}
 	e.cfg, e.st = cfg, st
-	e.DatabaseURL = st.databaseURL
+	e.DatabaseURL, e.ObjectStore = st.databaseURL, st.objects
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		(*e.handler.Load()).ServeHTTP(w, r)
 	}))
@@ -217,7 +240,7 @@ func Start(t testing.TB, opts ...Option) *Env {
 // listener at it.
 func (e *Env) startServer(t testing.TB) {
 	t.Helper()
-	srv := e.newServer(t, e.URL)
+	srv := e.newServer(t, e.URL, e.DataDir)
 	h := srv.Handler()
 	for _, mw := range e.st.wraps {
 		h = mw(h)
@@ -226,11 +249,13 @@ func (e *Env) startServer(t testing.TB) {
 	e.Server = srv
 }
 
-func (e *Env) newServer(t testing.TB, publicURL string) *apiserver.Server {
+func (e *Env) newServer(t testing.TB, publicURL, dataDir string) *apiserver.Server {
 	t.Helper()
 	srv, err := apiserver.New(apiserver.Options{
-		Config: e.cfg, DataDir: e.DataDir, PublicURL: publicURL, Clock: e.Clock, Logger: e.st.logger,
-		DatabaseURL: e.st.databaseURL, SharedDataDir: e.st.databaseURL != "", ExportLease: e.st.lease, ClaimInterval: e.st.claim,
+		Config: e.cfg, DataDir: dataDir, PublicURL: publicURL, Clock: e.Clock, Logger: e.st.logger,
+		DatabaseURL: e.st.databaseURL, SharedDataDir: e.st.databaseURL != "" && e.st.objects == "",
+		ObjectStore: e.st.objects, ObjectStoreOptions: e.st.objOpts,
+		ExportLease: e.st.lease, ClaimInterval: e.st.claim,
 	})
 	if err != nil {
 		t.Fatalf("apiservertest: %v", err)
@@ -253,7 +278,11 @@ func (e *Env) Replica(t testing.TB) (url string, srv *apiserver.Server) {
 		(*h.Load()).ServeHTTP(w, r)
 	}))
 	t.Cleanup(ts.Close)
-	srv = e.newServer(t, ts.URL)
+	dataDir := e.DataDir
+	if e.st.objects != "" {
+		dataDir = t.TempDir()
+	}
+	srv = e.newServer(t, ts.URL, dataDir)
 	handler := srv.Handler()
 	h.Store(&handler)
 	return ts.URL, srv

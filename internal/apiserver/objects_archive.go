@@ -1,0 +1,123 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
+)
+
+// statArchive returns the size and content version of rec's archive
+// object, objstore.ErrNotFound (wrapped) if nobody has built it yet, and
+// a 503 if the store cannot be asked.
+func (s *Server) statArchive(ctx context.Context, rec *exportJobRecord) (int64, string, error) {
+	info, err := s.objects.Stat(ctx, archiveObjectKey(rec.JobID))
+	switch {
+	case errors.Is(err, objstore.ErrNotFound):
+		return 0, "", err
+	case err != nil:
+		s.log.Warn("stat bundle archive", "job", rec.JobID, "error", redact.Error(err))
+		return 0, "", &httpError{status: http.StatusServiceUnavailable, retryAfter: 1,
+			msg: "the object store holding the bundle cannot be reached; ask again"}
+	}
+	if rec.BundleSize != info.Size {
+		// Built by another replica whose record write was lost, or by
+		// one that is still writing it: the object decides.
+		if err := s.store.setBundleSize(rec.JobID, info.Size); err != nil {
+			s.log.Warn("record bundle size", "job", rec.JobID, "error", err)
+		}
+	}
+	version := info.Metadata[versionMetadata]
+	if version == "" {
+		version = rec.Version
+	}
+	return info.Size, version, nil
+}
+
+// buildObjectArchive packs the job's site objects into its archive object.
+// Replicas asked at once may each build it: the upload is conditional
+// (IfAbsent), so exactly one object is stored and the losers use it. The
+// archive bytes are deterministic, so which one wins does not matter.
+func (s *Server) buildObjectArchive(rec *exportJobRecord) (int64, string, error) {
+	if rec.SitePrefix == "" {
+		return 0, "", errorf(http.StatusConflict, "static export job %q was rendered without the object store, "+
+			"so its site is not in the bucket; start a new export", rec.JobID)
+	}
+	start := time.Now()
+	scratch, err := s.scratchDir(rec.JobID, "archive")
+	if err != nil {
+		return 0, "", err
+	}
+	defer func() {
+		if err := os.RemoveAll(scratch); err != nil {
+			s.log.Warn("remove archive scratch dir", "job", rec.JobID, "error", err)
+		}
+	}()
+	site := filepath.Join(scratch, "site")
+	if err := s.downloadSite(s.ctx, rec.SitePrefix, site); err != nil {
+		return 0, "", s.objectsUnavailable("fetch site objects", rec.JobID, err)
+	}
+	key := archiveObjectKey(rec.JobID)
+	meta := map[string]string{}
+	if rec.Version != "" {
+		meta[versionMetadata] = rec.Version
+	}
+	pr, pw := io.Pipe()
+	written := make(chan error, 1)
+	go func() {
+		// 0 workers: compress on every core; the bytes do not depend on it.
+		err := bundle.Write(s.ctx, site, pw, 0)
+		pw.CloseWithError(err)
+		written <- err
+	}()
+	_, err = s.objects.Put(s.ctx, key, pr, objstore.PutOptions{ContentType: "application/gzip", Metadata: meta, IfAbsent: true})
+	_ = pr.CloseWithError(errors.New("upload ended")) // unblocks the writer if the upload stopped early
+	werr := <-written
+	switch {
+	case errors.Is(err, objstore.ErrExists):
+		s.log.Info("bundle archive was built by another replica first; using it", "job", rec.JobID)
+	case err != nil:
+		// A failed archive write surfaces here too, as the upload's
+		// read error.
+		return 0, "", s.objectsUnavailable("store bundle archive", rec.JobID, err)
+	case werr != nil:
+		return 0, "", fmt.Errorf("archive export: %w", werr)
+	default:
+		s.archives.Add(1)
+		s.log.Info("bundle archived", "job", rec.JobID, "duration", time.Since(start).Round(time.Millisecond))
+	}
+	return s.statArchive(s.ctx, rec)
+}
+
+// objectBundleLink answers a bundle request with a SigV4 presigned GET of
+// the archive object: the store checks its expiry and signature itself.
+func (s *Server) objectBundleLink(w http.ResponseWriter, r *http.Request, id string, size int64, version string) error {
+	// The signing time is whole seconds (X-Amz-Date), so the expiry we
+	// report is computed from the same truncated time.
+	signed := s.clock.Now().Truncate(time.Second).UTC()
+	link, err := s.objects.PresignGet(r.Context(), archiveObjectKey(id), s.linkTTL)
+	if err != nil {
+		return fmt.Errorf("presign bundle link: %w", err)
+	}
+	writeJSON(w, http.StatusOK, api.Bundle{JobID: id, BundleURL: link, SizeBytes: size,
+		ExpiresAt: signed.Add(s.linkTTL), Version: version})
+	return nil
+}
+
+// objectsUnavailable logs a failed object store operation and turns it into
+// a 503 asking the client to retry: the cause is the store, not the
+// request, and the next call builds again.
+func (s *Server) objectsUnavailable(op, id string, err error) error {
+	s.log.Error(op, "job", id, "error", redact.Error(err))
+	return &httpError{status: http.StatusServiceUnavailable, retryAfter: 1,
+		msg: "the object store failed while the bundle was being built; ask again"}
+}
