@@ -1,0 +1,63 @@
+package apiserver_test
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/s3test"
+)
+
+// A bucket the server's credentials may read but not write: the start
+// fails (exit 1) at the write check, naming the bucket, and prints none of
+// the credentials. The read-only credentials come from MinIO's STS with a
+// session policy, the same way a cloud role without s3:PutObject would.
+func TestCommand_bucketWithoutWritePermission(t *testing.T) {
+	b := s3test.Start(t)
+	db := pgtest.DB(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sc := sts.New(sts.Options{Region: b.Region, BaseEndpoint: aws.String(b.Endpoint), Credentials: b.Credentials()})
+	out, err := sc.AssumeRole(ctx, &sts.AssumeRoleInput{
+		RoleArn:         aws.String("arn:xxx:xxx:xxx:xxxx"), // MinIO ignores it
+		RoleSessionName: aws.String("read-only"),
+		Policy: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow",` +
+			`"Action":["s3:ListBucket","s3:GetObject"],"Resource":["arn:aws:s3:::` + b.Name + `","arn:aws:s3:::` + b.Name + `/*"]}]}`),
+	})
+	if err != nil {
+		t.Fatalf("assume a read-only role: %v", err)
+	}
+	c := out.Credentials
+	t.Setenv("AWS_ACCESS_KEY_ID", *c.AccessKeyId)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", *c.SecretAccessKey)
+	t.Setenv("AWS_SESSION_TOKEN", *c.SessionToken)
+
+	args := []string{"--addr", "127.0.0.1:0", "--data-dir", filepath.Join(t.TempDir(), "data"),
+		"--database-url", db, "--object-store", b.URL()}
+	var stdout, stderr bytes.Buffer
+	code := apiserver.Command(ctx, args, &stdout, &stderr)
+	msg := stderr.String()
+	if code != cli.ExitFailed {
+		t.Fatalf("exit %d, want %d; stderr %q", code, cli.ExitFailed, msg)
+	}
+	if !strings.Contains(msg, "cannot write bucket "+b.Name) {
+		t.Errorf("stderr %q does not say the bucket cannot be written", msg)
+	}
+	for _, secret := range []string{*c.SecretAccessKey, *c.SessionToken} {
+		if strings.Contains(msg, secret) {
+			t.Errorf("stderr leaks a credential: %q", msg)
+		}
+	}
+	if strings.Contains(stdout.String(), "listening") {
+		t.Fatalf("stdout %q: the server started", stdout.String())
+	}
+}
