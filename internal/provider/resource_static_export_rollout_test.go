@@ -212,6 +212,7 @@ resource "docsadmin_static_export_rollout" "docs" {
 
 // Plan-time checks need no cluster: they fail before any apply.
 func TestAccStaticExportRollout_invalidArgumentsPointAtTheAttribute(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	for name, c := range map[string]struct{ release, expires, want string }{
 		"release upper case": {"Docs", "2026-01-02T15:04:05Z", `(?s)release.*valid Helm release name`},
@@ -219,6 +220,7 @@ func TestAccStaticExportRollout_invalidArgumentsPointAtTheAttribute(t *testing.T
 		"expiry not rfc3339": {"docs", "tomorrow", `(?s)Invalid Timestamp.*expires_at`},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: env.factories,
 				Steps: []resource.TestStep{{

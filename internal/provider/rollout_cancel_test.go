@@ -29,7 +29,7 @@ const cancelBound = 30 * time.Second
 // with real terraform and SIGINT; this calls Update as the framework does,
 // to pin what the resource returns (state untouched, the diagnostic).
 func TestStaticExportRollout_cancelledUpdateLeavesPreviousRevision(t *testing.T) {
-	e := newRolloutEnv(t)
+	e := newParallelRolloutEnv(t)
 	prev, err := e.roller.Apply(t.Context(), rollout.Request{Release: rolloutRelease, Chart: e.chart, Install: true,
 		NonAtomic: true, BundleURL: "https://bundles.example.com/b.tar.gz?signature=old", Version: "v1"})
 	if err != nil {

@@ -41,12 +41,29 @@ type rolloutEnv struct {
 
 func newRolloutEnv(t *testing.T, opts ...kubetest.Option) *rolloutEnv {
 	t.Helper()
+	e := startRolloutEnv(t, opts...)
+	// terraform import passes no configuration, so the imported resource
+	// reads the cluster named by KUBECONFIG, as helm would. Setting it makes
+	// the test serial.
+	t.Setenv("KUBECONFIG", e.cluster.Kubeconfig)
+	return e
+}
+
+// newParallelRolloutEnv is newRolloutEnv for a test that names its cluster
+// in every configuration (kubeconfig_path), so it needs no KUBECONFIG and
+// runs in parallel with the other such tests, each on its own cluster.
+func newParallelRolloutEnv(t *testing.T, opts ...kubetest.Option) *rolloutEnv {
+	t.Helper()
+	t.Parallel()
+	return startRolloutEnv(t, opts...)
+}
+
+// startRolloutEnv starts the server and cluster and touches no process
+// state: TestMain points KUBECACHEDIR at a directory of its own.
+func startRolloutEnv(t *testing.T, opts ...kubetest.Option) *rolloutEnv {
+	t.Helper()
 	env := newAccEnv(t)
 	c := kubetest.Start(t, opts...)
-	t.Setenv("KUBECACHEDIR", t.TempDir())
-	// terraform import passes no configuration, so the imported resource
-	// reads the cluster named by KUBECONFIG, as helm would.
-	t.Setenv("KUBECONFIG", c.Kubeconfig)
 	rc, err := clientcmd.BuildConfigFromFlags("", c.Kubeconfig)
 	if err != nil {
 		t.Fatal(err)

@@ -106,7 +106,7 @@ func TestAccStaticExportRollout_interruptedApplyLeavesPreviousRevision(t *testin
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
-	e := newRolloutEnv(t)
+	e := newParallelRolloutEnv(t)
 	reattach := serveForTerraform(t, e.accEnv)
 	dir := t.TempDir()
 	write := func(version string, atomic bool) {

@@ -165,7 +165,7 @@ func (e *rolloutEnv) stickPending(t *testing.T, from int) {
 // error naming the recovery; with recover_pending it is rolled back and
 // the apply goes through.
 func TestAccStaticExportRollout_recoverPending(t *testing.T) {
-	e := newRolloutEnv(t)
+	e := newParallelRolloutEnv(t)
 	res, err := e.roller.Apply(t.Context(), rollout.Request{Release: rolloutRelease, Chart: e.chart, Install: true,
 		NonAtomic: true, BundleURL: "https://bundles.example.com/b.tar.gz?signature=x", Version: "v1"})
 	if err != nil {
