@@ -36,6 +36,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	stopSharedCluster()
 	_ = os.RemoveAll(cache) // best effort: a leftover temp dir harms nothing
 	os.Exit(code)
 }

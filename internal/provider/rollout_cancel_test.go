@@ -44,8 +44,8 @@ func TestStaticExportRollout_cancelledUpdateLeavesPreviousRevision(t *testing.T)
 	model := func(version, link string) staticExportRolloutModel {
 		null := types.StringNull()
 		return staticExportRolloutModel{
-			ID: types.StringValue(rolloutNamespace + "/" + rolloutRelease), Release: types.StringValue(rolloutRelease),
-			Namespace: types.StringValue(rolloutNamespace), KubeconfigPath: types.StringValue(e.cluster.Kubeconfig),
+			ID: types.StringValue(e.ns + "/" + rolloutRelease), Release: types.StringValue(rolloutRelease),
+			Namespace: types.StringValue(e.ns), KubeconfigPath: types.StringValue(e.cluster.Kubeconfig),
 			KubeContext: null, BundleURL: types.StringValue(link), Version: types.StringValue(version), ExpiresAt: null,
 			Chart: null, JobID: null, RenewBefore: null, BundleURLWO: null, BundleURLWOVer: null,
 			Install: types.BoolValue(false), Atomic: types.BoolValue(true), Wait: types.BoolValue(false),

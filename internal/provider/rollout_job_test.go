@@ -30,7 +30,7 @@ resource "docsadmin_static_export_rollout" "docs" {
   atomic          = false
   job_id          = docsadmin_static_export.docs.id
 }
-`, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, e.cluster.Context, e.chart))
+`, rolloutRelease, e.ns, e.cluster.Kubeconfig, e.cluster.Context, e.chart))
 }
 
 // TestAccStaticExportRollout_jobID walks the job_id flow on a real
@@ -76,7 +76,7 @@ func TestAccStaticExportRollout_jobID(t *testing.T) {
 				ImportState:       true,
 				ImportStateVerify: true,
 				ImportStateIdFunc: func(s *terraform.State) (string, error) {
-					return rolloutNamespace + "/" + rolloutRelease + "/" + s.RootModule().Resources[exportAddr].Primary.ID, nil
+					return e.ns + "/" + rolloutRelease + "/" + s.RootModule().Resources[exportAddr].Primary.ID, nil
 				},
 				ImportStateVerifyIgnore: []string{"kubeconfig_path", "kube_context", "chart", "install", "atomic", "wait", "timeouts"},
 			},

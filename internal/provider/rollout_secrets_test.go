@@ -128,7 +128,7 @@ func keepStateUnder(t *testing.T) string {
 // would roll.
 func (e *rolloutEnv) deploymentGeneration(t *testing.T) int64 {
 	t.Helper()
-	list, err := e.cs.AppsV1().Deployments(rolloutNamespace).List(t.Context(), metav1.ListOptions{})
+	list, err := e.cs.AppsV1().Deployments(e.ns).List(t.Context(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ resource "docsadmin_static_export_rollout" "docs" {
   bundle_url_wo_version = %q
   version               = docsadmin_static_export.docs.content_version
 }
-`, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, e.cluster.Context, e.chart, woVersion))
+`, rolloutRelease, e.ns, e.cluster.Kubeconfig, e.cluster.Context, e.chart, woVersion))
 }
 
 // TestAccStaticExportRollout_ephemeralIntoWriteOnly: the ephemeral link
