@@ -39,7 +39,8 @@ resource "docsadmin_static_export_rollout" "docs" {
 // apply, and never a part of a link's signature in state.
 func TestAccStaticExportRollout_jobID(t *testing.T) {
 	e := newRolloutEnv(t)
-	noLink := noLinkInState{e: e, t: t, tmpDir: keepStateUnder(t)}
+	workDir := stateDir(t)
+	noLink := noLinkInState{e: e, t: t, tmpDir: workDir}
 	sameJob := statecheck.CompareValuePairs(exportAddr, tfjsonpath.New("id"), rolloutAddr, tfjsonpath.New("job_id"), compare.ValuesSame())
 	versionIsContent := statecheck.CompareValuePairs(exportAddr, tfjsonpath.New("content_version"),
 		rolloutAddr, tfjsonpath.New("version"), compare.ValuesSame())
@@ -60,6 +61,7 @@ func TestAccStaticExportRollout_jobID(t *testing.T) {
 	var link string // the release's link, to tell a new one
 	var generation int64
 	resource.Test(t, resource.TestCase{
+		WorkingDir:               workDir,
 		ProtoV6ProviderFactories: e.factories,
 		Steps: []resource.TestStep{
 			{

@@ -42,8 +42,9 @@ resource "docsadmin_static_export_rollout" "docs" {
 // reaches the release through bundle_url_wo and never state; a plan opens
 // a new link but does not write it until bundle_url_wo_version changes.
 func TestAccStaticExportRollout_ephemeralIntoWriteOnly(t *testing.T) {
-	e := newRolloutEnv(t)
-	noLink := noLinkInState{e: e, t: t, tmpDir: keepStateUnder(t)}
+	e := newParallelRolloutEnv(t)
+	workDir := stateDir(t)
+	noLink := noLinkInState{e: e, t: t, tmpDir: workDir}
 	var link string
 	checks := func(revision int64, woVersion string) []statecheck.StateCheck {
 		return []statecheck.StateCheck{
@@ -57,6 +58,7 @@ func TestAccStaticExportRollout_ephemeralIntoWriteOnly(t *testing.T) {
 		}
 	}
 	resource.Test(t, resource.TestCase{
+		WorkingDir:               workDir,
 		ProtoV6ProviderFactories: e.factories,
 		// Documentation only: 1.11.4 is on PATH, so nothing is skipped.
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
