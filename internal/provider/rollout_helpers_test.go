@@ -51,11 +51,11 @@ func newRolloutEnv(t *testing.T, opts ...kubetest.Option) *rolloutEnv {
 
 // newParallelRolloutEnv is newRolloutEnv for a test that names its cluster
 // in every configuration (kubeconfig_path), so it needs no KUBECONFIG and
-// runs in parallel with the other such tests, each on its own cluster.
-func newParallelRolloutEnv(t *testing.T, opts ...kubetest.Option) *rolloutEnv {
+// runs in parallel with the other such tests, each in its own namespace.
+func newParallelRolloutEnv(t *testing.T) *rolloutEnv {
 	t.Helper()
 	t.Parallel()
-	return startRolloutEnv(t, opts...)
+	return startRolloutEnv(t)
 }
 
 // startRolloutEnv starts the server, creates the test's namespace on the
