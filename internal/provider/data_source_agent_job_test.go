@@ -27,6 +27,7 @@ data "docsadmin_agent_job" "edit" {
 }
 
 func TestAccAgentJobDataSource_waitsForCompletion(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	job, err := env.client(t).CreateAgentJob(context.Background(), env.ProjectID, "Document the export API")
 	if err != nil {
@@ -63,6 +64,7 @@ data "docsadmin_agent_job" "edit" {
 }
 
 func TestAccAgentJobDataSource_readsWithoutWaiting(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	job, err := env.client(t).CreateAgentJob(context.Background(), env.NoChangesProjectID, "Nothing to do")
 	if err != nil {
@@ -84,6 +86,7 @@ func TestAccAgentJobDataSource_readsWithoutWaiting(t *testing.T) {
 
 // A failed agent job is something to read, not an error of the read.
 func TestAccAgentJobDataSource_failedJobIsAResult(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	job, err := env.client(t).CreateAgentJob(context.Background(), env.FailProjectID, "Break things")
 	if err != nil {
@@ -102,16 +105,19 @@ func TestAccAgentJobDataSource_failedJobIsAResult(t *testing.T) {
 }
 
 func TestAccAgentJobDataSource_notFoundNamesJobAndProject(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	env.expectError(t, env.agentJobConfig(env.ProjectID, "job_nope", true), `(?s)Agent Job Not Found.*"job_nope".*"`+env.ProjectID+`"`, false)
 }
 
 func TestAccAgentJobDataSource_needsAProject(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	env.expectError(t, env.config(`data "docsadmin_agent_job" "edit" { id = "job_1" }`), `(?s)Missing Project ID.*DOCSADMIN_PROJECT_ID`, false)
 }
 
 func TestAccAgentJobDataSource_waitIsBoundedByReadTimeout(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	job, err := env.client(t).CreateAgentJob(context.Background(), env.ProjectID, "Take your time")
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 )
 
 func TestAccStaticExportDataSource_readsJob(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	const dataAddr = "data.docsadmin_static_export.job"
 	resource.Test(t, resource.TestCase{
@@ -39,6 +40,7 @@ data "docsadmin_static_export" "job" {
 // a completed one with its content version, a failed one with the server's
 // error, as results rather than errors.
 func TestAccStaticExportDataSource_waitsForTheOutcome(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	done := env.StartExport(t, api.StartExportRequest{Domain: env.Domain})
 	failed := env.StartExport(t, api.StartExportRequest{Domain: env.FailDomain})
@@ -78,6 +80,7 @@ data "docsadmin_static_export" "failed" {
 // A job that never finishes ends the wait at timeouts.read with an error
 // that names the job and its last status.
 func TestAccStaticExportDataSource_waitTimesOut(t *testing.T) {
+	t.Parallel()
 	var running string
 	env := newAccEnv(t, holdRunning(&running))
 	running = env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain}).JobID

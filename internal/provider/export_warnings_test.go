@@ -47,6 +47,7 @@ func TestAddExportWarnings(t *testing.T) {
 // A docs source whose docs.json has settings the export does not support:
 // the data source reports the count and the messages.
 func TestAccStaticExportDataSource_warnings(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	files := map[string]string{
 		"docs.json": `{"name": "Warn", "unsupportedOne": true, "unsupportedTwo": {}}`,

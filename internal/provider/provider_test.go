@@ -23,11 +23,8 @@ type accEnv struct {
 
 func newAccEnv(t *testing.T, opts ...apiservertest.Option) *accEnv {
 	t.Helper()
-	// The provider must not pick up settings from the developer's shell.
-	t.Setenv(EnvBaseURL, "")
-	t.Setenv(EnvAPIKey, "")
-	t.Setenv(EnvProjectID, "")
-	t.Setenv("CHECKPOINT_DISABLE", "1")
+	// TestMain has cleared the provider's settings from the environment,
+	// so the provider reads only what a test's configuration gives it.
 	env := apiservertest.Start(t, opts...)
 	return &accEnv{Env: env, factories: map[string]func() (tfprotov6.ProviderServer, error){
 		"docsadmin": providerserver.NewProtocol6WithError(NewWithClock("test", env.Clock)()),
@@ -64,6 +61,7 @@ func (e *accEnv) expectError(t *testing.T, config, pattern string, planOnly bool
 }
 
 func TestAccProvider_missingKeyIsAnAttributeError(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	env.expectError(t, fmt.Sprintf(`
 provider "docsadmin" {
@@ -85,6 +83,7 @@ func TestAccProvider_settingsFromEnvironment(t *testing.T) {
 }
 
 func TestAccProvider_badKeyReportsUnauthorized(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	env.expectError(t, fmt.Sprintf(`
 provider "docsadmin" {
@@ -100,6 +99,7 @@ data "docsadmin_static_export" "x" {
 }
 
 func TestAccProvider_invalidSettingsPointAtTheAttribute(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	for name, c := range map[string]struct{ block, want string }{
 		"url":     {`base_url = "api.example.com"`, `(?s)Invalid URL.*base_url`},
@@ -108,6 +108,7 @@ func TestAccProvider_invalidSettingsPointAtTheAttribute(t *testing.T) {
 		"no url":  {`api_key = "k"`, `(?s)Missing Admin API URL.*DOCSADMIN_BASE_URL`},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			env.expectError(t, "provider \"docsadmin\" {\n  "+c.block+"\n}\n"+`data "docsadmin_static_export" "x" { id = "se_1" }`, c.want, false)
 		})
 	}

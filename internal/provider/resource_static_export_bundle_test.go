@@ -42,6 +42,7 @@ func downloads(url string) error {
 }
 
 func TestAccStaticExportBundle_createImportRenewUpdate(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t) // links live 1h
 	sameJob := statecheck.CompareValue(compare.ValuesSame())
 	newExpiry := statecheck.CompareValue(compare.ValuesDiffer())
@@ -113,6 +114,7 @@ func TestAccStaticExportBundle_createImportRenewUpdate(t *testing.T) {
 // A bundle imported by job ID has no link; the next apply makes one in
 // place, for the same job.
 func TestAccStaticExportBundle_importThenApplyGeneratesLink(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	job := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
 	cfg := env.config(fmt.Sprintf(`
@@ -146,6 +148,7 @@ resource "docsadmin_static_export_bundle" "site" {
 }
 
 func TestAccStaticExportBundle_renewBeforeMustBeADuration(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	env.expectError(t, env.config(bundleConfig(env.Domain, "a while")), `(?s)Invalid Duration.*renew_before`, true)
 }

@@ -54,7 +54,7 @@ func TestAccStaticExportRollout_lifecycle(t *testing.T) {
 				Config:           e.wiredConfig(),
 				ConfigPlanChecks: emptyAfter,
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(rolloutAddr, tfjsonpath.New("id"), knownvalue.StringExact(rolloutNamespace+"/"+rolloutRelease)),
+					statecheck.ExpectKnownValue(rolloutAddr, tfjsonpath.New("id"), knownvalue.StringExact(e.ns+"/"+rolloutRelease)),
 					statecheck.ExpectKnownValue(rolloutAddr, tfjsonpath.New("revision"), knownvalue.Int64Exact(1)),
 					statecheck.ExpectKnownValue(rolloutAddr, tfjsonpath.New("status"), knownvalue.StringExact("deployed")),
 					statecheck.ExpectKnownValue(rolloutAddr, tfjsonpath.New("values_digest"), knownvalue.StringFunc(digest)),
@@ -181,13 +181,13 @@ resource "docsadmin_static_export_rollout" "docs" {
   bundle_url      = "https://bundles.example.com/b.tar.gz?sig=secret"
   version         = "v1"
 }
-`, rolloutNamespace, e.cluster.Kubeconfig))
+`, e.ns, e.cluster.Kubeconfig))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories,
 		Steps: []resource.TestStep{
 			{
 				Config:      config,
-				ExpectError: regexp.MustCompile(`(?s)Helm Release Not Found.*"absent".*namespace.*"docs-tf".*install = true`),
+				ExpectError: regexp.MustCompile(`(?s)Helm Release Not Found.*"absent".*namespace.*"` + regexp.QuoteMeta(e.ns) + `".*install = true`),
 			},
 			{
 				Config:        config,
@@ -200,7 +200,7 @@ resource "docsadmin_static_export_rollout" "docs" {
 				Config:        config,
 				ResourceName:  rolloutAddr,
 				ImportState:   true,
-				ImportStateId: rolloutNamespace + "/absent",
+				ImportStateId: e.ns + "/absent",
 				ExpectError:   regexp.MustCompile(`(?i)cannot import non-existent remote object`),
 			},
 		},
@@ -212,6 +212,7 @@ resource "docsadmin_static_export_rollout" "docs" {
 
 // Plan-time checks need no cluster: they fail before any apply.
 func TestAccStaticExportRollout_invalidArgumentsPointAtTheAttribute(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	for name, c := range map[string]struct{ release, expires, want string }{
 		"release upper case": {"Docs", "2026-01-02T15:04:05Z", `(?s)release.*valid Helm release name`},
@@ -219,6 +220,7 @@ func TestAccStaticExportRollout_invalidArgumentsPointAtTheAttribute(t *testing.T
 		"expiry not rfc3339": {"docs", "tomorrow", `(?s)Invalid Timestamp.*expires_at`},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: env.factories,
 				Steps: []resource.TestStep{{

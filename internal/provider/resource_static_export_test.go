@@ -33,6 +33,7 @@ resource "docsadmin_static_export" "docs" {
 }
 
 func TestAccStaticExport_createImportUpdate(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	newID := statecheck.CompareValue(compare.ValuesDiffer())
 	resource.Test(t, resource.TestCase{
@@ -72,6 +73,7 @@ func TestAccStaticExport_createImportUpdate(t *testing.T) {
 // An export started elsewhere (by CI, say) is imported, and the first
 // apply adopts the configured arguments in place instead of exporting again.
 func TestAccStaticExport_importAdoptsConfiguration(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	job := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
 	cfg := env.config(exportConfig(env.Domain, "a"))
@@ -101,11 +103,13 @@ func TestAccStaticExport_importAdoptsConfiguration(t *testing.T) {
 }
 
 func TestAccStaticExport_failedExportReportsServerError(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	env.expectError(t, env.config(exportConfig(env.FailDomain, "a")), `(?s)Static Export Failed.*The server reports: \S+`, false)
 }
 
 func TestAccStaticExport_vanishedJobIsExportedAgain(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, apiservertest.WithJobRetention(time.Hour))
 	newID := statecheck.CompareValue(compare.ValuesDiffer())
 	resource.Test(t, resource.TestCase{
@@ -132,6 +136,7 @@ func TestAccStaticExport_vanishedJobIsExportedAgain(t *testing.T) {
 // which is why the rollout's staticExport.version is wired from it: pods
 // roll for new content, not for a new job or link.
 func TestAccStaticExport_contentVersion(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	c := env.client(t)
 	var jobID, version string
@@ -200,6 +205,7 @@ func TestAccStaticExport_contentVersion(t *testing.T) {
 // schema does not have it), content_version is read from the bundle's
 // manifest: once at create, once at import, and kept on refresh.
 func TestAccStaticExport_contentVersionFromManifest(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, apiservertest.WithoutContentVersion())
 	c := env.client(t)
 	var jobID string
@@ -242,15 +248,18 @@ func TestAccStaticExport_contentVersionFromManifest(t *testing.T) {
 }
 
 func TestAccStaticExport_domainMustBeAHostname(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	for _, domain := range []string{"https://docs.acme.test", "docs.acme.test/", "docs.acme.test/docs", "docs.acme.test:443"} {
 		t.Run(domain, func(t *testing.T) {
+			t.Parallel()
 			env.expectError(t, env.config(exportConfig(domain, "a")), `(?s)Invalid Domain.*domain`, true)
 		})
 	}
 }
 
 func TestAccStaticExport_createTimeout(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	env.expectError(t, env.config(fmt.Sprintf(`
 resource "docsadmin_static_export" "docs" {

@@ -47,6 +47,7 @@ resource "docsadmin_static_export_rollout" "docs" {
 
 // Each bad input is an attribute error at plan time, before any apply.
 func TestAccStaticExportRollout_badLinkSourcesFailAtPlan(t *testing.T) {
+	t.Parallel()
 	var running string
 	env := newAccEnv(t, holdRunning(&running))
 	failed := env.WaitExport(t, env.StartExport(t, api.StartExportRequest{Domain: env.FailDomain}).JobID)
@@ -69,6 +70,7 @@ func TestAccStaticExportRollout_badLinkSourcesFailAtPlan(t *testing.T) {
 		"renew, no job":   {`version = "v1"` + "\n  bundle_url = " + link + "\n  renew_before = \"1h\"", `(?s)Renewal Needs job_id.*renew_before`},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			env.expectError(t, env.config(rolloutWith(c.body)), c.want, true)
 		})
 	}
@@ -77,6 +79,7 @@ func TestAccStaticExportRollout_badLinkSourcesFailAtPlan(t *testing.T) {
 // An ephemeral bundle of a job without a bundle is an error on job_id when
 // Terraform opens it, at plan time.
 func TestAccStaticExportBundleEphemeral_jobWithoutBundle(t *testing.T) {
+	t.Parallel()
 	var running string
 	env := newAccEnv(t, holdRunning(&running))
 	failed := env.WaitExport(t, env.StartExport(t, api.StartExportRequest{Domain: env.FailDomain}).JobID)
@@ -87,6 +90,7 @@ func TestAccStaticExportBundleEphemeral_jobWithoutBundle(t *testing.T) {
 		"running": {running, `(?s)Static Export Not Completed.*job_id.*is running`},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			env.expectError(t, env.config(fmt.Sprintf(`
 ephemeral "docsadmin_static_export_bundle" "site" {
   job_id = %q

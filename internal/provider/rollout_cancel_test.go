@@ -29,7 +29,7 @@ const cancelBound = 30 * time.Second
 // with real terraform and SIGINT; this calls Update as the framework does,
 // to pin what the resource returns (state untouched, the diagnostic).
 func TestStaticExportRollout_cancelledUpdateLeavesPreviousRevision(t *testing.T) {
-	e := newRolloutEnv(t)
+	e := newParallelRolloutEnv(t)
 	prev, err := e.roller.Apply(t.Context(), rollout.Request{Release: rolloutRelease, Chart: e.chart, Install: true,
 		NonAtomic: true, BundleURL: "https://bundles.example.com/b.tar.gz?signature=old", Version: "v1"})
 	if err != nil {
@@ -44,8 +44,8 @@ func TestStaticExportRollout_cancelledUpdateLeavesPreviousRevision(t *testing.T)
 	model := func(version, link string) staticExportRolloutModel {
 		null := types.StringNull()
 		return staticExportRolloutModel{
-			ID: types.StringValue(rolloutNamespace + "/" + rolloutRelease), Release: types.StringValue(rolloutRelease),
-			Namespace: types.StringValue(rolloutNamespace), KubeconfigPath: types.StringValue(e.cluster.Kubeconfig),
+			ID: types.StringValue(e.ns + "/" + rolloutRelease), Release: types.StringValue(rolloutRelease),
+			Namespace: types.StringValue(e.ns), KubeconfigPath: types.StringValue(e.cluster.Kubeconfig),
 			KubeContext: null, BundleURL: types.StringValue(link), Version: types.StringValue(version), ExpiresAt: null,
 			Chart: null, JobID: null, RenewBefore: null, BundleURLWO: null, BundleURLWOVer: null,
 			Install: types.BoolValue(false), Atomic: types.BoolValue(true), Wait: types.BoolValue(false),

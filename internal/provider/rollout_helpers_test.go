@@ -21,9 +21,8 @@ import (
 )
 
 const (
-	rolloutAddr      = "docsadmin_static_export_rollout.docs"
-	rolloutRelease   = "docs"
-	rolloutNamespace = "docs-tf"
+	rolloutAddr    = "docsadmin_static_export_rollout.docs"
+	rolloutRelease = "docs"
 	// The chart's Secret that holds the link (see its templates).
 	rolloutSecret = "docs-docsadmin-self-hosted-bundle"
 )
@@ -34,6 +33,7 @@ const (
 type rolloutEnv struct {
 	*accEnv
 	cluster *kubetest.Cluster
+	ns      string // the test's own namespace, where the release goes
 	cs      kubernetes.Interface
 	roller  *rollout.Roller
 	chart   string
@@ -41,22 +41,47 @@ type rolloutEnv struct {
 
 func newRolloutEnv(t *testing.T, opts ...kubetest.Option) *rolloutEnv {
 	t.Helper()
-	env := newAccEnv(t)
-	c := kubetest.Start(t, opts...)
-	t.Setenv("KUBECACHEDIR", t.TempDir())
+	e := startRolloutEnv(t, opts...)
 	// terraform import passes no configuration, so the imported resource
-	// reads the cluster named by KUBECONFIG, as helm would.
-	t.Setenv("KUBECONFIG", c.Kubeconfig)
+	// reads the cluster named by KUBECONFIG, as helm would. Setting it makes
+	// the test serial.
+	t.Setenv("KUBECONFIG", e.cluster.Kubeconfig)
+	return e
+}
+
+// newParallelRolloutEnv is newRolloutEnv for a test that names its cluster
+// in every configuration (kubeconfig_path), so it needs no KUBECONFIG and
+// runs in parallel with the other such tests, each in its own namespace.
+func newParallelRolloutEnv(t *testing.T) *rolloutEnv {
+	t.Helper()
+	t.Parallel()
+	return startRolloutEnv(t)
+}
+
+// startRolloutEnv starts the server, creates the test's namespace on the
+// package's shared cluster (or, with options, on a cluster of its own) and
+// touches no process state: TestMain points KUBECACHEDIR at a directory of
+// its own.
+func startRolloutEnv(t *testing.T, opts ...kubetest.Option) *rolloutEnv {
+	t.Helper()
+	env := newAccEnv(t)
+	var c *kubetest.Cluster
+	if len(opts) == 0 {
+		c = sharedCluster(t)
+	} else {
+		c = kubetest.Start(t, opts...)
+	}
+	namespace := testNamespace(t)
 	rc, err := clientcmd.BuildConfigFromFlags("", c.Kubeconfig)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cs := kubernetes.NewForConfigOrDie(rc)
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: rolloutNamespace}}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}
 	if _, err := cs.CoreV1().Namespaces().Create(t.Context(), ns, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	roller, err := rollout.New(rollout.Config{Kubeconfig: c.Kubeconfig, Context: c.Context, Namespace: rolloutNamespace},
+	roller, err := rollout.New(rollout.Config{Kubeconfig: c.Kubeconfig, Context: c.Context, Namespace: namespace},
 		hclog.NewNullLogger())
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +90,7 @@ func newRolloutEnv(t *testing.T, opts ...kubetest.Option) *rolloutEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &rolloutEnv{accEnv: env, cluster: c, cs: cs, roller: roller, chart: chart}
+	return &rolloutEnv{accEnv: env, cluster: c, ns: namespace, cs: cs, roller: roller, chart: chart}
 }
 
 // wiredConfig is the whole loop: an export, its bundle link, and the
@@ -85,7 +110,7 @@ resource "docsadmin_static_export_rollout" "docs" {
   expires_at = docsadmin_static_export_bundle.site.expires_at
   version    = docsadmin_static_export.docs.content_version
 }
-`, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, e.cluster.Context, e.chart))
+`, rolloutRelease, e.ns, e.cluster.Kubeconfig, e.cluster.Context, e.chart))
 }
 
 // current is what the release carries, read as Terraform's Read does.
@@ -102,7 +127,7 @@ func (e *rolloutEnv) current(t *testing.T) *rollout.State {
 // the link in state.
 func (e *rolloutEnv) secretHolds(t *testing.T) func(string) error {
 	return func(link string) error {
-		sec, err := e.cs.CoreV1().Secrets(rolloutNamespace).Get(t.Context(), rolloutSecret, metav1.GetOptions{})
+		sec, err := e.cs.CoreV1().Secrets(e.ns).Get(t.Context(), rolloutSecret, metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
@@ -135,7 +160,7 @@ func (e *rolloutEnv) disableStaticExport(t *testing.T) {
 	t.Helper()
 	ctx := t.Context()
 	name := fmt.Sprintf("sh.helm.release.v1.%s.v%d", rolloutRelease, e.current(t).Revision)
-	secrets := e.cs.CoreV1().Secrets(rolloutNamespace)
+	secrets := e.cs.CoreV1().Secrets(e.ns)
 	sec, err := secrets.Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -106,7 +106,7 @@ func TestAccStaticExportRollout_interruptedApplyLeavesPreviousRevision(t *testin
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
-	e := newRolloutEnv(t)
+	e := newParallelRolloutEnv(t)
 	reattach := serveForTerraform(t, e.accEnv)
 	dir := t.TempDir()
 	write := func(version string, atomic bool) {
@@ -122,7 +122,7 @@ resource "docsadmin_static_export_rollout" "docs" {
   bundle_url      = "https://bundles.example.com/b.tar.gz?signature=%s"
   version         = %q
 }
-`, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, e.chart, atomic, version, version))
+`, rolloutRelease, e.ns, e.cluster.Kubeconfig, e.chart, atomic, version, version))
 		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(hcl), 0o600); err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ resource "docsadmin_static_export_rollout" "docs" {
   atomic          = false
   job_id          = docsadmin_static_export.docs.id
 }
-`, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, e.cluster.Context, e.chart))
+`, rolloutRelease, e.ns, e.cluster.Kubeconfig, e.cluster.Context, e.chart))
 }
 
 // TestAccStaticExportRollout_jobID walks the job_id flow on a real
@@ -39,7 +39,8 @@ resource "docsadmin_static_export_rollout" "docs" {
 // apply, and never a part of a link's signature in state.
 func TestAccStaticExportRollout_jobID(t *testing.T) {
 	e := newRolloutEnv(t)
-	noLink := noLinkInState{e: e, t: t, tmpDir: keepStateUnder(t)}
+	workDir := stateDir(t)
+	noLink := noLinkInState{e: e, t: t, tmpDir: workDir}
 	sameJob := statecheck.CompareValuePairs(exportAddr, tfjsonpath.New("id"), rolloutAddr, tfjsonpath.New("job_id"), compare.ValuesSame())
 	versionIsContent := statecheck.CompareValuePairs(exportAddr, tfjsonpath.New("content_version"),
 		rolloutAddr, tfjsonpath.New("version"), compare.ValuesSame())
@@ -60,6 +61,7 @@ func TestAccStaticExportRollout_jobID(t *testing.T) {
 	var link string // the release's link, to tell a new one
 	var generation int64
 	resource.Test(t, resource.TestCase{
+		WorkingDir:               workDir,
 		ProtoV6ProviderFactories: e.factories,
 		Steps: []resource.TestStep{
 			{
@@ -76,7 +78,7 @@ func TestAccStaticExportRollout_jobID(t *testing.T) {
 				ImportState:       true,
 				ImportStateVerify: true,
 				ImportStateIdFunc: func(s *terraform.State) (string, error) {
-					return rolloutNamespace + "/" + rolloutRelease + "/" + s.RootModule().Resources[exportAddr].Primary.ID, nil
+					return e.ns + "/" + rolloutRelease + "/" + s.RootModule().Resources[exportAddr].Primary.ID, nil
 				},
 				ImportStateVerifyIgnore: []string{"kubeconfig_path", "kube_context", "chart", "install", "atomic", "wait", "timeouts"},
 			},

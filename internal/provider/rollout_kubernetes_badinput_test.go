@@ -37,6 +37,7 @@ func selfSigned(t *testing.T) (certPEM, keyPEM string) {
 // Each bad kubernetes block or chart setting is an attribute error at plan
 // time, before any cluster is contacted.
 func TestAccStaticExportRollout_badClusterAndChartSettingsFailAtPlan(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t)
 	cert, key := selfSigned(t)
 	_, otherKey := selfSigned(t)
@@ -89,6 +90,7 @@ func TestAccStaticExportRollout_badClusterAndChartSettingsFailAtPlan(t *testing.
 			`(?s)chart_repository`},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			env.expectError(t, env.config(rolloutWith(c.body)), c.want, true)
 		})
 	}

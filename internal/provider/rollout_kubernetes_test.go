@@ -62,7 +62,7 @@ resource "docsadmin_static_export_rollout" "docs" {
 %[4]s
   }
 }
-`, rolloutRelease, rolloutNamespace, e.chart, credentials, e.cluster.Server, e.cluster.CAData, credentialKind(credentials)))
+`, rolloutRelease, e.ns, e.chart, credentials, e.cluster.Server, e.cluster.CAData, credentialKind(credentials)))
 }
 
 // credentialKind names the kind of credentials in an HCL fragment.
@@ -86,11 +86,11 @@ func (e *rolloutEnv) grantAdmin(t *testing.T, subject rbacv1.Subject, client kub
 		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "cluster-admin"},
 		Subjects:   []rbacv1.Subject{subject},
 	}
-	if _, err := e.cs.RbacV1().RoleBindings(rolloutNamespace).Create(t.Context(), binding, metav1.CreateOptions{}); err != nil {
+	if _, err := e.cs.RbacV1().RoleBindings(e.ns).Create(t.Context(), binding, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	testutil.Eventually(t, rbacTimeout, subject.Name+" may list secrets in "+rolloutNamespace, func() bool {
-		_, err := client.CoreV1().Secrets(rolloutNamespace).List(t.Context(), metav1.ListOptions{})
+	testutil.Eventually(t, rbacTimeout, subject.Name+" may list secrets in "+e.ns, func() bool {
+		_, err := client.CoreV1().Secrets(e.ns).List(t.Context(), metav1.ListOptions{})
 		return err == nil
 	})
 }
@@ -108,18 +108,18 @@ func TestAccStaticExportRollout_kubernetesBlock(t *testing.T) {
 		t.Setenv(v, "TRACE")
 	}
 	ctx := t.Context()
-	nobody, err := e.cluster.ServiceAccountToken(ctx, rolloutNamespace, "nobody")
+	nobody, err := e.cluster.ServiceAccountToken(ctx, e.ns, "nobody")
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, err := e.cluster.ServiceAccountToken(ctx, rolloutNamespace, "deployer")
+	token, err := e.cluster.ServiceAccountToken(ctx, e.ns, "deployer")
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := rest.Config{Host: e.cluster.Server, TLSClientConfig: rest.TLSClientConfig{CAData: e.cluster.CAData}}
 	tokenClient := base
 	tokenClient.BearerToken = token
-	e.grantAdmin(t, rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Namespace: rolloutNamespace, Name: "deployer"},
+	e.grantAdmin(t, rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Namespace: e.ns, Name: "deployer"},
 		kubernetes.NewForConfigOrDie(&tokenClient))
 
 	certPEM, keyPEM, err := e.cluster.ClientCertificate("cert-deployer")
@@ -155,7 +155,7 @@ func TestAccStaticExportRollout_kubernetesBlock(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      e.kubernetesConfig(fmt.Sprintf("    token = file(%q)", files["nobody"])),
-				ExpectError: regexp.MustCompile(`(?s)Unable to Upgrade Release.*forbidden.*system:serviceaccount:docs-tf:nobody`),
+				ExpectError: regexp.MustCompile(`(?s)Unable to Upgrade Release.*forbidden.*system:serviceaccount:` + regexp.QuoteMeta(e.ns) + `:nobody`),
 			},
 			{
 				Config: e.kubernetesConfig(fmt.Sprintf("    token = file(%q)", files["token"])),

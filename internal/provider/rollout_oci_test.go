@@ -144,7 +144,7 @@ resource "docsadmin_static_export_rollout" "docs" {
   bundle_url      = "https://bundles.example.com/b.tar.gz?signature=x"
   version         = "v1"
 }
-`, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, ref, version)),
+`, rolloutRelease, e.ns, e.cluster.Kubeconfig, ref, version)),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(rolloutAddr, tfjsonpath.New("revision"), knownvalue.Int64Exact(1)),
 				statecheck.ExpectKnownValue(rolloutAddr, tfjsonpath.New("status"), knownvalue.StringExact("deployed")),

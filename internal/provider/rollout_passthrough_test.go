@@ -111,7 +111,7 @@ const rolloutRevisionLabel = "docsadmin.dev/rollout-revision"
 func (e *rolloutEnv) stickPending(t *testing.T, from int) {
 	t.Helper()
 	ctx := t.Context()
-	secrets := e.cs.CoreV1().Secrets(rolloutNamespace)
+	secrets := e.cs.CoreV1().Secrets(e.ns)
 	sec, err := secrets.Get(ctx, fmt.Sprintf("sh.helm.release.v1.%s.v%d", rolloutRelease, from), metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +165,7 @@ func (e *rolloutEnv) stickPending(t *testing.T, from int) {
 // error naming the recovery; with recover_pending it is rolled back and
 // the apply goes through.
 func TestAccStaticExportRollout_recoverPending(t *testing.T) {
-	e := newRolloutEnv(t)
+	e := newParallelRolloutEnv(t)
 	res, err := e.roller.Apply(t.Context(), rollout.Request{Release: rolloutRelease, Chart: e.chart, Install: true,
 		NonAtomic: true, BundleURL: "https://bundles.example.com/b.tar.gz?signature=x", Version: "v1"})
 	if err != nil {
@@ -183,7 +183,7 @@ resource "docsadmin_static_export_rollout" "docs" {
   bundle_url      = "https://bundles.example.com/b.tar.gz?signature=y"
   version         = "v2"
 }
-`, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, recoverPending))
+`, rolloutRelease, e.ns, e.cluster.Kubeconfig, recoverPending))
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories,
@@ -205,7 +205,7 @@ resource "docsadmin_static_export_rollout" "docs" {
 			},
 		},
 	})
-	stuck, err := e.cs.CoreV1().Secrets(rolloutNamespace).Get(t.Context(),
+	stuck, err := e.cs.CoreV1().Secrets(e.ns).Get(t.Context(),
 		fmt.Sprintf("sh.helm.release.v1.%s.v%d", rolloutRelease, res.Revision+1), metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -52,7 +52,7 @@ var privatePattern = regexp.MustCompile(`"private":\s*"([A-Za-z0-9+/=]+)"`)
 
 // stateFiles collects every file under dir that Terraform wrote as state
 // (terraform.tfstate and its backups), with plugin-testing's working
-// directories kept under dir by TF_ACC_TEMP_DIR.
+// directories kept under dir (the TestCase's WorkingDir, see stateDir).
 func stateFiles(t *testing.T, dir string) string {
 	t.Helper()
 	var all strings.Builder
@@ -115,12 +115,12 @@ func (c noLinkInState) CheckState(_ context.Context, req statecheck.CheckStateRe
 	}
 }
 
-// keepStateUnder makes plugin-testing create its working directories, and
-// so the state files, under a directory the test can search.
-func keepStateUnder(t *testing.T) string {
-	dir := t.TempDir()
-	t.Setenv("TF_ACC_TEMP_DIR", dir)
-	return dir
+// stateDir is a directory for the TestCase's WorkingDir: plugin-testing
+// creates its working directories, and so the state files, under it, where
+// the test can search them. (TF_ACC_TEMP_DIR would do the same for the
+// whole process, and so keep the test from running in parallel.)
+func stateDir(t *testing.T) string {
+	return t.TempDir()
 }
 
 // deploymentGeneration is the generation of the chart's Deployment, which
@@ -128,7 +128,7 @@ func keepStateUnder(t *testing.T) string {
 // would roll.
 func (e *rolloutEnv) deploymentGeneration(t *testing.T) int64 {
 	t.Helper()
-	list, err := e.cs.AppsV1().Deployments(rolloutNamespace).List(t.Context(), metav1.ListOptions{})
+	list, err := e.cs.AppsV1().Deployments(e.ns).List(t.Context(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

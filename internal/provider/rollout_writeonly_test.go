@@ -35,15 +35,16 @@ resource "docsadmin_static_export_rollout" "docs" {
   bundle_url_wo_version = %q
   version               = docsadmin_static_export.docs.content_version
 }
-`, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, e.cluster.Context, e.chart, woVersion))
+`, rolloutRelease, e.ns, e.cluster.Kubeconfig, e.cluster.Context, e.chart, woVersion))
 }
 
 // TestAccStaticExportRollout_ephemeralIntoWriteOnly: the ephemeral link
 // reaches the release through bundle_url_wo and never state; a plan opens
 // a new link but does not write it until bundle_url_wo_version changes.
 func TestAccStaticExportRollout_ephemeralIntoWriteOnly(t *testing.T) {
-	e := newRolloutEnv(t)
-	noLink := noLinkInState{e: e, t: t, tmpDir: keepStateUnder(t)}
+	e := newParallelRolloutEnv(t)
+	workDir := stateDir(t)
+	noLink := noLinkInState{e: e, t: t, tmpDir: workDir}
 	var link string
 	checks := func(revision int64, woVersion string) []statecheck.StateCheck {
 		return []statecheck.StateCheck{
@@ -57,6 +58,7 @@ func TestAccStaticExportRollout_ephemeralIntoWriteOnly(t *testing.T) {
 		}
 	}
 	resource.Test(t, resource.TestCase{
+		WorkingDir:               workDir,
 		ProtoV6ProviderFactories: e.factories,
 		// Documentation only: 1.11.4 is on PATH, so nothing is skipped.
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
