@@ -18,7 +18,7 @@ import (
 // (deployed, the old values), and state keeps the previous values, so the
 // old configuration plans nothing.
 func TestAccStaticExportRollout_failedUpgradeRollsBack(t *testing.T) {
-	e := newRolloutEnv(t)
+	e := newParallelRolloutEnv(t)
 	config := func(version string, atomic bool) string {
 		return e.config(fmt.Sprintf(`
 resource "docsadmin_static_export_rollout" "docs" {
@@ -35,7 +35,7 @@ resource "docsadmin_static_export_rollout" "docs" {
     update = "8s"
   }
 }
-`, rolloutRelease, rolloutNamespace, e.cluster.Kubeconfig, e.chart, atomic, version, version))
+`, rolloutRelease, e.ns, e.cluster.Kubeconfig, e.chart, atomic, version, version))
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories,
