@@ -74,7 +74,7 @@ var testMarkdown = newMarkdown()
 func TestRender_linearInPageSize(t *testing.T) {
 	// A timing check belongs with the benchmarks, not in make test: on a
 	// shared machine its ratios swing, and deeply indented lists measure
-	// 2.2-2.9x per doubling in goldmark.s block parser, so it would
+	// 2.2-2.9x per doubling in goldmark's block parser, so it would
 	// fail CI at random. make bench runs it with DOCSADMIN_SCALE=1.
 	if os.Getenv("DOCSADMIN_SCALE") == "" {
 		t.Skip("timing check, run by make bench (DOCSADMIN_SCALE=1)")
