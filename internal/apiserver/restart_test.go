@@ -125,13 +125,26 @@ func freePort(t *testing.T) string {
 // TestRestart_killMidExport kills the server with SIGKILL while one export
 // renders and another waits, restarts it on the same data dir, and checks
 // that nothing was lost: both jobs complete, and a link issued before the
-// crash still downloads.
+// crash still downloads. On PostgreSQL and S3 the restarted server takes
+// the killed one's job over once its lease (2 s here) has lapsed, and the
+// link from before the crash is the store's own.
 func TestRestart_killMidExport(t *testing.T) {
+	t.Run("bbolt", func(t *testing.T) { killMidExport(t, 4000, "", "") })
+	t.Run("postgres+s3", func(t *testing.T) {
+		b := s3test.Start(t)
+		b.SetEnv(t)
+		// Uploading the site makes an export slower, so fewer pages keep
+		// it running until the kill.
+		killMidExport(t, 1000, fmt.Sprintf(" --database-url %s --object-store %s", pgtest.DB(t), b.URL()), "exportLease: 2s\n")
+	})
+}
+
+func killMidExport(t *testing.T, pages int, storageArgs, extraConfig string) {
 	dir := t.TempDir()
 	apiservertest.WriteSites(t, dir)
-	writeLargeSite(t, filepath.Join(dir, "large"), 4000)
+	writeLargeSite(t, filepath.Join(dir, "large"), pages)
 	key := "dak_" + strings.Repeat("ab", 16)
-	cfg := fmt.Sprintf(`
+	cfg := extraConfig + fmt.Sprintf(`
 exportWorkers: 1
 organizations:
   - id: acme
@@ -147,7 +160,7 @@ organizations:
 	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := fmt.Sprintf("--config %s --data-dir %s --addr %s", filepath.Join(dir, "config.yaml"), filepath.Join(dir, "data"), freePort(t))
+	args := fmt.Sprintf("--config %s --data-dir %s --addr %s", filepath.Join(dir, "config.yaml"), filepath.Join(dir, "data"), freePort(t)) + storageArgs
 	env := &apiservertest.Env{Key: key, Domain: "small.acme.test"}
 
 	first := startChild(t, args)
