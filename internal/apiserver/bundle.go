@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 )
 
@@ -163,7 +164,7 @@ func (s *Server) writeArchive(ctx context.Context, id string) (_ int64, err erro
 	if err := os.Rename(tmp.Name(), final); err != nil {
 		return 0, fmt.Errorf("publish bundle: %w", err)
 	}
-	if err := syncDir(filepath.Dir(final)); err != nil {
+	if err := fsutil.SyncDir(filepath.Dir(final)); err != nil {
 		return 0, fmt.Errorf("sync bundle dir: %w", err)
 	}
 	return st.Size(), nil

@@ -17,6 +17,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 )
 
@@ -196,7 +197,7 @@ func demoKey(dataDir string) (key string, created bool, err error) {
 		return "", false, fmt.Errorf("generate admin key: %w", err)
 	}
 	key = api.DefaultKeyPrefix + "_" + secret
-	if err := writeFileAtomic(path, []byte(key+"\n"), 0o600); err != nil {
+	if err := fsutil.WriteFileAtomic(path, []byte(key+"\n"), 0o600); err != nil {
 		return "", false, fmt.Errorf("write admin key: %w", err)
 	}
 	return key, true, nil

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
 )
 
 // Key ring files in the data dir. legacyKeyFile is the single key of
@@ -110,7 +112,7 @@ func writeKeyRing(dataDir string, r *keyRing) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dataDir, keyRingFile), raw, 0o600); err != nil {
+	if err := fsutil.WriteFileAtomic(filepath.Join(dataDir, keyRingFile), raw, 0o600); err != nil {
 		return fmt.Errorf("write signing key ring: %w", err)
 	}
 	if err := os.Remove(filepath.Join(dataDir, legacyKeyFile)); err != nil && !errors.Is(err, os.ErrNotExist) {

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 )
@@ -85,44 +83,6 @@ func (s *signer) verify(jobID, file string, q url.Values, now time.Time) error {
 		return errLinkExpired
 	}
 	return nil
-}
-
-// writeFileAtomic writes data under a temporary name, syncs it, renames it
-// into place and syncs the directory.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	// The first error wins; Close is checked even after a successful
-	// write, since that is where some file systems report a lost one.
-	err = tmp.Chmod(perm)
-	if err == nil {
-		_, err = tmp.Write(data)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name()) // best effort: the error above is the one to report
-		return err
-	}
-	return syncDir(filepath.Dir(path))
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close() //nolint:errcheck // opened read-only for Sync, whose error is returned
-	return d.Sync()
 }
 
 // randomHex returns n random bytes as hex, for ids and keys.

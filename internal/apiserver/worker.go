@@ -12,6 +12,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
@@ -166,7 +167,7 @@ func (s *Server) render(leaseCtx context.Context, rec *exportJobRecord, lj *live
 	if err := os.Rename(partial, s.siteDir(rec.JobID)); err != nil {
 		return nil, fmt.Errorf("publish export: %w", err)
 	}
-	if err := syncDir(s.jobDir(rec.JobID)); err != nil {
+	if err := fsutil.SyncDir(s.jobDir(rec.JobID)); err != nil {
 		return nil, fmt.Errorf("sync export dir: %w", err)
 	}
 	// Earlier attempts, interrupted or taken over, leave their partial

@@ -16,6 +16,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
 )
 
 // WithStateDir keeps the cluster in dir across starts instead of a
@@ -171,8 +173,8 @@ func createState(dir string) (*setup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode cluster state: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, stateFile), data); err != nil {
-		return nil, err
+	if err := fsutil.WriteFileAtomic(filepath.Join(dir, stateFile), data, 0o600); err != nil {
+		return nil, fmt.Errorf("write %s: %w", stateFile, err)
 	}
 	return s, nil
 }
@@ -269,30 +271,6 @@ func checkPortsFree(dir string, ports []int) error {
 				port, portNames[i], filepath.Join(dir, stateFile), dir, err)
 		}
 		_ = l.Close()
-	}
-	return nil
-}
-
-// writeFileAtomic replaces path with data so that a crash leaves either
-// the old file or the new one, never a torn one.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
 	return nil
 }
