@@ -150,6 +150,21 @@ type exportLimits struct {
 	bytes  int64 // their rendered sites and archives
 }
 
+// check refuses one more job for an organization that already has active
+// queued or running jobs, stored jobs in all and size bytes stored; both
+// stores call it inside the transaction that inserts the job.
+func (lim exportLimits) check(active, stored int, size int64) error {
+	switch {
+	case lim.active > 0 && active >= lim.active:
+		return errTooManyActive
+	case lim.stored > 0 && stored >= lim.stored:
+		return errTooManyStored
+	case lim.bytes > 0 && size >= lim.bytes:
+		return errTooManyBytes
+	}
+	return nil
+}
+
 // Reasons createExportJob refuses a job.
 var (
 	errTooManyActive = errors.New("too many active exports")

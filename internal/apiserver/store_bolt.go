@@ -245,13 +245,8 @@ func (s *boltStore) createExportJob(rec *exportJobRecord, idemKey, hash string, 
 		if err != nil {
 			return err
 		}
-		switch {
-		case lim.active > 0 && active >= lim.active:
-			return errTooManyActive
-		case lim.stored > 0 && stored >= lim.stored:
-			return errTooManyStored
-		case lim.bytes > 0 && size >= lim.bytes:
-			return errTooManyBytes
+		if err := lim.check(active, stored, size); err != nil {
+			return err
 		}
 		data, err := json.Marshal(rec)
 		if err != nil {

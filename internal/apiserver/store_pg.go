@@ -181,13 +181,8 @@ func (s *pgStore) createExportJob(rec *exportJobRecord, idemKey, hash string, li
 			FROM export_jobs WHERE org_id = $1`, rec.OrgID).Scan(&active, &stored, &size); err != nil {
 			return err
 		}
-		switch {
-		case lim.active > 0 && active >= lim.active:
-			return errTooManyActive
-		case lim.stored > 0 && stored >= lim.stored:
-			return errTooManyStored
-		case lim.bytes > 0 && size >= lim.bytes:
-			return errTooManyBytes
+		if err := lim.check(active, stored, size); err != nil {
+			return err
 		}
 		if err := putPGExportJob(ctx, tx, rec); err != nil {
 			return err

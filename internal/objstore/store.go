@@ -177,14 +177,20 @@ func (s *Store) Stat(ctx context.Context, key string) (Info, error) {
 	if err != nil {
 		return Info{}, s.wrap("stat", key, err)
 	}
+	return objectInfo(key, out.ContentLength, out.ETag, out.ContentType, out.LastModified, out.Metadata), nil
+}
+
+// objectInfo is the Info of an object from the headers HEAD and GET
+// answer alike.
+func objectInfo(key string, size *int64, etag, contentType *string, modified *time.Time, meta map[string]string) Info {
 	return Info{
 		Key:          key,
-		Size:         aws.ToInt64(out.ContentLength),
-		ETag:         strings.Trim(aws.ToString(out.ETag), `"`),
-		ContentType:  aws.ToString(out.ContentType),
-		LastModified: aws.ToTime(out.LastModified),
-		Metadata:     out.Metadata,
-	}, nil
+		Size:         aws.ToInt64(size),
+		ETag:         strings.Trim(aws.ToString(etag), `"`),
+		ContentType:  aws.ToString(contentType),
+		LastModified: aws.ToTime(modified),
+		Metadata:     meta,
+	}
 }
 
 // Delete removes an object; deleting one that does not exist is no error,

@@ -161,14 +161,7 @@ func (s *Store) Get(ctx context.Context, key string) (io.ReadCloser, Info, error
 	if err != nil {
 		return nil, Info{}, s.wrap("get", key, err)
 	}
-	return out.Body, Info{
-		Key:          key,
-		Size:         aws.ToInt64(out.ContentLength),
-		ETag:         strings.Trim(aws.ToString(out.ETag), `"`),
-		ContentType:  aws.ToString(out.ContentType),
-		LastModified: aws.ToTime(out.LastModified),
-		Metadata:     out.Metadata,
-	}, nil
+	return out.Body, objectInfo(key, out.ContentLength, out.ETag, out.ContentType, out.LastModified, out.Metadata), nil
 }
 
 // List yields the objects whose keys start with prefix, in key order,
