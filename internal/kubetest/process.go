@@ -18,6 +18,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // Deadlines for the processes. A warm start takes about three seconds on
@@ -155,7 +157,7 @@ func launch(e Env, path, logPath string, args ...string) (*process, error) {
 	cmd := exec.Command(path, args...)
 	cmd.Stdout = logFile
 	cmd.Stderr = logFile
-	cmd.SysProcAttr = sysProcAttr()
+	cmd.SysProcAttr = testutil.ServerProcAttr()
 	// The child writes the log through its own descriptor; closing ours
 	// cannot lose any of it, so its error is not worth reporting.
 	if err := cmd.Start(); err != nil {
@@ -181,12 +183,12 @@ func (p *process) stop(e Env) {
 		return
 	default:
 	}
-	_ = signalGroup(p.cmd.Process, syscall.SIGTERM)
+	_ = testutil.SignalGroup(p.cmd.Process, syscall.SIGTERM)
 	select {
 	case <-p.exited:
 	case <-time.After(stopTimeout):
 		e.Logf("kubetest: %s did not stop within %s; killing it", p.name, stopTimeout)
-		_ = signalGroup(p.cmd.Process, syscall.SIGKILL)
+		_ = testutil.SignalGroup(p.cmd.Process, syscall.SIGKILL)
 		<-p.exited
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // Deadlines for the MinIO process. It is live in about a second on a quiet
@@ -106,7 +108,7 @@ func (s *Server) start(bin string) error {
 		"MINIO_UPDATE=off",
 	}
 	s.cmd.Stdout, s.cmd.Stderr = logFile, logFile
-	s.cmd.SysProcAttr = sysProcAttr()
+	s.cmd.SysProcAttr = testutil.ServerProcAttr()
 	began := time.Now()
 	if err := s.cmd.Start(); err != nil {
 		_ = logFile.Close()
@@ -189,11 +191,11 @@ func (s *Server) Stop() {
 		select {
 		case <-s.exited:
 		default:
-			_ = signalGroup(s.cmd.Process, syscall.SIGTERM)
+			_ = testutil.SignalGroup(s.cmd.Process, syscall.SIGTERM)
 			select {
 			case <-s.exited:
 			case <-time.After(stopTimeout):
-				_ = signalGroup(s.cmd.Process, syscall.SIGKILL)
+				_ = testutil.SignalGroup(s.cmd.Process, syscall.SIGKILL)
 				<-s.exited
 			}
 		}
