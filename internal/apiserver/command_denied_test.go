@@ -8,9 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/sts"
-
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
@@ -19,27 +16,16 @@ import (
 
 // A bucket the server's credentials may read but not write: the start
 // fails (exit 1) at the write check, naming the bucket, and prints none of
-// the credentials. The read-only credentials come from MinIO's STS with a
-// session policy, the same way a cloud role without s3:PutObject would.
+// the credentials (read-only ones from s3test.ReadOnlyCredentials).
 func TestCommand_bucketWithoutWritePermission(t *testing.T) {
 	b := s3test.Start(t)
 	db := pgtest.DB(t)
+	c := b.ReadOnlyCredentials(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", c.AccessKeyID)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", c.SecretAccessKey)
+	t.Setenv("AWS_SESSION_TOKEN", c.SessionToken)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	sc := sts.New(sts.Options{Region: b.Region, BaseEndpoint: aws.String(b.Endpoint), Credentials: b.Credentials()})
-	out, err := sc.AssumeRole(ctx, &sts.AssumeRoleInput{
-		RoleArn:         aws.String("arn:xxx:xxx:xxx:xxxx"), // MinIO ignores it
-		RoleSessionName: aws.String("read-only"),
-		Policy: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow",` +
-			`"Action":["s3:ListBucket","s3:GetObject"],"Resource":["arn:aws:s3:::` + b.Name + `","arn:aws:s3:::` + b.Name + `/*"]}]}`),
-	})
-	if err != nil {
-		t.Fatalf("assume a read-only role: %v", err)
-	}
-	c := out.Credentials
-	t.Setenv("AWS_ACCESS_KEY_ID", *c.AccessKeyId)
-	t.Setenv("AWS_SECRET_ACCESS_KEY", *c.SecretAccessKey)
-	t.Setenv("AWS_SESSION_TOKEN", *c.SessionToken)
 
 	args := []string{"--addr", "127.0.0.1:0", "--data-dir", filepath.Join(t.TempDir(), "data"),
 		"--database-url", db, "--object-store", b.URL()}
@@ -52,7 +38,7 @@ func TestCommand_bucketWithoutWritePermission(t *testing.T) {
 	if !strings.Contains(msg, "cannot write bucket "+b.Name) {
 		t.Errorf("stderr %q does not say the bucket cannot be written", msg)
 	}
-	for _, secret := range []string{*c.SecretAccessKey, *c.SessionToken} {
+	for _, secret := range []string{c.SecretAccessKey, c.SessionToken} {
 		if strings.Contains(msg, secret) {
 			t.Errorf("stderr leaks a credential: %q", msg)
 		}

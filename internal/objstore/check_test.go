@@ -9,9 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/sts"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/s3test"
@@ -89,29 +87,18 @@ func TestCheck_missingBucket(t *testing.T) {
 	checkFails(t, s, objstore.ErrNoBucket, b.Name+"-missing")
 }
 
-// Credentials that may read but not write: MinIO's STS AssumeRole with a
-// read-only session policy (no admin API and no extra dependency needed).
+// Credentials that may read but not write (s3test.ReadOnlyCredentials):
 // Check gets through the listing and fails at the write, saying so.
 func TestCheck_readOnly(t *testing.T) {
 	b := s3test.Start(t)
 	ctx := ctxT(t)
-	client := sts.New(sts.Options{Region: b.Region, BaseEndpoint: aws.String(b.Endpoint), Credentials: b.Credentials()})
-	out, err := client.AssumeRole(ctx, &sts.AssumeRoleInput{
-		RoleArn:         aws.String("arn:xxx:xxx:xxx:xxxx"), // MinIO ignores it
-		RoleSessionName: aws.String("read-only"),
-		Policy: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow",` +
-			`"Action":["s3:ListBucket","s3:GetObject"],"Resource":["arn:aws:s3:::` + b.Name + `","arn:aws:s3:::` + b.Name + `/*"]}]}`),
-	})
-	if err != nil {
-		t.Fatalf("assume a read-only role: %v", err)
-	}
-	c := out.Credentials
-	ro := credentials.NewStaticCredentialsProvider(*c.AccessKeyId, *c.SecretAccessKey, *c.SessionToken)
+	c := b.ReadOnlyCredentials(t)
+	ro := credentials.NewStaticCredentialsProvider(c.AccessKeyID, c.SecretAccessKey, c.SessionToken)
 	admin := newStore(t, b, objstore.Options{})
 	putArchive(t, admin, "a.tar.gz", "archive bytes")
 
 	s := newStore(t, b, objstore.Options{Credentials: ro})
-	checkFails(t, s, objstore.ErrDenied, "cannot write bucket "+b.Name, *c.SecretAccessKey, *c.SessionToken)
+	checkFails(t, s, objstore.ErrDenied, "cannot write bucket "+b.Name, c.SecretAccessKey, c.SessionToken)
 	// Reading still works with them, so the refusal above is the policy's.
 	if _, err := s.Stat(ctx, "a.tar.gz"); err != nil {
 		t.Errorf("Stat with read-only credentials: %v", err)
