@@ -160,10 +160,7 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 	top = b.String()
 	b.Reset()
 
-	section := func(id, title string) {
-		hs = append(hs, heading{Level: 2, ID: id, Text: title})
-		b.WriteString(`<h2 id="` + id + `">` + esc(title) + `<a class="anchor" href="#` + id + `" aria-label="Link to this section"></a></h2>`)
-	}
+	section := sectionWriter(&b, &hs)
 	b.WriteString(`<div class="api-reference">`)
 	if j.features["playground"] && !o.webhook {
 		j.playground(&b, e)

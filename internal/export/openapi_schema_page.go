@@ -129,10 +129,7 @@ func (j *job) schemaReference(p *page, prefix string) (top, rest string, hs []he
 	}
 	top = b.String()
 	b.Reset()
-	section := func(id, title string) {
-		hs = append(hs, heading{Level: 2, ID: id, Text: title})
-		b.WriteString(`<h2 id="` + id + `">` + esc(title) + `<a class="anchor" href="#` + id + `" aria-label="Link to this section"></a></h2>`)
-	}
+	section := sectionWriter(&b, &hs)
 	b.WriteString(`<div class="api-reference">`)
 	section("attributes", "Attributes")
 	v.path = []string{"schema"}
@@ -154,4 +151,14 @@ func (r *schemaRef) searchText() string {
 	ref := newObj()
 	ref.set("$ref", r.ref())
 	return r.name + " " + strings.Join(v.flatten(ref).props.keys, " ")
+}
+
+// sectionWriter returns the function the reference pages (endpoints and
+// schemas) open a section with: an h2 with its anchor link in b, and the
+// heading in hs for the page's table of contents.
+func sectionWriter(b *strings.Builder, hs *[]heading) func(id, title string) {
+	return func(id, title string) {
+		*hs = append(*hs, heading{Level: 2, ID: id, Text: title})
+		b.WriteString(`<h2 id="` + id + `">` + esc(title) + `<a class="anchor" href="#` + id + `" aria-label="Link to this section"></a></h2>`)
+	}
 }
