@@ -75,23 +75,7 @@ func TestGolden_docsRepo(t *testing.T) {
 // it there under -update.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	golden := filepath.Join("testdata", "golden", "docsrepo", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -args -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs; first difference:\n%s", golden, firstDiff(string(want), got))
-	}
+	compareGolden(t, filepath.Join("testdata", "golden", "docsrepo", name), got)
 }
 
 // TestExport_docsRepo asserts what a reader of the fixture sees, beyond

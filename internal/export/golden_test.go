@@ -21,24 +21,30 @@ func TestGolden(t *testing.T) {
 			got := readOut(t, dir, page)
 			// One element per line keeps golden diffs readable.
 			got = strings.ReplaceAll(got, "><", ">\n<")
-			golden := filepath.Join("testdata", "golden", strings.ReplaceAll(page, "/", "__"))
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from %s; first difference:\n%s", page, golden, firstDiff(string(want), got))
-			}
+			compareGolden(t, filepath.Join("testdata", "golden", strings.ReplaceAll(page, "/", "__")), got)
 		})
+	}
+}
+
+// compareGolden compares got with the golden file, or writes it there
+// under -update.
+func compareGolden(t *testing.T, golden, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -args -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs; first difference:\n%s", golden, firstDiff(string(want), got))
 	}
 }
 

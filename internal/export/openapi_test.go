@@ -210,20 +210,7 @@ func TestGolden_endpointPages(t *testing.T) {
 	for _, page := range []string{"api-reference/pets/create-a-pet.html", "reference/item.html"} {
 		t.Run(page, func(t *testing.T) {
 			got := strings.ReplaceAll(readOut(t, dir, page), "><", ">\n<")
-			golden := filepath.Join("testdata", "golden", "api__"+strings.ReplaceAll(page, "/", "__"))
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from %s; first difference:\n%s", page, golden, firstDiff(string(want), got))
-			}
+			compareGolden(t, filepath.Join("testdata", "golden", "api__"+strings.ReplaceAll(page, "/", "__")), got)
 		})
 	}
 }
