@@ -7,11 +7,23 @@ import "strings"
 // delimiters in one paragraph. No real page comes near these bounds;
 // beyond them the extra markers are escaped and render as the characters
 // written, which keeps a hostile page linear to render.
+//
+// The parser also keeps a record per line and per open block until the
+// top-level block closes, so a long, deeply nested list holds about one
+// record (24 bytes, grown in steps) per byte of the page. Past
+// maxBlockRecords the top level is closed by an empty HTML comment between
+// blank lines before the next line that starts at the margin: a list goes
+// on as a second list (an ordered one from the same number), which a
+// reader does not see. A page that never comes back to the margin is
+// closed wherever it reaches four times the bound. Either way the memory
+// of one render stays bounded.
 const (
-	maxBlockDepth       = 32  // block quote and list markers opening one line
-	maxIndent           = 128 // leading spaces kept outside code fences
-	maxParagraphDelims  = 512 // emphasis and link delimiters per paragraph
+	maxBlockDepth       = 32      // block quote and list markers opening one line
+	maxIndent           = 128     // leading spaces kept outside code fences
+	maxParagraphDelims  = 512     // emphasis and link delimiters per paragraph
+	maxBlockRecords     = 1 << 16 // line-and-open-block records per top-level block
 	boundDelimiterBytes = "*_~[]"
+	topLevelBreak       = "\n<!-- -->\n\n"
 )
 
 // boundMarkdown applies the bounds above to preprocessed Markdown, in one
@@ -21,6 +33,7 @@ func boundMarkdown(md string) string {
 	changed := false
 	fence := ""
 	delims := 0
+	records, blank := 0, true // records since the top level last closed
 	rest := md
 	for len(rest) > 0 {
 		line := rest
@@ -29,8 +42,20 @@ func boundMarkdown(md string) string {
 		} else {
 			rest = ""
 		}
-		out := line
+		out, before := line, ""
 		trimmed := strings.TrimLeft(line, " \t")
+		ws := len(line) - len(trimmed)
+		wasBlank := blank
+		blank = fence == "" && strings.TrimSpace(line) == ""
+		if fence == "" && !blank {
+			switch {
+			case ws == 0 && (wasBlank || trimmed[0] == '#') && listMarkerEnd(trimmed, 0) == 0:
+				records = 0 // a heading or a paragraph after a blank line closes the top level
+			case records > maxBlockRecords && ws == 0, records > 4*maxBlockRecords:
+				before, records = topLevelBreak, 0
+			}
+		}
+		markers := 0
 		switch {
 		case fence != "":
 			if strings.HasPrefix(trimmed, fence) {
@@ -38,18 +63,21 @@ func boundMarkdown(md string) string {
 			}
 		case strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~"):
 			fence = trimmed[:3]
-		case strings.TrimSpace(line) == "":
+		case blank:
 			delims = 0 // a blank line ends the paragraph
 		case strings.HasPrefix(trimmed, "<"):
 		default:
-			out = boundLine(line, &delims)
+			out, markers = boundLine(line, &delims)
 		}
-		if out != line && !changed {
+		// Each list level takes two records and at least two columns.
+		records += min(ws, maxIndent) + 2*markers + 2
+		if (out != line || before != "") && !changed {
 			changed = true
 			b.Grow(len(md) + 64)
 			b.WriteString(md[:len(md)-len(rest)-len(line)])
 		}
 		if changed {
+			b.WriteString(before)
 			b.WriteString(out)
 		}
 	}
@@ -60,8 +88,9 @@ func boundMarkdown(md string) string {
 }
 
 // boundLine bounds one line of a paragraph; delims counts the paragraph's
-// delimiters so far.
-func boundLine(line string, delims *int) string {
+// delimiters so far. It also returns the number of container markers
+// opening the line.
+func boundLine(line string, delims *int) (string, int) {
 	// Indentation past maxIndent nests nothing a reader could see.
 	ws := len(line) - len(strings.TrimLeft(line, " \t"))
 	trimmed := ws > maxIndent
@@ -72,27 +101,17 @@ func boundLine(line string, delims *int) string {
 	depth, i := 0, min(ws, maxIndent)
 	for i < len(line) {
 		j := i
-		switch c := line[i]; {
-		case c == '>':
+		if line[i] == '>' {
 			j = i + 1
-		case (c == '-' || c == '*' || c == '+') && i+1 < len(line) && (line[i+1] == ' ' || line[i+1] == '\t'):
-			j = i + 1
-		case c >= '0' && c <= '9':
-			for j < len(line) && j-i < 9 && line[j] >= '0' && line[j] <= '9' {
-				j++
-			}
-			if j >= len(line) || (line[j] != '.' && line[j] != ')') {
-				j = i
-				break
-			}
-			j++
+		} else {
+			j = i + listMarkerEnd(line, i)
 		}
 		if j == i {
 			break
 		}
 		if depth++; depth > maxBlockDepth {
 			// Escaping the next marker ends the nesting there.
-			return escapeRest(line, i, true, delims)
+			return escapeRest(line, i, true, delims), depth
 		}
 		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
 			j++
@@ -102,9 +121,27 @@ func boundLine(line string, delims *int) string {
 	if !trimmed && *delims+strings.Count(line, "*")+strings.Count(line, "_") < maxParagraphDelims &&
 		!strings.ContainsAny(line, "~[]") {
 		*delims += strings.Count(line, "*") + strings.Count(line, "_")
-		return line
+		return line, depth
 	}
-	return escapeRest(line, i, false, delims)
+	return escapeRest(line, i, false, delims), depth
+}
+
+// listMarkerEnd is the length of the list marker ("-", "*", "+", "1." or
+// "1)") at line[i:], or 0 if none starts there.
+func listMarkerEnd(line string, i int) int {
+	switch c := line[i]; {
+	case (c == '-' || c == '*' || c == '+') && i+1 < len(line) && (line[i+1] == ' ' || line[i+1] == '\t'):
+		return 1
+	case c >= '0' && c <= '9':
+		j := i
+		for j < len(line) && j-i < 9 && line[j] >= '0' && line[j] <= '9' {
+			j++
+		}
+		if j < len(line) && (line[j] == '.' || line[j] == ')') {
+			return j + 1 - i
+		}
+	}
+	return 0
 }
 
 // escapeRest copies line, escaping the container marker at from when
