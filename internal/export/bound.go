@@ -100,11 +100,9 @@ func boundLine(line string, delims *int) (string, int) {
 	// Count container markers opening the line: "> - > 1. > ...".
 	depth, i := 0, min(ws, maxIndent)
 	for i < len(line) {
-		j := i
+		j := i + listMarkerEnd(line, i)
 		if line[i] == '>' {
 			j = i + 1
-		} else {
-			j = i + listMarkerEnd(line, i)
 		}
 		if j == i {
 			break
