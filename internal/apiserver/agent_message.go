@@ -43,10 +43,7 @@ func (s *Server) sendAgentMessage(w http.ResponseWriter, r *http.Request) error 
 		return errMissing
 	}
 	now := s.clock.Now().UTC()
-	msg := agentMessage{
-		Prompt: req.Prompt, At: now,
-		Outcome: project.Agent.Outcome, Duration: time.Duration(project.Agent.Duration),
-	}
+	msg := agentMessage{At: now, Outcome: project.Agent.Outcome, Duration: time.Duration(project.Agent.Duration)}
 	// accept runs inside the store's transaction, so two messages racing
 	// for the last pending slot cannot both get it.
 	accept := func(rec *agentJobRecord) error {

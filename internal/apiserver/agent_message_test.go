@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -208,6 +209,44 @@ func TestAgentMessage_pastRetention(t *testing.T) {
 		env.Clock.Advance(25 * time.Hour)
 		if r := sendMessage(t, env, env.ProjectID, job.ID, "still there?"); r.status != http.StatusNotFound {
 			t.Fatalf("message past retention: %d %s", r.status, r.body)
+		}
+	})
+}
+
+// TestAgentMessage_concurrentPendingBound: messages racing for the last
+// pending slots get exactly the ten there are; the check and the write are
+// one transaction on either store.
+func TestAgentMessage_concurrentPendingBound(t *testing.T) {
+	agentBackends(t, func(t *testing.T, db apiservertest.Option) {
+		env := apiservertest.Start(t, db, slowAgent())
+		job := createAgentJob(t, env, env.ProjectID)
+		const senders = 16
+		statuses := make(chan int, senders)
+		var wg sync.WaitGroup
+		for i := range senders {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				statuses <- sendMessage(t, env, env.ProjectID, job.ID, "step "+strconv.Itoa(i)).status
+			}()
+		}
+		wg.Wait()
+		close(statuses)
+		count := map[int]int{}
+		for s := range statuses {
+			count[s]++
+		}
+		if count[http.StatusOK] != 10 || count[http.StatusTooManyRequests] != senders-10 {
+			t.Fatalf("statuses %v, want 10 accepted and %d refused", count, senders-10)
+		}
+		// Ten messages of ten minutes each after the job's own ten.
+		env.Clock.Advance(105 * time.Minute)
+		if got := getAgentJob(t, env, env.ProjectID, job.ID); got.Status != api.AgentActive {
+			t.Fatalf("at 105 min: %+v", got)
+		}
+		env.Clock.Advance(10 * time.Minute)
+		if got := getAgentJob(t, env, env.ProjectID, job.ID); got.Status != api.AgentCompleted {
+			t.Fatalf("at 115 min: %+v", got)
 		}
 	})
 }

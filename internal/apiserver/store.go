@@ -116,9 +116,11 @@ type agentJobRecord struct {
 }
 
 // agentMessage is one follow-up of an agent job. Like the job, it copies
-// the project's agent script as it was when the message arrived.
+// the project's agent script as it was when the message arrived. The
+// prompt is not kept: the reference agent does not read it, and a job's
+// record, rewritten on every message, would otherwise grow by up to 64 KiB
+// a message for as long as the job is retained.
 type agentMessage struct {
-	Prompt   string        `json:"prompt"`
 	At       time.Time     `json:"at"`
 	Outcome  string        `json:"outcome"`
 	Duration time.Duration `json:"duration"`
