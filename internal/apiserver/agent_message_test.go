@@ -250,3 +250,38 @@ func TestAgentMessage_concurrentPendingBound(t *testing.T) {
 		}
 	})
 }
+
+// TestAgentMessage_followsTheScriptOfItsTime: a message is worked on by
+// the project's agent script as it is when the message arrives; a job
+// that opened a pull request keeps the link even when a later message
+// fails.
+func TestAgentMessage_followsTheScriptOfItsTime(t *testing.T) {
+	agentBackends(t, func(t *testing.T, db apiservertest.Option) {
+		var cfg *apiserver.Config
+		env := apiservertest.Start(t, db, apiservertest.WithConfig(func(c *apiserver.Config) { cfg = c }))
+		job := createAgentJob(t, env, env.ProjectID)
+		env.Clock.Advance(2 * time.Second)
+		done := getAgentJob(t, env, env.ProjectID, job.ID)
+		if done.Status != api.AgentCompleted || done.PRLink == nil {
+			t.Fatalf("first run: %+v", done)
+		}
+		// The operator changes the script; a restart applies it.
+		env.Restart(t, func() {
+			cfg.Organizations[0].Projects[0].Agent.Outcome = apiserver.OutcomeFail
+			cfg.Organizations[0].Projects[0].Agent.Duration = apiserver.Duration(time.Minute)
+		})
+		if got := getAgentJob(t, env, env.ProjectID, job.ID); got.Status != api.AgentCompleted || got.PRLink == nil {
+			t.Fatalf("the change rewrote the finished run: %+v", got)
+		}
+		mustSendMessage(t, env, env.ProjectID, job.ID, "now break it")
+		env.Clock.Advance(50 * time.Second)
+		if got := getAgentJob(t, env, env.ProjectID, job.ID); got.Status != api.AgentActive {
+			t.Fatalf("50 s into a one-minute run: %+v", got)
+		}
+		env.Clock.Advance(10 * time.Second)
+		got := getAgentJob(t, env, env.ProjectID, job.ID)
+		if got.Status != api.AgentFailed || got.PRLink == nil || *got.PRLink != *done.PRLink {
+			t.Fatalf("after the failing message: %+v, want failed with %s", got, *done.PRLink)
+		}
+	})
+}
