@@ -52,6 +52,7 @@ func TestBadInputs(t *testing.T) {
 		agentJobs := "/v2/agent/" + env.ProjectID + "/job"
 		exports := "/v1/static-export/jobs"
 		message := agentJobs + "/" + agentJob.ID + "/message"
+		longPrompt := `{"prompt": "` + strings.Repeat("a", 64<<10+1) + `"}`
 		huge := `{"prompt": "` + strings.Repeat("a", api.MaxRequestBodyBytes) + `"}`
 
 		tests := []struct {
@@ -96,6 +97,8 @@ func TestBadInputs(t *testing.T) {
 			{name: "sendAgentMessage_emptyPrompt", method: "POST", path: message, key: keyAcme, body: `{"prompt": ""}`, status: 400, want: "prompt must not be empty"},
 			{name: "sendAgentMessage_blankPrompt", method: "POST", path: message, key: keyAcme, body: `{"prompt": " \n"}`, status: 400, want: "prompt must not be empty"},
 			{name: "sendAgentMessage_missingPrompt", method: "POST", path: message, key: keyAcme, body: `{}`, status: 400, want: "prompt must not be empty"},
+			{name: "createAgentJob_promptTooLong", method: "POST", path: agentJobs, key: keyAcme, body: longPrompt, status: 400, want: "prompt exceeds 65536 bytes"},
+			{name: "sendAgentMessage_promptTooLong", method: "POST", path: message, key: keyAcme, body: longPrompt, status: 400, want: "prompt exceeds 65536 bytes"},
 			{name: "sendAgentMessage_noBody", method: "POST", path: message, key: keyAcme, status: 400, want: "empty"},
 			{name: "sendAgentMessage_malformedJSON", method: "POST", path: message, key: keyAcme, body: `{"prompt": "x"`, status: 400, want: "truncated"},
 			{name: "sendAgentMessage_promptNotString", method: "POST", path: message, key: keyAcme, body: `{"prompt": ["x"]}`, status: 400, want: `"prompt" must be string`},
