@@ -16,6 +16,7 @@ const IdempotencyHeader = "Idempotency-Key"
 const (
 	PathAgentJobs       = "/v2/agent/{projectId}/job"
 	PathAgentJob        = "/v2/agent/{projectId}/job/{id}"
+	PathAgentMessage    = "/v2/agent/{projectId}/job/{id}/message"
 	PathExportJobs      = "/v1/static-export/jobs"
 	PathExportJob       = "/v1/static-export/jobs/{jobId}"
 	PathExportBundle    = "/v1/static-export/jobs/{jobId}/bundle"
@@ -61,6 +62,13 @@ func ExportTerminal(status string) bool {
 
 // CreateAgentJobRequest is the body of POST /v2/agent/{projectId}/job.
 type CreateAgentJobRequest struct {
+	Prompt string `json:"prompt"`
+}
+
+// SendAgentMessageRequest is the body of
+// POST /v2/agent/{projectId}/job/{id}/message: a follow-up instruction for
+// the agent of an existing job.
+type SendAgentMessageRequest struct {
 	Prompt string `json:"prompt"`
 }
 

@@ -3,7 +3,6 @@ package apiserver
 import (
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"strings"
 	"time"
@@ -15,9 +14,11 @@ import (
 // do (config `agent`). A job is active for `duration` after it is created,
 // then completes with a pull request under the project's repository,
 // completes without changes, or fails; with `archiveAfter` a finished job is
-// archived that long after it finished. The state is derived from the
-// creation time and the clock on every read, so it needs no timers, moves
-// with an injected clock and is the same after a restart.
+// archived that long after it finished. A follow-up message is worked on
+// the same way, after whatever the job was still doing (agent_message.go).
+// The state is derived from the stored times and the clock on every read,
+// so it needs no timers, moves with an injected clock and is the same after
+// a restart.
 
 const maxPromptBytes = 64 << 10
 
@@ -56,9 +57,7 @@ func (s *Server) createAgentJob(w http.ResponseWriter, r *http.Request) error {
 		return fmt.Errorf("store agent job: %w", err)
 	}
 	if limited {
-		wait := max(1, int(math.Ceil(oldest.Add(time.Hour).Sub(now).Seconds())))
-		return &httpError{status: http.StatusTooManyRequests, retryAfter: wait,
-			msg: fmt.Sprintf("rate limit exceeded: project %q allows %d agent jobs per hour; retry in %d s", project.ID, limit, wait)}
+		return agentRateLimited(project, limit, oldest, now)
 	}
 	w.Header().Set("Location", strings.NewReplacer("{projectId}", project.ID, "{id}", id).Replace(api.PathAgentJob))
 	writeJSON(w, http.StatusCreated, agentView(rec, now))
@@ -102,7 +101,10 @@ func (s *Server) agentProject(org *Organization, id string) (*Project, error) {
 	return nil, notFound("project %q not found", id)
 }
 
-// agentView is the job as the API shows it at time now.
+// agentView is the job as the API shows it at time now: active until the
+// last of its runs (the prompt, then each follow-up) has finished, then
+// as that run ended. The pull request, once one was opened, stays the
+// job's: follow-ups push to the same branch.
 func agentView(rec *agentJobRecord, now time.Time) api.AgentJob {
 	job := api.AgentJob{
 		ID:        rec.ID,
@@ -115,21 +117,25 @@ func agentView(rec *agentJobRecord, now time.Time) api.AgentJob {
 		ref := rec.Branch
 		job.Source.Ref = &ref
 	}
-	finished := rec.CreatedAt.Add(rec.Duration)
-	if now.Before(finished) {
+	runs := agentRuns(rec)
+	last := runs[len(runs)-1]
+	if now.Before(last.end) {
 		return job
 	}
-	switch rec.Outcome {
-	case OutcomeFail:
+	for _, run := range runs {
+		if run.outcome == OutcomePullRequest {
+			link := fmt.Sprintf("%s/pull/%d", rec.Repository, rec.PRNumber)
+			job.PRLink = &link
+			break
+		}
+	}
+	if last.outcome == OutcomeFail {
 		job.Status = api.AgentFailed
 		return job
-	case OutcomePullRequest:
-		link := fmt.Sprintf("%s/pull/%d", rec.Repository, rec.PRNumber)
-		job.PRLink = &link
 	}
 	job.Status = api.AgentCompleted
 	if rec.ArchiveAfter > 0 {
-		if at := finished.Add(rec.ArchiveAfter); !now.Before(at) {
+		if at := last.end.Add(rec.ArchiveAfter); !now.Before(at) {
 			at = at.UTC()
 			job.Status = api.AgentArchived
 			job.ArchivedAt = &at

@@ -51,6 +51,8 @@ func TestBadInputs(t *testing.T) {
 		keys := map[string]string{keyAcme: env.Key, keyOther: env.OtherKey, keyPro: env.ProKey}
 		agentJobs := "/v2/agent/" + env.ProjectID + "/job"
 		exports := "/v1/static-export/jobs"
+		message := agentJobs + "/" + agentJob.ID + "/message"
+		longPrompt := `{"prompt": "` + strings.Repeat("a", 64<<10+1) + `"}`
 		huge := `{"prompt": "` + strings.Repeat("a", api.MaxRequestBodyBytes) + `"}`
 
 		tests := []struct {
@@ -92,6 +94,25 @@ func TestBadInputs(t *testing.T) {
 			{name: "getAgentJob_traversal", method: "GET", path: agentJobs + "/..%2F..%2Fstate.db", key: keyAcme, status: 404, want: "not found"},
 			{name: "getAgentJob_otherOrg", method: "GET", path: agentJobs + "/" + agentJob.ID, key: keyOther, status: 404, want: "not found"},
 			{name: "getAgentJob_otherProject", method: "GET", path: "/v2/agent/" + env.FailProjectID + "/job/" + agentJob.ID, key: keyAcme, status: 404, want: "not found"},
+			{name: "sendAgentMessage_emptyPrompt", method: "POST", path: message, key: keyAcme, body: `{"prompt": ""}`, status: 400, want: "prompt must not be empty"},
+			{name: "sendAgentMessage_blankPrompt", method: "POST", path: message, key: keyAcme, body: `{"prompt": " \n"}`, status: 400, want: "prompt must not be empty"},
+			{name: "sendAgentMessage_missingPrompt", method: "POST", path: message, key: keyAcme, body: `{}`, status: 400, want: "prompt must not be empty"},
+			{name: "createAgentJob_promptTooLong", method: "POST", path: agentJobs, key: keyAcme, body: longPrompt, status: 400, want: "prompt exceeds 65536 bytes"},
+			{name: "sendAgentMessage_promptTooLong", method: "POST", path: message, key: keyAcme, body: longPrompt, status: 400, want: "prompt exceeds 65536 bytes"},
+			{name: "sendAgentMessage_noBody", method: "POST", path: message, key: keyAcme, status: 400, want: "empty"},
+			{name: "sendAgentMessage_malformedJSON", method: "POST", path: message, key: keyAcme, body: `{"prompt": "x"`, status: 400, want: "truncated"},
+			{name: "sendAgentMessage_promptNotString", method: "POST", path: message, key: keyAcme, body: `{"prompt": ["x"]}`, status: 400, want: `"prompt" must be string`},
+			{name: "sendAgentMessage_unknownField", method: "POST", path: message, key: keyAcme, body: `{"prompt": "x", "message": "y"}`, status: 400, want: `unknown field "message"`},
+			{name: "sendAgentMessage_duplicateKey", method: "POST", path: message, key: keyAcme, body: `{"prompt": "x", "prompt": "y"}`, status: 400, want: `"prompt" appears more than once`},
+			{name: "sendAgentMessage_wrongContentType", method: "POST", path: message, key: keyAcme, ctype: "text/plain", body: `{"prompt": "x"}`, status: 415, want: "text/plain"},
+			{name: "sendAgentMessage_hugeBody", method: "POST", path: message, key: keyAcme, body: huge, status: 413, want: "exceeds"},
+			{name: "sendAgentMessage_noAuthorization", method: "POST", path: message, body: `{"prompt": "x"}`, status: 401, want: "missing Authorization"},
+			{name: "sendAgentMessage_unknownJob", method: "POST", path: agentJobs + "/aj_0000000000000000/message", key: keyAcme, body: `{"prompt": "x"}`, status: 404, want: "not found"},
+			{name: "sendAgentMessage_traversal", method: "POST", path: agentJobs + "/..%2F..%2Fstate.db/message", key: keyAcme, body: `{"prompt": "x"}`, status: 404, want: "not found"},
+			{name: "sendAgentMessage_otherOrg", method: "POST", path: "/v2/agent/" + apiservertest.OtherProjectID + "/job/" + agentJob.ID + "/message", key: keyOther, body: `{"prompt": "x"}`, status: 404, want: "not found"},
+			{name: "sendAgentMessage_otherOrgKey", method: "POST", path: message, key: keyOther, body: `{"prompt": "x"}`, status: 404, want: "not found"},
+			{name: "sendAgentMessage_otherProject", method: "POST", path: "/v2/agent/" + env.FailProjectID + "/job/" + agentJob.ID + "/message", key: keyAcme, body: `{"prompt": "x"}`, status: 404, want: "not found"},
+			{name: "sendAgentMessage_wrongMethod", method: "GET", path: message, key: keyAcme, status: 405, want: "not allowed"},
 			{name: "startExport_missingDomain", method: "POST", path: exports, key: keyAcme, body: `{}`, status: 400, want: "domain is required"},
 			{name: "startExport_domainWithScheme", method: "POST", path: exports, key: keyAcme, body: `{"domain": "https://docs.acme.test"}`, status: 400, want: "without a scheme"},
 			{name: "startExport_domainWithPath", method: "POST", path: exports, key: keyAcme, body: `{"domain": "docs.acme.test/docs"}`, status: 400, want: "without a path"},

@@ -30,6 +30,7 @@ func TestOpenAPI_schemasMatchWireTypes(t *testing.T) {
 	for name, typ := range map[string]any{
 		"Error":                    api.Error{},
 		"CreateAgentJobRequest":    api.CreateAgentJobRequest{},
+		"SendAgentMessageRequest":  api.SendAgentMessageRequest{},
 		"AgentJob":                 api.AgentJob{},
 		"StartStaticExportRequest": api.StartExportRequest{},
 		"StaticExportJob":          api.ExportJob{},

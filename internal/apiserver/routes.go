@@ -36,6 +36,7 @@ var routeTable = []struct {
 }{
 	{Route{http.MethodPost, api.PathAgentJobs}, withBody, (*Server).createAgentJob},
 	{Route{http.MethodGet, api.PathAgentJob}, authed, (*Server).getAgentJob},
+	{Route{http.MethodPost, api.PathAgentMessage}, withBody, (*Server).sendAgentMessage},
 	{Route{http.MethodPost, api.PathExportJobs}, withBody, (*Server).startExport},
 	{Route{http.MethodGet, api.PathExportJob}, authed, (*Server).getExport},
 	{Route{http.MethodPost, api.PathExportBundle}, withBody, (*Server).generateBundle},

@@ -21,6 +21,14 @@ type jobStore interface {
 	// job's pull request from the project's counter.
 	createAgentJob(rec *agentJobRecord, limit int, since time.Time) (oldest time.Time, limited bool, err error)
 	agentJob(id string) (*agentJobRecord, error)
+	// addAgentMessage appends msg to job id in one transaction: accept
+	// sees the stored record first and may refuse (its error is
+	// returned as is; errNoRecord when there is no such job); then the
+	// project's jobs and messages created after since are counted
+	// against limit as createAgentJob does. It returns the record with
+	// the message appended.
+	addAgentMessage(id string, msg agentMessage, limit int, since time.Time,
+		accept func(*agentJobRecord) error) (rec *agentJobRecord, oldest time.Time, limited bool, err error)
 	// deleteAgentJobsBefore drops agent jobs created before cutoff.
 	deleteAgentJobsBefore(cutoff time.Time) (int, error)
 
@@ -103,6 +111,19 @@ type agentJobRecord struct {
 	ArchiveAfter time.Duration `json:"archiveAfter"`
 	PRNumber     uint64        `json:"prNumber"`
 	CreatedAt    time.Time     `json:"createdAt"`
+	// Messages are the follow-ups sent to the job, oldest first.
+	Messages []agentMessage `json:"messages,omitempty"`
+}
+
+// agentMessage is one follow-up of an agent job. Like the job, it copies
+// the project's agent script as it was when the message arrived. The
+// prompt is not kept: the reference agent does not read it, and a job's
+// record, rewritten on every message, would otherwise grow by up to 64 KiB
+// a message for as long as the job is retained.
+type agentMessage struct {
+	At       time.Time     `json:"at"`
+	Outcome  string        `json:"outcome"`
+	Duration time.Duration `json:"duration"`
 }
 
 // exportJobRecord is what is stored of a static export job.

@@ -90,18 +90,7 @@ func indexKey(projectID string, t time.Time, id string) []byte {
 func (s *boltStore) createAgentJob(rec *agentJobRecord, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
 	err = s.update(func(tx *bolt.Tx) error {
 		idx := tx.Bucket(bucketAgentIndex)
-		c := idx.Cursor()
-		start := indexKey(rec.ProjectID, since, "")
-		prefix := append([]byte(rec.ProjectID), 0)
-		n := 0
-		for k, _ := c.Seek(start); k != nil && len(k) >= len(prefix)+8 && string(k[:len(prefix)]) == string(prefix); k, _ = c.Next() {
-			if n == 0 {
-				oldest = time.Unix(0, int64(binary.BigEndian.Uint64(k[len(prefix):])))
-			}
-			n++
-		}
-		if n >= limit {
-			limited = true
+		if oldest, limited = agentLimited(idx, rec.ProjectID, limit, since); limited {
 			return nil
 		}
 		counters := tx.Bucket(bucketCounters)
@@ -124,6 +113,59 @@ func (s *boltStore) createAgentJob(rec *agentJobRecord, limit int, since time.Ti
 		return idx.Put(indexKey(rec.ProjectID, rec.CreatedAt, rec.ID), nil)
 	})
 	return oldest, limited, err
+}
+
+// agentLimited counts the project's jobs and follow-up messages created
+// after since in the index; with limit of them or more it reports the
+// oldest one's time.
+func agentLimited(idx *bolt.Bucket, projectID string, limit int, since time.Time) (oldest time.Time, limited bool) {
+	c := idx.Cursor()
+	start := indexKey(projectID, since, "")
+	prefix := append([]byte(projectID), 0)
+	n := 0
+	for k, _ := c.Seek(start); k != nil && len(k) >= len(prefix)+8 && string(k[:len(prefix)]) == string(prefix); k, _ = c.Next() {
+		if n == 0 {
+			oldest = time.Unix(0, int64(binary.BigEndian.Uint64(k[len(prefix):])))
+		}
+		n++
+	}
+	return oldest, n >= limit
+}
+
+// messageIndexID names a follow-up in the index, which counts it against
+// the hourly limit beside the jobs: the job id and the message's number.
+func messageIndexID(jobID string, n int) string { return fmt.Sprintf("%s#%d", jobID, n) }
+
+func (s *boltStore) addAgentMessage(id string, msg agentMessage, limit int, since time.Time,
+	accept func(*agentJobRecord) error,
+) (rec *agentJobRecord, oldest time.Time, limited bool, err error) {
+	err = s.update(func(tx *bolt.Tx) error {
+		jobs, idx := tx.Bucket(bucketAgentJobs), tx.Bucket(bucketAgentIndex)
+		data := jobs.Get([]byte(id))
+		if data == nil {
+			return errNoRecord
+		}
+		rec = &agentJobRecord{}
+		if err := json.Unmarshal(data, rec); err != nil {
+			return err
+		}
+		if err := accept(rec); err != nil {
+			return err
+		}
+		if oldest, limited = agentLimited(idx, rec.ProjectID, limit, since); limited {
+			return nil
+		}
+		rec.Messages = append(rec.Messages, msg)
+		data, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		if err := jobs.Put([]byte(id), data); err != nil {
+			return err
+		}
+		return idx.Put(indexKey(rec.ProjectID, msg.At, messageIndexID(id, len(rec.Messages))), nil)
+	})
+	return rec, oldest, limited, err
 }
 
 func (s *boltStore) agentJob(id string) (*agentJobRecord, error) {
@@ -182,28 +224,34 @@ func (s *boltStore) deleteAgentJobsBefore(cutoff time.Time) (int, error) {
 	n := 0
 	err := s.update(func(tx *bolt.Tx) error {
 		jobs, idx := tx.Bucket(bucketAgentJobs), tx.Bucket(bucketAgentIndex)
-		var doomed [][]byte
+		var doomedJobs, doomedIndex [][]byte
 		err := jobs.ForEach(func(k, v []byte) error {
 			var rec agentJobRecord
 			if err := json.Unmarshal(v, &rec); err != nil {
 				return err
 			}
 			if rec.CreatedAt.Before(cutoff) {
-				doomed = append(doomed, k, indexKey(rec.ProjectID, rec.CreatedAt, rec.ID))
+				doomedJobs = append(doomedJobs, k)
+				doomedIndex = append(doomedIndex, indexKey(rec.ProjectID, rec.CreatedAt, rec.ID))
+				for i, m := range rec.Messages {
+					doomedIndex = append(doomedIndex, indexKey(rec.ProjectID, m.At, messageIndexID(rec.ID, i+1)))
+				}
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		for i := 0; i < len(doomed); i += 2 {
-			if err := jobs.Delete(doomed[i]); err != nil {
-				return err
-			}
-			if err := idx.Delete(doomed[i+1]); err != nil {
+		for _, k := range doomedJobs {
+			if err := jobs.Delete(k); err != nil {
 				return err
 			}
 			n++
+		}
+		for _, k := range doomedIndex {
+			if err := idx.Delete(k); err != nil {
+				return err
+			}
 		}
 		return nil
 	})

@@ -104,18 +104,8 @@ func (s *pgStore) createAgentJob(rec *agentJobRecord, limit int, since time.Time
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockAgentProject, rec.ProjectID); err != nil {
 			return err
 		}
-		var n int
-		var first *time.Time
-		if err := tx.QueryRow(ctx, "SELECT count(*), min(created_at) FROM agent_jobs WHERE project_id = $1 AND created_at >= $2",
-			rec.ProjectID, since).Scan(&n, &first); err != nil {
+		if oldest, limited, err = pgAgentLimited(ctx, tx, rec.ProjectID, limit, since); err != nil || limited {
 			return err
-		}
-		if first != nil {
-			oldest = *first
-		}
-		if n >= limit {
-			limited = true
-			return nil
 		}
 		var next int64
 		if err := tx.QueryRow(ctx, `INSERT INTO counters (name, value) VALUES ($1, 1)

@@ -33,6 +33,22 @@ func (c *Client) GetAgentJob(ctx context.Context, projectID, id string) (api.Age
 	return job, nil
 }
 
+// SendAgentMessage sends a follow-up prompt to an agent job and returns
+// the job, active again until the agent has worked on it (poll with
+// WaitAgentJob). An unknown job matches ErrNotFound; an archived job is a
+// 400. It is not retried on a server error: the message may have been
+// taken, and a second one would be worked on twice.
+func (c *Client) SendAgentMessage(ctx context.Context, projectID, id, prompt string) (api.AgentJob, error) {
+	var job api.AgentJob
+	err := c.do(ctx, call{method: http.MethodPost, pattern: api.PathAgentMessage,
+		params: map[string]string{"projectId": projectID, "id": id},
+		body:   api.SendAgentMessageRequest{Prompt: prompt}, out: &job})
+	if err != nil {
+		return job, fmt.Errorf("send message to agent job %s in project %s: %w", id, projectID, err)
+	}
+	return job, nil
+}
+
 // WaitAgentJob polls until the job is completed, archived or failed and
 // returns it. A failed agent job is a result, not an error: the caller
 // decides what it means.

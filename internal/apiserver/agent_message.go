@@ -1,0 +1,129 @@
+package apiserver
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+)
+
+// maxPendingMessages bounds the follow-ups a job holds that the agent has
+// not finished yet. One more is refused with 429 and a Retry-After of when
+// the first of them will be done: the reference documents 429 for this
+// operation, so a client made for it already knows to back off, where a
+// 409 would be an answer it was never told about.
+const maxPendingMessages = 10
+
+// sendAgentMessage queues a follow-up for an agent job. The agent takes it
+// up once it has finished what it was doing (the prompt and any earlier
+// follow-ups), so the job stays active until all of them are done.
+func (s *Server) sendAgentMessage(w http.ResponseWriter, r *http.Request) error {
+	org := orgFrom(r.Context())
+	project, err := s.agentProject(org, r.PathValue("projectId"))
+	if err != nil {
+		return err
+	}
+	var req api.SendAgentMessageRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.Prompt) == "" {
+		return badRequest("prompt must not be empty")
+	}
+	if len(req.Prompt) > maxPromptBytes {
+		return badRequest("prompt exceeds %d bytes", maxPromptBytes)
+	}
+	id := r.PathValue("id")
+	errMissing := notFound("agent job %q not found in project %q", id, project.ID)
+	if !idPattern.MatchString(id) {
+		return errMissing
+	}
+	now := s.clock.Now().UTC()
+	msg := agentMessage{At: now, Outcome: project.Agent.Outcome, Duration: time.Duration(project.Agent.Duration)}
+	// accept runs inside the store's transaction, so two messages racing
+	// for the last pending slot cannot both get it.
+	accept := func(rec *agentJobRecord) error {
+		// Another organization's or project's job is indistinguishable
+		// from one that does not exist.
+		if rec.OrgID != org.ID || rec.ProjectID != project.ID || s.expired(rec.CreatedAt) {
+			return errMissing
+		}
+		if agentView(rec, now).Status == api.AgentArchived {
+			return badRequest("agent job %q is archived and takes no more messages; create a new job", id)
+		}
+		if pending := pendingMessages(rec, now); len(pending) >= maxPendingMessages {
+			wait := retryAfterSeconds(pending[0].end.Sub(now))
+			return &httpError{status: http.StatusTooManyRequests, retryAfter: wait,
+				msg: fmt.Sprintf("agent job %q already has %d follow-up messages waiting; retry in %d s", id, len(pending), wait)}
+		}
+		return nil
+	}
+	limit := s.cfg.jobsPerHour(project)
+	rec, oldest, limited, err := s.store.addAgentMessage(id, msg, limit, now.Add(-time.Hour), accept)
+	var herr *httpError
+	switch {
+	case errors.Is(err, errNoRecord):
+		return errMissing
+	case errors.As(err, &herr):
+		return err
+	case err != nil:
+		return fmt.Errorf("store agent message: %w", err)
+	case limited:
+		return agentRateLimited(project, limit, oldest, now)
+	}
+	writeJSON(w, http.StatusOK, agentView(rec, now))
+	return nil
+}
+
+// agentRateLimited is the 429 for a project that has had limit agent jobs
+// and follow-ups in the hour up to now, the oldest of them at oldest.
+func agentRateLimited(project *Project, limit int, oldest, now time.Time) error {
+	wait := retryAfterSeconds(oldest.Add(time.Hour).Sub(now))
+	return &httpError{status: http.StatusTooManyRequests, retryAfter: wait,
+		msg: fmt.Sprintf("rate limit exceeded: project %q allows %d agent jobs per hour (follow-up messages count as jobs); retry in %d s",
+			project.ID, limit, wait)}
+}
+
+// retryAfterSeconds rounds d up to whole seconds, at least one.
+func retryAfterSeconds(d time.Duration) int {
+	return max(1, int(math.Ceil(d.Seconds())))
+}
+
+// agentRun is one piece of the agent's work on a job: the prompt, or a
+// follow-up message.
+type agentRun struct {
+	start, end time.Time
+	outcome    string
+}
+
+// agentRuns lays a job's work out in time. The agent works on one thing
+// at a time: a follow-up starts when it arrives or when the work before it
+// ends, whichever is later.
+func agentRuns(rec *agentJobRecord) []agentRun {
+	runs := make([]agentRun, 0, 1+len(rec.Messages))
+	runs = append(runs, agentRun{start: rec.CreatedAt, end: rec.CreatedAt.Add(rec.Duration), outcome: rec.Outcome})
+	for _, m := range rec.Messages {
+		start := m.At
+		if prev := runs[len(runs)-1].end; prev.After(start) {
+			start = prev
+		}
+		runs = append(runs, agentRun{start: start, end: start.Add(m.Duration), outcome: m.Outcome})
+	}
+	return runs
+}
+
+// pendingMessages are the runs of follow-ups not finished at now, in
+// order.
+func pendingMessages(rec *agentJobRecord, now time.Time) []agentRun {
+	runs := agentRuns(rec)[1:]
+	for i, run := range runs {
+		if now.Before(run.end) {
+			return runs[i:]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,73 @@
+package apiserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// pgAgentLimited counts the project's jobs and follow-up messages created
+// after since; with limit of them or more it reports the oldest one's
+// time. The caller holds the project's advisory lock.
+func pgAgentLimited(ctx context.Context, tx pgx.Tx, projectID string, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
+	var n int
+	var first *time.Time
+	err = tx.QueryRow(ctx, `SELECT count(*), min(created_at) FROM (
+			SELECT created_at FROM agent_jobs WHERE project_id = $1 AND created_at >= $2
+			UNION ALL
+			SELECT created_at FROM agent_messages WHERE project_id = $1 AND created_at >= $2) AS requests`,
+		projectID, since).Scan(&n, &first)
+	if err != nil {
+		return time.Time{}, false, err
+	}
+	if first != nil {
+		oldest = *first
+	}
+	return oldest, n >= limit, nil
+}
+
+// addAgentMessage locks the project before the job's row, the order
+// createAgentJob takes the project lock in too, so the two cannot
+// deadlock.
+func (s *pgStore) addAgentMessage(id string, msg agentMessage, limit int, since time.Time,
+	accept func(*agentJobRecord) error,
+) (rec *agentJobRecord, oldest time.Time, limited bool, err error) {
+	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
+		var projectID string
+		if err := tx.QueryRow(ctx, "SELECT project_id FROM agent_jobs WHERE id = $1", id).Scan(&projectID); err != nil {
+			if errors.Is(err, pgx.ErrNoRows) {
+				return errNoRecord
+			}
+			return err
+		}
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockAgentProject, projectID); err != nil {
+			return err
+		}
+		rec = &agentJobRecord{}
+		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM agent_jobs WHERE id = $1 FOR UPDATE", id), rec); err != nil {
+			return err
+		}
+		if err := accept(rec); err != nil {
+			return err
+		}
+		var err error
+		if oldest, limited, err = pgAgentLimited(ctx, tx, rec.ProjectID, limit, since); err != nil || limited {
+			return err
+		}
+		rec.Messages = append(rec.Messages, msg)
+		data, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "UPDATE agent_jobs SET record = $2 WHERE id = $1", id, data); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, "INSERT INTO agent_messages (job_id, seq, project_id, created_at) VALUES ($1, $2, $3, $4)",
+			id, len(rec.Messages), rec.ProjectID, msg.At)
+		return err
+	})
+	return rec, oldest, limited, err
+}
