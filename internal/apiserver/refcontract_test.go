@@ -14,8 +14,9 @@ import (
 )
 
 // The reference contract test holds our server to the real service's own
-// published OpenAPI documents (testdata/reference, copied verbatim from the
-// service's public reference): a client generated from them must work
+// published OpenAPI documents (testdata/reference: their structure, with
+// the service's prose taken out, since everything in this repository is
+// written here): a client generated from them must work
 // against ours. Every operation of those documents is either implemented
 // (and then exercised here: success and each documented error status) or
 // listed in refNotImplemented; every response is validated by kin-openapi
