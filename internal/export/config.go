@@ -101,7 +101,9 @@ func (f *favicon) UnmarshalJSON(b []byte) error {
 type navNode struct {
 	Language string `json:"language"`
 	Version  string `json:"version"`
+	Product  string `json:"product"`
 	Tab      string `json:"tab"`
+	Item     string `json:"item"` // an entry of a tab's or product's menu
 	Anchor   string `json:"anchor"`
 	Dropdown string `json:"dropdown"`
 	Group    string `json:"group"`
@@ -109,10 +111,18 @@ type navNode struct {
 	Href     string `json:"href"`
 	Root     string `json:"root"`
 	Hidden   bool   `json:"hidden"`
+	Tag      string `json:"tag"` // a badge such as "NEW" or "Latest"
+	// Expanded opens a nested group by default; the platform collapses
+	// nested groups unless it is true.
+	Expanded bool `json:"expanded"`
+	// Default makes a version the one the site opens on instead of the first.
+	Default bool `json:"default"`
 
 	Languages []navNode   `json:"languages"`
 	Versions  []navNode   `json:"versions"`
+	Products  []navNode   `json:"products"`
 	Tabs      []navNode   `json:"tabs"`
+	Menu      []navNode   `json:"menu"`
 	Anchors   []navNode   `json:"anchors"`
 	Dropdowns []navNode   `json:"dropdowns"`
 	Groups    []navNode   `json:"groups"`
@@ -143,7 +153,7 @@ func (e *navEntry) UnmarshalJSON(b []byte) error {
 
 // label names a division of the navigation, whatever its level.
 func (n *navNode) label() string {
-	for _, s := range []string{n.Language, n.Version, n.Tab, n.Dropdown, n.Anchor, n.Group} {
+	for _, s := range []string{n.Language, n.Version, n.Product, n.Tab, n.Item, n.Dropdown, n.Anchor, n.Group} {
 		if s != "" {
 			return s
 		}
@@ -228,6 +238,7 @@ func decodeConfig(read func(string) ([]byte, error), warn func(string, ...any)) 
 				warn("docs.json: the setting %q is not supported by the static export yet; ignored", k)
 			}
 		}
+		checkNavKeys(top["navigation"], warn)
 	}
 	if c.Name == "" {
 		c.Name = "Documentation"

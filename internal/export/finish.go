@@ -102,7 +102,10 @@ func (j *job) writeManifest() (*bundle.Manifest, error) {
 // the source has no index page.
 func (j *job) indexRedirect() ([]byte, error) {
 	first := j.pages[0].key
-	if len(j.tree.order) > 0 {
+	switch {
+	case j.tree.root != nil && j.tree.root.first != "":
+		first = j.tree.root.first // honours a version marked default
+	case len(j.tree.order) > 0:
 		first = j.tree.order[0]
 	}
 	p := j.byKey[first]

@@ -133,7 +133,15 @@ func (j *job) divisionLink(b *strings.Builder, d *division, prefix string, curre
 	if current {
 		cur = ` class="current" aria-current="true"`
 	}
-	b.WriteString(`<li><a href="` + esc(href) + `"` + cur + `>` + iconSVG(d.icon) + esc(d.label) + `</a></li>`)
+	b.WriteString(`<li><a href="` + esc(href) + `"` + cur + `>` + iconSVG(d.icon) + esc(d.label) + navTag(d.tag) + `</a></li>`)
+}
+
+// navTag is the badge of a navigation entry ("NEW", "Latest"), if any.
+func navTag(tag string) string {
+	if tag == "" {
+		return ""
+	}
+	return ` <span class="nav-tag">` + esc(tag) + `</span>`
 }
 
 // items renders sidebar groups and pages. Groups of the top level become
@@ -150,7 +158,7 @@ func (j *job) items(b *strings.Builder, items []*navItem, prefix string, top boo
 				b.WriteString(`</ul>`)
 				open = false
 			}
-			b.WriteString(`<div class="nav-group"><p class="nav-group-title">` + iconSVG(it.icon) + esc(it.group) + `</p><ul class="nav-list">`)
+			b.WriteString(`<div class="nav-group"><p class="nav-group-title">` + iconSVG(it.icon) + esc(it.group) + navTag(it.tag) + `</p><ul class="nav-list">`)
 			j.groupBody(b, it, prefix)
 			b.WriteString(`</ul></div>`)
 			continue
@@ -163,7 +171,13 @@ func (j *job) items(b *strings.Builder, items []*navItem, prefix string, top boo
 			j.pageLink(b, it.page, prefix)
 			continue
 		}
-		b.WriteString(`<li class="nav-sub"><details open><summary>` + iconSVG(it.icon) + esc(it.group) + `</summary><ul class="nav-list">`)
+		// Nested groups start closed unless "expanded" (the platform's
+		// rule); markCurrent opens the ones around the page being read.
+		attr := ""
+		if it.expanded {
+			attr = " open"
+		}
+		b.WriteString(`<li class="nav-sub"><details` + attr + `><summary>` + iconSVG(it.icon) + esc(it.group) + navTag(it.tag) + `</summary><ul class="nav-list">`)
 		j.groupBody(b, it, prefix)
 		b.WriteString(`</ul></details></li>`)
 	}
@@ -184,10 +198,52 @@ func (j *job) pageLink(b *strings.Builder, key, prefix string) {
 	b.WriteString(`<li><a href="` + prefix + esc(hrefPath(p.out)) + `">` + iconSVG(p.fm.Icon) + esc(p.navTitle()) + `</a></li>`)
 }
 
-// markCurrent flags the page's own sidebar link, found by its exact href.
+// markCurrent flags the page's own sidebar link, found by its exact href,
+// and opens the collapsed groups around it so a reader sees where they
+// are without script.
 func markCurrent(chrome, prefix, out string) string {
 	href := prefix + esc(hrefPath(out))
-	return strings.Replace(chrome, `<a href="`+href+`">`, `<a href="`+href+`" aria-current="page">`, 1)
+	link := `<a href="` + href + `">`
+	at := strings.Index(chrome, link)
+	if at < 0 {
+		return chrome
+	}
+	var b strings.Builder
+	b.Grow(len(chrome) + 64)
+	last := 0
+	for _, i := range openDetails(chrome[:at]) {
+		if strings.HasPrefix(chrome[i:], `<details>`) {
+			b.WriteString(chrome[last:i])
+			b.WriteString(`<details open>`)
+			last = i + len(`<details>`)
+		}
+	}
+	b.WriteString(chrome[last:at])
+	b.WriteString(`<a href="` + href + `" aria-current="page">`)
+	b.WriteString(chrome[at+len(link):])
+	return b.String()
+}
+
+// openDetails returns the offsets of the <details> elements still open at
+// the end of s, outermost first.
+func openDetails(s string) []int {
+	var stack []int
+	for i := 0; ; {
+		o := strings.Index(s[i:], "<details")
+		c := strings.Index(s[i:], "</details>")
+		switch {
+		case o < 0 && c < 0:
+			return stack
+		case c < 0 || o >= 0 && o < c:
+			stack = append(stack, i+o)
+			i += o + len("<details")
+		default:
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			i += c + len("</details>")
+		}
+	}
 }
 
 // head writes the document head shared by pages and generated documents.

@@ -8,10 +8,12 @@ import (
 // language, a version, a tab, a dropdown or an anchor. Divisions that hold
 // groups or pages are sections: a page's section decides its sidebar.
 type division struct {
-	kind     string // "root", "language", "version", "tab", "dropdown", "anchor"
+	kind     string // "root", "language", "version", "product", "tab", "menu", "dropdown", "anchor"
 	label    string
 	icon     string
+	tag      string
 	href     string // external or site link instead of content
+	dflt     bool   // the version the site opens on
 	parent   *division
 	children []*division
 	items    []*navItem
@@ -24,8 +26,10 @@ type navItem struct {
 	page     string // page key; empty for a group
 	group    string
 	icon     string
+	tag      string
 	root     string // page key a group's title links to
 	hidden   bool
+	expanded bool // a nested group shown open before the reader opens it
 	children []*navItem
 }
 
@@ -77,7 +81,7 @@ func (t *navTree) generateAll(n *navNode) bool {
 }
 
 func (t *navTree) division(n *navNode, kind string, parent *division, exists func(string) bool, spec openapiRef) *division {
-	d := &division{kind: kind, label: n.label(), icon: n.Icon, href: n.Href, parent: parent, index: -1}
+	d := &division{kind: kind, label: n.label(), icon: n.Icon, tag: n.Tag, href: n.Href, dflt: n.Default, parent: parent, index: -1}
 	spec = t.inherit(n, spec)
 	for _, g := range n.Groups {
 		if it := t.group(&g, exists, spec); it != nil {
@@ -85,7 +89,7 @@ func (t *navTree) division(n *navNode, kind string, parent *division, exists fun
 		}
 	}
 	t.pages(n.Pages, &d.items, exists, spec)
-	if t.generateAll(n) && len(n.Languages)+len(n.Versions)+len(n.Tabs)+len(n.Dropdowns)+len(n.Anchors) == 0 {
+	if t.generateAll(n) && len(n.Languages)+len(n.Versions)+len(n.Products)+len(n.Tabs)+len(n.Menu)+len(n.Dropdowns)+len(n.Anchors) == 0 {
 		d.items = append(d.items, t.api.all(spec)...)
 	}
 	if len(d.items) > 0 {
@@ -96,7 +100,8 @@ func (t *navTree) division(n *navNode, kind string, parent *division, exists fun
 	levels := []struct {
 		kind  string
 		nodes []navNode
-	}{{"language", n.Languages}, {"version", n.Versions}, {"tab", n.Tabs}, {"dropdown", n.Dropdowns}, {"anchor", n.Anchors}}
+	}{{"language", n.Languages}, {"version", n.Versions}, {"product", n.Products}, {"tab", n.Tabs}, {"menu", n.Menu},
+		{"dropdown", n.Dropdowns}, {"anchor", n.Anchors}}
 	for _, l := range levels {
 		for i := range l.nodes {
 			d.children = append(d.children, t.division(&l.nodes[i], l.kind, d, exists, spec))
@@ -106,7 +111,7 @@ func (t *navTree) division(n *navNode, kind string, parent *division, exists fun
 }
 
 func (t *navTree) group(n *navNode, exists func(string) bool, spec openapiRef) *navItem {
-	it := &navItem{group: n.Group, icon: n.Icon, hidden: n.Hidden}
+	it := &navItem{group: n.Group, icon: n.Icon, tag: n.Tag, hidden: n.Hidden, expanded: n.Expanded}
 	spec = t.inherit(n, spec)
 	if n.Root != "" {
 		if key, ok := t.resolve(n.Root, exists); ok {
@@ -193,10 +198,18 @@ func (t *navTree) prune(exported func(string) bool) {
 	walk = func(d *division) string {
 		d.items = pruneItems(d.items, exported)
 		d.first = firstPage(d.items)
+		dflt := ""
 		for _, c := range d.children {
-			if f := walk(c); d.first == "" {
+			f := walk(c)
+			if d.first == "" {
 				d.first = f
 			}
+			if c.dflt && f != "" && dflt == "" {
+				dflt = f
+			}
+		}
+		if dflt != "" && len(d.items) == 0 {
+			d.first = dflt // the site opens on the default version
 		}
 		return d.first
 	}

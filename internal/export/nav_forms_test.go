@@ -1,0 +1,99 @@
+package export
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestNavigation_productsMenusAndBadges covers the navigation forms of the
+// platform's format description that the fixtures do not: products, a
+// tab's menu, group and version tags, nested groups collapsed unless
+// "expanded", and a version marked "default".
+func TestNavigation_productsMenusAndBadges(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"name": "Platform", "navigation": {"products": [
+			{"product": "Core API", "description": "Core", "icon": "server", "tabs": [
+				{"tab": "Docs", "menu": [
+					{"item": "Getting started", "icon": "rocket", "groups": [
+						{"group": "Setup", "tag": "NEW", "pages": ["core/install",
+							{"group": "Advanced", "pages": ["core/advanced"]},
+							{"group": "Tuning", "expanded": true, "pages": ["core/tuning"]}]}]},
+					{"item": "Guides", "pages": ["core/guide"]}]},
+				{"tab": "Changelog", "href": "https://example.com/changelog"}]},
+			{"product": "Analytics", "versions": [
+				{"version": "v1", "pages": ["analytics/v1"]},
+				{"version": "v2", "tag": "Latest", "default": true, "pages": ["analytics/v2"]}]},
+			{"product": "Mobile SDK", "href": "https://mobile.example.com"}
+		]}}`)},
+		"core/install.mdx":  mdxPage("Install"),
+		"core/advanced.mdx": mdxPage("Advanced setup"),
+		"core/tuning.mdx":   mdxPage("Tuning"),
+		"core/guide.mdx":    mdxPage("Guide"),
+		"analytics/v1.mdx":  mdxPage("Analytics one"),
+		"analytics/v2.mdx":  mdxPage("Analytics two"),
+	}
+	dir, m := exportTo(t, Request{Source: src})
+	if m.PageCount != 6 {
+		t.Errorf("pageCount = %d, want 6", m.PageCount)
+	}
+	install := readOut(t, dir, "core/install.html")
+	wantAll(t, "core/install.html", install,
+		`<details class="switch switch-product"><summary>Core API</summary>`,
+		`<a href="../analytics/v2.html">Analytics</a>`, // a product opens on its default version
+		`<a href="https://mobile.example.com">Mobile SDK</a>`,
+		`<details class="switch switch-menu"><summary>Getting started</summary>`,
+		`<a href="../core/guide.html">Guides</a>`,
+		`<a href="https://example.com/changelog">Changelog</a>`,
+		`Setup <span class="nav-tag">NEW</span></p>`,
+		`<details><summary>Advanced</summary>`,    // nested groups start closed
+		`<details open><summary>Tuning</summary>`, // unless expanded
+		`<a href="../core/install.html" aria-current="page">Install</a>`)
+	// The page being read opens the collapsed group around it.
+	wantAll(t, "core/advanced.html", readOut(t, dir, "core/advanced.html"),
+		`<details open><summary>Advanced</summary><ul class="nav-list"><li><a href="../core/advanced.html" aria-current="page">`)
+	v1 := readOut(t, dir, "analytics/v1.html")
+	wantAll(t, "analytics/v1.html", v1, `<a href="../analytics/v2.html">v2 <span class="nav-tag">Latest</span></a>`)
+	if !strings.Contains(readOut(t, dir, "index.html"), `url=core/install.html`) {
+		t.Error("index.html does not open on the first product's first page")
+	}
+}
+
+// TestNavigation_defaultVersionOpensSite checks that "default" picks the
+// page the bundle root sends readers to.
+func TestNavigation_defaultVersionOpensSite(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"navigation": {"versions": [
+			{"version": "v1", "pages": ["v1/a"]}, {"version": "v2", "default": true, "pages": ["v2/a"]}]}}`)},
+		"v1/a.mdx": mdxPage("Old"),
+		"v2/a.mdx": mdxPage("New"),
+	}
+	dir, _ := exportTo(t, Request{Source: src})
+	if got := readOut(t, dir, "index.html"); !strings.Contains(got, `url=v2/a.html`) {
+		t.Errorf("index.html does not open on the default version:\n%s", got)
+	}
+}
+
+// TestNavigation_unsupportedKeysWarn checks that a navigation setting the
+// export leaves out is named in a warning, once per key, with where it is.
+func TestNavigation_unsupportedKeysWarn(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"navigation": {"tabs": [
+			{"tab": "Docs", "directory": "card", "groups": [{"group": "G", "directory": "none", "root": "a", "pages": ["a"]}]},
+			{"tab": "SDK", "sdk": {"format": "typedoc", "source": "sdk.json"}},
+			{"tab": "Events", "asyncapi": "asyncapi.yaml"}]}}`)},
+		"a.mdx": mdxPage("A"),
+	}
+	var warns []string
+	exportTo(t, Request{Source: src, Warn: func(s string) { warns = append(warns, s) }})
+	want := []string{
+		`docs.json: the navigation setting "directory" at navigation.tabs[0] and 1 more places is ignored: group root pages get no directory listing`,
+		`docs.json: the navigation setting "sdk" at navigation.tabs[1] is ignored: SDK reference pages are not generated`,
+		`docs.json: the navigation setting "asyncapi" at navigation.tabs[2] is ignored: AsyncAPI channel pages are not generated`,
+	}
+	for _, w := range want {
+		if !strings.Contains(strings.Join(warns, "\n"), w) {
+			t.Errorf("warnings lack %q; got %q", w, warns)
+		}
+	}
+}
