@@ -14,14 +14,15 @@ import (
 // are ignored on purpose: docs.json carries many settings that only the
 // hosted platform uses, and an export must not fail on them.
 type config struct {
-	Name        string     `json:"name"`
-	Description string     `json:"description"`
-	Theme       string     `json:"theme"`
-	Colors      colors     `json:"colors"`
-	Logo        logoConfig `json:"logo"`
-	Favicon     favicon    `json:"favicon"`
-	Navigation  navNode    `json:"navigation"`
-	Redirects   []redirect `json:"redirects"`
+	Name        string      `json:"name"`
+	Description string      `json:"description"`
+	Theme       string      `json:"theme"`
+	Colors      colors      `json:"colors"`
+	Logo        logoConfig  `json:"logo"`
+	Favicon     favicon     `json:"favicon"`
+	Navigation  navNode     `json:"navigation"`
+	API         apiSettings `json:"api"`
+	Redirects   []redirect  `json:"redirects"`
 	Navbar      struct {
 		Links   []navbarLink `json:"links"`
 		Primary *navbarLink  `json:"primary"`
@@ -166,7 +167,7 @@ func (n *navNode) label() string {
 // warning, since the hosted site would show something the bundle lacks.
 var supportedKeys = map[string]bool{"$schema": true, "name": true, "description": true, "theme": true,
 	"colors": true, "logo": true, "favicon": true, "navigation": true, "redirects": true, "navbar": true,
-	"footer": true, "background": true}
+	"footer": true, "background": true, "api": true}
 
 // loadConfig reads docs.json for a request-time check: confined to src and
 // bounded, with $ref resolved, but without counting against an export.
@@ -239,6 +240,7 @@ func decodeConfig(read func(string) ([]byte, error), warn func(string, ...any)) 
 			}
 		}
 		checkNavKeys(top["navigation"], warn)
+		checkAPIKeys(top["api"], warn)
 	}
 	if c.Name == "" {
 		c.Name = "Documentation"

@@ -169,6 +169,7 @@ func (j *job) plan() error {
 	onDisk := func(k string) bool { _, ok := all[k]; return ok }
 	gen := newAPIGen(newSpecs(j.src), onDisk, j.warnAPI)
 	j.tree = buildNav(cfg, onDisk, gen)
+	gen.load(cfg.API.OpenAPI) // specs frontmatter names by operation alone, after the navigation's
 	if len(j.tree.sections) == 0 {
 		j.tree.listAll(sortedKeys(all))
 	}

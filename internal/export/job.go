@@ -199,7 +199,7 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	}
 	b.WriteString(`</header>`)
 	if p.api == nil {
-		apiEndpoint(b, p.fm)
+		apiEndpoint(b, p.fm, j.cfg.API.MDX.Server)
 	}
 	b.WriteString(apiTop)
 	b.WriteString(`<div class="prose">`)
@@ -215,8 +215,9 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	return j.writeFile(p.out, []byte(b.String()))
 }
 
-// apiEndpoint shows the method and path of an API reference page.
-func apiEndpoint(b *strings.Builder, fm frontmatter) {
+// apiEndpoint shows the method and path of an API reference page; a
+// path of an "api" page gets the api.mdx.server base URL in front.
+func apiEndpoint(b *strings.Builder, fm frontmatter, server serverList) {
 	spec := fm.API
 	if spec == "" {
 		spec = fm.OpenAPI
@@ -224,6 +225,10 @@ func apiEndpoint(b *strings.Builder, fm frontmatter) {
 	method, route, ok := strings.Cut(strings.TrimSpace(spec), " ")
 	if !ok {
 		return
+	}
+	route = strings.TrimSpace(route)
+	if fm.API != "" && len(server) > 0 && strings.HasPrefix(route, "/") {
+		route = joinURL(server[0], route)
 	}
 	m := strings.ToUpper(method)
 	b.WriteString(`<div class="endpoint"><span class="method method-` + esc(strings.ToLower(m)) + `">` + esc(m) +

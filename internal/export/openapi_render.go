@@ -136,11 +136,15 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 	v.budget = exampleBudget
 	e := o.resolve(v)
 	v.budget = schemaBudget
+	v.post, v.openAll = j.cfg.API.Params.Post, j.cfg.API.Params.Expanded == "all"
+	// The platform shows no playground for an API without a server: there
+	// is nowhere to send to.
+	tryIt := j.features["playground"] && !o.webhook && len(e.servers) > 0 && j.playgroundMode(p) == "interactive"
 	var b strings.Builder
 	b.WriteString(`<link rel="stylesheet" href="` + prefix + `_static/api.css">`)
 	b.WriteString(`<div class="endpoint api-endpoint"><span class="method method-` + esc(strings.ToLower(o.method)) + `">` + esc(o.method) +
 		`</span><code class="api-path">` + esc(o.path) + `</code>`)
-	if o.op.flag("deprecated") {
+	if o.op.flag("deprecated") || p.fm.Deprecated {
 		b.WriteString(`<span class="field-deprecated">deprecated</span>`)
 	}
 	b.WriteString(`</div>`)
@@ -162,7 +166,7 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 
 	section := sectionWriter(&b, &hs)
 	b.WriteString(`<div class="api-reference">`)
-	if j.features["playground"] && !o.webhook {
+	if tryIt {
 		j.playground(&b, e)
 	}
 	if len(e.security) > 0 {
@@ -217,15 +221,15 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 		}
 	}
 	j.responses(&b, e, v, section)
-	if !o.webhook {
+	if samples := j.requestSamples(e, v); !o.webhook && len(samples) > 0 {
 		section("examples", "Request examples")
-		j.codeGroup(&b, requestSamples(e, v))
+		j.codeGroup(&b, samples)
 	}
 	b.WriteString(`</div>`)
 	if len(e.servers) > 1 {
 		b.WriteString(`<script src="` + prefix + `_static/api.js"></script>`)
 	}
-	if j.features["playground"] && !o.webhook {
+	if tryIt {
 		b.WriteString(`<script src="` + prefix + `_static/playground.js"></script>`)
 	}
 	return top, b.String(), hs

@@ -138,11 +138,28 @@ func (e *endpoint) request(v *schemaView) request {
 	return r
 }
 
-// requestSamples are curl, Python and JavaScript requests, then the
-// spec's own x-codeSamples.
-func requestSamples(e *endpoint, v *schemaView) []sample {
-	r := e.request(v)
-	out := []sample{{"cURL", "bash", r.curl()}, {"Python", "python", r.python()}, {"JavaScript", "javascript", r.javascript()}}
+// requestSamples are the generated requests in the languages docs.json
+// asks for (curl, Python and JavaScript by default; none when
+// api.examples.autogenerate is false), then the spec's own x-codeSamples.
+func (j *job) requestSamples(e *endpoint, v *schemaView) []sample {
+	var out []sample
+	if auto := j.cfg.API.Examples.Autogenerate; auto == nil || *auto {
+		r := e.request(v)
+		langs, unknown := j.cfg.API.sampleOrder()
+		for _, l := range unknown {
+			j.warn("docs.json: api.examples.languages: %q has no generated sample in the static export; left out", l)
+		}
+		for _, l := range langs {
+			switch l {
+			case "bash":
+				out = append(out, sample{"cURL", "bash", r.curl()})
+			case "python":
+				out = append(out, sample{"Python", "python", r.python()})
+			case "javascript":
+				out = append(out, sample{"JavaScript", "javascript", r.javascript()})
+			}
+		}
+	}
 	for _, key := range []string{"x-codeSamples", "x-code-samples"} {
 		for _, raw := range e.op.op.list(key) {
 			cs, ok := raw.(*obj)

@@ -114,6 +114,7 @@ func (j *job) schemaReference(p *page, prefix string) (top, rest string, hs []he
 				j.warnAPI("OpenAPI reference shown by name only", "page", p.out, "error", err.Error())
 			}
 		}}
+	v.post, v.openAll = j.cfg.API.Params.Post, j.cfg.API.Params.Expanded == "all"
 	ref := newObj()
 	ref.set("$ref", r.ref())
 	f := v.flatten(ref)

@@ -24,6 +24,10 @@ type frontmatter struct {
 	OpenAPI      string `yaml:"openapi"`
 	// OpenAPISchema names a component schema the page documents.
 	OpenAPISchema string `yaml:"openapi-schema"`
+	// Playground overrides api.playground.display for this page.
+	Playground string `yaml:"playground"`
+	// Deprecated labels an API page, as the operation's own flag does.
+	Deprecated bool `yaml:"deprecated"`
 }
 
 // page is one exported page.
