@@ -220,6 +220,7 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 			}
 		}
 	}
+	j.callbacks(&b, o, v, section)
 	j.responses(&b, e, v, section)
 	if samples := j.requestSamples(e, v); !o.webhook && len(samples) > 0 {
 		section("examples", "Request examples")
