@@ -197,6 +197,12 @@ func decodeConfig(read func(string) ([]byte, error), warn func(string, ...any)) 
 		case errors.As(err, &ie):
 			return nil, err
 		case errors.Is(err, fs.ErrNotExist):
+			if _, merr := read("mint.json"); merr == nil {
+				// The platform upgrades mint.json with its CLI; a silent
+				// guess at the old format could export a different site.
+				return nil, &InputError{Msg: "docs.json: not found at the root of the source, which has the deprecated mint.json; " +
+					"upgrade it with the platform's CLI (`mint dev` writes docs.json) and commit docs.json"}
+			}
 			return nil, &InputError{Msg: "docs.json: not found at the root of the source"}
 		case isOutside(err):
 			return nil, &InputError{Msg: "docs.json: a link out of the docs source; refused"}
