@@ -118,6 +118,9 @@ type navNode struct {
 	Expanded bool `json:"expanded"`
 	// Default makes a version the one the site opens on instead of the first.
 	Default bool `json:"default"`
+	// Directory ("none", "accordion", "card") lists a group's pages on its
+	// root page; it holds for everything below unless set again.
+	Directory string `json:"directory"`
 
 	Languages []navNode   `json:"languages"`
 	Versions  []navNode   `json:"versions"`

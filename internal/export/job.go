@@ -205,6 +205,7 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	b.WriteString(`<div class="prose">`)
 	b.Write(content)
 	b.WriteString(`</div>`)
+	j.directory(b, p, prefix)
 	b.WriteString(apiRest)
 	j.pager(b, p, prefix)
 	b.WriteString(`</article>`)

@@ -79,21 +79,61 @@ func TestNavigation_defaultVersionOpensSite(t *testing.T) {
 func TestNavigation_unsupportedKeysWarn(t *testing.T) {
 	src := fstest.MapFS{
 		"docs.json": {Data: []byte(`{"navigation": {"tabs": [
-			{"tab": "Docs", "directory": "card", "groups": [{"group": "G", "directory": "none", "root": "a", "pages": ["a"]}]},
+			{"tab": "Docs", "groups": [{"group": "G", "root": "a", "pages": ["a"]}]},
 			{"tab": "SDK", "sdk": {"format": "typedoc", "source": "sdk.json"}},
-			{"tab": "Events", "asyncapi": "asyncapi.yaml"}]}}`)},
+			{"tab": "Events", "asyncapi": "asyncapi.yaml"},
+			{"tab": "More", "groups": [{"group": "H", "sdk": {}, "pages": ["a"]}]}]}}`)},
 		"a.mdx": mdxPage("A"),
 	}
 	var warns []string
 	exportTo(t, Request{Source: src, Warn: func(s string) { warns = append(warns, s) }})
 	want := []string{
-		`docs.json: the navigation setting "directory" at navigation.tabs[0] and 1 more places is ignored: group root pages get no directory listing`,
-		`docs.json: the navigation setting "sdk" at navigation.tabs[1] is ignored: SDK reference pages are not generated`,
+		`docs.json: the navigation setting "sdk" at navigation.tabs[1] and 1 more places is ignored: SDK reference pages are not generated`,
 		`docs.json: the navigation setting "asyncapi" at navigation.tabs[2] is ignored: AsyncAPI channel pages are not generated`,
 	}
 	for _, w := range want {
 		if !strings.Contains(strings.Join(warns, "\n"), w) {
 			t.Errorf("warnings lack %q; got %q", w, warns)
 		}
+	}
+}
+
+// TestNavigation_directoryListings follows the platform's example: a
+// group's "directory" lists its entries on its root page, nested groups
+// inherit it, and "none" turns it off below.
+func TestNavigation_directoryListings(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"navigation": {"groups": [
+			{"group": "Help Center", "root": "help/index", "directory": "accordion", "pages": [
+				{"group": "Getting Started", "root": "help/start/index", "pages": ["help/start/quickstart", "help/start/install"]},
+				{"group": "API Reference", "root": "help/api/index", "directory": "none", "pages": ["help/api/overview"]},
+				{"group": "Cards", "root": "help/cards/index", "directory": "card", "pages": ["help/cards/one", "help/secret"]}]}]}}`)},
+		"help/index.mdx":            mdxPage("Help"),
+		"help/start/index.mdx":      mdxPage("Start here"),
+		"help/start/quickstart.mdx": mdxPage("Quickstart", "description: Up in five minutes."),
+		"help/start/install.mdx":    mdxPage("Install"),
+		"help/api/index.mdx":        mdxPage("API"),
+		"help/api/overview.mdx":     mdxPage("Overview"),
+		"help/cards/index.mdx":      mdxPage("Cards"),
+		"help/cards/one.mdx":        mdxPage("Card one", "description: The first card."),
+		"help/secret.mdx":           mdxPage("Secret", "hidden: true"),
+	}
+	dir, _ := exportTo(t, Request{Source: src})
+	wantAll(t, "help/index.html", readOut(t, dir, "help/index.html"),
+		`<nav class="directory directory-accordion" aria-label="In this section"><ul class="directory-list"><li><details open><summary>Getting Started</summary>`,
+		`<a href="../help/start/quickstart.html">Quickstart</a> <span class="directory-desc">Up in five minutes.</span>`)
+	wantAll(t, "help/start/index.html", readOut(t, dir, "help/start/index.html"), // inherited
+		`<nav class="directory directory-accordion"`, `<a href="../../help/start/install.html">Install</a>`)
+	if api := readOut(t, dir, "help/api/index.html"); strings.Contains(api, `class="directory`) {
+		t.Error("directory none still lists the group on its root page")
+	}
+	cards := readOut(t, dir, "help/cards/index.html")
+	wantAll(t, "help/cards/index.html", cards, `<nav class="directory directory-card" aria-label="In this section"><div class="card-group">`+
+		`<a class="card" href="../../help/cards/one.html"><span class="card-title">Card one</span><span class="card-body">The first card.</span></a></div>`)
+	if strings.Contains(cards, "Secret") {
+		t.Error("a hidden page is listed in the directory")
+	}
+	if strings.Contains(readOut(t, dir, "help/start/quickstart.html"), `class="directory`) {
+		t.Error("a page that is no group root got a directory listing")
 	}
 }

@@ -13,14 +13,13 @@ var navKeys = map[string]bool{"language": true, "version": true, "product": true
 	"anchor": true, "dropdown": true, "group": true, "icon": true, "href": true, "root": true, "hidden": true,
 	"tag": true, "expanded": true, "default": true, "languages": true, "versions": true, "products": true,
 	"tabs": true, "menu": true, "anchors": true, "dropdowns": true, "groups": true, "pages": true,
-	"global": true, "openapi": true, "description": true}
+	"global": true, "openapi": true, "description": true, "directory": true}
 
 // navKeyWhy says, for settings of the platform the export knows it
 // leaves out, what a reader of the bundle will miss.
 var navKeyWhy = map[string]string{
-	"asyncapi":  "AsyncAPI channel pages are not generated",
-	"sdk":       "SDK reference pages are not generated",
-	"directory": "group root pages get no directory listing",
+	"asyncapi": "AsyncAPI channel pages are not generated",
+	"sdk":      "SDK reference pages are not generated",
 }
 
 // checkNavKeys warns once per navigation setting the export does not
