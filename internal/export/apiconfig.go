@@ -8,8 +8,9 @@ import (
 
 // apiSettings is the "api" block of docs.json: what API pages show.
 type apiSettings struct {
-	// OpenAPI names specs that frontmatter may refer to without a file;
-	// they are looked up before the other specs of the source.
+	// OpenAPI names the specs of the site. Frontmatter without a file
+	// searches every spec of the source anyway (in file name order, as the
+	// platform does); naming them here reports those that do not parse.
 	OpenAPI    openapiRef `json:"openapi"`
 	Playground struct {
 		Display string `json:"display"`

@@ -74,3 +74,70 @@ func TestOpenAPI_formatDescriptionDetails(t *testing.T) {
 		t.Error("an x-excluded webhook got a page")
 	}
 }
+
+// miniSpec is a spec with one operation GET path, summarised as summary,
+// with a nested body field and an x-codeSamples entry; servers may be "".
+func miniSpec(server, path, summary string) *fstest.MapFile {
+	servers := ""
+	if server != "" {
+		servers = `"servers": [{"url": "` + server + `"}],`
+	}
+	return &fstest.MapFile{Data: []byte(`{"openapi": "3.0.3", "info": {"title": "M", "version": "1"}, ` + servers + `
+	"paths": {"` + path + `": {"get": {"summary": "` + summary + `",
+	  "x-codeSamples": [{"lang": "go", "label": "Go SDK", "source": "client.Get()"}],
+	  "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object",
+	    "properties": {"outer": {"type": "object", "properties": {"inner": {"type": "string"}}}}}}}}}}}}}`)}
+}
+
+// TestOpenAPI_apiSettingsAndInheritance checks that frontmatter without a
+// file finds its operation in the first spec by file name, as on the
+// platform, even when the navigation names another spec first;
+// api.playground.display and its per-page override, "auth" and a spec
+// without servers showing no playground, api.params.expanded,
+// api.examples.autogenerate, an asyncapi setting named in a warning, and
+// the openapi of a navigation group inherited by its pages unless a
+// nested group names its own.
+func TestOpenAPI_apiSettingsAndInheritance(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"api": {"openapi": "z.json", "asyncapi": "events.yaml", "playground": {"display": "none"},
+		    "params": {"expanded": "all"}, "examples": {"autogenerate": false}},
+		  "navigation": {"groups": [
+		    {"group": "Z", "openapi": "z.json", "pages": ["GET /x"]},
+		    {"group": "Pages", "pages": ["a", "b", "c", "d"]},
+		    {"group": "V1", "openapi": "a.json", "pages": ["GET /y", {"group": "V2", "openapi": "z.json", "pages": ["GET /y"]}]}]}}`)},
+		"a.json": miniSpec("https://a.test", "/x", "X from a"),
+		"z.json": miniSpec("https://z.test", "/x", "X from z"),
+		"y1.json": miniSpec("https://a.test", "/y", "Y one"),
+		"n.json":  miniSpec("", "/n", "No server"),
+		"a.mdx":   mdxPage("A", "openapi: GET /x"),
+		"b.mdx":   mdxPage("B", "openapi: GET /x", "playground: interactive"),
+		"c.mdx":   mdxPage("C", "openapi: z.json GET /x", "playground: auth"),
+		"d.mdx":   mdxPage("D", "openapi: n.json GET /n", "playground: interactive"),
+	}
+	// a.json also has GET /y for the V1 group; z.json for V2.
+	src["a.json"] = &fstest.MapFile{Data: []byte(strings.Replace(string(src["a.json"].Data), `"paths": {`,
+		`"paths": {"/y": {"get": {"summary": "Y from a", "responses": {"200": {"description": "ok"}}}}, `, 1))}
+	src["z.json"] = &fstest.MapFile{Data: []byte(strings.Replace(string(src["z.json"].Data), `"paths": {`,
+		`"paths": {"/y": {"get": {"summary": "Y from z", "responses": {"200": {"description": "ok"}}}}, `, 1))}
+	var warns []string
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(s string) { warns = append(warns, s) }})
+	a := readOut(t, dir, "a.html")
+	wantAll(t, "a.html", a, `https://a.test/x`, `data-title="Go SDK"`, `<details class="expandable" open><summary>Show child attributes</summary>`)
+	if strings.Contains(a, `class="playground"`) || strings.Contains(a, `data-title="cURL"`) {
+		t.Error("a.html: display none and autogenerate false must leave out the panel and the generated samples")
+	}
+	if b := readOut(t, dir, "b.html"); !strings.Contains(b, `class="playground"`) {
+		t.Error("b.html: playground: interactive in frontmatter must override display none")
+	}
+	for _, p := range []string{"c.html", "d.html"} {
+		if strings.Contains(readOut(t, dir, p), `class="playground"`) {
+			t.Errorf("%s: a playground for auth-only or a spec without servers", p)
+		}
+	}
+	if !strings.Contains(strings.Join(warns, "\n"), `"api.asyncapi" is ignored: AsyncAPI channel pages are not generated`) {
+		t.Errorf("warnings = %q, want api.asyncapi named", warns)
+	}
+	wantAll(t, "y-from-a", readOut(t, dir, "api-reference/y-from-a.html"), `<h1>Y from a</h1>`)
+	wantAll(t, "y-from-z", readOut(t, dir, "api-reference/y-from-z.html"), `<h1>Y from z</h1>`,
+		`<p class="nav-group-title">V1</p>`, `<details open><summary>V2</summary>`)
+}

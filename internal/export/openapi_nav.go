@@ -49,7 +49,7 @@ type apiGen struct {
 	warn   func(msg string, kv ...any)
 	pages  map[string]*page
 	byOp   map[*operation]string
-	named  []*spec // specs named by the navigation, in order, for frontmatter lookups
+	named  []*spec // specs named by the navigation, in order, for openapi-schema lookups
 	warned map[string]bool
 }
 
@@ -148,11 +148,9 @@ func (g *apiGen) operation(fm string) (*operation, error) {
 		}
 		return nil, fmt.Errorf("openapi %q: %s has no such operation", fm, s.file)
 	}
-	for _, s := range g.named {
-		if o := s.find(opRef); o != nil {
-			return o, nil
-		}
-	}
+	// Without a file the platform searches every spec of the repository
+	// in file name order, whatever the navigation names; so do we, so that
+	// a page documents the same operation here as on the hosted site.
 	if o := g.specs.search(opRef); o != nil {
 		return o, nil
 	}
