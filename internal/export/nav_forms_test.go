@@ -24,24 +24,28 @@ func TestNavigation_productsMenusAndBadges(t *testing.T) {
 			{"product": "Analytics", "versions": [
 				{"version": "v1", "pages": ["analytics/v1"]},
 				{"version": "v2", "tag": "Latest", "default": true, "pages": ["analytics/v2"]}]},
-			{"product": "Mobile SDK", "href": "https://mobile.example.com"}
-		]}}`)},
-		"core/install.mdx":  mdxPage("Install"),
-		"core/advanced.mdx": mdxPage("Advanced setup"),
-		"core/tuning.mdx":   mdxPage("Tuning"),
-		"core/guide.mdx":    mdxPage("Guide"),
-		"analytics/v1.mdx":  mdxPage("Analytics one"),
-		"analytics/v2.mdx":  mdxPage("Analytics two"),
+			{"product": "Mobile SDK", "href": "https://mobile.example.com"},
+			{"product": "Billing", "menu": [{"item": "Invoices", "pages": ["billing/invoices"]}]}
+		], "global": {"tabs": [{"tab": "Status", "href": "https://status.example.com"}]}}}`)},
+		"billing/invoices.mdx": mdxPage("Invoices"),
+		"core/install.mdx":     mdxPage("Install"),
+		"core/advanced.mdx":    mdxPage("Advanced setup"),
+		"core/tuning.mdx":      mdxPage("Tuning"),
+		"core/guide.mdx":       mdxPage("Guide"),
+		"analytics/v1.mdx":     mdxPage("Analytics one"),
+		"analytics/v2.mdx":     mdxPage("Analytics two"),
 	}
 	dir, m := exportTo(t, Request{Source: src})
-	if m.PageCount != 6 {
-		t.Errorf("pageCount = %d, want 6", m.PageCount)
+	if m.PageCount != 7 {
+		t.Errorf("pageCount = %d, want 7", m.PageCount)
 	}
 	install := readOut(t, dir, "core/install.html")
 	wantAll(t, "core/install.html", install,
 		`<details class="switch switch-product"><summary>Core API</summary>`,
 		`<a href="../analytics/v2.html">Analytics</a>`, // a product opens on its default version
 		`<a href="https://mobile.example.com">Mobile SDK</a>`,
+		`<a href="../billing/invoices.html">Billing</a>`,                                    // a product made of a menu
+		`<ul class="anchors"><li><a href="https://status.example.com">Status</a></li></ul>`, // global tabs
 		`<details class="switch switch-menu"><summary>Getting started</summary>`,
 		`<a href="../core/guide.html">Guides</a>`,
 		`<a href="https://example.com/changelog">Changelog</a>`,
@@ -136,4 +140,22 @@ func TestNavigation_directoryListings(t *testing.T) {
 	if strings.Contains(readOut(t, dir, "help/start/quickstart.html"), `class="directory`) {
 		t.Error("a page that is no group root got a directory listing")
 	}
+}
+
+// TestNavigation_productMenu checks a product whose content is a menu:
+// the menu's items are a switcher on its pages.
+func TestNavigation_productMenu(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"navigation": {"products": [{"product": "Core", "menu": [
+			{"item": "Guides", "groups": [{"group": "Start", "pages": ["guides/a"]}]},
+			{"item": "API", "pages": ["api/b"]},
+			{"item": "Changelog", "href": "https://example.com/changelog"}]}]}}`)},
+		"guides/a.mdx": mdxPage("Guide A"),
+		"api/b.mdx":    mdxPage("API B"),
+	}
+	dir, _ := exportTo(t, Request{Source: src})
+	wantAll(t, "guides/a.html", readOut(t, dir, "guides/a.html"),
+		`<details class="switch switch-menu"><summary>Guides</summary><ul><li><a href="../guides/a.html" class="current" aria-current="true">Guides</a></li>`+
+			`<li><a href="../api/b.html">API</a></li><li><a href="https://example.com/changelog">Changelog</a></li></ul></details>`,
+		`<p class="nav-group-title">Start</p>`)
 }
