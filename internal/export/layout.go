@@ -195,7 +195,12 @@ func (j *job) groupBody(b *strings.Builder, it *navItem, prefix string) {
 
 func (j *job) pageLink(b *strings.Builder, key, prefix string) {
 	p := j.byKey[key]
-	b.WriteString(`<li><a href="` + prefix + esc(hrefPath(p.out)) + `">` + iconSVG(p.fm.Icon) + esc(p.navTitle()) + `</a></li>`)
+	// A deprecated endpoint is labelled in the sidebar too, as on the platform.
+	label := ""
+	if p.fm.Deprecated || p.api != nil && p.api.op.flag("deprecated") {
+		label = ` <span class="nav-tag nav-deprecated">deprecated</span>`
+	}
+	b.WriteString(`<li><a href="` + prefix + esc(hrefPath(p.out)) + `">` + iconSVG(p.fm.Icon) + esc(p.navTitle()) + label + `</a></li>`)
 }
 
 // markCurrent flags the page's own sidebar link, found by its exact href,
