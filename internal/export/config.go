@@ -14,28 +14,39 @@ import (
 // are ignored on purpose: docs.json carries many settings that only the
 // hosted platform uses, and an export must not fail on them.
 type config struct {
-	Name        string      `json:"name"`
-	Description string      `json:"description"`
-	Theme       string      `json:"theme"`
-	Colors      colors      `json:"colors"`
-	Logo        logoConfig  `json:"logo"`
-	Favicon     favicon     `json:"favicon"`
-	Navigation  navNode     `json:"navigation"`
-	API         apiSettings `json:"api"`
-	Redirects   []redirect  `json:"redirects"`
-	Navbar      struct {
-		Links   []navbarLink `json:"links"`
-		Primary *navbarLink  `json:"primary"`
-	} `json:"navbar"`
-	Footer struct {
-		Socials map[string]string `json:"socials"`
-	} `json:"footer"`
-	Background struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Theme       string         `json:"theme"`
+	Colors      colors         `json:"colors"`
+	Logo        logoConfig     `json:"logo"`
+	Favicon     favicon        `json:"favicon"`
+	Navigation  navNode        `json:"navigation"`
+	API         apiSettings    `json:"api"`
+	Redirects   []redirect     `json:"redirects"`
+	Navbar      navbarSettings `json:"navbar"`
+	Footer      footerSettings `json:"footer"`
+	Background  struct {
 		Color struct {
 			Light string `json:"light"`
 			Dark  string `json:"dark"`
 		} `json:"color"`
 	} `json:"background"`
+}
+
+// navbarSettings are the links of the top bar; a language may have its own.
+type navbarSettings struct {
+	Links   []navbarLink `json:"links"`
+	Primary *navbarLink  `json:"primary"`
+}
+
+// footerSettings are the social links and link columns of the footer; a
+// language may have its own.
+type footerSettings struct {
+	Socials map[string]string `json:"socials"`
+	Links   []struct {
+		Header string       `json:"header"`
+		Items  []navbarLink `json:"items"`
+	} `json:"links"`
 }
 
 // navbarLink is a link of the top bar, such as "Support" or "Dashboard".
@@ -133,6 +144,9 @@ type navNode struct {
 	Pages     []navEntry  `json:"pages"`
 	Global    *globalNavs `json:"global"`
 	OpenAPI   openapiRef  `json:"openapi"` // specs whose operations become pages (openapi_nav.go)
+	// Navbar and Footer replace the site's for the pages of a language.
+	Navbar *navbarSettings `json:"navbar"`
+	Footer *footerSettings `json:"footer"`
 }
 
 // globalNavs are links shown everywhere, typically to external sites.

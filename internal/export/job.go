@@ -209,7 +209,7 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	b.WriteString(apiRest)
 	j.pager(b, p, prefix)
 	b.WriteString(`</article>`)
-	j.footer(b)
+	j.footer(b, j.section(p), prefix)
 	b.WriteString(`</main>`)
 	toc(b, hs)
 	tail(b, prefix)

@@ -35,7 +35,7 @@ func (j *job) chrome(s *division, prefix string) string {
 	}
 	b.WriteString(`</a><div class="search"><input id="search-input" type="search" placeholder="Search…" aria-label="Search the docs" autocomplete="off">` +
 		`<div id="search-results" class="search-results" role="listbox" hidden></div></div>`)
-	j.navbar(&b, prefix)
+	j.navbar(&b, navbarOf(s, &j.cfg.Navbar), prefix)
 	if j.features["assistant"] {
 		b.WriteString(`<a class="assistant" href="` + esc(j.assistantURL()) + `" target="_blank" rel="noopener">Ask AI</a>`)
 	}
@@ -209,10 +209,16 @@ func (j *job) pageLink(b *strings.Builder, key, prefix string) {
 func markCurrent(chrome, prefix, out string) string {
 	href := prefix + esc(hrefPath(out))
 	link := `<a href="` + href + `">`
-	at := strings.Index(chrome, link)
+	// Only the sidebar: a top bar link to the same page is not "current".
+	side := strings.Index(chrome, `<nav class="sidebar"`)
+	if side < 0 {
+		return chrome
+	}
+	at := strings.Index(chrome[side:], link)
 	if at < 0 {
 		return chrome
 	}
+	at += side
 	var b strings.Builder
 	b.Grow(len(chrome) + 64)
 	last := 0
@@ -296,9 +302,9 @@ func toc(b *strings.Builder, hs []heading) {
 
 // navbar renders the top bar links of docs.json; site-relative ones are
 // resolved like any link.
-func (j *job) navbar(b *strings.Builder, prefix string) {
-	links := j.cfg.Navbar.Links
-	if p := j.cfg.Navbar.Primary; p != nil {
+func (j *job) navbar(b *strings.Builder, nb *navbarSettings, prefix string) {
+	links := nb.Links
+	if p := nb.Primary; p != nil {
 		links = append(links[:len(links):len(links)], *p)
 	}
 	if len(links) == 0 {
@@ -306,33 +312,50 @@ func (j *job) navbar(b *strings.Builder, prefix string) {
 	}
 	b.WriteString(`<nav class="navbar-links" aria-label="Links">`)
 	for _, l := range links {
-		href := l.Href
-		if t, ok := j.link.target("index", href); ok {
-			href = t
-			if !hasScheme(t) {
-				href = prefix + t
-			}
-		}
-		label := l.Label
-		if label == "" {
-			label = siteName(l.Type)
-		}
-		if href == "" || label == "" {
-			continue
-		}
-		b.WriteString(`<a href="` + esc(href) + `">` + esc(label) + `</a>`)
+		j.siteLink(b, l, prefix)
 	}
 	b.WriteString(`</nav>`)
 }
 
-// footer renders the site name and the social links of docs.json, in name
-// order so the output is stable.
-func (j *job) footer(b *strings.Builder) {
+// siteLink writes a link of the top bar or the footer; site-relative
+// ones are resolved like any link.
+func (j *job) siteLink(b *strings.Builder, l navbarLink, prefix string) {
+	href := l.Href
+	if t, ok := j.link.target("index", href); ok {
+		href = t
+		if !hasScheme(t) {
+			href = prefix + t
+		}
+	}
+	label := l.Label
+	if label == "" {
+		label = siteName(l.Type)
+	}
+	if href == "" || label == "" {
+		return
+	}
+	b.WriteString(`<a href="` + esc(href) + `">` + esc(label) + `</a>`)
+}
+
+// footer renders the site name, the social links (in name order, so the
+// output is stable) and the link columns of the footer of section s.
+func (j *job) footer(b *strings.Builder, s *division, prefix string) {
+	f := footerOf(s, &j.cfg.Footer)
 	b.WriteString(`<footer class="footer"><span>` + esc(j.cfg.Name) + `</span>`)
-	for _, name := range sortedKeys(j.cfg.Footer.Socials) {
-		if href := j.cfg.Footer.Socials[name]; hasScheme(href) {
+	for _, name := range sortedKeys(f.Socials) {
+		if href := f.Socials[name]; hasScheme(href) {
 			b.WriteString(` <a href="` + esc(href) + `" rel="me">` + esc(siteName(name)) + `</a>`)
 		}
+	}
+	for _, col := range f.Links {
+		b.WriteString(`<div class="footer-links">`)
+		if col.Header != "" {
+			b.WriteString(`<p class="footer-header">` + esc(col.Header) + `</p>`)
+		}
+		for _, l := range col.Items {
+			j.siteLink(b, l, prefix)
+		}
+		b.WriteString(`</div>`)
 	}
 	b.WriteString(`</footer>`)
 }

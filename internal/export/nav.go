@@ -12,8 +12,10 @@ type division struct {
 	label    string
 	icon     string
 	tag      string
-	href     string // external or site link instead of content
-	dflt     bool   // the version the site opens on
+	href     string          // external or site link instead of content
+	dflt     bool            // the version the site opens on
+	navbar   *navbarSettings // the language's own top bar links, nil for the site's
+	footer   *footerSettings
 	parent   *division
 	children []*division
 	items    []*navItem
@@ -97,7 +99,8 @@ func (t *navTree) generateAll(n *navNode) bool {
 }
 
 func (t *navTree) division(n *navNode, kind string, parent *division, exists func(string) bool, in inherited) *division {
-	d := &division{kind: kind, label: n.label(), icon: n.Icon, tag: n.Tag, href: n.Href, dflt: n.Default, parent: parent, index: -1}
+	d := &division{kind: kind, label: n.label(), icon: n.Icon, tag: n.Tag, href: n.Href, dflt: n.Default, parent: parent, index: -1,
+		navbar: n.Navbar, footer: n.Footer}
 	in = t.inherit(n, in)
 	for _, g := range n.Groups {
 		if it := t.group(&g, exists, in); it != nil {
@@ -295,4 +298,25 @@ func (t *navTree) listAll(keys []string) {
 	t.root = d
 	t.sections = []*division{d}
 	t.walkOrder(d, d.items)
+}
+
+// navbarOf is the top bar of pages in s: that of its nearest enclosing
+// division with one (a language), else def, the site's.
+func navbarOf(s *division, def *navbarSettings) *navbarSettings {
+	for d := s; d != nil; d = d.parent {
+		if d.navbar != nil {
+			return d.navbar
+		}
+	}
+	return def
+}
+
+// footerOf is the footer of pages in s, found as navbarOf finds the top bar.
+func footerOf(s *division, def *footerSettings) *footerSettings {
+	for d := s; d != nil; d = d.parent {
+		if d.footer != nil {
+			return d.footer
+		}
+	}
+	return def
 }

@@ -159,3 +159,47 @@ func TestNavigation_productMenu(t *testing.T) {
 			`<li><a href="../api/b.html">API</a></li><li><a href="https://example.com/changelog">Changelog</a></li></ul></details>`,
 		`<p class="nav-group-title">Start</p>`)
 }
+
+// TestNavigation_languageNavbarAndFooter follows the platform's languages
+// example: each language has its own top bar and footer (socials and
+// link columns); the banner is named in a warning. The site's footer
+// links serve the pages outside any language.
+func TestNavigation_languageNavbarAndFooter(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"name": "Intl", "footer": {"links": [{"header": "Site", "items": [{"label": "Home", "href": "/en/overview"}]}]},
+		  "navigation": {"languages": [
+			{"language": "en", "banner": {"content": "v2 is live", "dismissible": true},
+			 "footer": {"socials": {"x": "https://x.com/acme"}, "links": [{"header": "Resources", "items": [
+				{"label": "Documentation", "href": "/en/overview"}, {"label": "Blog", "href": "https://acme.test/blog"}]}]},
+			 "navbar": {"links": [{"label": "Docs", "href": "/en/overview"}], "primary": {"type": "button", "label": "Get Started", "href": "/en/quickstart"}},
+			 "groups": [{"group": "Getting started", "pages": ["en/overview", "en/quickstart"]}]},
+			{"language": "es",
+			 "footer": {"links": [{"header": "Recursos", "items": [{"label": "Documentación", "href": "/es/overview"}]}]},
+			 "navbar": {"links": [{"label": "Documentación", "href": "/es/overview"}]},
+			 "groups": [{"group": "Primeros pasos", "pages": ["es/overview"]}]}]}}`)},
+		"en/overview.mdx":   mdxPage("Overview"),
+		"en/quickstart.mdx": mdxPage("Quickstart"),
+		"es/overview.mdx":   mdxPage("Resumen"),
+	}
+	var warns []string
+	dir, _ := exportTo(t, Request{Source: src, Warn: func(s string) { warns = append(warns, s) }})
+	wantAll(t, "en/overview.html", readOut(t, dir, "en/overview.html"),
+		`<nav class="navbar-links" aria-label="Links"><a href="../en/overview.html">Docs</a><a href="../en/quickstart.html">Get Started</a></nav>`,
+		`<li><a href="../en/overview.html" aria-current="page">Overview</a></li>`, // the sidebar link, not the top bar's
+		`<a href="https://x.com/acme" rel="me">X</a><div class="footer-links"><p class="footer-header">Resources</p>`+
+			`<a href="../en/overview.html">Documentation</a><a href="https://acme.test/blog">Blog</a></div></footer>`)
+	es := readOut(t, dir, "es/overview.html")
+	wantAll(t, "es/overview.html", es,
+		`<nav class="navbar-links" aria-label="Links"><a href="../es/overview.html">Documentación</a></nav>`,
+		`<p class="footer-header">Recursos</p><a href="../es/overview.html">Documentación</a></div></footer>`)
+	if strings.Contains(es, "Get Started") || strings.Contains(es, "x.com") {
+		t.Error("es/overview.html shows the English top bar or footer")
+	}
+	// Without a language's own, the site's footer columns show.
+	dir, _ = exportTo(t, Request{Source: fstest.MapFS{"a.mdx": mdxPage("A"), "docs.json": {Data: []byte(
+		`{"footer": {"links": [{"header": "Site", "items": [{"label": "Home", "href": "/a"}]}]}, "navigation": {"pages": ["a"]}}`)}}})
+	wantAll(t, "a.html", readOut(t, dir, "a.html"), `<div class="footer-links"><p class="footer-header">Site</p><a href="a.html">Home</a></div></footer>`)
+	if !strings.Contains(strings.Join(warns, "\n"), `the navigation setting "banner" at navigation.languages[0] is ignored`) {
+		t.Errorf("warnings = %q, want the banner named", warns)
+	}
+}

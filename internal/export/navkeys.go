@@ -15,6 +15,10 @@ var navKeys = map[string]bool{"language": true, "version": true, "product": true
 	"tabs": true, "menu": true, "anchors": true, "dropdowns": true, "groups": true, "pages": true,
 	"global": true, "openapi": true, "description": true, "directory": true}
 
+// navValueKeys hold settings rather than navigation; their insides are
+// not walked for navigation keys.
+var navValueKeys = map[string]bool{"openapi": true, "navbar": true, "footer": true}
+
 // navKeyWhy says, for settings of the platform the export knows it
 // leaves out, what a reader of the bundle will miss.
 var navKeyWhy = map[string]string{
@@ -42,7 +46,7 @@ func checkNavKeys(nav json.RawMessage, warn func(string, ...any)) {
 			}
 		case map[string]any:
 			for _, k := range sortedKeys(t) {
-				if !navKeys[k] {
+				if !navKeys[k] && !navValueKeys[k] {
 					if count[k] == 0 {
 						first[k] = at
 						order = append(order, k)
@@ -50,7 +54,7 @@ func checkNavKeys(nav json.RawMessage, warn func(string, ...any)) {
 					count[k]++
 					continue
 				}
-				if k != "openapi" { // a spec reference holds no navigation
+				if !navValueKeys[k] {
 					walk(t[k], joinPath(at, k))
 				}
 			}
