@@ -14,23 +14,31 @@ import (
 // are ignored on purpose: docs.json carries many settings that only the
 // hosted platform uses, and an export must not fail on them.
 type config struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	Theme       string         `json:"theme"`
-	Colors      colors         `json:"colors"`
-	Logo        logoConfig     `json:"logo"`
-	Favicon     favicon        `json:"favicon"`
-	Navigation  navNode        `json:"navigation"`
-	API         apiSettings    `json:"api"`
-	Redirects   []redirect     `json:"redirects"`
-	Navbar      navbarSettings `json:"navbar"`
-	Footer      footerSettings `json:"footer"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Theme       string          `json:"theme"`
+	Colors      colors          `json:"colors"`
+	Logo        logoConfig      `json:"logo"`
+	Favicon     favicon         `json:"favicon"`
+	Navigation  navNode         `json:"navigation"`
+	API         apiSettings     `json:"api"`
+	Redirects   []redirect      `json:"redirects"`
+	Navbar      navbarSettings  `json:"navbar"`
+	Footer      footerSettings  `json:"footer"`
+	Banner      *bannerSettings `json:"banner"`
 	Background  struct {
 		Color struct {
 			Light string `json:"light"`
 			Dark  string `json:"dark"`
 		} `json:"color"`
 	} `json:"background"`
+}
+
+// bannerSettings is the announcement above every page (Markdown); a
+// language may have its own.
+type bannerSettings struct {
+	Content     string `json:"content"`
+	Dismissible bool   `json:"dismissible"`
 }
 
 // navbarSettings are the links of the top bar; a language may have its own.
@@ -144,9 +152,10 @@ type navNode struct {
 	Pages     []navEntry  `json:"pages"`
 	Global    *globalNavs `json:"global"`
 	OpenAPI   openapiRef  `json:"openapi"` // specs whose operations become pages (openapi_nav.go)
-	// Navbar and Footer replace the site's for the pages of a language.
+	// Navbar, Footer and Banner replace the site's for the pages of a language.
 	Navbar *navbarSettings `json:"navbar"`
 	Footer *footerSettings `json:"footer"`
+	Banner *bannerSettings `json:"banner"`
 }
 
 // globalNavs are links shown everywhere, typically to external sites.
@@ -184,7 +193,7 @@ func (n *navNode) label() string {
 // warning, since the hosted site would show something the bundle lacks.
 var supportedKeys = map[string]bool{"$schema": true, "name": true, "description": true, "theme": true,
 	"colors": true, "logo": true, "favicon": true, "navigation": true, "redirects": true, "navbar": true,
-	"footer": true, "background": true, "api": true}
+	"footer": true, "background": true, "api": true, "banner": true}
 
 // loadConfig reads docs.json for a request-time check: confined to src and
 // bounded, with $ref resolved, but without counting against an export.

@@ -24,7 +24,9 @@ func (j *job) chrome(s *division, prefix string) string {
 		return v.(string)
 	}
 	var b strings.Builder
-	b.WriteString(`<a class="skip" href="#content">Skip to content</a><header class="topbar"><button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false" aria-label="Menu">` +
+	b.WriteString(`<a class="skip" href="#content">Skip to content</a>`)
+	j.banner(&b, bannerOf(s, j.cfg.Banner), prefix)
+	b.WriteString(`<header class="topbar"><button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false" aria-label="Menu">` +
 		`<svg viewBox="0 0 24 24" width="20" height="20" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M3 6h18M3 12h18M3 18h18"/></svg></button>`)
 	b.WriteString(`<a class="brand" href="` + prefix + `index.html">`)
 	if j.logoLight != "" {
@@ -298,6 +300,25 @@ func toc(b *strings.Builder, hs []heading) {
 		b.WriteString(`<li class="toc-` + strconv.Itoa(h.Level) + `"><a href="#` + esc(h.ID) + `">` + esc(h.Text) + `</a></li>`)
 	}
 	b.WriteString(`</ul></aside>`)
+}
+
+// banner renders the announcement of docs.json above the top bar. Its
+// Markdown links resolve like any link; in an air-gapped bundle remote
+// content in it is replaced as in a page. app.js lets a reader dismiss a
+// dismissible one.
+func (j *job) banner(b *strings.Builder, bn *bannerSettings, prefix string) {
+	if bn == nil || strings.TrimSpace(bn.Content) == "" {
+		return
+	}
+	body := strings.TrimSpace(j.mdHTML(bn.Content, "index", prefix))
+	if j.kind == KindAirGapped {
+		body = string(j.offline("docs.json banner", []byte(body)))
+	}
+	b.WriteString(`<div class="banner" role="region" aria-label="Announcement"><div class="banner-body">` + body + `</div>`)
+	if bn.Dismissible {
+		b.WriteString(`<button class="banner-close" type="button" aria-label="Dismiss">×</button>`)
+	}
+	b.WriteString(`</div>`)
 }
 
 // navbar renders the top bar links of docs.json; site-relative ones are

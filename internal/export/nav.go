@@ -16,6 +16,7 @@ type division struct {
 	dflt     bool            // the version the site opens on
 	navbar   *navbarSettings // the language's own top bar links, nil for the site's
 	footer   *footerSettings
+	banner   *bannerSettings
 	parent   *division
 	children []*division
 	items    []*navItem
@@ -100,7 +101,7 @@ func (t *navTree) generateAll(n *navNode) bool {
 
 func (t *navTree) division(n *navNode, kind string, parent *division, exists func(string) bool, in inherited) *division {
 	d := &division{kind: kind, label: n.label(), icon: n.Icon, tag: n.Tag, href: n.Href, dflt: n.Default, parent: parent, index: -1,
-		navbar: n.Navbar, footer: n.Footer}
+		navbar: n.Navbar, footer: n.Footer, banner: n.Banner}
 	in = t.inherit(n, in)
 	for _, g := range n.Groups {
 		if it := t.group(&g, exists, in); it != nil {
@@ -316,6 +317,17 @@ func footerOf(s *division, def *footerSettings) *footerSettings {
 	for d := s; d != nil; d = d.parent {
 		if d.footer != nil {
 			return d.footer
+		}
+	}
+	return def
+}
+
+// bannerOf is the announcement of pages in s, found as navbarOf finds the
+// top bar; nil when there is none.
+func bannerOf(s *division, def *bannerSettings) *bannerSettings {
+	for d := s; d != nil; d = d.parent {
+		if d.banner != nil {
+			return d.banner
 		}
 	}
 	return def

@@ -161,14 +161,13 @@ func TestNavigation_productMenu(t *testing.T) {
 }
 
 // TestNavigation_languageNavbarAndFooter follows the platform's languages
-// example: each language has its own top bar and footer (socials and
-// link columns); the banner is named in a warning. The site's footer
-// links serve the pages outside any language.
+// example: each language has its own banner, top bar and footer (socials
+// and link columns); without a language's own, the site's show.
 func TestNavigation_languageNavbarAndFooter(t *testing.T) {
 	src := fstest.MapFS{
-		"docs.json": {Data: []byte(`{"name": "Intl", "footer": {"links": [{"header": "Site", "items": [{"label": "Home", "href": "/en/overview"}]}]},
+		"docs.json": {Data: []byte(`{"name": "Intl", "banner": {"content": "Site banner with ![x](https://cdn.test/x.png)"}, "footer": {"links": [{"header": "Site", "items": [{"label": "Home", "href": "/en/overview"}]}]},
 		  "navigation": {"languages": [
-			{"language": "en", "banner": {"content": "v2 is live", "dismissible": true},
+			{"language": "en", "banner": {"content": "🚀 v2 is live! See the [changelog](/en/quickstart).", "dismissible": true},
 			 "footer": {"socials": {"x": "https://x.com/acme"}, "links": [{"header": "Resources", "items": [
 				{"label": "Documentation", "href": "/en/overview"}, {"label": "Blog", "href": "https://acme.test/blog"}]}]},
 			 "navbar": {"links": [{"label": "Docs", "href": "/en/overview"}], "primary": {"type": "button", "label": "Get Started", "href": "/en/quickstart"}},
@@ -188,18 +187,31 @@ func TestNavigation_languageNavbarAndFooter(t *testing.T) {
 		`<li><a href="../en/overview.html" aria-current="page">Overview</a></li>`, // the sidebar link, not the top bar's
 		`<a href="https://x.com/acme" rel="me">X</a><div class="footer-links"><p class="footer-header">Resources</p>`+
 			`<a href="../en/overview.html">Documentation</a><a href="https://acme.test/blog">Blog</a></div></footer>`)
+	wantAll(t, "en/overview.html", readOut(t, dir, "en/overview.html"),
+		`<div class="banner" role="region" aria-label="Announcement"><div class="banner-body"><p>🚀 v2 is live! See the <a href="../en/quickstart.html">changelog</a>.</p>`+
+			`</div><button class="banner-close" type="button" aria-label="Dismiss">×</button></div><header class="topbar">`)
 	es := readOut(t, dir, "es/overview.html")
+	wantAll(t, "es/overview.html", es, `<div class="banner-body"><p>Site banner with <img src="https://cdn.test/x.png" alt="x"></p></div></div>`)
 	wantAll(t, "es/overview.html", es,
 		`<nav class="navbar-links" aria-label="Links"><a href="../es/overview.html">Documentación</a></nav>`,
 		`<p class="footer-header">Recursos</p><a href="../es/overview.html">Documentación</a></div></footer>`)
 	if strings.Contains(es, "Get Started") || strings.Contains(es, "x.com") {
 		t.Error("es/overview.html shows the English top bar or footer")
 	}
+	if strings.Contains(strings.Join(warns, "\n"), "banner") {
+		t.Errorf("warnings = %q, the banner is supported", warns)
+	}
+	// Air-gapped: remote content of a banner is replaced, as in a page.
+	warns = nil
+	dir, _ = exportTo(t, Request{Source: src, Kind: KindAirGapped, Warn: func(s string) { warns = append(warns, s) }})
+	if es := readOut(t, dir, "es/overview.html"); strings.Contains(es, `src="https://cdn.test`) {
+		t.Error("an air-gapped banner loads remote content")
+	}
+	if !strings.Contains(strings.Join(warns, "\n"), "docs.json banner: remote content replaced (1: https://cdn.test/x.png)") {
+		t.Errorf("warnings = %q, want the banner's remote image named", warns)
+	}
 	// Without a language's own, the site's footer columns show.
 	dir, _ = exportTo(t, Request{Source: fstest.MapFS{"a.mdx": mdxPage("A"), "docs.json": {Data: []byte(
 		`{"footer": {"links": [{"header": "Site", "items": [{"label": "Home", "href": "/a"}]}]}, "navigation": {"pages": ["a"]}}`)}}})
 	wantAll(t, "a.html", readOut(t, dir, "a.html"), `<div class="footer-links"><p class="footer-header">Site</p><a href="a.html">Home</a></div></footer>`)
-	if !strings.Contains(strings.Join(warns, "\n"), `the navigation setting "banner" at navigation.languages[0] is ignored`) {
-		t.Errorf("warnings = %q, want the banner named", warns)
-	}
 }
