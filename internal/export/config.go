@@ -26,7 +26,10 @@ type config struct {
 	Navbar      navbarSettings  `json:"navbar"`
 	Footer      footerSettings  `json:"footer"`
 	Banner      *bannerSettings `json:"banner"`
-	Background  struct {
+	Styling     struct {
+		Eyebrows string `json:"eyebrows"` // "section" or "breadcrumbs" above a page's title
+	} `json:"styling"`
+	Background struct {
 		Color struct {
 			Light string `json:"light"`
 			Dark  string `json:"dark"`
@@ -193,7 +196,7 @@ func (n *navNode) label() string {
 // warning, since the hosted site would show something the bundle lacks.
 var supportedKeys = map[string]bool{"$schema": true, "name": true, "description": true, "theme": true,
 	"colors": true, "logo": true, "favicon": true, "navigation": true, "redirects": true, "navbar": true,
-	"footer": true, "background": true, "api": true, "banner": true}
+	"footer": true, "background": true, "api": true, "banner": true, "styling": true}
 
 // loadConfig reads docs.json for a request-time check: confined to src and
 // bounded, with $ref resolved, but without counting against an export.
@@ -273,6 +276,7 @@ func decodeConfig(read func(string) ([]byte, error), warn func(string, ...any)) 
 		}
 		checkNavKeys(top["navigation"], warn)
 		checkAPIKeys(top["api"], warn)
+		checkStylingKeys(top["styling"], warn)
 	}
 	if c.Name == "" {
 		c.Name = "Documentation"

@@ -193,7 +193,9 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	}
 	j.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonical(p.key), prefix, p.fm.Noindex)
 	b.WriteString(markCurrent(j.chrome(j.section(p), prefix), prefix, p.out))
-	b.WriteString(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>` + esc(p.title) + `</h1>`)
+	b.WriteString(`<main id="content" class="main"><article class="page"><header class="page-head">`)
+	j.eyebrow(b, p)
+	b.WriteString(`<h1>` + esc(p.title) + `</h1>`)
 	if p.fm.Description != "" {
 		b.WriteString(`<p class="lead">` + esc(p.fm.Description) + `</p>`)
 	}

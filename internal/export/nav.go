@@ -49,6 +49,7 @@ type navTree struct {
 	sectOf   map[string]*division
 	missing  []string            // navigation entries whose file does not exist
 	dirOf    map[string]*navItem // root page key -> its group, when the group lists its entries
+	crumbs   map[string][]string // page key -> the division and group labels above it
 	api      *apiGen             // makes the pages of openapi entries; nil disables them
 }
 
@@ -241,6 +242,7 @@ func (t *navTree) prune(exported func(string) bool) {
 		walk(g)
 	}
 	t.findDirectories()
+	t.findCrumbs()
 }
 
 func pruneItems(items []*navItem, exported func(string) bool) []*navItem {

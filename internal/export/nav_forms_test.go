@@ -215,3 +215,30 @@ func TestNavigation_languageNavbarAndFooter(t *testing.T) {
 		`{"footer": {"links": [{"header": "Site", "items": [{"label": "Home", "href": "/a"}]}]}, "navigation": {"pages": ["a"]}}`)}}})
 	wantAll(t, "a.html", readOut(t, dir, "a.html"), `<div class="footer-links"><p class="footer-header">Site</p><a href="a.html">Home</a></div></footer>`)
 }
+
+// TestNavigation_eyebrows checks styling.eyebrows: "section" puts the
+// page's group above its title, "breadcrumbs" the whole path; other
+// styling settings are named in a warning.
+func TestNavigation_eyebrows(t *testing.T) {
+	src := func(mode string) fstest.MapFS {
+		return fstest.MapFS{
+			"docs.json": {Data: []byte(`{"styling": {"eyebrows": "` + mode + `", "codeblocks": "dark"}, "navigation": {"tabs": [
+				{"tab": "Guides", "groups": [{"group": "Start", "pages": ["a", {"group": "Deep", "pages": ["b"]}]}]}]}}`)},
+			"a.mdx": mdxPage("A"),
+			"b.mdx": mdxPage("B"),
+		}
+	}
+	var warns []string
+	dir, _ := exportTo(t, Request{Source: src("breadcrumbs"), Warn: func(s string) { warns = append(warns, s) }})
+	wantAll(t, "b.html", readOut(t, dir, "b.html"),
+		`<header class="page-head"><nav class="eyebrow breadcrumbs" aria-label="Breadcrumb"><ol><li>Guides</li><li>Start</li><li>Deep</li></ol></nav><h1>B</h1>`)
+	if !strings.Contains(strings.Join(warns, "\n"), `"styling.codeblocks" is not supported`) {
+		t.Errorf("warnings = %q, want styling.codeblocks named", warns)
+	}
+	dir, _ = exportTo(t, Request{Source: src("section")})
+	wantAll(t, "a.html", readOut(t, dir, "a.html"), `<header class="page-head"><p class="eyebrow">Start</p><h1>A</h1>`)
+	dir, _ = exportTo(t, Request{Source: src("")})
+	if strings.Contains(readOut(t, dir, "a.html"), `class="eyebrow`) {
+		t.Error("an eyebrow without styling.eyebrows")
+	}
+}
