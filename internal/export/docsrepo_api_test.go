@@ -65,3 +65,12 @@ func TestSampleOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestExport_docsRepoSocialTags checks that og: and twitter: settings of
+// frontmatter and of x-mint metadata become the page's meta tags.
+func TestExport_docsRepoSocialTags(t *testing.T) {
+	dir, _ := exportTo(t, Request{Source: docsRepo(), Kind: KindAirGapped})
+	wantAll(t, "en/quickstart.html", readOut(t, dir, "en/quickstart.html"),
+		`<meta property="og:image" content="/images/architecture.svg"><meta name="twitter:card" content="summary_large_image">`)
+	wantAll(t, "en/guides/order-status.html", readOut(t, dir, "en/guides/order-status.html"), `<meta property="og:title" content="Track an order">`)
+}

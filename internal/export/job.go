@@ -191,7 +191,7 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	if desc == "" {
 		desc = j.cfg.Description
 	}
-	j.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonical(p.key), prefix, p.fm.Noindex)
+	j.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonical(p.key), prefix, p.fm.Noindex, p.fm.metaTags())
 	b.WriteString(markCurrent(j.chrome(j.section(p), prefix), prefix, p.out))
 	b.WriteString(`<main id="content" class="main"><article class="page"><header class="page-head">`)
 	j.eyebrow(b, p)

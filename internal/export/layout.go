@@ -260,7 +260,7 @@ func openDetails(s string) []int {
 }
 
 // head writes the document head shared by pages and generated documents.
-func (j *job) head(b *strings.Builder, title, desc, canonical, prefix string, noindex bool) {
+func (j *job) head(b *strings.Builder, title, desc, canonical, prefix string, noindex bool, meta string) {
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\" data-root=\"" + prefix + "\"><head><meta charset=\"utf-8\">" +
 		j.cspMeta() + `<meta name="viewport" content="width=device-width, initial-scale=1">`)
 	b.WriteString(`<title>` + esc(title) + `</title>`)
@@ -270,6 +270,7 @@ func (j *job) head(b *strings.Builder, title, desc, canonical, prefix string, no
 	if noindex {
 		b.WriteString(`<meta name="robots" content="noindex">`)
 	}
+	b.WriteString(meta)
 	if canonical != "" {
 		b.WriteString(`<link rel="canonical" href="` + esc(canonical) + `">`)
 	}

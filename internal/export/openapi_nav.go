@@ -282,4 +282,15 @@ func applyMetadata(fm *frontmatter, meta *obj) {
 			*f.to = true
 		}
 	}
+	if meta == nil {
+		return
+	}
+	for _, k := range meta.keys {
+		if s := meta.str(k); s != "" && (strings.HasPrefix(k, "og:") || strings.HasPrefix(k, "twitter:")) {
+			if fm.Extra == nil {
+				fm.Extra = map[string]any{}
+			}
+			fm.Extra[k] = s
+		}
+	}
 }
