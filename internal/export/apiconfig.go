@@ -22,6 +22,7 @@ type apiSettings struct {
 	Examples struct {
 		Languages    []string `json:"languages"`
 		Autogenerate *bool    `json:"autogenerate"`
+		Defaults     string   `json:"defaults"` // "required" leaves optional parameters out of samples
 	} `json:"examples"`
 	MDX struct {
 		Server serverList `json:"server"`
@@ -55,7 +56,7 @@ var apiKeyWhy = map[string]string{
 // apiKeysHonoured are the settings of the "api" block that change the export.
 var apiKeysHonoured = map[string]bool{"openapi": true, "playground": true, "playground.display": true,
 	"params": true, "params.expanded": true, "params.post": true, "examples": true, "examples.languages": true,
-	"examples.autogenerate": true, "mdx": true, "mdx.server": true,
+	"examples.autogenerate": true, "examples.defaults": true, "mdx": true, "mdx.server": true,
 	// Endpoint pages always show the full base URL, which is what "full" asks for.
 	"url": true}
 

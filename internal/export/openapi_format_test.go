@@ -141,3 +141,28 @@ func TestOpenAPI_apiSettingsAndInheritance(t *testing.T) {
 	wantAll(t, "y-from-z", readOut(t, dir, "api-reference/y-from-z.html"), `<h1>Y from z</h1>`,
 		`<p class="nav-group-title">V1</p>`, `<details open><summary>V2</summary>`)
 }
+
+// TestSamples_optionalParameters checks api.examples.defaults: samples
+// carry the optional parameters (with their default) unless it is
+// "required", as on the platform.
+func TestSamples_optionalParameters(t *testing.T) {
+	spec := &fstest.MapFile{Data: []byte(`{"openapi": "3.0.3", "info": {"title": "S", "version": "1"}, "servers": [{"url": "https://s.test"}],
+	  "paths": {"/items": {"get": {"summary": "List items", "parameters": [
+	    {"name": "q", "in": "query", "required": true, "schema": {"type": "string"}, "example": "cat"},
+	    {"name": "limit", "in": "query", "schema": {"type": "integer", "default": 20}},
+	    {"name": "X-Trace", "in": "header", "schema": {"type": "string"}}],
+	    "responses": {"200": {"description": "ok"}}}}}}`)}
+	for _, tc := range []struct{ defaults, want, absent string }{
+		{"", `--url 'https://s.test/items?limit=20&q=cat'`, ""},
+		{"all", `--header 'X-Trace: <X-Trace>'`, ""},
+		{"required", `--url 'https://s.test/items?q=cat'`, "--header 'X-Trace"},
+	} {
+		src := fstest.MapFS{"s.json": spec, "docs.json": {Data: []byte(`{"api": {"examples": {"defaults": "` + tc.defaults + `"}},
+		  "navigation": {"groups": [{"group": "API", "openapi": "s.json"}]}}`)}}
+		dir, _ := exportTo(t, Request{Source: src})
+		text := pageText(readOut(t, dir, "api-reference/list-items.html"))
+		if !strings.Contains(text, tc.want) || tc.absent != "" && strings.Contains(text, tc.absent) {
+			t.Errorf("defaults %q: samples lack %q or show %q", tc.defaults, tc.want, tc.absent)
+		}
+	}
+}

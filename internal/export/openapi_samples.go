@@ -69,7 +69,10 @@ type request struct {
 	cookies     [][2]string // sent with --cookie, cookies= or by the browser
 }
 
-func (e *endpoint) request(v *schemaView) request {
+//
+// all includes the optional query, header and cookie parameters too, as
+// the platform's samples do unless api.examples.defaults is "required".
+func (e *endpoint) request(v *schemaView, all bool) request {
 	server := "https://api.example.com"
 	if len(e.servers) > 0 {
 		server = e.servers[0]
@@ -81,20 +84,22 @@ func (e *endpoint) request(v *schemaView) request {
 		val := "<" + p.name + ">"
 		if ex, ok := p.o.m["example"]; ok {
 			val = plain(ex)
+		} else if d := p.o.sub("schema").get("default"); d != nil {
+			val = plain(d)
 		}
 		switch p.in {
 		case "path":
 			path = strings.ReplaceAll(path, "{"+p.name+"}", val)
 		case "query":
-			if p.required {
+			if p.required || all {
 				q.Set(p.name, val)
 			}
 		case "header":
-			if p.required {
+			if p.required || all {
 				r.headers = append(r.headers, [2]string{p.name, val})
 			}
 		case "cookie":
-			if p.required {
+			if p.required || all {
 				r.cookies = append(r.cookies, [2]string{p.name, val})
 			}
 		}
@@ -144,7 +149,7 @@ func (e *endpoint) request(v *schemaView) request {
 func (j *job) requestSamples(e *endpoint, v *schemaView) []sample {
 	var out []sample
 	if auto := j.cfg.API.Examples.Autogenerate; auto == nil || *auto {
-		r := e.request(v)
+		r := e.request(v, j.cfg.API.Examples.Defaults != "required")
 		langs, unknown := j.cfg.API.sampleOrder()
 		for _, l := range unknown {
 			j.warn("docs.json: api.examples.languages: %q has no generated sample in the static export; left out", l)
