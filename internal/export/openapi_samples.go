@@ -69,7 +69,6 @@ type request struct {
 	cookies     [][2]string // sent with --cookie, cookies= or by the browser
 }
 
-//
 // all includes the optional query, header and cookie parameters too, as
 // the platform's samples do unless api.examples.defaults is "required".
 func (e *endpoint) request(v *schemaView, all bool) request {
