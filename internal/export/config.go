@@ -135,6 +135,8 @@ type navNode struct {
 	Root     string `json:"root"`
 	Hidden   bool   `json:"hidden"`
 	Tag      string `json:"tag"` // a badge such as "NEW" or "Latest"
+	// Description is the line under a product or menu entry in its switcher.
+	Description string `json:"description"`
 	// Expanded opens a nested group by default; the platform collapses
 	// nested groups unless it is true.
 	Expanded bool `json:"expanded"`

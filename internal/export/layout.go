@@ -135,7 +135,11 @@ func (j *job) divisionLink(b *strings.Builder, d *division, prefix string, curre
 	if current {
 		cur = ` class="current" aria-current="true"`
 	}
-	b.WriteString(`<li><a href="` + esc(href) + `"` + cur + `>` + iconSVG(d.icon) + esc(d.label) + navTag(d.tag) + `</a></li>`)
+	desc := ""
+	if d.desc != "" && (d.kind == "product" || d.kind == "menu") {
+		desc = `<span class="switch-desc">` + esc(d.desc) + `</span>`
+	}
+	b.WriteString(`<li><a href="` + esc(href) + `"` + cur + `>` + iconSVG(d.icon) + esc(d.label) + navTag(d.tag) + desc + `</a></li>`)
 }
 
 // navTag is the badge of a navigation entry ("NEW", "Latest"), if any.

@@ -12,6 +12,7 @@ type division struct {
 	label    string
 	icon     string
 	tag      string
+	desc     string          // shown under the label in a product or menu switcher
 	href     string          // external or site link instead of content
 	dflt     bool            // the version the site opens on
 	navbar   *navbarSettings // the language's own top bar links, nil for the site's
@@ -102,7 +103,7 @@ func (t *navTree) generateAll(n *navNode) bool {
 
 func (t *navTree) division(n *navNode, kind string, parent *division, exists func(string) bool, in inherited) *division {
 	d := &division{kind: kind, label: n.label(), icon: n.Icon, tag: n.Tag, href: n.Href, dflt: n.Default, parent: parent, index: -1,
-		navbar: n.Navbar, footer: n.Footer, banner: n.Banner}
+		navbar: n.Navbar, footer: n.Footer, banner: n.Banner, desc: n.Description}
 	in = t.inherit(n, in)
 	for _, g := range n.Groups {
 		if it := t.group(&g, exists, in); it != nil {

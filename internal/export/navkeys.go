@@ -6,9 +6,7 @@ import (
 	"strconv"
 )
 
-// navKeys are the navigation settings the export honours. "description"
-// (the text of a product or menu entry in the hosted switcher) is known
-// too: leaving it out changes no page, so it is not worth a warning.
+// navKeys are the navigation settings the export honours.
 var navKeys = map[string]bool{"language": true, "version": true, "product": true, "tab": true, "item": true,
 	"anchor": true, "dropdown": true, "group": true, "icon": true, "href": true, "root": true, "hidden": true,
 	"tag": true, "expanded": true, "default": true, "languages": true, "versions": true, "products": true,
