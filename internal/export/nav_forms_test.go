@@ -43,7 +43,7 @@ func TestNavigation_productsMenusAndBadges(t *testing.T) {
 	wantAll(t, "core/install.html", install,
 		`<details class="switch switch-product"><summary>Core API</summary>`,
 		`Core API<span class="switch-desc">Core</span></a>`, // a product's description in its switcher
-		`<a href="../analytics/v2.html">Analytics</a>`, // a product opens on its default version
+		`<a href="../analytics/v2.html">Analytics</a>`,      // a product opens on its default version
 		`<a href="https://mobile.example.com">Mobile SDK</a>`,
 		`<a href="../billing/invoices.html">Billing</a>`,                                    // a product made of a menu
 		`<ul class="anchors"><li><a href="https://status.example.com">Status</a></li></ul>`, // global tabs
