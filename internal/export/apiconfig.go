@@ -26,6 +26,10 @@ type apiSettings struct {
 	} `json:"examples"`
 	MDX struct {
 		Server serverList `json:"server"`
+		Auth   struct {
+			Method string `json:"method"` // bearer, basic, key, cobo
+			Name   string `json:"name"`   // the header of "key"
+		} `json:"auth"`
 	} `json:"mdx"`
 }
 
@@ -56,7 +60,7 @@ var apiKeyWhy = map[string]string{
 // apiKeysHonoured are the settings of the "api" block that change the export.
 var apiKeysHonoured = map[string]bool{"openapi": true, "playground": true, "playground.display": true,
 	"params": true, "params.expanded": true, "params.post": true, "examples": true, "examples.languages": true,
-	"examples.autogenerate": true, "examples.defaults": true, "mdx": true, "mdx.server": true,
+	"examples.autogenerate": true, "examples.defaults": true, "mdx": true, "mdx.server": true, "mdx.auth": true,
 	// Endpoint pages always show the full base URL, which is what "full" asks for.
 	"url": true}
 
@@ -131,4 +135,38 @@ func (j *job) playgroundMode(p *page) string {
 		return m
 	}
 	return "interactive"
+}
+
+// mdxAuth writes the authentication field of an MDX API page (one with
+// "api" frontmatter): its authMethod, else api.mdx.auth of docs.json;
+// "none" turns it off for the page.
+func (j *job) mdxAuth(b *strings.Builder, p *page, prefix string) {
+	if p.fm.API == "" {
+		return
+	}
+	method := strings.ToLower(strings.TrimSpace(p.fm.AuthMethod))
+	if method == "" {
+		method = strings.ToLower(strings.TrimSpace(j.cfg.API.MDX.Auth.Method))
+	}
+	var sc scheme
+	switch method {
+	case "", "none":
+		return
+	case "bearer", "basic":
+		sc = scheme{Type: method}
+	case "key":
+		name := j.cfg.API.MDX.Auth.Name
+		if name == "" {
+			j.warn("%s: authMethod key needs api.mdx.auth.name in docs.json (the header that carries the key); no authentication field shown", p.file)
+			return
+		}
+		sc = scheme{Type: "apiKey", In: "header", Param: name}
+	default:
+		j.warn("%s: authMethod %q is not shown by the static export (bearer, basic, key and none are)", p.file, method)
+		return
+	}
+	v := &schemaView{budget: schemaBudget, md: func(s string) string { return j.mdHTML(s, p.key, prefix) }}
+	b.WriteString(`<div class="api-auth"><p class="api-subtitle">Authorization</p>`)
+	authField(b, sc, v)
+	b.WriteString(`</div>`)
 }

@@ -202,6 +202,7 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	b.WriteString(`</header>`)
 	if p.api == nil {
 		apiEndpoint(b, p.fm, j.cfg.API.MDX.Server)
+		j.mdxAuth(b, p, prefix)
 	}
 	b.WriteString(apiTop)
 	b.WriteString(`<div class="prose">`)

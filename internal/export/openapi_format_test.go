@@ -166,3 +166,31 @@ func TestSamples_optionalParameters(t *testing.T) {
 		}
 	}
 }
+
+// TestMDXPages_authentication checks the authentication field of MDX API
+// pages: api.mdx.auth by default, authMethod per page, "none" to drop it,
+// and a method the export does not show named in a warning.
+func TestMDXPages_authentication(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"api": {"mdx": {"server": "https://m.test", "auth": {"method": "key", "name": "X-Key"}}},
+		  "navigation": {"pages": ["key", "bearer", "basic", "none", "cobo"]}}`)},
+		"key.mdx":    mdxPage("Key", `api: "GET /a"`),
+		"bearer.mdx": mdxPage("Bearer", `api: "GET /b"`, "authMethod: bearer"),
+		"basic.mdx":  mdxPage("Basic", `api: "GET /c"`, "authMethod: basic"),
+		"none.mdx":   mdxPage("None", `api: "GET /d"`, "authMethod: none"),
+		"cobo.mdx":   mdxPage("Cobo", `api: "GET /e"`, "authMethod: cobo"),
+	}
+	var warns []string
+	dir, _ := exportTo(t, Request{Source: src, Warn: func(s string) { warns = append(warns, s) }})
+	wantAll(t, "key.html", readOut(t, dir, "key.html"), `<code class="field-name">X-Key</code><span class="field-in">header</span>`)
+	wantAll(t, "bearer.html", pageText(readOut(t, dir, "bearer.html")), `Bearer authentication header of the form Bearer <token>.`)
+	wantAll(t, "basic.html", pageText(readOut(t, dir, "basic.html")), `Basic authentication header`)
+	for _, p := range []string{"none.html", "cobo.html"} {
+		if strings.Contains(readOut(t, dir, p), `class="api-auth"`) {
+			t.Errorf("%s shows an authentication field", p)
+		}
+	}
+	if !strings.Contains(strings.Join(warns, "\n"), `cobo.mdx: authMethod "cobo" is not shown by the static export`) {
+		t.Errorf("warnings = %q, want cobo named", warns)
+	}
+}

@@ -28,6 +28,8 @@ type frontmatter struct {
 	Playground string `yaml:"playground"`
 	// Deprecated labels an API page, as the operation's own flag does.
 	Deprecated bool `yaml:"deprecated"`
+	// AuthMethod overrides api.mdx.auth.method on an MDX API page.
+	AuthMethod string `yaml:"authMethod"`
 	// Extra holds the other keys; the og: and twitter: ones become meta
 	// tags of the page (metaTags).
 	Extra map[string]any `yaml:",inline"`
