@@ -25,7 +25,10 @@ const formatSpec = `{"openapi": "3.1.0", "info": {"title": "P", "version": "1"},
 	        "meta": {"type": "string", "contentMediaType": "application/json"},
 	        "note": {"type": "string", "contentEncoding": "base64"}}}}}},
 	     "responses": {"200": {"description": "ok"}}}},
-	  "/nodes/{id}": {"get": {"responses": {"200": {"description": "n", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Node"}}}}}}}
+	  "/nodes/{id}": {"get": {"responses": {"200": {"description": "n", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Node"}}}}}}},
+	  "/speech": {"post": {"summary": "Speak", "responses": {"200": {"description": "Audio.", "content": {"audio/mpeg": {
+	    "schema": {"type": "string", "format": "binary"},
+	    "examples": {"sample": {"summary": "Sample", "value": "https://cdn.p.test/sample.mp3"}}}}}}}}
 	},
 	"webhooks": {"shown": {"post": {"summary": "Shown hook", "responses": {"200": {"description": "ok"}}}},
 	  "hid": {"post": {"summary": "Hidden hook", "x-hidden": true, "responses": {"200": {"description": "ok"}}}},
@@ -62,6 +65,14 @@ func TestOpenAPI_formatDescriptionDetails(t *testing.T) {
 	}
 	wantAll(t, "get-nodes-id", readOut(t, dir, "api-reference/get-nodes-id.html"),
 		`Recursive: the same schema as <code>Node</code> above.`, `<code class="field-name">anything</code><span class="field-type">any</span>`)
+	// An audio answer whose example is a URL gets a player; an air-gapped
+	// bundle replaces it like any remote media.
+	wantAll(t, "speak", readOut(t, dir, "api-reference/speak.html"),
+		`<audio class="example-media" controls preload="none" src="https://cdn.p.test/sample.mp3"></audio>`)
+	air, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped})
+	if strings.Contains(readOut(t, air, "api-reference/speak.html"), `src="https://cdn.p.test`) {
+		t.Error("the air-gapped audio example loads from outside the bundle")
+	}
 	// x-hidden webhooks have a page listed nowhere; x-excluded ones none.
 	hidden := readOut(t, dir, "api-reference/hidden-hook.html")
 	wantAll(t, "hidden-hook", hidden, `<meta name="robots" content="noindex">`)

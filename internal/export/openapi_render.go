@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"strings"
 )
 
@@ -362,6 +363,14 @@ func responseSamples(v *schemaView, code, mt string, m *obj) []sample {
 	if len(out) == 0 {
 		if ex := mediaExample(v, m); ex != nil {
 			out = append(out, sample{title: code, lang: langOf(mt), code: pretty(ex)})
+		}
+	}
+	// An audio or video answer whose example is a URL gets a player.
+	if kind, _, _ := strings.Cut(strings.ToLower(mt), "/"); kind == "audio" || kind == "video" {
+		for i := range out {
+			if u, err := url.Parse(out[i].code); err == nil && (u.Scheme == "https" || u.Scheme == "http") && !strings.ContainsAny(out[i].code, " \n") {
+				out[i].media = kind
+			}
 		}
 	}
 	return out

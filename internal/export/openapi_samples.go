@@ -13,6 +13,9 @@ const maxHighlight = 4 << 10
 // sample is one code example of an endpoint page.
 type sample struct {
 	title, lang, code string
+	// media ("audio" or "video") shows code, a URL, in a player above it,
+	// as the platform does for audio and video answers.
+	media string
 }
 
 // codeGroup writes samples as a tabbed code group with copy buttons, the
@@ -22,6 +25,9 @@ func (j *job) codeGroup(b *strings.Builder, samples []sample) {
 	for _, s := range samples {
 		b.WriteString(`<div class="code-block" data-title="` + esc(s.title) + `"><div class="code-head"><span class="code-title">` +
 			esc(s.title) + `</span><button class="copy" type="button">Copy</button></div>`)
+		if s.media != "" {
+			b.WriteString(`<` + s.media + ` class="example-media" controls preload="none" src="` + esc(s.code) + `"></` + s.media + `>`)
+		}
 		b.WriteString(j.highlighted(s.lang, s.code))
 		b.WriteString(`</div>`)
 	}
@@ -156,11 +162,11 @@ func (j *job) requestSamples(e *endpoint, v *schemaView) []sample {
 		for _, l := range langs {
 			switch l {
 			case "bash":
-				out = append(out, sample{"cURL", "bash", r.curl()})
+				out = append(out, sample{title: "cURL", lang: "bash", code: r.curl()})
 			case "python":
-				out = append(out, sample{"Python", "python", r.python()})
+				out = append(out, sample{title: "Python", lang: "python", code: r.python()})
 			case "javascript":
-				out = append(out, sample{"JavaScript", "javascript", r.javascript()})
+				out = append(out, sample{title: "JavaScript", lang: "javascript", code: r.javascript()})
 			}
 		}
 	}
@@ -174,7 +180,7 @@ func (j *job) requestSamples(e *endpoint, v *schemaView) []sample {
 			if title == "" {
 				title = cs.str("lang")
 			}
-			out = append(out, sample{title, strings.ToLower(cs.str("lang")), cs.str("source")})
+			out = append(out, sample{title: title, lang: strings.ToLower(cs.str("lang")), code: cs.str("source")})
 		}
 	}
 	return out
