@@ -25,7 +25,7 @@ func TestBrowser_playgroundShowsImageAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", "null")
 		w.Header().Set("Content-Type", "image/png")
 		_, _ = w.Write(png)
