@@ -5,7 +5,8 @@ import (
 )
 
 // division is one node of the navigation above the sidebar: the root, a
-// language, a version, a tab, a dropdown or an anchor. Divisions that hold
+// language, a version, a product, a tab, a menu item, a dropdown or an
+// anchor. Divisions that hold
 // groups or pages are sections: a page's section decides its sidebar.
 type division struct {
 	kind     string // "root", "language", "version", "product", "tab", "menu", "dropdown", "anchor"
