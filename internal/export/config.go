@@ -14,27 +14,50 @@ import (
 // are ignored on purpose: docs.json carries many settings that only the
 // hosted platform uses, and an export must not fail on them.
 type config struct {
-	Name        string     `json:"name"`
-	Description string     `json:"description"`
-	Theme       string     `json:"theme"`
-	Colors      colors     `json:"colors"`
-	Logo        logoConfig `json:"logo"`
-	Favicon     favicon    `json:"favicon"`
-	Navigation  navNode    `json:"navigation"`
-	Redirects   []redirect `json:"redirects"`
-	Navbar      struct {
-		Links   []navbarLink `json:"links"`
-		Primary *navbarLink  `json:"primary"`
-	} `json:"navbar"`
-	Footer struct {
-		Socials map[string]string `json:"socials"`
-	} `json:"footer"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Theme       string          `json:"theme"`
+	Colors      colors          `json:"colors"`
+	Logo        logoConfig      `json:"logo"`
+	Favicon     favicon         `json:"favicon"`
+	Navigation  navNode         `json:"navigation"`
+	API         apiSettings     `json:"api"`
+	Redirects   []redirect      `json:"redirects"`
+	Navbar      navbarSettings  `json:"navbar"`
+	Footer      footerSettings  `json:"footer"`
+	Banner      *bannerSettings `json:"banner"`
+	Styling     struct {
+		Eyebrows string `json:"eyebrows"` // "section" or "breadcrumbs" above a page's title
+	} `json:"styling"`
 	Background struct {
 		Color struct {
 			Light string `json:"light"`
 			Dark  string `json:"dark"`
 		} `json:"color"`
 	} `json:"background"`
+}
+
+// bannerSettings is the announcement above every page (Markdown); a
+// language may have its own.
+type bannerSettings struct {
+	Content     string `json:"content"`
+	Dismissible bool   `json:"dismissible"`
+}
+
+// navbarSettings are the links of the top bar; a language may have its own.
+type navbarSettings struct {
+	Links   []navbarLink `json:"links"`
+	Primary *navbarLink  `json:"primary"`
+}
+
+// footerSettings are the social links and link columns of the footer; a
+// language may have its own.
+type footerSettings struct {
+	Socials map[string]string `json:"socials"`
+	Links   []struct {
+		Header string       `json:"header"`
+		Items  []navbarLink `json:"items"`
+	} `json:"links"`
 }
 
 // navbarLink is a link of the top bar, such as "Support" or "Dashboard".
@@ -101,7 +124,9 @@ func (f *favicon) UnmarshalJSON(b []byte) error {
 type navNode struct {
 	Language string `json:"language"`
 	Version  string `json:"version"`
+	Product  string `json:"product"`
 	Tab      string `json:"tab"`
+	Item     string `json:"item"` // an entry of a tab's or product's menu
 	Anchor   string `json:"anchor"`
 	Dropdown string `json:"dropdown"`
 	Group    string `json:"group"`
@@ -109,16 +134,33 @@ type navNode struct {
 	Href     string `json:"href"`
 	Root     string `json:"root"`
 	Hidden   bool   `json:"hidden"`
+	Tag      string `json:"tag"` // a badge such as "NEW" or "Latest"
+	// Description is the line under a product or menu entry in its switcher.
+	Description string `json:"description"`
+	// Expanded opens a nested group by default; the platform collapses
+	// nested groups unless it is true.
+	Expanded bool `json:"expanded"`
+	// Default makes a version the one the site opens on instead of the first.
+	Default bool `json:"default"`
+	// Directory ("none", "accordion", "card") lists a group's pages on its
+	// root page; it holds for everything below unless set again.
+	Directory string `json:"directory"`
 
 	Languages []navNode   `json:"languages"`
 	Versions  []navNode   `json:"versions"`
+	Products  []navNode   `json:"products"`
 	Tabs      []navNode   `json:"tabs"`
+	Menu      []navNode   `json:"menu"`
 	Anchors   []navNode   `json:"anchors"`
 	Dropdowns []navNode   `json:"dropdowns"`
 	Groups    []navNode   `json:"groups"`
 	Pages     []navEntry  `json:"pages"`
 	Global    *globalNavs `json:"global"`
 	OpenAPI   openapiRef  `json:"openapi"` // specs whose operations become pages (openapi_nav.go)
+	// Navbar, Footer and Banner replace the site's for the pages of a language.
+	Navbar *navbarSettings `json:"navbar"`
+	Footer *footerSettings `json:"footer"`
+	Banner *bannerSettings `json:"banner"`
 }
 
 // globalNavs are links shown everywhere, typically to external sites.
@@ -143,7 +185,7 @@ func (e *navEntry) UnmarshalJSON(b []byte) error {
 
 // label names a division of the navigation, whatever its level.
 func (n *navNode) label() string {
-	for _, s := range []string{n.Language, n.Version, n.Tab, n.Dropdown, n.Anchor, n.Group} {
+	for _, s := range []string{n.Language, n.Version, n.Product, n.Tab, n.Item, n.Dropdown, n.Anchor, n.Group} {
 		if s != "" {
 			return s
 		}
@@ -156,7 +198,7 @@ func (n *navNode) label() string {
 // warning, since the hosted site would show something the bundle lacks.
 var supportedKeys = map[string]bool{"$schema": true, "name": true, "description": true, "theme": true,
 	"colors": true, "logo": true, "favicon": true, "navigation": true, "redirects": true, "navbar": true,
-	"footer": true, "background": true}
+	"footer": true, "background": true, "api": true, "banner": true, "styling": true}
 
 // loadConfig reads docs.json for a request-time check: confined to src and
 // bounded, with $ref resolved, but without counting against an export.
@@ -186,6 +228,12 @@ func decodeConfig(read func(string) ([]byte, error), warn func(string, ...any)) 
 		case errors.As(err, &ie):
 			return nil, err
 		case errors.Is(err, fs.ErrNotExist):
+			if _, merr := read("mint.json"); merr == nil {
+				// The platform upgrades mint.json with its CLI; a silent
+				// guess at the old format could export a different site.
+				return nil, &InputError{Msg: "docs.json: not found at the root of the source, which has the deprecated mint.json; " +
+					"upgrade it with the platform's CLI (`mint dev` writes docs.json) and commit docs.json"}
+			}
 			return nil, &InputError{Msg: "docs.json: not found at the root of the source"}
 		case isOutside(err):
 			return nil, &InputError{Msg: "docs.json: a link out of the docs source; refused"}
@@ -228,6 +276,9 @@ func decodeConfig(read func(string) ([]byte, error), warn func(string, ...any)) 
 				warn("docs.json: the setting %q is not supported by the static export yet; ignored", k)
 			}
 		}
+		checkNavKeys(top["navigation"], warn)
+		checkAPIKeys(top["api"], warn)
+		checkStylingKeys(top["styling"], warn)
 	}
 	if c.Name == "" {
 		c.Name = "Documentation"

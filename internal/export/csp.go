@@ -28,7 +28,9 @@ var themeScriptHash = scriptHash(themeScript)
 // never load file: URLs, so it widens nothing on a web server. Inline
 // styles stay allowed (components and JSX style objects write style
 // attributes); they cannot fetch anything, since images and fonts follow
-// img-src and font-src.
+// img-src and font-src. blob: images and media are ones the page made
+// itself from bytes it already holds (the playground shows an image or
+// audio answer that way); they fetch nothing.
 //
 // extraConnect lists origins the page may also send requests to, such as
 // the servers of an OpenAPI spec when the API playground is enabled
@@ -43,8 +45,8 @@ func ContentSecurityPolicy(extraConnect []string) string {
 		}
 	}
 	return "default-src 'none'; script-src " + local + " " + themeScriptHash +
-		"; style-src " + local + " 'unsafe-inline'; img-src " + local + " data:; font-src " + local + " data:" +
-		"; media-src " + local + "; frame-src " + local + "; manifest-src " + local + "; connect-src " + connect +
+		"; style-src " + local + " 'unsafe-inline'; img-src " + local + " data: blob:; font-src " + local + " data:" +
+		"; media-src " + local + " blob:; frame-src " + local + "; manifest-src " + local + "; connect-src " + connect +
 		"; object-src 'none'; base-uri 'none'; form-action 'none'"
 }
 

@@ -17,7 +17,8 @@ import (
 // docs.json split over nested $ref files with sibling keys, two
 // languages, an OpenAPI 3.0 YAML and a 3.1 JSON spec named from the
 // navigation and from frontmatter (a webhook too), an MDX-only API page,
-// snippets, images, video embeds and a hidden page.
+// the docs.json api settings and x-mint extensions, snippets, images,
+// video embeds and a hidden page.
 func docsRepo() fs.FS { return os.DirFS("testdata/docsrepo") }
 
 // docsRepoFragments are the parts of pages pinned by TestGolden_docsRepo:
@@ -40,6 +41,8 @@ var docsRepoFragments = []struct {
 	{"hidden", "en/internal.html", `<article class="page">`, `</article>`},
 	{"schema-in-file", "en/schemas/pet.html", `<article class="page">`, `</article>`},
 	{"schema-by-name", "en/schemas/item.html", `<article class="page">`, `</article>`},
+	{"x-mint", "en/guides/order-status.html", `<article class="page`, `</article>`},
+	{"callbacks", "en/api-reference/orders/follow-an-order.html", `<h2 id="callbacks"`, `<h2 id="responses"`},
 }
 
 // TestGolden_docsRepo pins the page list of the air-gapped export of the
@@ -85,8 +88,8 @@ func checkGolden(t *testing.T, name, got string) {
 func TestExport_docsRepo(t *testing.T) {
 	var warns []string
 	dir, m := exportTo(t, Request{Source: docsRepo(), Kind: KindAirGapped, Warn: func(s string) { warns = append(warns, s) }})
-	if m.PageCount != 21 {
-		t.Errorf("pageCount = %d, want the 21 pages of the fixture", m.PageCount)
+	if m.PageCount != 23 {
+		t.Errorf("pageCount = %d, want the 23 pages of the fixture", m.PageCount)
 	}
 	index := readOut(t, dir, "en/index.html")
 	wantAll(t, "en/index.html", index,
@@ -125,8 +128,9 @@ func TestExport_docsRepo(t *testing.T) {
 		t.Errorf("redirect from the referenced redirects file missing:\n%s", got)
 	}
 	slices.Sort(warns)
-	if len(warns) != 3 || !strings.HasPrefix(warns[0], "en/media/images.mdx: remote content replaced") {
-		t.Errorf("warnings = %q, want the three pages with remote content", warns)
+	if len(warns) != 5 || !strings.HasPrefix(warns[2], "en/media/images.mdx: remote content replaced") ||
+		!strings.Contains(warns[0], `"go" has no generated sample`) || !strings.Contains(warns[1], `"api.playground.proxy" is ignored`) {
+		t.Errorf("warnings = %q, want the api settings left out and the three pages with remote content", warns)
 	}
 }
 

@@ -189,6 +189,8 @@ func TestExport_inputErrors(t *testing.T) {
 		{"badJSON", fstest.MapFS{"docs.json": {Data: []byte("{\n\"name\": \"x\",\n\"colors\": ,\n}")}},
 			"docs.json: invalid JSON at line 3"},
 		{"noDocsJSON", fstest.MapFS{"a.mdx": {Data: []byte("hi")}}, "docs.json: not found"},
+		{"mintJSONOnly", fstest.MapFS{"mint.json": {Data: []byte(`{"name": "Old"}`)}, "a.mdx": {Data: []byte("hi")}},
+			"has the deprecated mint.json; upgrade it with the platform's CLI (`mint dev` writes docs.json)"},
 		{"missingOnly", fstest.MapFS{"docs.json": {Data: []byte(`{"navigation":{"pages":["a","b"]}}`)}},
 			"no pages to export: 2 navigation entries name missing files: a, b"},
 		{"badFrontmatter", fstest.MapFS{"docs.json": {Data: []byte(`{}`)}, "a.mdx": {Data: []byte("---\ntitle: [x\n---\nbody")}},

@@ -102,7 +102,10 @@ func (j *job) writeManifest() (*bundle.Manifest, error) {
 // the source has no index page.
 func (j *job) indexRedirect() ([]byte, error) {
 	first := j.pages[0].key
-	if len(j.tree.order) > 0 {
+	switch {
+	case j.tree.root != nil && j.tree.root.first != "":
+		first = j.tree.root.first // honours a version marked default
+	case len(j.tree.order) > 0:
 		first = j.tree.order[0]
 	}
 	p := j.byKey[first]
@@ -117,7 +120,7 @@ func (j *job) redirectPage(out, href, title, canonical string) []byte {
 		href = prefix + href
 	}
 	var b strings.Builder
-	j.head(&b, j.cfg.Name, j.cfg.Description, canonical, prefix, false)
+	j.head(&b, j.cfg.Name, j.cfg.Description, canonical, prefix, false, "")
 	// The refresh goes after the head so the early theme script still runs.
 	b.WriteString(`<meta http-equiv="refresh" content="0; url=` + esc(href) + `"><main class="redirect"><p><a href="` +
 		esc(href) + `">` + esc(title) + `</a></p></main></body></html>` + "\n")
@@ -156,7 +159,7 @@ func (j *job) redirects(written map[string]bool) error {
 
 func (j *job) notFound() ([]byte, error) {
 	var b strings.Builder
-	j.head(&b, "Page not found - "+j.cfg.Name, "", "", "", true)
+	j.head(&b, "Page not found - "+j.cfg.Name, "", "", "", true, "")
 	b.WriteString(j.chrome(j.firstSection(), ""))
 	b.WriteString(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>Page not found</h1>` +
 		`<p class="lead">The page you are looking for does not exist. Try the search above, or go to the <a href="index.html">start page</a>.</p></header></article></main><aside class="toc"></aside>`)

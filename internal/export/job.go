@@ -191,32 +191,37 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	if desc == "" {
 		desc = j.cfg.Description
 	}
-	j.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonical(p.key), prefix, p.fm.Noindex)
+	j.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonical(p.key), prefix, p.fm.Noindex, p.fm.metaTags())
 	b.WriteString(markCurrent(j.chrome(j.section(p), prefix), prefix, p.out))
-	b.WriteString(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>` + esc(p.title) + `</h1>`)
+	b.WriteString(`<main id="content" class="main"><article class="page"><header class="page-head">`)
+	j.eyebrow(b, p)
+	b.WriteString(`<h1>` + esc(p.title) + `</h1>`)
 	if p.fm.Description != "" {
 		b.WriteString(`<p class="lead">` + esc(p.fm.Description) + `</p>`)
 	}
 	b.WriteString(`</header>`)
 	if p.api == nil {
-		apiEndpoint(b, p.fm)
+		apiEndpoint(b, p.fm, j.cfg.API.MDX.Server)
+		j.mdxAuth(b, p, prefix)
 	}
 	b.WriteString(apiTop)
 	b.WriteString(`<div class="prose">`)
 	b.Write(content)
 	b.WriteString(`</div>`)
+	j.directory(b, p, prefix)
 	b.WriteString(apiRest)
 	j.pager(b, p, prefix)
 	b.WriteString(`</article>`)
-	j.footer(b)
+	j.footer(b, j.section(p), prefix)
 	b.WriteString(`</main>`)
 	toc(b, hs)
 	tail(b, prefix)
 	return j.writeFile(p.out, []byte(b.String()))
 }
 
-// apiEndpoint shows the method and path of an API reference page.
-func apiEndpoint(b *strings.Builder, fm frontmatter) {
+// apiEndpoint shows the method and path of an API reference page; a
+// path of an "api" page gets the api.mdx.server base URL in front.
+func apiEndpoint(b *strings.Builder, fm frontmatter, server serverList) {
 	spec := fm.API
 	if spec == "" {
 		spec = fm.OpenAPI
@@ -224,6 +229,10 @@ func apiEndpoint(b *strings.Builder, fm frontmatter) {
 	method, route, ok := strings.Cut(strings.TrimSpace(spec), " ")
 	if !ok {
 		return
+	}
+	route = strings.TrimSpace(route)
+	if fm.API != "" && len(server) > 0 && strings.HasPrefix(route, "/") {
+		route = joinURL(server[0], route)
 	}
 	m := strings.ToUpper(method)
 	b.WriteString(`<div class="endpoint"><span class="method method-` + esc(strings.ToLower(m)) + `">` + esc(m) +

@@ -24,7 +24,9 @@ func (j *job) chrome(s *division, prefix string) string {
 		return v.(string)
 	}
 	var b strings.Builder
-	b.WriteString(`<a class="skip" href="#content">Skip to content</a><header class="topbar"><button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false" aria-label="Menu">` +
+	b.WriteString(`<a class="skip" href="#content">Skip to content</a>`)
+	j.banner(&b, bannerOf(s, j.cfg.Banner), prefix)
+	b.WriteString(`<header class="topbar"><button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false" aria-label="Menu">` +
 		`<svg viewBox="0 0 24 24" width="20" height="20" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M3 6h18M3 12h18M3 18h18"/></svg></button>`)
 	b.WriteString(`<a class="brand" href="` + prefix + `index.html">`)
 	if j.logoLight != "" {
@@ -35,7 +37,7 @@ func (j *job) chrome(s *division, prefix string) string {
 	}
 	b.WriteString(`</a><div class="search"><input id="search-input" type="search" placeholder="Search…" aria-label="Search the docs" autocomplete="off">` +
 		`<div id="search-results" class="search-results" role="listbox" hidden></div></div>`)
-	j.navbar(&b, prefix)
+	j.navbar(&b, navbarOf(s, &j.cfg.Navbar), prefix)
 	if j.features["assistant"] {
 		b.WriteString(`<a class="assistant" href="` + esc(j.assistantURL()) + `" target="_blank" rel="noopener">Ask AI</a>`)
 	}
@@ -133,7 +135,19 @@ func (j *job) divisionLink(b *strings.Builder, d *division, prefix string, curre
 	if current {
 		cur = ` class="current" aria-current="true"`
 	}
-	b.WriteString(`<li><a href="` + esc(href) + `"` + cur + `>` + iconSVG(d.icon) + esc(d.label) + `</a></li>`)
+	desc := ""
+	if d.desc != "" && (d.kind == "product" || d.kind == "menu") {
+		desc = `<span class="switch-desc">` + esc(d.desc) + `</span>`
+	}
+	b.WriteString(`<li><a href="` + esc(href) + `"` + cur + `>` + iconSVG(d.icon) + esc(d.label) + navTag(d.tag) + desc + `</a></li>`)
+}
+
+// navTag is the badge of a navigation entry ("NEW", "Latest"), if any.
+func navTag(tag string) string {
+	if tag == "" {
+		return ""
+	}
+	return ` <span class="nav-tag">` + esc(tag) + `</span>`
 }
 
 // items renders sidebar groups and pages. Groups of the top level become
@@ -150,7 +164,7 @@ func (j *job) items(b *strings.Builder, items []*navItem, prefix string, top boo
 				b.WriteString(`</ul>`)
 				open = false
 			}
-			b.WriteString(`<div class="nav-group"><p class="nav-group-title">` + iconSVG(it.icon) + esc(it.group) + `</p><ul class="nav-list">`)
+			b.WriteString(`<div class="nav-group"><p class="nav-group-title">` + iconSVG(it.icon) + esc(it.group) + navTag(it.tag) + `</p><ul class="nav-list">`)
 			j.groupBody(b, it, prefix)
 			b.WriteString(`</ul></div>`)
 			continue
@@ -163,7 +177,13 @@ func (j *job) items(b *strings.Builder, items []*navItem, prefix string, top boo
 			j.pageLink(b, it.page, prefix)
 			continue
 		}
-		b.WriteString(`<li class="nav-sub"><details open><summary>` + iconSVG(it.icon) + esc(it.group) + `</summary><ul class="nav-list">`)
+		// Nested groups start closed unless "expanded" (the platform's
+		// rule); markCurrent opens the ones around the page being read.
+		attr := ""
+		if it.expanded {
+			attr = " open"
+		}
+		b.WriteString(`<li class="nav-sub"><details` + attr + `><summary>` + iconSVG(it.icon) + esc(it.group) + navTag(it.tag) + `</summary><ul class="nav-list">`)
 		j.groupBody(b, it, prefix)
 		b.WriteString(`</ul></details></li>`)
 	}
@@ -181,17 +201,70 @@ func (j *job) groupBody(b *strings.Builder, it *navItem, prefix string) {
 
 func (j *job) pageLink(b *strings.Builder, key, prefix string) {
 	p := j.byKey[key]
-	b.WriteString(`<li><a href="` + prefix + esc(hrefPath(p.out)) + `">` + iconSVG(p.fm.Icon) + esc(p.navTitle()) + `</a></li>`)
+	// A deprecated endpoint is labelled in the sidebar too, as on the platform.
+	label := ""
+	if p.fm.Deprecated || p.api != nil && p.api.op.flag("deprecated") {
+		label = ` <span class="nav-tag nav-deprecated">deprecated</span>`
+	}
+	b.WriteString(`<li><a href="` + prefix + esc(hrefPath(p.out)) + `">` + iconSVG(p.fm.Icon) + esc(p.navTitle()) + label + `</a></li>`)
 }
 
-// markCurrent flags the page's own sidebar link, found by its exact href.
+// markCurrent flags the page's own sidebar link, found by its exact href,
+// and opens the collapsed groups around it so a reader sees where they
+// are without script.
 func markCurrent(chrome, prefix, out string) string {
 	href := prefix + esc(hrefPath(out))
-	return strings.Replace(chrome, `<a href="`+href+`">`, `<a href="`+href+`" aria-current="page">`, 1)
+	link := `<a href="` + href + `">`
+	// Only the sidebar: a top bar link to the same page is not "current".
+	side := strings.Index(chrome, `<nav class="sidebar"`)
+	if side < 0 {
+		return chrome
+	}
+	at := strings.Index(chrome[side:], link)
+	if at < 0 {
+		return chrome
+	}
+	at += side
+	var b strings.Builder
+	b.Grow(len(chrome) + 64)
+	last := 0
+	for _, i := range openDetails(chrome[:at]) {
+		if strings.HasPrefix(chrome[i:], `<details>`) {
+			b.WriteString(chrome[last:i])
+			b.WriteString(`<details open>`)
+			last = i + len(`<details>`)
+		}
+	}
+	b.WriteString(chrome[last:at])
+	b.WriteString(`<a href="` + href + `" aria-current="page">`)
+	b.WriteString(chrome[at+len(link):])
+	return b.String()
+}
+
+// openDetails returns the offsets of the <details> elements still open at
+// the end of s, outermost first.
+func openDetails(s string) []int {
+	var stack []int
+	for i := 0; ; {
+		o := strings.Index(s[i:], "<details")
+		c := strings.Index(s[i:], "</details>")
+		switch {
+		case o < 0 && c < 0:
+			return stack
+		case c < 0 || o >= 0 && o < c:
+			stack = append(stack, i+o)
+			i += o + len("<details")
+		default:
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			i += c + len("</details>")
+		}
+	}
 }
 
 // head writes the document head shared by pages and generated documents.
-func (j *job) head(b *strings.Builder, title, desc, canonical, prefix string, noindex bool) {
+func (j *job) head(b *strings.Builder, title, desc, canonical, prefix string, noindex bool, meta string) {
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\" data-root=\"" + prefix + "\"><head><meta charset=\"utf-8\">" +
 		j.cspMeta() + `<meta name="viewport" content="width=device-width, initial-scale=1">`)
 	b.WriteString(`<title>` + esc(title) + `</title>`)
@@ -201,6 +274,7 @@ func (j *job) head(b *strings.Builder, title, desc, canonical, prefix string, no
 	if noindex {
 		b.WriteString(`<meta name="robots" content="noindex">`)
 	}
+	b.WriteString(meta)
 	if canonical != "" {
 		b.WriteString(`<link rel="canonical" href="` + esc(canonical) + `">`)
 	}
@@ -233,11 +307,30 @@ func toc(b *strings.Builder, hs []heading) {
 	b.WriteString(`</ul></aside>`)
 }
 
+// banner renders the announcement of docs.json above the top bar. Its
+// Markdown links resolve like any link; in an air-gapped bundle remote
+// content in it is replaced as in a page. app.js lets a reader dismiss a
+// dismissible one.
+func (j *job) banner(b *strings.Builder, bn *bannerSettings, prefix string) {
+	if bn == nil || strings.TrimSpace(bn.Content) == "" {
+		return
+	}
+	body := strings.TrimSpace(j.mdHTML(bn.Content, "index", prefix))
+	if j.kind == KindAirGapped {
+		body = string(j.offline("docs.json banner", []byte(body)))
+	}
+	b.WriteString(`<div class="banner" role="region" aria-label="Announcement"><div class="banner-body">` + body + `</div>`)
+	if bn.Dismissible {
+		b.WriteString(`<button class="banner-close" type="button" aria-label="Dismiss">×</button>`)
+	}
+	b.WriteString(`</div>`)
+}
+
 // navbar renders the top bar links of docs.json; site-relative ones are
 // resolved like any link.
-func (j *job) navbar(b *strings.Builder, prefix string) {
-	links := j.cfg.Navbar.Links
-	if p := j.cfg.Navbar.Primary; p != nil {
+func (j *job) navbar(b *strings.Builder, nb *navbarSettings, prefix string) {
+	links := nb.Links
+	if p := nb.Primary; p != nil {
 		links = append(links[:len(links):len(links)], *p)
 	}
 	if len(links) == 0 {
@@ -245,33 +338,50 @@ func (j *job) navbar(b *strings.Builder, prefix string) {
 	}
 	b.WriteString(`<nav class="navbar-links" aria-label="Links">`)
 	for _, l := range links {
-		href := l.Href
-		if t, ok := j.link.target("index", href); ok {
-			href = t
-			if !hasScheme(t) {
-				href = prefix + t
-			}
-		}
-		label := l.Label
-		if label == "" {
-			label = siteName(l.Type)
-		}
-		if href == "" || label == "" {
-			continue
-		}
-		b.WriteString(`<a href="` + esc(href) + `">` + esc(label) + `</a>`)
+		j.siteLink(b, l, prefix)
 	}
 	b.WriteString(`</nav>`)
 }
 
-// footer renders the site name and the social links of docs.json, in name
-// order so the output is stable.
-func (j *job) footer(b *strings.Builder) {
+// siteLink writes a link of the top bar or the footer; site-relative
+// ones are resolved like any link.
+func (j *job) siteLink(b *strings.Builder, l navbarLink, prefix string) {
+	href := l.Href
+	if t, ok := j.link.target("index", href); ok {
+		href = t
+		if !hasScheme(t) {
+			href = prefix + t
+		}
+	}
+	label := l.Label
+	if label == "" {
+		label = siteName(l.Type)
+	}
+	if href == "" || label == "" {
+		return
+	}
+	b.WriteString(`<a href="` + esc(href) + `">` + esc(label) + `</a>`)
+}
+
+// footer renders the site name, the social links (in name order, so the
+// output is stable) and the link columns of the footer of section s.
+func (j *job) footer(b *strings.Builder, s *division, prefix string) {
+	f := footerOf(s, &j.cfg.Footer)
 	b.WriteString(`<footer class="footer"><span>` + esc(j.cfg.Name) + `</span>`)
-	for _, name := range sortedKeys(j.cfg.Footer.Socials) {
-		if href := j.cfg.Footer.Socials[name]; hasScheme(href) {
+	for _, name := range sortedKeys(f.Socials) {
+		if href := f.Socials[name]; hasScheme(href) {
 			b.WriteString(` <a href="` + esc(href) + `" rel="me">` + esc(siteName(name)) + `</a>`)
 		}
+	}
+	for _, col := range f.Links {
+		b.WriteString(`<div class="footer-links">`)
+		if col.Header != "" {
+			b.WriteString(`<p class="footer-header">` + esc(col.Header) + `</p>`)
+		}
+		for _, l := range col.Items {
+			j.siteLink(b, l, prefix)
+		}
+		b.WriteString(`</div>`)
 	}
 	b.WriteString(`</footer>`)
 }

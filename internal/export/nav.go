@@ -5,13 +5,20 @@ import (
 )
 
 // division is one node of the navigation above the sidebar: the root, a
-// language, a version, a tab, a dropdown or an anchor. Divisions that hold
+// language, a version, a product, a tab, a menu item, a dropdown or an
+// anchor. Divisions that hold
 // groups or pages are sections: a page's section decides its sidebar.
 type division struct {
-	kind     string // "root", "language", "version", "tab", "dropdown", "anchor"
+	kind     string // "root", "language", "version", "product", "tab", "menu", "dropdown", "anchor"
 	label    string
 	icon     string
-	href     string // external or site link instead of content
+	tag      string
+	desc     string          // shown under the label in a product or menu switcher
+	href     string          // external or site link instead of content
+	dflt     bool            // the version the site opens on
+	navbar   *navbarSettings // the language's own top bar links, nil for the site's
+	footer   *footerSettings
+	banner   *bannerSettings
 	parent   *division
 	children []*division
 	items    []*navItem
@@ -24,9 +31,14 @@ type navItem struct {
 	page     string // page key; empty for a group
 	group    string
 	icon     string
+	tag      string
 	root     string // page key a group's title links to
 	hidden   bool
-	children []*navItem
+	expanded bool // a nested group shown open before the reader opens it
+	// directory ("accordion" or "card") lists the group's entries below
+	// the content of its root page.
+	directory string
+	children  []*navItem
 }
 
 // navTree is the navigation after docs.json has been resolved against the
@@ -37,8 +49,10 @@ type navTree struct {
 	global   []*division // anchors and tabs shown on every page
 	order    []string    // page keys in reading order, for previous/next
 	sectOf   map[string]*division
-	missing  []string // navigation entries whose file does not exist
-	api      *apiGen  // makes the pages of openapi entries; nil disables them
+	missing  []string            // navigation entries whose file does not exist
+	dirOf    map[string]*navItem // root page key -> its group, when the group lists its entries
+	crumbs   map[string][]string // page key -> the division and group labels above it
+	api      *apiGen             // makes the pages of openapi entries; nil disables them
 }
 
 // buildNav resolves the navigation of c. exists reports whether a page key
@@ -46,28 +60,40 @@ type navTree struct {
 // "openapi" entries ask for.
 func buildNav(c *config, exists func(string) bool, api *apiGen) *navTree {
 	t := &navTree{sectOf: map[string]*division{}, api: api}
-	t.root = t.division(&c.Navigation, "root", nil, exists, openapiRef{})
+	t.root = t.division(&c.Navigation, "root", nil, exists, inherited{})
 	if g := c.Navigation.Global; g != nil {
 		for i := range g.Anchors {
-			t.global = append(t.global, t.division(&g.Anchors[i], "anchor", nil, exists, openapiRef{}))
+			t.global = append(t.global, t.division(&g.Anchors[i], "anchor", nil, exists, inherited{}))
 		}
 		for i := range g.Tabs {
-			t.global = append(t.global, t.division(&g.Tabs[i], "tab", nil, exists, openapiRef{}))
+			t.global = append(t.global, t.division(&g.Tabs[i], "tab", nil, exists, inherited{}))
 		}
 	}
 	return t
 }
 
-// inherit is the spec a navigation element uses: its own, else its
-// parent's, as child elements inherit the openapi of their parent.
-func (t *navTree) inherit(n *navNode, parent openapiRef) openapiRef {
+// inherited are the settings a navigation element passes to the ones
+// inside it unless they set their own: the OpenAPI spec and the
+// directory listing of group root pages.
+type inherited struct {
+	spec openapiRef
+	dir  string
+}
+
+// inherit is what a navigation element uses: its own settings, else its
+// parent's.
+func (t *navTree) inherit(n *navNode, parent inherited) inherited {
+	in := parent
 	if n.OpenAPI.set() {
 		if t.api != nil {
 			t.api.load(n.OpenAPI) // a spec that does not parse is reported even if unused
 		}
-		return n.OpenAPI
+		in.spec = n.OpenAPI
 	}
-	return parent
+	if n.Directory != "" {
+		in.dir = n.Directory
+	}
+	return in
 }
 
 // generateAll reports whether n asks for a page per operation: it names
@@ -76,17 +102,18 @@ func (t *navTree) generateAll(n *navNode) bool {
 	return t.api != nil && n.OpenAPI.set() && len(n.Pages) == 0 && len(n.Groups) == 0
 }
 
-func (t *navTree) division(n *navNode, kind string, parent *division, exists func(string) bool, spec openapiRef) *division {
-	d := &division{kind: kind, label: n.label(), icon: n.Icon, href: n.Href, parent: parent, index: -1}
-	spec = t.inherit(n, spec)
+func (t *navTree) division(n *navNode, kind string, parent *division, exists func(string) bool, in inherited) *division {
+	d := &division{kind: kind, label: n.label(), icon: n.Icon, tag: n.Tag, href: n.Href, dflt: n.Default, parent: parent, index: -1,
+		navbar: n.Navbar, footer: n.Footer, banner: n.Banner, desc: n.Description}
+	in = t.inherit(n, in)
 	for _, g := range n.Groups {
-		if it := t.group(&g, exists, spec); it != nil {
+		if it := t.group(&g, exists, in); it != nil {
 			d.items = append(d.items, it)
 		}
 	}
-	t.pages(n.Pages, &d.items, exists, spec)
-	if t.generateAll(n) && len(n.Languages)+len(n.Versions)+len(n.Tabs)+len(n.Dropdowns)+len(n.Anchors) == 0 {
-		d.items = append(d.items, t.api.all(spec)...)
+	t.pages(n.Pages, &d.items, exists, in)
+	if t.generateAll(n) && len(n.Languages)+len(n.Versions)+len(n.Products)+len(n.Tabs)+len(n.Menu)+len(n.Dropdowns)+len(n.Anchors) == 0 {
+		d.items = append(d.items, t.api.all(in.spec)...)
 	}
 	if len(d.items) > 0 {
 		d.index = len(t.sections)
@@ -96,31 +123,35 @@ func (t *navTree) division(n *navNode, kind string, parent *division, exists fun
 	levels := []struct {
 		kind  string
 		nodes []navNode
-	}{{"language", n.Languages}, {"version", n.Versions}, {"tab", n.Tabs}, {"dropdown", n.Dropdowns}, {"anchor", n.Anchors}}
+	}{{"language", n.Languages}, {"version", n.Versions}, {"product", n.Products}, {"tab", n.Tabs}, {"menu", n.Menu},
+		{"dropdown", n.Dropdowns}, {"anchor", n.Anchors}}
 	for _, l := range levels {
 		for i := range l.nodes {
-			d.children = append(d.children, t.division(&l.nodes[i], l.kind, d, exists, spec))
+			d.children = append(d.children, t.division(&l.nodes[i], l.kind, d, exists, in))
 		}
 	}
 	return d
 }
 
-func (t *navTree) group(n *navNode, exists func(string) bool, spec openapiRef) *navItem {
-	it := &navItem{group: n.Group, icon: n.Icon, hidden: n.Hidden}
-	spec = t.inherit(n, spec)
+func (t *navTree) group(n *navNode, exists func(string) bool, in inherited) *navItem {
+	in = t.inherit(n, in)
+	it := &navItem{group: n.Group, icon: n.Icon, tag: n.Tag, hidden: n.Hidden, expanded: n.Expanded}
+	if in.dir == "accordion" || in.dir == "card" {
+		it.directory = in.dir
+	}
 	if n.Root != "" {
 		if key, ok := t.resolve(n.Root, exists); ok {
 			it.root = key
 		}
 	}
 	for _, g := range n.Groups {
-		if c := t.group(&g, exists, spec); c != nil {
+		if c := t.group(&g, exists, in); c != nil {
 			it.children = append(it.children, c)
 		}
 	}
-	t.pages(n.Pages, &it.children, exists, spec)
+	t.pages(n.Pages, &it.children, exists, in)
 	if t.generateAll(n) {
-		it.children = append(it.children, t.api.all(spec)...)
+		it.children = append(it.children, t.api.all(in.spec)...)
 	}
 	if len(it.children) == 0 && it.root == "" {
 		return nil
@@ -128,16 +159,16 @@ func (t *navTree) group(n *navNode, exists func(string) bool, spec openapiRef) *
 	return it
 }
 
-func (t *navTree) pages(entries []navEntry, into *[]*navItem, exists func(string) bool, spec openapiRef) {
+func (t *navTree) pages(entries []navEntry, into *[]*navItem, exists func(string) bool, in inherited) {
 	for _, e := range entries {
 		if e.Group != nil {
-			if it := t.group(e.Group, exists, spec); it != nil {
+			if it := t.group(e.Group, exists, in); it != nil {
 				*into = append(*into, it)
 			}
 			continue
 		}
 		if t.api != nil && isEndpointEntry(e.Page) {
-			if key, ok := t.api.one(spec, e.Page); ok {
+			if key, ok := t.api.one(in.spec, e.Page); ok {
 				*into = append(*into, &navItem{page: key})
 			}
 			continue
@@ -193,10 +224,18 @@ func (t *navTree) prune(exported func(string) bool) {
 	walk = func(d *division) string {
 		d.items = pruneItems(d.items, exported)
 		d.first = firstPage(d.items)
+		dflt := ""
 		for _, c := range d.children {
-			if f := walk(c); d.first == "" {
+			f := walk(c)
+			if d.first == "" {
 				d.first = f
 			}
+			if c.dflt && f != "" && dflt == "" {
+				dflt = f
+			}
+		}
+		if dflt != "" && len(d.items) == 0 {
+			d.first = dflt // the site opens on the default version
 		}
 		return d.first
 	}
@@ -204,6 +243,8 @@ func (t *navTree) prune(exported func(string) bool) {
 	for _, g := range t.global {
 		walk(g)
 	}
+	t.findDirectories()
+	t.findCrumbs()
 }
 
 func pruneItems(items []*navItem, exported func(string) bool) []*navItem {
@@ -262,4 +303,36 @@ func (t *navTree) listAll(keys []string) {
 	t.root = d
 	t.sections = []*division{d}
 	t.walkOrder(d, d.items)
+}
+
+// navbarOf is the top bar of pages in s: that of its nearest enclosing
+// division with one (a language), else def, the site's.
+func navbarOf(s *division, def *navbarSettings) *navbarSettings {
+	for d := s; d != nil; d = d.parent {
+		if d.navbar != nil {
+			return d.navbar
+		}
+	}
+	return def
+}
+
+// footerOf is the footer of pages in s, found as navbarOf finds the top bar.
+func footerOf(s *division, def *footerSettings) *footerSettings {
+	for d := s; d != nil; d = d.parent {
+		if d.footer != nil {
+			return d.footer
+		}
+	}
+	return def
+}
+
+// bannerOf is the announcement of pages in s, found as navbarOf finds the
+// top bar; nil when there is none.
+func bannerOf(s *division, def *bannerSettings) *bannerSettings {
+	for d := s; d != nil; d = d.parent {
+		if d.banner != nil {
+			return d.banner
+		}
+	}
+	return def
 }

@@ -296,7 +296,10 @@ func newSpecs(src fs.FS) *specs {
 
 // load returns the spec at file (a source path, leading slash allowed).
 func (ss *specs) load(file string) (*spec, error) {
-	file = strings.TrimPrefix(path.Clean("/"+strings.TrimSpace(file)), "/")
+	file = strings.TrimSpace(file)
+	if !hasScheme(file) { // cleaning would fold the // of a URL in the message
+		file = strings.TrimPrefix(path.Clean("/"+file), "/")
+	}
 	if s, ok := ss.loaded[file]; ok {
 		return s, nil
 	}

@@ -44,10 +44,28 @@ type pgBody struct {
 	Fields  []pgField `json:"fields,omitempty"`
 }
 
-// isBinary reports a schema of file content: format binary (3.0) or a
-// contentMediaType/contentEncoding without format (3.1).
+// isBinary reports a schema of file content sent as bytes: format binary
+// (3.0), or (3.1) a contentMediaType that is not a structured type such
+// as application/json, as the platform reads it. Base64 content
+// (contentEncoding base64 or base64url) stays a text field here.
 func isBinary(o *obj) bool {
-	return o.str("format") == "binary" || (o.str("contentMediaType") != "" && o.str("contentEncoding") == "")
+	if o.str("format") == "binary" {
+		return true
+	}
+	mt := strings.ToLower(strings.TrimSpace(o.str("contentMediaType")))
+	if mt == "" || structuredMedia(mt) {
+		return false
+	}
+	enc := strings.ToLower(o.str("contentEncoding"))
+	return enc != "base64" && enc != "base64url"
+}
+
+// structuredMedia reports media types the platform never treats as files.
+func structuredMedia(mt string) bool {
+	mt, _, _ = strings.Cut(mt, ";")
+	return strings.HasPrefix(mt, "text/") || strings.HasPrefix(mt, "multipart/") ||
+		mt == "application/json" || strings.HasSuffix(mt, "+json") || mt == "application/xml" ||
+		strings.HasSuffix(mt, "+xml") || mt == "application/x-www-form-urlencoded"
 }
 
 // writtenExample is the example a media type gives itself, nil when it

@@ -49,7 +49,7 @@ type apiGen struct {
 	warn   func(msg string, kv ...any)
 	pages  map[string]*page
 	byOp   map[*operation]string
-	named  []*spec // specs named by the navigation, in order, for frontmatter lookups
+	named  []*spec // specs named by the navigation, in order, for openapi-schema lookups
 	warned map[string]bool
 }
 
@@ -148,11 +148,9 @@ func (g *apiGen) operation(fm string) (*operation, error) {
 		}
 		return nil, fmt.Errorf("openapi %q: %s has no such operation", fm, s.file)
 	}
-	for _, s := range g.named {
-		if o := s.find(opRef); o != nil {
-			return o, nil
-		}
-	}
+	// Without a file the platform searches every spec of the repository
+	// in file name order, whatever the navigation names; so do we, so that
+	// a page documents the same operation here as on the hosted site.
 	if o := g.specs.search(opRef); o != nil {
 		return o, nil
 	}
@@ -189,11 +187,13 @@ func (g *apiGen) page(o *operation, dir string) string {
 	for n := 2; g.onDisk(key) || g.pages[key] != nil; n++ {
 		key = fmt.Sprintf("%s-%d", base, n)
 	}
-	meta := o.op.sub("x-mint").sub("metadata")
 	p := &page{key: key, file: o.spec.file, out: key + ".html", api: o}
-	p.fm.Title, p.fm.SidebarTitle, p.fm.Description = o.summary(), meta.str("sidebarTitle"), meta.str("description")
+	p.fm.Title = o.summary()
+	applyMetadata(&p.fm, o.op.sub("x-mint").sub("metadata"))
 	p.title = p.fm.Title
-	p.fm.Noindex = o.hidden // nor do search and the sitemap
+	p.fm.Noindex = p.fm.Noindex || o.hidden // nor do search and the sitemap
+	// x-mint content goes through the MDX pipeline like a page's own body.
+	p.body = []byte(o.op.sub("x-mint").str("content"))
 	g.pages[key], g.byOp[o] = p, key
 	return key
 }
@@ -260,4 +260,37 @@ func (j *job) warnAPI(msg string, kv ...any) {
 		fmt.Fprintf(&b, "; %v: %v", kv[i], kv[i+1])
 	}
 	j.warn("%s", b.String())
+}
+
+// applyMetadata sets the frontmatter fields an operation's x-mint
+// metadata overrides; "openapi" is not among them, as on the platform.
+func applyMetadata(fm *frontmatter, meta *obj) {
+	for _, f := range []struct {
+		key string
+		to  *string
+	}{{"title", &fm.Title}, {"sidebarTitle", &fm.SidebarTitle}, {"description", &fm.Description},
+		{"icon", &fm.Icon}, {"playground", &fm.Playground}} {
+		if v := meta.str(f.key); v != "" {
+			*f.to = v
+		}
+	}
+	for _, f := range []struct {
+		key string
+		to  *bool
+	}{{"noindex", &fm.Noindex}, {"deprecated", &fm.Deprecated}, {"hidden", &fm.Hidden}} {
+		if meta.flag(f.key) {
+			*f.to = true
+		}
+	}
+	if meta == nil {
+		return
+	}
+	for _, k := range meta.keys {
+		if s := meta.str(k); s != "" && (strings.HasPrefix(k, "og:") || strings.HasPrefix(k, "twitter:")) {
+			if fm.Extra == nil {
+				fm.Extra = map[string]any{}
+			}
+			fm.Extra[k] = s
+		}
+	}
 }

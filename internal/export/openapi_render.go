@@ -136,11 +136,15 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 	v.budget = exampleBudget
 	e := o.resolve(v)
 	v.budget = schemaBudget
+	v.post, v.openAll = j.cfg.API.Params.Post, j.cfg.API.Params.Expanded == "all"
+	// The platform shows no playground for an API without a server: there
+	// is nowhere to send to.
+	tryIt := j.features["playground"] && !o.webhook && len(e.servers) > 0 && j.playgroundMode(p) == "interactive"
 	var b strings.Builder
 	b.WriteString(`<link rel="stylesheet" href="` + prefix + `_static/api.css">`)
 	b.WriteString(`<div class="endpoint api-endpoint"><span class="method method-` + esc(strings.ToLower(o.method)) + `">` + esc(o.method) +
 		`</span><code class="api-path">` + esc(o.path) + `</code>`)
-	if o.op.flag("deprecated") {
+	if o.op.flag("deprecated") || p.fm.Deprecated {
 		b.WriteString(`<span class="field-deprecated">deprecated</span>`)
 	}
 	b.WriteString(`</div>`)
@@ -162,7 +166,7 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 
 	section := sectionWriter(&b, &hs)
 	b.WriteString(`<div class="api-reference">`)
-	if j.features["playground"] && !o.webhook {
+	if tryIt {
 		j.playground(&b, e)
 	}
 	if len(e.security) > 0 {
@@ -216,16 +220,17 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 			}
 		}
 	}
+	j.callbacks(&b, o, v, section)
 	j.responses(&b, e, v, section)
-	if !o.webhook {
+	if samples := j.requestSamples(e, v); !o.webhook && len(samples) > 0 {
 		section("examples", "Request examples")
-		j.codeGroup(&b, requestSamples(e, v))
+		j.codeGroup(&b, samples)
 	}
 	b.WriteString(`</div>`)
 	if len(e.servers) > 1 {
 		b.WriteString(`<script src="` + prefix + `_static/api.js"></script>`)
 	}
-	if j.features["playground"] && !o.webhook {
+	if tryIt {
 		b.WriteString(`<script src="` + prefix + `_static/playground.js"></script>`)
 	}
 	return top, b.String(), hs
@@ -295,81 +300,6 @@ func authField(b *strings.Builder, sc scheme, v *schemaView) {
 		o.set("description", desc)
 	}
 	v.field(b, name, where, o, true, 0)
-}
-
-// responses writes every response status with its schema and examples.
-func (j *job) responses(b *strings.Builder, e *endpoint, v *schemaView, section func(id, title string)) {
-	rs := e.op.op.sub("responses")
-	if rs == nil || len(rs.keys) == 0 {
-		return
-	}
-	section("responses", "Responses")
-	var samples []sample
-	for _, code := range rs.keys {
-		r, _, err := v.s.deref(rs.get(code))
-		if err != nil || r == nil {
-			continue
-		}
-		class := "status-" + string(code[0]) + "xx"
-		b.WriteString(`<details class="api-response" open><summary><span class="status ` + esc(class) + `">` + esc(code) + `</span> ` +
-			esc(firstLine(r.str("description"))) + `</summary><div class="details-body">`)
-		if d := r.str("description"); d != "" {
-			b.WriteString(v.md(d))
-		}
-		if hdrs := r.sub("headers"); hdrs != nil && len(hdrs.keys) > 0 {
-			b.WriteString(`<p class="api-subtitle">Headers</p>`)
-			for _, h := range hdrs.keys {
-				if ho, _, err := v.s.deref(hdrs.get(h)); err == nil && ho != nil {
-					v.field(b, h, "header", mergedParam(ho, ho.get("schema"), v), ho.flag("required"), 0)
-				}
-			}
-		}
-		if content := r.sub("content"); content != nil {
-			for _, mt := range content.keys {
-				m := content.sub(mt)
-				b.WriteString(`<p class="api-media"><code>` + esc(mt) + `</code></p>`)
-				v.path = []string{"response-" + code}
-				v.schemaBlock(b, m.get("schema"))
-				v.path = nil
-				samples = append(samples, responseSamples(v, code, mt, m)...)
-			}
-		}
-		b.WriteString(`</div></details>`)
-	}
-	if len(samples) > 0 {
-		b.WriteString(`<p class="api-subtitle">Response examples</p>`)
-		j.codeGroup(b, samples)
-	}
-}
-
-// responseSamples lists a media type's named examples, or one example.
-func responseSamples(v *schemaView, code, mt string, m *obj) []sample {
-	defer func(side int) { v.side = side }(v.side)
-	v.side = exResponse
-	var out []sample
-	if exs := m.sub("examples"); exs != nil {
-		for _, name := range exs.keys {
-			if eo, _, err := v.s.deref(exs.get(name)); err == nil && eo != nil {
-				out = append(out, sample{title: code + " " + name, lang: langOf(mt), code: pretty(eo.get("value"))})
-			}
-		}
-	}
-	if len(out) == 0 {
-		if ex := mediaExample(v, m); ex != nil {
-			out = append(out, sample{title: code, lang: langOf(mt), code: pretty(ex)})
-		}
-	}
-	return out
-}
-
-func langOf(mt string) string {
-	if strings.Contains(mt, "json") {
-		return "json"
-	}
-	if strings.Contains(mt, "xml") {
-		return "xml"
-	}
-	return "text"
 }
 
 // pretty prints a value as indented JSON, strings as they are.

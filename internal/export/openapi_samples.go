@@ -13,6 +13,9 @@ const maxHighlight = 4 << 10
 // sample is one code example of an endpoint page.
 type sample struct {
 	title, lang, code string
+	// media ("audio" or "video") shows code, a URL, in a player above it,
+	// as the platform does for audio and video answers.
+	media string
 }
 
 // codeGroup writes samples as a tabbed code group with copy buttons, the
@@ -22,6 +25,9 @@ func (j *job) codeGroup(b *strings.Builder, samples []sample) {
 	for _, s := range samples {
 		b.WriteString(`<div class="code-block" data-title="` + esc(s.title) + `"><div class="code-head"><span class="code-title">` +
 			esc(s.title) + `</span><button class="copy" type="button">Copy</button></div>`)
+		if s.media != "" {
+			b.WriteString(`<` + s.media + ` class="example-media" controls preload="none" src="` + esc(s.code) + `"></` + s.media + `>`)
+		}
 		b.WriteString(j.highlighted(s.lang, s.code))
 		b.WriteString(`</div>`)
 	}
@@ -69,7 +75,9 @@ type request struct {
 	cookies     [][2]string // sent with --cookie, cookies= or by the browser
 }
 
-func (e *endpoint) request(v *schemaView) request {
+// all includes the optional query, header and cookie parameters too, as
+// the platform's samples do unless api.examples.defaults is "required".
+func (e *endpoint) request(v *schemaView, all bool) request {
 	server := "https://api.example.com"
 	if len(e.servers) > 0 {
 		server = e.servers[0]
@@ -81,20 +89,22 @@ func (e *endpoint) request(v *schemaView) request {
 		val := "<" + p.name + ">"
 		if ex, ok := p.o.m["example"]; ok {
 			val = plain(ex)
+		} else if d := p.o.sub("schema").get("default"); d != nil {
+			val = plain(d)
 		}
 		switch p.in {
 		case "path":
 			path = strings.ReplaceAll(path, "{"+p.name+"}", val)
 		case "query":
-			if p.required {
+			if p.required || all {
 				q.Set(p.name, val)
 			}
 		case "header":
-			if p.required {
+			if p.required || all {
 				r.headers = append(r.headers, [2]string{p.name, val})
 			}
 		case "cookie":
-			if p.required {
+			if p.required || all {
 				r.cookies = append(r.cookies, [2]string{p.name, val})
 			}
 		}
@@ -138,11 +148,28 @@ func (e *endpoint) request(v *schemaView) request {
 	return r
 }
 
-// requestSamples are curl, Python and JavaScript requests, then the
-// spec's own x-codeSamples.
-func requestSamples(e *endpoint, v *schemaView) []sample {
-	r := e.request(v)
-	out := []sample{{"cURL", "bash", r.curl()}, {"Python", "python", r.python()}, {"JavaScript", "javascript", r.javascript()}}
+// requestSamples are the generated requests in the languages docs.json
+// asks for (curl, Python and JavaScript by default; none when
+// api.examples.autogenerate is false), then the spec's own x-codeSamples.
+func (j *job) requestSamples(e *endpoint, v *schemaView) []sample {
+	var out []sample
+	if auto := j.cfg.API.Examples.Autogenerate; auto == nil || *auto {
+		r := e.request(v, j.cfg.API.Examples.Defaults != "required")
+		langs, unknown := j.cfg.API.sampleOrder()
+		for _, l := range unknown {
+			j.warn("docs.json: api.examples.languages: %q has no generated sample in the static export; left out", l)
+		}
+		for _, l := range langs {
+			switch l {
+			case "bash":
+				out = append(out, sample{title: "cURL", lang: "bash", code: r.curl()})
+			case "python":
+				out = append(out, sample{title: "Python", lang: "python", code: r.python()})
+			case "javascript":
+				out = append(out, sample{title: "JavaScript", lang: "javascript", code: r.javascript()})
+			}
+		}
+	}
 	for _, key := range []string{"x-codeSamples", "x-code-samples"} {
 		for _, raw := range e.op.op.list(key) {
 			cs, ok := raw.(*obj)
@@ -153,7 +180,7 @@ func requestSamples(e *endpoint, v *schemaView) []sample {
 			if title == "" {
 				title = cs.str("lang")
 			}
-			out = append(out, sample{title, strings.ToLower(cs.str("lang")), cs.str("source")})
+			out = append(out, sample{title: title, lang: strings.ToLower(cs.str("lang")), code: cs.str("source")})
 		}
 	}
 	return out

@@ -72,6 +72,9 @@ type schemaView struct {
 	warn   func(err error) // reports broken references; may be nil
 	path   []string        // names of the fields being expanded, for unique ids
 	side   int             // exRequest, exResponse or exModel, for examples
+	post   []string        // schema keys shown as pills (api.params.post)
+	// openAll shows child attributes open (api.params.expanded "all").
+	openAll bool
 }
 
 // flat is a schema with its $ref followed and its allOf merged.
@@ -234,7 +237,7 @@ func (v *schemaView) field(b *strings.Builder, name, where string, schema any, r
 		id += "-" + where
 	}
 	id += "-" + strings.Join(append(v.path, name), "-")
-	b.WriteString(`<div class="field" id="` + esc(slug(id)) + `"><div class="field-head"><code class="field-name">` + esc(name) + `</code>`)
+	b.WriteString(`<div class="field" id="` + esc(slug(id)) + `"><div class="field-head">` + prePills(o) + `<code class="field-name">` + esc(name) + `</code>`)
 	if where != "" {
 		b.WriteString(`<span class="field-in">` + esc(where) + `</span>`)
 	}
@@ -253,6 +256,7 @@ func (v *schemaView) field(b *strings.Builder, name, where string, schema any, r
 			b.WriteString(`<span class="` + p.class + `">` + p.text + `</span>`)
 		}
 	}
+	b.WriteString(postPills(o, v.post))
 	if d, ok := o.m["default"]; ok {
 		b.WriteString(`<span class="field-default">default: <code>` + esc(plain(d)) + `</code></span>`)
 	}
@@ -275,7 +279,7 @@ func (v *schemaView) field(b *strings.Builder, name, where string, schema any, r
 		if cyclicItem != "" {
 			b.WriteString(`<p class="api-recursive">Recursive: the same schema as <code>` + esc(cyclicItem) + `</code> above.</p>`)
 		} else if len(child) > 0 || o.get("oneOf") != nil || o.get("anyOf") != nil {
-			b.WriteString(`<details class="expandable"><summary>Show child attributes</summary><div class="details-body">`)
+			b.WriteString(`<details class="expandable"` + map[bool]string{true: " open"}[v.openAll] + `><summary>Show child attributes</summary><div class="details-body">`)
 			v.path = append(v.path, name)
 			v.fields(b, target, depth+1)
 			v.path = v.path[:len(v.path)-1]

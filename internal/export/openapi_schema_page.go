@@ -114,6 +114,7 @@ func (j *job) schemaReference(p *page, prefix string) (top, rest string, hs []he
 				j.warnAPI("OpenAPI reference shown by name only", "page", p.out, "error", err.Error())
 			}
 		}}
+	v.post, v.openAll = j.cfg.API.Params.Post, j.cfg.API.Params.Expanded == "all"
 	ref := newObj()
 	ref.set("$ref", r.ref())
 	f := v.flatten(ref)
@@ -138,7 +139,7 @@ func (j *job) schemaReference(p *page, prefix string) (top, rest string, hs []he
 	v.budget, v.side = exampleBudget, exModel
 	if ex := v.example(ref, 0); ex != nil {
 		section("example", "Example")
-		j.codeGroup(&b, []sample{{r.name, "json", pretty(ex)}})
+		j.codeGroup(&b, []sample{{title: r.name, lang: "json", code: pretty(ex)}})
 	}
 	b.WriteString(`</div>`)
 	return top, b.String(), hs

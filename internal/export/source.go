@@ -24,6 +24,37 @@ type frontmatter struct {
 	OpenAPI      string `yaml:"openapi"`
 	// OpenAPISchema names a component schema the page documents.
 	OpenAPISchema string `yaml:"openapi-schema"`
+	// Playground overrides api.playground.display for this page.
+	Playground string `yaml:"playground"`
+	// Deprecated labels an API page, as the operation's own flag does.
+	Deprecated bool `yaml:"deprecated"`
+	// AuthMethod overrides api.mdx.auth.method on an MDX API page.
+	AuthMethod string `yaml:"authMethod"`
+	// Extra holds the other keys; the og: and twitter: ones become meta
+	// tags of the page (metaTags).
+	Extra map[string]any `yaml:",inline"`
+}
+
+// metaTags are the social card tags of the page's frontmatter ("og:image",
+// "twitter:card", ...), in key order so the output is stable.
+func (fm *frontmatter) metaTags() string {
+	var b strings.Builder
+	for _, k := range sortedKeys(fm.Extra) {
+		attr := ""
+		switch {
+		case strings.HasPrefix(k, "og:"):
+			attr = "property"
+		case strings.HasPrefix(k, "twitter:"):
+			attr = "name"
+		default:
+			continue
+		}
+		switch v := fm.Extra[k].(type) {
+		case string, int, float64, bool:
+			b.WriteString(`<meta ` + attr + `="` + esc(k) + `" content="` + esc(fmt.Sprint(v)) + `">`)
+		}
+	}
+	return b.String()
 }
 
 // page is one exported page.

@@ -18,6 +18,18 @@
     try { localStorage.setItem("theme", t); } catch (e) { /* storage may be off on file:// */ }
   });
 
+  // A dismissed banner stays away until its text changes.
+  var banner = document.querySelector(".banner");
+  var bannerClose = banner && banner.querySelector(".banner-close");
+  if (bannerClose) {
+    var bannerText = banner.querySelector(".banner-body").textContent;
+    try { if (localStorage.getItem("banner-dismissed") === bannerText) banner.hidden = true; } catch (e) { /* storage may be off */ }
+    bannerClose.addEventListener("click", function () {
+      banner.hidden = true;
+      try { localStorage.setItem("banner-dismissed", bannerText); } catch (e) { /* storage may be off */ }
+    });
+  }
+
   var menu = document.querySelector(".menu-toggle");
   if (menu) menu.addEventListener("click", function () {
     var open = document.body.classList.toggle("nav-open");

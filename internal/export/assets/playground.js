@@ -233,13 +233,16 @@
     result.textContent = "Sending…";
     var t0 = performance.now();
     fetch(url, init).then(function (res) {
+      // Images, audio and video are shown as such, as on the platform.
+      var media = /^(image|audio|video)\//.exec((res.headers.get("Content-Type") || "").toLowerCase());
+      if (media) return res.blob().then(function (blob) { show(res, null, performance.now() - t0, media[1], blob); });
       return res.text().then(function (text) { show(res, text, performance.now() - t0); });
     }).catch(function (err) {
       fail("The request failed (" + err.message + "). From a page opened from a file or another site, the API must allow this origin with CORS.");
     }).then(function () { send.disabled = false; });
   });
 
-  function show(res, text, ms) {
+  function show(res, text, ms, media, blob) {
     result.textContent = "";
     var head = el("p", { "class": "pg-status-line" });
     head.appendChild(el("span", { "class": "status status-" + String(res.status).charAt(0) + "xx pg-status" }, String(res.status)));
@@ -252,6 +255,14 @@
     res.headers.forEach(function (v, k) { lines.push(k + ": " + v); });
     hs.appendChild(el("pre", {}, lines.join("\n")));
     result.appendChild(hs);
+    if (media) {
+      var out = el(media === "image" ? "img" : media, { "class": "pg-media-out" });
+      if (media === "image") out.alt = "Response image";
+      else out.controls = true;
+      out.src = URL.createObjectURL(blob);
+      result.appendChild(out);
+      return;
+    }
     var shown = text;
     try { shown = JSON.stringify(JSON.parse(text), null, 2); } catch (e) { /* not JSON: shown as is */ }
     result.appendChild(el("pre", { "class": "pg-body-out" }, shown));

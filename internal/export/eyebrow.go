@@ -1,0 +1,77 @@
+package export
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// checkStylingKeys warns about the settings of "styling" the export
+// leaves out; "eyebrows" is the one it honours.
+func checkStylingKeys(raw json.RawMessage, warn func(string, ...any)) {
+	var m map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
+		return
+	}
+	for _, k := range sortedKeys(m) {
+		if k != "eyebrows" {
+			warn("docs.json: the setting \"styling.%s\" is not supported by the static export yet; ignored", k)
+		}
+	}
+}
+
+// findCrumbs records, for each page in the navigation, the labels above
+// it: the divisions (language, version, tab, ...) and then the groups.
+// The first place of a page wins, as for its section.
+func (t *navTree) findCrumbs() {
+	t.crumbs = map[string][]string{}
+	var items func(list []*navItem, path []string)
+	items = func(list []*navItem, path []string) {
+		for _, it := range list {
+			if it.page != "" {
+				if _, seen := t.crumbs[it.page]; !seen {
+					t.crumbs[it.page] = path
+				}
+				continue
+			}
+			inner := append(path[:len(path):len(path)], it.group)
+			if it.root != "" {
+				if _, seen := t.crumbs[it.root]; !seen {
+					t.crumbs[it.root] = inner
+				}
+			}
+			items(it.children, inner)
+		}
+	}
+	var divs func(d *division, path []string)
+	divs = func(d *division, path []string) {
+		if d.label != "" {
+			path = append(path[:len(path):len(path)], d.label)
+		}
+		items(d.items, path)
+		for _, c := range d.children {
+			divs(c, path)
+		}
+	}
+	if t.root != nil {
+		divs(t.root, nil)
+	}
+}
+
+// eyebrow writes the line above a page's title that styling.eyebrows asks
+// for: the page's group ("section") or its whole path ("breadcrumbs").
+func (j *job) eyebrow(b *strings.Builder, p *page) {
+	path := j.tree.crumbs[p.key]
+	if len(path) == 0 {
+		return
+	}
+	switch j.cfg.Styling.Eyebrows {
+	case "section":
+		b.WriteString(`<p class="eyebrow">` + esc(path[len(path)-1]) + `</p>`)
+	case "breadcrumbs":
+		b.WriteString(`<nav class="eyebrow breadcrumbs" aria-label="Breadcrumb"><ol>`)
+		for _, l := range path {
+			b.WriteString(`<li>` + esc(l) + `</li>`)
+		}
+		b.WriteString(`</ol></nav>`)
+	}
+}

@@ -1,0 +1,245 @@
+package export
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestNavigation_productsMenusAndBadges covers the navigation forms of the
+// platform's format description that the fixtures do not: products, a
+// tab's menu, group and version tags, nested groups collapsed unless
+// "expanded", and a version marked "default".
+func TestNavigation_productsMenusAndBadges(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"name": "Platform", "navigation": {"products": [
+			{"product": "Core API", "description": "Core", "icon": "server", "tabs": [
+				{"tab": "Docs", "menu": [
+					{"item": "Getting started", "icon": "rocket", "groups": [
+						{"group": "Setup", "tag": "NEW", "pages": ["core/install",
+							{"group": "Advanced", "pages": ["core/advanced"]},
+							{"group": "Tuning", "expanded": true, "pages": ["core/tuning"]}]}]},
+					{"item": "Guides", "pages": ["core/guide"]}]},
+				{"tab": "Changelog", "href": "https://example.com/changelog"}]},
+			{"product": "Analytics", "versions": [
+				{"version": "v1", "pages": ["analytics/v1"]},
+				{"version": "v2", "tag": "Latest", "default": true, "pages": ["analytics/v2"]}]},
+			{"product": "Mobile SDK", "href": "https://mobile.example.com"},
+			{"product": "Billing", "menu": [{"item": "Invoices", "pages": ["billing/invoices"]}]}
+		], "global": {"tabs": [{"tab": "Status", "href": "https://status.example.com"}]}}}`)},
+		"billing/invoices.mdx": mdxPage("Invoices"),
+		"core/install.mdx":     mdxPage("Install"),
+		"core/advanced.mdx":    mdxPage("Advanced setup"),
+		"core/tuning.mdx":      mdxPage("Tuning"),
+		"core/guide.mdx":       mdxPage("Guide"),
+		"analytics/v1.mdx":     mdxPage("Analytics one"),
+		"analytics/v2.mdx":     mdxPage("Analytics two"),
+	}
+	dir, m := exportTo(t, Request{Source: src})
+	if m.PageCount != 7 {
+		t.Errorf("pageCount = %d, want 7", m.PageCount)
+	}
+	install := readOut(t, dir, "core/install.html")
+	wantAll(t, "core/install.html", install,
+		`<details class="switch switch-product"><summary>Core API</summary>`,
+		`Core API<span class="switch-desc">Core</span></a>`, // a product's description in its switcher
+		`<a href="../analytics/v2.html">Analytics</a>`,      // a product opens on its default version
+		`<a href="https://mobile.example.com">Mobile SDK</a>`,
+		`<a href="../billing/invoices.html">Billing</a>`,                                    // a product made of a menu
+		`<ul class="anchors"><li><a href="https://status.example.com">Status</a></li></ul>`, // global tabs
+		`<details class="switch switch-menu"><summary>Getting started</summary>`,
+		`<a href="../core/guide.html">Guides</a>`,
+		`<a href="https://example.com/changelog">Changelog</a>`,
+		`Setup <span class="nav-tag">NEW</span></p>`,
+		`<details><summary>Advanced</summary>`,    // nested groups start closed
+		`<details open><summary>Tuning</summary>`, // unless expanded
+		`<a href="../core/install.html" aria-current="page">Install</a>`)
+	// The page being read opens the collapsed group around it.
+	wantAll(t, "core/advanced.html", readOut(t, dir, "core/advanced.html"),
+		`<details open><summary>Advanced</summary><ul class="nav-list"><li><a href="../core/advanced.html" aria-current="page">`)
+	v1 := readOut(t, dir, "analytics/v1.html")
+	wantAll(t, "analytics/v1.html", v1, `<a href="../analytics/v2.html">v2 <span class="nav-tag">Latest</span></a>`)
+	if !strings.Contains(readOut(t, dir, "index.html"), `url=core/install.html`) {
+		t.Error("index.html does not open on the first product's first page")
+	}
+}
+
+// TestNavigation_defaultVersionOpensSite checks that "default" picks the
+// page the bundle root sends readers to.
+func TestNavigation_defaultVersionOpensSite(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"navigation": {"versions": [
+			{"version": "v1", "pages": ["v1/a"]}, {"version": "v2", "default": true, "pages": ["v2/a"]}]}}`)},
+		"v1/a.mdx": mdxPage("Old"),
+		"v2/a.mdx": mdxPage("New"),
+	}
+	dir, _ := exportTo(t, Request{Source: src})
+	if got := readOut(t, dir, "index.html"); !strings.Contains(got, `url=v2/a.html`) {
+		t.Errorf("index.html does not open on the default version:\n%s", got)
+	}
+}
+
+// TestNavigation_unsupportedKeysWarn checks that a navigation setting the
+// export leaves out is named in a warning, once per key, with where it is.
+func TestNavigation_unsupportedKeysWarn(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"navigation": {"tabs": [
+			{"tab": "Docs", "groups": [{"group": "G", "root": "a", "pages": ["a"]}]},
+			{"tab": "SDK", "sdk": {"format": "typedoc", "source": "sdk.json"}},
+			{"tab": "Events", "asyncapi": "asyncapi.yaml"},
+			{"tab": "More", "groups": [{"group": "H", "sdk": {}, "pages": ["a"]}]}]}}`)},
+		"a.mdx": mdxPage("A"),
+	}
+	var warns []string
+	exportTo(t, Request{Source: src, Warn: func(s string) { warns = append(warns, s) }})
+	want := []string{
+		`docs.json: the navigation setting "sdk" at navigation.tabs[1] and 1 more places is ignored: SDK reference pages are not generated`,
+		`docs.json: the navigation setting "asyncapi" at navigation.tabs[2] is ignored: AsyncAPI channel pages are not generated`,
+	}
+	for _, w := range want {
+		if !strings.Contains(strings.Join(warns, "\n"), w) {
+			t.Errorf("warnings lack %q; got %q", w, warns)
+		}
+	}
+}
+
+// TestNavigation_directoryListings follows the platform's example: a
+// group's "directory" lists its entries on its root page, nested groups
+// inherit it, and "none" turns it off below.
+func TestNavigation_directoryListings(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"navigation": {"groups": [
+			{"group": "Help Center", "root": "help/index", "directory": "accordion", "pages": [
+				{"group": "Getting Started", "root": "help/start/index", "pages": ["help/start/quickstart", "help/start/install"]},
+				{"group": "API Reference", "root": "help/api/index", "directory": "none", "pages": ["help/api/overview"]},
+				{"group": "Cards", "root": "help/cards/index", "directory": "card", "pages": ["help/cards/one", "help/secret"]}]}]}}`)},
+		"help/index.mdx":            mdxPage("Help"),
+		"help/start/index.mdx":      mdxPage("Start here"),
+		"help/start/quickstart.mdx": mdxPage("Quickstart", "description: Up in five minutes."),
+		"help/start/install.mdx":    mdxPage("Install"),
+		"help/api/index.mdx":        mdxPage("API"),
+		"help/api/overview.mdx":     mdxPage("Overview"),
+		"help/cards/index.mdx":      mdxPage("Cards"),
+		"help/cards/one.mdx":        mdxPage("Card one", "description: The first card."),
+		"help/secret.mdx":           mdxPage("Secret", "hidden: true"),
+	}
+	dir, _ := exportTo(t, Request{Source: src})
+	wantAll(t, "help/index.html", readOut(t, dir, "help/index.html"),
+		`<nav class="directory directory-accordion" aria-label="In this section"><ul class="directory-list"><li><details open><summary>Getting Started</summary>`,
+		`<a href="../help/start/quickstart.html">Quickstart</a> <span class="directory-desc">Up in five minutes.</span>`)
+	wantAll(t, "help/start/index.html", readOut(t, dir, "help/start/index.html"), // inherited
+		`<nav class="directory directory-accordion"`, `<a href="../../help/start/install.html">Install</a>`)
+	if api := readOut(t, dir, "help/api/index.html"); strings.Contains(api, `class="directory`) {
+		t.Error("directory none still lists the group on its root page")
+	}
+	cards := readOut(t, dir, "help/cards/index.html")
+	wantAll(t, "help/cards/index.html", cards, `<nav class="directory directory-card" aria-label="In this section"><div class="card-group">`+
+		`<a class="card" href="../../help/cards/one.html"><span class="card-title">Card one</span><span class="card-body">The first card.</span></a></div>`)
+	if strings.Contains(cards, "Secret") {
+		t.Error("a hidden page is listed in the directory")
+	}
+	if strings.Contains(readOut(t, dir, "help/start/quickstart.html"), `class="directory`) {
+		t.Error("a page that is no group root got a directory listing")
+	}
+}
+
+// TestNavigation_productMenu checks a product whose content is a menu:
+// the menu's items are a switcher on its pages.
+func TestNavigation_productMenu(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"navigation": {"products": [{"product": "Core", "menu": [
+			{"item": "Guides", "groups": [{"group": "Start", "pages": ["guides/a"]}]},
+			{"item": "API", "pages": ["api/b"]},
+			{"item": "Changelog", "href": "https://example.com/changelog"}]}]}}`)},
+		"guides/a.mdx": mdxPage("Guide A"),
+		"api/b.mdx":    mdxPage("API B"),
+	}
+	dir, _ := exportTo(t, Request{Source: src})
+	wantAll(t, "guides/a.html", readOut(t, dir, "guides/a.html"),
+		`<details class="switch switch-menu"><summary>Guides</summary><ul><li><a href="../guides/a.html" class="current" aria-current="true">Guides</a></li>`+
+			`<li><a href="../api/b.html">API</a></li><li><a href="https://example.com/changelog">Changelog</a></li></ul></details>`,
+		`<p class="nav-group-title">Start</p>`)
+}
+
+// TestNavigation_languageNavbarAndFooter follows the platform's languages
+// example: each language has its own banner, top bar and footer (socials
+// and link columns); without a language's own, the site's show.
+func TestNavigation_languageNavbarAndFooter(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"name": "Intl", "banner": {"content": "Site banner with ![x](https://cdn.test/x.png)"}, "footer": {"links": [{"header": "Site", "items": [{"label": "Home", "href": "/en/overview"}]}]},
+		  "navigation": {"languages": [
+			{"language": "en", "banner": {"content": "🚀 v2 is live! See the [changelog](/en/quickstart).", "dismissible": true},
+			 "footer": {"socials": {"x": "https://x.com/acme"}, "links": [{"header": "Resources", "items": [
+				{"label": "Documentation", "href": "/en/overview"}, {"label": "Blog", "href": "https://acme.test/blog"}]}]},
+			 "navbar": {"links": [{"label": "Docs", "href": "/en/overview"}], "primary": {"type": "button", "label": "Get Started", "href": "/en/quickstart"}},
+			 "groups": [{"group": "Getting started", "pages": ["en/overview", "en/quickstart"]}]},
+			{"language": "es",
+			 "footer": {"links": [{"header": "Recursos", "items": [{"label": "Documentación", "href": "/es/overview"}]}]},
+			 "navbar": {"links": [{"label": "Documentación", "href": "/es/overview"}]},
+			 "groups": [{"group": "Primeros pasos", "pages": ["es/overview"]}]}]}}`)},
+		"en/overview.mdx":   mdxPage("Overview"),
+		"en/quickstart.mdx": mdxPage("Quickstart"),
+		"es/overview.mdx":   mdxPage("Resumen"),
+	}
+	var warns []string
+	dir, _ := exportTo(t, Request{Source: src, Warn: func(s string) { warns = append(warns, s) }})
+	wantAll(t, "en/overview.html", readOut(t, dir, "en/overview.html"),
+		`<nav class="navbar-links" aria-label="Links"><a href="../en/overview.html">Docs</a><a href="../en/quickstart.html">Get Started</a></nav>`,
+		`<li><a href="../en/overview.html" aria-current="page">Overview</a></li>`, // the sidebar link, not the top bar's
+		`<a href="https://x.com/acme" rel="me">X</a><div class="footer-links"><p class="footer-header">Resources</p>`+
+			`<a href="../en/overview.html">Documentation</a><a href="https://acme.test/blog">Blog</a></div></footer>`)
+	wantAll(t, "en/overview.html", readOut(t, dir, "en/overview.html"),
+		`<div class="banner" role="region" aria-label="Announcement"><div class="banner-body"><p>🚀 v2 is live! See the <a href="../en/quickstart.html">changelog</a>.</p>`+
+			`</div><button class="banner-close" type="button" aria-label="Dismiss">×</button></div><header class="topbar">`)
+	es := readOut(t, dir, "es/overview.html")
+	wantAll(t, "es/overview.html", es, `<div class="banner-body"><p>Site banner with <img src="https://cdn.test/x.png" alt="x"></p></div></div>`)
+	wantAll(t, "es/overview.html", es,
+		`<nav class="navbar-links" aria-label="Links"><a href="../es/overview.html">Documentación</a></nav>`,
+		`<p class="footer-header">Recursos</p><a href="../es/overview.html">Documentación</a></div></footer>`)
+	if strings.Contains(es, "Get Started") || strings.Contains(es, "x.com") {
+		t.Error("es/overview.html shows the English top bar or footer")
+	}
+	if strings.Contains(strings.Join(warns, "\n"), "banner") {
+		t.Errorf("warnings = %q, the banner is supported", warns)
+	}
+	// Air-gapped: remote content of a banner is replaced, as in a page.
+	warns = nil
+	dir, _ = exportTo(t, Request{Source: src, Kind: KindAirGapped, Warn: func(s string) { warns = append(warns, s) }})
+	if es := readOut(t, dir, "es/overview.html"); strings.Contains(es, `src="https://cdn.test`) {
+		t.Error("an air-gapped banner loads remote content")
+	}
+	if !strings.Contains(strings.Join(warns, "\n"), "docs.json banner: remote content replaced (1: https://cdn.test/x.png)") {
+		t.Errorf("warnings = %q, want the banner's remote image named", warns)
+	}
+	// Without a language's own, the site's footer columns show.
+	dir, _ = exportTo(t, Request{Source: fstest.MapFS{"a.mdx": mdxPage("A"), "docs.json": {Data: []byte(
+		`{"footer": {"links": [{"header": "Site", "items": [{"label": "Home", "href": "/a"}]}]}, "navigation": {"pages": ["a"]}}`)}}})
+	wantAll(t, "a.html", readOut(t, dir, "a.html"), `<div class="footer-links"><p class="footer-header">Site</p><a href="a.html">Home</a></div></footer>`)
+}
+
+// TestNavigation_eyebrows checks styling.eyebrows: "section" puts the
+// page's group above its title, "breadcrumbs" the whole path; other
+// styling settings are named in a warning.
+func TestNavigation_eyebrows(t *testing.T) {
+	src := func(mode string) fstest.MapFS {
+		return fstest.MapFS{
+			"docs.json": {Data: []byte(`{"styling": {"eyebrows": "` + mode + `", "codeblocks": "dark"}, "navigation": {"tabs": [
+				{"tab": "Guides", "groups": [{"group": "Start", "pages": ["a", {"group": "Deep", "pages": ["b"]}]}]}]}}`)},
+			"a.mdx": mdxPage("A"),
+			"b.mdx": mdxPage("B"),
+		}
+	}
+	var warns []string
+	dir, _ := exportTo(t, Request{Source: src("breadcrumbs"), Warn: func(s string) { warns = append(warns, s) }})
+	wantAll(t, "b.html", readOut(t, dir, "b.html"),
+		`<header class="page-head"><nav class="eyebrow breadcrumbs" aria-label="Breadcrumb"><ol><li>Guides</li><li>Start</li><li>Deep</li></ol></nav><h1>B</h1>`)
+	if !strings.Contains(strings.Join(warns, "\n"), `"styling.codeblocks" is not supported`) {
+		t.Errorf("warnings = %q, want styling.codeblocks named", warns)
+	}
+	dir, _ = exportTo(t, Request{Source: src("section")})
+	wantAll(t, "a.html", readOut(t, dir, "a.html"), `<header class="page-head"><p class="eyebrow">Start</p><h1>A</h1>`)
+	dir, _ = exportTo(t, Request{Source: src("")})
+	if strings.Contains(readOut(t, dir, "a.html"), `class="eyebrow`) {
+		t.Error("an eyebrow without styling.eyebrows")
+	}
+}
