@@ -22,6 +22,21 @@ import (
 
 const maxPromptBytes = 64 << 10
 
+// decodePrompt decodes a body that carries a prompt (a new job's or a
+// follow-up's) into req, and checks the prompt, which req holds at prompt.
+func decodePrompt(r *http.Request, req any, prompt *string) error {
+	if err := decodeJSON(r, req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(*prompt) == "" {
+		return badRequest("prompt must not be empty")
+	}
+	if len(*prompt) > maxPromptBytes {
+		return badRequest("prompt exceeds %d bytes", maxPromptBytes)
+	}
+	return nil
+}
+
 func (s *Server) createAgentJob(w http.ResponseWriter, r *http.Request) error {
 	org := orgFrom(r.Context())
 	project, err := s.agentProject(org, r.PathValue("projectId"))
@@ -29,14 +44,8 @@ func (s *Server) createAgentJob(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var req api.CreateAgentJobRequest
-	if err := decodeJSON(r, &req); err != nil {
+	if err := decodePrompt(r, &req, &req.Prompt); err != nil {
 		return err
-	}
-	if strings.TrimSpace(req.Prompt) == "" {
-		return badRequest("prompt must not be empty")
-	}
-	if len(req.Prompt) > maxPromptBytes {
-		return badRequest("prompt exceeds %d bytes", maxPromptBytes)
 	}
 	id, err := s.newID("aj_")
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
@@ -28,14 +27,8 @@ func (s *Server) sendAgentMessage(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	var req api.SendAgentMessageRequest
-	if err := decodeJSON(r, &req); err != nil {
+	if err := decodePrompt(r, &req, &req.Prompt); err != nil {
 		return err
-	}
-	if strings.TrimSpace(req.Prompt) == "" {
-		return badRequest("prompt must not be empty")
-	}
-	if len(req.Prompt) > maxPromptBytes {
-		return badRequest("prompt exceeds %d bytes", maxPromptBytes)
 	}
 	id := r.PathValue("id")
 	errMissing := notFound("agent job %q not found in project %q", id, project.ID)

@@ -78,6 +78,12 @@ func callWith(t testing.TB, method, url, key string, body any, header map[string
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
+	return send(t, req)
+}
+
+// send sends req and reads the whole reply.
+func send(t testing.TB, req *http.Request) reply {
+	t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -173,18 +173,9 @@ func (c *refContract) do(t *testing.T, env *apiservertest.Env, key string, param
 		}
 		req.Body = io.NopCloser(strings.NewReader(body))
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := reply{status: resp.StatusCode, header: resp.Header, body: data}
+	r := send(t, req)
 	if r.status != want {
-		t.Fatalf("%s %v: status %d, want %d: %s", key, params, r.status, want, data)
+		t.Fatalf("%s %v: status %d, want %d: %s", key, params, r.status, want, r.body)
 	}
 	if c.exercised[key] == nil {
 		c.exercised[key] = map[int]bool{}
@@ -194,7 +185,7 @@ func (c *refContract) do(t *testing.T, env *apiservertest.Env, key string, param
 	if op.route.Operation.Responses.Value(fmt.Sprint(r.status)) == nil {
 		ext, listed := refExtensions[key][r.status]
 		if !listed {
-			t.Fatalf("%s answered %d, which the reference does not document and refExtensions does not list: %s", key, r.status, data)
+			t.Fatalf("%s answered %d, which the reference does not document and refExtensions does not list: %s", key, r.status, r.body)
 		}
 		if ext.elsewhere != "" {
 			t.Fatalf("%s: refExtensions says %d is covered in %s, but this test provoked it", key, r.status, ext.elsewhere)
@@ -203,9 +194,9 @@ func (c *refContract) do(t *testing.T, env *apiservertest.Env, key string, param
 		return r
 	}
 	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: r.status, Header: r.header, Options: opts}
-	out.SetBodyBytes(data)
+	out.SetBodyBytes(r.body)
 	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
-		t.Fatalf("%s: %d response does not match the reference: %v\nbody: %s", key, r.status, err, data)
+		t.Fatalf("%s: %d response does not match the reference: %v\nbody: %s", key, r.status, err, r.body)
 	}
 	return r
 }

@@ -1,7 +1,6 @@
 package export
 
 import (
-	"context"
 	"net/url"
 	"path/filepath"
 	"testing"
@@ -20,15 +19,7 @@ func TestBrowser_bannerDismissed(t *testing.T) {
 		"b.mdx":     mdxPage("B"),
 	}
 	dir, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped})
-	b := startBrowser(t, bin)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, ctx, must := browserSession(t, bin, 60*time.Second)
 	open := func(page string) {
 		u := (&url.URL{Scheme: "file", Path: filepath.Join(dir, page)}).String()
 		must(b.call("Page.navigate", map[string]any{"url": u}, nil))

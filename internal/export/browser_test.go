@@ -1,7 +1,6 @@
 package export
 
 import (
-	"context"
 	"net/url"
 	"os"
 	"os/exec"
@@ -19,15 +18,7 @@ import (
 func TestBrowser_searchAndFollowLinks(t *testing.T) {
 	bin := chromium(t)
 	dir, _ := exportTo(t, Request{Source: demosite.FS(), Kind: KindAirGapped})
-	b := startBrowser(t, bin)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, ctx, must := browserSession(t, bin, 90*time.Second)
 	// The whole walk runs under the air-gapped page's CSP: anything it
 	// refuses (the theme script, search, tabs) fails the test.
 	tr, err := watch(b)

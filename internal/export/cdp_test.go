@@ -46,6 +46,21 @@ var devtoolsURL = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
 
 // startBrowser launches Chromium with remote debugging on a free port and
 // attaches to a fresh page target.
+// browserSession starts Chromium for one test and returns it with a
+// context bounding the test's work in it and a check that ends the test
+// on a failed step.
+func browserSession(t *testing.T, bin string, limit time.Duration) (*browser, context.Context, func(error)) {
+	b := startBrowser(t, bin)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	t.Cleanup(cancel)
+	return b, ctx, func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func startBrowser(t *testing.T, bin string) *browser {
 	t.Helper()
 	args := append(chromiumArgs(t.TempDir()), "--remote-debugging-port=0", "--remote-allow-origins=*", "about:blank")

@@ -1,7 +1,6 @@
 package export
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -134,15 +133,7 @@ func TestBrowser_playgroundSendsForms(t *testing.T) {
 		}
 	}
 	dir, _ := exportTo(t, Request{Source: os.DirFS(src), Kind: KindAirGapped, Features: []string{"playground"}})
-	b := startBrowser(t, bin)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, ctx, must := browserSession(t, bin, 90*time.Second)
 	open := func(page string) {
 		t.Helper()
 		must(b.call("Page.navigate", map[string]any{"url": (&url.URL{Scheme: "file", Path: filepath.Join(dir, page)}).String()}, nil))

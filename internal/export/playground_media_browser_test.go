@@ -1,7 +1,6 @@
 package export
 
 import (
-	"context"
 	"encoding/base64"
 	"net/http"
 	"net/http/httptest"
@@ -52,15 +51,7 @@ paths:
 		}
 	}
 	dir, _ := exportTo(t, Request{Source: os.DirFS(src), Kind: KindAirGapped, Features: []string{"playground"}})
-	b := startBrowser(t, bin)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, ctx, must := browserSession(t, bin, 60*time.Second)
 	tr, err := watch(b)
 	must(err)
 	page := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "api-reference/get-the-avatar.html")}).String()
