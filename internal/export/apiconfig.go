@@ -138,35 +138,43 @@ func (j *job) playgroundMode(p *page) string {
 }
 
 // mdxAuth writes the authentication field of an MDX API page (one with
-// "api" frontmatter): its authMethod, else api.mdx.auth of docs.json;
-// "none" turns it off for the page.
+// "api" frontmatter).
 func (j *job) mdxAuth(b *strings.Builder, p *page, prefix string) {
-	if p.fm.API == "" {
-		return
-	}
-	method := strings.ToLower(strings.TrimSpace(p.fm.AuthMethod))
-	if method == "" {
-		method = strings.ToLower(strings.TrimSpace(j.cfg.API.MDX.Auth.Method))
-	}
-	var sc scheme
-	switch method {
-	case "", "none":
-		return
-	case "bearer", "basic":
-		sc = scheme{Type: method}
-	case "key":
-		name := j.cfg.API.MDX.Auth.Name
-		if name == "" {
-			j.warn("%s: authMethod key needs api.mdx.auth.name in docs.json (the header that carries the key); no authentication field shown", p.file)
-			return
-		}
-		sc = scheme{Type: "apiKey", In: "header", Param: name}
-	default:
-		j.warn("%s: authMethod %q is not shown by the static export (bearer, basic, key and none are)", p.file, method)
+	sc, ok := j.mdxScheme(p)
+	if !ok {
 		return
 	}
 	v := &schemaView{budget: schemaBudget, md: func(s string) string { return j.mdHTML(s, p.key, prefix) }}
 	b.WriteString(`<div class="api-auth"><p class="api-subtitle">Authorization</p>`)
 	authField(b, sc, v)
 	b.WriteString(`</div>`)
+}
+
+// mdxScheme is the authentication of an MDX API page: its authMethod,
+// else api.mdx.auth of docs.json; "none" turns it off for the page.
+func (j *job) mdxScheme(p *page) (scheme, bool) {
+	if p.fm.API == "" {
+		return scheme{}, false
+	}
+	method := strings.ToLower(strings.TrimSpace(p.fm.AuthMethod))
+	if method == "" {
+		method = strings.ToLower(strings.TrimSpace(j.cfg.API.MDX.Auth.Method))
+	}
+	switch method {
+	case "", "none":
+		return scheme{}, false
+	case "bearer":
+		return scheme{Name: "Bearer", Type: method}, true
+	case "basic":
+		return scheme{Name: "Basic", Type: method}, true
+	case "key":
+		name := j.cfg.API.MDX.Auth.Name
+		if name == "" {
+			j.warn("%s: authMethod key needs api.mdx.auth.name in docs.json (the header that carries the key); no authentication field shown", p.file)
+			return scheme{}, false
+		}
+		return scheme{Name: name, Type: "apiKey", In: "header", Param: name}, true
+	}
+	j.warn("%s: authMethod %q is not shown by the static export (bearer, basic, key and none are)", p.file, method)
+	return scheme{}, false
 }

@@ -132,7 +132,7 @@ func card(t *jsxTag) (string, string) {
 
 func field(t *jsxTag) (string, string) {
 	name, where := "", ""
-	for _, k := range []string{"path", "query", "body", "header", "name"} {
+	for _, k := range []string{"path", "query", "body", "header", "cookie", "name"} {
 		if v := t.attrs[k]; v != "" && v != "true" {
 			name, where = v, k
 			break

@@ -156,6 +156,7 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 		}
 	}()
 	prefix := rootPrefix(p.out)
+	mdxPanel := j.mdxPanel(p, prefix) // reads the source before it is freed
 	md := boundMarkdown(preprocess(string(p.body), j.loadSnippet, nil, 0))
 	p.body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
@@ -208,6 +209,7 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	b.WriteString(`<div class="prose">`)
 	b.Write(content)
 	b.WriteString(`</div>`)
+	b.WriteString(mdxPanel)
 	j.directory(b, p, prefix)
 	b.WriteString(apiRest)
 	j.pager(b, p, prefix)

@@ -53,6 +53,11 @@ func (j *job) playground(b *strings.Builder, e *endpoint) {
 	if cfg.Bodies = playgroundBodies(v, e); len(cfg.Bodies) > 0 {
 		cfg.BodyReq = e.body.flag("required")
 	}
+	writePlayground(b, &cfg)
+}
+
+// writePlayground writes the panel of one request model, OpenAPI or MDX.
+func writePlayground(b *strings.Builder, cfg *playgroundConfig) {
 	// json.Marshal escapes <, > and &, so nothing in the spec can close
 	// the script element early.
 	data, err := json.Marshal(cfg)
@@ -73,11 +78,14 @@ func (j *job) playgroundConnectOrigins() []string {
 	}
 	seen := map[string]bool{}
 	for _, p := range j.pages {
-		if p.api == nil {
-			continue
+		var servers []string
+		switch {
+		case p.api != nil:
+			servers = p.api.resolve(&schemaView{s: p.api.spec}).servers
+		case p.fm.API != "" && j.playgroundMode(p) == "interactive":
+			_, _, servers, _ = j.mdxTarget(p)
 		}
-		e := p.api.resolve(&schemaView{s: p.api.spec})
-		for _, s := range e.servers {
+		for _, s := range servers {
 			if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 				seen[u.Scheme+"://"+u.Host] = true
 			}
@@ -91,7 +99,7 @@ func (j *job) playgroundConnectOrigins() []string {
 // playground's script only when the export has the playground.
 func (j *job) apiAssets() [][2]string {
 	for _, p := range j.pages {
-		if p.api != nil || p.schema != nil {
+		if p.api != nil || p.schema != nil || p.fm.API != "" {
 			out := [][2]string{{"_static/api.css", "assets/api.css"}, {"_static/api.js", "assets/api.js"}}
 			if j.features["playground"] {
 				out = append(out, [2]string{"_static/playground.js", "assets/playground.js"})
