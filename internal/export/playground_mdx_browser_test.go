@@ -1,0 +1,96 @@
+package export
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+)
+
+// mdxReceived is what the echo endpoint saw of one JSON request.
+type mdxReceived struct {
+	Method, Path, Query, Trace, Auth, ContentType string
+	Body                                          map[string]any
+}
+
+// TestBrowser_mdxPlaygroundSends exports a site of MDX API pages for an
+// air-gapped deployment with the playground, opens the page from file://
+// in Chromium, fills the panel built from its ParamFields and presses
+// Send. A local echo endpoint must receive the method, the path with the
+// path parameter substituted (encoded), the query, the header, the bearer
+// token and the JSON body as edited.
+func TestBrowser_mdxPlaygroundSends(t *testing.T) {
+	bin := chromium(t)
+	var mu sync.Mutex
+	var got []mdxReceived
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "null")
+		if r.Method == http.MethodOptions {
+			w.Header().Set("Access-Control-Allow-Methods", "PUT")
+			w.Header().Set("Access-Control-Allow-Headers", "authorization, x-trace, content-type")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		rec := mdxReceived{Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.RawQuery, Trace: r.Header.Get("X-Trace"),
+			Auth: r.Header.Get("Authorization"), ContentType: r.Header.Get("Content-Type")}
+		data, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err == nil {
+			err = json.Unmarshal(data, &rec.Body)
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		got = append(got, rec)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(rec)
+	}))
+	t.Cleanup(srv.Close)
+	src := mdxAPISource(t, srv.URL)
+	dir, _ := exportTo(t, Request{Source: os.DirFS(src), Kind: KindAirGapped, Features: []string{"playground"}})
+	b, ctx, must := browserSession(t, bin, 90*time.Second)
+	must(b.call("Page.navigate", map[string]any{"url": (&url.URL{Scheme: "file", Path: filepath.Join(dir, "update-order.html")}).String()}, nil))
+	must(b.waitFor(ctx, `document.readyState === "complete" && !!document.querySelector(".playground .send")`))
+
+	// The panel starts from the page's declarations.
+	var start struct{ Limit, Body string }
+	must(b.eval(`({Limit: document.querySelector('.playground [data-name=limit]').value,
+		Body: document.querySelector(".playground .pg-body").value})`, &start))
+	var startBody map[string]any
+	if start.Limit != "10" || json.Unmarshal([]byte(start.Body), &startBody) != nil || startBody["rush"] != true {
+		t.Errorf("panel starts with limit %q and body %q; want 10 and the declared body", start.Limit, start.Body)
+	}
+	must(b.eval(`(function () {
+		document.querySelector('.playground [data-name=orderId]').value = "A 7";
+		document.querySelector('.playground [data-name=limit]').value = "5";
+		document.querySelector('.playground [data-name=X-Trace]').value = "t-1";
+		document.querySelector('.playground .pg-auth').value = "tok";
+		document.querySelector(".playground .pg-body").value = JSON.stringify({note: "leave at door", rush: false, address: {city: "Bergen", zip: 5003}, tags: ["a"]});
+		document.querySelector(".playground .send").click();
+	})()`, nil))
+	must(b.waitFor(ctx, `!!(document.querySelector(".playground .pg-status") || document.querySelector(".playground .pg-error"))`))
+	var status, failure string
+	must(b.eval(`(document.querySelector(".playground .pg-error") || {}).textContent || ""`, &failure))
+	must(b.eval(`(document.querySelector(".playground .pg-status") || {}).textContent || ""`, &status))
+	if failure != "" || status != "200" {
+		t.Fatalf("playground: status %q, error %q", status, failure)
+	}
+	mu.Lock()
+	reqs := append([]mdxReceived(nil), got...)
+	mu.Unlock()
+	want := mdxReceived{Method: "PUT", Path: "/orders/A%207", Query: "limit=5", Trace: "t-1", Auth: "Bearer tok",
+		ContentType: "application/json", Body: map[string]any{"note": "leave at door", "rush": false,
+			"address": map[string]any{"city": "Bergen", "zip": 5003.0}, "tags": []any{"a"}}}
+	if len(reqs) != 1 || !reflect.DeepEqual(reqs[0], want) {
+		t.Errorf("echo endpoint saw %+v\nwant one request %+v", reqs, want)
+	}
+}
