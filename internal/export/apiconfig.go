@@ -23,6 +23,9 @@ type apiSettings struct {
 		Languages    []string `json:"languages"`
 		Autogenerate *bool    `json:"autogenerate"`
 		Defaults     string   `json:"defaults"` // "required" leaves optional parameters out of samples
+		// Prefill fills the playground from x-default of parameters and
+		// properties (security schemes' x-default fills it always).
+		Prefill bool `json:"prefill"`
 	} `json:"examples"`
 	MDX struct {
 		Server serverList `json:"server"`
@@ -52,7 +55,6 @@ var apiKeyWhy = map[string]string{
 	"asyncapi":               "AsyncAPI channel pages are not generated",
 	"mdx.auth":               "MDX API pages show no authentication field",
 	"examples.defaults":      "samples send the required query and header parameters and the example body",
-	"examples.prefill":       "the playground is always filled with the spec's defaults and examples",
 	"playground.proxy":       "a bundle has no proxy: the playground sends from the reader's browser (the API must answer CORS)",
 	"playground.credentials": "the playground never sends browser credentials",
 }
@@ -60,7 +62,7 @@ var apiKeyWhy = map[string]string{
 // apiKeysHonoured are the settings of the "api" block that change the export.
 var apiKeysHonoured = map[string]bool{"openapi": true, "playground": true, "playground.display": true,
 	"params": true, "params.expanded": true, "params.post": true, "examples": true, "examples.languages": true,
-	"examples.autogenerate": true, "examples.defaults": true, "mdx": true, "mdx.server": true, "mdx.auth": true,
+	"examples.autogenerate": true, "examples.defaults": true, "examples.prefill": true, "mdx": true, "mdx.server": true, "mdx.auth": true,
 	// Endpoint pages always show the full base URL, which is what "full" asks for.
 	"url": true}
 

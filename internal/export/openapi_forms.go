@@ -98,7 +98,9 @@ func formFields(v *schemaView, schema any, example any) []pgField {
 		for _, x := range item.list("enum") {
 			fd.Enum = append(fd.Enum, plain(x))
 		}
-		if d, ok := pf.o.m["default"]; ok {
+		if d, ok := pf.o.m["x-default"]; ok && v.prefill && !fd.Binary {
+			fd.Default = plain(d)
+		} else if d, ok := pf.o.m["default"]; ok {
 			fd.Default = plain(d)
 		} else if d, ok := pf.o.m["example"]; ok {
 			fd.Default = plain(d)
@@ -124,8 +126,8 @@ func playgroundBodies(v *schemaView, e *endpoint) []pgBody {
 			continue
 		}
 		ex := e.example
-		if i > 0 {
-			ex = mediaExample(v, m)
+		if i > 0 || v.prefill {
+			ex = withXDefaults(v, m.get("schema"), mediaExample(v, m), 0)
 		}
 		b := pgBody{Media: mt, Form: formKind(mt)}
 		if b.Form != "" {
@@ -134,6 +136,32 @@ func playgroundBodies(v *schemaView, e *endpoint) []pgBody {
 			b.Example = pretty(ex)
 		}
 		out = append(out, b)
+	}
+	return out
+}
+
+// withXDefaults is ex with the x-default of each property of schema in
+// place of its value, at every depth, when the playground prefills
+// (api.examples.prefill). Objects of the spec are copied, never changed:
+// other pages share them.
+func withXDefaults(v *schemaView, schema any, ex any, depth int) any {
+	if !v.prefill || depth > maxSchemaDepth {
+		return ex
+	}
+	f := v.flatten(schema)
+	if f.cyclic {
+		return ex
+	}
+	if x, ok := f.o.m["x-default"]; ok {
+		return x
+	}
+	in, ok := ex.(*obj)
+	if !ok || len(f.props.keys) == 0 {
+		return ex
+	}
+	out := newObj()
+	for _, k := range in.keys {
+		out.set(k, withXDefaults(v, f.props.get(k), in.get(k), depth+1))
 	}
 	return out
 }

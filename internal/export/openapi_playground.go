@@ -31,7 +31,7 @@ type pgParam struct {
 // playground writes the "Try it" panel of an endpoint page; playground.js fills
 // it in. Without script the page still shows the full reference.
 func (j *job) playground(b *strings.Builder, e *endpoint) {
-	v := &schemaView{s: e.op.spec, budget: schemaBudget}
+	v := &schemaView{s: e.op.spec, budget: schemaBudget, prefill: j.cfg.API.Examples.Prefill}
 	cfg := playgroundConfig{Method: e.op.method, Path: e.op.path, Servers: e.servers,
 		Locked: j.kind == KindAirGapped, Security: e.security, Params: []pgParam{}}
 	if cfg.Servers == nil {
@@ -43,7 +43,9 @@ func (j *job) playground(b *strings.Builder, e *endpoint) {
 		for _, x := range f.o.list("enum") {
 			pp.Enum = append(pp.Enum, plain(x))
 		}
-		if d, ok := f.o.m["default"]; ok {
+		if d, ok := xDefault(p.o, f.o); ok && v.prefill {
+			pp.Default = plain(d)
+		} else if d, ok := f.o.m["default"]; ok {
 			pp.Default = plain(d)
 		} else if ex, ok := p.o.m["example"]; ok {
 			pp.Default = plain(ex)
@@ -66,6 +68,15 @@ func writePlayground(b *strings.Builder, cfg *playgroundConfig) {
 	}
 	b.WriteString(`<section class="playground" id="try-it" aria-label="Try it"><p class="playground-title">Try it</p>` +
 		`<script type="application/json" class="playground-config">` + string(data) + `</script></section>`)
+}
+
+// xDefault is the x-default of a parameter, written on it or its schema.
+func xDefault(param, schema *obj) (any, bool) {
+	if d, ok := param.m["x-default"]; ok {
+		return d, true
+	}
+	d, ok := schema.m["x-default"]
+	return d, ok
 }
 
 // playgroundConnectOrigins lists the origins the playground of this export

@@ -75,6 +75,10 @@ type schemaView struct {
 	post   []string        // schema keys shown as pills (api.params.post)
 	// openAll shows child attributes open (api.params.expanded "all").
 	openAll bool
+	// prefill puts x-default before any example: set only on the
+	// playground's view with api.examples.prefill, so the reference and
+	// the samples keep the schema's own values.
+	prefill bool
 }
 
 // flat is a schema with its $ref followed and its allOf merged.
@@ -382,6 +386,9 @@ func (v *schemaView) example(schema any, depth int) any {
 		return nil
 	}
 	o := f.o
+	if x, ok := o.m["x-default"]; ok && v.prefill {
+		return x
+	}
 	for _, k := range []string{"example", "default", "const"} {
 		if x, ok := o.m[k]; ok {
 			return x
