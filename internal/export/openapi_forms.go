@@ -30,6 +30,7 @@ type pgField struct {
 	Type     string   `json:"type,omitempty"`
 	Required bool     `json:"required,omitempty"`
 	Binary   bool     `json:"binary,omitempty"`   // a file input
+	Base64   string   `json:"base64,omitempty"`   // "base64" or "base64url": the file is sent encoded, as text
 	Multiple bool     `json:"multiple,omitempty"` // an array: several files or values
 	Enum     []string `json:"enum,omitempty"`
 	Default  string   `json:"default,omitempty"`
@@ -58,6 +59,23 @@ func isBinary(o *obj) bool {
 	}
 	enc := strings.ToLower(o.str("contentEncoding"))
 	return enc != "base64" && enc != "base64url"
+}
+
+// base64Encoding is "base64" or "base64url" for file content an API takes
+// as encoded text: format base64 (3.0), or (3.1) a binary
+// contentMediaType with that contentEncoding; "" for anything else.
+func base64Encoding(o *obj) string {
+	if o.str("format") == "base64" {
+		return "base64"
+	}
+	mt := strings.ToLower(strings.TrimSpace(o.str("contentMediaType")))
+	if mt == "" || structuredMedia(mt) {
+		return ""
+	}
+	if enc := strings.ToLower(o.str("contentEncoding")); enc == "base64" || enc == "base64url" {
+		return enc
+	}
+	return ""
 }
 
 // structuredMedia reports media types the platform never treats as files.
@@ -94,7 +112,8 @@ func formFields(v *schemaView, schema any, example any) []pgField {
 			fd.Multiple = true
 			item = v.flatten(pf.o.get("items")).o
 		}
-		fd.Binary = isBinary(item)
+		fd.Base64 = base64Encoding(item)
+		fd.Binary = isBinary(item) || fd.Base64 != ""
 		for _, x := range item.list("enum") {
 			fd.Enum = append(fd.Enum, plain(x))
 		}
@@ -182,6 +201,8 @@ func formParts(v *schemaView, e *endpoint) []formPart {
 	var parts []formPart
 	for _, f := range formFields(v, m.get("schema"), writtenExample(v, m)) {
 		switch {
+		case f.Base64 != "":
+			parts = append(parts, formPart{name: f.Name, value: "<" + f.Base64 + " of " + f.Name + ".bin>"})
 		case f.Binary:
 			parts = append(parts, formPart{name: f.Name, value: f.Name + ".bin", file: true})
 		case f.Default != "":

@@ -153,27 +153,45 @@
     showBody(0);
   }
 
-  // formBody builds the FormData or URLSearchParams of a form body; the
-  // browser then writes the content type (with the multipart boundary).
+  // base64 reads a file and encodes it, for fields the API takes as
+  // base64 text rather than as a file part (base64url without padding).
+  function base64(file, url) {
+    return file.arrayBuffer().then(function (buf) {
+      var bytes = new Uint8Array(buf), s = "";
+      for (var i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+      var b = btoa(s);
+      return url ? b.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "") : b;
+    });
+  }
+
+  // formBody resolves to the FormData or URLSearchParams of a form body
+  // (null when empty); the browser then writes the content type (with the
+  // multipart boundary). Required fields left empty go to missing at once.
   function formBody(missing) {
-    var out = body.b.form === "multipart" ? new FormData() : new URLSearchParams(), any = false;
+    var out = body.b.form === "multipart" ? new FormData() : new URLSearchParams(), parts = [];
     body.fields.forEach(function (x) {
       if (x.f.binary) {
         var files = x.input.files || [];
         if (!files.length && x.f.required) missing.push(x.f.name);
         for (var k = 0; k < files.length; k++) {
-          if (out instanceof FormData) out.append(x.f.name, files[k], files[k].name);
-          else out.append(x.f.name, files[k].name);
-          any = true;
+          var file = files[k];
+          if (x.f.base64) parts.push(base64(file, x.f.base64 === "base64url").then(function (v) { return [x.f.name, v]; }));
+          else parts.push([x.f.name, file]);
         }
         return;
       }
       var v = x.input.value;
       if (v === "") { if (x.f.required) missing.push(x.f.name); return; }
-      out.append(x.f.name, v);
-      any = true;
+      parts.push([x.f.name, v]);
     });
-    return any ? out : null;
+    return Promise.all(parts).then(function (done) {
+      done.forEach(function (p) {
+        if (typeof p[1] === "string") out.append(p[0], p[1]);
+        else if (out instanceof FormData) out.append(p[0], p[1], p[1].name);
+        else out.append(p[0], p[1].name);
+      });
+      return done.length ? out : null;
+    });
   }
 
   var send = el("button", { "class": "send", type: "submit" }, "Send");
@@ -216,9 +234,7 @@
       else if (sc.type !== "apiKey") headers.Authorization = "Bearer " + v;
     });
     var init = { method: cfg.method, headers: headers, mode: "cors", credentials: "omit", cache: "no-store" };
-    if (payload) {
-      init.body = payload;
-    } else if (body && body.text && body.text.value.trim() !== "") {
+    if (!payload && body && body.text && body.text.value.trim() !== "") {
       if (/json/.test(body.b.media)) {
         try { JSON.parse(body.text.value); } catch (e) { return fail("The body is not valid JSON: " + e.message); }
       }
@@ -232,7 +248,11 @@
     send.disabled = true;
     result.textContent = "Sending…";
     var t0 = performance.now();
-    fetch(url, init).then(function (res) {
+    (payload || Promise.resolve(null)).then(function (data) {
+      if (data) init.body = data;
+      t0 = performance.now();
+      return fetch(url, init);
+    }).then(function (res) {
       // Images, audio and video are shown as such, as on the platform.
       var media = /^(image|audio|video)\//.exec((res.headers.get("Content-Type") || "").toLowerCase());
       if (media) return res.blob().then(function (blob) { show(res, null, performance.now() - t0, media[1], blob); });
