@@ -139,7 +139,8 @@ func field(t *jsxTag) (string, string) {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(`<div class="field" id="` + esc(slug("field-"+name)) + `"><div class="field-head"><code class="field-name">` + esc(name) + `</code>`)
+	id := esc(slug("field-" + name))
+	b.WriteString(`<div class="field" id="` + id + `"><div class="field-head"><code class="field-name">` + esc(name) + `</code>`)
 	if where != "" && where != "name" {
 		b.WriteString(`<span class="field-in">` + where + `</span>`)
 	}
@@ -155,8 +156,14 @@ func field(t *jsxTag) (string, string) {
 	if d := t.attr("default"); d != "" {
 		b.WriteString(`<span class="field-default">default: <code>` + esc(d) + `</code></span>`)
 	}
-	b.WriteString(`</div><div class="field-body">`)
+	b.WriteString(fieldAnchor(id, name) + `</div><div class="field-body">`)
 	return b.String(), `</div></div>`
+}
+
+// fieldAnchor is the link icon of a parameter or property: a link to its
+// own id (an already escaped one), which app.js also copies on click.
+func fieldAnchor(id, name string) string {
+	return `<a class="field-anchor" href="#` + id + `" aria-label="Link to ` + esc(name) + `">` + iconSVG("link") + `</a>`
 }
 
 // slug makes an id from a label the way heading anchors look.
@@ -194,6 +201,7 @@ var iconPaths = map[string]string{
 	"star":      `<path d="m12 3 2.7 5.6 6.3.9-4.5 4.4 1 6.1-5.5-2.9L6.5 20l1-6.1L3 9.5l6.3-.9z"/>`,
 	"arrow":     `<path d="M5 12h14M13 6l6 6-6 6"/>`,
 	"dot":       `<circle cx="12" cy="12" r="4"/>`,
+	"link":      `<path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1"/>`,
 }
 
 var iconAliases = map[string]string{

@@ -241,7 +241,8 @@ func (v *schemaView) field(b *strings.Builder, name, where string, schema any, r
 		id += "-" + where
 	}
 	id += "-" + strings.Join(append(v.path, name), "-")
-	b.WriteString(`<div class="field" id="` + esc(slug(id)) + `"><div class="field-head">` + prePills(o) + `<code class="field-name">` + esc(name) + `</code>`)
+	id = esc(slug(id))
+	b.WriteString(`<div class="field" id="` + id + `"><div class="field-head">` + prePills(o) + `<code class="field-name">` + esc(name) + `</code>`)
 	if where != "" {
 		b.WriteString(`<span class="field-in">` + esc(where) + `</span>`)
 	}
@@ -264,7 +265,7 @@ func (v *schemaView) field(b *strings.Builder, name, where string, schema any, r
 	if d, ok := o.m["default"]; ok {
 		b.WriteString(`<span class="field-default">default: <code>` + esc(plain(d)) + `</code></span>`)
 	}
-	b.WriteString(`</div><div class="field-body">`)
+	b.WriteString(fieldAnchor(id, name) + `</div><div class="field-body">`)
 	if d := o.str("description"); d != "" {
 		b.WriteString(v.md(d))
 	}

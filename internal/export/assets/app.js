@@ -18,6 +18,14 @@
     try { localStorage.setItem("theme", t); } catch (e) { /* storage may be off on file:// */ }
   });
 
+  // A parameter's link icon goes to the parameter, as any anchor does,
+  // and copies its address for sharing, as the platform's does.
+  document.addEventListener("click", function (ev) {
+    var a = ev.target.closest && ev.target.closest(".field-anchor");
+    if (!a || !navigator.clipboard) return;
+    navigator.clipboard.writeText(location.href.split("#")[0] + a.getAttribute("href")).catch(function () { /* no clipboard: the link still works */ });
+  });
+
   // A dismissed banner stays away until its text changes.
   var banner = document.querySelector(".banner");
   var bannerClose = banner && banner.querySelector(".banner-close");
