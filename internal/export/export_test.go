@@ -248,3 +248,18 @@ func TestExport_sameSourceSameBytes(t *testing.T) {
 		t.Error("archives of two exports of one source differ")
 	}
 }
+
+// TestExport_notFoundPageHasFooter checks that the generated 404 page
+// carries the site's footer (socials and link columns), with links that
+// resolve from the bundle root.
+func TestExport_notFoundPageHasFooter(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json": {Data: []byte(`{"name": "Acme", "navigation": {"pages": ["index", "guides/start"]},
+			"footer": {"socials": {"github": "https://github.com/acme"}, "links": [{"header": "Docs", "items": [{"label": "Start", "href": "/guides/start"}]}]}}`)},
+		"index.mdx": mdxPage("Home"), "guides/start.mdx": mdxPage("Start"),
+	}
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud})
+	wantAll(t, "404.html", readOut(t, dir, "404.html"), `<h1>Page not found</h1>`,
+		`<footer class="footer"><span>Acme</span> <a href="https://github.com/acme" rel="me">GitHub</a><div class="footer-links">`+
+			`<p class="footer-header">Docs</p><a href="guides/start.html">Start</a></div></footer></main>`)
+}

@@ -162,7 +162,10 @@ func (j *job) notFound() ([]byte, error) {
 	j.head(&b, "Page not found - "+j.cfg.Name, "", "", "", true, "")
 	b.WriteString(j.chrome(j.firstSection(), ""))
 	b.WriteString(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>Page not found</h1>` +
-		`<p class="lead">The page you are looking for does not exist. Try the search above, or go to the <a href="index.html">start page</a>.</p></header></article></main><aside class="toc"></aside>`)
+		`<p class="lead">The page you are looking for does not exist. Try the search above, or go to the <a href="index.html">start page</a>.</p></header></article>`)
+	// The site's footer, as on every page: its links are a way back too.
+	j.footer(&b, j.firstSection(), "")
+	b.WriteString(`</main><aside class="toc"></aside>`)
 	tail(&b, "")
 	return []byte(b.String()), nil
 }
