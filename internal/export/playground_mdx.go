@@ -24,12 +24,31 @@ type mdxField struct {
 // where it goes, in the order the components read them.
 var paramFieldPlaces = []string{"path", "query", "header", "cookie", "body"}
 
-// mdxFields reads the ParamField declarations of an MDX page. Fenced code
-// is skipped, since a ParamField shown as an example declares nothing.
-func mdxFields(src string) []*mdxField {
+// mdxFields reads the ParamField declarations of an MDX page, and of the
+// snippets it imports and uses (load reads them; nil skips them). Fenced
+// code is skipped, since a ParamField shown as an example declares
+// nothing.
+func mdxFields(src string, load func(string) (string, error)) []*mdxField {
+	sc := &fieldScan{load: load}
+	sc.scan(src, 0)
+	return sc.top
+}
+
+// fieldScan collects ParamFields across a page and its snippets.
+type fieldScan struct {
+	load func(string) (string, error)
+	top  []*mdxField
+	open []*mdxField // the ParamFields whose closing tag is still ahead
+}
+
+func (sc *fieldScan) scan(src string, depth int) {
 	text := withoutFences(src)
-	var top []*mdxField
-	var open []*mdxField // the ParamFields whose closing tag is still ahead
+	imports := &mdx{snippets: map[string]string{}}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "import ") {
+			imports.importLine(strings.TrimSpace(line))
+		}
+	}
 	for i := 0; i < len(text); {
 		k := strings.IndexByte(text[i:], '<')
 		if k < 0 {
@@ -46,36 +65,51 @@ func mdxFields(src string) []*mdxField {
 			continue
 		}
 		i += n
-		if t.name != "ParamField" {
+		if file, isSnippet := imports.snippets[t.name]; isSnippet && !t.closing {
+			sc.snippet(file, depth)
 			continue
 		}
-		if t.closing {
-			if len(open) > 0 {
-				open = open[:len(open)-1]
-			}
-			continue
-		}
-		f := paramField(&t)
-		if f == nil {
-			if !t.selfClosing {
-				open = append(open, nil) // keeps the closing tags paired
-			}
-			continue
-		}
-		switch parent := openBodyField(open); {
-		case parent != nil:
-			f.in = "body"
-			parent.children = append(parent.children, f)
-		case f.in == "name":
-			f = nil // a field outside a body field needs a place to go
-		default:
-			top = append(top, f)
-		}
-		if !t.selfClosing {
-			open = append(open, f)
+		if t.name == "ParamField" {
+			sc.tag(&t)
 		}
 	}
-	return top
+}
+
+// snippet scans an imported snippet where the page uses it, bounded in
+// depth as the page's own rendering is.
+func (sc *fieldScan) snippet(file string, depth int) {
+	if sc.load == nil || depth >= 8 {
+		return
+	}
+	src, err := sc.load(file)
+	if err != nil {
+		return // the page's rendering reports the missing snippet
+	}
+	_, body := splitFrontmatter([]byte(src))
+	sc.scan(string(body), depth+1)
+}
+
+func (sc *fieldScan) tag(t *jsxTag) {
+	if t.closing {
+		if len(sc.open) > 0 {
+			sc.open = sc.open[:len(sc.open)-1]
+		}
+		return
+	}
+	f := paramField(t)
+	switch parent := openBodyField(sc.open); {
+	case f == nil:
+	case parent != nil:
+		f.in = "body"
+		parent.children = append(parent.children, f)
+	case f.in == "name":
+		f = nil // a field outside a body field needs a place to go
+	default:
+		sc.top = append(sc.top, f)
+	}
+	if !t.selfClosing {
+		sc.open = append(sc.open, f) // nil keeps the closing tags paired
+	}
 }
 
 // openBodyField is the innermost open body field, the parent of a field
@@ -210,7 +244,7 @@ func (j *job) mdxPanel(p *page, prefix string) string {
 	if p.api != nil || p.fm.API == "" || !j.features["playground"] || j.playgroundMode(p) != "interactive" {
 		return ""
 	}
-	cfg := j.mdxPlaygroundConfig(p, mdxFields(string(p.body)))
+	cfg := j.mdxPlaygroundConfig(p, mdxFields(string(p.body), j.loadSnippet))
 	if cfg == nil {
 		return ""
 	}

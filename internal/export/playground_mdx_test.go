@@ -45,7 +45,7 @@ const mdxOrderPage = `
 `
 
 func TestMDXFields_model(t *testing.T) {
-	top := mdxFields(mdxOrderPage)
+	top := mdxFields(mdxOrderPage, nil)
 	var names []string
 	for _, f := range top {
 		names = append(names, f.in+":"+f.name)
@@ -70,7 +70,7 @@ func TestMDXPlaygroundConfig_fromParamFields(t *testing.T) {
 	j.cfg.API.MDX.Auth.Method = "key"
 	j.cfg.API.MDX.Auth.Name = "X-Acme-Key"
 	p := &page{file: "orders.mdx", fm: frontmatter{API: "put /orders/{orderId}/lines/{line}"}}
-	cfg := j.mdxPlaygroundConfig(p, mdxFields(mdxOrderPage))
+	cfg := j.mdxPlaygroundConfig(p, mdxFields(mdxOrderPage, nil))
 	if cfg == nil {
 		t.Fatal("no config")
 	}
@@ -217,4 +217,43 @@ func headOf(p string) string {
 		return p[:i]
 	}
 	return p
+}
+
+// TestMDXFields_snippets checks that ParamFields of an imported snippet
+// count where the page uses it, nested under an open body field too, and
+// that a snippet imported but not used, or missing, adds nothing.
+func TestMDXFields_snippets(t *testing.T) {
+	snippets := map[string]string{
+		"snippets/paging.mdx":  "---\ntitle: x\n---\n<ParamField query=\"cursor\" type=\"string\" />\n",
+		"snippets/address.mdx": "<ParamField body=\"city\" type=\"string\" required />\n",
+		"snippets/unused.mdx":  "<ParamField query=\"never\" type=\"string\" />\n",
+	}
+	load := func(file string) (string, error) {
+		if s, ok := snippets[file]; ok {
+			return s, nil
+		}
+		return "", os.ErrNotExist
+	}
+	page := `import Paging from '/snippets/paging.mdx';
+import Address from "/snippets/address.mdx"
+import Unused from '/snippets/unused.mdx';
+import Gone from '/snippets/gone.mdx';
+
+<ParamField path="id" type="string" required />
+<Paging />
+<ParamField body="to" type="object" required>
+  <Address />
+</ParamField>
+<Gone />
+`
+	var got []string
+	for _, f := range mdxFields(page, load) {
+		got = append(got, f.in+":"+f.name)
+		for _, c := range f.children {
+			got = append(got, "  "+c.in+":"+c.name)
+		}
+	}
+	if want := []string{"path:id", "query:cursor", "body:to", "  body:city"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("fields %q, want %q", got, want)
+	}
 }
