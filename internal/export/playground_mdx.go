@@ -216,6 +216,9 @@ func (j *job) mdxPlaygroundConfig(p *page, fields []*mdxField) *playgroundConfig
 	}
 	if len(body) > 0 {
 		cfg.Bodies = []pgBody{{Media: "application/json", Example: bodyExample(body)}}
+		if fields, ok := fileForm(body); ok {
+			cfg.Bodies = []pgBody{{Media: "multipart/form-data", Form: "multipart", Fields: fields}}
+		}
 		for _, f := range body {
 			cfg.BodyReq = cfg.BodyReq || f.required
 		}
@@ -253,6 +256,21 @@ func (j *job) mdxPanel(p *page, prefix string) string {
 	writePlayground(&b, cfg)
 	b.WriteString(`<script src="` + prefix + `_static/playground.js"></script>`)
 	return b.String()
+}
+
+// fileForm is the multipart form of a body that takes a file (a body
+// field of type file or file[]): a file can only be sent as a form part.
+func fileForm(body []*mdxField) ([]pgField, bool) {
+	var out []pgField
+	files := false
+	for _, f := range body {
+		typ := strings.ToLower(f.typ)
+		pf := pgField{Name: f.name, Type: f.typ, Required: f.required, Default: f.def,
+			Binary: strings.TrimSuffix(typ, "[]") == "file", Multiple: strings.HasSuffix(typ, "[]")}
+		files = files || pf.Binary
+		out = append(out, pf)
+	}
+	return out, files
 }
 
 // templateNames lists the {name} parameters of a path, in order.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 type mdxReceived struct {
 	Method, Path, Query, Trace, Auth, ContentType string
 	Body                                          map[string]any
+	Form                                          map[string][]string // multipart fields and files ("name:content")
 }
 
 // TestBrowser_mdxPlaygroundSends exports a site of MDX API pages for an
@@ -33,16 +35,22 @@ func TestBrowser_mdxPlaygroundSends(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", "null")
 		if r.Method == http.MethodOptions {
-			w.Header().Set("Access-Control-Allow-Methods", "PUT")
+			w.Header().Set("Access-Control-Allow-Methods", "PUT, POST")
 			w.Header().Set("Access-Control-Allow-Headers", "authorization, x-trace, content-type")
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
 		rec := mdxReceived{Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.RawQuery, Trace: r.Header.Get("X-Trace"),
 			Auth: r.Header.Get("Authorization"), ContentType: r.Header.Get("Content-Type")}
-		data, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		if err == nil {
-			err = json.Unmarshal(data, &rec.Body)
+		var err error
+		if strings.HasPrefix(rec.ContentType, "multipart/") {
+			rec.ContentType = "multipart"
+			rec.Form, err = multipartOf(r)
+		} else {
+			var data []byte
+			if data, err = io.ReadAll(io.LimitReader(r.Body, 1<<20)); err == nil {
+				err = json.Unmarshal(data, &rec.Body)
+			}
 		}
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -93,4 +101,53 @@ func TestBrowser_mdxPlaygroundSends(t *testing.T) {
 	if len(reqs) != 1 || !reflect.DeepEqual(reqs[0], want) {
 		t.Errorf("echo endpoint saw %+v\nwant one request %+v", reqs, want)
 	}
+
+	// A body field of type file makes a multipart form.
+	must(b.call("Page.navigate", map[string]any{"url": (&url.URL{Scheme: "file", Path: filepath.Join(dir, "upload.html")}).String()}, nil))
+	must(b.waitFor(ctx, `location.pathname.endsWith("/upload.html") && document.readyState === "complete" && !!document.querySelector(".playground .send")`))
+	must(b.eval(`(function () {
+		var dt = new DataTransfer();
+		dt.items.add(new File(["png bytes"], "rex.png", {type: "image/png"}));
+		document.querySelector('.playground input[type=file][data-name=photo]').files = dt.files;
+		document.querySelector(".playground .send").click();
+	})()`, nil))
+	must(b.waitFor(ctx, `!!(document.querySelector(".playground .pg-status") || document.querySelector(".playground .pg-error"))`))
+	must(b.eval(`(document.querySelector(".playground .pg-error") || {}).textContent || ""`, &failure))
+	if failure != "" {
+		t.Fatalf("upload: %s", failure)
+	}
+	mu.Lock()
+	reqs = append([]mdxReceived(nil), got...)
+	mu.Unlock()
+	up := mdxReceived{Method: "POST", Path: "/photos", ContentType: "multipart", Form: map[string][]string{"photo": {"rex.png:png bytes"}, "caption": {"Rex"}}}
+	if len(reqs) != 2 || !reflect.DeepEqual(reqs[1], up) {
+		t.Errorf("upload arrived as %+v, want %+v", reqs[1:], up)
+	}
+}
+
+// multipartOf reads a multipart form into field -> values, files as
+// "name:content".
+func multipartOf(r *http.Request) (map[string][]string, error) {
+	if err := r.ParseMultipartForm(1 << 20); err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for k, v := range r.MultipartForm.Value {
+		out[k] = v
+	}
+	for k, fhs := range r.MultipartForm.File {
+		for _, fh := range fhs {
+			f, err := fh.Open()
+			if err != nil {
+				return nil, err
+			}
+			data, err := io.ReadAll(f)
+			f.Close()
+			if err != nil {
+				return nil, err
+			}
+			out[k] = append(out[k], fh.Filename+":"+string(data))
+		}
+	}
+	return out, nil
 }

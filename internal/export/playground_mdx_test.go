@@ -109,6 +109,23 @@ func TestMDXPlaygroundConfig_fromParamFields(t *testing.T) {
 	}
 }
 
+// TestMDXPlaygroundConfig_fileBody checks that a body field of type file
+// makes the body a multipart form, the file a file input.
+func TestMDXPlaygroundConfig_fileBody(t *testing.T) {
+	j := &job{cfg: &config{}, e: New(Options{}), kind: KindCloud}
+	p := &page{file: "upload.mdx", fm: frontmatter{API: "POST https://api.acme.test/photos"}}
+	cfg := j.mdxPlaygroundConfig(p, mdxFields(`<ParamField body="photo" type="file" required />
+<ParamField body="extra" type="file[]" />
+<ParamField body="caption" type="string" default="Rex" />`, nil))
+	want := []pgBody{{Media: "multipart/form-data", Form: "multipart", Fields: []pgField{
+		{Name: "photo", Type: "file", Required: true, Binary: true},
+		{Name: "extra", Type: "file[]", Binary: true, Multiple: true},
+		{Name: "caption", Type: "string", Default: "Rex"}}}}
+	if cfg == nil || !reflect.DeepEqual(cfg.Bodies, want) || !cfg.BodyReq {
+		t.Errorf("bodies %+v, want %+v", cfg.Bodies, want)
+	}
+}
+
 func TestMDXPlaygroundConfig_servers(t *testing.T) {
 	for _, tc := range []struct {
 		name, api, server, auth string
@@ -157,12 +174,14 @@ func mdxAPISource(t *testing.T, server string) string {
 	t.Helper()
 	src := t.TempDir()
 	files := map[string]string{
-		"docs.json": `{"name": "Orders", "navigation": {"pages": ["update-order", "simple", "none", "relative"]},
+		"docs.json": `{"name": "Orders", "navigation": {"pages": ["update-order", "upload", "simple", "none", "relative"]},
 			"api": {"mdx": {"auth": {"method": "bearer"}}}}`,
 		"update-order.mdx": "---\ntitle: Update an order\napi: \"PUT " + server + "/orders/{orderId}\"\n---\n" + mdxOrderPage,
-		"simple.mdx":       "---\ntitle: Simple\napi: \"GET " + server + "/ping\"\nplayground: simple\n---\n<ParamField query=\"q\" type=\"string\" />\n",
-		"none.mdx":         "---\ntitle: None\napi: \"GET " + server + "/ping\"\nplayground: none\n---\n",
-		"relative.mdx":     "---\ntitle: Relative\napi: \"GET /ping\"\n---\n",
+		"upload.mdx": "---\ntitle: Upload\napi: \"POST " + server + "/photos\"\nauthMethod: none\n---\n" +
+			"<ParamField body=\"photo\" type=\"file\" required />\n<ParamField body=\"caption\" type=\"string\" default=\"Rex\" />\n",
+		"simple.mdx":   "---\ntitle: Simple\napi: \"GET " + server + "/ping\"\nplayground: simple\n---\n<ParamField query=\"q\" type=\"string\" />\n",
+		"none.mdx":     "---\ntitle: None\napi: \"GET " + server + "/ping\"\nplayground: none\n---\n",
+		"relative.mdx": "---\ntitle: Relative\napi: \"GET /ping\"\n---\n",
 	}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(src, name), []byte(data), 0o644); err != nil {
