@@ -39,7 +39,13 @@ type fieldScan struct {
 	load func(string) (string, error)
 	top  []*mdxField
 	open []*mdxField // the ParamFields whose closing tag is still ahead
+	// expanded counts snippet uses scanned: a snippet used many times by
+	// one that is itself used many times must not cost exponential work.
+	expanded int
 }
+
+// maxSnippetScans bounds the snippet uses one page's panel reads.
+const maxSnippetScans = 256
 
 func (sc *fieldScan) scan(src string, depth int) {
 	text := withoutFences(src)
@@ -78,9 +84,10 @@ func (sc *fieldScan) scan(src string, depth int) {
 // snippet scans an imported snippet where the page uses it, bounded in
 // depth as the page's own rendering is.
 func (sc *fieldScan) snippet(file string, depth int) {
-	if sc.load == nil || depth >= 8 {
+	if sc.load == nil || depth >= 8 || sc.expanded >= maxSnippetScans {
 		return
 	}
+	sc.expanded++
 	src, err := sc.load(file)
 	if err != nil {
 		return // the page's rendering reports the missing snippet
@@ -202,6 +209,9 @@ func (j *job) mdxPlaygroundConfig(p *page, fields []*mdxField) *playgroundConfig
 		if f.in == "body" {
 			body = append(body, f)
 			continue
+		}
+		if declared[f.in+":"+f.name] {
+			continue // declared twice (a snippet used again): one input
 		}
 		declared[f.in+":"+f.name] = true
 		cfg.Params = append(cfg.Params, pgParam{Name: f.name, In: f.in, Type: f.typ, Default: f.def,

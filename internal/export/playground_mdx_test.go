@@ -276,3 +276,21 @@ import Gone from '/snippets/gone.mdx';
 		t.Errorf("fields %q, want %q", got, want)
 	}
 }
+
+// TestMDXFields_snippetFanOutBounded: a snippet that uses itself ten
+// times would take 10^8 scans unbounded; the scan stops after
+// maxSnippetScans uses.
+func TestMDXFields_snippetFanOutBounded(t *testing.T) {
+	self := "import S from '/snippets/s.mdx';\n\n<ParamField query=\"q\" type=\"string\" />\n" + strings.Repeat("<S />\n", 10)
+	loads := 0
+	load := func(string) (string, error) { loads++; return self, nil }
+	fields := mdxFields(self, load)
+	if loads != maxSnippetScans || len(fields) != maxSnippetScans+1 {
+		t.Errorf("%d loads, %d fields; want %d and %d", loads, len(fields), maxSnippetScans, maxSnippetScans+1)
+	}
+	j := &job{cfg: &config{}, e: New(Options{}), kind: KindCloud}
+	cfg := j.mdxPlaygroundConfig(&page{file: "s.mdx", fm: frontmatter{API: "GET http://127.0.0.1:9/s"}}, fields)
+	if cfg == nil || len(cfg.Params) != 1 {
+		t.Errorf("a parameter declared again should make one input: %+v", cfg)
+	}
+}
