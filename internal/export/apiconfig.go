@@ -53,7 +53,6 @@ func (s *serverList) UnmarshalJSON(b []byte) error {
 // nor decoded above are reported as unknown.
 var apiKeyWhy = map[string]string{
 	"asyncapi":               "AsyncAPI channel pages are not generated",
-	"mdx.auth":               "MDX API pages show no authentication field",
 	"examples.defaults":      "samples send the required query and header parameters and the example body",
 	"playground.proxy":       "a bundle has no proxy: the playground sends from the reader's browser (the API must answer CORS)",
 	"playground.credentials": "the playground never sends browser credentials",

@@ -244,7 +244,9 @@ func (j *job) mdxTarget(p *page) (method, route string, servers []string, why st
 		return "", "", nil, `is not "METHOD /path" or "METHOD https://..."`
 	case origin != "":
 		return method, route, []string{origin}, ""
-	case strings.HasPrefix(route, "/") && len(j.cfg.API.MDX.Server) > 0:
+	case !strings.HasPrefix(route, "/"):
+		return "", "", nil, `has a path that does not start with "/"`
+	case len(j.cfg.API.MDX.Server) > 0:
 		return method, route, j.cfg.API.MDX.Server, ""
 	}
 	return "", "", nil, "has a relative path and docs.json sets no api.mdx.server"

@@ -142,6 +142,7 @@ func TestMDXPlaygroundConfig_servers(t *testing.T) {
 			path: "/users", auth: "none", security: [][]scheme{}},
 		{name: "relative path without server", api: "POST /users", warn: "users.mdx: api \"POST /users\" has a relative path and docs.json sets no api.mdx.server; no playground shown"},
 		{name: "no method", api: "/users", server: "https://api.acme.test", warn: "is not \"METHOD /path\""},
+		{name: "path without slash", api: "GET users", server: "https://api.acme.test", warn: `users.mdx: api "GET users" has a path that does not start with "/"; no playground shown`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			j := &job{cfg: &config{}, e: New(Options{}), kind: KindCloud}
