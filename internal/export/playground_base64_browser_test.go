@@ -29,15 +29,10 @@ func base64Spec(base string) string {
 func TestBrowser_playgroundSendsBase64Files(t *testing.T) {
 	bin := chromium(t)
 	srv, got := echoServer(t)
-	src := t.TempDir()
-	for name, data := range map[string]string{
+	src := writeSource(t, map[string]string{
 		"docs.json": `{"name": "B", "navigation": {"tabs": [{"tab": "API", "openapi": "b.json"}]}}`,
 		"b.json":    base64Spec(srv.URL),
-	} {
-		if err := os.WriteFile(filepath.Join(src, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	dir, _ := exportTo(t, Request{Source: os.DirFS(src), Kind: KindAirGapped, Features: []string{"playground"}})
 	page := readOut(t, dir, "api-reference/import.html")
 	cfg := playgroundOf(t, page)
@@ -64,10 +59,7 @@ func TestBrowser_playgroundSendsBase64Files(t *testing.T) {
 		pick("raw", new File(["plain bytes"], "r.bin"));
 		document.querySelector(".playground .send").click();
 	})()`, nil))
-	must(b.waitFor(ctx, `!!(document.querySelector(".playground .pg-status") || document.querySelector(".playground .pg-error"))`))
-	var status, failure string
-	must(b.eval(`(document.querySelector(".playground .pg-error") || {}).textContent || ""`, &failure))
-	must(b.eval(`(document.querySelector(".playground .pg-status") || {}).textContent || ""`, &status))
+	status, failure := playgroundAnswer(ctx, t, b)
 	if failure != "" || status != "200" {
 		t.Fatalf("playground: status %q, error %q", status, failure)
 	}

@@ -123,15 +123,10 @@ paths:
 func TestBrowser_playgroundSendsForms(t *testing.T) {
 	bin := chromium(t)
 	srv, got := echoServer(t)
-	src := t.TempDir()
-	for name, data := range map[string]string{
+	src := writeSource(t, map[string]string{
 		"docs.json":  `{"name": "Forms", "navigation": {"tabs": [{"tab": "API", "openapi": "forms.yaml"}]}}`,
 		"forms.yaml": formsSpec(srv.URL),
-	} {
-		if err := os.WriteFile(filepath.Join(src, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	dir, _ := exportTo(t, Request{Source: os.DirFS(src), Kind: KindAirGapped, Features: []string{"playground"}})
 	b, ctx, must := browserSession(t, bin, 90*time.Second)
 	open := func(page string) {
@@ -142,10 +137,7 @@ func TestBrowser_playgroundSendsForms(t *testing.T) {
 	sendAndWait := func() {
 		t.Helper()
 		must(b.eval(`document.querySelector(".playground .send").click()`, nil))
-		must(b.waitFor(ctx, `!!(document.querySelector(".playground .pg-status") || document.querySelector(".playground .pg-error"))`))
-		var status, failure string
-		must(b.eval(`(document.querySelector(".playground .pg-error") || {}).textContent || ""`, &failure))
-		must(b.eval(`(document.querySelector(".playground .pg-status") || {}).textContent || ""`, &status))
+		status, failure := playgroundAnswer(ctx, t, b)
 		if failure != "" || status != "200" {
 			t.Fatalf("playground: status %q, error %q", status, failure)
 		}

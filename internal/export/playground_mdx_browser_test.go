@@ -85,10 +85,7 @@ func TestBrowser_mdxPlaygroundSends(t *testing.T) {
 		document.querySelector(".playground .pg-body").value = JSON.stringify({note: "leave at door", rush: false, address: {city: "Bergen", zip: 5003}, tags: ["a"]});
 		document.querySelector(".playground .send").click();
 	})()`, nil))
-	must(b.waitFor(ctx, `!!(document.querySelector(".playground .pg-status") || document.querySelector(".playground .pg-error"))`))
-	var status, failure string
-	must(b.eval(`(document.querySelector(".playground .pg-error") || {}).textContent || ""`, &failure))
-	must(b.eval(`(document.querySelector(".playground .pg-status") || {}).textContent || ""`, &status))
+	status, failure := playgroundAnswer(ctx, t, b)
 	if failure != "" || status != "200" {
 		t.Fatalf("playground: status %q, error %q", status, failure)
 	}
@@ -111,8 +108,7 @@ func TestBrowser_mdxPlaygroundSends(t *testing.T) {
 		document.querySelector('.playground input[type=file][data-name=photo]').files = dt.files;
 		document.querySelector(".playground .send").click();
 	})()`, nil))
-	must(b.waitFor(ctx, `!!(document.querySelector(".playground .pg-status") || document.querySelector(".playground .pg-error"))`))
-	must(b.eval(`(document.querySelector(".playground .pg-error") || {}).textContent || ""`, &failure))
+	_, failure = playgroundAnswer(ctx, t, b)
 	if failure != "" {
 		t.Fatalf("upload: %s", failure)
 	}

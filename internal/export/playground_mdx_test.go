@@ -173,8 +173,7 @@ func TestMDXPlaygroundConfig_servers(t *testing.T) {
 // mode, sending to server.
 func mdxAPISource(t *testing.T, server string) string {
 	t.Helper()
-	src := t.TempDir()
-	files := map[string]string{
+	return writeSource(t, map[string]string{
 		"docs.json": `{"name": "Orders", "navigation": {"pages": ["update-order", "upload", "simple", "none", "relative"]},
 			"api": {"mdx": {"auth": {"method": "bearer"}}}}`,
 		"update-order.mdx": "---\ntitle: Update an order\napi: \"PUT " + server + "/orders/{orderId}\"\n---\n" + mdxOrderPage,
@@ -183,13 +182,7 @@ func mdxAPISource(t *testing.T, server string) string {
 		"simple.mdx":   "---\ntitle: Simple\napi: \"GET " + server + "/ping\"\nplayground: simple\n---\n<ParamField query=\"q\" type=\"string\" />\n",
 		"none.mdx":     "---\ntitle: None\napi: \"GET " + server + "/ping\"\nplayground: none\n---\n",
 		"relative.mdx": "---\ntitle: Relative\napi: \"GET /ping\"\n---\n",
-	}
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(src, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return src
+	})
 }
 
 // TestGolden_mdxPlayground pins the panel of an MDX API page and checks

@@ -30,8 +30,7 @@ func TestBrowser_playgroundShowsImageAnswer(t *testing.T) {
 		_, _ = w.Write(png)
 	}))
 	t.Cleanup(srv.Close)
-	src := t.TempDir()
-	for name, data := range map[string]string{
+	src := writeSource(t, map[string]string{
 		"docs.json": `{"name": "Pics", "navigation": {"tabs": [{"tab": "API", "openapi": "pics.yaml"}]}}`,
 		"pics.yaml": `openapi: 3.0.3
 info: {title: Pics, version: "1"}
@@ -45,11 +44,7 @@ paths:
           description: The image.
           content: {image/png: {schema: {type: string, format: binary}}}
 `,
-	} {
-		if err := os.WriteFile(filepath.Join(src, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	dir, _ := exportTo(t, Request{Source: os.DirFS(src), Kind: KindAirGapped, Features: []string{"playground"}})
 	b, ctx, must := browserSession(t, bin, 60*time.Second)
 	tr, err := watch(b)
