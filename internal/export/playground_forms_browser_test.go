@@ -1,7 +1,6 @@
 package export
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -24,20 +22,9 @@ type received struct {
 	Cookie      string              `json:"cookie"`
 }
 
-// echoServer answers CORS preflights for the origin of pages opened from
-// file:// ("null") and reports back, and to the test, what each form
-// request carried.
+// echoServer is a corsEcho that reports what each form request carried.
 func echoServer(t *testing.T) (*httptest.Server, func() []received) {
-	var mu sync.Mutex
-	var got []received
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Access-Control-Allow-Origin", "null")
-		if r.Method == http.MethodOptions {
-			w.Header().Set("Access-Control-Allow-Methods", "POST")
-			w.Header().Set("Access-Control-Allow-Headers", "authorization, x-api-key")
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
+	return corsEcho(t, "POST", "authorization, x-api-key", func(r *http.Request) (received, error) {
 		rec := received{Method: r.Method, Path: r.URL.Path, ContentType: r.Header.Get("Content-Type"),
 			Files: map[string][]string{}, Cookie: r.Header.Get("Cookie")}
 		var err error
@@ -47,8 +34,7 @@ func echoServer(t *testing.T) (*httptest.Server, func() []received) {
 			err = r.ParseForm()
 		}
 		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
+			return rec, err
 		}
 		rec.Fields = r.PostForm
 		if r.MultipartForm != nil {
@@ -56,8 +42,7 @@ func echoServer(t *testing.T) (*httptest.Server, func() []received) {
 				for _, fh := range fhs {
 					f, err := fh.Open()
 					if err != nil {
-						http.Error(w, err.Error(), http.StatusBadRequest)
-						return
+						return rec, err
 					}
 					b, _ := io.ReadAll(f)
 					f.Close()
@@ -65,14 +50,8 @@ func echoServer(t *testing.T) (*httptest.Server, func() []received) {
 				}
 			}
 		}
-		mu.Lock()
-		got = append(got, rec)
-		mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(rec)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, func() []received { mu.Lock(); defer mu.Unlock(); return append([]received(nil), got...) }
+		return rec, nil
+	})
 }
 
 // formsSpec is an API with a multipart upload (a file, a text field, an

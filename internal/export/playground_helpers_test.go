@@ -2,8 +2,12 @@ package export
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -34,4 +38,35 @@ func playgroundAnswer(ctx context.Context, t *testing.T, b *browser) (status, fa
 		t.Fatal(err)
 	}
 	return status, failure
+}
+
+// corsEcho starts an endpoint on 127.0.0.1 for the playground to send to.
+// It answers CORS preflights from pages opened from file:// (origin
+// "null") allowing methods and headers, turns every other request into a
+// record (a failure is a 400), keeps the records for the test and echoes
+// each back as JSON.
+func corsEcho[T any](t *testing.T, methods, headers string, record func(*http.Request) (T, error)) (*httptest.Server, func() []T) {
+	var mu sync.Mutex
+	var got []T
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "null")
+		if r.Method == http.MethodOptions {
+			w.Header().Set("Access-Control-Allow-Methods", methods)
+			w.Header().Set("Access-Control-Allow-Headers", headers)
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		rec, err := record(r)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		got = append(got, rec)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(rec)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []T { mu.Lock(); defer mu.Unlock(); return append([]T(nil), got...) }
 }

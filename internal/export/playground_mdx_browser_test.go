@@ -4,13 +4,11 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -30,16 +28,7 @@ type mdxReceived struct {
 // token and the JSON body as edited.
 func TestBrowser_mdxPlaygroundSends(t *testing.T) {
 	bin := chromium(t)
-	var mu sync.Mutex
-	var got []mdxReceived
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Access-Control-Allow-Origin", "null")
-		if r.Method == http.MethodOptions {
-			w.Header().Set("Access-Control-Allow-Methods", "PUT, POST")
-			w.Header().Set("Access-Control-Allow-Headers", "authorization, x-trace, content-type")
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
+	srv, got := corsEcho(t, "PUT, POST", "authorization, x-trace, content-type", func(r *http.Request) (mdxReceived, error) {
 		rec := mdxReceived{Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.RawQuery, Trace: r.Header.Get("X-Trace"),
 			Auth: r.Header.Get("Authorization"), ContentType: r.Header.Get("Content-Type")}
 		var err error
@@ -52,17 +41,8 @@ func TestBrowser_mdxPlaygroundSends(t *testing.T) {
 				err = json.Unmarshal(data, &rec.Body)
 			}
 		}
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		mu.Lock()
-		got = append(got, rec)
-		mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(rec)
-	}))
-	t.Cleanup(srv.Close)
+		return rec, err
+	})
 	src := mdxAPISource(t, srv.URL)
 	dir, _ := exportTo(t, Request{Source: os.DirFS(src), Kind: KindAirGapped, Features: []string{"playground"}})
 	b, ctx, must := browserSession(t, bin, 90*time.Second)
@@ -89,9 +69,7 @@ func TestBrowser_mdxPlaygroundSends(t *testing.T) {
 	if failure != "" || status != "200" {
 		t.Fatalf("playground: status %q, error %q", status, failure)
 	}
-	mu.Lock()
-	reqs := append([]mdxReceived(nil), got...)
-	mu.Unlock()
+	reqs := got()
 	want := mdxReceived{Method: "PUT", Path: "/orders/A%207", Query: "limit=5", Trace: "t-1", Auth: "Bearer tok",
 		ContentType: "application/json", Body: map[string]any{"note": "leave at door", "rush": false,
 			"address": map[string]any{"city": "Bergen", "zip": 5003.0}, "tags": []any{"a"}}}
@@ -112,9 +90,7 @@ func TestBrowser_mdxPlaygroundSends(t *testing.T) {
 	if failure != "" {
 		t.Fatalf("upload: %s", failure)
 	}
-	mu.Lock()
-	reqs = append([]mdxReceived(nil), got...)
-	mu.Unlock()
+	reqs = got()
 	up := mdxReceived{Method: "POST", Path: "/photos", ContentType: "multipart", Form: map[string][]string{"photo": {"rex.png:png bytes"}, "caption": {"Rex"}}}
 	if len(reqs) != 2 || !reflect.DeepEqual(reqs[1], up) {
 		t.Errorf("upload arrived as %+v, want %+v", reqs[1:], up)
