@@ -52,7 +52,7 @@ func TestSampleOrder(t *testing.T) {
 		want, unknown string
 	}{
 		{nil, "bash python javascript", ""},
-		{[]string{"py", "shell", "curl", "Go", "node"}, "python bash", "Go node"},
+		{[]string{"py", "shell", "curl", "Go", "node", "golang"}, "python bash go", "node"},
 		{[]string{"JS"}, "javascript", ""},
 	} {
 		var a apiSettings

@@ -129,7 +129,7 @@ func TestExport_docsRepo(t *testing.T) {
 	}
 	slices.Sort(warns)
 	if len(warns) != 5 || !strings.HasPrefix(warns[2], "en/media/images.mdx: remote content replaced") ||
-		!strings.Contains(warns[0], `"go" has no generated sample`) || !strings.Contains(warns[1], `"api.playground.proxy" is ignored`) {
+		!strings.Contains(warns[0], `"swift" has no generated sample`) || !strings.Contains(warns[1], `"api.playground.proxy" is ignored`) {
 		t.Errorf("warnings = %q, want the api settings left out and the three pages with remote content", warns)
 	}
 }

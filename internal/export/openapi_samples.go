@@ -94,6 +94,12 @@ func (e *endpoint) request(v *schemaView, all bool) request {
 		}
 		switch p.in {
 		case "path":
+			if val != "<"+p.name+">" {
+				// An example is sent as it is, so a space or a slash in
+				// it must not break the URL or add a segment; the
+				// placeholder stays readable.
+				val = url.PathEscape(val)
+			}
 			path = strings.ReplaceAll(path, "{"+p.name+"}", val)
 		case "query":
 			if p.required || all {
@@ -167,6 +173,8 @@ func (j *job) requestSamples(e *endpoint, v *schemaView) []sample {
 				out = append(out, sample{title: "Python", lang: "python", code: r.python()})
 			case "javascript":
 				out = append(out, sample{title: "JavaScript", lang: "javascript", code: r.javascript()})
+			case "go":
+				out = append(out, sample{title: "Go", lang: "go", code: r.golang()})
 			}
 		}
 	}
