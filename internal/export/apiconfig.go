@@ -95,7 +95,8 @@ func checkAPIKeys(raw json.RawMessage, warn func(string, ...any)) {
 // sampleLanguages maps the language names and aliases of
 // api.examples.languages to the samples the export generates.
 var sampleLanguages = map[string]string{"bash": "bash", "curl": "bash", "sh": "bash", "shell": "bash",
-	"python": "python", "py": "python", "javascript": "javascript", "js": "javascript", "go": "go", "golang": "go"}
+	"python": "python", "py": "python", "javascript": "javascript", "js": "javascript", "go": "go", "golang": "go",
+	"ruby": "ruby", "rb": "ruby", "php": "php", "java": "java", "csharp": "csharp", "c#": "csharp"}
 
 // sampleOrder returns the generated sample languages in the order
 // docs.json lists them (curl, Python, JavaScript when it lists none) and

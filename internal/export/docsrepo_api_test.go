@@ -54,6 +54,7 @@ func TestSampleOrder(t *testing.T) {
 		{nil, "bash python javascript", ""},
 		{[]string{"py", "shell", "curl", "Go", "node", "golang"}, "python bash go", "node"},
 		{[]string{"JS"}, "javascript", ""},
+		{[]string{"C#", "rb", "php", "Java", "csharp", "golang", "swift", "dotnet"}, "csharp ruby php java go", "swift dotnet"},
 	} {
 		var a apiSettings
 		a.Examples.Languages = c.in

@@ -175,6 +175,14 @@ func (j *job) requestSamples(e *endpoint, v *schemaView) []sample {
 				out = append(out, sample{title: "JavaScript", lang: "javascript", code: r.javascript()})
 			case "go":
 				out = append(out, sample{title: "Go", lang: "go", code: r.golang()})
+			case "ruby":
+				out = append(out, sample{title: "Ruby", lang: "ruby", code: r.ruby()})
+			case "php":
+				out = append(out, sample{title: "PHP", lang: "php", code: r.php()})
+			case "java":
+				out = append(out, sample{title: "Java", lang: "java", code: r.java()})
+			case "csharp":
+				out = append(out, sample{title: "C#", lang: "csharp", code: r.csharp()})
 			}
 		}
 	}

@@ -179,6 +179,46 @@ var sampleRunners = []sampleRunner{
 	{title: "Go", missing: haveTool("go"), run: func(ctx context.Context, dir, code string) *exec.Cmd {
 		return writeRun(ctx, dir, "main.go", code, "go", "run")
 	}},
+	{title: "Ruby", missing: haveTool("ruby"), run: func(ctx context.Context, dir, code string) *exec.Cmd {
+		return writeRun(ctx, dir, "sample.rb", code, "ruby")
+	}},
+	{title: "PHP", missing: func() string {
+		if _, err := exec.LookPath("php"); err != nil {
+			return "php is not on PATH"
+		}
+		if err := exec.Command("php", "-r", "exit(function_exists('curl_init') ? 0 : 1);").Run(); err != nil {
+			return "php has no curl extension"
+		}
+		return ""
+	}, run: func(ctx context.Context, dir, code string) *exec.Cmd {
+		return writeRun(ctx, dir, "sample.php", code, "php")
+	}},
+	{title: "Java", missing: func() string {
+		// java runs a single source file from Java 11, the first with
+		// java.net.http.
+		out, err := exec.Command("java", "-version").CombinedOutput()
+		if err != nil {
+			return "java is not on PATH"
+		}
+		_, v, _ := strings.Cut(string(out), `version "`)
+		major, _, _ := strings.Cut(v, ".")
+		if n, _ := strconv.Atoi(major); n < 11 {
+			return "java " + major + " has no java.net.http (11 or later needed)"
+		}
+		return ""
+	}, run: func(ctx context.Context, dir, code string) *exec.Cmd {
+		return writeRun(ctx, dir, "Main.java", code, "java")
+	}},
+	{title: "C#", missing: haveTool("dotnet"), run: func(ctx context.Context, dir, code string) *exec.Cmd {
+		proj := `<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>`
+		if err := os.WriteFile(filepath.Join(dir, "sample.csproj"), []byte(proj), 0o644); err != nil {
+			panic(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "Program.cs"), []byte(code), 0o644); err != nil {
+			panic(err)
+		}
+		return exec.CommandContext(ctx, "dotnet", "run", "--project", "sample.csproj")
+	}},
 }
 
 // TestSamples_echo runs the generated samples of the echo spec with the
