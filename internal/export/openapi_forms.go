@@ -121,9 +121,9 @@ func formFields(v *schemaView, schema any, example any) []pgField {
 			fd.Default = plain(d)
 		} else if d, ok := pf.o.m["default"]; ok {
 			fd.Default = plain(d)
-		} else if d, ok := pf.o.m["example"]; ok {
+		} else if d, ok := pf.o.m["example"]; ok && !v.noExamples {
 			fd.Default = plain(d)
-		} else if ex != nil && ex.get(name) != nil && !fd.Binary {
+		} else if ex != nil && ex.get(name) != nil && !fd.Binary && !v.noExamples {
 			fd.Default = plain(ex.get(name))
 		}
 		out = append(out, fd)
@@ -144,9 +144,14 @@ func playgroundBodies(v *schemaView, e *endpoint) []pgBody {
 		if m == nil {
 			continue
 		}
-		ex := e.example
-		if i > 0 || v.prefill {
+		var ex any
+		switch {
+		case v.noExamples:
+			ex = v.skeleton(m.get("schema"), 0)
+		case i > 0 || v.prefill:
 			ex = withXDefaults(v, m.get("schema"), mediaExample(v, m), 0)
+		default:
+			ex = e.example
 		}
 		b := pgBody{Media: mt, Form: formKind(mt)}
 		if b.Form != "" {

@@ -49,9 +49,11 @@ func TestSamples_formsAndCookies(t *testing.T) {
 
 	order := readOut(t, dir, "en/api-reference/orders/place-an-order.html")
 	cfg = playgroundOf(t, order)
-	if len(cfg.Bodies) != 2 || cfg.Bodies[0].Media != "application/json" || !strings.Contains(cfg.Bodies[0].Example, `"petId": 42`) ||
+	if len(cfg.Bodies) != 2 || cfg.Bodies[0].Media != "application/json" || cfg.Bodies[0].Example != "{}" ||
 		cfg.Bodies[1].Form != "urlencoded" || len(cfg.Bodies[1].Fields) != 2 {
-		t.Errorf("order playground bodies = %+v, want JSON then a urlencoded form", cfg.Bodies)
+		// The docs repo does not set api.examples.prefill, so the JSON
+		// editor starts without the example's values.
+		t.Errorf("order playground bodies = %+v, want an empty JSON body then a urlencoded form", cfg.Bodies)
 	}
 
 	item := pageText(readOut(t, dir, "en/events/item.html"))

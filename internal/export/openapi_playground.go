@@ -31,7 +31,8 @@ type pgParam struct {
 // playground writes the "Try it" panel of an endpoint page; playground.js fills
 // it in. Without script the page still shows the full reference.
 func (j *job) playground(b *strings.Builder, e *endpoint) {
-	v := &schemaView{s: e.op.spec, budget: schemaBudget, prefill: j.cfg.API.Examples.Prefill}
+	v := &schemaView{s: e.op.spec, budget: schemaBudget, prefill: j.cfg.API.Examples.Prefill,
+		noExamples: !j.cfg.API.Examples.Prefill}
 	cfg := playgroundConfig{Method: e.op.method, Path: e.op.path, Servers: e.servers,
 		Locked: j.kind == KindAirGapped, Security: e.security, Params: []pgParam{}}
 	if cfg.Servers == nil {
@@ -47,7 +48,7 @@ func (j *job) playground(b *strings.Builder, e *endpoint) {
 			pp.Default = plain(d)
 		} else if d, ok := f.o.m["default"]; ok {
 			pp.Default = plain(d)
-		} else if ex, ok := p.o.m["example"]; ok {
+		} else if ex, ok := p.o.m["example"]; ok && !v.noExamples {
 			pp.Default = plain(ex)
 		}
 		cfg.Params = append(cfg.Params, pp)

@@ -29,7 +29,8 @@ const prefillSpec = `{"openapi": "3.0.3", "info": {"title": "P", "version": "1"}
 // TestOpenAPI_xDefaultPrefill checks that with api.examples.prefill the
 // playground starts from x-default on parameters and properties, and that
 // the reference and the code samples keep the schema's own values; and
-// that without the setting x-default changes nothing.
+// that without the setting (the platform's default) the playground starts
+// from defaults only, with no example values.
 func TestOpenAPI_xDefaultPrefill(t *testing.T) {
 	for _, prefill := range []bool{true, false} {
 		docs := `{"name": "P", "navigation": {"tabs": [{"tab": "API", "openapi": "p.json"}]}, "api": {"examples": {"prefill": ` +
@@ -39,7 +40,8 @@ func TestOpenAPI_xDefaultPrefill(t *testing.T) {
 			Kind: KindCloud, Warn: func(s string) { warns = append(warns, s) }})
 		page := readOut(t, dir, "api-reference/add-a-pet.html")
 		cfg := playgroundOf(t, page)
-		want := map[bool][]string{true: {"25", "us", "cat"}, false: {"10", "eu", "dog"}}[prefill]
+		// Without prefill the example "eu" is left out; defaults stay.
+		want := map[bool][]string{true: {"25", "us", "cat"}, false: {"10", "", "dog"}}[prefill]
 		got := []string{cfg.Params[0].Default, cfg.Params[1].Default}
 		if len(cfg.Bodies) == 2 && len(cfg.Bodies[1].Fields) == 1 {
 			got = append(got, cfg.Bodies[1].Fields[0].Default)
@@ -51,7 +53,9 @@ func TestOpenAPI_xDefaultPrefill(t *testing.T) {
 		if err := json.Unmarshal([]byte(cfg.Bodies[0].Example), &body); err != nil {
 			t.Fatal(err)
 		}
-		wantBody := map[string]any{"name": "Rex", "tag": "dog", "owner": map[string]any{"city": "Oslo"}}
+		// Without prefill the body holds only the required properties
+		// and those with a default: none here.
+		wantBody := map[string]any{}
 		if prefill {
 			wantBody = map[string]any{"name": "Rex", "tag": "cat", "owner": map[string]any{"city": "Bergen"}}
 		}

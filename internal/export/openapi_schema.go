@@ -79,6 +79,9 @@ type schemaView struct {
 	// playground's view with api.examples.prefill, so the reference and
 	// the samples keep the schema's own values.
 	prefill bool
+	// noExamples leaves the spec's example values out of the playground
+	// (api.examples.prefill false): only defaults fill it in.
+	noExamples bool
 }
 
 // flat is a schema with its $ref followed and its allOf merged.

@@ -103,7 +103,8 @@ func TestBrowser_playgroundSendsForms(t *testing.T) {
 	bin := chromium(t)
 	srv, got := echoServer(t)
 	src := writeSource(t, map[string]string{
-		"docs.json":  `{"name": "Forms", "navigation": {"tabs": [{"tab": "API", "openapi": "forms.yaml"}]}}`,
+		// The count field starts from its example only with prefill.
+		"docs.json":  `{"name": "Forms", "api": {"examples": {"prefill": true}}, "navigation": {"tabs": [{"tab": "API", "openapi": "forms.yaml"}]}}`,
 		"forms.yaml": formsSpec(srv.URL),
 	})
 	dir, _ := exportTo(t, Request{Source: os.DirFS(src), Kind: KindAirGapped, Features: []string{"playground"}})
