@@ -94,13 +94,11 @@ func (e *endpoint) request(v *schemaView, all bool) request {
 		}
 		switch p.in {
 		case "path":
-			if val != "<"+p.name+">" {
-				// An example is sent as it is, so a space or a slash in
-				// it must not break the URL or add a segment; the
-				// placeholder stays readable.
-				val = url.PathEscape(val)
-			}
-			path = strings.ReplaceAll(path, "{"+p.name+"}", val)
+			// Escaped, as the query is: a space or slash in an example
+			// must not break the URL or add a segment, and strict URL
+			// parsers (Ruby's URI, Java's URI) refuse the < > of a
+			// placeholder.
+			path = strings.ReplaceAll(path, "{"+p.name+"}", url.PathEscape(val))
 		case "query":
 			if p.required || all {
 				q.Set(p.name, val)

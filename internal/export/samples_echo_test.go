@@ -34,6 +34,7 @@ const echoSpec = `{"openapi": "3.0.3", "info": {"title": "Echo", "version": "1"}
   "components": {"securitySchemes": {
     "bearer": {"type": "http", "scheme": "bearer"},
     "key": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+    "qkey": {"type": "apiKey", "in": "query", "name": "api_key"},
     "basic": {"type": "http", "scheme": "basic"}}},
   "paths": {
     "/items/{itemId}": {"put": {"summary": "Update item", "security": [{"bearer": []}],
@@ -54,6 +55,10 @@ const echoSpec = `{"openapi": "3.0.3", "info": {"title": "Echo", "version": "1"}
       "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": {
         "username": {"type": "string", "example": "ada"},
         "scope": {"type": "string", "default": "read write"}}}}}},
+      "responses": {"200": {"description": "ok"}}}},
+    "/notes/{noteId}": {"patch": {"summary": "Edit note", "security": [{"qkey": []}],
+      "parameters": [{"name": "noteId", "in": "path", "required": true, "schema": {"type": "string"}}],
+      "requestBody": {"content": {"text/plain": {"example": "it's \"done\" \\ $HOME #{x}\nline 2"}}},
       "responses": {"200": {"description": "ok"}}}}}}`
 
 // uploadContent is what the file of the multipart sample holds.
@@ -335,6 +340,15 @@ var echoOps = []echoOp{
 			want := url.Values{"username": {"ada"}, "scope": {"read write"}}
 			if err != nil || !reflect.DeepEqual(got, want) {
 				return []string{"form " + string(e.body) + ", want " + want.Encode()}
+			}
+			return nil
+		}},
+	{page: "edit-note", method: "PATCH", path: "/v2/notes/<noteId>",
+		query:  url.Values{"api_key": {"<api-key>"}},
+		header: map[string]string{"Content-Type": "text/plain"},
+		body: func(e echoed) []string {
+			if want := "it's \"done\" \\ $HOME #{x}\nline 2"; string(e.body) != want {
+				return []string{"body " + strconv.Quote(string(e.body)) + ", want " + strconv.Quote(want)}
 			}
 			return nil
 		}},

@@ -1,0 +1,12 @@
+const options = {
+  method: "PATCH",
+  headers: {
+    "Content-Type": "text/plain"
+  },
+  body: "it's \"done\" \\ $HOME #{x}\nline 2"
+};
+
+fetch("https://echo.invalid/v2/notes/%3CnoteId%3E?api_key=%3Capi-key%3E", options)
+  .then(response => response.json())
+  .then(response => console.log(response))
+  .catch(err => console.error(err));
