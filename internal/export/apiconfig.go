@@ -96,7 +96,8 @@ func checkAPIKeys(raw json.RawMessage, warn func(string, ...any)) {
 // api.examples.languages to the samples the export generates.
 var sampleLanguages = map[string]string{"bash": "bash", "curl": "bash", "sh": "bash", "shell": "bash",
 	"python": "python", "py": "python", "javascript": "javascript", "js": "javascript", "go": "go", "golang": "go",
-	"ruby": "ruby", "rb": "ruby", "php": "php", "java": "java", "csharp": "csharp", "c#": "csharp"}
+	"ruby": "ruby", "rb": "ruby", "php": "php", "java": "java", "csharp": "csharp", "c#": "csharp",
+	"node": "node", "nodejs": "node", "node.js": "node"}
 
 // sampleOrder returns the generated sample languages in the order
 // docs.json lists them (curl, Python, JavaScript when it lists none) and

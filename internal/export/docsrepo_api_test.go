@@ -52,7 +52,7 @@ func TestSampleOrder(t *testing.T) {
 		want, unknown string
 	}{
 		{nil, "bash python javascript", ""},
-		{[]string{"py", "shell", "curl", "Go", "node", "golang"}, "python bash go", "node"},
+		{[]string{"py", "shell", "curl", "Go", "node", "golang", "Node.js", "kotlin"}, "python bash go node", "kotlin"},
 		{[]string{"JS"}, "javascript", ""},
 		{[]string{"C#", "rb", "php", "Java", "csharp", "golang", "swift", "dotnet"}, "csharp ruby php java go", "swift dotnet"},
 	} {

@@ -171,6 +171,8 @@ func (j *job) requestSamples(e *endpoint, v *schemaView) []sample {
 				out = append(out, sample{title: "Python", lang: "python", code: r.python()})
 			case "javascript":
 				out = append(out, sample{title: "JavaScript", lang: "javascript", code: r.javascript()})
+			case "node":
+				out = append(out, sample{title: "Node.js", lang: "javascript", code: r.node()})
 			case "go":
 				out = append(out, sample{title: "Go", lang: "go", code: r.golang()})
 			case "ruby":

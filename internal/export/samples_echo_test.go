@@ -153,6 +153,19 @@ const nodePrelude = `const { File } = require("node:buffer");
 const fileInput = { files: [new File([` + "`" + uploadContent + "`" + `], "file.bin")] };
 `
 
+// nodeMissing says why node cannot run fetch samples, or "".
+func nodeMissing() string {
+	out, err := exec.Command("node", "--version").Output()
+	if err != nil {
+		return "node is not on PATH"
+	}
+	major, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(string(out)), "v"), ".")
+	if n, _ := strconv.Atoi(major); n < 18 {
+		return "node " + strings.TrimSpace(string(out)) + " has no fetch (18 or later needed)"
+	}
+	return ""
+}
+
 var sampleRunners = []sampleRunner{
 	{title: "cURL", missing: haveTool("curl"), run: func(ctx context.Context, dir, code string) *exec.Cmd {
 		return writeRun(ctx, dir, "sample.sh", code, "sh")
@@ -168,18 +181,11 @@ var sampleRunners = []sampleRunner{
 	}, run: func(ctx context.Context, dir, code string) *exec.Cmd {
 		return writeRun(ctx, dir, "sample.py", code, "python3")
 	}},
-	{title: "JavaScript", noCookies: true, missing: func() string {
-		out, err := exec.Command("node", "--version").Output()
-		if err != nil {
-			return "node is not on PATH"
-		}
-		major, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(string(out)), "v"), ".")
-		if n, _ := strconv.Atoi(major); n < 18 {
-			return "node " + strings.TrimSpace(string(out)) + " has no fetch (18 or later needed)"
-		}
-		return ""
-	}, run: func(ctx context.Context, dir, code string) *exec.Cmd {
+	{title: "JavaScript", noCookies: true, missing: nodeMissing, run: func(ctx context.Context, dir, code string) *exec.Cmd {
 		return writeRun(ctx, dir, "sample.js", nodePrelude+code, "node")
+	}},
+	{title: "Node.js", missing: nodeMissing, run: func(ctx context.Context, dir, code string) *exec.Cmd {
+		return writeRun(ctx, dir, "sample.js", code, "node")
 	}},
 	{title: "Go", missing: haveTool("go"), run: func(ctx context.Context, dir, code string) *exec.Cmd {
 		return writeRun(ctx, dir, "main.go", code, "go", "run")

@@ -10,7 +10,7 @@ import (
 
 // sampleExts names the golden file of each generated language.
 var sampleExts = []struct{ title, key, ext string }{
-	{"cURL", "curl", "sh"}, {"Python", "python", "py"}, {"JavaScript", "javascript", "js"}, {"Go", "go", "go"},
+	{"cURL", "curl", "sh"}, {"Python", "python", "py"}, {"JavaScript", "javascript", "js"}, {"Node.js", "node", "node.js"}, {"Go", "go", "go"},
 	{"Ruby", "ruby", "rb"}, {"PHP", "php", "php"}, {"Java", "java", "java"}, {"C#", "csharp", "cs"},
 }
 

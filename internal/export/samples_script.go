@@ -101,3 +101,56 @@ func (r request) php() string {
 		"if ($err) {\n  echo 'cURL Error #:' . $err;\n} else {\n  echo $response;\n}")
 	return b.String()
 }
+
+// node writes the request for Node.js 18 and later, whose fetch may set
+// the Cookie header and reads files from disk, unlike a browser's.
+func (r request) node() string {
+	var b strings.Builder
+	switch formKind(r.media) {
+	case "multipart":
+		for _, f := range r.form {
+			if f.file {
+				b.WriteString("const fs = require(\"node:fs\");\n\n")
+				break
+			}
+		}
+		b.WriteString("const form = new FormData();\n")
+		for _, f := range r.form {
+			if f.file {
+				b.WriteString("form.append(" + jsonString(f.name) + ", new Blob([fs.readFileSync(" + jsonString(f.value) + ")]), " + jsonString(f.value) + ");\n")
+			} else {
+				b.WriteString("form.append(" + jsonString(f.name) + ", " + jsonString(f.value) + ");\n")
+			}
+		}
+		b.WriteString("\n")
+	case "urlencoded":
+		b.WriteString("const form = new URLSearchParams();\n")
+		for _, f := range r.form {
+			b.WriteString("form.append(" + jsonString(f.name) + ", " + jsonString(f.value) + ");\n")
+		}
+		b.WriteString("\n")
+	}
+	headers := r.headers
+	if len(r.cookies) > 0 {
+		headers = append(headers[:len(headers):len(headers)], [2]string{"Cookie", cookieString(r.cookies)})
+	}
+	b.WriteString("const options = {\n  method: " + jsonString(r.method) + ",\n  headers: {")
+	for i, h := range headers {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n    " + jsonString(h[0]) + ": " + jsonString(h[1]))
+	}
+	b.WriteString("\n  }")
+	switch {
+	case len(r.form) > 0:
+		b.WriteString(",\n  body: form")
+	case r.body != "" && strings.Contains(r.media, "json"):
+		b.WriteString(",\n  body: JSON.stringify(" + strings.ReplaceAll(r.body, "\n", "\n  ") + ")")
+	case r.body != "":
+		b.WriteString(",\n  body: " + jsonString(r.body))
+	}
+	b.WriteString("\n};\n\nfetch(" + jsonString(r.url) + ", options)\n  .then(response => response.text())\n" +
+		"  .then(text => console.log(text))\n  .catch(err => {\n    console.error(err);\n    process.exitCode = 1;\n  });")
+	return b.String()
+}
