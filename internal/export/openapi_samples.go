@@ -297,8 +297,12 @@ func pyDict(pairs [][2]string) string {
 func (r request) python() string {
 	var b strings.Builder
 	b.WriteString("import requests\n\nurl = " + jsonString(r.url) + "\n")
-	if r.body != "" {
+	switch {
+	case r.body != "" && strings.Contains(r.media, "json"):
 		b.WriteString("payload = " + pyLiteral(r.value, "") + "\n")
+	case r.body != "":
+		// data= would form-encode a dict: other media send the text.
+		b.WriteString("payload = " + jsonString(r.body) + "\n")
 	}
 	var data, files [][2]string
 	for _, f := range r.form {

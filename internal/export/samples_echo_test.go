@@ -59,6 +59,9 @@ const echoSpec = `{"openapi": "3.0.3", "info": {"title": "Echo", "version": "1"}
     "/notes/{noteId}": {"patch": {"summary": "Edit note", "security": [{"qkey": []}],
       "parameters": [{"name": "noteId", "in": "path", "required": true, "schema": {"type": "string"}}],
       "requestBody": {"content": {"text/plain": {"example": "it's \"done\" \\ $HOME #{x}\nline 2"}}},
+      "responses": {"200": {"description": "ok"}}}},
+    "/config": {"put": {"summary": "Replace config",
+      "requestBody": {"content": {"application/yaml": {"example": {"name": "web", "replicas": 2}}}},
       "responses": {"200": {"description": "ok"}}}}}}`
 
 // uploadContent is what the file of the multipart sample holds.
@@ -355,6 +358,17 @@ var echoOps = []echoOp{
 		body: func(e echoed) []string {
 			if want := "it's \"done\" \\ $HOME #{x}\nline 2"; string(e.body) != want {
 				return []string{"body " + strconv.Quote(string(e.body)) + ", want " + strconv.Quote(want)}
+			}
+			return nil
+		}},
+	// A YAML body given as an object is sent as its JSON text, which is
+	// YAML too.
+	{page: "replace-config", method: "PUT", path: "/v2/config",
+		header: map[string]string{"Content-Type": "application/yaml"},
+		body: func(e echoed) []string {
+			var got any
+			if err := json.Unmarshal(e.body, &got); err != nil || !reflect.DeepEqual(got, map[string]any{"name": "web", "replicas": 2.0}) {
+				return []string{"body " + strconv.Quote(string(e.body)) + ", want the example as JSON text"}
 			}
 			return nil
 		}},

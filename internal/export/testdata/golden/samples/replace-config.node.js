@@ -1,0 +1,15 @@
+const options = {
+  method: "PUT",
+  headers: {
+    "Content-Type": "application/yaml"
+  },
+  body: "{\n  \"name\": \"web\",\n  \"replicas\": 2\n}"
+};
+
+fetch("https://echo.invalid/v2/config", options)
+  .then(response => response.text())
+  .then(text => console.log(text))
+  .catch(err => {
+    console.error(err);
+    process.exitCode = 1;
+  });
