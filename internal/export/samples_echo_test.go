@@ -189,9 +189,6 @@ var sampleRunners = []sampleRunner{
 // real tools against a 127.0.0.1 echo server and checks that each sends
 // the request its operation describes.
 func TestSamples_echo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs external interpreters")
-	}
 	langs := make([]string, len(sampleRunners))
 	for i, r := range sampleRunners {
 		langs[i] = `"` + strings.ToLower(r.title) + `"`
