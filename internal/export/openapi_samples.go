@@ -347,6 +347,28 @@ func (r request) python() string {
 	return b.String()
 }
 
+// writeFetchOptions opens the options object of a fetch sample: method,
+// headers and body (a form is built before it as "form"). The caller closes
+// it.
+func writeFetchOptions(b *strings.Builder, r request, headers [][2]string) {
+	b.WriteString("const options = {\n  method: " + jsonString(r.method) + ",\n  headers: {")
+	for i, h := range headers {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n    " + jsonString(h[0]) + ": " + jsonString(h[1]))
+	}
+	b.WriteString("\n  }")
+	switch {
+	case len(r.form) > 0:
+		b.WriteString(",\n  body: form")
+	case r.body != "" && strings.Contains(r.media, "json"):
+		b.WriteString(",\n  body: JSON.stringify(" + strings.ReplaceAll(r.body, "\n", "\n  ") + ")")
+	case r.body != "":
+		b.WriteString(",\n  body: " + jsonString(r.body))
+	}
+}
+
 func (r request) javascript() string {
 	var b strings.Builder
 	switch formKind(r.media) {
@@ -372,22 +394,7 @@ func (r request) javascript() string {
 		// cookies it holds for the API's site when asked to.
 		b.WriteString("// The browser sends the cookie " + cookieString(r.cookies) + " it holds for the API; fetch cannot set it.\n")
 	}
-	b.WriteString("const options = {\n  method: " + jsonString(r.method) + ",\n  headers: {")
-	for i, h := range r.headers {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString("\n    " + jsonString(h[0]) + ": " + jsonString(h[1]))
-	}
-	b.WriteString("\n  }")
-	switch {
-	case len(r.form) > 0:
-		b.WriteString(",\n  body: form")
-	case r.body != "" && strings.Contains(r.media, "json"):
-		b.WriteString(",\n  body: JSON.stringify(" + strings.ReplaceAll(r.body, "\n", "\n  ") + ")")
-	case r.body != "":
-		b.WriteString(",\n  body: " + jsonString(r.body))
-	}
+	writeFetchOptions(&b, r, r.headers)
 	if len(r.cookies) > 0 {
 		b.WriteString(",\n  credentials: \"include\"")
 	}

@@ -134,22 +134,7 @@ func (r request) node() string {
 	if len(r.cookies) > 0 {
 		headers = append(headers[:len(headers):len(headers)], [2]string{"Cookie", cookieString(r.cookies)})
 	}
-	b.WriteString("const options = {\n  method: " + jsonString(r.method) + ",\n  headers: {")
-	for i, h := range headers {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString("\n    " + jsonString(h[0]) + ": " + jsonString(h[1]))
-	}
-	b.WriteString("\n  }")
-	switch {
-	case len(r.form) > 0:
-		b.WriteString(",\n  body: form")
-	case r.body != "" && strings.Contains(r.media, "json"):
-		b.WriteString(",\n  body: JSON.stringify(" + strings.ReplaceAll(r.body, "\n", "\n  ") + ")")
-	case r.body != "":
-		b.WriteString(",\n  body: " + jsonString(r.body))
-	}
+	writeFetchOptions(&b, r, headers)
 	b.WriteString("\n};\n\nfetch(" + jsonString(r.url) + ", options)\n  .then(response => response.text())\n" +
 		"  .then(text => console.log(text))\n  .catch(err => {\n    console.error(err);\n    process.exitCode = 1;\n  });")
 	return b.String()
