@@ -369,26 +369,31 @@ func writeFetchOptions(b *strings.Builder, r request, headers [][2]string) {
 	}
 }
 
-func (r request) javascript() string {
-	var b strings.Builder
+// writeFetchForm builds the FormData or URLSearchParams a fetch sample
+// sends as "form", if the body is a form. fileArg ends the append call of
+// a file field whose example value is value: how the sample reads it.
+func writeFetchForm(b *strings.Builder, r request, fileArg func(value string) string) {
 	switch formKind(r.media) {
 	case "multipart":
 		b.WriteString("const form = new FormData();\n")
-		for _, f := range r.form {
-			if f.file {
-				b.WriteString("form.append(" + jsonString(f.name) + ", fileInput.files[0]); // " + f.value + "\n")
-			} else {
-				b.WriteString("form.append(" + jsonString(f.name) + ", " + jsonString(f.value) + ");\n")
-			}
-		}
-		b.WriteString("\n")
 	case "urlencoded":
 		b.WriteString("const form = new URLSearchParams();\n")
-		for _, f := range r.form {
+	default:
+		return
+	}
+	for _, f := range r.form {
+		if f.file {
+			b.WriteString("form.append(" + jsonString(f.name) + ", " + fileArg(f.value) + "\n")
+		} else {
 			b.WriteString("form.append(" + jsonString(f.name) + ", " + jsonString(f.value) + ");\n")
 		}
-		b.WriteString("\n")
 	}
+	b.WriteString("\n")
+}
+
+func (r request) javascript() string {
+	var b strings.Builder
+	writeFetchForm(&b, r, func(value string) string { return "fileInput.files[0]); // " + value })
 	if len(r.cookies) > 0 {
 		// fetch cannot set a Cookie header: the browser sends the
 		// cookies it holds for the API's site when asked to.

@@ -1,6 +1,9 @@
 package export
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // singleQuoted quotes s for Ruby and PHP, where a single-quoted string
 // knows only the escapes \\ and \' and so never interpolates.
@@ -106,30 +109,12 @@ func (r request) php() string {
 // the Cookie header and reads files from disk, unlike a browser's.
 func (r request) node() string {
 	var b strings.Builder
-	switch formKind(r.media) {
-	case "multipart":
-		for _, f := range r.form {
-			if f.file {
-				b.WriteString("const fs = require(\"node:fs\");\n\n")
-				break
-			}
-		}
-		b.WriteString("const form = new FormData();\n")
-		for _, f := range r.form {
-			if f.file {
-				b.WriteString("form.append(" + jsonString(f.name) + ", new Blob([fs.readFileSync(" + jsonString(f.value) + ")]), " + jsonString(f.value) + ");\n")
-			} else {
-				b.WriteString("form.append(" + jsonString(f.name) + ", " + jsonString(f.value) + ");\n")
-			}
-		}
-		b.WriteString("\n")
-	case "urlencoded":
-		b.WriteString("const form = new URLSearchParams();\n")
-		for _, f := range r.form {
-			b.WriteString("form.append(" + jsonString(f.name) + ", " + jsonString(f.value) + ");\n")
-		}
-		b.WriteString("\n")
+	if formKind(r.media) == "multipart" && slices.ContainsFunc(r.form, func(f formPart) bool { return f.file }) {
+		b.WriteString("const fs = require(\"node:fs\");\n\n")
 	}
+	writeFetchForm(&b, r, func(value string) string {
+		return "new Blob([fs.readFileSync(" + jsonString(value) + ")]), " + jsonString(value) + ");"
+	})
 	headers := r.headers
 	if len(r.cookies) > 0 {
 		headers = append(headers[:len(headers):len(headers)], [2]string{"Cookie", cookieString(r.cookies)})
