@@ -114,6 +114,23 @@ resource "docsadmin_static_export_rollout" "docs" {
 }
 
 // current is what the release carries, read as Terraform's Read does.
+// atomicConfig is a rollout of a fixed link for content version, with
+// atomic set as given; extra goes inside the resource block.
+func (e *rolloutEnv) atomicConfig(version string, atomic bool, extra string) string {
+	return e.config(fmt.Sprintf(`
+resource "docsadmin_static_export_rollout" "docs" {
+  release         = %q
+  namespace       = %q
+  kubeconfig_path = %q
+  chart           = %q
+  install         = true
+  atomic          = %t
+  bundle_url      = "https://bundles.example.com/b.tar.gz?signature=%s"
+  version         = %q
+%s}
+`, rolloutRelease, e.ns, e.cluster.Kubeconfig, e.chart, atomic, version, version, extra))
+}
+
 func (e *rolloutEnv) current(t *testing.T) *rollout.State {
 	t.Helper()
 	s, err := e.roller.Current(t.Context(), rolloutRelease)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -111,18 +110,7 @@ func TestAccStaticExportRollout_interruptedApplyLeavesPreviousRevision(t *testin
 	dir := t.TempDir()
 	write := func(version string, atomic bool) {
 		t.Helper()
-		hcl := e.config(fmt.Sprintf(`
-resource "docsadmin_static_export_rollout" "docs" {
-  release         = %q
-  namespace       = %q
-  kubeconfig_path = %q
-  chart           = %q
-  install         = true
-  atomic          = %t
-  bundle_url      = "https://bundles.example.com/b.tar.gz?signature=%s"
-  version         = %q
-}
-`, rolloutRelease, e.ns, e.cluster.Kubeconfig, e.chart, atomic, version, version))
+		hcl := e.atomicConfig(version, atomic, "")
 		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(hcl), 0o600); err != nil {
 			t.Fatal(err)
 		}

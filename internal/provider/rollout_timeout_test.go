@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"fmt"
 	"regexp"
 	"testing"
 
@@ -20,22 +19,11 @@ import (
 func TestAccStaticExportRollout_failedUpgradeRollsBack(t *testing.T) {
 	e := newParallelRolloutEnv(t)
 	config := func(version string, atomic bool) string {
-		return e.config(fmt.Sprintf(`
-resource "docsadmin_static_export_rollout" "docs" {
-  release         = %q
-  namespace       = %q
-  kubeconfig_path = %q
-  chart           = %q
-  install         = true
-  atomic          = %t
-  bundle_url      = "https://bundles.example.com/b.tar.gz?signature=%s"
-  version         = %q
-
+		return e.atomicConfig(version, atomic, `
   timeouts = {
     update = "8s"
   }
-}
-`, rolloutRelease, e.ns, e.cluster.Kubeconfig, e.chart, atomic, version, version))
+`)
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories,

@@ -9,7 +9,6 @@ import (
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
-	"helm.sh/helm/v3/pkg/lint/support"
 	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/releaseutil"
 	"sigs.k8s.io/yaml"
@@ -126,16 +125,7 @@ func TestAPIServerChart_lints(t *testing.T) {
 		{"defaults", nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l := action.NewLint()
-			l.Strict = true
-			l.KubeVersion = testKubeVersion
-			res := l.Run([]string{apiServerChart}, tc.vals)
-			var problems []string
-			for _, m := range res.Messages {
-				if m.Severity >= support.WarningSev {
-					problems = append(problems, m.Error())
-				}
-			}
+			problems := lintProblems(apiServerChart, tc.vals)
 			if tc.clean && len(problems) > 0 {
 				t.Errorf("lint problems:\n%s", strings.Join(problems, "\n"))
 			}

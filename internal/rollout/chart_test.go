@@ -41,17 +41,7 @@ func TestChart_lints(t *testing.T) {
 		{"enabled without link", enabledValues("", "v1"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l := action.NewLint()
-			l.Strict = true
-			l.KubeVersion = testKubeVersion
-			res := l.Run([]string{chartPath}, tc.vals)
-			var problems []string
-			for _, m := range res.Messages {
-				// INFO messages (such as "icon is recommended") are advice.
-				if m.Severity >= support.WarningSev {
-					problems = append(problems, m.Error())
-				}
-			}
+			problems := lintProblems(chartPath, tc.vals)
 			if tc.clean && len(problems) > 0 {
 				t.Errorf("lint problems:\n%s", strings.Join(problems, "\n"))
 			}
@@ -243,4 +233,20 @@ func keys[V any](m map[string]V) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// lintProblems runs `helm lint --strict` on the chart at path with vals
+// and returns its warnings and errors; INFO messages (such as "icon is
+// recommended") are advice and left out.
+func lintProblems(path string, vals map[string]any) []string {
+	l := action.NewLint()
+	l.Strict = true
+	l.KubeVersion = testKubeVersion
+	var problems []string
+	for _, m := range l.Run([]string{path}, vals).Messages {
+		if m.Severity >= support.WarningSev {
+			problems = append(problems, m.Error())
+		}
+	}
+	return problems
 }
