@@ -65,6 +65,22 @@ start_demo_apiserver() {
   APISERVER_KEY="$(cat "$STATE/apiserver/admin-key")"
 }
 
+# compare_with_previous_run NAME VALUE SAME CHANGED says whether VALUE is
+# what the previous run kept under NAME in $STATE (SAME), or not (CHANGED,
+# with %s for the old value), and keeps VALUE for the next run.
+compare_with_previous_run() {
+  local file="$STATE/$1"
+  if [[ -f "$file" ]]; then
+    if [[ "$(cat "$file")" == "$2" ]]; then
+      echo "$3"
+    else
+      # shellcheck disable=SC2059 # the message is the format
+      printf "$4\n" "$(cat "$file")"
+    fi
+  fi
+  echo "$2" >"$file"
+}
+
 step "starting the reference server (embedded demo, data kept in $STATE/apiserver)"
 start_demo_apiserver
 echo "server at $APISERVER_URL (port kept in $STATE/port; log: $DEMO/apiserver.log)"
@@ -128,14 +144,9 @@ fi
 echo "$(echo "$listed" | wc -l) files match manifest version $(jq -r .version "$manifest") ($(jq -r .pageCount "$manifest") pages, domain $(jq -r .domain "$manifest"))"
 
 job_id="$(cd "$STATE/quickstart" && terraform output -raw job_id)"
-if [[ -f "$STATE/job_id" ]]; then
-  if [[ "$(cat "$STATE/job_id")" == "$job_id" ]]; then
-    echo "same export job as the previous run: $job_id (nothing exported again)"
-  else
-    echo "export job $job_id replaces $(cat "$STATE/job_id") of the previous run"
-  fi
-fi
-echo "$job_id" >"$STATE/job_id"
+compare_with_previous_run job_id "$job_id" \
+  "same export job as the previous run: $job_id (nothing exported again)" \
+  "export job $job_id replaces %s of the previous run"
 
 step "rolling the bundle out with Helm to a local Kubernetes cluster that runs pods"
 # kubelocal keeps the cluster in $STATE/kube (-state-dir): the first run
@@ -220,14 +231,9 @@ if [[ "$again" != *"nothing to do"* ]]; then
   echo "the link had come within --renew-before of expiry since the previous run: renewed, the release upgraded"
 fi
 revision="$(printf '%s' "$again" | sed -n 's/.*revision \([0-9][0-9]*\).*/\1/p' | head -1)"
-if [[ -f "$STATE/release_revision" ]]; then
-  if [[ "$(cat "$STATE/release_revision")" == "$revision" ]]; then
-    echo "same release revision $revision as the previous run: nothing upgraded"
-  else
-    echo "release revision $revision; the previous run left revision $(cat "$STATE/release_revision")"
-  fi
-fi
-echo "$revision" >"$STATE/release_revision"
+compare_with_previous_run release_revision "$revision" \
+  "same release revision $revision as the previous run: nothing upgraded" \
+  "release revision $revision; the previous run left revision %s"
 
 step "serving the release's bundle with serve-bundle, as its pods do"
 # The link is read from the release's Secret, where the chart keeps it; it

@@ -18,7 +18,7 @@ type mdx struct {
 	load     func(file string) (string, error)
 	depth    int // snippet nesting, bounded against import cycles
 	stack    []openBlock
-	fence    string // the open code fence marker, "" outside code
+	fence    codeFence
 	comment  bool   // inside a {/* */} comment spanning lines
 	skipping int    // open braces of a multi-line export, or -1 in an import
 	pending  string // a tag split over several lines, being joined
@@ -81,10 +81,8 @@ func (m *mdx) line(line string) {
 	}
 	line = m.dedent(line)
 	trimmed := strings.TrimSpace(line)
-	if m.fence != "" {
-		if strings.HasPrefix(trimmed, m.fence) && strings.Trim(trimmed, m.fence[:1]) == "" {
-			m.fence = ""
-		}
+	if m.fence.inside() {
+		m.fence.close(trimmed)
 		m.raw(line)
 		return
 	}
@@ -96,9 +94,7 @@ func (m *mdx) line(line string) {
 		m.esm(trimmed)
 		return
 	}
-	if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-		n := len(trimmed) - len(strings.TrimLeft(trimmed, trimmed[:1]))
-		m.fence = trimmed[:n]
+	if m.fence.open(trimmed) {
 		m.raw(line)
 		return
 	}
@@ -132,7 +128,7 @@ func (m *mdx) dedent(line string) string {
 		return ""
 	}
 	if top.indent < 0 {
-		if m.fence == "" && isComponentStart(line[ws:]) {
+		if !m.fence.inside() && isComponentStart(line[ws:]) {
 			return line[ws:]
 		}
 		top.indent = ws

@@ -40,6 +40,15 @@ func playgroundAnswer(ctx context.Context, t *testing.T, b *browser) (status, fa
 	return status, failure
 }
 
+// playgroundOK waits for the answer to the request the playground sent
+// and ends the test unless it is a 200.
+func playgroundOK(ctx context.Context, t *testing.T, b *browser) {
+	t.Helper()
+	if status, failure := playgroundAnswer(ctx, t, b); failure != "" || status != "200" {
+		t.Fatalf("playground: status %q, error %q", status, failure)
+	}
+}
+
 // corsEcho starts an endpoint on 127.0.0.1 for the playground to send to.
 // It answers CORS preflights from pages opened from file:// (origin
 // "null") allowing methods and headers, turns every other request into a

@@ -150,19 +150,15 @@ func paramField(t *jsxTag) *mdxField {
 func withoutFences(src string) string {
 	var b strings.Builder
 	b.Grow(len(src))
-	fence := ""
+	var fence codeFence
 	for _, line := range strings.SplitAfter(src, "\n") {
 		trimmed := strings.TrimSpace(line)
-		switch {
-		case fence != "":
-			if strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]) == "" {
-				fence = ""
-			}
+		if fence.inside() {
+			fence.close(trimmed)
 			b.WriteByte('\n')
 			continue
-		case strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~"):
-			n := len(trimmed) - len(strings.TrimLeft(trimmed, trimmed[:1]))
-			fence = trimmed[:n]
+		}
+		if fence.open(trimmed) {
 			b.WriteByte('\n')
 			continue
 		}
