@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+
 	"golang.org/x/net/html"
 )
 
@@ -38,8 +40,15 @@ var loadingLinks = []string{"stylesheet", "icon", "preload", "prefetch", "precon
 // reports what it replaced, once per file. Whatever renders HTML into an
 // air-gapped page outside the page's Markdown content runs it through
 // here too.
-func (j *job) offline(file string, markup []byte) []byte {
-	out, urls := offlineHTML(markup)
+func (j *job) offline(file string, h markup.HTML) markup.HTML {
+	// offlineHTML only takes elements out and puts placeholders, built
+	// through markup, in their place.
+	return markup.Rendered(string(j.offlineBytes(file, []byte(h.String()))))
+}
+
+// offlineBytes is offline for rendered page content.
+func (j *job) offlineBytes(file string, content []byte) []byte {
+	out, urls := offlineHTML(content)
 	if len(urls) > 0 {
 		j.warn("%s: remote content replaced (%d: %s); air-gapped pages load nothing from outside the bundle", file, len(urls), listSome(urls, 5))
 	}
@@ -246,21 +255,25 @@ func attr(tok *html.Token, name string) string {
 // a <span> so that it is valid wherever the element stood, inside a
 // paragraph too; the stylesheet makes it a block.
 func placeholder(tag, label string, urls []string) string {
-	var b strings.Builder
-	b.WriteString(`<span class="remote-embed" role="note"><span class="remote-embed-note">`)
-	b.WriteString(embedKinds[tag])
+	var b markup.Builder
+	b.Markup(`<span class="remote-embed" role="note"><span class="remote-embed-note">`)
+	b.Text(embedKinds[tag])
 	if label != "" {
-		b.WriteString(` “` + esc(label) + `”`)
+		b.Markup(` “`)
+		b.Text(label)
+		b.Markup(`”`)
 	}
-	b.WriteString(` not included in this offline copy; address:</span>`)
+	b.Markup(` not included in this offline copy; address:</span>`)
 	seen := map[string]bool{}
 	for _, u := range urls {
 		if !seen[u] {
 			seen[u] = true
-			b.WriteString(` <code class="remote-embed-url">` + esc(u) + `</code>`)
+			b.Markup(` <code class="remote-embed-url">`)
+			b.Text(u)
+			b.Markup(`</code>`)
 		}
 	}
-	b.WriteString(`</span>`)
+	b.Markup(`</span>`)
 	return b.String()
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // apiSettings is the "api" block of docs.json: what API pages show.
@@ -142,15 +144,15 @@ func (j *job) playgroundMode(p *page) string {
 
 // mdxAuth writes the authentication field of an MDX API page (one with
 // "api" frontmatter).
-func (j *job) mdxAuth(b *strings.Builder, p *page, prefix string) {
+func (j *job) mdxAuth(b *markup.Builder, p *page, prefix markup.Prefix) {
 	sc, ok := j.mdxScheme(p)
 	if !ok {
 		return
 	}
-	v := &schemaView{budget: schemaBudget, md: func(s string) string { return j.mdHTML(s, p.key, prefix) }}
-	b.WriteString(`<div class="api-auth"><p class="api-subtitle">Authorization</p>`)
+	v := &schemaView{budget: schemaBudget, md: func(s string) markup.HTML { return j.mdHTML(s, p.key, prefix) }}
+	b.Markup(`<div class="api-auth"><p class="api-subtitle">Authorization</p>`)
 	authField(b, sc, v)
-	b.WriteString(`</div>`)
+	b.Markup(`</div>`)
 }
 
 // mdxScheme is the authentication of an MDX API page: its authMethod,

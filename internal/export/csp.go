@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // themeScript sets the theme before the first paint so dark mode does not
@@ -53,9 +55,11 @@ func ContentSecurityPolicy(extraConnect []string) string {
 // cspMeta is the <meta> element of the job's policy, or "" for bundles
 // that are not air-gapped. j.cspConnect holds the extra connect-src
 // origins of the export (the API playground's servers).
-func (j *job) cspMeta() string {
+func (j *job) cspMeta(b *markup.Builder) {
 	if j.kind != KindAirGapped {
-		return ""
+		return
 	}
-	return `<meta http-equiv="Content-Security-Policy" content="` + esc(ContentSecurityPolicy(j.cspConnect)) + `">`
+	b.Markup(`<meta http-equiv="Content-Security-Policy"`)
+	b.Attr("content", ContentSecurityPolicy(j.cspConnect))
+	b.Markup(`>`)
 }

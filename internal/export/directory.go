@@ -1,6 +1,6 @@
 package export
 
-import "strings"
+import "github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 
 // findDirectories records the groups whose root page lists their entries
 // (the "directory" setting); the first group of a root page wins, as the
@@ -33,14 +33,16 @@ func (t *navTree) findDirectories() {
 // directory writes, below the content of a group's root page, the pages
 // and groups of that group: as collapsible sections ("accordion") or as
 // cards ("card"). Hidden entries are left out as in the sidebar.
-func (j *job) directory(b *strings.Builder, p *page, prefix string) {
+func (j *job) directory(b *markup.Builder, p *page, prefix markup.Prefix) {
 	g, ok := j.tree.dirOf[p.key]
 	if !ok {
 		return
 	}
-	b.WriteString(`<nav class="directory directory-` + g.directory + `" aria-label="In this section">`)
+	b.Markup(`<nav`)
+	b.Attr("class", "directory directory-"+g.directory)
+	b.Markup(` aria-label="In this section">`)
 	if g.directory == "card" {
-		b.WriteString(`<div class="card-group">`)
+		b.Markup(`<div class="card-group">`)
 		for _, it := range g.children {
 			if key := j.entryPage(it); key != "" {
 				q := j.byKey[key]
@@ -48,45 +50,66 @@ func (j *job) directory(b *strings.Builder, p *page, prefix string) {
 				if it.page == "" {
 					label = it.group
 				}
-				b.WriteString(`<a class="card" href="` + prefix + esc(hrefPath(q.out)) + `"><span class="card-title">` + esc(label) + `</span>`)
+				b.Markup(`<a class="card" href="`)
+				b.URL(markup.Path(prefix, q.out, ""))
+				b.Markup(`"><span class="card-title">`)
+				b.Text(label)
+				b.Markup(`</span>`)
 				if it.page != "" && q.fm.Description != "" {
-					b.WriteString(`<span class="card-body">` + esc(q.fm.Description) + `</span>`)
+					b.Markup(`<span class="card-body">`)
+					b.Text(q.fm.Description)
+					b.Markup(`</span>`)
 				}
-				b.WriteString(`</a>`)
+				b.Markup(`</a>`)
 			}
 		}
-		b.WriteString(`</div></nav>`)
+		b.Markup(`</div></nav>`)
 		return
 	}
 	j.directoryList(b, g.children, prefix)
-	b.WriteString(`</nav>`)
+	b.Markup(`</nav>`)
 }
 
 // directoryList writes entries as a list, nested groups as open sections.
-func (j *job) directoryList(b *strings.Builder, items []*navItem, prefix string) {
-	b.WriteString(`<ul class="directory-list">`)
+func (j *job) directoryList(b *markup.Builder, items []*navItem, prefix markup.Prefix) {
+	b.Markup(`<ul class="directory-list">`)
 	for _, it := range items {
 		if it.hidden || it.page != "" && j.byKey[it.page].fm.Hidden {
 			continue
 		}
 		if it.page != "" {
 			q := j.byKey[it.page]
-			b.WriteString(`<li><a href="` + prefix + esc(hrefPath(q.out)) + `">` + esc(q.navTitle()) + `</a>`)
+			b.Markup(`<li>`)
+			pageAnchor(b, prefix, q)
 			if q.fm.Description != "" {
-				b.WriteString(` <span class="directory-desc">` + esc(q.fm.Description) + `</span>`)
+				b.Markup(` <span class="directory-desc">`)
+				b.Text(q.fm.Description)
+				b.Markup(`</span>`)
 			}
-			b.WriteString(`</li>`)
+			b.Markup(`</li>`)
 			continue
 		}
-		b.WriteString(`<li><details open><summary>` + esc(it.group) + `</summary>`)
+		b.Markup(`<li><details open><summary>`)
+		b.Text(it.group)
+		b.Markup(`</summary>`)
 		if it.root != "" {
-			q := j.byKey[it.root]
-			b.WriteString(`<p><a href="` + prefix + esc(hrefPath(q.out)) + `">` + esc(q.navTitle()) + `</a></p>`)
+			b.Markup(`<p>`)
+			pageAnchor(b, prefix, j.byKey[it.root])
+			b.Markup(`</p>`)
 		}
 		j.directoryList(b, it.children, prefix)
-		b.WriteString(`</details></li>`)
+		b.Markup(`</details></li>`)
 	}
-	b.WriteString(`</ul>`)
+	b.Markup(`</ul>`)
+}
+
+// pageAnchor writes a plain link to page q, labelled with its sidebar title.
+func pageAnchor(b *markup.Builder, prefix markup.Prefix, q *page) {
+	b.Markup(`<a href="`)
+	b.URL(markup.Path(prefix, q.out, ""))
+	b.Markup(`">`)
+	b.Text(q.navTitle())
+	b.Markup(`</a>`)
 }
 
 // entryPage is the page an entry of a listing opens: the page itself, or

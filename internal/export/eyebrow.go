@@ -2,7 +2,8 @@ package export
 
 import (
 	"encoding/json"
-	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // checkStylingKeys warns about the settings of "styling" the export
@@ -59,19 +60,23 @@ func (t *navTree) findCrumbs() {
 
 // eyebrow writes the line above a page's title that styling.eyebrows asks
 // for: the page's group ("section") or its whole path ("breadcrumbs").
-func (j *job) eyebrow(b *strings.Builder, p *page) {
+func (j *job) eyebrow(b *markup.Builder, p *page) {
 	path := j.tree.crumbs[p.key]
 	if len(path) == 0 {
 		return
 	}
 	switch j.cfg.Styling.Eyebrows {
 	case "section":
-		b.WriteString(`<p class="eyebrow">` + esc(path[len(path)-1]) + `</p>`)
+		b.Markup(`<p class="eyebrow">`)
+		b.Text(path[len(path)-1])
+		b.Markup(`</p>`)
 	case "breadcrumbs":
-		b.WriteString(`<nav class="eyebrow breadcrumbs" aria-label="Breadcrumb"><ol>`)
+		b.Markup(`<nav class="eyebrow breadcrumbs" aria-label="Breadcrumb"><ol>`)
 		for _, l := range path {
-			b.WriteString(`<li>` + esc(l) + `</li>`)
+			b.Markup(`<li>`)
+			b.Text(l)
+			b.Markup(`</li>`)
 		}
-		b.WriteString(`</ol></nav>`)
+		b.Markup(`</ol></nav>`)
 	}
 }

@@ -1,11 +1,12 @@
 package export
 
 import (
-	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
@@ -20,7 +21,10 @@ const (
 	analyticsPath = "/_analytics/event"
 )
 
-func (j *job) assistantURL() string { return "https://" + j.domain + assistantPath }
+func (j *job) assistantURL() markup.URL {
+	u, _ := markup.Parse("https://" + j.domain + assistantPath) // the domain was checked at the start
+	return u
+}
 
 // finish writes the files shared by all pages and the manifest.
 func (j *job) finish() (*bundle.Manifest, error) {
@@ -109,21 +113,24 @@ func (j *job) indexRedirect() ([]byte, error) {
 		first = j.tree.order[0]
 	}
 	p := j.byKey[first]
-	return j.redirectPage("index.html", hrefPath(p.out), p.title, j.link.canonical("index")), nil
+	return j.redirectPage("index.html", markup.Path("", p.out, ""), p.title, j.link.canonicalURL("index", "")), nil
 }
 
 // redirectPage is a page at out that sends the reader to href (relative to
 // the bundle root unless absolute). A meta refresh works from file:// too.
-func (j *job) redirectPage(out, href, title, canonical string) []byte {
-	prefix := rootPrefix(out)
-	if !hasScheme(href) {
-		href = prefix + href
-	}
-	var b strings.Builder
-	j.head(&b, j.cfg.Name, j.cfg.Description, canonical, prefix, false, "")
+func (j *job) redirectPage(out string, href markup.URL, title string, canonical markup.URL) []byte {
+	prefix := markup.RootPrefix(out)
+	href = markup.Join(prefix, href)
+	var b markup.Builder
+	j.head(&b, j.cfg.Name, j.cfg.Description, canonical, prefix, false, markup.HTML{})
 	// The refresh goes after the head so the early theme script still runs.
-	b.WriteString(`<meta http-equiv="refresh" content="0; url=` + esc(href) + `"><main class="redirect"><p><a href="` +
-		esc(href) + `">` + esc(title) + `</a></p></main></body></html>` + "\n")
+	b.Markup(`<meta http-equiv="refresh" content="0; url=`)
+	b.URL(href)
+	b.Markup(`"><main class="redirect"><p><a href="`)
+	b.URL(href)
+	b.Markup(`">`)
+	b.Text(title)
+	b.Markup(`</a></p></main></body></html>` + "\n")
 	return []byte(b.String())
 }
 
@@ -147,9 +154,14 @@ func (j *job) redirects(written map[string]bool) error {
 			continue
 		}
 		if !ok {
-			href = r.Destination
+			u, err := markup.Parse(r.Destination)
+			if err != nil {
+				j.warn("docs.json: redirect %q: %v; skipped", r.Source, err)
+				continue
+			}
+			href = u
 		}
-		if err := j.writeFile(out, j.redirectPage(out, href, r.Destination, "")); err != nil {
+		if err := j.writeFile(out, j.redirectPage(out, href, r.Destination, markup.URL{})); err != nil {
 			return err
 		}
 		written[out] = true
@@ -158,14 +170,14 @@ func (j *job) redirects(written map[string]bool) error {
 }
 
 func (j *job) notFound() ([]byte, error) {
-	var b strings.Builder
-	j.head(&b, "Page not found - "+j.cfg.Name, "", "", "", true, "")
-	b.WriteString(j.chrome(j.firstSection(), ""))
-	b.WriteString(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>Page not found</h1>` +
+	var b markup.Builder
+	j.head(&b, "Page not found - "+j.cfg.Name, "", markup.URL{}, "", true, markup.HTML{})
+	b.HTML(j.chrome(j.firstSection(), ""))
+	b.Markup(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>Page not found</h1>` +
 		`<p class="lead">The page you are looking for does not exist. Try the search above, or go to the <a href="index.html">start page</a>.</p></header></article>`)
 	// The site's footer, as on every page: its links are a way back too.
 	j.footer(&b, j.firstSection(), "")
-	b.WriteString(`</main><aside class="toc"></aside>`)
+	b.Markup(`</main><aside class="toc"></aside>`)
 	tail(&b, "")
 	return []byte(b.String()), nil
 }
@@ -181,16 +193,18 @@ func (j *job) firstSection() *division {
 
 // sitemap lists the canonical, extensionless URLs of indexable pages.
 func (j *job) sitemap() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	var b markup.Builder
+	b.Markup(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 	for _, p := range j.pages {
 		if p.fm.Noindex || p.unlisted || p.key == "404" {
 			continue
 		}
-		b.WriteString("<url><loc>" + esc(j.link.canonical(p.key)) + "</loc></url>\n")
+		b.Markup("<url><loc>")
+		b.URL(j.link.canonicalURL(p.key, ""))
+		b.Markup("</loc></url>\n")
 	}
-	b.WriteString("</urlset>\n")
-	return b.Bytes(), nil
+	b.Markup("</urlset>\n")
+	return []byte(b.String()), nil
 }
 
 func (j *job) analyticsJS() ([]byte, error) {

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
@@ -49,7 +51,7 @@ type job struct {
 	hlCache  sync.Map // highlighted code samples by language and text (openapi_samples.go)
 	hlCount  atomic.Int64
 
-	logoLight, logoDark, favicon string // bundle paths, "" when absent
+	logoLight, logoDark, favicon markup.URL // bundle paths relative to the root, empty when absent
 
 	// cspConnect are origins air-gapped pages may send requests to beyond
 	// the bundle: the API playground's servers, when it is enabled. Set
@@ -64,7 +66,7 @@ type job struct {
 // renderBuffers are reused by one worker across pages.
 type renderBuffers struct {
 	html bytes.Buffer
-	page strings.Builder
+	page markup.Builder
 }
 
 // readAll loads the selected pages in parallel, keeping the order of keys.
@@ -100,23 +102,24 @@ func (j *job) planStatic() error {
 	for i, k := range j.tree.order {
 		j.order[k] = i
 	}
-	for _, ref := range []*string{&j.cfg.Logo.Light, &j.cfg.Logo.Dark, (*string)(&j.cfg.Favicon)} {
-		if *ref == "" {
+	for _, f := range []struct {
+		ref string
+		to  *markup.URL
+	}{{j.cfg.Logo.Light, &j.logoLight}, {j.cfg.Logo.Dark, &j.logoDark}, {string(j.cfg.Favicon), &j.favicon}} {
+		if f.ref == "" {
 			continue
 		}
-		t, ok := j.link.target("index", *ref)
-		if !ok || hasScheme(t) {
-			j.warn("docs.json: the logo or favicon %q is not a file of the source; left out", *ref)
-			*ref = ""
+		t, ok := j.link.target("index", f.ref)
+		if !ok || hasScheme(t.String()) {
+			j.warn("docs.json: the logo or favicon %q is not a file of the source; left out", f.ref)
 			continue
 		}
-		*ref = t
+		*f.to = t
 	}
-	j.logoLight, j.logoDark, j.favicon = j.cfg.Logo.Light, j.cfg.Logo.Dark, string(j.cfg.Favicon)
-	if j.logoLight == "" {
+	if j.logoLight.Empty() {
 		j.logoLight = j.logoDark
 	}
-	if j.logoDark == "" {
+	if j.logoDark.Empty() {
 		j.logoDark = j.logoLight
 	}
 	return nil
@@ -155,7 +158,7 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 			err = fmt.Errorf("%s: render failed: %v", p.file, r)
 		}
 	}()
-	prefix := rootPrefix(p.out)
+	prefix := markup.RootPrefix(p.out)
 	mdxPanel := j.mdxPanel(p, prefix) // reads the source before it is freed
 	md := boundMarkdown(preprocess(string(p.body), j.loadSnippet, nil, 0))
 	p.body = nil // the source is no longer needed; large sites free it as they go
@@ -165,7 +168,7 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 		return fmt.Errorf("%s: render: %w", p.file, err)
 	}
 	content := j.link.rewrite(buf.html.Bytes(), p.key, prefix)
-	var apiTop, apiRest string
+	var apiTop, apiRest markup.HTML
 	if p.api != nil {
 		var apiHs []heading
 		apiTop, apiRest, apiHs = j.apiReference(p, prefix)
@@ -179,11 +182,11 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 		j.entries[i] = newSearchEntry(p, hs, content)
 	}
 	if j.kind == KindAirGapped {
-		content = j.offline(p.file, content)
+		content = j.offlineBytes(p.file, content)
 		// Spec descriptions are Markdown too: an image or embed in them
 		// must not load from outside the bundle either.
-		apiTop = string(j.offline(p.file, []byte(apiTop)))
-		apiRest = string(j.offline(p.file, []byte(apiRest)))
+		apiTop = j.offline(p.file, apiTop)
+		apiRest = j.offline(p.file, apiRest)
 	}
 	b := &buf.page
 	b.Reset()
@@ -192,30 +195,36 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	if desc == "" {
 		desc = j.cfg.Description
 	}
-	j.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonical(p.key), prefix, p.fm.Noindex, p.fm.metaTags())
-	b.WriteString(markCurrent(j.chrome(j.section(p), prefix), prefix, p.out))
-	b.WriteString(`<main id="content" class="main"><article class="page"><header class="page-head">`)
+	j.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, p.fm.Noindex, p.fm.metaTags())
+	b.HTML(markCurrent(j.chrome(j.section(p), prefix), prefix, p.out))
+	b.Markup(`<main id="content" class="main"><article class="page"><header class="page-head">`)
 	j.eyebrow(b, p)
-	b.WriteString(`<h1>` + esc(p.title) + `</h1>`)
+	b.Markup(`<h1>`)
+	b.Text(p.title)
+	b.Markup(`</h1>`)
 	if p.fm.Description != "" {
-		b.WriteString(`<p class="lead">` + esc(p.fm.Description) + `</p>`)
+		b.Markup(`<p class="lead">`)
+		b.Text(p.fm.Description)
+		b.Markup(`</p>`)
 	}
-	b.WriteString(`</header>`)
+	b.Markup(`</header>`)
 	if p.api == nil {
 		apiEndpoint(b, p.fm, j.cfg.API.MDX.Server)
 		j.mdxAuth(b, p, prefix)
 	}
-	b.WriteString(apiTop)
-	b.WriteString(`<div class="prose">`)
-	b.Write(content)
-	b.WriteString(`</div>`)
-	b.WriteString(mdxPanel)
+	b.HTML(apiTop)
+	b.Markup(`<div class="prose">`)
+	// The page's own content: goldmark's output of the author's MDX,
+	// with links rewritten (and remote content replaced when air-gapped).
+	b.HTML(markup.Rendered(string(content)))
+	b.Markup(`</div>`)
+	b.HTML(mdxPanel)
 	j.directory(b, p, prefix)
-	b.WriteString(apiRest)
+	b.HTML(apiRest)
 	j.pager(b, p, prefix)
-	b.WriteString(`</article>`)
+	b.Markup(`</article>`)
 	j.footer(b, j.section(p), prefix)
-	b.WriteString(`</main>`)
+	b.Markup(`</main>`)
 	toc(b, hs)
 	tail(b, prefix)
 	return j.writeFile(p.out, []byte(b.String()))
@@ -223,7 +232,7 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 
 // apiEndpoint shows the method and path of an API reference page; a
 // path of an "api" page gets the api.mdx.server base URL in front.
-func apiEndpoint(b *strings.Builder, fm frontmatter, server serverList) {
+func apiEndpoint(b *markup.Builder, fm frontmatter, server serverList) {
 	spec := fm.API
 	if spec == "" {
 		spec = fm.OpenAPI
@@ -237,25 +246,38 @@ func apiEndpoint(b *strings.Builder, fm frontmatter, server serverList) {
 		route = joinURL(server[0], route)
 	}
 	m := strings.ToUpper(method)
-	b.WriteString(`<div class="endpoint"><span class="method method-` + esc(strings.ToLower(m)) + `">` + esc(m) +
-		`</span><code>` + esc(strings.TrimSpace(route)) + `</code></div>`)
+	b.Markup(`<div class="endpoint"><span`)
+	b.Attr("class", "method method-"+strings.ToLower(m))
+	b.Markup(`>`)
+	b.Text(m)
+	b.Markup(`</span><code>`)
+	b.Text(strings.TrimSpace(route))
+	b.Markup(`</code></div>`)
 }
 
-func (j *job) pager(b *strings.Builder, p *page, prefix string) {
+func (j *job) pager(b *markup.Builder, p *page, prefix markup.Prefix) {
 	i, ok := j.order[p.key]
 	if !ok {
 		return
 	}
-	b.WriteString(`<nav class="pager" aria-label="Previous and next">`)
+	b.Markup(`<nav class="pager" aria-label="Previous and next">`)
 	if i > 0 {
 		q := j.byKey[j.tree.order[i-1]]
-		b.WriteString(`<a class="prev" rel="prev" href="` + prefix + esc(hrefPath(q.out)) + `"><span>Previous</span>` + esc(q.navTitle()) + `</a>`)
+		b.Markup(`<a class="prev" rel="prev" href="`)
+		b.URL(markup.Path(prefix, q.out, ""))
+		b.Markup(`"><span>Previous</span>`)
+		b.Text(q.navTitle())
+		b.Markup(`</a>`)
 	}
 	if i+1 < len(j.tree.order) {
 		q := j.byKey[j.tree.order[i+1]]
-		b.WriteString(`<a class="next" rel="next" href="` + prefix + esc(hrefPath(q.out)) + `"><span>Next</span>` + esc(q.navTitle()) + `</a>`)
+		b.Markup(`<a class="next" rel="next" href="`)
+		b.URL(markup.Path(prefix, q.out, ""))
+		b.Markup(`"><span>Next</span>`)
+		b.Text(q.navTitle())
+		b.Markup(`</a>`)
 	}
-	b.WriteString(`</nav>`)
+	b.Markup(`</nav>`)
 }
 
 // writeFile writes one bundle file and records it for the manifest.

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // isHTMLStart reports whether s begins a lower-case (HTML) tag. MDX lets
@@ -26,8 +28,10 @@ func htmlTag(t jsxTag, raw string) string {
 	if !strings.Contains(raw, "={") && !strings.Contains(raw, "className") && !strings.Contains(raw, "\n") {
 		return raw
 	}
-	var b strings.Builder
-	b.WriteString("<" + t.name)
+	var b markup.Builder
+	// The tag and attribute names are the page author's own markup (MDX
+	// pages may hold raw HTML); parseTag admits name characters only.
+	b.HTML(markup.Rendered("<" + t.name))
 	names := make([]string, 0, len(t.attrs))
 	for k := range t.attrs {
 		names = append(names, k)
@@ -45,12 +49,15 @@ func htmlTag(t jsxTag, raw string) string {
 		case "htmlFor":
 			k = "for"
 		}
-		b.WriteString(" " + k + `="` + esc(v) + `"`)
+		b.HTML(markup.Rendered(" " + k))
+		b.Markup(`="`)
+		b.Text(v)
+		b.Markup(`"`)
 	}
 	if t.selfClosing {
-		b.WriteString(" />")
+		b.Markup(" />")
 	} else {
-		b.WriteString(">")
+		b.Markup(">")
 	}
 	return b.String()
 }

@@ -3,6 +3,8 @@ package export
 import (
 	"strconv"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // chromeKey identifies the page frame shared by all pages of a section at
@@ -10,59 +12,72 @@ import (
 // it is built once per pair instead of once per page.
 type chromeKey struct {
 	section int
-	prefix  string
+	prefix  markup.Prefix
 }
 
 // chrome returns the top bar, division switchers and sidebar for pages of
 // section s whose root is at prefix.
-func (j *job) chrome(s *division, prefix string) string {
+func (j *job) chrome(s *division, prefix markup.Prefix) markup.HTML {
 	k := chromeKey{-1, prefix}
 	if s != nil {
 		k.section = s.index
 	}
 	if v, ok := j.chromes.Load(k); ok {
-		return v.(string)
+		return v.(markup.HTML)
 	}
-	var b strings.Builder
-	b.WriteString(`<a class="skip" href="#content">Skip to content</a>`)
+	var b markup.Builder
+	b.Markup(`<a class="skip" href="#content">Skip to content</a>`)
 	j.banner(&b, bannerOf(s, j.cfg.Banner), prefix)
-	b.WriteString(`<header class="topbar"><button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false" aria-label="Menu">` +
+	b.Markup(`<header class="topbar"><button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false" aria-label="Menu">` +
 		`<svg viewBox="0 0 24 24" width="20" height="20" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M3 6h18M3 12h18M3 18h18"/></svg></button>`)
-	b.WriteString(`<a class="brand" href="` + prefix + `index.html">`)
-	if j.logoLight != "" {
-		b.WriteString(`<img class="logo logo-light" src="` + prefix + esc(j.logoLight) + `" alt="` + esc(j.cfg.Name) + `">`)
-		b.WriteString(`<img class="logo logo-dark" src="` + prefix + esc(j.logoDark) + `" alt="` + esc(j.cfg.Name) + `">`)
+	b.Markup(`<a class="brand" href="`)
+	b.URL(markup.Path(prefix, "index.html", ""))
+	b.Markup(`">`)
+	if !j.logoLight.Empty() {
+		b.Markup(`<img class="logo logo-light" src="`)
+		b.URL(markup.Join(prefix, j.logoLight))
+		b.Markup(`"`)
+		b.Attr("alt", j.cfg.Name)
+		b.Markup(`><img class="logo logo-dark" src="`)
+		b.URL(markup.Join(prefix, j.logoDark))
+		b.Markup(`"`)
+		b.Attr("alt", j.cfg.Name)
+		b.Markup(`>`)
 	} else {
-		b.WriteString(`<span class="brand-name">` + esc(j.cfg.Name) + `</span>`)
+		b.Markup(`<span class="brand-name">`)
+		b.Text(j.cfg.Name)
+		b.Markup(`</span>`)
 	}
-	b.WriteString(`</a><div class="search"><input id="search-input" type="search" placeholder="Search…" aria-label="Search the docs" autocomplete="off">` +
+	b.Markup(`</a><div class="search"><input id="search-input" type="search" placeholder="Search…" aria-label="Search the docs" autocomplete="off">` +
 		`<div id="search-results" class="search-results" role="listbox" hidden></div></div>`)
 	j.navbar(&b, navbarOf(s, &j.cfg.Navbar), prefix)
 	if j.features["assistant"] {
-		b.WriteString(`<a class="assistant" href="` + esc(j.assistantURL()) + `" target="_blank" rel="noopener">Ask AI</a>`)
+		b.Markup(`<a class="assistant" href="`)
+		b.URL(j.assistantURL())
+		b.Markup(`" target="_blank" rel="noopener">Ask AI</a>`)
 	}
-	b.WriteString(`<button class="theme-toggle" type="button" aria-label="Toggle dark mode"><svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z"/></svg></button></header>`)
+	b.Markup(`<button class="theme-toggle" type="button" aria-label="Toggle dark mode"><svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z"/></svg></button></header>`)
 	j.switchers(&b, s, prefix)
-	b.WriteString(`<div class="layout"><nav class="sidebar" id="sidebar" aria-label="Documentation">`)
+	b.Markup(`<div class="layout"><nav class="sidebar" id="sidebar" aria-label="Documentation">`)
 	if len(j.tree.global) > 0 {
-		b.WriteString(`<ul class="anchors">`)
+		b.Markup(`<ul class="anchors">`)
 		for _, g := range j.tree.global {
 			j.divisionLink(&b, g, prefix, false)
 		}
-		b.WriteString(`</ul>`)
+		b.Markup(`</ul>`)
 	}
 	if s != nil {
 		j.anchors(&b, s, prefix)
 		j.items(&b, s.items, prefix, true)
 	}
-	b.WriteString(`</nav>`)
-	v, _ := j.chromes.LoadOrStore(k, b.String())
-	return v.(string)
+	b.Markup(`</nav>`)
+	v, _ := j.chromes.LoadOrStore(k, b.Fragment())
+	return v.(markup.HTML)
 }
 
 // switchers renders, for each level above the page's section, the sibling
 // divisions: tabs as a tab bar, languages, versions and dropdowns as menus.
-func (j *job) switchers(b *strings.Builder, s *division, prefix string) {
+func (j *job) switchers(b *markup.Builder, s *division, prefix markup.Prefix) {
 	var path []*division
 	for d := s; d != nil && d.parent != nil; d = d.parent {
 		path = append([]*division{d}, path...)
@@ -70,7 +85,7 @@ func (j *job) switchers(b *strings.Builder, s *division, prefix string) {
 	if len(path) == 0 {
 		return
 	}
-	b.WriteString(`<nav class="divisions" aria-label="Sections">`)
+	b.Markup(`<nav class="divisions" aria-label="Sections">`)
 	for _, d := range path {
 		if d.kind == "anchor" {
 			continue // anchors are listed at the top of the sidebar
@@ -82,78 +97,108 @@ func (j *job) switchers(b *strings.Builder, s *division, prefix string) {
 			}
 		}
 		if d.kind == "tab" {
-			b.WriteString(`<ul class="tabbar">`)
+			b.Markup(`<ul class="tabbar">`)
 			for _, c := range sib {
 				j.divisionLink(b, c, prefix, c == d)
 			}
-			b.WriteString(`</ul>`)
+			b.Markup(`</ul>`)
 			continue
 		}
-		b.WriteString(`<details class="switch switch-` + d.kind + `"><summary>` + esc(d.label) + `</summary><ul>`)
+		b.Markup(`<details`)
+		b.Attr("class", "switch switch-"+d.kind)
+		b.Markup(`><summary>`)
+		b.Text(d.label)
+		b.Markup(`</summary><ul>`)
 		for _, c := range sib {
 			j.divisionLink(b, c, prefix, c == d)
 		}
-		b.WriteString(`</ul></details>`)
+		b.Markup(`</ul></details>`)
 	}
-	b.WriteString(`</nav>`)
+	b.Markup(`</nav>`)
 }
 
 // anchors lists the anchor divisions next to the section, if any.
-func (j *job) anchors(b *strings.Builder, s *division, prefix string) {
+func (j *job) anchors(b *markup.Builder, s *division, prefix markup.Prefix) {
 	parent := s.parent
 	if s.kind != "anchor" || parent == nil {
 		return
 	}
-	b.WriteString(`<ul class="anchors">`)
+	b.Markup(`<ul class="anchors">`)
 	for _, c := range parent.children {
 		if c.kind == "anchor" && (c.first != "" || c.href != "") {
 			j.divisionLink(b, c, prefix, c == s)
 		}
 	}
-	b.WriteString(`</ul>`)
+	b.Markup(`</ul>`)
 }
 
-func (j *job) divisionLink(b *strings.Builder, d *division, prefix string, current bool) {
-	href := ""
+func (j *job) divisionLink(b *markup.Builder, d *division, prefix markup.Prefix, current bool) {
+	var href markup.URL
 	switch {
-	case d.href != "" && hasScheme(d.href):
-		href = d.href
 	case d.href != "":
-		if t, ok := j.link.target("index", d.href); ok {
-			href = t
-			if !hasScheme(t) {
-				href = prefix + t
-			}
-		}
+		href = j.configLink(d.kind+" "+strconv.Quote(d.label)+" href", d.href, prefix, markup.Scheme(d.href) != "")
 	case d.first != "":
-		href = prefix + hrefPath(d.first+".html")
+		href = markup.Path(prefix, d.first+".html", "")
 	}
-	if href == "" {
+	if href.Empty() {
 		return
 	}
-	cur := ""
+	b.Markup(`<li><a href="`)
+	b.URL(href)
+	b.Markup(`"`)
 	if current {
-		cur = ` class="current" aria-current="true"`
+		b.Markup(` class="current" aria-current="true"`)
 	}
-	desc := ""
+	b.Markup(`>`)
+	b.HTML(iconSVG(d.icon))
+	b.Text(d.label)
+	navTag(b, d.tag)
 	if d.desc != "" && (d.kind == "product" || d.kind == "menu") {
-		desc = `<span class="switch-desc">` + esc(d.desc) + `</span>`
+		b.Markup(`<span class="switch-desc">`)
+		b.Text(d.desc)
+		b.Markup(`</span>`)
 	}
-	b.WriteString(`<li><a href="` + esc(href) + `"` + cur + `>` + iconSVG(d.icon) + esc(d.label) + navTag(d.tag) + desc + `</a></li>`)
+	b.Markup(`</a></li>`)
 }
 
-// navTag is the badge of a navigation entry ("NEW", "Latest"), if any.
-func navTag(tag string) string {
-	if tag == "" {
-		return ""
+// configLink resolves a link written in docs.json (where names the field,
+// for the warning): a page or file of the source becomes a path under
+// prefix; an absolute URL with an allowed scheme stays as written; a
+// relative one that names nothing stays as written when keep is set and
+// is left out otherwise; anything else (javascript:, data:) is left out
+// with a warning.
+func (j *job) configLink(where, ref string, prefix markup.Prefix, keep bool) markup.URL {
+	relative := markup.Scheme(ref) == ""
+	if relative {
+		if t, ok := j.link.target("index", ref); ok {
+			return markup.Join(prefix, t)
+		}
+		if !keep {
+			return markup.URL{}
+		}
 	}
-	return ` <span class="nav-tag">` + esc(tag) + `</span>`
+	u, err := markup.Parse(ref)
+	if err != nil {
+		j.warn("docs.json: %s: %v; left out", where, err)
+		return markup.URL{}
+	}
+	return u
+}
+
+// navTag writes the badge of a navigation entry ("NEW", "Latest"), if any.
+func navTag(b *markup.Builder, tag string) {
+	if tag == "" {
+		return
+	}
+	b.Markup(` <span class="nav-tag">`)
+	b.Text(tag)
+	b.Markup(`</span>`)
 }
 
 // items renders sidebar groups and pages. Groups of the top level become
 // headed blocks; nested groups are list items that collapse with <details>.
 // Below the top level the caller has already opened the <ul>.
-func (j *job) items(b *strings.Builder, items []*navItem, prefix string, top bool) {
+func (j *job) items(b *markup.Builder, items []*navItem, prefix markup.Prefix, top bool) {
 	open := false
 	for _, it := range items {
 		if it.hidden || it.page != "" && j.byKey[it.page].fm.Hidden {
@@ -161,16 +206,20 @@ func (j *job) items(b *strings.Builder, items []*navItem, prefix string, top boo
 		}
 		if top && it.page == "" {
 			if open {
-				b.WriteString(`</ul>`)
+				b.Markup(`</ul>`)
 				open = false
 			}
-			b.WriteString(`<div class="nav-group"><p class="nav-group-title">` + iconSVG(it.icon) + esc(it.group) + navTag(it.tag) + `</p><ul class="nav-list">`)
+			b.Markup(`<div class="nav-group"><p class="nav-group-title">`)
+			b.HTML(iconSVG(it.icon))
+			b.Text(it.group)
+			navTag(b, it.tag)
+			b.Markup(`</p><ul class="nav-list">`)
 			j.groupBody(b, it, prefix)
-			b.WriteString(`</ul></div>`)
+			b.Markup(`</ul></div>`)
 			continue
 		}
 		if top && !open {
-			b.WriteString(`<ul class="nav-list">`)
+			b.Markup(`<ul class="nav-list">`)
 			open = true
 		}
 		if it.page != "" {
@@ -179,66 +228,79 @@ func (j *job) items(b *strings.Builder, items []*navItem, prefix string, top boo
 		}
 		// Nested groups start closed unless "expanded" (the platform's
 		// rule); markCurrent opens the ones around the page being read.
-		attr := ""
+		b.Markup(`<li class="nav-sub"><details`)
 		if it.expanded {
-			attr = " open"
+			b.Markup(` open`)
 		}
-		b.WriteString(`<li class="nav-sub"><details` + attr + `><summary>` + iconSVG(it.icon) + esc(it.group) + navTag(it.tag) + `</summary><ul class="nav-list">`)
+		b.Markup(`><summary>`)
+		b.HTML(iconSVG(it.icon))
+		b.Text(it.group)
+		navTag(b, it.tag)
+		b.Markup(`</summary><ul class="nav-list">`)
 		j.groupBody(b, it, prefix)
-		b.WriteString(`</ul></details></li>`)
+		b.Markup(`</ul></details></li>`)
 	}
 	if open {
-		b.WriteString(`</ul>`)
+		b.Markup(`</ul>`)
 	}
 }
 
-func (j *job) groupBody(b *strings.Builder, it *navItem, prefix string) {
+func (j *job) groupBody(b *markup.Builder, it *navItem, prefix markup.Prefix) {
 	if it.root != "" {
 		j.pageLink(b, it.root, prefix)
 	}
 	j.items(b, it.children, prefix, false)
 }
 
-func (j *job) pageLink(b *strings.Builder, key, prefix string) {
+func (j *job) pageLink(b *markup.Builder, key string, prefix markup.Prefix) {
 	p := j.byKey[key]
+	b.Markup(`<li><a href="`)
+	b.URL(markup.Path(prefix, p.out, ""))
+	b.Markup(`">`)
+	b.HTML(iconSVG(p.fm.Icon))
+	b.Text(p.navTitle())
 	// A deprecated endpoint is labelled in the sidebar too, as on the platform.
-	label := ""
 	if p.fm.Deprecated || p.api != nil && p.api.op.flag("deprecated") {
-		label = ` <span class="nav-tag nav-deprecated">deprecated</span>`
+		b.Markup(` <span class="nav-tag nav-deprecated">deprecated</span>`)
 	}
-	b.WriteString(`<li><a href="` + prefix + esc(hrefPath(p.out)) + `">` + iconSVG(p.fm.Icon) + esc(p.navTitle()) + label + `</a></li>`)
+	b.Markup(`</a></li>`)
 }
 
 // markCurrent flags the page's own sidebar link, found by its exact href,
 // and opens the collapsed groups around it so a reader sees where they
 // are without script.
-func markCurrent(chrome, prefix, out string) string {
-	href := prefix + esc(hrefPath(out))
-	link := `<a href="` + href + `">`
+func markCurrent(chrome markup.HTML, prefix markup.Prefix, out string) markup.HTML {
+	var lb markup.Builder
+	lb.Markup(`<a href="`)
+	lb.URL(markup.Path(prefix, out, ""))
+	lb.Markup(`">`)
+	link := lb.String()
+	c := chrome.String()
 	// Only the sidebar: a top bar link to the same page is not "current".
-	side := strings.Index(chrome, `<nav class="sidebar"`)
+	side := strings.Index(c, `<nav class="sidebar"`)
 	if side < 0 {
 		return chrome
 	}
-	at := strings.Index(chrome[side:], link)
+	at := strings.Index(c[side:], link)
 	if at < 0 {
 		return chrome
 	}
 	at += side
 	var b strings.Builder
-	b.Grow(len(chrome) + 64)
+	b.Grow(len(c) + 64)
 	last := 0
-	for _, i := range openDetails(chrome[:at]) {
-		if strings.HasPrefix(chrome[i:], `<details>`) {
-			b.WriteString(chrome[last:i])
+	for _, i := range openDetails(c[:at]) {
+		if strings.HasPrefix(c[i:], `<details>`) {
+			b.WriteString(c[last:i])
 			b.WriteString(`<details open>`)
 			last = i + len(`<details>`)
 		}
 	}
-	b.WriteString(chrome[last:at])
-	b.WriteString(`<a href="` + href + `" aria-current="page">`)
-	b.WriteString(chrome[at+len(link):])
-	return b.String()
+	b.WriteString(c[last:at])
+	b.WriteString(strings.TrimSuffix(link, `>`) + ` aria-current="page">`)
+	b.WriteString(c[at+len(link):])
+	// Only attributes and open flags were added to markup that was safe.
+	return markup.Rendered(b.String())
 }
 
 // openDetails returns the offsets of the <details> elements still open at
@@ -264,71 +326,94 @@ func openDetails(s string) []int {
 }
 
 // head writes the document head shared by pages and generated documents.
-func (j *job) head(b *strings.Builder, title, desc, canonical, prefix string, noindex bool, meta string) {
-	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\" data-root=\"" + prefix + "\"><head><meta charset=\"utf-8\">" +
-		j.cspMeta() + `<meta name="viewport" content="width=device-width, initial-scale=1">`)
-	b.WriteString(`<title>` + esc(title) + `</title>`)
+func (j *job) head(b *markup.Builder, title, desc string, canonical markup.URL, prefix markup.Prefix, noindex bool, meta markup.HTML) {
+	b.Markup("<!DOCTYPE html>\n<html lang=\"en\"")
+	b.Attr("data-root", string(prefix))
+	b.Markup(`><head><meta charset="utf-8">`)
+	j.cspMeta(b)
+	b.Markup(`<meta name="viewport" content="width=device-width, initial-scale=1"><title>`)
+	b.Text(title)
+	b.Markup(`</title>`)
 	if desc != "" {
-		b.WriteString(`<meta name="description" content="` + esc(desc) + `">`)
+		b.Markup(`<meta name="description"`)
+		b.Attr("content", desc)
+		b.Markup(`>`)
 	}
 	if noindex {
-		b.WriteString(`<meta name="robots" content="noindex">`)
+		b.Markup(`<meta name="robots" content="noindex">`)
 	}
-	b.WriteString(meta)
-	if canonical != "" {
-		b.WriteString(`<link rel="canonical" href="` + esc(canonical) + `">`)
+	b.HTML(meta)
+	if !canonical.Empty() {
+		b.Markup(`<link rel="canonical" href="`)
+		b.URL(canonical)
+		b.Markup(`">`)
 	}
-	if j.favicon != "" {
-		b.WriteString(`<link rel="icon" href="` + prefix + esc(j.favicon) + `">`)
+	if !j.favicon.Empty() {
+		b.Markup(`<link rel="icon" href="`)
+		b.URL(markup.Join(prefix, j.favicon))
+		b.Markup(`">`)
 	}
-	b.WriteString(`<link rel="stylesheet" href="` + prefix + `_static/style.css">`)
-	b.WriteString(`<script>` + themeScript + `</script>`)
+	b.Markup(`<link rel="stylesheet" href="`)
+	b.URL(markup.Path(prefix, "_static/style.css", ""))
+	b.Markup(`"><script>` + themeScript + `</script>`)
 	if j.features["analytics"] {
-		b.WriteString(`<script src="` + prefix + `_static/analytics.js" defer></script>`)
+		b.Markup(`<script src="`)
+		b.URL(markup.Path(prefix, "_static/analytics.js", ""))
+		b.Markup(`" defer></script>`)
 	}
-	b.WriteString(`</head><body>`)
+	b.Markup(`</head><body>`)
 }
 
 // tail closes the layout opened by chrome.
-func tail(b *strings.Builder, prefix string) {
-	b.WriteString(`</div><script src="` + prefix + `_static/app.js"></script></body></html>` + "\n")
+func tail(b *markup.Builder, prefix markup.Prefix) {
+	b.Markup(`</div><script src="`)
+	b.URL(markup.Path(prefix, "_static/app.js", ""))
+	b.Markup(`"></script></body></html>` + "\n")
 }
 
 // toc renders the table of contents from a page's headings.
-func toc(b *strings.Builder, hs []heading) {
+func toc(b *markup.Builder, hs []heading) {
 	if len(hs) == 0 {
-		b.WriteString(`<aside class="toc"></aside>`)
+		b.Markup(`<aside class="toc"></aside>`)
 		return
 	}
-	b.WriteString(`<aside class="toc" aria-label="On this page"><p class="toc-title">On this page</p><ul>`)
+	b.Markup(`<aside class="toc" aria-label="On this page"><p class="toc-title">On this page</p><ul>`)
 	for _, h := range hs {
-		b.WriteString(`<li class="toc-` + strconv.Itoa(h.Level) + `"><a href="#` + esc(h.ID) + `">` + esc(h.Text) + `</a></li>`)
+		b.Markup(`<li`)
+		b.Attr("class", "toc-"+strconv.Itoa(h.Level))
+		b.Markup(`><a href="`)
+		b.URL(markup.Fragment(h.ID))
+		b.Markup(`">`)
+		b.Text(h.Text)
+		b.Markup(`</a></li>`)
 	}
-	b.WriteString(`</ul></aside>`)
+	b.Markup(`</ul></aside>`)
 }
 
 // banner renders the announcement of docs.json above the top bar. Its
 // Markdown links resolve like any link; in an air-gapped bundle remote
 // content in it is replaced as in a page. app.js lets a reader dismiss a
 // dismissible one.
-func (j *job) banner(b *strings.Builder, bn *bannerSettings, prefix string) {
+func (j *job) banner(b *markup.Builder, bn *bannerSettings, prefix markup.Prefix) {
 	if bn == nil || strings.TrimSpace(bn.Content) == "" {
 		return
 	}
-	body := strings.TrimSpace(j.mdHTML(bn.Content, "index", prefix))
+	body := j.mdHTML(bn.Content, "index", prefix)
 	if j.kind == KindAirGapped {
-		body = string(j.offline("docs.json banner", []byte(body)))
+		body = j.offline("docs.json banner", body)
 	}
-	b.WriteString(`<div class="banner" role="region" aria-label="Announcement"><div class="banner-body">` + body + `</div>`)
+	b.Markup(`<div class="banner" role="region" aria-label="Announcement"><div class="banner-body">`)
+	b.HTML(markup.Rendered(strings.TrimSpace(body.String()))) // trimming white space keeps it safe
+	b.Markup(`</div>`)
 	if bn.Dismissible {
-		b.WriteString(`<button class="banner-close" type="button" aria-label="Dismiss">×</button>`)
+		b.Markup(`<button class="banner-close" type="button" aria-label="Dismiss">×</button>`)
 	}
-	b.WriteString(`</div>`)
+	b.Markup(`</div>`)
 }
 
 // navbar renders the top bar links of docs.json; site-relative ones are
 // resolved like any link.
-func (j *job) navbar(b *strings.Builder, nb *navbarSettings, prefix string) {
+func (j *job) navbar(b *markup.Builder, nb *navbarSettings, prefix markup.Prefix) {
 	links := nb.Links
 	if p := nb.Primary; p != nil {
 		links = append(links[:len(links):len(links)], *p)
@@ -336,54 +421,70 @@ func (j *job) navbar(b *strings.Builder, nb *navbarSettings, prefix string) {
 	if len(links) == 0 {
 		return
 	}
-	b.WriteString(`<nav class="navbar-links" aria-label="Links">`)
+	b.Markup(`<nav class="navbar-links" aria-label="Links">`)
 	for _, l := range links {
-		j.siteLink(b, l, prefix)
+		j.siteLink(b, "navbar link", l, prefix)
 	}
-	b.WriteString(`</nav>`)
+	b.Markup(`</nav>`)
 }
 
 // siteLink writes a link of the top bar or the footer; site-relative
 // ones are resolved like any link.
-func (j *job) siteLink(b *strings.Builder, l navbarLink, prefix string) {
-	href := l.Href
-	if t, ok := j.link.target("index", href); ok {
-		href = t
-		if !hasScheme(t) {
-			href = prefix + t
-		}
-	}
+func (j *job) siteLink(b *markup.Builder, where string, l navbarLink, prefix markup.Prefix) {
 	label := l.Label
 	if label == "" {
 		label = siteName(l.Type)
 	}
-	if href == "" || label == "" {
+	if l.Href == "" || label == "" {
 		return
 	}
-	b.WriteString(`<a href="` + esc(href) + `">` + esc(label) + `</a>`)
+	href := j.configLink(where+" "+strconv.Quote(label), l.Href, prefix, true)
+	if href.Empty() {
+		return
+	}
+	b.Markup(`<a href="`)
+	b.URL(href)
+	b.Markup(`">`)
+	b.Text(label)
+	b.Markup(`</a>`)
 }
 
 // footer renders the site name, the social links (in name order, so the
 // output is stable) and the link columns of the footer of section s.
-func (j *job) footer(b *strings.Builder, s *division, prefix string) {
+func (j *job) footer(b *markup.Builder, s *division, prefix markup.Prefix) {
 	f := footerOf(s, &j.cfg.Footer)
-	b.WriteString(`<footer class="footer"><span>` + esc(j.cfg.Name) + `</span>`)
+	b.Markup(`<footer class="footer"><span>`)
+	b.Text(j.cfg.Name)
+	b.Markup(`</span>`)
 	for _, name := range sortedKeys(f.Socials) {
-		if href := f.Socials[name]; hasScheme(href) {
-			b.WriteString(` <a href="` + esc(href) + `" rel="me">` + esc(siteName(name)) + `</a>`)
+		href := f.Socials[name]
+		if markup.Scheme(href) == "" {
+			continue // a social link is a URL of another site
 		}
+		u, err := markup.Parse(href)
+		if err != nil {
+			j.warn("docs.json: footer social %q: %v; left out", name, err)
+			continue
+		}
+		b.Markup(` <a href="`)
+		b.URL(u)
+		b.Markup(`" rel="me">`)
+		b.Text(siteName(name))
+		b.Markup(`</a>`)
 	}
 	for _, col := range f.Links {
-		b.WriteString(`<div class="footer-links">`)
+		b.Markup(`<div class="footer-links">`)
 		if col.Header != "" {
-			b.WriteString(`<p class="footer-header">` + esc(col.Header) + `</p>`)
+			b.Markup(`<p class="footer-header">`)
+			b.Text(col.Header)
+			b.Markup(`</p>`)
 		}
 		for _, l := range col.Items {
-			j.siteLink(b, l, prefix)
+			j.siteLink(b, "footer link", l, prefix)
 		}
-		b.WriteString(`</div>`)
+		b.Markup(`</div>`)
 	}
-	b.WriteString(`</footer>`)
+	b.Markup(`</footer>`)
 }
 
 // siteNames spells the social sites docs.json names by key.

@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 	"sync"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // linker rewrites the links and asset references of page content so that
@@ -35,9 +37,9 @@ func newLinker(src fs.FS, domain string, exported map[string]*page, all map[stri
 // target resolves a reference written in page from to a path inside the
 // bundle (relative to its root), or to an absolute URL. ok is false when
 // the reference is external or cannot be resolved and must stay as written.
-func (l *linker) target(from, ref string) (string, bool) {
+func (l *linker) target(from, ref string) (markup.URL, bool) {
 	if ref == "" || ref[0] == '#' || strings.HasPrefix(ref, "//") || hasScheme(ref) {
-		return "", false
+		return markup.URL{}, false
 	}
 	rest := ""
 	if i := strings.IndexAny(ref, "?#"); i >= 0 {
@@ -59,11 +61,11 @@ func (l *linker) target(from, ref string) (string, bool) {
 	key := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(p, ".html"), ".mdx"), ".md")
 	for _, k := range []string{key, key + "/index"} {
 		if _, ok := l.exported[k]; ok {
-			return hrefPath(k+".html") + rest, true
+			return markup.Path("", k+".html", rest), true
 		}
 		if _, ok := l.all[k]; ok {
 			// Left out by the request's paths: the live site still has it.
-			return l.canonical(k) + rest, true
+			return l.canonicalURL(k, rest), true
 		}
 	}
 	st, err := fs.Stat(l.src, p)
@@ -71,16 +73,16 @@ func (l *linker) target(from, ref string) (string, bool) {
 		l.mu.Lock()
 		l.assets[p] = true
 		l.mu.Unlock()
-		return hrefPath(p) + rest, true
+		return markup.Path("", p, rest), true
 	}
 	if isOutside(err) && l.warn != nil {
 		l.warn("%s: %q is a link out of the docs source; refused and left as written", from, ref)
-		return "", false
+		return markup.URL{}, false
 	}
 	l.mu.Lock()
 	l.broken[from+": "+ref] = true
 	l.mu.Unlock()
-	return "", false
+	return markup.URL{}, false
 }
 
 // hrefPath escapes a bundle path for use in a URL.
@@ -94,10 +96,20 @@ func (l *linker) canonical(key string) string {
 	return "https://" + l.domain + "/" + hrefPath(strings.TrimSuffix(key, "/index"))
 }
 
+// canonicalURL is canonical as a link, with rest (an escaped query or
+// fragment) after it.
+func (l *linker) canonicalURL(key, rest string) markup.URL {
+	u, err := markup.Parse(l.canonical(key) + rest)
+	if err != nil {
+		return markup.URL{} // unreachable: the domain was checked when the export started
+	}
+	return u
+}
+
 // rewrite fixes every href and src attribute of rendered content of page
 // from, whose root is reached through prefix ("../.." style). Code is
 // safe: goldmark and chroma escape quotes, so `="` never occurs in it.
-func (l *linker) rewrite(content []byte, from, prefix string) []byte {
+func (l *linker) rewrite(content []byte, from string, prefix markup.Prefix) []byte {
 	var out []byte
 	last := 0
 	for i := 0; ; {
@@ -124,10 +136,7 @@ func (l *linker) rewrite(content []byte, from, prefix string) []byte {
 		if !ok {
 			continue
 		}
-		repl = esc(t)
-		if !hasScheme(t) {
-			repl = prefix + repl
-		}
+		repl = markup.Join(prefix, t).Attr()
 		if out == nil {
 			out = make([]byte, 0, len(content)+256)
 		}
@@ -157,21 +166,5 @@ func urlAttr(b []byte) string {
 	return ""
 }
 
-func hasScheme(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ':':
-			return i > 0
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
-		default:
-			return false
-		}
-	}
-	return false
-}
-
-// rootPrefix is the relative path from a bundle file to the bundle root.
-func rootPrefix(out string) string {
-	return strings.Repeat("../", strings.Count(out, "/"))
-}
+// hasScheme reports an absolute URL (one with a scheme), as browsers read it.
+func hasScheme(s string) bool { return markup.Scheme(s) != "" }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -113,7 +115,9 @@ func renderHeading(w util.BufWriter, _ []byte, node ast.Node, entering bool) (as
 	}
 	if id, ok := n.AttributeString("id"); ok {
 		if b, ok := id.([]byte); ok {
-			_, _ = w.WriteString(`<a class="anchor" href="#` + esc(string(b)) + `" aria-label="Link to this section"></a>`)
+			var a markup.Builder
+			sectionAnchor(&a, string(b))
+			_, _ = w.WriteString(a.String())
 		}
 	}
 	_, _ = w.WriteString("</h" + level + ">\n")
@@ -146,13 +150,36 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 	if label == "" {
 		label = lang
 	}
-	_, _ = w.WriteString(`<div class="code-block" data-title="` + esc(label) + `"><div class="code-head"><span class="code-title">` +
-		esc(label) + `</span><button class="copy" type="button">Copy</button></div>`)
+	var head markup.Builder
+	codeHead(&head, label)
+	_, _ = w.WriteString(head.String())
 	if err := highlight(w, lang, code.String()); err != nil {
-		_, _ = w.WriteString(`<pre class="chroma"><code>` + esc(code.String()) + `</code></pre>`)
+		_, _ = w.WriteString(plainCode(code.String()).String())
 	}
 	_, _ = w.WriteString("</div>\n")
 	return ast.WalkSkipChildren, nil
+}
+
+// codeHead opens a code block with its title bar and copy button; the
+// caller closes the block's <div>.
+func codeHead(b *markup.Builder, title string) {
+	b.Markup(`<div class="code-block"`)
+	b.Attr("data-title", title)
+	b.Markup(`><div class="code-head"><span class="code-title">`)
+	b.Text(title)
+	b.Markup(`</span><button class="copy" type="button">Copy</button></div>`)
+}
+
+// plainCode is code shown without highlighting.
+func plainCode(code string) markup.HTML {
+	return markup.Concat(markup.Const(`<pre class="chroma"><code>`), markup.Text(code), markup.Const(`</code></pre>`))
+}
+
+// sectionAnchor is the link icon of a heading: a link to its own id.
+func sectionAnchor(b *markup.Builder, id string) {
+	b.Markup(`<a class="anchor" href="`)
+	b.URL(markup.Fragment(id))
+	b.Markup(`" aria-label="Link to this section"></a>`)
 }
 
 func highlight(w util.BufWriter, lang, code string) error {

@@ -3,6 +3,8 @@ package export
 import (
 	"path"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // mdx turns MDX into the Markdown-with-HTML that goldmark understands:
@@ -287,12 +289,12 @@ func (m *mdx) blockTag(t jsxTag) {
 		return // deeper nesting renders its content without the frame
 	}
 	openHTML, closeHTML := renderComponent(&t)
-	m.block(openHTML)
+	m.block(openHTML.String())
 	if t.selfClosing {
-		m.block(closeHTML)
+		m.block(closeHTML.String())
 		return
 	}
-	m.stack = append(m.stack, openBlock{name: t.name, close: closeHTML, indent: -1})
+	m.stack = append(m.stack, openBlock{name: t.name, close: closeHTML.String(), indent: -1})
 }
 
 // snippet inlines an imported snippet, converted with the tag's attributes
@@ -303,7 +305,7 @@ func (m *mdx) snippet(file string, t jsxTag) {
 	}
 	src, err := m.load(file)
 	if err != nil {
-		m.block("<!-- snippet " + file + " not found -->")
+		m.block(markup.Concat(markup.Const("<!-- snippet "), markup.Text(file), markup.Const(" not found -->")).String())
 		return
 	}
 	_, body := splitFrontmatter([]byte(src))
@@ -399,8 +401,8 @@ func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
 	}
 	openHTML, closeHTML := renderComponent(&t)
 	if t.selfClosing {
-		return openHTML + closeHTML
+		return openHTML.String() + closeHTML.String()
 	}
-	*closes = append(*closes, closeHTML)
-	return openHTML
+	*closes = append(*closes, closeHTML.String())
+	return openHTML.String()
 }

@@ -1,12 +1,16 @@
 package export
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+)
 
 // callbacks writes the requests an operation's API sends back to a URL the
 // caller gave (OpenAPI callbacks): for each, its method, the expression
 // of the URL, the body it sends and the answers it expects. The platform
 // shows them between the request body and the responses.
-func (j *job) callbacks(b *strings.Builder, o *operation, v *schemaView, section func(id, title string)) {
+func (j *job) callbacks(b *markup.Builder, o *operation, v *schemaView, section func(id, title string)) {
 	cbs := o.op.sub("callbacks")
 	if cbs == nil || len(cbs.keys) == 0 {
 		return
@@ -36,34 +40,42 @@ func (j *job) callbacks(b *strings.Builder, o *operation, v *schemaView, section
 // callback writes one request of a callback, collapsed under its method
 // and URL expression. Field ids carry the callback's name so they never
 // clash with the operation's own.
-func (j *job) callback(b *strings.Builder, name, method, expr string, op *obj, v *schemaView) {
-	b.WriteString(`<details class="api-response api-callback"><summary><span class="method method-` + esc(strings.ToLower(method)) + `">` +
-		esc(method) + `</span> <code>` + esc(expr) + `</code> ` + esc(name) + `</summary><div class="details-body">`)
+func (j *job) callback(b *markup.Builder, name, method, expr string, op *obj, v *schemaView) {
+	b.Markup(`<details class="api-response api-callback"><summary>`)
+	methodBadge(b, method)
+	b.Markup(` <code>`)
+	b.Text(expr)
+	b.Markup(`</code> `)
+	b.Text(name)
+	b.Markup(`</summary><div class="details-body">`)
 	if d := op.str("description"); d != "" {
-		b.WriteString(v.md(d))
+		b.HTML(v.md(d))
 	}
 	if rb, _, err := v.s.deref(op.get("requestBody")); err == nil && rb != nil {
 		if content := rb.sub("content"); content != nil {
-			b.WriteString(`<p class="api-subtitle">Body</p>`)
+			b.Markup(`<p class="api-subtitle">Body</p>`)
 			for _, mt := range content.keys {
-				b.WriteString(`<p class="api-media"><code>` + esc(mt) + `</code></p>`)
+				mediaLine(b, mt, false)
 				v.path = []string{"callback", name, "body"}
 				v.schemaBlock(b, content.sub(mt).get("schema"))
 			}
 		}
 	}
 	if rs := op.sub("responses"); rs != nil && len(rs.keys) > 0 {
-		b.WriteString(`<p class="api-subtitle">Expected responses</p><ul class="api-callback-responses">`)
+		b.Markup(`<p class="api-subtitle">Expected responses</p><ul class="api-callback-responses">`)
 		for _, code := range rs.keys {
 			r, _, err := v.s.deref(rs.get(code))
 			if err != nil || r == nil {
 				continue
 			}
-			b.WriteString(`<li><span class="status status-` + esc(string(code[0])) + `xx">` + esc(code) + `</span> ` +
-				esc(firstLine(r.str("description"))) + `</li>`)
+			b.Markup(`<li>`)
+			statusBadge(b, code)
+			b.Markup(` `)
+			b.Text(firstLine(r.str("description")))
+			b.Markup(`</li>`)
 		}
-		b.WriteString(`</ul>`)
+		b.Markup(`</ul>`)
 	}
 	v.path = nil
-	b.WriteString(`</div></details>`)
+	b.Markup(`</div></details>`)
 }

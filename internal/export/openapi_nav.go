@@ -6,6 +6,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // openapiRef is the "openapi" key of a navigation element: a file, a list
@@ -174,12 +176,12 @@ func (g *apiGen) page(o *operation, dir string) string {
 		}
 	}
 	if base == "" {
-		name := slug(o.summary())
+		name := markup.Slug(o.summary())
 		if name == "" {
-			name = slug(o.method + " " + o.path)
+			name = markup.Slug(o.method + " " + o.path)
 		}
-		if tags := o.tags(); len(tags) > 0 && slug(tags[0]) != "" {
-			name = slug(tags[0]) + "/" + name
+		if tags := o.tags(); len(tags) > 0 && markup.Slug(tags[0]) != "" {
+			name = markup.Slug(tags[0]) + "/" + name
 		}
 		base = path.Join(strings.Trim(dir, "/"), name)
 	}

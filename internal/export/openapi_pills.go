@@ -2,32 +2,33 @@ package export
 
 import (
 	"encoding/json"
-	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // prePills are the labels a schema's x-mint.pre puts before a field's name.
-func prePills(o *obj) string {
-	var b strings.Builder
+func prePills(b *markup.Builder, o *obj) {
 	for _, l := range pillLabels("", o.sub("x-mint").get("pre")) {
-		b.WriteString(`<span class="field-pill field-pre">` + esc(l) + `</span>`)
+		b.Markup(`<span class="field-pill field-pre">`)
+		b.Text(l)
+		b.Markup(`</span>`)
 	}
-	return b.String()
 }
 
 // postPills are the labels after a field's name and built-in pills: the
 // schema keys api.params.post names, then the schema's x-mint.post, in
 // the platform's order.
-func postPills(o *obj, keys []string) string {
+func postPills(b *markup.Builder, o *obj, keys []string) {
 	var labels []string
 	for _, k := range keys {
 		labels = append(labels, pillLabels(k, o.get(k))...)
 	}
 	labels = append(labels, pillLabels("", o.sub("x-mint").get("post"))...)
-	var b strings.Builder
 	for _, l := range labels {
-		b.WriteString(`<span class="field-pill">` + esc(l) + `</span>`)
+		b.Markup(`<span class="field-pill">`)
+		b.Text(l)
+		b.Markup(`</span>`)
 	}
-	return b.String()
 }
 
 // pillLabels turns a schema value into pill labels as the platform does:

@@ -1,9 +1,9 @@
 package export
 
 import (
-	"encoding/json"
 	"net/url"
-	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // playgroundConfig is what playground.js builds the "Try it" panel from. It is
@@ -30,7 +30,7 @@ type pgParam struct {
 
 // playground writes the "Try it" panel of an endpoint page; playground.js fills
 // it in. Without script the page still shows the full reference.
-func (j *job) playground(b *strings.Builder, e *endpoint) {
+func (j *job) playground(b *markup.Builder, e *endpoint) {
 	v := &schemaView{s: e.op.spec, budget: schemaBudget, prefill: j.cfg.API.Examples.Prefill,
 		noExamples: !j.cfg.API.Examples.Prefill}
 	cfg := playgroundConfig{Method: e.op.method, Path: e.op.path, Servers: e.servers,
@@ -60,15 +60,15 @@ func (j *job) playground(b *strings.Builder, e *endpoint) {
 }
 
 // writePlayground writes the panel of one request model, OpenAPI or MDX.
-func writePlayground(b *strings.Builder, cfg *playgroundConfig) {
-	// json.Marshal escapes <, > and &, so nothing in the spec can close
-	// the script element early.
-	data, err := json.Marshal(cfg)
+func writePlayground(b *markup.Builder, cfg *playgroundConfig) {
+	data, err := markup.JSON(cfg)
 	if err != nil {
 		return
 	}
-	b.WriteString(`<section class="playground" id="try-it" aria-label="Try it"><p class="playground-title">Try it</p>` +
-		`<script type="application/json" class="playground-config">` + string(data) + `</script></section>`)
+	b.Markup(`<section class="playground" id="try-it" aria-label="Try it"><p class="playground-title">Try it</p>` +
+		`<script type="application/json" class="playground-config">`)
+	b.HTML(data)
+	b.Markup(`</script></section>`)
 }
 
 // xDefault is the x-default of a parameter, written on it or its schema.

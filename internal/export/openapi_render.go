@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // endpoint is an operation with everything its page needs resolved.
@@ -125,9 +127,9 @@ func mediaExample(v *schemaView, m *obj) any {
 // apiReference renders the generated part of an endpoint page: top goes
 // above the page's own content, rest below it. It returns the headings
 // it adds to the table of contents.
-func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []heading) {
+func (j *job) apiReference(p *page, prefix markup.Prefix) (top, rest markup.HTML, hs []heading) {
 	o := p.api
-	v := &schemaView{s: o.spec, budget: schemaBudget, md: func(s string) string { return j.mdHTML(s, p.key, prefix) },
+	v := &schemaView{s: o.spec, budget: schemaBudget, md: func(s string) markup.HTML { return j.mdHTML(s, p.key, prefix) },
 		warn: func(err error) {
 			if _, dup := j.apiWarns.LoadOrStore(err.Error(), true); !dup {
 				j.warnAPI("OpenAPI reference shown by name only", "page", p.out, "error", err.Error())
@@ -140,32 +142,45 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 	// The platform shows no playground for an API without a server: there
 	// is nowhere to send to.
 	tryIt := j.features["playground"] && !o.webhook && len(e.servers) > 0 && j.playgroundMode(p) == "interactive"
-	var b strings.Builder
-	b.WriteString(`<link rel="stylesheet" href="` + prefix + `_static/api.css">`)
-	b.WriteString(`<div class="endpoint api-endpoint"><span class="method method-` + esc(strings.ToLower(o.method)) + `">` + esc(o.method) +
-		`</span><code class="api-path">` + esc(o.path) + `</code>`)
+	var b markup.Builder
+	stylesheet(&b, prefix, "_static/api.css")
+	b.Markup(`<div class="endpoint api-endpoint">`)
+	methodBadge(&b, o.method)
+	b.Markup(`<code class="api-path">`)
+	b.Text(o.path)
+	b.Markup(`</code>`)
 	if o.op.flag("deprecated") || p.fm.Deprecated {
-		b.WriteString(`<span class="field-deprecated">deprecated</span>`)
+		b.Markup(`<span class="field-deprecated">deprecated</span>`)
 	}
-	b.WriteString(`</div>`)
+	b.Markup(`</div>`)
 	if len(e.servers) > 1 {
-		b.WriteString(`<label class="api-servers">Server <select class="api-server-select">`)
+		b.Markup(`<label class="api-servers">Server <select class="api-server-select">`)
 		for _, s := range e.servers {
-			b.WriteString(`<option value="` + esc(s) + `">` + esc(s) + `</option>`)
+			b.Markup(`<option`)
+			b.Attr("value", s)
+			b.Markup(`>`)
+			b.Text(s)
+			b.Markup(`</option>`)
 		}
-		b.WriteString(`</select></label>`)
+		b.Markup(`</select></label>`)
 	}
 	if len(e.servers) > 0 && !o.webhook {
-		b.WriteString(`<p class="api-url"><code data-path="` + esc(o.path) + `">` + esc(joinURL(e.servers[0], o.path)) + `</code></p>`)
+		b.Markup(`<p class="api-url"><code`)
+		b.Attr("data-path", o.path)
+		b.Markup(`>`)
+		b.Text(joinURL(e.servers[0], o.path))
+		b.Markup(`</code></p>`)
 	}
 	if d := o.op.str("description"); d != "" {
-		b.WriteString(`<div class="api-description">` + v.md(d) + `</div>`)
+		b.Markup(`<div class="api-description">`)
+		b.HTML(v.md(d))
+		b.Markup(`</div>`)
 	}
-	top = b.String()
+	top = b.Fragment()
 	b.Reset()
 
 	section := sectionWriter(&b, &hs)
-	b.WriteString(`<div class="api-reference">`)
+	b.Markup(`<div class="api-reference">`)
 	if tryIt {
 		j.playground(&b, e)
 	}
@@ -173,7 +188,7 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 		section("authorizations", "Authorizations")
 		for i, set := range e.security {
 			if i > 0 {
-				b.WriteString(`<p class="api-or">or</p>`)
+				b.Markup(`<p class="api-or">or</p>`)
 			}
 			for _, sc := range set {
 				authField(&b, sc, v)
@@ -190,7 +205,7 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 		if len(ps) == 0 {
 			continue
 		}
-		section(slug(in.title), in.title)
+		section(markup.Slug(in.title), in.title)
 		for _, p := range ps {
 			schema := p.o.get("schema")
 			if schema == nil {
@@ -203,16 +218,12 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 	if e.body != nil {
 		section("body", "Body")
 		if d := e.body.str("description"); d != "" {
-			b.WriteString(v.md(d))
+			b.HTML(v.md(d))
 		}
 		content := e.body.sub("content")
 		for _, mt := range e.media {
 			m := content.sub(mt)
-			b.WriteString(`<p class="api-media"><code>` + esc(mt) + `</code>`)
-			if e.body.flag("required") {
-				b.WriteString(` <span class="field-required">required</span>`)
-			}
-			b.WriteString(`</p>`)
+			mediaLine(&b, mt, e.body.flag("required"))
 			if m != nil {
 				v.path = []string{"body"}
 				v.schemaBlock(&b, m.get("schema"))
@@ -226,32 +237,80 @@ func (j *job) apiReference(p *page, prefix string) (top, rest string, hs []headi
 		section("examples", "Request examples")
 		j.codeGroup(&b, samples)
 	}
-	b.WriteString(`</div>`)
+	b.Markup(`</div>`)
 	if len(e.servers) > 1 {
-		b.WriteString(`<script src="` + prefix + `_static/api.js"></script>`)
+		script(&b, prefix, "_static/api.js")
 	}
 	if tryIt {
-		b.WriteString(`<script src="` + prefix + `_static/playground.js"></script>`)
+		script(&b, prefix, "_static/playground.js")
 	}
-	return top, b.String(), hs
+	return top, b.Fragment(), hs
+}
+
+// methodBadge writes an operation's method as the coloured badge.
+func methodBadge(b *markup.Builder, method string) {
+	b.Markup(`<span`)
+	b.Attr("class", "method method-"+strings.ToLower(method))
+	b.Markup(`>`)
+	b.Text(method)
+	b.Markup(`</span>`)
+}
+
+// statusBadge writes a response status code, coloured by its class.
+func statusBadge(b *markup.Builder, code string) {
+	class := "status"
+	if code != "" {
+		class += " status-" + code[:1] + "xx"
+	}
+	b.Markup(`<span`)
+	b.Attr("class", class)
+	b.Markup(`>`)
+	b.Text(code)
+	b.Markup(`</span>`)
+}
+
+// mediaLine writes the content type a body or response is shown in.
+func mediaLine(b *markup.Builder, media string, required bool) {
+	b.Markup(`<p class="api-media"><code>`)
+	b.Text(media)
+	b.Markup(`</code>`)
+	if required {
+		b.Markup(` <span class="field-required">required</span>`)
+	}
+	b.Markup(`</p>`)
+}
+
+// stylesheet links a stylesheet of the bundle.
+func stylesheet(b *markup.Builder, prefix markup.Prefix, file string) {
+	b.Markup(`<link rel="stylesheet" href="`)
+	b.URL(markup.Path(prefix, file, ""))
+	b.Markup(`">`)
+}
+
+// script loads a script of the bundle.
+func script(b *markup.Builder, prefix markup.Prefix, file string) {
+	b.Markup(`<script src="`)
+	b.URL(markup.Path(prefix, file, ""))
+	b.Markup(`"></script>`)
 }
 
 // schemaBlock writes a request or response schema: its fields, or a
 // single typed line for a schema that is not an object.
-func (v *schemaView) schemaBlock(b *strings.Builder, schema any) {
+func (v *schemaView) schemaBlock(b *markup.Builder, schema any) {
 	if schema == nil {
 		return
 	}
 	f := v.flatten(schema)
 	if len(f.props.keys) == 0 && !f.cyclic && f.o.get("oneOf") == nil && f.o.get("anyOf") == nil {
+		b.Markup(`<p class="api-schema-type"><span class="field-type">`)
+		b.Text(v.typeLabel(f))
+		b.Markup(`</span></p>`)
 		if isArray(f.o) && len(v.flatten(f.o.get("items")).props.keys) > 0 {
-			b.WriteString(`<p class="api-schema-type"><span class="field-type">` + esc(v.typeLabel(f)) + `</span></p>`)
 			v.fields(b, schema, 0)
 			return
 		}
-		b.WriteString(`<p class="api-schema-type"><span class="field-type">` + esc(v.typeLabel(f)) + `</span></p>`)
 		if d := f.o.str("description"); d != "" {
-			b.WriteString(v.md(d))
+			b.HTML(v.md(d))
 		}
 		v.facts(b, f.o)
 		return
@@ -278,7 +337,7 @@ func mergedParam(p *obj, schema any, v *schemaView) any {
 	return m
 }
 
-func authField(b *strings.Builder, sc scheme, v *schemaView) {
+func authField(b *markup.Builder, sc scheme, v *schemaView) {
 	name, where, typ, desc := "Authorization", "header", "string", sc.desc
 	switch sc.Type {
 	case "bearer":
@@ -329,17 +388,18 @@ func joinURL(server, p string) string {
 
 // mdHTML renders a Markdown description of a spec, with links made
 // relative like any page content.
-func (j *job) mdHTML(s, key, prefix string) string {
+func (j *job) mdHTML(s, key string, prefix markup.Prefix) markup.HTML {
 	if !strings.ContainsAny(s, "*_`[]<>#|\n&!~\\") && !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+") &&
 		(len(s) == 0 || s[0] < '0' || s[0] > '9') {
 		// Plain sentences, most descriptions, need no Markdown parser.
-		return `<p>` + esc(strings.TrimSpace(s)) + `</p>`
+		return markup.Concat(markup.Const(`<p>`), markup.Text(strings.TrimSpace(s)), markup.Const(`</p>`))
 	}
 	var buf bytes.Buffer
 	if _, err := markdownToHTML(j.e.md, []byte(s), &buf); err != nil {
-		return `<p>` + esc(s) + `</p>`
+		return markup.Concat(markup.Const(`<p>`), markup.Text(s), markup.Const(`</p>`))
 	}
-	return string(j.link.rewrite(buf.Bytes(), key, prefix))
+	// goldmark's output, links rewritten.
+	return markup.Rendered(string(j.link.rewrite(buf.Bytes(), key, prefix)))
 }
 
 // searchText is what offline search finds an endpoint page by besides its

@@ -3,10 +3,12 @@ package export
 import (
 	"net/url"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // responses writes every response status with its schema and examples.
-func (j *job) responses(b *strings.Builder, e *endpoint, v *schemaView, section func(id, title string)) {
+func (j *job) responses(b *markup.Builder, e *endpoint, v *schemaView, section func(id, title string)) {
 	rs := e.op.op.sub("responses")
 	if rs == nil || len(rs.keys) == 0 {
 		return
@@ -18,14 +20,16 @@ func (j *job) responses(b *strings.Builder, e *endpoint, v *schemaView, section 
 		if err != nil || r == nil {
 			continue
 		}
-		class := "status-" + string(code[0]) + "xx"
-		b.WriteString(`<details class="api-response" open><summary><span class="status ` + esc(class) + `">` + esc(code) + `</span> ` +
-			esc(firstLine(r.str("description"))) + `</summary><div class="details-body">`)
+		b.Markup(`<details class="api-response" open><summary>`)
+		statusBadge(b, code)
+		b.Markup(` `)
+		b.Text(firstLine(r.str("description")))
+		b.Markup(`</summary><div class="details-body">`)
 		if d := r.str("description"); d != "" {
-			b.WriteString(v.md(d))
+			b.HTML(v.md(d))
 		}
 		if hdrs := r.sub("headers"); hdrs != nil && len(hdrs.keys) > 0 {
-			b.WriteString(`<p class="api-subtitle">Headers</p>`)
+			b.Markup(`<p class="api-subtitle">Headers</p>`)
 			for _, h := range hdrs.keys {
 				if ho, _, err := v.s.deref(hdrs.get(h)); err == nil && ho != nil {
 					v.field(b, h, "header", mergedParam(ho, ho.get("schema"), v), ho.flag("required"), 0)
@@ -35,17 +39,17 @@ func (j *job) responses(b *strings.Builder, e *endpoint, v *schemaView, section 
 		if content := r.sub("content"); content != nil {
 			for _, mt := range content.keys {
 				m := content.sub(mt)
-				b.WriteString(`<p class="api-media"><code>` + esc(mt) + `</code></p>`)
+				mediaLine(b, mt, false)
 				v.path = []string{"response-" + code}
 				v.schemaBlock(b, m.get("schema"))
 				v.path = nil
 				samples = append(samples, responseSamples(v, code, mt, m)...)
 			}
 		}
-		b.WriteString(`</div></details>`)
+		b.Markup(`</div></details>`)
 	}
 	if len(samples) > 0 {
-		b.WriteString(`<p class="api-subtitle">Response examples</p>`)
+		b.Markup(`<p class="api-subtitle">Response examples</p>`)
 		j.codeGroup(b, samples)
 	}
 }

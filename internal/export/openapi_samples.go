@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/url"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // maxHighlight is the largest sample that is syntax-highlighted.
@@ -20,18 +22,27 @@ type sample struct {
 
 // codeGroup writes samples as a tabbed code group with copy buttons, the
 // same markup as a CodeGroup in MDX, so app.js handles both.
-func (j *job) codeGroup(b *strings.Builder, samples []sample) {
-	b.WriteString(`<div class="code-group" data-tabs>`)
+func (j *job) codeGroup(b *markup.Builder, samples []sample) {
+	b.Markup(`<div class="code-group" data-tabs>`)
 	for _, s := range samples {
-		b.WriteString(`<div class="code-block" data-title="` + esc(s.title) + `"><div class="code-head"><span class="code-title">` +
-			esc(s.title) + `</span><button class="copy" type="button">Copy</button></div>`)
+		codeHead(b, s.title)
 		if s.media != "" {
-			b.WriteString(`<` + s.media + ` class="example-media" controls preload="none" src="` + esc(s.code) + `"></` + s.media + `>`)
+			if u, err := markup.Parse(s.code); err == nil {
+				if s.media == "audio" {
+					b.Markup(`<audio class="example-media" controls preload="none" src="`)
+					b.URL(u)
+					b.Markup(`"></audio>`)
+				} else {
+					b.Markup(`<video class="example-media" controls preload="none" src="`)
+					b.URL(u)
+					b.Markup(`"></video>`)
+				}
+			}
 		}
-		b.WriteString(j.highlighted(s.lang, s.code))
-		b.WriteString(`</div>`)
+		b.HTML(j.highlighted(s.lang, s.code))
+		b.Markup(`</div>`)
 	}
-	b.WriteString(`</div>`)
+	b.Markup(`</div>`)
 }
 
 // maxHighlightCache bounds the highlighted samples one export keeps.
@@ -41,22 +52,22 @@ const maxHighlightCache = 4096
 // far more than the rest of an endpoint page, and real APIs repeat the
 // same examples (an error response on every operation, a resource on all
 // of its operations), so one export highlights each distinct sample once.
-func (j *job) highlighted(lang, code string) string {
+func (j *job) highlighted(lang, code string) markup.HTML {
 	// A huge generated sample is shown plain.
 	if len(code) > maxHighlight {
-		return `<pre class="chroma"><code>` + esc(code) + `</code></pre>`
+		return plainCode(code)
 	}
 	key := lang + "\x00" + code
 	if h, ok := j.hlCache.Load(key); ok {
-		return h.(string)
+		return h.(markup.HTML)
 	}
 	var sb strings.Builder
 	w := bufio.NewWriter(&sb)
 	if err := highlight(w, lang, code+"\n"); err != nil {
-		return `<pre class="chroma"><code>` + esc(code) + `</code></pre>`
+		return plainCode(code)
 	}
 	_ = w.Flush()
-	h := sb.String()
+	h := markup.Rendered(sb.String()) // chroma's HTML formatter escapes the code
 	if j.hlCount.Add(1) <= maxHighlightCache {
 		j.hlCache.Store(key, h)
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // MarshalJSON writes the mapping in its original key order, so examples
@@ -65,7 +67,7 @@ const (
 // schemaView renders the schemas of one endpoint page.
 type schemaView struct {
 	s      *spec
-	md     func(string) string // Markdown description to HTML
+	md     func(string) markup.HTML // Markdown description to HTML
 	budget int
 	stack  []string // $refs being expanded, to cut recursion
 	warned bool
@@ -196,10 +198,10 @@ func (v *schemaView) typeLabel(f flat) string {
 
 // fields writes a field for every property of an object schema (and of
 // the object items of an array schema).
-func (v *schemaView) fields(b *strings.Builder, schema any, depth int) {
+func (v *schemaView) fields(b *markup.Builder, schema any, depth int) {
 	f := v.flatten(schema)
 	if f.cyclic {
-		b.WriteString(`<p class="api-recursive">Recursive: the same schema as <code>` + esc(f.name) + `</code> above.</p>`)
+		recursive(b, f.name)
 		return
 	}
 	if f.ref != "" {
@@ -228,12 +230,12 @@ func isArray(o *obj) bool {
 
 // field writes one parameter or property with its facts and, for
 // objects, arrays of objects and variants, a collapsible list of children.
-func (v *schemaView) field(b *strings.Builder, name, where string, schema any, required bool, depth int) {
+func (v *schemaView) field(b *markup.Builder, name, where string, schema any, required bool, depth int) {
 	v.budget--
 	if v.budget < 0 {
 		if !v.warned {
 			v.warned = true
-			b.WriteString(`<p class="api-truncated">The schema is too large to show in full here.</p>`)
+			b.Markup(`<p class="api-truncated">The schema is too large to show in full here.</p>`)
 		}
 		return
 	}
@@ -244,33 +246,44 @@ func (v *schemaView) field(b *strings.Builder, name, where string, schema any, r
 		id += "-" + where
 	}
 	id += "-" + strings.Join(append(v.path, name), "-")
-	id = esc(slug(id))
-	b.WriteString(`<div class="field" id="` + id + `"><div class="field-head">` + prePills(o) + `<code class="field-name">` + esc(name) + `</code>`)
+	id = markup.Slug(id)
+	b.Markup(`<div class="field"`)
+	b.Attr("id", id)
+	b.Markup(`><div class="field-head">`)
+	prePills(b, o)
+	b.Markup(`<code class="field-name">`)
+	b.Text(name)
+	b.Markup(`</code>`)
 	if where != "" {
-		b.WriteString(`<span class="field-in">` + esc(where) + `</span>`)
+		b.Markup(`<span class="field-in">`)
+		b.Text(where)
+		b.Markup(`</span>`)
 	}
-	b.WriteString(`<span class="field-type">` + esc(v.typeLabel(f)) + `</span>`)
-	pills := []struct {
-		on          bool
-		class, text string
-	}{
-		{required, "field-required", "required"},
-		{o.flag("deprecated"), "field-deprecated", "deprecated"},
-		{o.flag("readOnly"), "field-pill", "read-only"},
-		{o.flag("writeOnly"), "field-pill", "write-only"},
+	b.Markup(`<span class="field-type">`)
+	b.Text(v.typeLabel(f))
+	b.Markup(`</span>`)
+	if required {
+		b.Markup(`<span class="field-required">required</span>`)
 	}
-	for _, p := range pills {
-		if p.on {
-			b.WriteString(`<span class="` + p.class + `">` + p.text + `</span>`)
-		}
+	if o.flag("deprecated") {
+		b.Markup(`<span class="field-deprecated">deprecated</span>`)
 	}
-	b.WriteString(postPills(o, v.post))
+	if o.flag("readOnly") {
+		b.Markup(`<span class="field-pill">read-only</span>`)
+	}
+	if o.flag("writeOnly") {
+		b.Markup(`<span class="field-pill">write-only</span>`)
+	}
+	postPills(b, o, v.post)
 	if d, ok := o.m["default"]; ok {
-		b.WriteString(`<span class="field-default">default: <code>` + esc(plain(d)) + `</code></span>`)
+		b.Markup(`<span class="field-default">default: <code>`)
+		b.Text(plain(d))
+		b.Markup(`</code></span>`)
 	}
-	b.WriteString(fieldAnchor(id, name) + `</div><div class="field-body">`)
+	fieldAnchor(b, id, name)
+	b.Markup(`</div><div class="field-body">`)
 	if d := o.str("description"); d != "" {
-		b.WriteString(v.md(d))
+		b.HTML(v.md(d))
 	}
 	v.facts(b, o)
 	if !f.cyclic && depth < maxSchemaDepth {
@@ -285,46 +298,64 @@ func (v *schemaView) field(b *strings.Builder, name, where string, schema any, r
 			}
 		}
 		if cyclicItem != "" {
-			b.WriteString(`<p class="api-recursive">Recursive: the same schema as <code>` + esc(cyclicItem) + `</code> above.</p>`)
+			recursive(b, cyclicItem)
 		} else if len(child) > 0 || o.get("oneOf") != nil || o.get("anyOf") != nil {
-			b.WriteString(`<details class="expandable"` + map[bool]string{true: " open"}[v.openAll] + `><summary>Show child attributes</summary><div class="details-body">`)
+			b.Markup(`<details class="expandable"`)
+			if v.openAll {
+				b.Markup(` open`)
+			}
+			b.Markup(`><summary>Show child attributes</summary><div class="details-body">`)
 			v.path = append(v.path, name)
 			v.fields(b, target, depth+1)
 			v.path = v.path[:len(v.path)-1]
-			b.WriteString(`</div></details>`)
+			b.Markup(`</div></details>`)
 		}
 	} else if f.cyclic {
-		b.WriteString(`<p class="api-recursive">Recursive: the same schema as <code>` + esc(f.name) + `</code> above.</p>`)
+		recursive(b, f.name)
 	}
-	b.WriteString(`</div></div>`)
+	b.Markup(`</div></div>`)
+}
+
+// recursive says that a schema is the one it sits in, shown above.
+func recursive(b *markup.Builder, name string) {
+	b.Markup(`<p class="api-recursive">Recursive: the same schema as <code>`)
+	b.Text(name)
+	b.Markup(`</code> above.</p>`)
 }
 
 // variants writes the oneOf and anyOf options of a schema.
-func (v *schemaView) variants(b *strings.Builder, o *obj, depth int) {
+func (v *schemaView) variants(b *markup.Builder, o *obj, depth int) {
 	for _, kind := range []string{"oneOf", "anyOf"} {
 		opts := o.list(kind)
 		if len(opts) == 0 {
 			continue
 		}
-		title := map[string]string{"oneOf": "One of", "anyOf": "Any of"}[kind]
-		b.WriteString(`<div class="api-variants"><p class="api-variants-title">` + title + `</p>`)
+		b.Markup(`<div class="api-variants"><p class="api-variants-title">`)
+		if kind == "oneOf" {
+			b.Markup(`One of`)
+		} else {
+			b.Markup(`Any of`)
+		}
+		b.Markup(`</p>`)
 		for i, opt := range opts {
 			f := v.flatten(opt)
 			label := f.o.str("title")
 			if label == "" {
 				label = v.typeLabel(f)
 			}
-			b.WriteString(`<details class="expandable"><summary>Option ` + strconv.Itoa(i+1) + `: ` + esc(label) + `</summary><div class="details-body">`)
+			b.Markup(`<details class="expandable"><summary>Option `)
+			b.Text(strconv.Itoa(i+1) + ": " + label)
+			b.Markup(`</summary><div class="details-body">`)
 			if d := f.o.str("description"); d != "" {
-				b.WriteString(v.md(d))
+				b.HTML(v.md(d))
 			}
 			v.facts(b, f.o)
 			if depth < maxSchemaDepth {
 				v.fields(b, opt, depth+1)
 			}
-			b.WriteString(`</div></details>`)
+			b.Markup(`</div></details>`)
 		}
-		b.WriteString(`</div>`)
+		b.Markup(`</div>`)
 	}
 }
 
@@ -337,34 +368,46 @@ var constraintNames = []struct{ key, label string }{
 }
 
 // facts lists enum values, constraints and the example of a schema.
-func (v *schemaView) facts(b *strings.Builder, o *obj) {
+func (v *schemaView) facts(b *markup.Builder, o *obj) {
 	if enum := o.list("enum"); len(enum) > 0 {
-		b.WriteString(`<p class="field-enum">Available options: `)
+		b.Markup(`<p class="field-enum">Available options: `)
 		for i, e := range enum {
 			if i > 0 {
-				b.WriteString(", ")
+				b.Markup(", ")
 			}
-			b.WriteString(`<code>` + esc(plain(e)) + `</code>`)
+			b.Markup(`<code>`)
+			b.Text(plain(e))
+			b.Markup(`</code>`)
 		}
-		b.WriteString(`</p>`)
+		b.Markup(`</p>`)
 	}
-	var cs []string
+	n := 0
 	for _, c := range constraintNames {
 		val, ok := o.m[c.key]
 		if !ok || val == false {
 			continue
 		}
+		if n == 0 {
+			b.Markup(`<p class="field-constraints">`)
+		} else {
+			b.Markup(" · ")
+		}
+		n++
+		b.Text(c.label)
 		if val == true { // 3.0 exclusive bounds and uniqueItems are flags
-			cs = append(cs, c.label)
 			continue
 		}
-		cs = append(cs, c.label+": <code>"+esc(plain(val))+"</code>")
+		b.Markup(": <code>")
+		b.Text(plain(val))
+		b.Markup("</code>")
 	}
-	if len(cs) > 0 {
-		b.WriteString(`<p class="field-constraints">` + strings.Join(cs, " · ") + `</p>`)
+	if n > 0 {
+		b.Markup(`</p>`)
 	}
 	if ex, ok := o.m["example"]; ok {
-		b.WriteString(`<p class="field-example">Example: <code>` + esc(plain(ex)) + `</code></p>`)
+		b.Markup(`<p class="field-example">Example: <code>`)
+		b.Text(plain(ex))
+		b.Markup(`</code></p>`)
 	}
 }
 

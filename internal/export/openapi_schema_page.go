@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // A page with frontmatter `openapi-schema: Name` (or `file.yaml Name`)
@@ -106,9 +108,9 @@ func (j *job) resolveSchemaPages(pages []*page, g *apiGen) {
 
 // schemaReference renders the generated part of a schema page, as
 // apiReference does for endpoints.
-func (j *job) schemaReference(p *page, prefix string) (top, rest string, hs []heading) {
+func (j *job) schemaReference(p *page, prefix markup.Prefix) (top, rest markup.HTML, hs []heading) {
 	r := p.schema
-	v := &schemaView{s: r.spec, budget: schemaBudget, md: func(s string) string { return j.mdHTML(s, p.key, prefix) },
+	v := &schemaView{s: r.spec, budget: schemaBudget, md: func(s string) markup.HTML { return j.mdHTML(s, p.key, prefix) },
 		warn: func(err error) {
 			if _, dup := j.apiWarns.LoadOrStore(err.Error(), true); !dup {
 				j.warnAPI("OpenAPI reference shown by name only", "page", p.out, "error", err.Error())
@@ -118,20 +120,24 @@ func (j *job) schemaReference(p *page, prefix string) (top, rest string, hs []he
 	ref := newObj()
 	ref.set("$ref", r.ref())
 	f := v.flatten(ref)
-	var b strings.Builder
-	b.WriteString(`<link rel="stylesheet" href="` + prefix + `_static/api.css">`)
-	b.WriteString(`<div class="endpoint api-endpoint"><span class="method method-schema">SCHEMA</span><code class="api-path">` + esc(r.name) + `</code>`)
+	var b markup.Builder
+	stylesheet(&b, prefix, "_static/api.css")
+	b.Markup(`<div class="endpoint api-endpoint"><span class="method method-schema">SCHEMA</span><code class="api-path">`)
+	b.Text(r.name)
+	b.Markup(`</code>`)
 	if f.o.flag("deprecated") {
-		b.WriteString(`<span class="field-deprecated">deprecated</span>`)
+		b.Markup(`<span class="field-deprecated">deprecated</span>`)
 	}
-	b.WriteString(`</div>`)
+	b.Markup(`</div>`)
 	if d := f.o.str("description"); d != "" {
-		b.WriteString(`<div class="api-description">` + v.md(d) + `</div>`)
+		b.Markup(`<div class="api-description">`)
+		b.HTML(v.md(d))
+		b.Markup(`</div>`)
 	}
-	top = b.String()
+	top = b.Fragment()
 	b.Reset()
 	section := sectionWriter(&b, &hs)
-	b.WriteString(`<div class="api-reference">`)
+	b.Markup(`<div class="api-reference">`)
 	section("attributes", "Attributes")
 	v.path = []string{"schema"}
 	v.schemaBlock(&b, ref)
@@ -141,8 +147,8 @@ func (j *job) schemaReference(p *page, prefix string) (top, rest string, hs []he
 		section("example", "Example")
 		j.codeGroup(&b, []sample{{title: r.name, lang: "json", code: pretty(ex)}})
 	}
-	b.WriteString(`</div>`)
-	return top, b.String(), hs
+	b.Markup(`</div>`)
+	return top, b.Fragment(), hs
 }
 
 // searchText is what readers find a schema page by: its name and the
@@ -157,9 +163,14 @@ func (r *schemaRef) searchText() string {
 // sectionWriter returns the function the reference pages (endpoints and
 // schemas) open a section with: an h2 with its anchor link in b, and the
 // heading in hs for the page's table of contents.
-func sectionWriter(b *strings.Builder, hs *[]heading) func(id, title string) {
+func sectionWriter(b *markup.Builder, hs *[]heading) func(id, title string) {
 	return func(id, title string) {
 		*hs = append(*hs, heading{Level: 2, ID: id, Text: title})
-		b.WriteString(`<h2 id="` + id + `">` + esc(title) + `<a class="anchor" href="#` + id + `" aria-label="Link to this section"></a></h2>`)
+		b.Markup(`<h2`)
+		b.Attr("id", id)
+		b.Markup(`>`)
+		b.Text(title)
+		sectionAnchor(b, id)
+		b.Markup(`</h2>`)
 	}
 }

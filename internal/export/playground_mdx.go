@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // MDX API pages (frontmatter "api") have no spec: the request they
@@ -251,19 +253,19 @@ func (j *job) mdxTarget(p *page) (method, route string, servers []string, why st
 // mdxPanel is the "Try it" panel of an MDX API page, with its stylesheet
 // and script, or "" when the page shows none: kinds without the
 // playground feature, and the simple and none modes, as on OpenAPI pages.
-func (j *job) mdxPanel(p *page, prefix string) string {
+func (j *job) mdxPanel(p *page, prefix markup.Prefix) markup.HTML {
 	if p.api != nil || p.fm.API == "" || !j.features["playground"] || j.playgroundMode(p) != "interactive" {
-		return ""
+		return markup.HTML{}
 	}
 	cfg := j.mdxPlaygroundConfig(p, mdxFields(string(p.body), j.loadSnippet))
 	if cfg == nil {
-		return ""
+		return markup.HTML{}
 	}
-	var b strings.Builder
-	b.WriteString(`<link rel="stylesheet" href="` + prefix + `_static/api.css">`)
+	var b markup.Builder
+	stylesheet(&b, prefix, "_static/api.css")
 	writePlayground(&b, cfg)
-	b.WriteString(`<script src="` + prefix + `_static/playground.js"></script>`)
-	return b.String()
+	script(&b, prefix, "_static/playground.js")
+	return b.Fragment()
 }
 
 // fileForm is the multipart form of a body that takes a file (a body

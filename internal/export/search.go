@@ -6,6 +6,8 @@ import (
 	"html"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // searchEntry is one page in the offline search index. Field names are
@@ -24,7 +26,7 @@ type searchEntry struct {
 const maxSearchBody = 6000
 
 func newSearchEntry(p *page, hs []heading, content []byte) searchEntry {
-	e := searchEntry{Title: p.title, URL: hrefPath(p.out), Body: visibleText(content, maxSearchBody)}
+	e := searchEntry{Title: p.title, URL: markup.Path("", p.out, "").String(), Body: visibleText(content, maxSearchBody)}
 	if p.fm.Description != "" {
 		e.Body = p.fm.Description + " " + e.Body
 	}

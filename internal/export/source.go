@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -37,8 +39,8 @@ type frontmatter struct {
 
 // metaTags are the social card tags of the page's frontmatter ("og:image",
 // "twitter:card", ...), in key order so the output is stable.
-func (fm *frontmatter) metaTags() string {
-	var b strings.Builder
+func (fm *frontmatter) metaTags() markup.HTML {
+	var b markup.Builder
 	for _, k := range sortedKeys(fm.Extra) {
 		attr := ""
 		switch {
@@ -51,10 +53,17 @@ func (fm *frontmatter) metaTags() string {
 		}
 		switch v := fm.Extra[k].(type) {
 		case string, int, float64, bool:
-			b.WriteString(`<meta ` + attr + `="` + esc(k) + `" content="` + esc(fmt.Sprint(v)) + `">`)
+			b.Markup(`<meta`)
+			if attr == "property" {
+				b.Attr("property", k)
+			} else {
+				b.Attr("name", k)
+			}
+			b.Attr("content", fmt.Sprint(v))
+			b.Markup(`>`)
 		}
 	}
-	return b.String()
+	return b.Fragment()
 }
 
 // page is one exported page.
