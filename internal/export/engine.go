@@ -14,6 +14,7 @@ import (
 	"github.com/yuin/goldmark"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
 
 // Options configures an Engine.
@@ -38,7 +39,7 @@ type Engine struct {
 
 // New returns an Engine.
 func New(opts Options) *Engine {
-	e := &Engine{workers: opts.Workers, log: opts.Logger, md: newMarkdown(), limits: opts.Limits.WithDefaults()}
+	e := &Engine{workers: opts.Workers, log: opts.Logger, md: mdx.NewMarkdown(), limits: opts.Limits.WithDefaults()}
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}

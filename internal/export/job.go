@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
@@ -160,21 +161,21 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	}()
 	prefix := markup.RootPrefix(p.out)
 	mdxPanel := j.mdxPanel(p, prefix) // reads the source before it is freed
-	md := boundMarkdown(preprocess(string(p.body), j.loadSnippet, nil, 0))
+	md := mdx.Bound(mdx.Preprocess(string(p.body), j.loadSnippet))
 	p.body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
-	hs, err := markdownToHTML(j.e.md, []byte(md), &buf.html)
+	hs, err := mdx.ToHTML(j.e.md, []byte(md), &buf.html)
 	if err != nil {
 		return fmt.Errorf("%s: render: %w", p.file, err)
 	}
 	content := j.link.rewrite(buf.html.Bytes(), p.key, prefix)
 	var apiTop, apiRest markup.HTML
 	if p.api != nil {
-		var apiHs []heading
+		var apiHs []mdx.Heading
 		apiTop, apiRest, apiHs = j.apiReference(p, prefix)
 		hs = append(hs, apiHs...)
 	} else if p.schema != nil {
-		var apiHs []heading
+		var apiHs []mdx.Heading
 		apiTop, apiRest, apiHs = j.schemaReference(p, prefix)
 		hs = append(hs, apiHs...)
 	}

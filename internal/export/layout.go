@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
 
 // chromeKey identifies the page frame shared by all pages of a section at
@@ -150,7 +151,7 @@ func (j *job) divisionLink(b *markup.Builder, d *division, prefix markup.Prefix,
 		b.Markup(` class="current" aria-current="true"`)
 	}
 	b.Markup(`>`)
-	b.HTML(iconSVG(d.icon))
+	b.HTML(mdx.Icon(d.icon))
 	b.Text(d.label)
 	navTag(b, d.tag)
 	if d.desc != "" && (d.kind == "product" || d.kind == "menu") {
@@ -210,7 +211,7 @@ func (j *job) items(b *markup.Builder, items []*navItem, prefix markup.Prefix, t
 				open = false
 			}
 			b.Markup(`<div class="nav-group"><p class="nav-group-title">`)
-			b.HTML(iconSVG(it.icon))
+			b.HTML(mdx.Icon(it.icon))
 			b.Text(it.group)
 			navTag(b, it.tag)
 			b.Markup(`</p><ul class="nav-list">`)
@@ -233,7 +234,7 @@ func (j *job) items(b *markup.Builder, items []*navItem, prefix markup.Prefix, t
 			b.Markup(` open`)
 		}
 		b.Markup(`><summary>`)
-		b.HTML(iconSVG(it.icon))
+		b.HTML(mdx.Icon(it.icon))
 		b.Text(it.group)
 		navTag(b, it.tag)
 		b.Markup(`</summary><ul class="nav-list">`)
@@ -257,7 +258,7 @@ func (j *job) pageLink(b *markup.Builder, key string, prefix markup.Prefix) {
 	b.Markup(`<li><a href="`)
 	b.URL(markup.Path(prefix, p.out, ""))
 	b.Markup(`">`)
-	b.HTML(iconSVG(p.fm.Icon))
+	b.HTML(mdx.Icon(p.fm.Icon))
 	b.Text(p.navTitle())
 	// A deprecated endpoint is labelled in the sidebar too, as on the platform.
 	if p.fm.Deprecated || p.api != nil && p.api.op.flag("deprecated") {
@@ -372,7 +373,7 @@ func tail(b *markup.Builder, prefix markup.Prefix) {
 }
 
 // toc renders the table of contents from a page's headings.
-func toc(b *markup.Builder, hs []heading) {
+func toc(b *markup.Builder, hs []mdx.Heading) {
 	if len(hs) == 0 {
 		b.Markup(`<aside class="toc"></aside>`)
 		return

@@ -156,7 +156,7 @@ func (l *linker) rewrite(content []byte, from string, prefix markup.Prefix) []by
 func urlAttr(b []byte) string {
 	for _, name := range []string{"href", "src", "srcset", "poster"} {
 		n := len(name)
-		if len(b) > n && bytes.EqualFold(b[len(b)-n:], []byte(name)) && isSpace(b[len(b)-n-1]) {
+		if len(b) > n && bytes.EqualFold(b[len(b)-n:], []byte(name)) && isHTMLSpace(b[len(b)-n-1]) {
 			if name == "poster" {
 				return "src" // loads like a source
 			}
@@ -168,3 +168,5 @@ func urlAttr(b []byte) string {
 
 // hasScheme reports an absolute URL (one with a scheme), as browsers read it.
 func hasScheme(s string) bool { return markup.Scheme(s) != "" }
+
+func isHTMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
 
 // endpoint is an operation with everything its page needs resolved.
@@ -127,7 +128,7 @@ func mediaExample(v *schemaView, m *obj) any {
 // apiReference renders the generated part of an endpoint page: top goes
 // above the page's own content, rest below it. It returns the headings
 // it adds to the table of contents.
-func (j *job) apiReference(p *page, prefix markup.Prefix) (top, rest markup.HTML, hs []heading) {
+func (j *job) apiReference(p *page, prefix markup.Prefix) (top, rest markup.HTML, hs []mdx.Heading) {
 	o := p.api
 	v := &schemaView{s: o.spec, budget: schemaBudget, md: func(s string) markup.HTML { return j.mdHTML(s, p.key, prefix) },
 		warn: func(err error) {
@@ -395,7 +396,7 @@ func (j *job) mdHTML(s, key string, prefix markup.Prefix) markup.HTML {
 		return markup.Concat(markup.Const(`<p>`), markup.Text(strings.TrimSpace(s)), markup.Const(`</p>`))
 	}
 	var buf bytes.Buffer
-	if _, err := markdownToHTML(j.e.md, []byte(s), &buf); err != nil {
+	if _, err := mdx.ToHTML(j.e.md, []byte(s), &buf); err != nil {
 		return markup.Concat(markup.Const(`<p>`), markup.Text(s), markup.Const(`</p>`))
 	}
 	// goldmark's output, links rewritten.

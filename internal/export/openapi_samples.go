@@ -1,12 +1,12 @@
 package export
 
 import (
-	"bufio"
 	"encoding/json"
 	"net/url"
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
 
 // maxHighlight is the largest sample that is syntax-highlighted.
@@ -25,7 +25,7 @@ type sample struct {
 func (j *job) codeGroup(b *markup.Builder, samples []sample) {
 	b.Markup(`<div class="code-group" data-tabs>`)
 	for _, s := range samples {
-		codeHead(b, s.title)
+		mdx.CodeHead(b, s.title)
 		if s.media != "" {
 			if u, err := markup.Parse(s.code); err == nil {
 				if s.media == "audio" {
@@ -55,19 +55,16 @@ const maxHighlightCache = 4096
 func (j *job) highlighted(lang, code string) markup.HTML {
 	// A huge generated sample is shown plain.
 	if len(code) > maxHighlight {
-		return plainCode(code)
+		return mdx.PlainCode(code)
 	}
 	key := lang + "\x00" + code
 	if h, ok := j.hlCache.Load(key); ok {
 		return h.(markup.HTML)
 	}
-	var sb strings.Builder
-	w := bufio.NewWriter(&sb)
-	if err := highlight(w, lang, code+"\n"); err != nil {
-		return plainCode(code)
+	h, err := mdx.Highlight(lang, code+"\n")
+	if err != nil {
+		return mdx.PlainCode(code)
 	}
-	_ = w.Flush()
-	h := markup.Rendered(sb.String()) // chroma's HTML formatter escapes the code
 	if j.hlCount.Add(1) <= maxHighlightCache {
 		j.hlCache.Store(key, h)
 	}

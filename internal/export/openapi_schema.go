@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
 
 // MarshalJSON writes the mapping in its original key order, so examples
@@ -280,7 +281,7 @@ func (v *schemaView) field(b *markup.Builder, name, where string, schema any, re
 		b.Text(plain(d))
 		b.Markup(`</code></span>`)
 	}
-	fieldAnchor(b, id, name)
+	mdx.FieldAnchor(b, id, name)
 	b.Markup(`</div><div class="field-body">`)
 	if d := o.str("description"); d != "" {
 		b.HTML(v.md(d))

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
 
 // A page with frontmatter `openapi-schema: Name` (or `file.yaml Name`)
@@ -108,7 +109,7 @@ func (j *job) resolveSchemaPages(pages []*page, g *apiGen) {
 
 // schemaReference renders the generated part of a schema page, as
 // apiReference does for endpoints.
-func (j *job) schemaReference(p *page, prefix markup.Prefix) (top, rest markup.HTML, hs []heading) {
+func (j *job) schemaReference(p *page, prefix markup.Prefix) (top, rest markup.HTML, hs []mdx.Heading) {
 	r := p.schema
 	v := &schemaView{s: r.spec, budget: schemaBudget, md: func(s string) markup.HTML { return j.mdHTML(s, p.key, prefix) },
 		warn: func(err error) {
@@ -163,14 +164,14 @@ func (r *schemaRef) searchText() string {
 // sectionWriter returns the function the reference pages (endpoints and
 // schemas) open a section with: an h2 with its anchor link in b, and the
 // heading in hs for the page's table of contents.
-func sectionWriter(b *markup.Builder, hs *[]heading) func(id, title string) {
+func sectionWriter(b *markup.Builder, hs *[]mdx.Heading) func(id, title string) {
 	return func(id, title string) {
-		*hs = append(*hs, heading{Level: 2, ID: id, Text: title})
+		*hs = append(*hs, mdx.Heading{Level: 2, ID: id, Text: title})
 		b.Markup(`<h2`)
 		b.Attr("id", id)
 		b.Markup(`>`)
 		b.Text(title)
-		sectionAnchor(b, id)
+		mdx.SectionAnchor(b, id)
 		b.Markup(`</h2>`)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
 
 // mdxOrderPage declares every kind of field the panel reads: a path
@@ -45,10 +47,10 @@ const mdxOrderPage = `
 `
 
 func TestMDXFields_model(t *testing.T) {
-	top := mdxFields(mdxOrderPage, nil)
+	top := mdx.ParamFields(mdxOrderPage, nil)
 	var names []string
 	for _, f := range top {
-		names = append(names, f.in+":"+f.name)
+		names = append(names, f.In+":"+f.Name)
 	}
 	want := []string{"path:orderId", "query:limit", "header:X-Trace", "cookie:session", "body:note", "body:rush",
 		"body:gift", "body:address", "body:tags"}
@@ -56,10 +58,10 @@ func TestMDXFields_model(t *testing.T) {
 		t.Fatalf("fields %v, want %v", names, want)
 	}
 	addr := top[7]
-	if len(addr.children) != 3 || addr.children[1].name != "zip" || addr.children[1].in != "body" || !addr.children[1].required {
-		t.Errorf("address children: %+v", addr.children)
+	if len(addr.Children) != 3 || addr.Children[1].Name != "zip" || addr.Children[1].In != "body" || !addr.Children[1].Required {
+		t.Errorf("address children: %+v", addr.Children)
 	}
-	if top[1].def != "10" || top[1].typ != "integer" || top[1].required {
+	if top[1].Default != "10" || top[1].Type != "integer" || top[1].Required {
 		t.Errorf("limit: %+v", top[1])
 	}
 }
@@ -70,7 +72,7 @@ func TestMDXPlaygroundConfig_fromParamFields(t *testing.T) {
 	j.cfg.API.MDX.Auth.Method = "key"
 	j.cfg.API.MDX.Auth.Name = "X-Acme-Key"
 	p := &page{file: "orders.mdx", fm: frontmatter{API: "put /orders/{orderId}/lines/{line}"}}
-	cfg := j.mdxPlaygroundConfig(p, mdxFields(mdxOrderPage, nil))
+	cfg := j.mdxPlaygroundConfig(p, mdx.ParamFields(mdxOrderPage, nil))
 	if cfg == nil {
 		t.Fatal("no config")
 	}
@@ -114,7 +116,7 @@ func TestMDXPlaygroundConfig_fromParamFields(t *testing.T) {
 func TestMDXPlaygroundConfig_fileBody(t *testing.T) {
 	j := &job{cfg: &config{}, e: New(Options{}), kind: KindCloud}
 	p := &page{file: "upload.mdx", fm: frontmatter{API: "POST https://api.acme.test/photos"}}
-	cfg := j.mdxPlaygroundConfig(p, mdxFields(`<ParamField body="photo" type="file" required />
+	cfg := j.mdxPlaygroundConfig(p, mdx.ParamFields(`<ParamField body="photo" type="file" required />
 <ParamField body="extra" type="file[]" />
 <ParamField body="caption" type="string" default="Rex" />`, nil))
 	want := []pgBody{{Media: "multipart/form-data", Form: "multipart", Fields: []pgField{
@@ -260,10 +262,10 @@ import Gone from '/snippets/gone.mdx';
 <Gone />
 `
 	var got []string
-	for _, f := range mdxFields(page, load) {
-		got = append(got, f.in+":"+f.name)
-		for _, c := range f.children {
-			got = append(got, "  "+c.in+":"+c.name)
+	for _, f := range mdx.ParamFields(page, load) {
+		got = append(got, f.In+":"+f.Name)
+		for _, c := range f.Children {
+			got = append(got, "  "+c.In+":"+c.Name)
 		}
 	}
 	if want := []string{"path:id", "query:cursor", "body:to", "  body:city"}; !reflect.DeepEqual(got, want) {
@@ -273,14 +275,14 @@ import Gone from '/snippets/gone.mdx';
 
 // TestMDXFields_snippetFanOutBounded: a snippet that uses itself ten
 // times would take 10^8 scans unbounded; the scan stops after
-// maxSnippetScans uses.
+// mdx.MaxSnippetScans uses.
 func TestMDXFields_snippetFanOutBounded(t *testing.T) {
 	self := "import S from '/snippets/s.mdx';\n\n<ParamField query=\"q\" type=\"string\" />\n" + strings.Repeat("<S />\n", 10)
 	loads := 0
 	load := func(string) (string, error) { loads++; return self, nil }
-	fields := mdxFields(self, load)
-	if loads != maxSnippetScans || len(fields) != maxSnippetScans+1 {
-		t.Errorf("%d loads, %d fields; want %d and %d", loads, len(fields), maxSnippetScans, maxSnippetScans+1)
+	fields := mdx.ParamFields(self, load)
+	if loads != mdx.MaxSnippetScans || len(fields) != mdx.MaxSnippetScans+1 {
+		t.Errorf("%d loads, %d fields; want %d and %d", loads, len(fields), mdx.MaxSnippetScans, mdx.MaxSnippetScans+1)
 	}
 	j := &job{cfg: &config{}, e: New(Options{}), kind: KindCloud}
 	cfg := j.mdxPlaygroundConfig(&page{file: "s.mdx", fm: frontmatter{API: "GET http://127.0.0.1:9/s"}}, fields)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
 
 // searchEntry is one page in the offline search index. Field names are
@@ -25,7 +26,7 @@ type searchEntry struct {
 // most often mean.
 const maxSearchBody = 6000
 
-func newSearchEntry(p *page, hs []heading, content []byte) searchEntry {
+func newSearchEntry(p *page, hs []mdx.Heading, content []byte) searchEntry {
 	e := searchEntry{Title: p.title, URL: markup.Path("", p.out, "").String(), Body: visibleText(content, maxSearchBody)}
 	if p.fm.Description != "" {
 		e.Body = p.fm.Description + " " + e.Body

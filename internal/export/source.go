@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 
 	"gopkg.in/yaml.v3"
 )
@@ -166,37 +167,6 @@ func pageFile(src fs.FS, key string) (string, bool) {
 	return "", false
 }
 
-// splitFrontmatter separates a leading YAML block delimited by "---" lines.
-func splitFrontmatter(b []byte) (fm, body []byte) {
-	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	if !bytes.HasPrefix(b, []byte("---")) {
-		return nil, b
-	}
-	first := bytes.IndexByte(b, '\n')
-	if first < 0 || len(bytes.TrimSpace(b[3:first])) != 0 {
-		return nil, b
-	}
-	rest := b[first+1:]
-	for off := 0; off < len(rest); {
-		end := bytes.IndexByte(rest[off:], '\n')
-		line := rest[off:]
-		if end >= 0 {
-			line = rest[off : off+end]
-		}
-		if bytes.Equal(bytes.TrimRight(line, " \r\t"), []byte("---")) {
-			if end < 0 {
-				return rest[:off], nil
-			}
-			return rest[:off], rest[off+end+1:]
-		}
-		if end < 0 {
-			break
-		}
-		off += end + 1
-	}
-	return nil, b
-}
-
 // readPage loads a page and its settings. A frontmatter error is reported
 // with the file name because it is the author's to fix.
 func (j *job) readPage(key, file string) (*page, error) {
@@ -208,7 +178,7 @@ func (j *job) readPage(key, file string) (*page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", file, err)
 	}
-	fmb, body := splitFrontmatter(b)
+	fmb, body := mdx.SplitFrontmatter(b)
 	p := &page{key: key, file: file, out: key + ".html", body: body}
 	if len(fmb) > 0 {
 		if err := yaml.Unmarshal(fmb, &p.fm); err != nil {

@@ -1,4 +1,4 @@
-package export
+package mdx
 
 import (
 	"strconv"
@@ -30,7 +30,7 @@ func renderComponent(t *jsxTag) (openHTML, closeHTML markup.HTML) {
 		icon := map[string]string{"note": "info", "info": "info", "tip": "lightbulb", "warning": "warning",
 			"check": "check", "danger": "danger", "callout": t.attr("icon")}[kind]
 		b.Markup(`><span class="callout-icon">`)
-		b.HTML(iconSVG(icon))
+		b.HTML(Icon(icon))
 		b.Markup(`</span><div class="callout-body">`)
 		return b.Fragment(), markup.Const(`</div></div>`)
 	}
@@ -82,7 +82,7 @@ func renderComponent(t *jsxTag) (openHTML, closeHTML markup.HTML) {
 			b.Markup(` open`)
 		}
 		b.Markup(`><summary>`)
-		b.HTML(iconSVG(t.attr("icon")))
+		b.HTML(Icon(t.attr("icon")))
 		b.Text(title)
 		b.Markup(`</summary><div class="details-body">`)
 		return b.Fragment(), markup.Const(`</div></details>`)
@@ -104,7 +104,7 @@ func renderComponent(t *jsxTag) (openHTML, closeHTML markup.HTML) {
 		b.Markup(` role="img"`)
 		b.Attr("aria-label", t.attr("icon"))
 		b.Markup(`>`)
-		b.HTML(iconSVG(t.attr("icon")))
+		b.HTML(Icon(t.attr("icon")))
 		return b.Fragment(), markup.Const(`</span>`)
 	case "Badge":
 		return markup.Const(`<span class="badge">`), markup.Const(`</span>`)
@@ -164,7 +164,7 @@ func card(t *jsxTag) (markup.HTML, markup.HTML) {
 	}
 	if icon := t.attr("icon"); icon != "" {
 		b.Markup(`<span class="card-icon">`)
-		b.HTML(iconSVG(icon))
+		b.HTML(Icon(icon))
 		b.Markup(`</span>`)
 	}
 	title := t.attr("title")
@@ -230,20 +230,20 @@ func field(t *jsxTag) (markup.HTML, markup.HTML) {
 		b.Text(d)
 		b.Markup(`</code></span>`)
 	}
-	fieldAnchor(&b, id, name)
+	FieldAnchor(&b, id, name)
 	b.Markup(`</div><div class="field-body">`)
 	return b.Fragment(), markup.Const(`</div></div>`)
 }
 
 // fieldAnchor writes the link icon of a parameter or property: a link to
 // its own id, which app.js also copies on click.
-func fieldAnchor(b *markup.Builder, id, name string) {
+func FieldAnchor(b *markup.Builder, id, name string) {
 	b.Markup(`<a class="field-anchor" href="`)
 	b.URL(markup.Fragment(id))
 	b.Markup(`"`)
 	b.Attr("aria-label", "Link to "+name)
 	b.Markup(`>`)
-	b.HTML(iconSVG("link"))
+	b.HTML(Icon("link"))
 	b.Markup(`</a>`)
 }
 
@@ -274,7 +274,7 @@ var iconAliases = map[string]string{
 	"square-terminal": "terminal", "cog": "gear", "sliders": "gear",
 }
 
-func iconSVG(name string) markup.HTML {
+func Icon(name string) markup.HTML {
 	if name == "" {
 		return markup.HTML{}
 	}

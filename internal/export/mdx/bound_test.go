@@ -1,4 +1,4 @@
-package export
+package mdx
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 func renderMarkdown(t *testing.T, md string) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if _, err := markdownToHTML(testMarkdown, []byte(md), &buf); err != nil {
+	if _, err := ToHTML(testMarkdown, []byte(md), &buf); err != nil {
 		t.Fatalf("render: %v", err)
 	}
 	return buf.String()
@@ -44,7 +44,7 @@ func TestBoundMarkdown_longListSplitUnseen(t *testing.T) {
 		"headings": strings.Repeat("## A section\n\n- one\n- two\n\nSome text.\n\n", 20000),
 	} {
 		t.Run(name, func(t *testing.T) {
-			bounded := boundMarkdown(md)
+			bounded := Bound(md)
 			joints := strings.Count(bounded, topLevelBreak)
 			if name == "headings" {
 				// Each heading closes the top level: no break is needed.
@@ -77,7 +77,7 @@ func TestBoundMarkdown_longListSplitUnseen(t *testing.T) {
 func TestBoundMarkdown_fenceNeverSplit(t *testing.T) {
 	code := "  ```json\n" + strings.Repeat("  {\"k\": 1}\n", 30000) + "  ```\n"
 	md := "- item\n\n" + code + "- next\n"
-	bounded := boundMarkdown(md)
+	bounded := Bound(md)
 	if want := "- item\n\n" + code + topLevelBreak + "- next\n"; bounded != want {
 		t.Fatalf("the page was closed elsewhere than after the code block: %d breaks", strings.Count(bounded, topLevelBreak))
 	}
@@ -97,7 +97,7 @@ func TestBoundMarkdown_noMarginClosedAtHardBound(t *testing.T) {
 		b.WriteString(strings.Repeat("  ", i) + "- step\n")
 	}
 	md := b.String() + strings.Repeat(strings.Repeat("  ", 60)+"- deep\n", 12000)
-	bounded := boundMarkdown(md)
+	bounded := Bound(md)
 	if strings.Count(bounded, topLevelBreak) == 0 {
 		t.Fatal("a list nested 60 deep over 12,000 lines was never closed")
 	}

@@ -1,4 +1,4 @@
-package export
+package mdx
 
 import (
 	"bytes"
@@ -61,11 +61,14 @@ type pageRenderer struct{ buf bytes.Buffer }
 
 func (r *pageRenderer) render(page string) {
 	r.buf.Reset()
-	out := boundMarkdown(preprocess(page, nil, map[string]string{}, 0))
-	_, _ = markdownToHTML(testMarkdown, []byte(out), &r.buf)
+	out := Bound(preprocess(page, nil, map[string]string{}, 0))
+	_, _ = ToHTML(testMarkdown, []byte(out), &r.buf)
 }
 
-var testMarkdown = newMarkdown()
+var testMarkdown = NewMarkdown()
+
+// pageLimit is the export's default bound on one page (export.DefaultLimits).
+const pageLimit = 4 << 20
 
 // controlPages are plain shapes measured next to the hostile ones: a
 // paragraph of one-word lines and a flat list, nothing nested.
@@ -169,9 +172,9 @@ func TestRender_costPerByteUpToPageLimit(t *testing.T) {
 	maps.Copy(shapes, controlPages)
 	for _, name := range slices.Sorted(maps.Keys(shapes)) {
 		line := fmt.Sprintf("%-21s ns per input byte:", name)
-		for n := 16 << 10; n <= int(DefaultLimits.MaxPageBytes); n *= 4 {
+		for n := 16 << 10; n <= pageLimit; n *= 4 {
 			page := shapes[name](n)
-			line += fmt.Sprintf(" %s %.0f", byteSize(int64(n)), float64(renderCost(r, page))/float64(len(page)))
+			line += fmt.Sprintf(" %s %.0f", fmt.Sprintf("%dKB", n>>10), float64(renderCost(r, page))/float64(len(page)))
 		}
 		t.Log(line)
 	}

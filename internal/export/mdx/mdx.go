@@ -1,4 +1,4 @@
-package export
+package mdx
 
 import (
 	"path"
@@ -308,7 +308,7 @@ func (m *mdx) snippet(file string, t jsxTag) {
 		m.block(markup.Concat(markup.Const("<!-- snippet "), markup.Text(file), markup.Const(" not found -->")).String())
 		return
 	}
-	_, body := splitFrontmatter([]byte(src))
+	_, body := SplitFrontmatter([]byte(src))
 	m.block(preprocess(string(body), m.load, t.attrs, m.depth+1))
 }
 
@@ -394,7 +394,7 @@ func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
 	}
 	if file, ok := m.snippets[t.name]; ok && m.load != nil && m.depth < 8 {
 		if src, err := m.load(file); err == nil {
-			_, body := splitFrontmatter([]byte(src))
+			_, body := SplitFrontmatter([]byte(src))
 			return strings.TrimSpace(preprocess(string(body), m.load, t.attrs, m.depth+1))
 		}
 		return ""
@@ -405,4 +405,11 @@ func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
 	}
 	*closes = append(*closes, closeHTML.String())
 	return openHTML.String()
+}
+
+// Preprocess converts an MDX page into the Markdown with HTML that ToHTML
+// renders. load reads the snippet files it imports; it may be nil when
+// snippets are not available.
+func Preprocess(src string, load func(string) (string, error)) string {
+	return preprocess(src, load, nil, 0)
 }

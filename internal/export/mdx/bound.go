@@ -1,4 +1,4 @@
-package export
+package mdx
 
 import "strings"
 
@@ -28,7 +28,7 @@ const (
 
 // boundMarkdown applies the bounds above to preprocessed Markdown, in one
 // pass. Fenced code and HTML lines pass unchanged: escapes there would show.
-func boundMarkdown(md string) string {
+func Bound(md string) string {
 	var b strings.Builder
 	changed := false
 	fence := ""

@@ -1,6 +1,7 @@
-package export
+package mdx
 
 import (
+	"bufio"
 	"bytes"
 	"strings"
 	"sync"
@@ -21,7 +22,7 @@ import (
 )
 
 // heading is an entry of a page's table of contents.
-type heading struct {
+type Heading struct {
 	Level int
 	ID    string
 	Text  string
@@ -32,7 +33,7 @@ type heading struct {
 // for concurrent use. Indented code blocks stay enabled (goldmark's list
 // parser depends on them); MDX indentation inside components is removed
 // by the preprocessor instead.
-func newMarkdown() goldmark.Markdown {
+func NewMarkdown() goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(extension.GFM, extension.Footnote),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
@@ -45,9 +46,9 @@ func newMarkdown() goldmark.Markdown {
 
 // markdownToHTML converts preprocessed Markdown and returns the headings of
 // levels 2 and 3 for the table of contents.
-func markdownToHTML(md goldmark.Markdown, src []byte, w *bytes.Buffer) ([]heading, error) {
+func ToHTML(md goldmark.Markdown, src []byte, w *bytes.Buffer) ([]Heading, error) {
 	doc := md.Parser().Parse(text.NewReader(src))
-	var toc []heading
+	var toc []Heading
 	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -59,7 +60,7 @@ func markdownToHTML(md goldmark.Markdown, src []byte, w *bytes.Buffer) ([]headin
 		if h.Level >= 2 && h.Level <= 3 {
 			id, _ := h.AttributeString("id")
 			idb, _ := id.([]byte)
-			toc = append(toc, heading{Level: h.Level, ID: string(idb), Text: plainText(h, src)})
+			toc = append(toc, Heading{Level: h.Level, ID: string(idb), Text: plainText(h, src)})
 		}
 		return ast.WalkSkipChildren, nil
 	})
@@ -116,7 +117,7 @@ func renderHeading(w util.BufWriter, _ []byte, node ast.Node, entering bool) (as
 	if id, ok := n.AttributeString("id"); ok {
 		if b, ok := id.([]byte); ok {
 			var a markup.Builder
-			sectionAnchor(&a, string(b))
+			SectionAnchor(&a, string(b))
 			_, _ = w.WriteString(a.String())
 		}
 	}
@@ -151,10 +152,10 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 		label = lang
 	}
 	var head markup.Builder
-	codeHead(&head, label)
+	CodeHead(&head, label)
 	_, _ = w.WriteString(head.String())
 	if err := highlight(w, lang, code.String()); err != nil {
-		_, _ = w.WriteString(plainCode(code.String()).String())
+		_, _ = w.WriteString(PlainCode(code.String()).String())
 	}
 	_, _ = w.WriteString("</div>\n")
 	return ast.WalkSkipChildren, nil
@@ -162,7 +163,7 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 
 // codeHead opens a code block with its title bar and copy button; the
 // caller closes the block's <div>.
-func codeHead(b *markup.Builder, title string) {
+func CodeHead(b *markup.Builder, title string) {
 	b.Markup(`<div class="code-block"`)
 	b.Attr("data-title", title)
 	b.Markup(`><div class="code-head"><span class="code-title">`)
@@ -171,12 +172,12 @@ func codeHead(b *markup.Builder, title string) {
 }
 
 // plainCode is code shown without highlighting.
-func plainCode(code string) markup.HTML {
+func PlainCode(code string) markup.HTML {
 	return markup.Concat(markup.Const(`<pre class="chroma"><code>`), markup.Text(code), markup.Const(`</code></pre>`))
 }
 
 // sectionAnchor is the link icon of a heading: a link to its own id.
-func sectionAnchor(b *markup.Builder, id string) {
+func SectionAnchor(b *markup.Builder, id string) {
 	b.Markup(`<a class="anchor" href="`)
 	b.URL(markup.Fragment(id))
 	b.Markup(`" aria-label="Link to this section"></a>`)
@@ -224,4 +225,18 @@ func codeInfo(info string) (lang, title string) {
 		words = append(words, f)
 	}
 	return lang, strings.Join(words, " ")
+}
+
+// Highlight renders code in language lang as highlighted HTML (chroma's
+// HTML formatter escapes the code).
+func Highlight(lang, code string) (markup.HTML, error) {
+	var sb strings.Builder
+	w := bufio.NewWriter(&sb)
+	if err := highlight(w, lang, code); err != nil {
+		return markup.HTML{}, err
+	}
+	if err := w.Flush(); err != nil {
+		return markup.HTML{}, err
+	}
+	return markup.Rendered(sb.String()), nil
 }

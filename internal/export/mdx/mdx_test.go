@@ -1,4 +1,4 @@
-package export
+package mdx
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ func render(t *testing.T, src string, snippets map[string]string) string {
 		return "", errors.New("no snippet " + file)
 	}
 	var buf bytes.Buffer
-	if _, err := markdownToHTML(newMarkdown(), []byte(preprocess(src, load, nil, 0)), &buf); err != nil {
+	if _, err := ToHTML(NewMarkdown(), []byte(preprocess(src, load, nil, 0)), &buf); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()
@@ -129,11 +129,11 @@ func FuzzRender(f *testing.F) {
 	for _, gen := range hostilePages { // TestRender_linearInPageSize times them at scale
 		f.Add(gen(256))
 	}
-	md := newMarkdown()
+	md := NewMarkdown()
 	f.Fuzz(func(t *testing.T, src string) {
 		var buf bytes.Buffer
-		out := boundMarkdown(preprocess(src, func(string) (string, error) { return "<Note>snippet</Note>", nil }, nil, 0))
-		if _, err := markdownToHTML(md, []byte(out), &buf); err != nil {
+		out := Bound(preprocess(src, func(string) (string, error) { return "<Note>snippet</Note>", nil }, nil, 0))
+		if _, err := ToHTML(md, []byte(out), &buf); err != nil {
 			t.Fatalf("render: %v", err)
 		}
 	})
