@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/samples"
 )
 
 // apiSettings is the "api" block of docs.json: what API pages show.
@@ -94,22 +96,15 @@ func checkAPIKeys(raw json.RawMessage, warn func(string, ...any)) {
 	}
 }
 
-// sampleLanguages maps the language names and aliases of
-// api.examples.languages to the samples the export generates.
-var sampleLanguages = map[string]string{"bash": "bash", "curl": "bash", "sh": "bash", "shell": "bash",
-	"python": "python", "py": "python", "javascript": "javascript", "js": "javascript", "go": "go", "golang": "go",
-	"ruby": "ruby", "rb": "ruby", "php": "php", "java": "java", "csharp": "csharp", "c#": "csharp",
-	"node": "node", "nodejs": "node", "node.js": "node"}
-
 // sampleOrder returns the generated sample languages in the order
 // docs.json lists them (curl, Python, JavaScript when it lists none) and
 // the listed languages the export has no generator for.
 func (a *apiSettings) sampleOrder() (langs, unknown []string) {
 	if len(a.Examples.Languages) == 0 {
-		return []string{"bash", "python", "javascript"}, nil
+		return samples.Default, nil
 	}
 	for _, l := range a.Examples.Languages {
-		k, ok := sampleLanguages[strings.ToLower(strings.TrimSpace(l))]
+		k, ok := samples.Lookup(l)
 		switch {
 		case !ok:
 			unknown = append(unknown, l)
@@ -149,7 +144,7 @@ func (j *job) mdxAuth(b *markup.Builder, p *page, prefix markup.Prefix) {
 	if !ok {
 		return
 	}
-	v := &schemaView{budget: schemaBudget, md: func(s string) markup.HTML { return j.mdHTML(s, p.key, prefix) }}
+	v := &schemaWriter{View: &openapi.View{Budget: openapi.SchemaBudget}, md: func(s string) markup.HTML { return j.mdHTML(s, p.key, prefix) }}
 	b.Markup(`<div class="api-auth"><p class="api-subtitle">Authorization</p>`)
 	authField(b, sc, v)
 	b.Markup(`</div>`)
@@ -157,9 +152,9 @@ func (j *job) mdxAuth(b *markup.Builder, p *page, prefix markup.Prefix) {
 
 // mdxScheme is the authentication of an MDX API page: its authMethod,
 // else api.mdx.auth of docs.json; "none" turns it off for the page.
-func (j *job) mdxScheme(p *page) (scheme, bool) {
+func (j *job) mdxScheme(p *page) (openapi.Scheme, bool) {
 	if p.fm.API == "" {
-		return scheme{}, false
+		return openapi.Scheme{}, false
 	}
 	method := strings.ToLower(strings.TrimSpace(p.fm.AuthMethod))
 	if method == "" {
@@ -167,19 +162,19 @@ func (j *job) mdxScheme(p *page) (scheme, bool) {
 	}
 	switch method {
 	case "", "none":
-		return scheme{}, false
+		return openapi.Scheme{}, false
 	case "bearer":
-		return scheme{Name: "Bearer", Type: method}, true
+		return openapi.Scheme{Name: "Bearer", Type: method}, true
 	case "basic":
-		return scheme{Name: "Basic", Type: method}, true
+		return openapi.Scheme{Name: "Basic", Type: method}, true
 	case "key":
 		name := j.cfg.API.MDX.Auth.Name
 		if name == "" {
 			j.warn("%s: authMethod key needs api.mdx.auth.name in docs.json (the header that carries the key); no authentication field shown", p.file)
-			return scheme{}, false
+			return openapi.Scheme{}, false
 		}
-		return scheme{Name: name, Type: "apiKey", In: "header", Param: name}, true
+		return openapi.Scheme{Name: name, Type: "apiKey", In: "header", Param: name}, true
 	}
 	j.warn("%s: authMethod %q is not shown by the static export (bearer, basic, key and none are)", p.file, method)
-	return scheme{}, false
+	return openapi.Scheme{}, false
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
 // Options configures an Engine.
@@ -168,7 +169,7 @@ func (j *job) plan() error {
 		return err
 	}
 	onDisk := func(k string) bool { _, ok := all[k]; return ok }
-	gen := newAPIGen(newSpecs(j.src), onDisk, j.warnAPI)
+	gen := newAPIGen(openapi.NewSpecs(j.src, skipDir), onDisk, j.warnAPI)
 	j.tree = buildNav(cfg, onDisk, gen)
 	gen.load(cfg.API.OpenAPI) // a spec of api.openapi that does not parse is reported even if unused
 	if len(j.tree.sections) == 0 {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
@@ -244,7 +245,7 @@ func apiEndpoint(b *markup.Builder, fm frontmatter, server serverList) {
 	}
 	route = strings.TrimSpace(route)
 	if fm.API != "" && len(server) > 0 && strings.HasPrefix(route, "/") {
-		route = joinURL(server[0], route)
+		route = openapi.JoinURL(server[0], route)
 	}
 	m := strings.ToUpper(method)
 	b.Markup(`<div class="endpoint"><span`)

@@ -261,7 +261,7 @@ func (j *job) pageLink(b *markup.Builder, key string, prefix markup.Prefix) {
 	b.HTML(mdx.Icon(p.fm.Icon))
 	b.Text(p.navTitle())
 	// A deprecated endpoint is labelled in the sidebar too, as on the platform.
-	if p.fm.Deprecated || p.api != nil && p.api.op.flag("deprecated") {
+	if p.fm.Deprecated || p.api != nil && p.api.Op.Flag("deprecated") {
 		b.Markup(` <span class="nav-tag nav-deprecated">deprecated</span>`)
 	}
 	b.Markup(`</a></li>`)

@@ -4,30 +4,31 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
 // callbacks writes the requests an operation's API sends back to a URL the
 // caller gave (OpenAPI callbacks): for each, its method, the expression
 // of the URL, the body it sends and the answers it expects. The platform
 // shows them between the request body and the responses.
-func (j *job) callbacks(b *markup.Builder, o *operation, v *schemaView, section func(id, title string)) {
-	cbs := o.op.sub("callbacks")
-	if cbs == nil || len(cbs.keys) == 0 {
+func (j *job) callbacks(b *markup.Builder, o *openapi.Operation, v *schemaWriter, section func(id, title string)) {
+	cbs := o.Op.Sub("callbacks")
+	if cbs == nil || len(cbs.Keys) == 0 {
 		return
 	}
 	section("callbacks", "Callbacks")
-	for _, name := range cbs.keys {
-		cb, _, err := v.s.deref(cbs.get(name))
+	for _, name := range cbs.Keys {
+		cb, _, err := v.Spec.Deref(cbs.Get(name))
 		if err != nil || cb == nil {
 			continue
 		}
-		for _, expr := range cb.keys {
-			item, _, err := v.s.deref(cb.get(expr))
+		for _, expr := range cb.Keys {
+			item, _, err := v.Spec.Deref(cb.Get(expr))
 			if err != nil || item == nil {
 				continue
 			}
-			for _, m := range httpMethods {
-				op, _, err := v.s.deref(item.get(m))
+			for _, m := range openapi.HTTPMethods {
+				op, _, err := v.Spec.Deref(item.Get(m))
 				if err != nil || op == nil {
 					continue
 				}
@@ -40,7 +41,7 @@ func (j *job) callbacks(b *markup.Builder, o *operation, v *schemaView, section 
 // callback writes one request of a callback, collapsed under its method
 // and URL expression. Field ids carry the callback's name so they never
 // clash with the operation's own.
-func (j *job) callback(b *markup.Builder, name, method, expr string, op *obj, v *schemaView) {
+func (j *job) callback(b *markup.Builder, name, method, expr string, op *openapi.Obj, v *schemaWriter) {
 	b.Markup(`<details class="api-response api-callback"><summary>`)
 	methodBadge(b, method)
 	b.Markup(` <code>`)
@@ -48,30 +49,30 @@ func (j *job) callback(b *markup.Builder, name, method, expr string, op *obj, v 
 	b.Markup(`</code> `)
 	b.Text(name)
 	b.Markup(`</summary><div class="details-body">`)
-	if d := op.str("description"); d != "" {
+	if d := op.Str("description"); d != "" {
 		b.HTML(v.md(d))
 	}
-	if rb, _, err := v.s.deref(op.get("requestBody")); err == nil && rb != nil {
-		if content := rb.sub("content"); content != nil {
+	if rb, _, err := v.Spec.Deref(op.Get("requestBody")); err == nil && rb != nil {
+		if content := rb.Sub("content"); content != nil {
 			b.Markup(`<p class="api-subtitle">Body</p>`)
-			for _, mt := range content.keys {
+			for _, mt := range content.Keys {
 				mediaLine(b, mt, false)
 				v.path = []string{"callback", name, "body"}
-				v.schemaBlock(b, content.sub(mt).get("schema"))
+				v.schemaBlock(b, content.Sub(mt).Get("schema"))
 			}
 		}
 	}
-	if rs := op.sub("responses"); rs != nil && len(rs.keys) > 0 {
+	if rs := op.Sub("responses"); rs != nil && len(rs.Keys) > 0 {
 		b.Markup(`<p class="api-subtitle">Expected responses</p><ul class="api-callback-responses">`)
-		for _, code := range rs.keys {
-			r, _, err := v.s.deref(rs.get(code))
+		for _, code := range rs.Keys {
+			r, _, err := v.Spec.Deref(rs.Get(code))
 			if err != nil || r == nil {
 				continue
 			}
 			b.Markup(`<li>`)
 			statusBadge(b, code)
 			b.Markup(` `)
-			b.Text(firstLine(r.str("description")))
+			b.Text(openapi.FirstLine(r.Str("description")))
 			b.Markup(`</li>`)
 		}
 		b.Markup(`</ul>`)

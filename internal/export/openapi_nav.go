@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
 // openapiRef is the "openapi" key of a navigation element: a file, a list
@@ -46,24 +47,24 @@ const defaultAPIDir = "api-reference"
 // apiGen makes the endpoint pages the navigation asks for. It runs while
 // the plan is made, on one goroutine.
 type apiGen struct {
-	specs  *specs
+	specs  *openapi.Specs
 	onDisk func(key string) bool
 	warn   func(msg string, kv ...any)
 	pages  map[string]*page
-	byOp   map[*operation]string
-	named  []*spec // specs named by the navigation, in order, for openapi-schema lookups
+	byOp   map[*openapi.Operation]string
+	named  []*openapi.Spec // specs named by the navigation, in order, for openapi-schema lookups
 	warned map[string]bool
 }
 
-func newAPIGen(ss *specs, onDisk func(string) bool, warn func(string, ...any)) *apiGen {
-	return &apiGen{specs: ss, onDisk: onDisk, warn: warn, pages: map[string]*page{}, byOp: map[*operation]string{}, warned: map[string]bool{}}
+func newAPIGen(ss *openapi.Specs, onDisk func(string) bool, warn func(string, ...any)) *apiGen {
+	return &apiGen{specs: ss, onDisk: onDisk, warn: warn, pages: map[string]*page{}, byOp: map[*openapi.Operation]string{}, warned: map[string]bool{}}
 }
 
 // load returns the specs of ref, warning about those that fail.
-func (g *apiGen) load(ref openapiRef) []*spec {
-	var out []*spec
+func (g *apiGen) load(ref openapiRef) []*openapi.Spec {
+	var out []*openapi.Spec
 	for _, f := range ref.files {
-		s, err := g.specs.load(f)
+		s, err := g.specs.Load(f)
 		if err != nil {
 			if !g.warned[f] {
 				g.warned[f] = true
@@ -85,12 +86,12 @@ func (g *apiGen) all(ref openapiRef) []*navItem {
 	var items []*navItem
 	for _, s := range g.load(ref) {
 		groups := map[string]*navItem{}
-		for _, o := range s.ops {
+		for _, o := range s.Ops {
 			key := g.page(o, ref.dir)
-			if o.hidden {
+			if o.Hidden {
 				continue // the page exists; the sidebar does not list it
 			}
-			tags := o.tags()
+			tags := o.Tags()
 			if len(tags) == 0 {
 				items = append(items, &navItem{page: key})
 				continue
@@ -108,10 +109,10 @@ func (g *apiGen) all(ref openapiRef) []*navItem {
 }
 
 // tagLabel is the group name of a tag: its x-group, else the name.
-func tagLabel(s *spec, tag string) string {
-	for _, t := range s.root.list("tags") {
-		if to, ok := t.(*obj); ok && to.str("name") == tag && to.str("x-group") != "" {
-			return to.str("x-group")
+func tagLabel(s *openapi.Spec, tag string) string {
+	for _, t := range s.Root.List("tags") {
+		if to, ok := t.(*openapi.Obj); ok && to.Str("name") == tag && to.Str("x-group") != "" {
+			return to.Str("x-group")
 		}
 	}
 	return tag
@@ -126,7 +127,7 @@ func (g *apiGen) one(ref openapiRef, entry string) (string, bool) {
 		ref = openapiRef{files: []string{file}, dir: ref.dir}
 	}
 	for _, s := range g.load(ref) {
-		if o := s.find(opRef); o != nil {
+		if o := s.Find(opRef); o != nil {
 			return g.page(o, ref.dir), true
 		}
 	}
@@ -135,25 +136,25 @@ func (g *apiGen) one(ref openapiRef, entry string) (string, bool) {
 }
 
 // operation resolves the openapi frontmatter of a page.
-func (g *apiGen) operation(fm string) (*operation, error) {
+func (g *apiGen) operation(fm string) (*openapi.Operation, error) {
 	file, opRef, ok := splitEndpointRef(fm)
 	if !ok {
 		return nil, fmt.Errorf("openapi %q: want \"METHOD /path\", \"file METHOD /path\" or \"webhook name\"", fm)
 	}
 	if file != "" {
-		s, err := g.specs.load(file)
+		s, err := g.specs.Load(file)
 		if err != nil {
 			return nil, err
 		}
-		if o := s.find(opRef); o != nil {
+		if o := s.Find(opRef); o != nil {
 			return o, nil
 		}
-		return nil, fmt.Errorf("openapi %q: %s has no such operation", fm, s.file)
+		return nil, fmt.Errorf("openapi %q: %s has no such operation", fm, s.File)
 	}
 	// Without a file the platform searches every spec of the repository
 	// in file name order, whatever the navigation names; so do we, so that
 	// a page documents the same operation here as on the hosted site.
-	if o := g.specs.search(opRef); o != nil {
+	if o := g.specs.Search(opRef); o != nil {
 		return o, nil
 	}
 	return nil, fmt.Errorf("openapi %q: no spec of the source has this operation", fm)
@@ -162,7 +163,7 @@ func (g *apiGen) operation(fm string) (*operation, error) {
 // page returns the key of the generated page of o, making it once. Keys
 // follow the platform: directory, tag, then the summary, made unique
 // against files on disk and other generated pages.
-func (g *apiGen) page(o *operation, dir string) string {
+func (g *apiGen) page(o *openapi.Operation, dir string) string {
 	if k, ok := g.byOp[o]; ok {
 		return k
 	}
@@ -170,17 +171,17 @@ func (g *apiGen) page(o *operation, dir string) string {
 		dir = defaultAPIDir
 	}
 	base := ""
-	if href := o.op.sub("x-mint").str("href"); href != "" {
+	if href := o.Op.Sub("x-mint").Str("href"); href != "" {
 		if k, ok := cleanPagePath(strings.TrimPrefix(href, "/")); ok {
 			base = k
 		}
 	}
 	if base == "" {
-		name := markup.Slug(o.summary())
+		name := markup.Slug(o.Summary())
 		if name == "" {
-			name = markup.Slug(o.method + " " + o.path)
+			name = markup.Slug(o.Method + " " + o.Path)
 		}
-		if tags := o.tags(); len(tags) > 0 && markup.Slug(tags[0]) != "" {
+		if tags := o.Tags(); len(tags) > 0 && markup.Slug(tags[0]) != "" {
 			name = markup.Slug(tags[0]) + "/" + name
 		}
 		base = path.Join(strings.Trim(dir, "/"), name)
@@ -189,13 +190,13 @@ func (g *apiGen) page(o *operation, dir string) string {
 	for n := 2; g.onDisk(key) || g.pages[key] != nil; n++ {
 		key = fmt.Sprintf("%s-%d", base, n)
 	}
-	p := &page{key: key, file: o.spec.file, out: key + ".html", api: o}
-	p.fm.Title = o.summary()
-	applyMetadata(&p.fm, o.op.sub("x-mint").sub("metadata"))
+	p := &page{key: key, file: o.Spec.File, out: key + ".html", api: o}
+	p.fm.Title = o.Summary()
+	applyMetadata(&p.fm, o.Op.Sub("x-mint").Sub("metadata"))
 	p.title = p.fm.Title
-	p.fm.Noindex = p.fm.Noindex || o.hidden // nor do search and the sitemap
+	p.fm.Noindex = p.fm.Noindex || o.Hidden // nor do search and the sitemap
 	// x-mint content goes through the MDX pipeline like a page's own body.
-	p.body = []byte(o.op.sub("x-mint").str("content"))
+	p.body = []byte(o.Op.Sub("x-mint").Str("content"))
 	g.pages[key], g.byOp[o] = p, key
 	return key
 }
@@ -217,7 +218,7 @@ func splitEndpointRef(s string) (file, ref string, ok bool) {
 	}
 	m, target := f[len(f)-2], f[len(f)-1]
 	isWebhook := strings.EqualFold(m, "webhook")
-	if !isWebhook && (!slices.Contains(httpMethods, strings.ToLower(m)) || !strings.HasPrefix(target, "/")) {
+	if !isWebhook && (!slices.Contains(openapi.HTTPMethods, strings.ToLower(m)) || !strings.HasPrefix(target, "/")) {
 		return "", "", false
 	}
 	return strings.Join(f[:len(f)-2], " "), m + " " + target, true
@@ -264,15 +265,24 @@ func (j *job) warnAPI(msg string, kv ...any) {
 	j.warn("%s", b.String())
 }
 
+// refWarner reports a broken reference of page p's spec once per export.
+func (j *job) refWarner(p *page) func(error) {
+	return func(err error) {
+		if _, dup := j.apiWarns.LoadOrStore(err.Error(), true); !dup {
+			j.warnAPI("OpenAPI reference shown by name only", "page", p.out, "error", err.Error())
+		}
+	}
+}
+
 // applyMetadata sets the frontmatter fields an operation's x-mint
 // metadata overrides; "openapi" is not among them, as on the platform.
-func applyMetadata(fm *frontmatter, meta *obj) {
+func applyMetadata(fm *frontmatter, meta *openapi.Obj) {
 	for _, f := range []struct {
 		key string
 		to  *string
 	}{{"title", &fm.Title}, {"sidebarTitle", &fm.SidebarTitle}, {"description", &fm.Description},
 		{"icon", &fm.Icon}, {"playground", &fm.Playground}} {
-		if v := meta.str(f.key); v != "" {
+		if v := meta.Str(f.key); v != "" {
 			*f.to = v
 		}
 	}
@@ -280,15 +290,15 @@ func applyMetadata(fm *frontmatter, meta *obj) {
 		key string
 		to  *bool
 	}{{"noindex", &fm.Noindex}, {"deprecated", &fm.Deprecated}, {"hidden", &fm.Hidden}} {
-		if meta.flag(f.key) {
+		if meta.Flag(f.key) {
 			*f.to = true
 		}
 	}
 	if meta == nil {
 		return
 	}
-	for _, k := range meta.keys {
-		if s := meta.str(k); s != "" && (strings.HasPrefix(k, "og:") || strings.HasPrefix(k, "twitter:")) {
+	for _, k := range meta.Keys {
+		if s := meta.Str(k); s != "" && (strings.HasPrefix(k, "og:") || strings.HasPrefix(k, "twitter:")) {
 			if fm.Extra == nil {
 				fm.Extra = map[string]any{}
 			}

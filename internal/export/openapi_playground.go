@@ -4,19 +4,20 @@ import (
 	"net/url"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
 // playgroundConfig is what playground.js builds the "Try it" panel from. It is
 // embedded in the page as JSON, which a browser does not execute.
 type playgroundConfig struct {
-	Method   string     `json:"method"`
-	Path     string     `json:"path"`
-	Servers  []string   `json:"servers"`
-	Locked   bool       `json:"locked"` // air-gapped: send to the listed servers only
-	Params   []pgParam  `json:"params"`
-	Security [][]scheme `json:"security"`
-	Bodies   []pgBody   `json:"bodies,omitempty"` // one per request content type
-	BodyReq  bool       `json:"bodyRequired,omitempty"`
+	Method   string             `json:"method"`
+	Path     string             `json:"path"`
+	Servers  []string           `json:"servers"`
+	Locked   bool               `json:"locked"` // air-gapped: send to the listed servers only
+	Params   []pgParam          `json:"params"`
+	Security [][]openapi.Scheme `json:"security"`
+	Bodies   []openapi.Body     `json:"bodies,omitempty"` // one per request content type
+	BodyReq  bool               `json:"bodyRequired,omitempty"`
 }
 
 type pgParam struct {
@@ -30,31 +31,31 @@ type pgParam struct {
 
 // playground writes the "Try it" panel of an endpoint page; playground.js fills
 // it in. Without script the page still shows the full reference.
-func (j *job) playground(b *markup.Builder, e *endpoint) {
-	v := &schemaView{s: e.op.spec, budget: schemaBudget, prefill: j.cfg.API.Examples.Prefill,
-		noExamples: !j.cfg.API.Examples.Prefill}
-	cfg := playgroundConfig{Method: e.op.method, Path: e.op.path, Servers: e.servers,
-		Locked: j.kind == KindAirGapped, Security: e.security, Params: []pgParam{}}
+func (j *job) playground(b *markup.Builder, e *openapi.Endpoint) {
+	v := &openapi.View{Spec: e.Op.Spec, Budget: openapi.SchemaBudget, Prefill: j.cfg.API.Examples.Prefill,
+		NoExamples: !j.cfg.API.Examples.Prefill}
+	cfg := playgroundConfig{Method: e.Op.Method, Path: e.Op.Path, Servers: e.Servers,
+		Locked: j.kind == KindAirGapped, Security: e.Security, Params: []pgParam{}}
 	if cfg.Servers == nil {
 		cfg.Servers = []string{}
 	}
-	for _, p := range e.params {
-		f := v.flatten(p.o.get("schema"))
-		pp := pgParam{Name: p.name, In: p.in, Required: p.required, Type: v.typeLabel(f)}
-		for _, x := range f.o.list("enum") {
-			pp.Enum = append(pp.Enum, plain(x))
+	for _, p := range e.Params {
+		f := v.Flatten(p.O.Get("schema"))
+		pp := pgParam{Name: p.Name, In: p.In, Required: p.Required, Type: v.TypeLabel(f)}
+		for _, x := range f.O.List("enum") {
+			pp.Enum = append(pp.Enum, openapi.Plain(x))
 		}
-		if d, ok := xDefault(p.o, f.o); ok && v.prefill {
-			pp.Default = plain(d)
-		} else if d, ok := f.o.m["default"]; ok {
-			pp.Default = plain(d)
-		} else if ex, ok := p.o.m["example"]; ok && !v.noExamples {
-			pp.Default = plain(ex)
+		if d, ok := openapi.XDefault(p.O, f.O); ok && v.Prefill {
+			pp.Default = openapi.Plain(d)
+		} else if d, ok := f.O.M["default"]; ok {
+			pp.Default = openapi.Plain(d)
+		} else if ex, ok := p.O.M["example"]; ok && !v.NoExamples {
+			pp.Default = openapi.Plain(ex)
 		}
 		cfg.Params = append(cfg.Params, pp)
 	}
-	if cfg.Bodies = playgroundBodies(v, e); len(cfg.Bodies) > 0 {
-		cfg.BodyReq = e.body.flag("required")
+	if cfg.Bodies = openapi.PlaygroundBodies(v, e); len(cfg.Bodies) > 0 {
+		cfg.BodyReq = e.Body.Flag("required")
 	}
 	writePlayground(b, &cfg)
 }
@@ -71,15 +72,6 @@ func writePlayground(b *markup.Builder, cfg *playgroundConfig) {
 	b.Markup(`</script></section>`)
 }
 
-// xDefault is the x-default of a parameter, written on it or its schema.
-func xDefault(param, schema *obj) (any, bool) {
-	if d, ok := param.m["x-default"]; ok {
-		return d, true
-	}
-	d, ok := schema.m["x-default"]
-	return d, ok
-}
-
 // playgroundConnectOrigins lists the origins the playground of this export
 // may send requests to: the servers of its specs. The air-gapped
 // Content-Security-Policy adds them to connect-src when the playground is
@@ -93,7 +85,7 @@ func (j *job) playgroundConnectOrigins() []string {
 		var servers []string
 		switch {
 		case p.api != nil:
-			servers = p.api.resolve(&schemaView{s: p.api.spec}).servers
+			servers = p.api.Resolve(&openapi.View{Spec: p.api.Spec}).Servers
 		case p.fm.API != "" && j.playgroundMode(p) == "interactive":
 			_, _, servers, _ = j.mdxTarget(p)
 		}

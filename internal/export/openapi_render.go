@@ -2,161 +2,40 @@ package export
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
-
-// endpoint is an operation with everything its page needs resolved.
-type endpoint struct {
-	op       *operation
-	servers  []string
-	params   []param
-	security [][]scheme // alternatives, each a set of schemes used together
-	body     *obj       // the request body, nil when none
-	media    []string   // request content types in spec order
-	example  any        // example of the first request content type
-}
-
-type param struct {
-	name, in string
-	required bool
-	o        *obj
-}
-
-type scheme struct {
-	Name   string `json:"name"`
-	Type   string `json:"type"`              // "bearer", "basic", "apiKey", "oauth2", "openIdConnect"
-	In     string `json:"in,omitempty"`      // header, query or cookie, for apiKey
-	Param  string `json:"param,omitempty"`   // the header, query or cookie name
-	Prefil string `json:"prefill,omitempty"` // x-default
-	desc   string
-}
-
-// resolve gathers the operation's servers, parameters, security and body.
-func (o *operation) resolve(v *schemaView) *endpoint {
-	s := o.spec
-	e := &endpoint{op: o, servers: s.servers}
-	for _, src := range []*obj{o.item, o.op} {
-		var list []string
-		for _, sv := range src.list("servers") {
-			if so, ok := sv.(*obj); ok && so.str("url") != "" {
-				list = append(list, serverURL(so))
-			}
-		}
-		if len(list) > 0 {
-			e.servers = list
-		}
-	}
-	// Operation parameters override path-item ones of the same name and place.
-	for _, src := range []*obj{o.item, o.op} {
-		for _, raw := range src.list("parameters") {
-			po, _, err := s.deref(raw)
-			if err != nil || po == nil || po.str("name") == "" {
-				continue
-			}
-			p := param{name: po.str("name"), in: po.str("in"), required: po.flag("required") || po.str("in") == "path", o: po}
-			replaced := false
-			for i := range e.params {
-				if e.params[i].name == p.name && e.params[i].in == p.in {
-					e.params[i], replaced = p, true
-				}
-			}
-			if !replaced {
-				e.params = append(e.params, p)
-			}
-		}
-	}
-	reqs := s.root.list("security")
-	if sec, ok := o.op.m["security"]; ok {
-		reqs, _ = sec.([]any)
-	}
-	schemes := s.root.sub("components").sub("securitySchemes")
-	for _, r := range reqs {
-		ro, ok := r.(*obj)
-		if !ok {
-			continue
-		}
-		var set []scheme
-		for _, name := range ro.keys {
-			so, _, err := s.deref(schemes.get(name))
-			if err != nil || so == nil {
-				continue
-			}
-			sc := scheme{Name: name, Type: so.str("type"), In: so.str("in"), Param: so.str("name"), Prefil: so.str("x-default"), desc: so.str("description")}
-			if sc.Type == "http" {
-				sc.Type = strings.ToLower(so.str("scheme"))
-			}
-			set = append(set, sc)
-		}
-		if len(set) > 0 {
-			e.security = append(e.security, set)
-		}
-	}
-	if rb, _, err := s.deref(o.op.get("requestBody")); err == nil && rb != nil {
-		e.body = rb
-		content := rb.sub("content")
-		if content != nil {
-			e.media = content.keys
-		}
-		if len(e.media) > 0 {
-			e.example = mediaExample(v, content.sub(e.media[0]))
-		}
-	}
-	return e
-}
-
-// mediaExample is the first example a media type gives, else one built
-// from its schema.
-func mediaExample(v *schemaView, m *obj) any {
-	if m == nil {
-		return nil
-	}
-	if ex, ok := m.m["example"]; ok {
-		return ex
-	}
-	if exs := m.sub("examples"); exs != nil && len(exs.keys) > 0 {
-		if eo, _, err := v.s.deref(exs.get(exs.keys[0])); err == nil && eo != nil {
-			return eo.get("value")
-		}
-	}
-	return v.example(m.get("schema"), 0)
-}
 
 // apiReference renders the generated part of an endpoint page: top goes
 // above the page's own content, rest below it. It returns the headings
 // it adds to the table of contents.
 func (j *job) apiReference(p *page, prefix markup.Prefix) (top, rest markup.HTML, hs []mdx.Heading) {
 	o := p.api
-	v := &schemaView{s: o.spec, budget: schemaBudget, md: func(s string) markup.HTML { return j.mdHTML(s, p.key, prefix) },
-		warn: func(err error) {
-			if _, dup := j.apiWarns.LoadOrStore(err.Error(), true); !dup {
-				j.warnAPI("OpenAPI reference shown by name only", "page", p.out, "error", err.Error())
-			}
-		}}
-	v.budget = exampleBudget
-	e := o.resolve(v)
-	v.budget = schemaBudget
+	v := &schemaWriter{View: &openapi.View{Spec: o.Spec, Budget: openapi.ExampleBudget, Warn: j.refWarner(p)},
+		md: func(s string) markup.HTML { return j.mdHTML(s, p.key, prefix) }}
+	e := o.Resolve(v.View)
+	v.Budget = openapi.SchemaBudget
 	v.post, v.openAll = j.cfg.API.Params.Post, j.cfg.API.Params.Expanded == "all"
 	// The platform shows no playground for an API without a server: there
 	// is nowhere to send to.
-	tryIt := j.features["playground"] && !o.webhook && len(e.servers) > 0 && j.playgroundMode(p) == "interactive"
+	tryIt := j.features["playground"] && !o.Webhook && len(e.Servers) > 0 && j.playgroundMode(p) == "interactive"
 	var b markup.Builder
 	stylesheet(&b, prefix, "_static/api.css")
 	b.Markup(`<div class="endpoint api-endpoint">`)
-	methodBadge(&b, o.method)
+	methodBadge(&b, o.Method)
 	b.Markup(`<code class="api-path">`)
-	b.Text(o.path)
+	b.Text(o.Path)
 	b.Markup(`</code>`)
-	if o.op.flag("deprecated") || p.fm.Deprecated {
+	if o.Op.Flag("deprecated") || p.fm.Deprecated {
 		b.Markup(`<span class="field-deprecated">deprecated</span>`)
 	}
 	b.Markup(`</div>`)
-	if len(e.servers) > 1 {
+	if len(e.Servers) > 1 {
 		b.Markup(`<label class="api-servers">Server <select class="api-server-select">`)
-		for _, s := range e.servers {
+		for _, s := range e.Servers {
 			b.Markup(`<option`)
 			b.Attr("value", s)
 			b.Markup(`>`)
@@ -165,14 +44,14 @@ func (j *job) apiReference(p *page, prefix markup.Prefix) (top, rest markup.HTML
 		}
 		b.Markup(`</select></label>`)
 	}
-	if len(e.servers) > 0 && !o.webhook {
+	if len(e.Servers) > 0 && !o.Webhook {
 		b.Markup(`<p class="api-url"><code`)
-		b.Attr("data-path", o.path)
+		b.Attr("data-path", o.Path)
 		b.Markup(`>`)
-		b.Text(joinURL(e.servers[0], o.path))
+		b.Text(openapi.JoinURL(e.Servers[0], o.Path))
 		b.Markup(`</code></p>`)
 	}
-	if d := o.op.str("description"); d != "" {
+	if d := o.Op.Str("description"); d != "" {
 		b.Markup(`<div class="api-description">`)
 		b.HTML(v.md(d))
 		b.Markup(`</div>`)
@@ -185,9 +64,9 @@ func (j *job) apiReference(p *page, prefix markup.Prefix) (top, rest markup.HTML
 	if tryIt {
 		j.playground(&b, e)
 	}
-	if len(e.security) > 0 {
+	if len(e.Security) > 0 {
 		section("authorizations", "Authorizations")
-		for i, set := range e.security {
+		for i, set := range e.Security {
 			if i > 0 {
 				b.Markup(`<p class="api-or">or</p>`)
 			}
@@ -197,9 +76,9 @@ func (j *job) apiReference(p *page, prefix markup.Prefix) (top, rest markup.HTML
 		}
 	}
 	for _, in := range []struct{ in, title string }{{"path", "Path Parameters"}, {"query", "Query Parameters"}, {"header", "Headers"}, {"cookie", "Cookies"}} {
-		var ps []param
-		for _, p := range e.params {
-			if p.in == in.in {
+		var ps []openapi.Param
+		for _, p := range e.Params {
+			if p.In == in.in {
 				ps = append(ps, p)
 			}
 		}
@@ -208,38 +87,38 @@ func (j *job) apiReference(p *page, prefix markup.Prefix) (top, rest markup.HTML
 		}
 		section(markup.Slug(in.title), in.title)
 		for _, p := range ps {
-			schema := p.o.get("schema")
+			schema := p.O.Get("schema")
 			if schema == nil {
-				schema = newObj()
+				schema = openapi.NewObj()
 			}
-			withDesc := mergedParam(p.o, schema, v)
-			v.field(&b, p.name, p.in, withDesc, p.required, 0)
+			withDesc := openapi.MergedParam(p.O, schema, v.View)
+			v.field(&b, p.Name, p.In, withDesc, p.Required, 0)
 		}
 	}
-	if e.body != nil {
+	if e.Body != nil {
 		section("body", "Body")
-		if d := e.body.str("description"); d != "" {
+		if d := e.Body.Str("description"); d != "" {
 			b.HTML(v.md(d))
 		}
-		content := e.body.sub("content")
-		for _, mt := range e.media {
-			m := content.sub(mt)
-			mediaLine(&b, mt, e.body.flag("required"))
+		content := e.Body.Sub("content")
+		for _, mt := range e.Media {
+			m := content.Sub(mt)
+			mediaLine(&b, mt, e.Body.Flag("required"))
 			if m != nil {
 				v.path = []string{"body"}
-				v.schemaBlock(&b, m.get("schema"))
+				v.schemaBlock(&b, m.Get("schema"))
 				v.path = nil
 			}
 		}
 	}
 	j.callbacks(&b, o, v, section)
 	j.responses(&b, e, v, section)
-	if samples := j.requestSamples(e, v); !o.webhook && len(samples) > 0 {
+	if samples := j.requestSamples(e, v.View); !o.Webhook && len(samples) > 0 {
 		section("examples", "Request examples")
 		j.codeGroup(&b, samples)
 	}
 	b.Markup(`</div>`)
-	if len(e.servers) > 1 {
+	if len(e.Servers) > 1 {
 		script(&b, prefix, "_static/api.js")
 	}
 	if tryIt {
@@ -297,49 +176,30 @@ func script(b *markup.Builder, prefix markup.Prefix, file string) {
 
 // schemaBlock writes a request or response schema: its fields, or a
 // single typed line for a schema that is not an object.
-func (v *schemaView) schemaBlock(b *markup.Builder, schema any) {
+func (v *schemaWriter) schemaBlock(b *markup.Builder, schema any) {
 	if schema == nil {
 		return
 	}
-	f := v.flatten(schema)
-	if len(f.props.keys) == 0 && !f.cyclic && f.o.get("oneOf") == nil && f.o.get("anyOf") == nil {
+	f := v.Flatten(schema)
+	if len(f.Props.Keys) == 0 && !f.Cyclic && f.O.Get("oneOf") == nil && f.O.Get("anyOf") == nil {
 		b.Markup(`<p class="api-schema-type"><span class="field-type">`)
-		b.Text(v.typeLabel(f))
+		b.Text(v.TypeLabel(f))
 		b.Markup(`</span></p>`)
-		if isArray(f.o) && len(v.flatten(f.o.get("items")).props.keys) > 0 {
+		if openapi.IsArray(f.O) && len(v.Flatten(f.O.Get("items")).Props.Keys) > 0 {
 			v.fields(b, schema, 0)
 			return
 		}
-		if d := f.o.str("description"); d != "" {
+		if d := f.O.Str("description"); d != "" {
 			b.HTML(v.md(d))
 		}
-		v.facts(b, f.o)
+		v.facts(b, f.O)
 		return
 	}
 	v.fields(b, schema, 0)
 }
 
-// mergedParam lets a parameter's own description and example show with
-// its schema's type and constraints.
-func mergedParam(p *obj, schema any, v *schemaView) any {
-	so, _, err := v.s.deref(schema)
-	if err != nil || so == nil {
-		return schema
-	}
-	m := newObj()
-	for _, k := range so.keys {
-		m.set(k, so.get(k))
-	}
-	for _, k := range []string{"description", "example", "deprecated"} {
-		if x, ok := p.m[k]; ok {
-			m.set(k, x)
-		}
-	}
-	return m
-}
-
-func authField(b *markup.Builder, sc scheme, v *schemaView) {
-	name, where, typ, desc := "Authorization", "header", "string", sc.desc
+func authField(b *markup.Builder, sc openapi.Scheme, v *schemaWriter) {
+	name, where, typ, desc := "Authorization", "header", "string", sc.Desc
 	switch sc.Type {
 	case "bearer":
 		if desc == "" {
@@ -354,37 +214,12 @@ func authField(b *markup.Builder, sc scheme, v *schemaView) {
 	default:
 		name, where, typ = sc.Name, sc.Type, sc.Type
 	}
-	o := newObj()
-	o.set("type", typ)
+	o := openapi.NewObj()
+	o.Set("type", typ)
 	if desc != "" {
-		o.set("description", desc)
+		o.Set("description", desc)
 	}
 	v.field(b, name, where, o, true, 0)
-}
-
-// pretty prints a value as indented JSON, strings as they are.
-func pretty(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return plain(v)
-	}
-	return strings.TrimSuffix(buf.String(), "\n")
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
-}
-
-// joinURL appends an operation's path to a server URL.
-func joinURL(server, p string) string {
-	return strings.TrimSuffix(server, "/") + p
 }
 
 // mdHTML renders a Markdown description of a spec, with links made
@@ -401,18 +236,4 @@ func (j *job) mdHTML(s, key string, prefix markup.Prefix) markup.HTML {
 	}
 	// goldmark's output, links rewritten.
 	return markup.Rendered(string(j.link.rewrite(buf.Bytes(), key, prefix)))
-}
-
-// searchText is what offline search finds an endpoint page by besides its
-// title: the method, path and parameter names.
-func (o *operation) searchText() string {
-	parts := []string{o.method, o.path}
-	for _, src := range []*obj{o.item, o.op} {
-		for _, raw := range src.list("parameters") {
-			if po, _, err := o.spec.deref(raw); err == nil && po != nil {
-				parts = append(parts, po.str("name"))
-			}
-		}
-	}
-	return strings.Join(parts, " ")
 }

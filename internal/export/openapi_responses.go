@@ -5,45 +5,46 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
 // responses writes every response status with its schema and examples.
-func (j *job) responses(b *markup.Builder, e *endpoint, v *schemaView, section func(id, title string)) {
-	rs := e.op.op.sub("responses")
-	if rs == nil || len(rs.keys) == 0 {
+func (j *job) responses(b *markup.Builder, e *openapi.Endpoint, v *schemaWriter, section func(id, title string)) {
+	rs := e.Op.Op.Sub("responses")
+	if rs == nil || len(rs.Keys) == 0 {
 		return
 	}
 	section("responses", "Responses")
 	var samples []sample
-	for _, code := range rs.keys {
-		r, _, err := v.s.deref(rs.get(code))
+	for _, code := range rs.Keys {
+		r, _, err := v.Spec.Deref(rs.Get(code))
 		if err != nil || r == nil {
 			continue
 		}
 		b.Markup(`<details class="api-response" open><summary>`)
 		statusBadge(b, code)
 		b.Markup(` `)
-		b.Text(firstLine(r.str("description")))
+		b.Text(openapi.FirstLine(r.Str("description")))
 		b.Markup(`</summary><div class="details-body">`)
-		if d := r.str("description"); d != "" {
+		if d := r.Str("description"); d != "" {
 			b.HTML(v.md(d))
 		}
-		if hdrs := r.sub("headers"); hdrs != nil && len(hdrs.keys) > 0 {
+		if hdrs := r.Sub("headers"); hdrs != nil && len(hdrs.Keys) > 0 {
 			b.Markup(`<p class="api-subtitle">Headers</p>`)
-			for _, h := range hdrs.keys {
-				if ho, _, err := v.s.deref(hdrs.get(h)); err == nil && ho != nil {
-					v.field(b, h, "header", mergedParam(ho, ho.get("schema"), v), ho.flag("required"), 0)
+			for _, h := range hdrs.Keys {
+				if ho, _, err := v.Spec.Deref(hdrs.Get(h)); err == nil && ho != nil {
+					v.field(b, h, "header", openapi.MergedParam(ho, ho.Get("schema"), v.View), ho.Flag("required"), 0)
 				}
 			}
 		}
-		if content := r.sub("content"); content != nil {
-			for _, mt := range content.keys {
-				m := content.sub(mt)
+		if content := r.Sub("content"); content != nil {
+			for _, mt := range content.Keys {
+				m := content.Sub(mt)
 				mediaLine(b, mt, false)
 				v.path = []string{"response-" + code}
-				v.schemaBlock(b, m.get("schema"))
+				v.schemaBlock(b, m.Get("schema"))
 				v.path = nil
-				samples = append(samples, responseSamples(v, code, mt, m)...)
+				samples = append(samples, responseSamples(v.View, code, mt, m)...)
 			}
 		}
 		b.Markup(`</div></details>`)
@@ -55,20 +56,20 @@ func (j *job) responses(b *markup.Builder, e *endpoint, v *schemaView, section f
 }
 
 // responseSamples lists a media type's named examples, or one example.
-func responseSamples(v *schemaView, code, mt string, m *obj) []sample {
-	defer func(side int) { v.side = side }(v.side)
-	v.side = exResponse
+func responseSamples(v *openapi.View, code, mt string, m *openapi.Obj) []sample {
+	defer func(side int) { v.Side = side }(v.Side)
+	v.Side = openapi.ExResponse
 	var out []sample
-	if exs := m.sub("examples"); exs != nil {
-		for _, name := range exs.keys {
-			if eo, _, err := v.s.deref(exs.get(name)); err == nil && eo != nil {
-				out = append(out, sample{title: code + " " + name, lang: langOf(mt), code: pretty(eo.get("value"))})
+	if exs := m.Sub("examples"); exs != nil {
+		for _, name := range exs.Keys {
+			if eo, _, err := v.Spec.Deref(exs.Get(name)); err == nil && eo != nil {
+				out = append(out, sample{title: code + " " + name, lang: langOf(mt), code: openapi.Pretty(eo.Get("value"))})
 			}
 		}
 	}
 	if len(out) == 0 {
-		if ex := mediaExample(v, m); ex != nil {
-			out = append(out, sample{title: code, lang: langOf(mt), code: pretty(ex)})
+		if ex := openapi.MediaExample(v, m); ex != nil {
+			out = append(out, sample{title: code, lang: langOf(mt), code: openapi.Pretty(ex)})
 		}
 	}
 	// An audio or video answer whose example is a URL gets a player.

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,7 +113,7 @@ func TestBrowser_playgroundSendsForms(t *testing.T) {
 	open := func(page string) {
 		t.Helper()
 		must(b.call("Page.navigate", map[string]any{"url": (&url.URL{Scheme: "file", Path: filepath.Join(dir, page)}).String()}, nil))
-		must(b.waitFor(ctx, `location.pathname.endsWith(`+jsonString("/"+page)+`) && document.readyState === "complete" && !!document.querySelector(".playground .send")`))
+		must(b.waitFor(ctx, `location.pathname.endsWith(`+strconv.Quote("/"+page)+`) && document.readyState === "complete" && !!document.querySelector(".playground .send")`))
 	}
 	sendAndWait := func() {
 		t.Helper()

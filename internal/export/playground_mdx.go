@@ -7,6 +7,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
 // MDX API pages (frontmatter "api") have no spec: the request they
@@ -43,9 +44,9 @@ func (j *job) mdxPlaygroundConfig(p *page, fields []*mdx.ParamField) *playground
 		return nil
 	}
 	cfg := &playgroundConfig{Method: method, Path: route, Servers: servers, Locked: j.kind == KindAirGapped,
-		Params: []pgParam{}, Security: [][]scheme{}}
+		Params: []pgParam{}, Security: [][]openapi.Scheme{}}
 	if sc, ok := j.mdxScheme(p); ok {
-		cfg.Security = append(cfg.Security, []scheme{sc})
+		cfg.Security = append(cfg.Security, []openapi.Scheme{sc})
 	}
 	declared := map[string]bool{}
 	var body []*mdx.ParamField
@@ -69,9 +70,9 @@ func (j *job) mdxPlaygroundConfig(p *page, fields []*mdx.ParamField) *playground
 		}
 	}
 	if len(body) > 0 {
-		cfg.Bodies = []pgBody{{Media: "application/json", Example: bodyExample(body)}}
+		cfg.Bodies = []openapi.Body{{Media: "application/json", Example: bodyExample(body)}}
 		if fields, ok := fileForm(body); ok {
-			cfg.Bodies = []pgBody{{Media: "multipart/form-data", Form: "multipart", Fields: fields}}
+			cfg.Bodies = []openapi.Body{{Media: "multipart/form-data", Form: "multipart", Fields: fields}}
 		}
 		for _, f := range body {
 			cfg.BodyReq = cfg.BodyReq || f.Required
@@ -116,12 +117,12 @@ func (j *job) mdxPanel(p *page, prefix markup.Prefix) markup.HTML {
 
 // fileForm is the multipart form of a body that takes a file (a body
 // field of type file or file[]): a file can only be sent as a form part.
-func fileForm(body []*mdx.ParamField) ([]pgField, bool) {
-	var out []pgField
+func fileForm(body []*mdx.ParamField) ([]openapi.FormField, bool) {
+	var out []openapi.FormField
 	files := false
 	for _, f := range body {
 		typ := strings.ToLower(f.Type)
-		pf := pgField{Name: f.Name, Type: f.Type, Required: f.Required, Default: f.Default,
+		pf := openapi.FormField{Name: f.Name, Type: f.Type, Required: f.Required, Default: f.Default,
 			Binary: strings.TrimSuffix(typ, "[]") == "file", Multiple: strings.HasSuffix(typ, "[]")}
 		files = files || pf.Binary
 		out = append(out, pf)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
 // mdxOrderPage declares every kind of field the panel reads: a path
@@ -90,7 +91,7 @@ func TestMDXPlaygroundConfig_fromParamFields(t *testing.T) {
 	if !reflect.DeepEqual(cfg.Params, wantParams) {
 		t.Errorf("params:\n got %+v\nwant %+v", cfg.Params, wantParams)
 	}
-	if want := [][]scheme{{{Name: "X-Acme-Key", Type: "apiKey", In: "header", Param: "X-Acme-Key"}}}; !reflect.DeepEqual(cfg.Security, want) {
+	if want := [][]openapi.Scheme{{{Name: "X-Acme-Key", Type: "apiKey", In: "header", Param: "X-Acme-Key"}}}; !reflect.DeepEqual(cfg.Security, want) {
 		t.Errorf("security %+v, want %+v", cfg.Security, want)
 	}
 	if len(cfg.Bodies) != 1 || cfg.Bodies[0].Media != "application/json" || !cfg.BodyReq {
@@ -119,7 +120,7 @@ func TestMDXPlaygroundConfig_fileBody(t *testing.T) {
 	cfg := j.mdxPlaygroundConfig(p, mdx.ParamFields(`<ParamField body="photo" type="file" required />
 <ParamField body="extra" type="file[]" />
 <ParamField body="caption" type="string" default="Rex" />`, nil))
-	want := []pgBody{{Media: "multipart/form-data", Form: "multipart", Fields: []pgField{
+	want := []openapi.Body{{Media: "multipart/form-data", Form: "multipart", Fields: []openapi.FormField{
 		{Name: "photo", Type: "file", Required: true, Binary: true},
 		{Name: "extra", Type: "file[]", Binary: true, Multiple: true},
 		{Name: "caption", Type: "string", Default: "Rex"}}}}
@@ -133,15 +134,15 @@ func TestMDXPlaygroundConfig_servers(t *testing.T) {
 		name, api, server, auth string
 		servers                 []string
 		path                    string
-		security                [][]scheme
+		security                [][]openapi.Scheme
 		warn                    string
 	}{
 		{name: "full URL wins over api.mdx.server", api: "GET https://other.test:8443/v2/users/{id}", server: "https://api.acme.test",
-			servers: []string{"https://other.test:8443"}, path: "/v2/users/{id}", auth: "bearer", security: [][]scheme{{{Name: "Bearer", Type: "bearer"}}}},
+			servers: []string{"https://other.test:8443"}, path: "/v2/users/{id}", auth: "bearer", security: [][]openapi.Scheme{{{Name: "Bearer", Type: "bearer"}}}},
 		{name: "origin alone", api: "DELETE http://127.0.0.1:9", servers: []string{"http://127.0.0.1:9"}, path: "/", auth: "basic",
-			security: [][]scheme{{{Name: "Basic", Type: "basic"}}}},
+			security: [][]openapi.Scheme{{{Name: "Basic", Type: "basic"}}}},
 		{name: "relative path with server", api: "POST /users", server: "https://api.acme.test/", servers: []string{"https://api.acme.test/"},
-			path: "/users", auth: "none", security: [][]scheme{}},
+			path: "/users", auth: "none", security: [][]openapi.Scheme{}},
 		{name: "relative path without server", api: "POST /users", warn: "users.mdx: api \"POST /users\" has a relative path and docs.json sets no api.mdx.server; no playground shown"},
 		{name: "no method", api: "/users", server: "https://api.acme.test", warn: "is not \"METHOD /path\""},
 		{name: "path without slash", api: "GET users", server: "https://api.acme.test", warn: `users.mdx: api "GET users" has a path that does not start with "/"; no playground shown`},

@@ -33,9 +33,9 @@ func newSearchEntry(p *page, hs []mdx.Heading, content []byte) searchEntry {
 	}
 	if p.api != nil {
 		// Readers search endpoints by path and parameter names too.
-		e.Body = p.api.searchText() + " " + e.Body
+		e.Body = p.api.SearchText() + " " + e.Body
 	} else if p.schema != nil {
-		e.Body = p.schema.searchText() + " " + e.Body
+		e.Body = p.schema.SearchText() + " " + e.Body
 	}
 	for _, h := range hs {
 		e.Headings = append(e.Headings, [2]string{h.Text, h.ID})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 
 	"gopkg.in/yaml.v3"
 )
@@ -77,8 +78,8 @@ type page struct {
 	body  []byte // source after the frontmatter
 	// unlisted pages exist on disk but not in the navigation.
 	unlisted bool
-	api      *operation // the endpoint the page documents (openapi_nav.go), or nil
-	schema   *schemaRef // the data model the page documents (openapi_schema_page.go), or nil
+	api      *openapi.Operation // the endpoint the page documents (openapi_nav.go), or nil
+	schema   *openapi.SchemaRef // the data model the page documents (openapi_schema_page.go), or nil
 }
 
 // navTitle is the label of the page in the sidebar.

@@ -1,9 +1,11 @@
-package export
+package samples
 
 import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
 // goString quotes s for Go source: a raw string for a multi-line body
@@ -17,35 +19,35 @@ func goString(s string) string {
 
 // golang writes the request with net/http, a complete program that
 // gofmt leaves as it is and that stops on the first error.
-func (r request) golang() string {
+func (r Request) golang() string {
 	imports := []string{"fmt", "io", "net/http"}
 	var b strings.Builder
 	body := "nil"
 	switch {
-	case formKind(r.media) == "multipart":
+	case openapi.FormKind(r.media) == "multipart":
 		imports = append(imports, "bytes", "mime/multipart")
 		body = "&body"
 		b.WriteString("\tvar body bytes.Buffer\n\tform := multipart.NewWriter(&body)\n")
 		for _, f := range r.form {
-			if !f.file {
-				b.WriteString("\tif err := form.WriteField(" + strconv.Quote(f.name) + ", " + strconv.Quote(f.value) + "); err != nil {\n\t\tpanic(err)\n\t}\n")
+			if !f.File {
+				b.WriteString("\tif err := form.WriteField(" + strconv.Quote(f.Name) + ", " + strconv.Quote(f.Value) + "); err != nil {\n\t\tpanic(err)\n\t}\n")
 				continue
 			}
 			if !slices.Contains(imports, "os") {
 				imports = append(imports, "os")
 				b.WriteString("\tvar file *os.File\n\tvar part io.Writer\n\tvar err error\n")
 			}
-			b.WriteString("\tif file, err = os.Open(" + strconv.Quote(f.value) + "); err != nil {\n\t\tpanic(err)\n\t}\n" +
-				"\tif part, err = form.CreateFormFile(" + strconv.Quote(f.name) + ", " + strconv.Quote(f.value) + "); err != nil {\n\t\tpanic(err)\n\t}\n" +
+			b.WriteString("\tif file, err = os.Open(" + strconv.Quote(f.Value) + "); err != nil {\n\t\tpanic(err)\n\t}\n" +
+				"\tif part, err = form.CreateFormFile(" + strconv.Quote(f.Name) + ", " + strconv.Quote(f.Value) + "); err != nil {\n\t\tpanic(err)\n\t}\n" +
 				"\tif _, err = io.Copy(part, file); err != nil {\n\t\tpanic(err)\n\t}\n\tfile.Close()\n")
 		}
 		b.WriteString("\tif err := form.Close(); err != nil {\n\t\tpanic(err)\n\t}\n\n")
-	case formKind(r.media) == "urlencoded":
+	case openapi.FormKind(r.media) == "urlencoded":
 		imports = append(imports, "net/url", "strings")
 		body = "strings.NewReader(form.Encode())"
 		b.WriteString("\tform := url.Values{}\n")
 		for _, f := range r.form {
-			b.WriteString("\tform.Add(" + strconv.Quote(f.name) + ", " + strconv.Quote(f.value) + ")\n")
+			b.WriteString("\tform.Add(" + strconv.Quote(f.Name) + ", " + strconv.Quote(f.Value) + ")\n")
 		}
 		b.WriteString("\n")
 	case r.body != "":
@@ -58,7 +60,7 @@ func (r request) golang() string {
 	for _, h := range r.headers {
 		b.WriteString("\treq.Header.Set(" + strconv.Quote(h[0]) + ", " + strconv.Quote(h[1]) + ")\n")
 	}
-	switch formKind(r.media) {
+	switch openapi.FormKind(r.media) {
 	case "multipart":
 		b.WriteString("\treq.Header.Set(\"Content-Type\", form.FormDataContentType())\n")
 	case "urlencoded":

@@ -1,4 +1,4 @@
-package export
+package openapi
 
 import "slices"
 
@@ -7,38 +7,38 @@ import "slices"
 // required properties and those with a default, at every depth, each
 // holding its default or the empty value of its type. The spec's example
 // values are left for the reader to type, as on the platform.
-func (v *schemaView) skeleton(schema any, depth int) any {
-	v.budget--
-	f := v.flatten(schema)
-	if f.cyclic || depth > maxSchemaDepth || v.budget < 0 {
+func (v *View) Skeleton(schema any, depth int) any {
+	v.Budget--
+	f := v.Flatten(schema)
+	if f.Cyclic || depth > MaxSchemaDepth || v.Budget < 0 {
 		return nil
 	}
-	if d, ok := f.o.m["default"]; ok {
+	if d, ok := f.O.M["default"]; ok {
 		return d
 	}
-	if f.ref != "" {
-		v.stack = append(v.stack, f.ref)
-		defer func() { v.stack = v.stack[:len(v.stack)-1] }()
+	if f.Ref != "" {
+		v.Stack = append(v.Stack, f.Ref)
+		defer func() { v.Stack = v.Stack[:len(v.Stack)-1] }()
 	}
-	if len(f.props.keys) > 0 {
-		out := newObj()
-		for _, k := range f.props.keys {
-			po, _, _ := v.s.deref(f.props.get(k))
-			if po == nil || po.flag("readOnly") {
+	if len(f.Props.Keys) > 0 {
+		out := NewObj()
+		for _, k := range f.Props.Keys {
+			po, _, _ := v.Spec.Deref(f.Props.Get(k))
+			if po == nil || po.Flag("readOnly") {
 				continue // a request never sends read-only properties
 			}
-			if _, hasDefault := po.m["default"]; hasDefault || slices.Contains(f.required, k) {
-				out.set(k, v.skeleton(f.props.get(k), depth+1))
+			if _, hasDefault := po.M["default"]; hasDefault || slices.Contains(f.Required, k) {
+				out.Set(k, v.Skeleton(f.Props.Get(k), depth+1))
 			}
 		}
 		return out
 	}
 	for _, kind := range []string{"oneOf", "anyOf"} {
-		if opts := f.o.list(kind); len(opts) > 0 {
-			return v.skeleton(opts[0], depth+1) // the first variant, as the reference shows first
+		if opts := f.O.List(kind); len(opts) > 0 {
+			return v.Skeleton(opts[0], depth+1) // the first variant, as the reference shows first
 		}
 	}
-	t := f.o.get("type")
+	t := f.O.Get("type")
 	if ts, ok := t.([]any); ok { // 3.1 type arrays: the first that is not null
 		t = nil
 		for _, x := range ts {
@@ -50,7 +50,7 @@ func (v *schemaView) skeleton(schema any, depth int) any {
 	}
 	switch t {
 	case "object":
-		return newObj()
+		return NewObj()
 	case "array":
 		return []any{}
 	case "string":

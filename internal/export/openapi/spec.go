@@ -1,4 +1,4 @@
-package export
+package openapi
 
 import (
 	"bytes"
@@ -9,95 +9,97 @@ import (
 	"net/url"
 	"path"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // maxSpecBytes bounds one OpenAPI file. Real specs of large APIs reach a
 // few megabytes; anything far beyond is a mistake, not documentation.
-const maxSpecBytes = 32 << 20
+const MaxSpecBytes = 32 << 20
 
 // obj is a JSON or YAML mapping that keeps its key order: the order of
 // paths and properties in a spec is the order readers expect to see them.
-type obj struct {
-	keys []string
-	m    map[string]any
+type Obj struct {
+	Keys []string
+	M    map[string]any
 }
 
-func newObj() *obj { return &obj{m: map[string]any{}} }
+func NewObj() *Obj { return &Obj{M: map[string]any{}} }
 
-func (o *obj) set(k string, v any) {
-	if _, ok := o.m[k]; !ok {
-		o.keys = append(o.keys, k)
+func (o *Obj) Set(k string, v any) {
+	if _, ok := o.M[k]; !ok {
+		o.Keys = append(o.Keys, k)
 	}
-	o.m[k] = v
+	o.M[k] = v
 }
 
-func (o *obj) get(k string) any {
+func (o *Obj) Get(k string) any {
 	if o == nil {
 		return nil
 	}
-	return o.m[k]
+	return o.M[k]
 }
 
-func (o *obj) str(k string) string {
-	s, _ := o.get(k).(string)
+func (o *Obj) Str(k string) string {
+	s, _ := o.Get(k).(string)
 	return s
 }
 
-func (o *obj) flag(k string) bool {
-	b, _ := o.get(k).(bool)
+func (o *Obj) Flag(k string) bool {
+	b, _ := o.Get(k).(bool)
 	return b
 }
 
-func (o *obj) sub(k string) *obj {
-	v, _ := o.get(k).(*obj)
+func (o *Obj) Sub(k string) *Obj {
+	v, _ := o.Get(k).(*Obj)
 	return v
 }
 
-func (o *obj) list(k string) []any {
-	v, _ := o.get(k).([]any)
+func (o *Obj) List(k string) []any {
+	v, _ := o.Get(k).([]any)
 	return v
 }
 
 // spec is one parsed OpenAPI 3.0 or 3.1 document of the source.
-type spec struct {
-	file    string
-	root    *obj
-	v31     bool
-	servers []string
-	ops     []*operation
+type Spec struct {
+	File    string
+	Root    *Obj
+	V31     bool
+	Servers []string
+	Ops     []*Operation
 }
 
 // operation is one endpoint (or webhook) of a spec.
-type operation struct {
-	spec    *spec
-	method  string // upper case, "WEBHOOK" for webhooks
-	path    string // the path template, or the webhook's name
-	webhook bool
-	item    *obj // the path item, for parameters shared by its operations
-	op      *obj
+type Operation struct {
+	Spec    *Spec
+	Method  string // upper case, "WEBHOOK" for webhooks
+	Path    string // the path template, or the webhook's name
+	Webhook bool
+	Item    *Obj // the path item, for parameters shared by its operations
+	Op      *Obj
 	// hidden (x-hidden) operations get a page that the generated
 	// navigation and search leave out: reachable by its address only.
-	hidden bool
+	Hidden bool
 }
 
 // summary titles the operation's page: x-mint metadata, then the
 // summary, then the method and path, as the platform does.
-func (o *operation) summary() string {
-	if t := o.op.sub("x-mint").sub("metadata").str("title"); t != "" {
+func (o *Operation) Summary() string {
+	if t := o.Op.Sub("x-mint").Sub("metadata").Str("title"); t != "" {
 		return t
 	}
-	if s := strings.TrimSpace(o.op.str("summary")); s != "" {
+	if s := strings.TrimSpace(o.Op.Str("summary")); s != "" {
 		return s
 	}
-	if o.webhook {
-		return o.path
+	if o.Webhook {
+		return o.Path
 	}
-	return o.method + " " + o.path
+	return o.Method + " " + o.Path
 }
 
-func (o *operation) tags() []string {
+func (o *Operation) Tags() []string {
 	var out []string
-	for _, t := range o.op.list("tags") {
+	for _, t := range o.Op.List("tags") {
 		if s, ok := t.(string); ok && s != "" {
 			out = append(out, s)
 		}
@@ -106,13 +108,13 @@ func (o *operation) tags() []string {
 }
 
 // httpMethods are the operations of a path item, in the order pages list them.
-var httpMethods = []string{"get", "post", "put", "patch", "delete", "head", "options", "trace"}
+var HTTPMethods = []string{"get", "post", "put", "patch", "delete", "head", "options", "trace"}
 
 // parseSpec decodes a JSON or YAML OpenAPI document and lists its
 // operations. Errors are meant for the docs author and name the file.
-func parseSpec(file string, data []byte) (*spec, error) {
-	if len(data) > maxSpecBytes {
-		return nil, fmt.Errorf("%s: spec is %d bytes, over the limit of %d", file, len(data), maxSpecBytes)
+func Parse(file string, data []byte) (*Spec, error) {
+	if len(data) > MaxSpecBytes {
+		return nil, fmt.Errorf("%s: spec is %d bytes, over the limit of %d", file, len(data), MaxSpecBytes)
 	}
 	var root any
 	var err error
@@ -125,62 +127,62 @@ func parseSpec(file string, data []byte) (*spec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: not valid JSON or YAML: %w", file, err)
 	}
-	o, ok := root.(*obj)
+	o, ok := root.(*Obj)
 	if !ok {
 		return nil, fmt.Errorf("%s: an OpenAPI document is an object", file)
 	}
-	ver := o.str("openapi")
+	ver := o.Str("openapi")
 	if !strings.HasPrefix(ver, "3.0") && !strings.HasPrefix(ver, "3.1") {
-		if o.get("swagger") != nil {
+		if o.Get("swagger") != nil {
 			return nil, fmt.Errorf("%s: Swagger 2.0 is not supported; convert it to OpenAPI 3", file)
 		}
 		return nil, fmt.Errorf("%s: \"openapi\" is %q, want 3.0.x or 3.1.x", file, ver)
 	}
-	s := &spec{file: file, root: o, v31: strings.HasPrefix(ver, "3.1")}
-	for _, sv := range o.list("servers") {
-		if so, ok := sv.(*obj); ok && so.str("url") != "" {
-			s.servers = append(s.servers, serverURL(so))
+	s := &Spec{File: file, Root: o, V31: strings.HasPrefix(ver, "3.1")}
+	for _, sv := range o.List("servers") {
+		if so, ok := sv.(*Obj); ok && so.Str("url") != "" {
+			s.Servers = append(s.Servers, ServerURL(so))
 		}
 	}
-	s.collect(o.sub("paths"), false)
-	s.collect(o.sub("webhooks"), true)
+	s.collect(o.Sub("paths"), false)
+	s.collect(o.Sub("webhooks"), true)
 	return s, nil
 }
 
 // serverURL fills a server's variables with their defaults.
-func serverURL(so *obj) string {
-	u := so.str("url")
-	vars := so.sub("variables")
+func ServerURL(so *Obj) string {
+	u := so.Str("url")
+	vars := so.Sub("variables")
 	if vars == nil {
 		return u
 	}
-	for _, k := range vars.keys {
-		if v, ok := vars.get(k).(*obj); ok {
-			u = strings.ReplaceAll(u, "{"+k+"}", fmt.Sprint(v.get("default")))
+	for _, k := range vars.Keys {
+		if v, ok := vars.Get(k).(*Obj); ok {
+			u = strings.ReplaceAll(u, "{"+k+"}", fmt.Sprint(v.Get("default")))
 		}
 	}
 	return u
 }
 
-func (s *spec) collect(paths *obj, webhooks bool) {
+func (s *Spec) collect(paths *Obj, webhooks bool) {
 	if paths == nil {
 		return
 	}
-	for _, p := range paths.keys {
-		item, _, err := s.deref(paths.get(p))
+	for _, p := range paths.Keys {
+		item, _, err := s.Deref(paths.Get(p))
 		if err != nil || item == nil {
 			continue
 		}
-		for _, m := range httpMethods {
-			op, _, err := s.deref(item.get(m))
-			if err != nil || op == nil || op.flag("x-excluded") {
+		for _, m := range HTTPMethods {
+			op, _, err := s.Deref(item.Get(m))
+			if err != nil || op == nil || op.Flag("x-excluded") {
 				continue
 			}
-			o := &operation{spec: s, method: strings.ToUpper(m), path: p, webhook: webhooks, item: item, op: op, hidden: op.flag("x-hidden")}
+			o := &Operation{Spec: s, Method: strings.ToUpper(m), Path: p, Webhook: webhooks, Item: item, Op: op, Hidden: op.Flag("x-hidden")}
 			if webhooks {
-				o.method = "WEBHOOK"
+				o.Method = "WEBHOOK"
 			}
-			s.ops = append(s.ops, o)
+			s.Ops = append(s.Ops, o)
 			if webhooks {
 				break // a webhook is one request
 			}
@@ -189,15 +191,15 @@ func (s *spec) collect(paths *obj, webhooks bool) {
 }
 
 // find returns the operation named by "METHOD /path" or "webhook name".
-func (s *spec) find(ref string) *operation {
+func (s *Spec) Find(ref string) *Operation {
 	method, rest, ok := strings.Cut(strings.TrimSpace(ref), " ")
 	if !ok {
 		return nil
 	}
 	rest = strings.TrimSpace(rest)
-	for _, o := range s.ops {
-		if strings.EqualFold(method, "webhook") && o.webhook && o.path == rest ||
-			!o.webhook && strings.EqualFold(method, o.method) && o.path == rest {
+	for _, o := range s.Ops {
+		if strings.EqualFold(method, "webhook") && o.Webhook && o.Path == rest ||
+			!o.Webhook && strings.EqualFold(method, o.Method) && o.Path == rest {
 			return o
 		}
 	}
@@ -214,29 +216,29 @@ var errRefCycle = errors.New("$ref cycle")
 // the name of the first reference (its last pointer segment), "" when v
 // is no reference. External references are not followed: the platform
 // supports internal ones only.
-func (s *spec) deref(v any) (*obj, string, error) {
+func (s *Spec) Deref(v any) (*Obj, string, error) {
 	name := ""
 	var seen []string
 	for hop := 0; ; hop++ {
-		o, ok := v.(*obj)
+		o, ok := v.(*Obj)
 		if !ok {
 			return nil, name, nil
 		}
-		r, isRef := o.get("$ref").(string)
+		r, isRef := o.Get("$ref").(string)
 		if !isRef {
 			return o, name, nil
 		}
 		if name == "" {
-			name = refName(r)
+			name = RefName(r)
 		}
 		for _, prev := range seen {
 			if prev == r {
 				chain := strings.Join(append(seen, r), " -> ")
-				return nil, name, fmt.Errorf("%s: %w: %s", s.file, errRefCycle, chain)
+				return nil, name, fmt.Errorf("%s: %w: %s", s.File, errRefCycle, chain)
 			}
 		}
 		if hop >= maxRefHops {
-			return nil, name, fmt.Errorf("%s: $ref chain longer than %d at %s", s.file, maxRefHops, r)
+			return nil, name, fmt.Errorf("%s: $ref chain longer than %d at %s", s.File, maxRefHops, r)
 		}
 		seen = append(seen, r)
 		target, err := s.pointer(r)
@@ -248,56 +250,59 @@ func (s *spec) deref(v any) (*obj, string, error) {
 }
 
 // pointer resolves "#/a/b" inside the document.
-func (s *spec) pointer(r string) (any, error) {
+func (s *Spec) pointer(r string) (any, error) {
 	frag, ok := strings.CutPrefix(r, "#")
 	if !ok {
-		return nil, fmt.Errorf("%s: external $ref %q is not supported (only \"#/...\" inside the file)", s.file, r)
+		return nil, fmt.Errorf("%s: external $ref %q is not supported (only \"#/...\" inside the file)", s.File, r)
 	}
 	if u, err := url.PathUnescape(frag); err == nil {
 		frag = u
 	}
-	var cur any = s.root
+	var cur any = s.Root
 	for _, seg := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
 		if frag == "" {
 			break
 		}
 		seg = strings.NewReplacer("~1", "/", "~0", "~").Replace(seg)
 		switch c := cur.(type) {
-		case *obj:
-			v, ok := c.m[seg]
+		case *Obj:
+			v, ok := c.M[seg]
 			if !ok {
-				return nil, fmt.Errorf("%s: $ref %q names nothing", s.file, r)
+				return nil, fmt.Errorf("%s: $ref %q names nothing", s.File, r)
 			}
 			cur = v
 		default:
-			return nil, fmt.Errorf("%s: $ref %q names nothing", s.file, r)
+			return nil, fmt.Errorf("%s: $ref %q names nothing", s.File, r)
 		}
 	}
 	return cur, nil
 }
 
 // refName is the display name of a reference: its last segment.
-func refName(r string) string {
+func RefName(r string) string {
 	return strings.NewReplacer("~1", "/", "~0", "~").Replace(path.Base(r))
 }
 
 // specs loads the OpenAPI files of a source on first use, each once.
-type specs struct {
+type Specs struct {
 	src    fs.FS
-	loaded map[string]*spec
+	skip   func(dir string) bool // directories of the source that hold no docs
+	loaded map[string]*Spec
 	failed map[string]error
 	all    []string // every spec-like file of the source, found on demand
 	walked bool
 }
 
-func newSpecs(src fs.FS) *specs {
-	return &specs{src: src, loaded: map[string]*spec{}, failed: map[string]error{}}
+// NewSpecs reads specs from src; Files lists none below a directory skip
+// names (dependencies, build output).
+func NewSpecs(src fs.FS, skip func(dir string) bool) *Specs {
+	return &Specs{src: src, skip: skip, loaded: map[string]*Spec{}, failed: map[string]error{}}
 }
 
 // load returns the spec at file (a source path, leading slash allowed).
-func (ss *specs) load(file string) (*spec, error) {
+func (ss *Specs) Load(file string) (*Spec, error) {
 	file = strings.TrimSpace(file)
-	if !hasScheme(file) { // cleaning would fold the // of a URL in the message
+	if markup.Scheme(file) == "" { // cleaning would fold the // of a URL in the message
 		file = strings.TrimPrefix(path.Clean("/"+file), "/")
 	}
 	if s, ok := ss.loaded[file]; ok {
@@ -315,8 +320,8 @@ func (ss *specs) load(file string) (*spec, error) {
 	return s, nil
 }
 
-func (ss *specs) read(file string) (*spec, error) {
-	if hasScheme(file) {
+func (ss *Specs) read(file string) (*Spec, error) {
+	if markup.Scheme(file) != "" {
 		return nil, fmt.Errorf("%s: remote specs are not fetched by an export; add the file to the repository", file)
 	}
 	f, err := ss.src.Open(file)
@@ -324,23 +329,23 @@ func (ss *specs) read(file string) (*spec, error) {
 		return nil, fmt.Errorf("openapi %s: %w", file, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxSpecBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, MaxSpecBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("openapi %s: %w", file, err)
 	}
-	return parseSpec(file, data)
+	return Parse(file, data)
 }
 
 // search finds an operation in any spec of the source, in file name
 // order, for frontmatter that names no file; the first match wins, as on
 // the platform.
-func (ss *specs) search(ref string) *operation {
-	for _, f := range ss.files() {
-		s, err := ss.load(f)
+func (ss *Specs) Search(ref string) *Operation {
+	for _, f := range ss.Files() {
+		s, err := ss.Load(f)
 		if err != nil {
 			continue // other JSON and YAML files are not specs
 		}
-		if o := s.find(ref); o != nil {
+		if o := s.Find(ref); o != nil {
 			return o
 		}
 	}

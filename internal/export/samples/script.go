@@ -1,8 +1,10 @@
-package export
+package samples
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
 // singleQuoted quotes s for Ruby and PHP, where a single-quoted string
@@ -12,7 +14,7 @@ func singleQuoted(s string) string {
 }
 
 // ruby writes the request with Ruby's net/http.
-func (r request) ruby() string {
+func (r Request) ruby() string {
 	var b strings.Builder
 	b.WriteString("require \"uri\"\nrequire \"net/http\"\n\nurl = URI(" + singleQuoted(r.url) + ")\n\n" +
 		"http = Net::HTTP.new(url.host, url.port)\nhttp.use_ssl = url.scheme == \"https\"\n\n")
@@ -35,14 +37,14 @@ func (r request) ruby() string {
 	if len(r.form) > 0 {
 		parts := make([]string, len(r.form))
 		for i, f := range r.form {
-			v := singleQuoted(f.value)
-			if f.file {
+			v := singleQuoted(f.Value)
+			if f.File {
 				v = "File.open(" + v + ")"
 			}
-			parts[i] = "\n  [" + singleQuoted(f.name) + ", " + v + "]"
+			parts[i] = "\n  [" + singleQuoted(f.Name) + ", " + v + "]"
 		}
 		enc := "application/x-www-form-urlencoded"
-		if formKind(r.media) == "multipart" {
+		if openapi.FormKind(r.media) == "multipart" {
 			enc = "multipart/form-data"
 		}
 		b.WriteString("request.set_form([" + strings.Join(parts, ",") + "\n], " + singleQuoted(enc) + ")\n")
@@ -62,27 +64,27 @@ func rubyBool(v bool) string {
 }
 
 // php writes the request with PHP's curl extension.
-func (r request) php() string {
+func (r Request) php() string {
 	var b strings.Builder
 	b.WriteString("<?php\n\n$curl = curl_init();\n\ncurl_setopt_array($curl, [\n  CURLOPT_URL => " + singleQuoted(r.url) +
 		",\n  CURLOPT_RETURNTRANSFER => true,\n  CURLOPT_CUSTOMREQUEST => " + singleQuoted(r.method) + ",\n")
-	switch formKind(r.media) {
+	switch openapi.FormKind(r.media) {
 	case "multipart":
 		// An array makes curl send multipart/form-data; a CURLFile is
 		// uploaded from disk.
 		b.WriteString("  CURLOPT_POSTFIELDS => [\n")
 		for _, f := range r.form {
-			v := singleQuoted(f.value)
-			if f.file {
+			v := singleQuoted(f.Value)
+			if f.File {
 				v = "new CURLFile(" + v + ")"
 			}
-			b.WriteString("    " + singleQuoted(f.name) + " => " + v + ",\n")
+			b.WriteString("    " + singleQuoted(f.Name) + " => " + v + ",\n")
 		}
 		b.WriteString("  ],\n")
 	case "urlencoded":
 		b.WriteString("  CURLOPT_POSTFIELDS => http_build_query([\n")
 		for _, f := range r.form {
-			b.WriteString("    " + singleQuoted(f.name) + " => " + singleQuoted(f.value) + ",\n")
+			b.WriteString("    " + singleQuoted(f.Name) + " => " + singleQuoted(f.Value) + ",\n")
 		}
 		b.WriteString("  ]),\n")
 	default:
@@ -107,9 +109,9 @@ func (r request) php() string {
 
 // node writes the request for Node.js 18 and later, whose fetch may set
 // the Cookie header and reads files from disk, unlike a browser's.
-func (r request) node() string {
+func (r Request) node() string {
 	var b strings.Builder
-	if formKind(r.media) == "multipart" && slices.ContainsFunc(r.form, func(f formPart) bool { return f.file }) {
+	if openapi.FormKind(r.media) == "multipart" && slices.ContainsFunc(r.form, func(f openapi.FormPart) bool { return f.File }) {
 		b.WriteString("const fs = require(\"node:fs\");\n\n")
 	}
 	writeFetchForm(&b, r, func(value string) string {

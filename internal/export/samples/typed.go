@@ -1,28 +1,30 @@
-package export
+package samples
 
 import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
 // urlencoded is the body of a urlencoded form sample, in the order of
 // the form's fields.
-func (r request) urlencoded() string {
+func (r Request) urlencoded() string {
 	parts := make([]string, len(r.form))
 	for i, f := range r.form {
-		parts[i] = url.QueryEscape(f.name) + "=" + url.QueryEscape(f.value)
+		parts[i] = url.QueryEscape(f.Name) + "=" + url.QueryEscape(f.Value)
 	}
 	return strings.Join(parts, "&")
 }
 
 // java writes the request with java.net.http (Java 11 and later), a
 // program that runs with `java Main.java`.
-func (r request) java() string {
+func (r Request) java() string {
 	imports := []string{"java.net.URI", "java.net.http.HttpClient", "java.net.http.HttpRequest", "java.net.http.HttpResponse"}
 	var pre, b strings.Builder
 	body := "HttpRequest.BodyPublishers.noBody()"
-	switch formKind(r.media) {
+	switch openapi.FormKind(r.media) {
 	case "multipart":
 		// java.net.http has no multipart writer: the parts are written
 		// out between boundaries.
@@ -30,15 +32,15 @@ func (r request) java() string {
 		pre.WriteString("        String boundary = \"----JavaSample\" + System.nanoTime();\n" +
 			"        ByteArrayOutputStream form = new ByteArrayOutputStream();\n")
 		for _, f := range r.form {
-			disp := "Content-Disposition: form-data; name=\"" + f.name + "\""
-			if f.file {
-				pre.WriteString("        form.write((\"--\" + boundary + " + jsonString("\r\n"+disp+"; filename=\""+f.value+"\"\r\nContent-Type: application/octet-stream\r\n\r\n") +
+			disp := "Content-Disposition: form-data; name=\"" + f.Name + "\""
+			if f.File {
+				pre.WriteString("        form.write((\"--\" + boundary + " + jsonString("\r\n"+disp+"; filename=\""+f.Value+"\"\r\nContent-Type: application/octet-stream\r\n\r\n") +
 					").getBytes(StandardCharsets.UTF_8));\n" +
-					"        form.write(Files.readAllBytes(Path.of(" + jsonString(f.value) + ")));\n" +
+					"        form.write(Files.readAllBytes(Path.of(" + jsonString(f.Value) + ")));\n" +
 					"        form.write(\"\\r\\n\".getBytes(StandardCharsets.UTF_8));\n")
 				continue
 			}
-			pre.WriteString("        form.write((\"--\" + boundary + " + jsonString("\r\n"+disp+"\r\n\r\n"+f.value+"\r\n") + ").getBytes(StandardCharsets.UTF_8));\n")
+			pre.WriteString("        form.write((\"--\" + boundary + " + jsonString("\r\n"+disp+"\r\n\r\n"+f.Value+"\r\n") + ").getBytes(StandardCharsets.UTF_8));\n")
 		}
 		pre.WriteString("        form.write((\"--\" + boundary + \"--\\r\\n\").getBytes(StandardCharsets.UTF_8));\n\n")
 		body = "HttpRequest.BodyPublishers.ofByteArray(form.toByteArray())"
@@ -54,7 +56,7 @@ func (r request) java() string {
 	for _, h := range r.headers {
 		b.WriteString("            .header(" + jsonString(h[0]) + ", " + jsonString(h[1]) + ")\n")
 	}
-	switch formKind(r.media) {
+	switch openapi.FormKind(r.media) {
 	case "multipart":
 		b.WriteString("            .header(\"Content-Type\", \"multipart/form-data; boundary=\" + boundary)\n")
 	case "urlencoded":
@@ -80,7 +82,7 @@ func csString(s string) string {
 }
 
 // csharp writes the request with HttpClient, as top-level statements.
-func (r request) csharp() string {
+func (r Request) csharp() string {
 	var b strings.Builder
 	b.WriteString("using System;\nusing System.Collections.Generic;\nusing System.IO;\nusing System.Net.Http;\nusing System.Text;\n\n" +
 		"var client = new HttpClient();\nvar request = new HttpRequestMessage(new HttpMethod(" + csString(r.method) + "), " + csString(r.url) + ");\n")
@@ -94,21 +96,21 @@ func (r request) csharp() string {
 	if len(r.cookies) > 0 {
 		b.WriteString("request.Headers.TryAddWithoutValidation(\"Cookie\", " + csString(cookieString(r.cookies)) + ");\n")
 	}
-	switch formKind(r.media) {
+	switch openapi.FormKind(r.media) {
 	case "multipart":
 		b.WriteString("var form = new MultipartFormDataContent();\n")
 		for _, f := range r.form {
-			if f.file {
-				b.WriteString("form.Add(new ByteArrayContent(File.ReadAllBytes(" + csString(f.value) + ")), " + csString(f.name) + ", " + csString(f.value) + ");\n")
+			if f.File {
+				b.WriteString("form.Add(new ByteArrayContent(File.ReadAllBytes(" + csString(f.Value) + ")), " + csString(f.Name) + ", " + csString(f.Value) + ");\n")
 			} else {
-				b.WriteString("form.Add(new StringContent(" + csString(f.value) + "), " + csString(f.name) + ");\n")
+				b.WriteString("form.Add(new StringContent(" + csString(f.Value) + "), " + csString(f.Name) + ");\n")
 			}
 		}
 		b.WriteString("request.Content = form;\n")
 	case "urlencoded":
 		b.WriteString("request.Content = new FormUrlEncodedContent(new[]\n{\n")
 		for _, f := range r.form {
-			b.WriteString("    new KeyValuePair<string, string>(" + csString(f.name) + ", " + csString(f.value) + "),\n")
+			b.WriteString("    new KeyValuePair<string, string>(" + csString(f.Name) + ", " + csString(f.Value) + "),\n")
 		}
 		b.WriteString("});\n")
 	default:

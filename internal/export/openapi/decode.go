@@ -1,4 +1,4 @@
-package export
+package openapi
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ func jsonValue(dec *json.Decoder) (any, error) {
 			_, err := dec.Token()
 			return arr, err
 		}
-		o := newObj()
+		o := NewObj()
 		for dec.More() {
 			kt, err := dec.Token()
 			if err != nil {
@@ -53,7 +53,7 @@ func jsonValue(dec *json.Decoder) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			o.set(kt.(string), v)
+			o.Set(kt.(string), v)
 		}
 		_, err := dec.Token()
 		return o, err
@@ -88,14 +88,14 @@ func yamlValue(n *yaml.Node, memo map[*yaml.Node]any, depth int) (any, error) {
 	case yaml.AliasNode:
 		return yamlValue(n.Alias, memo, depth+1)
 	case yaml.MappingNode:
-		o := newObj()
+		o := NewObj()
 		memo[n] = o
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			v, err := yamlValue(n.Content[i+1], memo, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			o.set(n.Content[i].Value, v)
+			o.Set(n.Content[i].Value, v)
 		}
 		return o, nil
 	case yaml.SequenceNode:
