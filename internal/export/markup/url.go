@@ -141,9 +141,9 @@ func (u URL) Attr() string { return Escape(u.s) }
 
 // clip shortens what an error repeats of a hostile value.
 func clip(s string) string {
-	const max = 80
-	if len(s) <= max {
+	const most = 80
+	if len(s) <= most {
 		return s
 	}
-	return s[:max] + "…"
+	return s[:most] + "…"
 }

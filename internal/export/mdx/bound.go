@@ -26,7 +26,7 @@ const (
 	topLevelBreak       = "\n<!-- -->\n\n"
 )
 
-// boundMarkdown applies the bounds above to preprocessed Markdown, in one
+// Bound applies the bounds above to preprocessed Markdown, in one
 // pass. Fenced code and HTML lines pass unchanged: escapes there would show.
 func Bound(md string) string {
 	var b strings.Builder

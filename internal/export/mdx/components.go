@@ -235,7 +235,7 @@ func field(t *jsxTag) (markup.HTML, markup.HTML) {
 	return b.Fragment(), markup.Const(`</div></div>`)
 }
 
-// fieldAnchor writes the link icon of a parameter or property: a link to
+// FieldAnchor writes the link icon of a parameter or property: a link to
 // its own id, which app.js also copies on click.
 func FieldAnchor(b *markup.Builder, id, name string) {
 	b.Markup(`<a class="field-anchor" href="`)
@@ -274,6 +274,7 @@ var iconAliases = map[string]string{
 	"square-terminal": "terminal", "cog": "gear", "sliders": "gear",
 }
 
+// Icon draws a named icon as inline SVG; "" draws nothing.
 func Icon(name string) markup.HTML {
 	if name == "" {
 		return markup.HTML{}

@@ -21,14 +21,14 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// heading is an entry of a page's table of contents.
+// Heading is an entry of a page's table of contents.
 type Heading struct {
 	Level int
 	ID    string
 	Text  string
 }
 
-// newMarkdown builds the goldmark converter shared by all workers; goldmark
+// NewMarkdown builds the goldmark converter shared by all workers; goldmark
 // keeps per-document state in the parser context, so one instance is safe
 // for concurrent use. Indented code blocks stay enabled (goldmark's list
 // parser depends on them); MDX indentation inside components is removed
@@ -44,7 +44,7 @@ func NewMarkdown() goldmark.Markdown {
 	)
 }
 
-// markdownToHTML converts preprocessed Markdown and returns the headings of
+// ToHTML converts preprocessed Markdown and returns the headings of
 // levels 2 and 3 for the table of contents.
 func ToHTML(md goldmark.Markdown, src []byte, w *bytes.Buffer) ([]Heading, error) {
 	doc := md.Parser().Parse(text.NewReader(src))
@@ -161,7 +161,7 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 	return ast.WalkSkipChildren, nil
 }
 
-// codeHead opens a code block with its title bar and copy button; the
+// CodeHead opens a code block with its title bar and copy button; the
 // caller closes the block's <div>.
 func CodeHead(b *markup.Builder, title string) {
 	b.Markup(`<div class="code-block"`)
@@ -171,12 +171,12 @@ func CodeHead(b *markup.Builder, title string) {
 	b.Markup(`</span><button class="copy" type="button">Copy</button></div>`)
 }
 
-// plainCode is code shown without highlighting.
+// PlainCode is code shown without highlighting.
 func PlainCode(code string) markup.HTML {
 	return markup.Concat(markup.Const(`<pre class="chroma"><code>`), markup.Text(code), markup.Const(`</code></pre>`))
 }
 
-// sectionAnchor is the link icon of a heading: a link to its own id.
+// SectionAnchor is the link icon of a heading: a link to its own id.
 func SectionAnchor(b *markup.Builder, id string) {
 	b.Markup(`<a class="anchor" href="`)
 	b.URL(markup.Fragment(id))

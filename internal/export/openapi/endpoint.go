@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// endpoint is an operation with everything its page needs resolved.
+// Endpoint is an operation with everything its page needs resolved.
 type Endpoint struct {
 	Op       *Operation
 	Servers  []string
@@ -17,12 +17,15 @@ type Endpoint struct {
 	Example  any        // example of the first request content type
 }
 
+// Param is a parameter of an operation, path-item ones merged in.
 type Param struct {
 	Name, In string
 	Required bool
 	O        *Obj
 }
 
+// Scheme is a security scheme an operation accepts, as the playground
+// reads it (JSON) and the reference shows it.
 type Scheme struct {
 	Name   string `json:"name"`
 	Type   string `json:"type"`              // "bearer", "basic", "apiKey", "oauth2", "openIdConnect"
@@ -32,7 +35,7 @@ type Scheme struct {
 	Desc   string `json:"-"`                 // shown in the reference, not sent to the playground
 }
 
-// resolve gathers the operation's servers, parameters, security and body.
+// Resolve gathers the operation's servers, parameters, security and body.
 func (o *Operation) Resolve(v *View) *Endpoint {
 	s := o.Spec
 	e := &Endpoint{Op: o, Servers: s.Servers}
@@ -105,7 +108,7 @@ func (o *Operation) Resolve(v *View) *Endpoint {
 	return e
 }
 
-// mediaExample is the first example a media type gives, else one built
+// MediaExample is the first example a media type gives, else one built
 // from its schema.
 func MediaExample(v *View, m *Obj) any {
 	if m == nil {
@@ -122,7 +125,7 @@ func MediaExample(v *View, m *Obj) any {
 	return v.Example(m.Get("schema"), 0)
 }
 
-// mergedParam lets a parameter's own description and example show with
+// MergedParam lets a parameter's own description and example show with
 // its schema's type and constraints.
 func MergedParam(p *Obj, schema any, v *View) any {
 	so, _, err := v.Spec.Deref(schema)
@@ -141,7 +144,7 @@ func MergedParam(p *Obj, schema any, v *View) any {
 	return m
 }
 
-// pretty prints a value as indented JSON, strings as they are.
+// Pretty prints a value as indented JSON, strings as they are.
 func Pretty(v any) string {
 	if s, ok := v.(string); ok {
 		return s
@@ -156,17 +159,18 @@ func Pretty(v any) string {
 	return strings.TrimSuffix(buf.String(), "\n")
 }
 
+// FirstLine is the first line of s, trimmed: a description as a summary.
 func FirstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
 }
 
-// joinURL appends an operation's path to a server URL.
+// JoinURL appends an operation's path to a server URL.
 func JoinURL(server, p string) string {
 	return strings.TrimSuffix(server, "/") + p
 }
 
-// searchText is what offline search finds an endpoint page by besides its
+// SearchText is what offline search finds an endpoint page by besides its
 // title: the method, path and parameter names.
 func (o *Operation) SearchText() string {
 	parts := []string{o.Method, o.Path}

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// formKind is "multipart" or "urlencoded" for the form media types and ""
+// FormKind is "multipart" or "urlencoded" for the form media types and ""
 // for any other.
 func FormKind(media string) string {
 	mt, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(media)), ";")
@@ -18,7 +18,7 @@ func FormKind(media string) string {
 	return ""
 }
 
-// pgField is one input of a form body in the playground.
+// FormField is one input of a form body in the playground.
 type FormField struct {
 	Name     string   `json:"name"`
 	Type     string   `json:"type,omitempty"`
@@ -30,7 +30,7 @@ type FormField struct {
 	Default  string   `json:"default,omitempty"`
 }
 
-// pgBody is one request content type the playground can send: a text
+// Body is one request content type the playground can send: a text
 // editor prefilled with Example, or the Fields of a form.
 type Body struct {
 	Media   string      `json:"media"`
@@ -39,7 +39,7 @@ type Body struct {
 	Fields  []FormField `json:"fields,omitempty"`
 }
 
-// isBinary reports a schema of file content sent as bytes: format binary
+// IsBinary reports a schema of file content sent as bytes: format binary
 // (3.0), or (3.1) a contentMediaType that is not a structured type such
 // as application/json, as the platform reads it. Base64 content
 // (contentEncoding base64 or base64url) stays a text field here.
@@ -80,7 +80,7 @@ func structuredMedia(mt string) bool {
 		strings.HasSuffix(mt, "+xml") || mt == "application/x-www-form-urlencoded"
 }
 
-// writtenExample is the example a media type gives itself, nil when it
+// WrittenExample is the example a media type gives itself, nil when it
 // has none: a form field is better empty than prefilled with "<string>".
 func WrittenExample(v *View, m *Obj) any {
 	if _, ok := m.M["example"]; !ok && m.Sub("examples") == nil {
@@ -89,7 +89,7 @@ func WrittenExample(v *View, m *Obj) any {
 	return MediaExample(v, m)
 }
 
-// formFields lists the properties of a form body's schema. example, if an
+// FormFields lists the properties of a form body's schema. example, if an
 // object, fills in defaults that the property schemas lack.
 func FormFields(v *View, schema any, example any) []FormField {
 	f := v.Flatten(schema)
@@ -125,7 +125,7 @@ func FormFields(v *View, schema any, example any) []FormField {
 	return out
 }
 
-// playgroundBodies lists every content type of the request body, in spec
+// PlaygroundBodies lists every content type of the request body, in spec
 // order, for the playground's body selector.
 func PlaygroundBodies(v *View, e *Endpoint) []Body {
 	if e.Body == nil {
@@ -158,7 +158,7 @@ func PlaygroundBodies(v *View, e *Endpoint) []Body {
 	return out
 }
 
-// withXDefaults is ex with the x-default of each property of schema in
+// WithXDefaults is ex with the x-default of each property of schema in
 // place of its value, at every depth, when the playground prefills
 // (api.examples.prefill). Objects of the spec are copied, never changed:
 // other pages share them.
@@ -184,13 +184,13 @@ func WithXDefaults(v *View, schema any, ex any, depth int) any {
 	return out
 }
 
-// formPart is one field of a form body in the generated samples.
+// FormPart is one field of a form body in the generated samples.
 type FormPart struct {
 	Name, Value string
 	File        bool
 }
 
-// formParts are the fields the samples send for a form body: the
+// FormParts are the fields the samples send for a form body: the
 // example's values, a placeholder file name for binary properties.
 func FormParts(v *View, e *Endpoint) []FormPart {
 	m := e.Body.Sub("content").Sub(e.Media[0])
@@ -213,7 +213,7 @@ func FormParts(v *View, e *Endpoint) []FormPart {
 	return parts
 }
 
-// xDefault is the x-default of a parameter, written on it or its schema.
+// XDefault is the x-default of a parameter, written on it or its schema.
 func XDefault(param, schema *Obj) (any, bool) {
 	if d, ok := param.M["x-default"]; ok {
 		return d, true

@@ -61,7 +61,7 @@ const (
 	MaxSchemaDepth = 12
 )
 
-// schemaView reads the schemas of one page of a spec: it follows
+// View reads the schemas of one page of a spec: it follows
 // references, merges allOf, names types and builds examples, spending one
 // budget on all of it.
 type View struct {
@@ -79,7 +79,7 @@ type View struct {
 	NoExamples bool
 }
 
-// flat is a schema with its $ref followed and its allOf merged.
+// Flat is a schema with its $ref followed and its allOf merged.
 type Flat struct {
 	O        *Obj
 	Name     string // the reference's name, "" for inline schemas
@@ -89,6 +89,7 @@ type Flat struct {
 	Ref      string
 }
 
+// Flatten follows a schema's $ref and merges its allOf parts.
 func (v *View) Flatten(schema any) Flat {
 	f := Flat{Props: NewObj()}
 	if so, ok := schema.(*Obj); ok {
@@ -136,7 +137,7 @@ func (v *View) mergeInto(f *Flat, o *Obj, depth int) {
 	}
 }
 
-// typeLabel names a schema's type as readers expect it: "string<uuid>",
+// TypeLabel names a schema's type as readers expect it: "string<uuid>",
 // "Pet[]", "integer | null".
 func (v *View) TypeLabel(f Flat) string {
 	if f.Cyclic {
@@ -189,6 +190,7 @@ func (v *View) TypeLabel(f Flat) string {
 	return label
 }
 
+// IsArray reports an array schema (3.0 type or a 3.1 type list).
 func IsArray(o *Obj) bool {
 	switch t := o.Get("type").(type) {
 	case string:
@@ -199,7 +201,7 @@ func IsArray(o *Obj) bool {
 	return false
 }
 
-// plain shows a value as a reader would type it: strings bare, the rest
+// Plain shows a value as a reader would type it: strings bare, the rest
 // as JSON.
 func Plain(v any) string {
 	if s, ok := v.(string); ok {
@@ -212,7 +214,7 @@ func Plain(v any) string {
 	return string(js)
 }
 
-// example builds an example value for a schema: the spec's own example,
+// Example builds an example value for a schema: the spec's own example,
 // default, const or first enum value, else one made from the types.
 func (v *View) Example(schema any, depth int) any {
 	v.Budget--
@@ -281,7 +283,7 @@ func orString(format string) string {
 	return "<string>"
 }
 
-// pillLabels turns a schema value into pill labels as the platform does:
+// PillLabels turns a schema value into pill labels as the platform does:
 // a string as written, true as the key's name, a number as written, an
 // array one pill per string or number; false, null, "" and objects none.
 func PillLabels(key string, v any) []string {

@@ -6,22 +6,23 @@ import (
 	"strings"
 )
 
-// schemaRef is the component schema a page documents.
+// SchemaRef is the component schema a page documents.
 type SchemaRef struct {
 	Spec *Spec
 	Name string
 }
 
-// ref is the schema's internal reference, escaped as a JSON pointer.
+// Ref is the schema's internal reference, escaped as a JSON pointer.
 func (r *SchemaRef) Ref() string {
 	return "#/components/schemas/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(r.Name)
 }
 
+// HasSchema reports a component schema of that name.
 func (s *Spec) HasSchema(name string) bool {
 	return s.Root.Sub("components").Sub("schemas").Get(name) != nil
 }
 
-// files lists the JSON and YAML files of the source that may be specs,
+// Files lists the JSON and YAML files of the source that may be specs,
 // walking the source once.
 func (ss *Specs) Files() []string {
 	if !ss.walked {
@@ -48,7 +49,7 @@ func (ss *Specs) Files() []string {
 	return ss.all
 }
 
-// searchText is what readers find a schema page by: its name and the
+// SearchText is what readers find a schema page by: its name and the
 // names of its properties.
 func (r *SchemaRef) SearchText() string {
 	v := &View{Spec: r.Spec, Budget: SchemaBudget}

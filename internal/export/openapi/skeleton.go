@@ -2,7 +2,7 @@ package openapi
 
 import "slices"
 
-// skeleton is the JSON body the playground starts with when it does not
+// Skeleton is the JSON body the playground starts with when it does not
 // prefill (api.examples.prefill false, the platform's default): the
 // required properties and those with a default, at every depth, each
 // holding its default or the empty value of its type. The spec's example

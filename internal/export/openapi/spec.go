@@ -13,19 +13,21 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
-// maxSpecBytes bounds one OpenAPI file. Real specs of large APIs reach a
+// MaxSpecBytes bounds one OpenAPI file. Real specs of large APIs reach a
 // few megabytes; anything far beyond is a mistake, not documentation.
 const MaxSpecBytes = 32 << 20
 
-// obj is a JSON or YAML mapping that keeps its key order: the order of
+// Obj is a JSON or YAML mapping that keeps its key order: the order of
 // paths and properties in a spec is the order readers expect to see them.
 type Obj struct {
-	Keys []string
-	M    map[string]any
+	Keys []string       // in document order
+	M    map[string]any // Obj, []any, string, json.Number, bool or nil
 }
 
+// NewObj returns an empty mapping.
 func NewObj() *Obj { return &Obj{M: map[string]any{}} }
 
+// Set sets k, keeping its place if it is already there.
 func (o *Obj) Set(k string, v any) {
 	if _, ok := o.M[k]; !ok {
 		o.Keys = append(o.Keys, k)
@@ -33,6 +35,7 @@ func (o *Obj) Set(k string, v any) {
 	o.M[k] = v
 }
 
+// Get is the value at k, nil when absent (or o is nil).
 func (o *Obj) Get(k string) any {
 	if o == nil {
 		return nil
@@ -40,27 +43,31 @@ func (o *Obj) Get(k string) any {
 	return o.M[k]
 }
 
+// Str is the string at k, "" when absent or not a string.
 func (o *Obj) Str(k string) string {
 	s, _ := o.Get(k).(string)
 	return s
 }
 
+// Flag is the boolean at k, false when absent or not a boolean.
 func (o *Obj) Flag(k string) bool {
 	b, _ := o.Get(k).(bool)
 	return b
 }
 
+// Sub is the mapping at k, nil when absent or not a mapping.
 func (o *Obj) Sub(k string) *Obj {
 	v, _ := o.Get(k).(*Obj)
 	return v
 }
 
+// List is the sequence at k, nil when absent or not a sequence.
 func (o *Obj) List(k string) []any {
 	v, _ := o.Get(k).([]any)
 	return v
 }
 
-// spec is one parsed OpenAPI 3.0 or 3.1 document of the source.
+// Spec is one parsed OpenAPI 3.0 or 3.1 document of the source.
 type Spec struct {
 	File    string
 	Root    *Obj
@@ -69,7 +76,7 @@ type Spec struct {
 	Ops     []*Operation
 }
 
-// operation is one endpoint (or webhook) of a spec.
+// Operation is one endpoint (or webhook) of a spec.
 type Operation struct {
 	Spec    *Spec
 	Method  string // upper case, "WEBHOOK" for webhooks
@@ -82,7 +89,7 @@ type Operation struct {
 	Hidden bool
 }
 
-// summary titles the operation's page: x-mint metadata, then the
+// Summary titles the operation's page: x-mint metadata, then the
 // summary, then the method and path, as the platform does.
 func (o *Operation) Summary() string {
 	if t := o.Op.Sub("x-mint").Sub("metadata").Str("title"); t != "" {
@@ -97,6 +104,7 @@ func (o *Operation) Summary() string {
 	return o.Method + " " + o.Path
 }
 
+// Tags are the operation's non-empty tags, in order.
 func (o *Operation) Tags() []string {
 	var out []string
 	for _, t := range o.Op.List("tags") {
@@ -107,10 +115,10 @@ func (o *Operation) Tags() []string {
 	return out
 }
 
-// httpMethods are the operations of a path item, in the order pages list them.
+// HTTPMethods are the operations of a path item, in the order pages list them.
 var HTTPMethods = []string{"get", "post", "put", "patch", "delete", "head", "options", "trace"}
 
-// parseSpec decodes a JSON or YAML OpenAPI document and lists its
+// Parse decodes a JSON or YAML OpenAPI document and lists its
 // operations. Errors are meant for the docs author and name the file.
 func Parse(file string, data []byte) (*Spec, error) {
 	if len(data) > MaxSpecBytes {
@@ -149,7 +157,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	return s, nil
 }
 
-// serverURL fills a server's variables with their defaults.
+// ServerURL fills a server's variables with their defaults.
 func ServerURL(so *Obj) string {
 	u := so.Str("url")
 	vars := so.Sub("variables")
@@ -190,7 +198,7 @@ func (s *Spec) collect(paths *Obj, webhooks bool) {
 	}
 }
 
-// find returns the operation named by "METHOD /path" or "webhook name".
+// Find returns the operation named by "METHOD /path" or "webhook name".
 func (s *Spec) Find(ref string) *Operation {
 	method, rest, ok := strings.Cut(strings.TrimSpace(ref), " ")
 	if !ok {
@@ -212,7 +220,7 @@ const maxRefHops = 32
 // errRefCycle marks a chain of $refs that comes back to itself.
 var errRefCycle = errors.New("$ref cycle")
 
-// deref follows internal $refs from v and returns the object reached and
+// Deref follows internal $refs from v and returns the object reached and
 // the name of the first reference (its last pointer segment), "" when v
 // is no reference. External references are not followed: the platform
 // supports internal ones only.
@@ -278,12 +286,12 @@ func (s *Spec) pointer(r string) (any, error) {
 	return cur, nil
 }
 
-// refName is the display name of a reference: its last segment.
+// RefName is the display name of a reference: its last segment.
 func RefName(r string) string {
 	return strings.NewReplacer("~1", "/", "~0", "~").Replace(path.Base(r))
 }
 
-// specs loads the OpenAPI files of a source on first use, each once.
+// Specs loads the OpenAPI files of a source on first use, each once.
 type Specs struct {
 	src    fs.FS
 	skip   func(dir string) bool // directories of the source that hold no docs
@@ -299,7 +307,7 @@ func NewSpecs(src fs.FS, skip func(dir string) bool) *Specs {
 	return &Specs{src: src, skip: skip, loaded: map[string]*Spec{}, failed: map[string]error{}}
 }
 
-// load returns the spec at file (a source path, leading slash allowed).
+// Load returns the spec at file (a source path, leading slash allowed).
 func (ss *Specs) Load(file string) (*Spec, error) {
 	file = strings.TrimSpace(file)
 	if markup.Scheme(file) == "" { // cleaning would fold the // of a URL in the message
@@ -336,7 +344,7 @@ func (ss *Specs) read(file string) (*Spec, error) {
 	return Parse(file, data)
 }
 
-// search finds an operation in any spec of the source, in file name
+// Search finds an operation in any spec of the source, in file name
 // order, for frontmatter that names no file; the first match wins, as on
 // the platform.
 func (ss *Specs) Search(ref string) *Operation {

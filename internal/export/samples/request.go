@@ -8,7 +8,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
-// request is what the generated examples send: placeholders for what
+// Request is what the generated examples send: placeholders for what
 // the reader must fill in, the spec's examples where it has them.
 type Request struct {
 	method, url string
@@ -20,6 +20,8 @@ type Request struct {
 	cookies     [][2]string        // sent with --cookie, cookies= or by the browser
 }
 
+// FromEndpoint is what the samples of endpoint e send: placeholders for
+// what the reader must fill in, the spec's examples where it has them.
 // all includes the optional query, header and cookie parameters too, as
 // the platform's samples do unless api.examples.defaults is "required".
 func FromEndpoint(e *openapi.Endpoint, v *openapi.View, all bool) Request {
