@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
 )
 
 // config is the part of docs.json the exporter understands. Unknown keys
@@ -21,7 +23,7 @@ type config struct {
 	Logo        logoConfig      `json:"logo"`
 	Favicon     favicon         `json:"favicon"`
 	Navigation  navNode         `json:"navigation"`
-	API         apiSettings     `json:"api"`
+	API         apiBlock        `json:"api"`
 	Redirects   []redirect      `json:"redirects"`
 	Navbar      navbarSettings  `json:"navbar"`
 	Footer      footerSettings  `json:"footer"`
@@ -35,6 +37,15 @@ type config struct {
 			Dark  string `json:"dark"`
 		} `json:"color"`
 	} `json:"background"`
+}
+
+// apiBlock is the "api" block of docs.json: the settings of the API pages,
+// and the specs of the site. Frontmatter without a file searches every
+// spec of the source anyway (in file name order, as the platform does);
+// naming them here reports those that do not parse.
+type apiBlock struct {
+	apipages.Settings
+	OpenAPI openapiRef `json:"openapi"`
 }
 
 // bannerSettings is the announcement above every page (Markdown); a
@@ -277,7 +288,7 @@ func decodeConfig(read func(string) ([]byte, error), warn func(string, ...any)) 
 			}
 		}
 		checkNavKeys(top["navigation"], warn)
-		checkAPIKeys(top["api"], warn)
+		apipages.CheckKeys(top["api"], warn)
 		checkStylingKeys(top["styling"], warn)
 	}
 	if c.Name == "" {

@@ -14,6 +14,7 @@ import (
 	"github.com/yuin/goldmark"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
@@ -164,6 +165,7 @@ func (j *job) plan() error {
 		return err
 	}
 	j.cfg = cfg
+	j.api = apipages.NewPages(&cfg.API.Settings, j.features["playground"], j.kind == KindAirGapped, j.warn)
 	all, err := listPages(j.src, j.e.limits.MaxFiles, j.warn)
 	if err != nil {
 		return err

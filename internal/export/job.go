@@ -14,8 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
@@ -40,6 +40,7 @@ type job struct {
 	done, total int
 
 	cfg   *config
+	api   *apipages.Pages // writes the generated parts of API pages
 	tree  *navTree
 	pages []*page // sorted by key
 	byKey map[string]*page
@@ -49,9 +50,6 @@ type job struct {
 	chromes  sync.Map // chromeKey -> string
 	dirs     sync.Map // output directories already created
 	snippets sync.Map // snippet file -> contents
-	apiWarns sync.Map // spec problems already reported (openapi_render.go)
-	hlCache  sync.Map // highlighted code samples by language and text (openapi_samples.go)
-	hlCount  atomic.Int64
 
 	logoLight, logoDark, favicon markup.URL // bundle paths relative to the root, empty when absent
 
@@ -161,7 +159,12 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 		}
 	}()
 	prefix := markup.RootPrefix(p.out)
-	mdxPanel := j.mdxPanel(p, prefix) // reads the source before it is freed
+	ap := j.apiPage(p)
+	var mdxPanel markup.HTML
+	if p.api == nil && p.fm.API != "" {
+		// Reads the source before it is freed.
+		mdxPanel = j.api.MDXPanel(ap, mdx.ParamFields(string(p.body), j.loadSnippet))
+	}
 	md := mdx.Bound(mdx.Preprocess(string(p.body), j.loadSnippet))
 	p.body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
@@ -173,11 +176,11 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	var apiTop, apiRest markup.HTML
 	if p.api != nil {
 		var apiHs []mdx.Heading
-		apiTop, apiRest, apiHs = j.apiReference(p, prefix)
+		apiTop, apiRest, apiHs = j.api.Endpoint(p.api, ap)
 		hs = append(hs, apiHs...)
 	} else if p.schema != nil {
 		var apiHs []mdx.Heading
-		apiTop, apiRest, apiHs = j.schemaReference(p, prefix)
+		apiTop, apiRest, apiHs = j.api.Schema(p.schema, ap)
 		hs = append(hs, apiHs...)
 	}
 	if !p.fm.Noindex {
@@ -212,7 +215,7 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 	b.Markup(`</header>`)
 	if p.api == nil {
 		apiEndpoint(b, p.fm, j.cfg.API.MDX.Server)
-		j.mdxAuth(b, p, prefix)
+		j.api.MDXAuth(b, ap)
 	}
 	b.HTML(apiTop)
 	b.Markup(`<div class="prose">`)
@@ -234,7 +237,7 @@ func (j *job) renderPage(i int, buf *renderBuffers) (err error) {
 
 // apiEndpoint shows the method and path of an API reference page; a
 // path of an "api" page gets the api.mdx.server base URL in front.
-func apiEndpoint(b *markup.Builder, fm frontmatter, server serverList) {
+func apiEndpoint(b *markup.Builder, fm frontmatter, server apipages.ServerList) {
 	spec := fm.API
 	if spec == "" {
 		spec = fm.OpenAPI

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
 
 // linker rewrites the links and asset references of page content so that
@@ -170,3 +171,19 @@ func urlAttr(b []byte) string {
 func hasScheme(s string) bool { return markup.Scheme(s) != "" }
 
 func isHTMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+
+// mdHTML renders a Markdown description of a spec, with links made
+// relative like any page content.
+func (j *job) mdHTML(s, key string, prefix markup.Prefix) markup.HTML {
+	if !strings.ContainsAny(s, "*_`[]<>#|\n&!~\\") && !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+") &&
+		(len(s) == 0 || s[0] < '0' || s[0] > '9') {
+		// Plain sentences, most descriptions, need no Markdown parser.
+		return markup.Concat(markup.Const(`<p>`), markup.Text(strings.TrimSpace(s)), markup.Const(`</p>`))
+	}
+	var buf bytes.Buffer
+	if _, err := mdx.ToHTML(j.e.md, []byte(s), &buf); err != nil {
+		return markup.Concat(markup.Const(`<p>`), markup.Text(s), markup.Const(`</p>`))
+	}
+	// goldmark's output, links rewritten.
+	return markup.Rendered(string(j.link.rewrite(buf.Bytes(), key, prefix)))
+}

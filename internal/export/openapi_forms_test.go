@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
 )
 
 var tags = regexp.MustCompile(`<[^>]*>`)
@@ -14,14 +16,14 @@ var tags = regexp.MustCompile(`<[^>]*>`)
 func pageText(s string) string { return html.UnescapeString(tags.ReplaceAllString(s, "")) }
 
 // playgroundOf decodes the playground configuration of an endpoint page.
-func playgroundOf(t *testing.T, page string) playgroundConfig {
+func playgroundOf(t *testing.T, page string) apipages.PlaygroundConfig {
 	t.Helper()
 	_, rest, ok := strings.Cut(page, `<script type="application/json" class="playground-config">`)
 	raw, _, ok2 := strings.Cut(rest, `</script>`)
 	if !ok || !ok2 {
 		t.Fatal("page has no playground configuration")
 	}
-	var cfg playgroundConfig
+	var cfg apipages.PlaygroundConfig
 	if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
 		t.Fatal(err)
 	}

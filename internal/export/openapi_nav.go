@@ -265,15 +265,6 @@ func (j *job) warnAPI(msg string, kv ...any) {
 	j.warn("%s", b.String())
 }
 
-// refWarner reports a broken reference of page p's spec once per export.
-func (j *job) refWarner(p *page) func(error) {
-	return func(err error) {
-		if _, dup := j.apiWarns.LoadOrStore(err.Error(), true); !dup {
-			j.warnAPI("OpenAPI reference shown by name only", "page", p.out, "error", err.Error())
-		}
-	}
-}
-
 // applyMetadata sets the frontmatter fields an operation's x-mint
 // metadata overrides; "openapi" is not among them, as on the platform.
 func applyMetadata(fm *frontmatter, meta *openapi.Obj) {
@@ -303,6 +294,56 @@ func applyMetadata(fm *frontmatter, meta *openapi.Obj) {
 				fm.Extra = map[string]any{}
 			}
 			fm.Extra[k] = s
+		}
+	}
+}
+
+// schema resolves the openapi-schema frontmatter of a page: a named file's
+// schema, else the first spec named by the navigation that has it, else
+// any spec of the source.
+func (g *apiGen) schema(fm string) (*openapi.SchemaRef, error) {
+	f := strings.Fields(fm)
+	if len(f) == 0 {
+		return nil, fmt.Errorf("openapi-schema %q: want \"Name\" or \"file Name\"", fm)
+	}
+	name, file := f[len(f)-1], strings.Join(f[:len(f)-1], " ")
+	if file != "" {
+		s, err := g.specs.Load(file)
+		if err != nil {
+			return nil, err
+		}
+		if !s.HasSchema(name) {
+			return nil, fmt.Errorf("openapi-schema %q: %s has no schema %s in components.schemas", fm, s.File, name)
+		}
+		return &openapi.SchemaRef{Spec: s, Name: name}, nil
+	}
+	for _, s := range g.named {
+		if s.HasSchema(name) {
+			return &openapi.SchemaRef{Spec: s, Name: name}, nil
+		}
+	}
+	for _, file := range g.specs.Files() {
+		if s, err := g.specs.Load(file); err == nil && s.HasSchema(name) {
+			return &openapi.SchemaRef{Spec: s, Name: name}, nil
+		}
+	}
+	return nil, fmt.Errorf("openapi-schema %q: no spec of the source has a schema %s in components.schemas", fm, name)
+}
+
+// resolveSchemaPages attaches their schema to the pages that name one.
+func (j *job) resolveSchemaPages(pages []*page, g *apiGen) {
+	for _, p := range pages {
+		if p.fm.OpenAPISchema == "" {
+			continue
+		}
+		r, err := g.schema(p.fm.OpenAPISchema)
+		if err != nil {
+			j.warnAPI("schema page shows no reference", "page", p.file, "error", err.Error())
+			continue
+		}
+		p.schema = r
+		if p.fm.Title == "" {
+			p.title = r.Name
 		}
 	}
 }

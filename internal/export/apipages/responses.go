@@ -1,4 +1,4 @@
-package export
+package apipages
 
 import (
 	"net/url"
@@ -9,7 +9,7 @@ import (
 )
 
 // responses writes every response status with its schema and examples.
-func (j *job) responses(b *markup.Builder, e *openapi.Endpoint, v *schemaWriter, section func(id, title string)) {
+func (w *Pages) responses(b *markup.Builder, e *openapi.Endpoint, v *schemaWriter, section func(id, title string)) {
 	rs := e.Op.Op.Sub("responses")
 	if rs == nil || len(rs.Keys) == 0 {
 		return
@@ -51,7 +51,7 @@ func (j *job) responses(b *markup.Builder, e *openapi.Endpoint, v *schemaWriter,
 	}
 	if len(samples) > 0 {
 		b.Markup(`<p class="api-subtitle">Response examples</p>`)
-		j.codeGroup(b, samples)
+		w.codeGroup(b, samples)
 	}
 }
 

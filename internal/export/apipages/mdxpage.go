@@ -1,4 +1,4 @@
-package export
+package apipages
 
 import (
 	"bytes"
@@ -9,12 +9,6 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
-
-// MDX API pages (frontmatter "api") have no spec: the request they
-// document is what their ParamField components declare. This file turns
-// those declarations into the same playgroundConfig an OpenAPI operation
-// gives, so both kinds of page get one "Try it" panel, built and sent by
-// the same playground.js.
 
 // splitAPI splits the "api" frontmatter into its method and either a
 // full URL's origin and path or a relative path (origin "").
@@ -37,15 +31,15 @@ func splitAPI(api string) (method, origin, route string, ok bool) {
 // page: its servers (a full URL in "api" wins over api.mdx.server), its
 // authentication, its parameters and a JSON body from its body fields.
 // It returns nil, after a warning, when the page gives nowhere to send.
-func (j *job) mdxPlaygroundConfig(p *page, fields []*mdx.ParamField) *playgroundConfig {
-	method, route, servers, why := j.mdxTarget(p)
+func (w *Pages) mdxPlaygroundConfig(p Page, fields []*mdx.ParamField) *PlaygroundConfig {
+	method, route, servers, why := w.MDXTarget(p)
 	if why != "" {
-		j.warn("%s: api %q %s; no playground shown", p.file, p.fm.API, why)
+		w.warn("%s: api %q %s; no playground shown", p.File, p.API, why)
 		return nil
 	}
-	cfg := &playgroundConfig{Method: method, Path: route, Servers: servers, Locked: j.kind == KindAirGapped,
-		Params: []pgParam{}, Security: [][]openapi.Scheme{}}
-	if sc, ok := j.mdxScheme(p); ok {
+	cfg := &PlaygroundConfig{Method: method, Path: route, Servers: servers, Locked: w.locked,
+		Params: []PlaygroundParam{}, Security: [][]openapi.Scheme{}}
+	if sc, ok := w.mdxScheme(p); ok {
 		cfg.Security = append(cfg.Security, []openapi.Scheme{sc})
 	}
 	declared := map[string]bool{}
@@ -59,14 +53,14 @@ func (j *job) mdxPlaygroundConfig(p *page, fields []*mdx.ParamField) *playground
 			continue // declared twice (a snippet used again): one input
 		}
 		declared[f.In+":"+f.Name] = true
-		cfg.Params = append(cfg.Params, pgParam{Name: f.Name, In: f.In, Type: f.Type, Default: f.Default,
+		cfg.Params = append(cfg.Params, PlaygroundParam{Name: f.Name, In: f.In, Type: f.Type, Default: f.Default,
 			Required: f.Required || f.In == "path"})
 	}
 	// A path parameter of the template that no ParamField declares still
 	// needs a value, or the request goes out with "{name}" in its path.
 	for _, name := range templateNames(route) {
 		if !declared["path:"+name] {
-			cfg.Params = append(cfg.Params, pgParam{Name: name, In: "path", Type: "string", Required: true})
+			cfg.Params = append(cfg.Params, PlaygroundParam{Name: name, In: "path", Type: "string", Required: true})
 		}
 	}
 	if len(body) > 0 {
@@ -81,9 +75,9 @@ func (j *job) mdxPlaygroundConfig(p *page, fields []*mdx.ParamField) *playground
 	return cfg
 }
 
-// mdxTarget is where an MDX API page sends to, or why it cannot send.
-func (j *job) mdxTarget(p *page) (method, route string, servers []string, why string) {
-	method, origin, route, ok := splitAPI(p.fm.API)
+// MDXTarget is where an MDX API page sends to, or why it cannot send.
+func (w *Pages) MDXTarget(p Page) (method, route string, servers []string, why string) {
+	method, origin, route, ok := splitAPI(p.API)
 	switch {
 	case !ok:
 		return "", "", nil, `is not "METHOD /path" or "METHOD https://..."`
@@ -91,20 +85,22 @@ func (j *job) mdxTarget(p *page) (method, route string, servers []string, why st
 		return method, route, []string{origin}, ""
 	case !strings.HasPrefix(route, "/"):
 		return "", "", nil, `has a path that does not start with "/"`
-	case len(j.cfg.API.MDX.Server) > 0:
-		return method, route, j.cfg.API.MDX.Server, ""
+	case len(w.api.MDX.Server) > 0:
+		return method, route, w.api.MDX.Server, ""
 	}
 	return "", "", nil, "has a relative path and docs.json sets no api.mdx.server"
 }
 
-// mdxPanel is the "Try it" panel of an MDX API page, with its stylesheet
-// and script, or "" when the page shows none: kinds without the
-// playground feature, and the simple and none modes, as on OpenAPI pages.
-func (j *job) mdxPanel(p *page, prefix markup.Prefix) markup.HTML {
-	if p.api != nil || p.fm.API == "" || !j.features["playground"] || j.playgroundMode(p) != "interactive" {
+// MDXPanel is the "Try it" panel of an MDX API page (one with "api"
+// frontmatter) that declares fields, with its stylesheet and script, or
+// nothing when the page shows none: kinds without the playground
+// feature, and the simple and none modes, as on OpenAPI pages.
+func (w *Pages) MDXPanel(p Page, fields []*mdx.ParamField) markup.HTML {
+	if p.API == "" || !w.playground || w.Mode(p) != "interactive" {
 		return markup.HTML{}
 	}
-	cfg := j.mdxPlaygroundConfig(p, mdx.ParamFields(string(p.body), j.loadSnippet))
+	prefix := p.Prefix
+	cfg := w.mdxPlaygroundConfig(p, fields)
 	if cfg == nil {
 		return markup.HTML{}
 	}
@@ -213,4 +209,65 @@ func writeValue(b *bytes.Buffer, f *mdx.ParamField) {
 	default:
 		b.WriteString(`""`)
 	}
+}
+
+// Mode decides how an endpoint page shows the playground: its
+// frontmatter (or x-mint metadata), else docs.json, else interactive.
+// "auth" shows the playground to signed-in readers only; a bundle has no
+// signed-in readers, so it shows none.
+func (w *Pages) Mode(p Page) string {
+	for _, m := range []string{p.Playground, w.api.Playground.Display} {
+		m = strings.ToLower(strings.TrimSpace(m))
+		if m == "" {
+			continue
+		}
+		if !playgroundModes[m] {
+			w.warn("%s: playground %q is not one of interactive, simple, none, auth; interactive is used", p.File, m)
+			return "interactive"
+		}
+		return m
+	}
+	return "interactive"
+}
+
+// MDXAuth writes the authentication field of an MDX API page (one with
+// "api" frontmatter).
+func (w *Pages) MDXAuth(b *markup.Builder, p Page) {
+	sc, ok := w.mdxScheme(p)
+	if !ok {
+		return
+	}
+	v := &schemaWriter{View: &openapi.View{Budget: openapi.SchemaBudget}, md: p.Markdown}
+	b.Markup(`<div class="api-auth"><p class="api-subtitle">Authorization</p>`)
+	authField(b, sc, v)
+	b.Markup(`</div>`)
+}
+
+// mdxScheme is the authentication of an MDX API page: its authMethod,
+// else api.mdx.auth of docs.json; "none" turns it off for the page.
+func (w *Pages) mdxScheme(p Page) (openapi.Scheme, bool) {
+	if p.API == "" {
+		return openapi.Scheme{}, false
+	}
+	method := strings.ToLower(strings.TrimSpace(p.AuthMethod))
+	if method == "" {
+		method = strings.ToLower(strings.TrimSpace(w.api.MDX.Auth.Method))
+	}
+	switch method {
+	case "", "none":
+		return openapi.Scheme{}, false
+	case "bearer":
+		return openapi.Scheme{Name: "Bearer", Type: method}, true
+	case "basic":
+		return openapi.Scheme{Name: "Basic", Type: method}, true
+	case "key":
+		name := w.api.MDX.Auth.Name
+		if name == "" {
+			w.warn("%s: authMethod key needs api.mdx.auth.name in docs.json (the header that carries the key); no authentication field shown", p.File)
+			return openapi.Scheme{}, false
+		}
+		return openapi.Scheme{Name: name, Type: "apiKey", In: "header", Param: name}, true
+	}
+	w.warn("%s: authMethod %q is not shown by the static export (bearer, basic, key and none are)", p.File, method)
+	return openapi.Scheme{}, false
 }

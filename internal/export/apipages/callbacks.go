@@ -1,4 +1,4 @@
-package export
+package apipages
 
 import (
 	"strings"
@@ -11,7 +11,7 @@ import (
 // caller gave (OpenAPI callbacks): for each, its method, the expression
 // of the URL, the body it sends and the answers it expects. The platform
 // shows them between the request body and the responses.
-func (j *job) callbacks(b *markup.Builder, o *openapi.Operation, v *schemaWriter, section func(id, title string)) {
+func (w *Pages) callbacks(b *markup.Builder, o *openapi.Operation, v *schemaWriter, section func(id, title string)) {
 	cbs := o.Op.Sub("callbacks")
 	if cbs == nil || len(cbs.Keys) == 0 {
 		return
@@ -32,7 +32,7 @@ func (j *job) callbacks(b *markup.Builder, o *openapi.Operation, v *schemaWriter
 				if err != nil || op == nil {
 					continue
 				}
-				j.callback(b, name, strings.ToUpper(m), expr, op, v)
+				w.callback(b, name, strings.ToUpper(m), expr, op, v)
 			}
 		}
 	}
@@ -41,7 +41,7 @@ func (j *job) callbacks(b *markup.Builder, o *openapi.Operation, v *schemaWriter
 // callback writes one request of a callback, collapsed under its method
 // and URL expression. Field ids carry the callback's name so they never
 // clash with the operation's own.
-func (j *job) callback(b *markup.Builder, name, method, expr string, op *openapi.Obj, v *schemaWriter) {
+func (w *Pages) callback(b *markup.Builder, name, method, expr string, op *openapi.Obj, v *schemaWriter) {
 	b.Markup(`<details class="api-response api-callback"><summary>`)
 	methodBadge(b, method)
 	b.Markup(` <code>`)

@@ -1,7 +1,6 @@
-package export
+package apipages
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
@@ -9,19 +8,18 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
-// apiReference renders the generated part of an endpoint page: top goes
-// above the page's own content, rest below it. It returns the headings
-// it adds to the table of contents.
-func (j *job) apiReference(p *page, prefix markup.Prefix) (top, rest markup.HTML, hs []mdx.Heading) {
-	o := p.api
-	v := &schemaWriter{View: &openapi.View{Spec: o.Spec, Budget: openapi.ExampleBudget, Warn: j.refWarner(p)},
-		md: func(s string) markup.HTML { return j.mdHTML(s, p.key, prefix) }}
+// Endpoint renders the generated part of the page p documenting
+// operation o: top goes above the page's own content, rest below it. It
+// returns the headings it adds to the table of contents.
+func (w *Pages) Endpoint(o *openapi.Operation, p Page) (top, rest markup.HTML, hs []mdx.Heading) {
+	prefix := p.Prefix
+	v := &schemaWriter{View: &openapi.View{Spec: o.Spec, Budget: openapi.ExampleBudget, Warn: w.refWarner(p)}, md: p.Markdown}
 	e := o.Resolve(v.View)
 	v.Budget = openapi.SchemaBudget
-	v.post, v.openAll = j.cfg.API.Params.Post, j.cfg.API.Params.Expanded == "all"
+	v.post, v.openAll = w.api.Params.Post, w.api.Params.Expanded == "all"
 	// The platform shows no playground for an API without a server: there
 	// is nowhere to send to.
-	tryIt := j.features["playground"] && !o.Webhook && len(e.Servers) > 0 && j.playgroundMode(p) == "interactive"
+	tryIt := w.playground && !o.Webhook && len(e.Servers) > 0 && w.Mode(p) == "interactive"
 	var b markup.Builder
 	stylesheet(&b, prefix, "_static/api.css")
 	b.Markup(`<div class="endpoint api-endpoint">`)
@@ -29,7 +27,7 @@ func (j *job) apiReference(p *page, prefix markup.Prefix) (top, rest markup.HTML
 	b.Markup(`<code class="api-path">`)
 	b.Text(o.Path)
 	b.Markup(`</code>`)
-	if o.Op.Flag("deprecated") || p.fm.Deprecated {
+	if o.Op.Flag("deprecated") || p.Deprecated {
 		b.Markup(`<span class="field-deprecated">deprecated</span>`)
 	}
 	b.Markup(`</div>`)
@@ -62,7 +60,7 @@ func (j *job) apiReference(p *page, prefix markup.Prefix) (top, rest markup.HTML
 	section := sectionWriter(&b, &hs)
 	b.Markup(`<div class="api-reference">`)
 	if tryIt {
-		j.playground(&b, e)
+		w.panel(&b, e)
 	}
 	if len(e.Security) > 0 {
 		section("authorizations", "Authorizations")
@@ -111,11 +109,11 @@ func (j *job) apiReference(p *page, prefix markup.Prefix) (top, rest markup.HTML
 			}
 		}
 	}
-	j.callbacks(&b, o, v, section)
-	j.responses(&b, e, v, section)
-	if samples := j.requestSamples(e, v.View); !o.Webhook && len(samples) > 0 {
+	w.callbacks(&b, o, v, section)
+	w.responses(&b, e, v, section)
+	if samples := w.requestSamples(e, v.View); !o.Webhook && len(samples) > 0 {
 		section("examples", "Request examples")
-		j.codeGroup(&b, samples)
+		w.codeGroup(&b, samples)
 	}
 	b.Markup(`</div>`)
 	if len(e.Servers) > 1 {
@@ -220,20 +218,4 @@ func authField(b *markup.Builder, sc openapi.Scheme, v *schemaWriter) {
 		o.Set("description", desc)
 	}
 	v.field(b, name, where, o, true, 0)
-}
-
-// mdHTML renders a Markdown description of a spec, with links made
-// relative like any page content.
-func (j *job) mdHTML(s, key string, prefix markup.Prefix) markup.HTML {
-	if !strings.ContainsAny(s, "*_`[]<>#|\n&!~\\") && !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+") &&
-		(len(s) == 0 || s[0] < '0' || s[0] > '9') {
-		// Plain sentences, most descriptions, need no Markdown parser.
-		return markup.Concat(markup.Const(`<p>`), markup.Text(strings.TrimSpace(s)), markup.Const(`</p>`))
-	}
-	var buf bytes.Buffer
-	if _, err := mdx.ToHTML(j.e.md, []byte(s), &buf); err != nil {
-		return markup.Concat(markup.Const(`<p>`), markup.Text(s), markup.Const(`</p>`))
-	}
-	// goldmark's output, links rewritten.
-	return markup.Rendered(string(j.link.rewrite(buf.Bytes(), key, prefix)))
 }

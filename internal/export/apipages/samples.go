@@ -1,4 +1,4 @@
-package export
+package apipages
 
 import (
 	"strings"
@@ -22,7 +22,7 @@ type sample struct {
 
 // codeGroup writes samples as a tabbed code group with copy buttons, the
 // same markup as a CodeGroup in MDX, so app.js handles both.
-func (j *job) codeGroup(b *markup.Builder, samples []sample) {
+func (w *Pages) codeGroup(b *markup.Builder, samples []sample) {
 	b.Markup(`<div class="code-group" data-tabs>`)
 	for _, s := range samples {
 		mdx.CodeHead(b, s.title)
@@ -39,7 +39,7 @@ func (j *job) codeGroup(b *markup.Builder, samples []sample) {
 				}
 			}
 		}
-		b.HTML(j.highlighted(s.lang, s.code))
+		b.HTML(w.highlighted(s.lang, s.code))
 		b.Markup(`</div>`)
 	}
 	b.Markup(`</div>`)
@@ -52,21 +52,21 @@ const maxHighlightCache = 4096
 // far more than the rest of an endpoint page, and real APIs repeat the
 // same examples (an error response on every operation, a resource on all
 // of its operations), so one export highlights each distinct sample once.
-func (j *job) highlighted(lang, code string) markup.HTML {
+func (w *Pages) highlighted(lang, code string) markup.HTML {
 	// A huge generated sample is shown plain.
 	if len(code) > maxHighlight {
 		return mdx.PlainCode(code)
 	}
 	key := lang + "\x00" + code
-	if h, ok := j.hlCache.Load(key); ok {
+	if h, ok := w.hlCache.Load(key); ok {
 		return h.(markup.HTML)
 	}
 	h, err := mdx.Highlight(lang, code+"\n")
 	if err != nil {
 		return mdx.PlainCode(code)
 	}
-	if j.hlCount.Add(1) <= maxHighlightCache {
-		j.hlCache.Store(key, h)
+	if w.hlCount.Add(1) <= maxHighlightCache {
+		w.hlCache.Store(key, h)
 	}
 	return h
 }
@@ -74,13 +74,13 @@ func (j *job) highlighted(lang, code string) markup.HTML {
 // requestSamples are the generated requests in the languages docs.json
 // asks for (curl, Python and JavaScript by default; none when
 // api.examples.autogenerate is false), then the spec's own x-codeSamples.
-func (j *job) requestSamples(e *openapi.Endpoint, v *openapi.View) []sample {
+func (w *Pages) requestSamples(e *openapi.Endpoint, v *openapi.View) []sample {
 	var out []sample
-	if auto := j.cfg.API.Examples.Autogenerate; auto == nil || *auto {
-		r := samples.FromEndpoint(e, v, j.cfg.API.Examples.Defaults != "required")
-		langs, unknown := j.cfg.API.sampleOrder()
+	if auto := w.api.Examples.Autogenerate; auto == nil || *auto {
+		r := samples.FromEndpoint(e, v, w.api.Examples.Defaults != "required")
+		langs, unknown := w.api.sampleOrder()
 		for _, l := range unknown {
-			j.warn("docs.json: api.examples.languages: %q has no generated sample in the static export; left out", l)
+			w.warn("docs.json: api.examples.languages: %q has no generated sample in the static export; left out", l)
 		}
 		for _, l := range langs {
 			if title, lang, code, ok := samples.Generate(r, l); ok {

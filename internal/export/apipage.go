@@ -1,0 +1,59 @@
+package export
+
+import (
+	"net/url"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
+)
+
+// playgroundConnectOrigins lists the origins the playground of this export
+// may send requests to: the servers of its specs. The air-gapped
+// Content-Security-Policy adds them to connect-src when the playground is
+// enabled, and nothing else.
+func (j *job) playgroundConnectOrigins() []string {
+	if !j.features["playground"] {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, p := range j.pages {
+		var servers []string
+		switch {
+		case p.api != nil:
+			servers = p.api.Resolve(&openapi.View{Spec: p.api.Spec}).Servers
+		case p.fm.API != "" && j.api.Mode(j.apiPage(p)) == "interactive":
+			_, _, servers, _ = j.api.MDXTarget(j.apiPage(p))
+		}
+		for _, s := range servers {
+			if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+				seen[u.Scheme+"://"+u.Host] = true
+			}
+		}
+	}
+	return sortedKeys(seen)
+}
+
+// apiPage is what the API page writer needs of page p.
+func (j *job) apiPage(p *page) apipages.Page {
+	prefix := markup.RootPrefix(p.out)
+	return apipages.Page{Key: p.key, Out: p.out, File: p.file, Prefix: prefix, Deprecated: p.fm.Deprecated,
+		Playground: p.fm.Playground, API: p.fm.API, AuthMethod: p.fm.AuthMethod,
+		Markdown: func(s string) markup.HTML { return j.mdHTML(s, p.key, prefix) }}
+}
+
+// apiAssets are the bundle files endpoint pages need, as bundle path and
+// embedded asset, only when the export has endpoint pages; the
+// playground's script only when the export has the playground.
+func (j *job) apiAssets() [][2]string {
+	for _, p := range j.pages {
+		if p.api != nil || p.schema != nil || p.fm.API != "" {
+			out := [][2]string{{"_static/api.css", "assets/api.css"}, {"_static/api.js", "assets/api.js"}}
+			if j.features["playground"] {
+				out = append(out, [2]string{"_static/playground.js", "assets/playground.js"})
+			}
+			return out
+		}
+	}
+	return nil
+}

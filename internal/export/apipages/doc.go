@@ -1,0 +1,13 @@
+// Package apipages writes the generated parts of API pages: the
+// reference of an endpoint (parameters, bodies, callbacks, responses) or
+// of a data model, the request samples in their code group, the "Try it"
+// playground's request model, and the playground and authentication of
+// MDX API pages (frontmatter "api"), following the "api" settings of
+// docs.json (Settings).
+//
+// It reads the spec through internal/export/openapi, renders Markdown
+// descriptions through the callback a Page carries, and writes HTML
+// through internal/export/markup only. It knows nothing of navigation,
+// other pages, links, bundles or the page frame around what it writes;
+// the facade (internal/export) places its output in the page.
+package apipages

@@ -1,0 +1,72 @@
+package apipages
+
+import (
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
+)
+
+// PlaygroundConfig is what playground.js builds the "Try it" panel from. It is
+// embedded in the page as JSON, which a browser does not execute.
+type PlaygroundConfig struct {
+	Method   string             `json:"method"`
+	Path     string             `json:"path"`
+	Servers  []string           `json:"servers"`
+	Locked   bool               `json:"locked"` // air-gapped: send to the listed servers only
+	Params   []PlaygroundParam  `json:"params"`
+	Security [][]openapi.Scheme `json:"security"`
+	Bodies   []openapi.Body     `json:"bodies,omitempty"` // one per request content type
+	BodyReq  bool               `json:"bodyRequired,omitempty"`
+}
+
+// PlaygroundParam is one parameter input of the playground.
+type PlaygroundParam struct {
+	Name     string   `json:"name"`
+	In       string   `json:"in"`
+	Required bool     `json:"required,omitempty"`
+	Type     string   `json:"type,omitempty"`
+	Enum     []string `json:"enum,omitempty"`
+	Default  string   `json:"default,omitempty"`
+}
+
+// playground writes the "Try it" panel of an endpoint page; playground.js fills
+// it in. Without script the page still shows the full reference.
+func (w *Pages) panel(b *markup.Builder, e *openapi.Endpoint) {
+	v := &openapi.View{Spec: e.Op.Spec, Budget: openapi.SchemaBudget, Prefill: w.api.Examples.Prefill,
+		NoExamples: !w.api.Examples.Prefill}
+	cfg := PlaygroundConfig{Method: e.Op.Method, Path: e.Op.Path, Servers: e.Servers,
+		Locked: w.locked, Security: e.Security, Params: []PlaygroundParam{}}
+	if cfg.Servers == nil {
+		cfg.Servers = []string{}
+	}
+	for _, p := range e.Params {
+		f := v.Flatten(p.O.Get("schema"))
+		pp := PlaygroundParam{Name: p.Name, In: p.In, Required: p.Required, Type: v.TypeLabel(f)}
+		for _, x := range f.O.List("enum") {
+			pp.Enum = append(pp.Enum, openapi.Plain(x))
+		}
+		if d, ok := openapi.XDefault(p.O, f.O); ok && v.Prefill {
+			pp.Default = openapi.Plain(d)
+		} else if d, ok := f.O.M["default"]; ok {
+			pp.Default = openapi.Plain(d)
+		} else if ex, ok := p.O.M["example"]; ok && !v.NoExamples {
+			pp.Default = openapi.Plain(ex)
+		}
+		cfg.Params = append(cfg.Params, pp)
+	}
+	if cfg.Bodies = openapi.PlaygroundBodies(v, e); len(cfg.Bodies) > 0 {
+		cfg.BodyReq = e.Body.Flag("required")
+	}
+	writePlayground(b, &cfg)
+}
+
+// writePlayground writes the panel of one request model, OpenAPI or MDX.
+func writePlayground(b *markup.Builder, cfg *PlaygroundConfig) {
+	data, err := markup.JSON(cfg)
+	if err != nil {
+		return
+	}
+	b.Markup(`<section class="playground" id="try-it" aria-label="Try it"><p class="playground-title">Try it</p>` +
+		`<script type="application/json" class="playground-config">`)
+	b.HTML(data)
+	b.Markup(`</script></section>`)
+}
