@@ -32,7 +32,7 @@ func IsRemote(ref string) bool {
 	return strings.HasPrefix(ref, "//") || markup.Scheme(ref) != "" && !strings.HasPrefix(strings.ToLower(ref), "data:")
 }
 
-// offlineHTML returns content with remote embeds replaced by placeholders
+// HTML returns content with remote embeds replaced by placeholders
 // and remote CSS url()s removed, and the addresses it took out, in order.
 // content is returned as is when nothing is remote.
 func HTML(content []byte) ([]byte, []string) {
@@ -224,7 +224,7 @@ func placeholder(tag, label string, urls []string) string {
 	return b.String()
 }
 
-// offlineCSS replaces each remote url() in css by `none` followed by a
+// CSS replaces each remote url() in css by `none` followed by a
 // comment naming the address, and an @import of a remote stylesheet by a
 // comment; `none` is valid wherever an image is and harmlessly invalid
 // elsewhere (a font source), so nothing is fetched.
