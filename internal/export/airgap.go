@@ -13,14 +13,14 @@ import (
 // reports what it replaced, once per file. Whatever renders HTML into an
 // air-gapped page outside the page's Markdown content runs it through
 // here too.
-func (j *job) offline(file string, h markup.HTML) markup.HTML {
+func (j *pipeline) offline(file string, h markup.HTML) markup.HTML {
 	// offlineHTML only takes elements out and puts placeholders, built
 	// through markup, in their place.
 	return markup.Rendered(string(j.offlineBytes(file, []byte(h.String()))))
 }
 
 // offlineBytes is offline for rendered page content.
-func (j *job) offlineBytes(file string, content []byte) []byte {
+func (j *pipeline) offlineBytes(file string, content []byte) []byte {
 	out, urls := airgap.HTML(content)
 	if len(urls) > 0 {
 		j.warn("%s: remote content replaced (%d: %s); air-gapped pages load nothing from outside the bundle", file, len(urls), listSome(urls, 5))
@@ -53,7 +53,7 @@ func listSome(items []string, n int) string {
 
 // copyOfflineCSS copies a stylesheet of the source into an air-gapped
 // bundle without its remote url()s and @imports.
-func (j *job) copyOfflineCSS(rel string, in io.Reader, lim int64) error {
+func (j *pipeline) copyOfflineCSS(rel string, in io.Reader, lim int64) error {
 	data, err := io.ReadAll(io.LimitReader(in, lim+1))
 	if err != nil {
 		return fmt.Errorf("copy %s: %w", rel, err)
@@ -68,5 +68,5 @@ func (j *job) copyOfflineCSS(rel string, in io.Reader, lim int64) error {
 	if len(urls) > 0 {
 		j.warn("%s: remote content replaced (%d: %s); air-gapped pages load nothing from outside the bundle", rel, len(urls), listSome(urls, 5))
 	}
-	return j.writeFile(rel, []byte(css))
+	return j.out.write(rel, []byte(css))
 }

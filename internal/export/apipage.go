@@ -12,7 +12,7 @@ import (
 // may send requests to: the servers of its specs. The air-gapped
 // Content-Security-Policy adds them to connect-src when the playground is
 // enabled, and nothing else.
-func (j *job) playgroundConnectOrigins() []string {
+func (j *pipeline) playgroundConnectOrigins() []string {
 	if !j.features["playground"] {
 		return nil
 	}
@@ -35,7 +35,7 @@ func (j *job) playgroundConnectOrigins() []string {
 }
 
 // apiPage is what the API page writer needs of page p.
-func (j *job) apiPage(p *page) apipages.Page {
+func (j *pipeline) apiPage(p *page) apipages.Page {
 	prefix := markup.RootPrefix(p.out)
 	return apipages.Page{Key: p.key, Out: p.out, File: p.file, Prefix: prefix, Deprecated: p.fm.Deprecated,
 		Playground: p.fm.Playground, API: p.fm.API, AuthMethod: p.fm.AuthMethod,
@@ -45,7 +45,7 @@ func (j *job) apiPage(p *page) apipages.Page {
 // apiAssets are the bundle files endpoint pages need, as bundle path and
 // embedded asset, only when the export has endpoint pages; the
 // playground's script only when the export has the playground.
-func (j *job) apiAssets() [][2]string {
+func (j *pipeline) apiAssets() [][2]string {
 	for _, p := range j.pages {
 		if p.api != nil || p.schema != nil || p.fm.API != "" {
 			out := [][2]string{{"_static/api.css", "assets/api.css"}, {"_static/api.js", "assets/api.js"}}

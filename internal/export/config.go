@@ -219,13 +219,6 @@ func loadConfig(src fs.FS, lim Limits, warn func(string, ...any)) (*config, erro
 	}, warn)
 }
 
-// loadConfig reads docs.json and the files it references for an export.
-func (j *job) loadConfig() (*config, error) {
-	return decodeConfig(func(name string) ([]byte, error) {
-		return j.readSource(name, "the configuration file", j.e.limits.MaxPageBytes)
-	}, j.warn)
-}
-
 // decodeConfig reads and decodes docs.json, turning syntax errors into a
 // message with a line number that a docs author can act on.
 func decodeConfig(read func(string) ([]byte, error), warn func(string, ...any)) (*config, error) {

@@ -4,8 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"strings"
-
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // themeScript sets the theme before the first paint so dark mode does not
@@ -50,16 +48,4 @@ func ContentSecurityPolicy(extraConnect []string) string {
 		"; style-src " + local + " 'unsafe-inline'; img-src " + local + " data: blob:; font-src " + local + " data:" +
 		"; media-src " + local + " blob:; frame-src " + local + "; manifest-src " + local + "; connect-src " + connect +
 		"; object-src 'none'; base-uri 'none'; form-action 'none'"
-}
-
-// cspMeta is the <meta> element of the job's policy, or "" for bundles
-// that are not air-gapped. j.cspConnect holds the extra connect-src
-// origins of the export (the API playground's servers).
-func (j *job) cspMeta(b *markup.Builder) {
-	if j.kind != KindAirGapped {
-		return
-	}
-	b.Markup(`<meta http-equiv="Content-Security-Policy"`)
-	b.Attr("content", ContentSecurityPolicy(j.cspConnect))
-	b.Markup(`>`)
 }

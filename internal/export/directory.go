@@ -33,8 +33,8 @@ func (t *navTree) findDirectories() {
 // directory writes, below the content of a group's root page, the pages
 // and groups of that group: as collapsible sections ("accordion") or as
 // cards ("card"). Hidden entries are left out as in the sidebar.
-func (j *job) directory(b *markup.Builder, p *page, prefix markup.Prefix) {
-	g, ok := j.tree.dirOf[p.key]
+func (f *frame) directory(b *markup.Builder, p *page, prefix markup.Prefix) {
+	g, ok := f.tree.dirOf[p.key]
 	if !ok {
 		return
 	}
@@ -44,8 +44,8 @@ func (j *job) directory(b *markup.Builder, p *page, prefix markup.Prefix) {
 	if g.directory == "card" {
 		b.Markup(`<div class="card-group">`)
 		for _, it := range g.children {
-			if key := j.entryPage(it); key != "" {
-				q := j.byKey[key]
+			if key := f.entryPage(it); key != "" {
+				q := f.byKey[key]
 				label := q.navTitle()
 				if it.page == "" {
 					label = it.group
@@ -66,19 +66,19 @@ func (j *job) directory(b *markup.Builder, p *page, prefix markup.Prefix) {
 		b.Markup(`</div></nav>`)
 		return
 	}
-	j.directoryList(b, g.children, prefix)
+	f.directoryList(b, g.children, prefix)
 	b.Markup(`</nav>`)
 }
 
 // directoryList writes entries as a list, nested groups as open sections.
-func (j *job) directoryList(b *markup.Builder, items []*navItem, prefix markup.Prefix) {
+func (f *frame) directoryList(b *markup.Builder, items []*navItem, prefix markup.Prefix) {
 	b.Markup(`<ul class="directory-list">`)
 	for _, it := range items {
-		if it.hidden || it.page != "" && j.byKey[it.page].fm.Hidden {
+		if it.hidden || it.page != "" && f.byKey[it.page].fm.Hidden {
 			continue
 		}
 		if it.page != "" {
-			q := j.byKey[it.page]
+			q := f.byKey[it.page]
 			b.Markup(`<li>`)
 			pageAnchor(b, prefix, q)
 			if q.fm.Description != "" {
@@ -94,10 +94,10 @@ func (j *job) directoryList(b *markup.Builder, items []*navItem, prefix markup.P
 		b.Markup(`</summary>`)
 		if it.root != "" {
 			b.Markup(`<p>`)
-			pageAnchor(b, prefix, j.byKey[it.root])
+			pageAnchor(b, prefix, f.byKey[it.root])
 			b.Markup(`</p>`)
 		}
-		j.directoryList(b, it.children, prefix)
+		f.directoryList(b, it.children, prefix)
 		b.Markup(`</details></li>`)
 	}
 	b.Markup(`</ul>`)
@@ -114,8 +114,8 @@ func pageAnchor(b *markup.Builder, prefix markup.Prefix, q *page) {
 
 // entryPage is the page an entry of a listing opens: the page itself, or
 // a group's root, else its first page; "" for hidden entries.
-func (j *job) entryPage(it *navItem) string {
-	if it.hidden || it.page != "" && j.byKey[it.page].fm.Hidden {
+func (f *frame) entryPage(it *navItem) string {
+	if it.hidden || it.page != "" && f.byKey[it.page].fm.Hidden {
 		return ""
 	}
 	if it.page != "" {

@@ -31,7 +31,7 @@ type Options struct {
 }
 
 // Engine exports docs sources to static sites. It is safe for concurrent
-// use: each export keeps its state in its own job.
+// use: each export keeps its state in its own pipeline.
 type Engine struct {
 	workers int
 	log     hclog.Logger
@@ -134,16 +134,18 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 		return nil, err
 	}
 	defer closeSrc()
-	j := &job{e: e, req: req, src: src, kind: kind, domain: domain, features: feats, outDir: outDir, progress: progress}
+	j := &pipeline{e: e, req: req, src: src, kind: kind, domain: domain, features: feats, out: &bundleDir{dir: outDir}, progress: progress}
+	j.warnings.sink, j.warnings.log = req.Warn, e.log
+	j.warn = j.warnings.add
 	j.budget.lim = e.limits
-	j.warnings.sink = req.Warn
+	j.read = &reader{src: src, limits: e.limits, budget: &j.budget, workers: e.workers, warn: j.warn}
 	start := time.Now()
 	if err := j.plan(); err != nil {
 		return nil, err
 	}
 	// An air-gapped playground sends only to the specs' own servers; the
 	// pages' CSP admits exactly those.
-	j.cspConnect = j.playgroundConnectOrigins()
+	j.frame.cspConnect = j.playgroundConnectOrigins()
 	planned := time.Now()
 	if err := j.run(ctx); err != nil {
 		return nil, err
@@ -159,8 +161,8 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 }
 
 // plan reads docs.json and the pages and decides what to export.
-func (j *job) plan() error {
-	cfg, err := j.loadConfig()
+func (j *pipeline) plan() error {
+	cfg, err := j.read.loadConfig()
 	if err != nil {
 		return err
 	}
@@ -171,7 +173,7 @@ func (j *job) plan() error {
 		return err
 	}
 	onDisk := func(k string) bool { _, ok := all[k]; return ok }
-	gen := newAPIGen(openapi.NewSpecs(j.src, skipDir), onDisk, j.warnAPI)
+	gen := newAPIGen(openapi.NewSpecs(j.src, skipDir), onDisk, j.warnings.detail)
 	j.tree = buildNav(cfg, onDisk, gen)
 	gen.load(cfg.API.OpenAPI) // a spec of api.openapi that does not parse is reported even if unused
 	if len(j.tree.sections) == 0 {
@@ -185,7 +187,7 @@ func (j *job) plan() error {
 		return err
 	}
 	j.byKey = make(map[string]*page, len(keys))
-	pages, err := j.readAll(keys, all)
+	pages, err := j.read.readAll(keys, all)
 	if err != nil {
 		return err
 	}
@@ -199,12 +201,14 @@ func (j *job) plan() error {
 	j.tree.prune(func(k string) bool { _, ok := j.byKey[k]; return ok })
 	j.link = newLinker(j.src, j.domain, j.byKey, all)
 	j.link.warn = j.warn
+	j.frame = &frame{cfg: j.cfg, tree: j.tree, byKey: j.byKey, link: j.link, features: j.features, kind: j.kind,
+		domain: j.domain, warn: j.warn, markdown: j.mdHTML, offline: j.offline}
 	return j.planStatic()
 }
 
 // selectPages returns the keys to export: the requested paths, or every
 // page of the navigation plus the pages that exist only on disk.
-func (j *job) selectPages(all map[string]string) ([]string, error) {
+func (j *pipeline) selectPages(all map[string]string) ([]string, error) {
 	if len(j.req.Paths) > 0 {
 		if err := j.e.checkPaths(j.src, j.req.Paths); err != nil {
 			return nil, err
@@ -227,7 +231,7 @@ func (j *job) selectPages(all map[string]string) ([]string, error) {
 }
 
 // run renders every page with a pool of workers.
-func (j *job) run(ctx context.Context) error {
+func (j *pipeline) run(ctx context.Context) error {
 	// Done and Total count pages, which callers show as the page count;
 	// the shared files written afterwards take a fraction of the time.
 	j.total = len(j.pages)
@@ -286,14 +290,14 @@ feed:
 
 // step reports one more finished unit of work. The lock keeps calls
 // ordered, so a poller never sees progress go backwards.
-func (j *job) step() {
+func (j *pipeline) step() {
 	j.progMu.Lock()
 	defer j.progMu.Unlock()
 	j.done++
 	j.progress(Progress{Done: j.done, Total: j.total})
 }
 
-func (j *job) logBroken() {
+func (j *pipeline) logBroken() {
 	if len(j.link.broken) == 0 {
 		return
 	}

@@ -60,12 +60,12 @@ func (t *navTree) findCrumbs() {
 
 // eyebrow writes the line above a page's title that styling.eyebrows asks
 // for: the page's group ("section") or its whole path ("breadcrumbs").
-func (j *job) eyebrow(b *markup.Builder, p *page) {
-	path := j.tree.crumbs[p.key]
+func (f *frame) eyebrow(b *markup.Builder, p *page) {
+	path := f.tree.crumbs[p.key]
 	if len(path) == 0 {
 		return
 	}
-	switch j.cfg.Styling.Eyebrows {
+	switch f.cfg.Styling.Eyebrows {
 	case "section":
 		b.Markup(`<p class="eyebrow">`)
 		b.Text(path[len(path)-1])

@@ -21,16 +21,11 @@ const (
 	analyticsPath = "/_analytics/event"
 )
 
-func (j *job) assistantURL() markup.URL {
-	u, _ := markup.Parse("https://" + j.domain + assistantPath) // the domain was checked at the start
-	return u
-}
-
 // finish writes the files shared by all pages and the manifest.
-func (j *job) finish() (*bundle.Manifest, error) {
+func (j *pipeline) finish() (*bundle.Manifest, error) {
 	j.logBroken()
 	written := map[string]bool{bundle.ManifestName: true}
-	for _, f := range j.files {
+	for _, f := range j.out.files {
 		written[f.Path] = true
 	}
 	gen := []struct {
@@ -38,7 +33,7 @@ func (j *job) finish() (*bundle.Manifest, error) {
 		make func() ([]byte, error)
 	}{
 		{"index.html", j.indexRedirect},
-		{"404.html", j.notFound},
+		{"404.html", j.frame.notFound},
 		{"sitemap.xml", j.sitemap},
 		{"_static/style.css", j.stylesheet},
 		{"_static/app.js", func() ([]byte, error) { return assets.ReadFile("assets/app.js") }},
@@ -64,7 +59,7 @@ func (j *job) finish() (*bundle.Manifest, error) {
 		if err != nil {
 			return nil, fmt.Errorf("generate %s: %w", g.path, err)
 		}
-		if err := j.writeFile(g.path, data); err != nil {
+		if err := j.out.write(g.path, data); err != nil {
 			return nil, err
 		}
 		written[g.path] = true
@@ -87,16 +82,16 @@ func (j *job) finish() (*bundle.Manifest, error) {
 // writeManifest records every file with its hash; bundle.WriteManifest
 // stamps the content version, a hash of that list, so it changes exactly
 // when the site's content does.
-func (j *job) writeManifest() (*bundle.Manifest, error) {
+func (j *pipeline) writeManifest() (*bundle.Manifest, error) {
 	m := &bundle.Manifest{
 		Label:     j.req.Label,
 		Domain:    j.domain,
 		Kind:      string(j.kind),
 		Features:  j.features,
 		PageCount: len(j.pages),
-		Files:     j.files,
+		Files:     j.out.files,
 	}
-	if err := bundle.WriteManifest(j.outDir, m); err != nil {
+	if err := bundle.WriteManifest(j.out.dir, m); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -104,7 +99,7 @@ func (j *job) writeManifest() (*bundle.Manifest, error) {
 
 // indexRedirect sends visitors of the bundle root to the first page when
 // the source has no index page.
-func (j *job) indexRedirect() ([]byte, error) {
+func (j *pipeline) indexRedirect() ([]byte, error) {
 	first := j.pages[0].key
 	switch {
 	case j.tree.root != nil && j.tree.root.first != "":
@@ -113,31 +108,13 @@ func (j *job) indexRedirect() ([]byte, error) {
 		first = j.tree.order[0]
 	}
 	p := j.byKey[first]
-	return j.redirectPage("index.html", markup.Path("", p.out, ""), p.title, j.link.canonicalURL("index", "")), nil
-}
-
-// redirectPage is a page at out that sends the reader to href (relative to
-// the bundle root unless absolute). A meta refresh works from file:// too.
-func (j *job) redirectPage(out string, href markup.URL, title string, canonical markup.URL) []byte {
-	prefix := markup.RootPrefix(out)
-	href = markup.Join(prefix, href)
-	var b markup.Builder
-	j.head(&b, j.cfg.Name, j.cfg.Description, canonical, prefix, false, markup.HTML{})
-	// The refresh goes after the head so the early theme script still runs.
-	b.Markup(`<meta http-equiv="refresh" content="0; url=`)
-	b.URL(href)
-	b.Markup(`"><main class="redirect"><p><a href="`)
-	b.URL(href)
-	b.Markup(`">`)
-	b.Text(title)
-	b.Markup(`</a></p></main></body></html>` + "\n")
-	return []byte(b.String())
+	return j.frame.redirectPage("index.html", markup.Path("", p.out, ""), p.title, j.link.canonicalURL("index", "")), nil
 }
 
 // redirects writes a redirect page for each docs.json redirect whose
 // source is a plain path that no page or file of the bundle occupies.
 // Patterns with wildcards have no static equivalent and are skipped.
-func (j *job) redirects(written map[string]bool) error {
+func (j *pipeline) redirects(written map[string]bool) error {
 	for _, r := range j.cfg.Redirects {
 		src, ok := cleanPagePath(strings.TrimSuffix(strings.TrimPrefix(r.Source, "/"), "/"))
 		if !ok || strings.ContainsAny(src, ":*") {
@@ -161,7 +138,7 @@ func (j *job) redirects(written map[string]bool) error {
 			}
 			href = u
 		}
-		if err := j.writeFile(out, j.redirectPage(out, href, r.Destination, markup.URL{})); err != nil {
+		if err := j.out.write(out, j.frame.redirectPage(out, href, r.Destination, markup.URL{})); err != nil {
 			return err
 		}
 		written[out] = true
@@ -169,30 +146,8 @@ func (j *job) redirects(written map[string]bool) error {
 	return nil
 }
 
-func (j *job) notFound() ([]byte, error) {
-	var b markup.Builder
-	j.head(&b, "Page not found - "+j.cfg.Name, "", markup.URL{}, "", true, markup.HTML{})
-	b.HTML(j.chrome(j.firstSection(), ""))
-	b.Markup(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>Page not found</h1>` +
-		`<p class="lead">The page you are looking for does not exist. Try the search above, or go to the <a href="index.html">start page</a>.</p></header></article>`)
-	// The site's footer, as on every page: its links are a way back too.
-	j.footer(&b, j.firstSection(), "")
-	b.Markup(`</main><aside class="toc"></aside>`)
-	tail(&b, "")
-	return []byte(b.String()), nil
-}
-
-func (j *job) firstSection() *division {
-	for _, s := range j.tree.sections {
-		if s.first != "" {
-			return s
-		}
-	}
-	return nil
-}
-
 // sitemap lists the canonical, extensionless URLs of indexable pages.
-func (j *job) sitemap() ([]byte, error) {
+func (j *pipeline) sitemap() ([]byte, error) {
 	var b markup.Builder
 	b.Markup(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 	for _, p := range j.pages {
@@ -207,7 +162,7 @@ func (j *job) sitemap() ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-func (j *job) analyticsJS() ([]byte, error) {
+func (j *pipeline) analyticsJS() ([]byte, error) {
 	endpoint, err := json.Marshal("https://" + j.domain + analyticsPath)
 	if err != nil {
 		return nil, err

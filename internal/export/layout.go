@@ -18,67 +18,67 @@ type chromeKey struct {
 
 // chrome returns the top bar, division switchers and sidebar for pages of
 // section s whose root is at prefix.
-func (j *job) chrome(s *division, prefix markup.Prefix) markup.HTML {
+func (f *frame) chrome(s *division, prefix markup.Prefix) markup.HTML {
 	k := chromeKey{-1, prefix}
 	if s != nil {
 		k.section = s.index
 	}
-	if v, ok := j.chromes.Load(k); ok {
+	if v, ok := f.chromes.Load(k); ok {
 		return v.(markup.HTML)
 	}
 	var b markup.Builder
 	b.Markup(`<a class="skip" href="#content">Skip to content</a>`)
-	j.banner(&b, bannerOf(s, j.cfg.Banner), prefix)
+	f.banner(&b, bannerOf(s, f.cfg.Banner), prefix)
 	b.Markup(`<header class="topbar"><button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false" aria-label="Menu">` +
 		`<svg viewBox="0 0 24 24" width="20" height="20" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M3 6h18M3 12h18M3 18h18"/></svg></button>`)
 	b.Markup(`<a class="brand" href="`)
 	b.URL(markup.Path(prefix, "index.html", ""))
 	b.Markup(`">`)
-	if !j.logoLight.Empty() {
+	if !f.logoLight.Empty() {
 		b.Markup(`<img class="logo logo-light" src="`)
-		b.URL(markup.Join(prefix, j.logoLight))
+		b.URL(markup.Join(prefix, f.logoLight))
 		b.Markup(`"`)
-		b.Attr("alt", j.cfg.Name)
+		b.Attr("alt", f.cfg.Name)
 		b.Markup(`><img class="logo logo-dark" src="`)
-		b.URL(markup.Join(prefix, j.logoDark))
+		b.URL(markup.Join(prefix, f.logoDark))
 		b.Markup(`"`)
-		b.Attr("alt", j.cfg.Name)
+		b.Attr("alt", f.cfg.Name)
 		b.Markup(`>`)
 	} else {
 		b.Markup(`<span class="brand-name">`)
-		b.Text(j.cfg.Name)
+		b.Text(f.cfg.Name)
 		b.Markup(`</span>`)
 	}
 	b.Markup(`</a><div class="search"><input id="search-input" type="search" placeholder="Search…" aria-label="Search the docs" autocomplete="off">` +
 		`<div id="search-results" class="search-results" role="listbox" hidden></div></div>`)
-	j.navbar(&b, navbarOf(s, &j.cfg.Navbar), prefix)
-	if j.features["assistant"] {
+	f.navbar(&b, navbarOf(s, &f.cfg.Navbar), prefix)
+	if f.features["assistant"] {
 		b.Markup(`<a class="assistant" href="`)
-		b.URL(j.assistantURL())
+		b.URL(f.assistantURL())
 		b.Markup(`" target="_blank" rel="noopener">Ask AI</a>`)
 	}
 	b.Markup(`<button class="theme-toggle" type="button" aria-label="Toggle dark mode"><svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z"/></svg></button></header>`)
-	j.switchers(&b, s, prefix)
+	f.switchers(&b, s, prefix)
 	b.Markup(`<div class="layout"><nav class="sidebar" id="sidebar" aria-label="Documentation">`)
-	if len(j.tree.global) > 0 {
+	if len(f.tree.global) > 0 {
 		b.Markup(`<ul class="anchors">`)
-		for _, g := range j.tree.global {
-			j.divisionLink(&b, g, prefix, false)
+		for _, g := range f.tree.global {
+			f.divisionLink(&b, g, prefix, false)
 		}
 		b.Markup(`</ul>`)
 	}
 	if s != nil {
-		j.anchors(&b, s, prefix)
-		j.items(&b, s.items, prefix, true)
+		f.anchors(&b, s, prefix)
+		f.items(&b, s.items, prefix, true)
 	}
 	b.Markup(`</nav>`)
-	v, _ := j.chromes.LoadOrStore(k, b.Fragment())
+	v, _ := f.chromes.LoadOrStore(k, b.Fragment())
 	return v.(markup.HTML)
 }
 
 // switchers renders, for each level above the page's section, the sibling
 // divisions: tabs as a tab bar, languages, versions and dropdowns as menus.
-func (j *job) switchers(b *markup.Builder, s *division, prefix markup.Prefix) {
+func (f *frame) switchers(b *markup.Builder, s *division, prefix markup.Prefix) {
 	var path []*division
 	for d := s; d != nil && d.parent != nil; d = d.parent {
 		path = append([]*division{d}, path...)
@@ -100,7 +100,7 @@ func (j *job) switchers(b *markup.Builder, s *division, prefix markup.Prefix) {
 		if d.kind == "tab" {
 			b.Markup(`<ul class="tabbar">`)
 			for _, c := range sib {
-				j.divisionLink(b, c, prefix, c == d)
+				f.divisionLink(b, c, prefix, c == d)
 			}
 			b.Markup(`</ul>`)
 			continue
@@ -111,7 +111,7 @@ func (j *job) switchers(b *markup.Builder, s *division, prefix markup.Prefix) {
 		b.Text(d.label)
 		b.Markup(`</summary><ul>`)
 		for _, c := range sib {
-			j.divisionLink(b, c, prefix, c == d)
+			f.divisionLink(b, c, prefix, c == d)
 		}
 		b.Markup(`</ul></details>`)
 	}
@@ -119,7 +119,7 @@ func (j *job) switchers(b *markup.Builder, s *division, prefix markup.Prefix) {
 }
 
 // anchors lists the anchor divisions next to the section, if any.
-func (j *job) anchors(b *markup.Builder, s *division, prefix markup.Prefix) {
+func (f *frame) anchors(b *markup.Builder, s *division, prefix markup.Prefix) {
 	parent := s.parent
 	if s.kind != "anchor" || parent == nil {
 		return
@@ -127,17 +127,17 @@ func (j *job) anchors(b *markup.Builder, s *division, prefix markup.Prefix) {
 	b.Markup(`<ul class="anchors">`)
 	for _, c := range parent.children {
 		if c.kind == "anchor" && (c.first != "" || c.href != "") {
-			j.divisionLink(b, c, prefix, c == s)
+			f.divisionLink(b, c, prefix, c == s)
 		}
 	}
 	b.Markup(`</ul>`)
 }
 
-func (j *job) divisionLink(b *markup.Builder, d *division, prefix markup.Prefix, current bool) {
+func (f *frame) divisionLink(b *markup.Builder, d *division, prefix markup.Prefix, current bool) {
 	var href markup.URL
 	switch {
 	case d.href != "":
-		href = j.configLink(d.kind+" "+strconv.Quote(d.label)+" href", d.href, prefix, markup.Scheme(d.href) != "")
+		href = f.configLink(d.kind+" "+strconv.Quote(d.label)+" href", d.href, prefix, markup.Scheme(d.href) != "")
 	case d.first != "":
 		href = markup.Path(prefix, d.first+".html", "")
 	}
@@ -168,10 +168,10 @@ func (j *job) divisionLink(b *markup.Builder, d *division, prefix markup.Prefix,
 // relative one that names nothing stays as written when keep is set and
 // is left out otherwise; anything else (javascript:, data:) is left out
 // with a warning.
-func (j *job) configLink(where, ref string, prefix markup.Prefix, keep bool) markup.URL {
+func (f *frame) configLink(where, ref string, prefix markup.Prefix, keep bool) markup.URL {
 	relative := markup.Scheme(ref) == ""
 	if relative {
-		if t, ok := j.link.target("index", ref); ok {
+		if t, ok := f.link.target("index", ref); ok {
 			return markup.Join(prefix, t)
 		}
 		if !keep {
@@ -180,7 +180,7 @@ func (j *job) configLink(where, ref string, prefix markup.Prefix, keep bool) mar
 	}
 	u, err := markup.Parse(ref)
 	if err != nil {
-		j.warn("docs.json: %s: %v; left out", where, err)
+		f.warn("docs.json: %s: %v; left out", where, err)
 		return markup.URL{}
 	}
 	return u
@@ -199,10 +199,10 @@ func navTag(b *markup.Builder, tag string) {
 // items renders sidebar groups and pages. Groups of the top level become
 // headed blocks; nested groups are list items that collapse with <details>.
 // Below the top level the caller has already opened the <ul>.
-func (j *job) items(b *markup.Builder, items []*navItem, prefix markup.Prefix, top bool) {
+func (f *frame) items(b *markup.Builder, items []*navItem, prefix markup.Prefix, top bool) {
 	open := false
 	for _, it := range items {
-		if it.hidden || it.page != "" && j.byKey[it.page].fm.Hidden {
+		if it.hidden || it.page != "" && f.byKey[it.page].fm.Hidden {
 			continue
 		}
 		if top && it.page == "" {
@@ -215,7 +215,7 @@ func (j *job) items(b *markup.Builder, items []*navItem, prefix markup.Prefix, t
 			b.Text(it.group)
 			navTag(b, it.tag)
 			b.Markup(`</p><ul class="nav-list">`)
-			j.groupBody(b, it, prefix)
+			f.groupBody(b, it, prefix)
 			b.Markup(`</ul></div>`)
 			continue
 		}
@@ -224,7 +224,7 @@ func (j *job) items(b *markup.Builder, items []*navItem, prefix markup.Prefix, t
 			open = true
 		}
 		if it.page != "" {
-			j.pageLink(b, it.page, prefix)
+			f.pageLink(b, it.page, prefix)
 			continue
 		}
 		// Nested groups start closed unless "expanded" (the platform's
@@ -238,7 +238,7 @@ func (j *job) items(b *markup.Builder, items []*navItem, prefix markup.Prefix, t
 		b.Text(it.group)
 		navTag(b, it.tag)
 		b.Markup(`</summary><ul class="nav-list">`)
-		j.groupBody(b, it, prefix)
+		f.groupBody(b, it, prefix)
 		b.Markup(`</ul></details></li>`)
 	}
 	if open {
@@ -246,15 +246,15 @@ func (j *job) items(b *markup.Builder, items []*navItem, prefix markup.Prefix, t
 	}
 }
 
-func (j *job) groupBody(b *markup.Builder, it *navItem, prefix markup.Prefix) {
+func (f *frame) groupBody(b *markup.Builder, it *navItem, prefix markup.Prefix) {
 	if it.root != "" {
-		j.pageLink(b, it.root, prefix)
+		f.pageLink(b, it.root, prefix)
 	}
-	j.items(b, it.children, prefix, false)
+	f.items(b, it.children, prefix, false)
 }
 
-func (j *job) pageLink(b *markup.Builder, key string, prefix markup.Prefix) {
-	p := j.byKey[key]
+func (f *frame) pageLink(b *markup.Builder, key string, prefix markup.Prefix) {
+	p := f.byKey[key]
 	b.Markup(`<li><a href="`)
 	b.URL(markup.Path(prefix, p.out, ""))
 	b.Markup(`">`)
@@ -327,11 +327,11 @@ func openDetails(s string) []int {
 }
 
 // head writes the document head shared by pages and generated documents.
-func (j *job) head(b *markup.Builder, title, desc string, canonical markup.URL, prefix markup.Prefix, noindex bool, meta markup.HTML) {
+func (f *frame) head(b *markup.Builder, title, desc string, canonical markup.URL, prefix markup.Prefix, noindex bool, meta markup.HTML) {
 	b.Markup("<!DOCTYPE html>\n<html lang=\"en\"")
 	b.Attr("data-root", string(prefix))
 	b.Markup(`><head><meta charset="utf-8">`)
-	j.cspMeta(b)
+	f.cspMeta(b)
 	b.Markup(`<meta name="viewport" content="width=device-width, initial-scale=1"><title>`)
 	b.Text(title)
 	b.Markup(`</title>`)
@@ -349,15 +349,15 @@ func (j *job) head(b *markup.Builder, title, desc string, canonical markup.URL, 
 		b.URL(canonical)
 		b.Markup(`">`)
 	}
-	if !j.favicon.Empty() {
+	if !f.favicon.Empty() {
 		b.Markup(`<link rel="icon" href="`)
-		b.URL(markup.Join(prefix, j.favicon))
+		b.URL(markup.Join(prefix, f.favicon))
 		b.Markup(`">`)
 	}
 	b.Markup(`<link rel="stylesheet" href="`)
 	b.URL(markup.Path(prefix, "_static/style.css", ""))
 	b.Markup(`"><script>` + themeScript + `</script>`)
-	if j.features["analytics"] {
+	if f.features["analytics"] {
 		b.Markup(`<script src="`)
 		b.URL(markup.Path(prefix, "_static/analytics.js", ""))
 		b.Markup(`" defer></script>`)
@@ -395,13 +395,13 @@ func toc(b *markup.Builder, hs []mdx.Heading) {
 // Markdown links resolve like any link; in an air-gapped bundle remote
 // content in it is replaced as in a page. app.js lets a reader dismiss a
 // dismissible one.
-func (j *job) banner(b *markup.Builder, bn *bannerSettings, prefix markup.Prefix) {
+func (f *frame) banner(b *markup.Builder, bn *bannerSettings, prefix markup.Prefix) {
 	if bn == nil || strings.TrimSpace(bn.Content) == "" {
 		return
 	}
-	body := j.mdHTML(bn.Content, "index", prefix)
-	if j.kind == KindAirGapped {
-		body = j.offline("docs.json banner", body)
+	body := f.markdown(bn.Content, "index", prefix)
+	if f.kind == KindAirGapped {
+		body = f.offline("docs.json banner", body)
 	}
 	b.Markup(`<div class="banner" role="region" aria-label="Announcement"><div class="banner-body">`)
 	b.HTML(markup.Rendered(strings.TrimSpace(body.String()))) // trimming white space keeps it safe
@@ -414,7 +414,7 @@ func (j *job) banner(b *markup.Builder, bn *bannerSettings, prefix markup.Prefix
 
 // navbar renders the top bar links of docs.json; site-relative ones are
 // resolved like any link.
-func (j *job) navbar(b *markup.Builder, nb *navbarSettings, prefix markup.Prefix) {
+func (f *frame) navbar(b *markup.Builder, nb *navbarSettings, prefix markup.Prefix) {
 	links := nb.Links
 	if p := nb.Primary; p != nil {
 		links = append(links[:len(links):len(links)], *p)
@@ -424,14 +424,14 @@ func (j *job) navbar(b *markup.Builder, nb *navbarSettings, prefix markup.Prefix
 	}
 	b.Markup(`<nav class="navbar-links" aria-label="Links">`)
 	for _, l := range links {
-		j.siteLink(b, "navbar link", l, prefix)
+		f.siteLink(b, "navbar link", l, prefix)
 	}
 	b.Markup(`</nav>`)
 }
 
 // siteLink writes a link of the top bar or the footer; site-relative
 // ones are resolved like any link.
-func (j *job) siteLink(b *markup.Builder, where string, l navbarLink, prefix markup.Prefix) {
+func (f *frame) siteLink(b *markup.Builder, where string, l navbarLink, prefix markup.Prefix) {
 	label := l.Label
 	if label == "" {
 		label = siteName(l.Type)
@@ -439,7 +439,7 @@ func (j *job) siteLink(b *markup.Builder, where string, l navbarLink, prefix mar
 	if l.Href == "" || label == "" {
 		return
 	}
-	href := j.configLink(where+" "+strconv.Quote(label), l.Href, prefix, true)
+	href := f.configLink(where+" "+strconv.Quote(label), l.Href, prefix, true)
 	if href.Empty() {
 		return
 	}
@@ -452,19 +452,19 @@ func (j *job) siteLink(b *markup.Builder, where string, l navbarLink, prefix mar
 
 // footer renders the site name, the social links (in name order, so the
 // output is stable) and the link columns of the footer of section s.
-func (j *job) footer(b *markup.Builder, s *division, prefix markup.Prefix) {
-	f := footerOf(s, &j.cfg.Footer)
+func (f *frame) footer(b *markup.Builder, s *division, prefix markup.Prefix) {
+	ft := footerOf(s, &f.cfg.Footer)
 	b.Markup(`<footer class="footer"><span>`)
-	b.Text(j.cfg.Name)
+	b.Text(f.cfg.Name)
 	b.Markup(`</span>`)
-	for _, name := range sortedKeys(f.Socials) {
-		href := f.Socials[name]
+	for _, name := range sortedKeys(ft.Socials) {
+		href := ft.Socials[name]
 		if markup.Scheme(href) == "" {
 			continue // a social link is a URL of another site
 		}
 		u, err := markup.Parse(href)
 		if err != nil {
-			j.warn("docs.json: footer social %q: %v; left out", name, err)
+			f.warn("docs.json: footer social %q: %v; left out", name, err)
 			continue
 		}
 		b.Markup(` <a href="`)
@@ -473,7 +473,7 @@ func (j *job) footer(b *markup.Builder, s *division, prefix markup.Prefix) {
 		b.Text(siteName(name))
 		b.Markup(`</a>`)
 	}
-	for _, col := range f.Links {
+	for _, col := range ft.Links {
 		b.Markup(`<div class="footer-links">`)
 		if col.Header != "" {
 			b.Markup(`<p class="footer-header">`)
@@ -481,7 +481,7 @@ func (j *job) footer(b *markup.Builder, s *division, prefix markup.Prefix) {
 			b.Markup(`</p>`)
 		}
 		for _, l := range col.Items {
-			j.siteLink(b, "footer link", l, prefix)
+			f.siteLink(b, "footer link", l, prefix)
 		}
 		b.Markup(`</div>`)
 	}
@@ -497,4 +497,16 @@ func siteName(key string) string {
 		return n
 	}
 	return titleFromKey(key)
+}
+
+// cspMeta writes the <meta> element of the export's policy, nothing for bundles
+// that are not air-gapped. j.cspConnect holds the extra connect-src
+// origins of the export (the API playground's servers).
+func (f *frame) cspMeta(b *markup.Builder) {
+	if f.kind != KindAirGapped {
+		return
+	}
+	b.Markup(`<meta http-equiv="Content-Security-Policy"`)
+	b.Attr("content", ContentSecurityPolicy(f.cspConnect))
+	b.Markup(`>`)
 }

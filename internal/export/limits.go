@@ -69,21 +69,3 @@ func (b *budget) take(name string, size int64) error {
 	}
 	return nil
 }
-
-// ReadSource reads a whole file of the export's source, confined to the
-// source root and counted against the limits; what names the kind of file
-// in errors ("OpenAPI file"). Code that renders from the source (OpenAPI
-// documents, $ref targets) reads through it, never through Request.Source.
-func (j *job) readSource(name, what string, limit int64) ([]byte, error) {
-	b, err := readLimited(j.src, name, what, limit)
-	if err != nil {
-		if isOutside(err) {
-			return nil, &InputError{Msg: fmt.Sprintf("%s: %s is a link out of the docs source; refused", name, what)}
-		}
-		return nil, err
-	}
-	if err := j.budget.take(name, int64(len(b))); err != nil {
-		return nil, err
-	}
-	return b, nil
-}

@@ -174,7 +174,7 @@ func isHTMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c =
 
 // mdHTML renders a Markdown description of a spec, with links made
 // relative like any page content.
-func (j *job) mdHTML(s, key string, prefix markup.Prefix) markup.HTML {
+func (j *pipeline) mdHTML(s, key string, prefix markup.Prefix) markup.HTML {
 	if !strings.ContainsAny(s, "*_`[]<>#|\n&!~\\") && !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+") &&
 		(len(s) == 0 || s[0] < '0' || s[0] > '9') {
 		// Plain sentences, most descriptions, need no Markdown parser.

@@ -233,14 +233,14 @@ func isEndpointEntry(s string) bool {
 // addAPIPages resolves the openapi frontmatter of pages read from disk and
 // adds the generated pages, keeping pages sorted by key. An export limited
 // to some paths gets no generated pages: the request names files.
-func (j *job) addAPIPages(pages []*page, g *apiGen) []*page {
+func (j *pipeline) addAPIPages(pages []*page, g *apiGen) []*page {
 	for _, p := range pages {
 		if p.fm.OpenAPI == "" {
 			continue
 		}
 		o, err := g.operation(p.fm.OpenAPI)
 		if err != nil {
-			j.warnAPI("endpoint page shows no reference", "page", p.file, "error", err.Error())
+			j.warnings.detail("endpoint page shows no reference", "page", p.file, "error", err.Error())
 			continue
 		}
 		p.api = o
@@ -252,17 +252,6 @@ func (j *job) addAPIPages(pages []*page, g *apiGen) []*page {
 	out := append(pages, g.generated()...)
 	slices.SortFunc(out, func(a, b *page) int { return strings.Compare(a.key, b.key) })
 	return out
-}
-
-// warnAPI reports a problem with a spec or an endpoint reference as one of
-// the export's user-visible warnings, its key-value details appended.
-func (j *job) warnAPI(msg string, kv ...any) {
-	var b strings.Builder
-	b.WriteString(msg)
-	for i := 0; i+1 < len(kv); i += 2 {
-		fmt.Fprintf(&b, "; %v: %v", kv[i], kv[i+1])
-	}
-	j.warn("%s", b.String())
 }
 
 // applyMetadata sets the frontmatter fields an operation's x-mint
@@ -331,14 +320,14 @@ func (g *apiGen) schema(fm string) (*openapi.SchemaRef, error) {
 }
 
 // resolveSchemaPages attaches their schema to the pages that name one.
-func (j *job) resolveSchemaPages(pages []*page, g *apiGen) {
+func (j *pipeline) resolveSchemaPages(pages []*page, g *apiGen) {
 	for _, p := range pages {
 		if p.fm.OpenAPISchema == "" {
 			continue
 		}
 		r, err := g.schema(p.fm.OpenAPISchema)
 		if err != nil {
-			j.warnAPI("schema page shows no reference", "page", p.file, "error", err.Error())
+			j.warnings.detail("schema page shows no reference", "page", p.file, "error", err.Error())
 			continue
 		}
 		p.schema = r

@@ -197,7 +197,7 @@ func TestOpenAPI_playgroundByKind(t *testing.T) {
 			}
 		})
 	}
-	j := &job{features: map[string]bool{"playground": true}, pages: []*page{}}
+	j := &pipeline{features: map[string]bool{"playground": true}, pages: []*page{}}
 	if len(j.playgroundConnectOrigins()) != 0 {
 		t.Error("connect origins without endpoint pages")
 	}

@@ -89,13 +89,13 @@ func visibleText(b []byte, limit int) string {
 
 // searchIndexJS renders the index as a script that assigns a global. A
 // script, unlike fetch or XHR, loads from file:// in every browser.
-func (j *job) searchIndexJS() ([]byte, error) {
+func (j *pipeline) searchIndexJS() ([]byte, error) {
 	entries := make([]searchEntry, 0, len(j.entries))
 	for i, e := range j.entries {
 		if e.URL == "" {
 			continue // noindex pages
 		}
-		if s := j.section(j.pages[i]); s != nil && s.label != "" {
+		if s := j.frame.section(j.pages[i]); s != nil && s.label != "" {
 			e.Section = s.label
 		}
 		entries = append(entries, e)

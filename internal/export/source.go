@@ -10,10 +10,7 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
-
-	"gopkg.in/yaml.v3"
 )
 
 // frontmatter holds the page settings the exporter honours.
@@ -166,34 +163,6 @@ func pageFile(src fs.FS, key string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// readPage loads a page and its settings. A frontmatter error is reported
-// with the file name because it is the author's to fix.
-func (j *job) readPage(key, file string) (*page, error) {
-	b, err := j.readSource(file, "the page", j.e.limits.MaxPageBytes)
-	var ie *InputError
-	if errors.As(err, &ie) {
-		return nil, err
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", file, err)
-	}
-	fmb, body := mdx.SplitFrontmatter(b)
-	p := &page{key: key, file: file, out: key + ".html", body: body}
-	if len(fmb) > 0 {
-		if err := yaml.Unmarshal(fmb, &p.fm); err != nil {
-			return nil, &InputError{Msg: fmt.Sprintf("%s: invalid frontmatter: %v", file, err)}
-		}
-	}
-	p.title = p.fm.Title
-	if p.title == "" {
-		p.title, p.body = leadingHeading(p.body)
-	}
-	if p.title == "" {
-		p.title = titleFromKey(key)
-	}
-	return p, nil
 }
 
 // leadingHeading takes a first "# Title" line as the page title, so that

@@ -38,7 +38,7 @@ func safeColor(c, fallback string) string {
 
 // stylesheet builds the one stylesheet of the bundle: the theme colours,
 // the code highlighting of both themes, then the layout.
-func (j *job) stylesheet() ([]byte, error) {
+func (j *pipeline) stylesheet() ([]byte, error) {
 	primary := safeColor(j.cfg.Colors.Primary, defaultPrimary)
 	light := safeColor(j.cfg.Colors.Light, defaultLight)
 	if j.cfg.Colors.Light == "" && j.cfg.Colors.Primary != "" {

@@ -3,6 +3,20 @@
 // internal/bundle (which owns the manifest, archives and verification). The
 // reference API server drives it through the methods of Engine; nothing
 // here knows about HTTP, jobs, storage or archives.
+//
+// This package is the facade and the site assembly: docs.json and its
+// navigation, the page list, links between pages, the page frame, offline
+// search and the shared files. It leaves each part of a page to a package
+// with one job, and those never import it:
+//
+//   - markup: the only way HTML and URLs are written (escaping, safe URLs,
+//     slugs);
+//   - mdx: one MDX or Markdown page to HTML, components included;
+//   - openapi: the model of a spec (references, schemas, examples);
+//   - samples: request samples per language from that model;
+//   - apipages: the generated parts of endpoint and data-model pages and
+//     the playground;
+//   - airgap: remote content taken out of rendered HTML and CSS.
 package export
 
 import (

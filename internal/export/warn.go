@@ -2,7 +2,10 @@ package export
 
 import (
 	"fmt"
+	"strings"
 	"sync"
+
+	"github.com/hashicorp/go-hclog"
 )
 
 // warnings collects what a docs author should know about an export that
@@ -12,14 +15,14 @@ type warnings struct {
 	mu   sync.Mutex
 	seen map[string]bool
 	sink func(string)
+	log  hclog.Logger
 }
 
 // warn records a user-visible warning; the message names the file or
 // setting at fault. It is safe for concurrent use, and Request.Warn is
 // never called concurrently.
-func (j *job) warn(format string, args ...any) {
+func (w *warnings) add(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	w := &j.warnings
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.seen[msg] {
@@ -29,8 +32,19 @@ func (j *job) warn(format string, args ...any) {
 		w.seen = map[string]bool{}
 	}
 	w.seen[msg] = true
-	j.e.log.Warn(msg)
+	w.log.Warn(msg)
 	if w.sink != nil {
 		w.sink(msg)
 	}
+}
+
+// warnAPI reports a problem with a spec or an endpoint reference as one of
+// the export's user-visible warnings, its key-value details appended.
+func (w *warnings) detail(msg string, kv ...any) {
+	var b strings.Builder
+	b.WriteString(msg)
+	for i := 0; i+1 < len(kv); i += 2 {
+		fmt.Fprintf(&b, "; %v: %v", kv[i], kv[i+1])
+	}
+	w.add("%s", b.String())
 }

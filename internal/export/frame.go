@@ -1,0 +1,39 @@
+package export
+
+import (
+	"sync"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+)
+
+// frame writes what surrounds every page of one export: the document
+// head, the top bar, the division switchers and the sidebar (built once
+// per section and depth), the banner, the footer, the eyebrow, the pager,
+// a group's directory, and the pages made of the frame alone (not found,
+// redirects). It is safe for concurrent use by the render workers once
+// built.
+type frame struct {
+	cfg      *config
+	tree     *navTree
+	byKey    map[string]*page
+	order    map[string]int // position of each page in reading order
+	link     *linker
+	features map[string]bool
+	kind     Kind
+	domain   string
+
+	logoLight, logoDark, favicon markup.URL // bundle paths relative to the root, empty when absent
+
+	// cspConnect are origins air-gapped pages may send requests to beyond
+	// the bundle: the API playground's servers, when it is enabled.
+	cspConnect []string
+
+	// warn reports what the docs author should know; markdown renders a
+	// docs.json text (the banner) as if written in the page key; offline
+	// takes remote content out of markup of an air-gapped bundle.
+	warn     func(format string, args ...any)
+	markdown func(s, key string, prefix markup.Prefix) markup.HTML
+	offline  func(file string, h markup.HTML) markup.HTML
+
+	chromes sync.Map // chromeKey -> markup.HTML
+}

@@ -1,0 +1,82 @@
+package export
+
+import "github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+
+// section is the navigation section a page lives in; pages outside the
+// navigation borrow the first section so they still offer a way around.
+func (f *frame) section(p *page) *division {
+	if s, ok := f.tree.sectOf[p.key]; ok {
+		return s
+	}
+	return f.firstSection()
+}
+
+func (f *frame) pager(b *markup.Builder, p *page, prefix markup.Prefix) {
+	i, ok := f.order[p.key]
+	if !ok {
+		return
+	}
+	b.Markup(`<nav class="pager" aria-label="Previous and next">`)
+	if i > 0 {
+		q := f.byKey[f.tree.order[i-1]]
+		b.Markup(`<a class="prev" rel="prev" href="`)
+		b.URL(markup.Path(prefix, q.out, ""))
+		b.Markup(`"><span>Previous</span>`)
+		b.Text(q.navTitle())
+		b.Markup(`</a>`)
+	}
+	if i+1 < len(f.tree.order) {
+		q := f.byKey[f.tree.order[i+1]]
+		b.Markup(`<a class="next" rel="next" href="`)
+		b.URL(markup.Path(prefix, q.out, ""))
+		b.Markup(`"><span>Next</span>`)
+		b.Text(q.navTitle())
+		b.Markup(`</a>`)
+	}
+	b.Markup(`</nav>`)
+}
+
+func (f *frame) assistantURL() markup.URL {
+	u, _ := markup.Parse("https://" + f.domain + assistantPath) // the domain was checked at the start
+	return u
+}
+
+// redirectPage is a page at out that sends the reader to href (relative to
+// the bundle root unless absolute). A meta refresh works from file:// too.
+func (f *frame) redirectPage(out string, href markup.URL, title string, canonical markup.URL) []byte {
+	prefix := markup.RootPrefix(out)
+	href = markup.Join(prefix, href)
+	var b markup.Builder
+	f.head(&b, f.cfg.Name, f.cfg.Description, canonical, prefix, false, markup.HTML{})
+	// The refresh goes after the head so the early theme script still runs.
+	b.Markup(`<meta http-equiv="refresh" content="0; url=`)
+	b.URL(href)
+	b.Markup(`"><main class="redirect"><p><a href="`)
+	b.URL(href)
+	b.Markup(`">`)
+	b.Text(title)
+	b.Markup(`</a></p></main></body></html>` + "\n")
+	return []byte(b.String())
+}
+
+func (f *frame) notFound() ([]byte, error) {
+	var b markup.Builder
+	f.head(&b, "Page not found - "+f.cfg.Name, "", markup.URL{}, "", true, markup.HTML{})
+	b.HTML(f.chrome(f.firstSection(), ""))
+	b.Markup(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>Page not found</h1>` +
+		`<p class="lead">The page you are looking for does not exist. Try the search above, or go to the <a href="index.html">start page</a>.</p></header></article>`)
+	// The site's footer, as on every page: its links are a way back too.
+	f.footer(&b, f.firstSection(), "")
+	b.Markup(`</main><aside class="toc"></aside>`)
+	tail(&b, "")
+	return []byte(b.String()), nil
+}
+
+func (f *frame) firstSection() *division {
+	for _, s := range f.tree.sections {
+		if s.first != "" {
+			return s
+		}
+	}
+	return nil
+}

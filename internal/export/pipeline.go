@@ -1,0 +1,202 @@
+package export
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"strings"
+	"sync"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
+)
+
+// pipeline is one export from start to manifest: it plans the pages from
+// docs.json and the source, renders them with a pool of workers, and
+// writes the shared files and the manifest. What a page is made of comes
+// from the values it holds: the reader (source files), the frame (what
+// surrounds a page), the API page writer and the link resolver; the
+// bundle directory records what is written.
+type pipeline struct {
+	e        *Engine
+	req      Request
+	src      fs.FS // req.Source confined to its root (see confine)
+	budget   budget
+	read     *reader
+	warnings warnings
+	warn     func(format string, args ...any) // warnings.add
+	kind     Kind
+	domain   string
+	features map[string]bool
+	out      *bundleDir
+	progress func(Progress)
+
+	progMu      sync.Mutex
+	done, total int
+
+	cfg   *config
+	api   *apipages.Pages // writes the generated parts of API pages
+	tree  *navTree
+	pages []*page // sorted by key
+	byKey map[string]*page
+	link  *linker
+	frame *frame // writes the page frame
+
+	entries []searchEntry // one per page, filled by the workers
+}
+
+// renderBuffers are reused by one worker across pages.
+type renderBuffers struct {
+	html bytes.Buffer
+	page markup.Builder
+}
+
+// planStatic settles the reading order and the logo and favicon paths.
+func (j *pipeline) planStatic() error {
+	// Pages hidden by their frontmatter keep their URL but leave the
+	// reading order, as they leave the sidebar.
+	order := j.tree.order[:0]
+	for _, k := range j.tree.order {
+		if !j.byKey[k].fm.Hidden {
+			order = append(order, k)
+		}
+	}
+	j.tree.order = order
+	j.frame.order = make(map[string]int, len(j.tree.order))
+	for i, k := range j.tree.order {
+		j.frame.order[k] = i
+	}
+	for _, f := range []struct {
+		ref string
+		to  *markup.URL
+	}{{j.cfg.Logo.Light, &j.frame.logoLight}, {j.cfg.Logo.Dark, &j.frame.logoDark}, {string(j.cfg.Favicon), &j.frame.favicon}} {
+		if f.ref == "" {
+			continue
+		}
+		t, ok := j.link.target("index", f.ref)
+		if !ok || hasScheme(t.String()) {
+			j.warn("docs.json: the logo or favicon %q is not a file of the source; left out", f.ref)
+			continue
+		}
+		*f.to = t
+	}
+	if f := j.frame; f.logoLight.Empty() {
+		f.logoLight = f.logoDark
+	}
+	if f := j.frame; f.logoDark.Empty() {
+		f.logoDark = f.logoLight
+	}
+	return nil
+}
+
+func (j *pipeline) renderPage(i int, buf *renderBuffers) (err error) {
+	p := j.pages[i]
+	defer func() {
+		// A parser bug on odd input must fail one export, not the server.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: render failed: %v", p.file, r)
+		}
+	}()
+	prefix := markup.RootPrefix(p.out)
+	ap := j.apiPage(p)
+	var mdxPanel markup.HTML
+	if p.api == nil && p.fm.API != "" {
+		// Reads the source before it is freed.
+		mdxPanel = j.api.MDXPanel(ap, mdx.ParamFields(string(p.body), j.read.loadSnippet))
+	}
+	md := mdx.Bound(mdx.Preprocess(string(p.body), j.read.loadSnippet))
+	p.body = nil // the source is no longer needed; large sites free it as they go
+	buf.html.Reset()
+	hs, err := mdx.ToHTML(j.e.md, []byte(md), &buf.html)
+	if err != nil {
+		return fmt.Errorf("%s: render: %w", p.file, err)
+	}
+	content := j.link.rewrite(buf.html.Bytes(), p.key, prefix)
+	var apiTop, apiRest markup.HTML
+	if p.api != nil {
+		var apiHs []mdx.Heading
+		apiTop, apiRest, apiHs = j.api.Endpoint(p.api, ap)
+		hs = append(hs, apiHs...)
+	} else if p.schema != nil {
+		var apiHs []mdx.Heading
+		apiTop, apiRest, apiHs = j.api.Schema(p.schema, ap)
+		hs = append(hs, apiHs...)
+	}
+	if !p.fm.Noindex {
+		j.entries[i] = newSearchEntry(p, hs, content)
+	}
+	if j.kind == KindAirGapped {
+		content = j.offlineBytes(p.file, content)
+		// Spec descriptions are Markdown too: an image or embed in them
+		// must not load from outside the bundle either.
+		apiTop = j.offline(p.file, apiTop)
+		apiRest = j.offline(p.file, apiRest)
+	}
+	b := &buf.page
+	b.Reset()
+	b.Grow(len(content) + 32<<10)
+	desc := p.fm.Description
+	if desc == "" {
+		desc = j.cfg.Description
+	}
+	j.frame.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, p.fm.Noindex, p.fm.metaTags())
+	b.HTML(markCurrent(j.frame.chrome(j.frame.section(p), prefix), prefix, p.out))
+	b.Markup(`<main id="content" class="main"><article class="page"><header class="page-head">`)
+	j.frame.eyebrow(b, p)
+	b.Markup(`<h1>`)
+	b.Text(p.title)
+	b.Markup(`</h1>`)
+	if p.fm.Description != "" {
+		b.Markup(`<p class="lead">`)
+		b.Text(p.fm.Description)
+		b.Markup(`</p>`)
+	}
+	b.Markup(`</header>`)
+	if p.api == nil {
+		apiEndpoint(b, p.fm, j.cfg.API.MDX.Server)
+		j.api.MDXAuth(b, ap)
+	}
+	b.HTML(apiTop)
+	b.Markup(`<div class="prose">`)
+	// The page's own content: goldmark's output of the author's MDX,
+	// with links rewritten (and remote content replaced when air-gapped).
+	b.HTML(markup.Rendered(string(content)))
+	b.Markup(`</div>`)
+	b.HTML(mdxPanel)
+	j.frame.directory(b, p, prefix)
+	b.HTML(apiRest)
+	j.frame.pager(b, p, prefix)
+	b.Markup(`</article>`)
+	j.frame.footer(b, j.frame.section(p), prefix)
+	b.Markup(`</main>`)
+	toc(b, hs)
+	tail(b, prefix)
+	return j.out.write(p.out, []byte(b.String()))
+}
+
+// apiEndpoint shows the method and path of an API reference page; a
+// path of an "api" page gets the api.mdx.server base URL in front.
+func apiEndpoint(b *markup.Builder, fm frontmatter, server apipages.ServerList) {
+	spec := fm.API
+	if spec == "" {
+		spec = fm.OpenAPI
+	}
+	method, route, ok := strings.Cut(strings.TrimSpace(spec), " ")
+	if !ok {
+		return
+	}
+	route = strings.TrimSpace(route)
+	if fm.API != "" && len(server) > 0 && strings.HasPrefix(route, "/") {
+		route = openapi.JoinURL(server[0], route)
+	}
+	m := strings.ToUpper(method)
+	b.Markup(`<div class="endpoint"><span`)
+	b.Attr("class", "method method-"+strings.ToLower(m))
+	b.Markup(`>`)
+	b.Text(m)
+	b.Markup(`</span><code>`)
+	b.Text(strings.TrimSpace(route))
+	b.Markup(`</code></div>`)
+}

@@ -1,0 +1,111 @@
+package export
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sync"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"gopkg.in/yaml.v2"
+)
+
+// reader reads the files of one docs source: pages, snippets (each once)
+// and docs.json, confined to the source, bounded per file and charged to
+// the export's budget.
+type reader struct {
+	src      fs.FS // the source confined to its root (see confine)
+	limits   Limits
+	budget   *budget
+	workers  int
+	warn     func(format string, args ...any)
+	snippets sync.Map // snippet file -> contents
+}
+
+// ReadSource reads a whole file of the export's source, confined to the
+// source root and counted against the limits; what names the kind of file
+// in errors ("OpenAPI file"). Code that renders from the source (OpenAPI
+// documents, $ref targets) reads through it, never through Request.Source.
+func (r *reader) readSource(name, what string, limit int64) ([]byte, error) {
+	b, err := readLimited(r.src, name, what, limit)
+	if err != nil {
+		if isOutside(err) {
+			return nil, &InputError{Msg: fmt.Sprintf("%s: %s is a link out of the docs source; refused", name, what)}
+		}
+		return nil, err
+	}
+	if err := r.budget.take(name, int64(len(b))); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// readAll loads the selected pages in parallel, keeping the order of keys.
+func (r *reader) readAll(keys []string, all map[string]string) ([]*page, error) {
+	pages := make([]*page, len(keys))
+	errs := make([]error, len(keys))
+	// Every page is read so that the error reported is the first in key
+	// order, the same on every run.
+	_ = parallel(context.Background(), len(keys), r.workers, func(i int) error {
+		pages[i], errs[i] = r.readPage(keys[i], all[keys[i]])
+		return nil
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return pages, nil
+}
+
+func (r *reader) loadSnippet(file string) (string, error) {
+	if v, ok := r.snippets.Load(file); ok {
+		return v.(string), nil
+	}
+	b, err := r.readSource(file, "snippet", r.limits.MaxPageBytes)
+	if err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			r.warn("%s", ie.Msg)
+		}
+		return "", fmt.Errorf("snippet %s: %w", file, err)
+	}
+	r.snippets.Store(file, string(b))
+	return string(b), nil
+}
+
+// readPage loads a page and its settings. A frontmatter error is reported
+// with the file name because it is the author's to fix.
+func (r *reader) readPage(key, file string) (*page, error) {
+	b, err := r.readSource(file, "the page", r.limits.MaxPageBytes)
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", file, err)
+	}
+	fmb, body := mdx.SplitFrontmatter(b)
+	p := &page{key: key, file: file, out: key + ".html", body: body}
+	if len(fmb) > 0 {
+		if err := yaml.Unmarshal(fmb, &p.fm); err != nil {
+			return nil, &InputError{Msg: fmt.Sprintf("%s: invalid frontmatter: %v", file, err)}
+		}
+	}
+	p.title = p.fm.Title
+	if p.title == "" {
+		p.title, p.body = leadingHeading(p.body)
+	}
+	if p.title == "" {
+		p.title = titleFromKey(key)
+	}
+	return p, nil
+}
+
+// loadConfig reads docs.json and the files it references for an export.
+func (r *reader) loadConfig() (*config, error) {
+	return decodeConfig(func(name string) ([]byte, error) {
+		return r.readSource(name, "the configuration file", r.limits.MaxPageBytes)
+	}, r.warn)
+}
