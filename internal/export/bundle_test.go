@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"golang.org/x/net/html"
 )
 
@@ -200,7 +201,7 @@ func TestExport_kindGatesFeatures(t *testing.T) {
 	}
 	_, err := New(Options{}).Export(context.Background(), Request{Source: demosite.FS(), Domain: "d.example",
 		Kind: KindClientHosted, Features: []string{"telemetry"}}, t.TempDir(), nil)
-	var ie *InputError
+	var ie *docsjson.InputError
 	if !errors.As(err, &ie) {
 		t.Errorf("unknown feature: err = %v, want InputError", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 )
 
 func mapFS(files map[string]string) fstest.MapFS {
@@ -90,7 +92,7 @@ func TestConfig_refErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := New(Options{}).Export(context.Background(), Request{Source: mapFS(tt.files), Domain: "d.example.com"}, t.TempDir(), nil)
-			var ie *InputError
+			var ie *docsjson.InputError
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("export = %v, want an input error with %q", err, tt.want)
 			}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 )
 
 // secretMarker stands for the bytes of the server's signing key and
@@ -121,11 +123,11 @@ func TestExport_confinedToSource(t *testing.T) {
 func TestConfine_rootMessage(t *testing.T) {
 	src := hostileSource(t)
 	_, err := fs.ReadFile(Dir(src), "leak.png")
-	if !isOutside(err) {
+	if !docsjson.IsOutside(err) {
 		t.Fatalf("reading a link out of a Dir: err = %v, want one isOutside recognises", err)
 	}
 	_, err = fs.ReadFile(Dir(src), "linked/config.yaml")
-	if !isOutside(err) {
+	if !docsjson.IsOutside(err) {
 		t.Fatalf("reading through a linked folder out of a Dir: err = %v, want one isOutside recognises", err)
 	}
 	if _, err := fs.ReadFile(Dir(src), "alias.png"); err != nil {
@@ -163,7 +165,7 @@ func TestExport_docsJSONOutsideRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := New(Options{}).Export(context.Background(), Request{Source: Dir(src), Domain: "d.example.com"}, t.TempDir(), nil)
-	var ie *InputError
+	var ie *docsjson.InputError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "link out of the docs source") || strings.Contains(err.Error(), secretMarker) {
 		t.Fatalf("export = %v, want an input error refusing docs.json", err)
 	}

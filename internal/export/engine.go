@@ -15,6 +15,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
@@ -62,7 +63,7 @@ func features(k Kind, requested []string) (map[string]bool, error) {
 	f := map[string]bool{"search": true, "assistant": false, "analytics": false, "playground": k != KindAirGapped}
 	for _, name := range requested {
 		if !slices.Contains(knownFeatures, name) {
-			return nil, &InputError{Msg: fmt.Sprintf("unknown feature %q (want one of %s)", name, strings.Join(knownFeatures, ", "))}
+			return nil, &docsjson.InputError{Msg: fmt.Sprintf("unknown feature %q (want one of %s)", name, strings.Join(knownFeatures, ", "))}
 		}
 	}
 	switch k {
@@ -101,7 +102,7 @@ func cleanDomain(d string) (string, error) {
 	d = strings.TrimPrefix(strings.TrimPrefix(d, "https://"), "http://")
 	d = strings.TrimSuffix(d, "/")
 	if d == "" || strings.ContainsAny(d, " /\\\"'<>?#") {
-		return "", &InputError{Msg: fmt.Sprintf("invalid domain %q: want a host name such as docs.example.com", d)}
+		return "", &docsjson.InputError{Msg: fmt.Sprintf("invalid domain %q: want a host name such as docs.example.com", d)}
 	}
 	return d, nil
 }
@@ -116,7 +117,7 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 	}
 	kind, err := ParseKind(string(req.Kind))
 	if err != nil {
-		return nil, &InputError{Msg: err.Error()}
+		return nil, &docsjson.InputError{Msg: err.Error()}
 	}
 	feats, err := features(kind, req.Features)
 	if err != nil {
@@ -215,7 +216,7 @@ func (j *pipeline) selectPages(all map[string]string) ([]string, error) {
 		}
 		set := map[string]bool{}
 		for _, p := range j.req.Paths {
-			k, _ := cleanPagePath(p)
+			k, _ := docsjson.CleanPagePath(p)
 			set[k] = true
 		}
 		return sortedKeys(set), nil
@@ -225,7 +226,7 @@ func (j *pipeline) selectPages(all map[string]string) ([]string, error) {
 		if n := len(j.tree.missing); n > 0 {
 			msg = fmt.Sprintf("no pages to export: %d navigation entries name missing files: %s", n, strings.Join(j.tree.missing, ", "))
 		}
-		return nil, &InputError{Msg: msg}
+		return nil, &docsjson.InputError{Msg: msg}
 	}
 	return sortedKeys(all), nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 )
 
 func fixture() fs.FS { return os.DirFS("testdata/fixture") }
@@ -199,7 +200,7 @@ func TestExport_inputErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := New(Options{}).Export(context.Background(), Request{Source: tt.src, Domain: "d.example"}, t.TempDir(), nil)
-			var ie *InputError
+			var ie *docsjson.InputError
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want InputError containing %q", err, tt.want)
 			}
@@ -219,7 +220,7 @@ func TestCheckPaths(t *testing.T) {
 	e := New(Options{})
 	for _, bad := range []string{"../x", "/abs", "http://x", "nope", "guides/../../etc", "", "guides/rates?x", "snippets/auth-note"} {
 		err := e.CheckPaths(demosite.FS(), []string{"quickstart", bad})
-		var ie *InputError
+		var ie *docsjson.InputError
 		if !errors.As(err, &ie) {
 			t.Errorf("CheckPaths(%q) = %v, want *InputError", bad, err)
 		}

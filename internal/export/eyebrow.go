@@ -1,24 +1,8 @@
 package export
 
 import (
-	"encoding/json"
-
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
-
-// checkStylingKeys warns about the settings of "styling" the export
-// leaves out; "eyebrows" is the one it honours.
-func checkStylingKeys(raw json.RawMessage, warn func(string, ...any)) {
-	var m map[string]json.RawMessage
-	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
-		return
-	}
-	for _, k := range sortedKeys(m) {
-		if k != "eyebrows" {
-			warn("docs.json: the setting \"styling.%s\" is not supported by the static export yet; ignored", k)
-		}
-	}
-}
 
 // findCrumbs records, for each page in the navigation, the labels above
 // it: the divisions (language, version, tab, ...) and then the groups.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
@@ -116,7 +117,7 @@ func (j *pipeline) indexRedirect() ([]byte, error) {
 // Patterns with wildcards have no static equivalent and are skipped.
 func (j *pipeline) redirects(written map[string]bool) error {
 	for _, r := range j.cfg.Redirects {
-		src, ok := cleanPagePath(strings.TrimSuffix(strings.TrimPrefix(r.Source, "/"), "/"))
+		src, ok := docsjson.CleanPagePath(strings.TrimSuffix(strings.TrimPrefix(r.Source, "/"), "/"))
 		if !ok || strings.ContainsAny(src, ":*") {
 			j.warn("docs.json: redirect %q has a pattern with no static equivalent; skipped", r.Source)
 			continue

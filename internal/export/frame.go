@@ -3,6 +3,7 @@ package export
 import (
 	"sync"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
@@ -13,7 +14,7 @@ import (
 // redirects). It is safe for concurrent use by the render workers once
 // built.
 type frame struct {
-	cfg      *config
+	cfg      *docsjson.Config
 	tree     *navTree
 	byKey    map[string]*page
 	order    map[string]int // position of each page in reading order

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
@@ -395,7 +396,7 @@ func toc(b *markup.Builder, hs []mdx.Heading) {
 // Markdown links resolve like any link; in an air-gapped bundle remote
 // content in it is replaced as in a page. app.js lets a reader dismiss a
 // dismissible one.
-func (f *frame) banner(b *markup.Builder, bn *bannerSettings, prefix markup.Prefix) {
+func (f *frame) banner(b *markup.Builder, bn *docsjson.Banner, prefix markup.Prefix) {
 	if bn == nil || strings.TrimSpace(bn.Content) == "" {
 		return
 	}
@@ -414,7 +415,7 @@ func (f *frame) banner(b *markup.Builder, bn *bannerSettings, prefix markup.Pref
 
 // navbar renders the top bar links of docs.json; site-relative ones are
 // resolved like any link.
-func (f *frame) navbar(b *markup.Builder, nb *navbarSettings, prefix markup.Prefix) {
+func (f *frame) navbar(b *markup.Builder, nb *docsjson.Navbar, prefix markup.Prefix) {
 	links := nb.Links
 	if p := nb.Primary; p != nil {
 		links = append(links[:len(links):len(links)], *p)
@@ -431,7 +432,7 @@ func (f *frame) navbar(b *markup.Builder, nb *navbarSettings, prefix markup.Pref
 
 // siteLink writes a link of the top bar or the footer; site-relative
 // ones are resolved like any link.
-func (f *frame) siteLink(b *markup.Builder, where string, l navbarLink, prefix markup.Prefix) {
+func (f *frame) siteLink(b *markup.Builder, where string, l docsjson.Link, prefix markup.Prefix) {
 	label := l.Label
 	if label == "" {
 		label = siteName(l.Type)

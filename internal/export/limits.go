@@ -3,6 +3,8 @@ package export
 import (
 	"fmt"
 	"sync"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 )
 
 // Limits bound what one export reads from its source, so that a hostile or
@@ -62,10 +64,10 @@ func (b *budget) take(name string, size int64) error {
 	b.files++
 	b.bytes += size
 	if b.files > b.lim.MaxFiles {
-		return &InputError{Msg: fmt.Sprintf("%s: the export reads more than the limit of %d files from the source", name, b.lim.MaxFiles)}
+		return &docsjson.InputError{Msg: fmt.Sprintf("%s: the export reads more than the limit of %d files from the source", name, b.lim.MaxFiles)}
 	}
 	if b.bytes > b.lim.MaxTotalBytes {
-		return &InputError{Msg: fmt.Sprintf("%s: the export reads more than the limit of %s from the source", name, byteSize(b.lim.MaxTotalBytes))}
+		return &docsjson.InputError{Msg: fmt.Sprintf("%s: the export reads more than the limit of %s from the source", name, byteSize(b.lim.MaxTotalBytes))}
 	}
 	return nil
 }

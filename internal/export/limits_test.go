@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 )
 
 // TestExport_sourceLimits checks that each limit ends the export with an
@@ -46,7 +48,7 @@ func TestExport_sourceLimits(t *testing.T) {
 			}
 			_, err := New(Options{Limits: tt.limits}).Export(context.Background(),
 				Request{Source: m, Domain: "docs.example.com"}, t.TempDir(), nil)
-			var ie *InputError
+			var ie *docsjson.InputError
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("export = %v, want an input error with %q", err, tt.want)
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
@@ -76,7 +77,7 @@ func (l *linker) target(from, ref string) (markup.URL, bool) {
 		l.mu.Unlock()
 		return markup.Path("", p, rest), true
 	}
-	if isOutside(err) && l.warn != nil {
+	if docsjson.IsOutside(err) && l.warn != nil {
 		l.warn("%s: %q is a link out of the docs source; refused and left as written", from, ref)
 		return markup.URL{}, false
 	}

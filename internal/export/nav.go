@@ -2,6 +2,8 @@ package export
 
 import (
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 )
 
 // division is one node of the navigation above the sidebar: the root, a
@@ -13,12 +15,12 @@ type division struct {
 	label    string
 	icon     string
 	tag      string
-	desc     string          // shown under the label in a product or menu switcher
-	href     string          // external or site link instead of content
-	dflt     bool            // the version the site opens on
-	navbar   *navbarSettings // the language's own top bar links, nil for the site's
-	footer   *footerSettings
-	banner   *bannerSettings
+	desc     string           // shown under the label in a product or menu switcher
+	href     string           // external or site link instead of content
+	dflt     bool             // the version the site opens on
+	navbar   *docsjson.Navbar // the language's own top bar links, nil for the site's
+	footer   *docsjson.Footer
+	banner   *docsjson.Banner
 	parent   *division
 	children []*division
 	items    []*navItem
@@ -58,7 +60,7 @@ type navTree struct {
 // buildNav resolves the navigation of c. exists reports whether a page key
 // names a file of the source; api, if not nil, makes the pages that
 // "openapi" entries ask for.
-func buildNav(c *config, exists func(string) bool, api *apiGen) *navTree {
+func buildNav(c *docsjson.Config, exists func(string) bool, api *apiGen) *navTree {
 	t := &navTree{sectOf: map[string]*division{}, api: api}
 	t.root = t.division(&c.Navigation, "root", nil, exists, inherited{})
 	if g := c.Navigation.Global; g != nil {
@@ -76,15 +78,15 @@ func buildNav(c *config, exists func(string) bool, api *apiGen) *navTree {
 // inside it unless they set their own: the OpenAPI spec and the
 // directory listing of group root pages.
 type inherited struct {
-	spec openapiRef
+	spec docsjson.OpenAPIRef
 	dir  string
 }
 
 // inherit is what a navigation element uses: its own settings, else its
 // parent's.
-func (t *navTree) inherit(n *navNode, parent inherited) inherited {
+func (t *navTree) inherit(n *docsjson.NavNode, parent inherited) inherited {
 	in := parent
-	if n.OpenAPI.set() {
+	if n.OpenAPI.Set() {
 		if t.api != nil {
 			t.api.load(n.OpenAPI) // a spec that does not parse is reported even if unused
 		}
@@ -98,12 +100,12 @@ func (t *navTree) inherit(n *navNode, parent inherited) inherited {
 
 // generateAll reports whether n asks for a page per operation: it names
 // a spec and lists no pages of its own.
-func (t *navTree) generateAll(n *navNode) bool {
-	return t.api != nil && n.OpenAPI.set() && len(n.Pages) == 0 && len(n.Groups) == 0
+func (t *navTree) generateAll(n *docsjson.NavNode) bool {
+	return t.api != nil && n.OpenAPI.Set() && len(n.Pages) == 0 && len(n.Groups) == 0
 }
 
-func (t *navTree) division(n *navNode, kind string, parent *division, exists func(string) bool, in inherited) *division {
-	d := &division{kind: kind, label: n.label(), icon: n.Icon, tag: n.Tag, href: n.Href, dflt: n.Default, parent: parent, index: -1,
+func (t *navTree) division(n *docsjson.NavNode, kind string, parent *division, exists func(string) bool, in inherited) *division {
+	d := &division{kind: kind, label: n.Label(), icon: n.Icon, tag: n.Tag, href: n.Href, dflt: n.Default, parent: parent, index: -1,
 		navbar: n.Navbar, footer: n.Footer, banner: n.Banner, desc: n.Description}
 	in = t.inherit(n, in)
 	for _, g := range n.Groups {
@@ -122,7 +124,7 @@ func (t *navTree) division(n *navNode, kind string, parent *division, exists fun
 	}
 	levels := []struct {
 		kind  string
-		nodes []navNode
+		nodes []docsjson.NavNode
 	}{{"language", n.Languages}, {"version", n.Versions}, {"product", n.Products}, {"tab", n.Tabs}, {"menu", n.Menu},
 		{"dropdown", n.Dropdowns}, {"anchor", n.Anchors}}
 	for _, l := range levels {
@@ -133,7 +135,7 @@ func (t *navTree) division(n *navNode, kind string, parent *division, exists fun
 	return d
 }
 
-func (t *navTree) group(n *navNode, exists func(string) bool, in inherited) *navItem {
+func (t *navTree) group(n *docsjson.NavNode, exists func(string) bool, in inherited) *navItem {
 	in = t.inherit(n, in)
 	it := &navItem{group: n.Group, icon: n.Icon, tag: n.Tag, hidden: n.Hidden, expanded: n.Expanded}
 	if in.dir == "accordion" || in.dir == "card" {
@@ -159,7 +161,7 @@ func (t *navTree) group(n *navNode, exists func(string) bool, in inherited) *nav
 	return it
 }
 
-func (t *navTree) pages(entries []navEntry, into *[]*navItem, exists func(string) bool, in inherited) {
+func (t *navTree) pages(entries []docsjson.NavEntry, into *[]*navItem, exists func(string) bool, in inherited) {
 	for _, e := range entries {
 		if e.Group != nil {
 			if it := t.group(e.Group, exists, in); it != nil {
@@ -182,7 +184,7 @@ func (t *navTree) pages(entries []navEntry, into *[]*navItem, exists func(string
 // resolve turns a navigation entry into a page key, recording entries that
 // name no file so the caller can report them.
 func (t *navTree) resolve(ref string, exists func(string) bool) (string, bool) {
-	key, ok := cleanPagePath(strings.TrimPrefix(ref, "/"))
+	key, ok := docsjson.CleanPagePath(strings.TrimPrefix(ref, "/"))
 	if ok && exists(key) {
 		return key, true
 	}
@@ -307,7 +309,7 @@ func (t *navTree) listAll(keys []string) {
 
 // navbarOf is the top bar of pages in s: that of its nearest enclosing
 // division with one (a language), else def, the site's.
-func navbarOf(s *division, def *navbarSettings) *navbarSettings {
+func navbarOf(s *division, def *docsjson.Navbar) *docsjson.Navbar {
 	for d := s; d != nil; d = d.parent {
 		if d.navbar != nil {
 			return d.navbar
@@ -317,7 +319,7 @@ func navbarOf(s *division, def *navbarSettings) *navbarSettings {
 }
 
 // footerOf is the footer of pages in s, found as navbarOf finds the top bar.
-func footerOf(s *division, def *footerSettings) *footerSettings {
+func footerOf(s *division, def *docsjson.Footer) *docsjson.Footer {
 	for d := s; d != nil; d = d.parent {
 		if d.footer != nil {
 			return d.footer
@@ -328,7 +330,7 @@ func footerOf(s *division, def *footerSettings) *footerSettings {
 
 // bannerOf is the announcement of pages in s, found as navbarOf finds the
 // top bar; nil when there is none.
-func bannerOf(s *division, def *bannerSettings) *bannerSettings {
+func bannerOf(s *division, def *docsjson.Banner) *docsjson.Banner {
 	for d := s; d != nil; d = d.parent {
 		if d.banner != nil {
 			return d.banner

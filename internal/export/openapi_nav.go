@@ -1,44 +1,15 @@
 package export
 
 import (
-	"encoding/json"
 	"fmt"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
-
-// openapiRef is the "openapi" key of a navigation element: a file, a list
-// of files, or {"source": file, "directory": dir}.
-type openapiRef struct {
-	files []string
-	dir   string
-}
-
-func (r *openapiRef) UnmarshalJSON(b []byte) error {
-	var one string
-	if json.Unmarshal(b, &one) == nil {
-		r.files = []string{one}
-		return nil
-	}
-	if json.Unmarshal(b, &r.files) == nil {
-		return nil
-	}
-	var o struct {
-		Source    string `json:"source"`
-		Directory string `json:"directory"`
-	}
-	if err := json.Unmarshal(b, &o); err != nil {
-		return fmt.Errorf("openapi: want a file, a list of files or {\"source\", \"directory\"}: %w", err)
-	}
-	r.files, r.dir = []string{o.Source}, o.Directory
-	return nil
-}
-
-func (r openapiRef) set() bool { return len(r.files) > 0 }
 
 // defaultAPIDir is where generated endpoint pages live unless the
 // navigation names a directory.
@@ -61,9 +32,9 @@ func newAPIGen(ss *openapi.Specs, onDisk func(string) bool, warn func(string, ..
 }
 
 // load returns the specs of ref, warning about those that fail.
-func (g *apiGen) load(ref openapiRef) []*openapi.Spec {
+func (g *apiGen) load(ref docsjson.OpenAPIRef) []*openapi.Spec {
 	var out []*openapi.Spec
-	for _, f := range ref.files {
+	for _, f := range ref.Files {
 		s, err := g.specs.Load(f)
 		if err != nil {
 			if !g.warned[f] {
@@ -82,12 +53,12 @@ func (g *apiGen) load(ref openapiRef) []*openapi.Spec {
 
 // all returns navigation items for every operation of ref: pages grouped
 // by their first tag, untagged ones first.
-func (g *apiGen) all(ref openapiRef) []*navItem {
+func (g *apiGen) all(ref docsjson.OpenAPIRef) []*navItem {
 	var items []*navItem
 	for _, s := range g.load(ref) {
 		groups := map[string]*navItem{}
 		for _, o := range s.Ops {
-			key := g.page(o, ref.dir)
+			key := g.page(o, ref.Dir)
 			if o.Hidden {
 				continue // the page exists; the sidebar does not list it
 			}
@@ -121,14 +92,14 @@ func tagLabel(s *openapi.Spec, tag string) string {
 // one returns the page of a navigation entry such as "POST /users" or
 // "specs/a.json GET /users", looked up in the inherited spec unless the
 // entry names its own file.
-func (g *apiGen) one(ref openapiRef, entry string) (string, bool) {
+func (g *apiGen) one(ref docsjson.OpenAPIRef, entry string) (string, bool) {
 	file, opRef, _ := splitEndpointRef(entry)
 	if file != "" {
-		ref = openapiRef{files: []string{file}, dir: ref.dir}
+		ref = docsjson.OpenAPIRef{Files: []string{file}, Dir: ref.Dir}
 	}
 	for _, s := range g.load(ref) {
 		if o := s.Find(opRef); o != nil {
-			return g.page(o, ref.dir), true
+			return g.page(o, ref.Dir), true
 		}
 	}
 	g.warn("navigation names an operation that no spec has; skipped", "entry", entry)
@@ -172,7 +143,7 @@ func (g *apiGen) page(o *openapi.Operation, dir string) string {
 	}
 	base := ""
 	if href := o.Op.Sub("x-mint").Str("href"); href != "" {
-		if k, ok := cleanPagePath(strings.TrimPrefix(href, "/")); ok {
+		if k, ok := docsjson.CleanPagePath(strings.TrimPrefix(href, "/")); ok {
 			base = k
 		}
 	}

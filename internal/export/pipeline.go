@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
@@ -36,7 +37,7 @@ type pipeline struct {
 	progMu      sync.Mutex
 	done, total int
 
-	cfg   *config
+	cfg   *docsjson.Config
 	api   *apipages.Pages // writes the generated parts of API pages
 	tree  *navTree
 	pages []*page // sorted by key

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"sync"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"gopkg.in/yaml.v2"
 )
@@ -30,8 +31,8 @@ type reader struct {
 func (r *reader) readSource(name, what string, limit int64) ([]byte, error) {
 	b, err := readLimited(r.src, name, what, limit)
 	if err != nil {
-		if isOutside(err) {
-			return nil, &InputError{Msg: fmt.Sprintf("%s: %s is a link out of the docs source; refused", name, what)}
+		if docsjson.IsOutside(err) {
+			return nil, &docsjson.InputError{Msg: fmt.Sprintf("%s: %s is a link out of the docs source; refused", name, what)}
 		}
 		return nil, err
 	}
@@ -65,7 +66,7 @@ func (r *reader) loadSnippet(file string) (string, error) {
 	}
 	b, err := r.readSource(file, "snippet", r.limits.MaxPageBytes)
 	if err != nil {
-		var ie *InputError
+		var ie *docsjson.InputError
 		if errors.As(err, &ie) {
 			r.warn("%s", ie.Msg)
 		}
@@ -79,7 +80,7 @@ func (r *reader) loadSnippet(file string) (string, error) {
 // with the file name because it is the author's to fix.
 func (r *reader) readPage(key, file string) (*page, error) {
 	b, err := r.readSource(file, "the page", r.limits.MaxPageBytes)
-	var ie *InputError
+	var ie *docsjson.InputError
 	if errors.As(err, &ie) {
 		return nil, err
 	}
@@ -90,7 +91,7 @@ func (r *reader) readPage(key, file string) (*page, error) {
 	p := &page{key: key, file: file, out: key + ".html", body: body}
 	if len(fmb) > 0 {
 		if err := yaml.Unmarshal(fmb, &p.fm); err != nil {
-			return nil, &InputError{Msg: fmt.Sprintf("%s: invalid frontmatter: %v", file, err)}
+			return nil, &docsjson.InputError{Msg: fmt.Sprintf("%s: invalid frontmatter: %v", file, err)}
 		}
 	}
 	p.title = p.fm.Title
@@ -104,8 +105,8 @@ func (r *reader) readPage(key, file string) (*page, error) {
 }
 
 // loadConfig reads docs.json and the files it references for an export.
-func (r *reader) loadConfig() (*config, error) {
-	return decodeConfig(func(name string) ([]byte, error) {
+func (r *reader) loadConfig() (*docsjson.Config, error) {
+	return docsjson.Decode(func(name string) ([]byte, error) {
 		return r.readSource(name, "the configuration file", r.limits.MaxPageBytes)
 	}, r.warn)
 }

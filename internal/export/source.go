@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
@@ -119,7 +120,7 @@ func listPages(src fs.FS, maxFiles int, warn func(string, ...any)) (map[string]s
 		if d.Type()&fs.ModeSymlink != 0 {
 			st, err := fs.Stat(src, p)
 			switch {
-			case isOutside(err):
+			case docsjson.IsOutside(err):
 				warn("%s: a link out of the docs source; refused", p)
 				return nil
 			case err != nil || !st.Mode().IsRegular():
@@ -129,7 +130,7 @@ func listPages(src fs.FS, maxFiles int, warn func(string, ...any)) (map[string]s
 			return nil
 		}
 		if len(files) >= maxFiles {
-			return &InputError{Msg: fmt.Sprintf("the source has more than the limit of %d pages", maxFiles)}
+			return &docsjson.InputError{Msg: fmt.Sprintf("the source has more than the limit of %d pages", maxFiles)}
 		}
 		key := strings.TrimSuffix(p, ext)
 		if old, ok := files[key]; !ok || strings.HasSuffix(old, ".md") {
@@ -137,7 +138,7 @@ func listPages(src fs.FS, maxFiles int, warn func(string, ...any)) (map[string]s
 		}
 		return nil
 	})
-	var ie *InputError
+	var ie *docsjson.InputError
 	if errors.As(err, &ie) {
 		return nil, err
 	}
@@ -211,7 +212,7 @@ func (e *Engine) CheckPaths(src fs.FS, paths []string) error {
 func (e *Engine) checkPaths(src fs.FS, paths []string) error {
 	var bad, missing []string
 	for _, p := range paths {
-		key, ok := cleanPagePath(p)
+		key, ok := docsjson.CleanPagePath(p)
 		if !ok {
 			bad = append(bad, fmt.Sprintf("%q", p))
 			continue
@@ -222,9 +223,9 @@ func (e *Engine) checkPaths(src fs.FS, paths []string) error {
 	}
 	switch {
 	case len(bad) > 0:
-		return &InputError{Msg: fmt.Sprintf("invalid paths %s: a path is relative to the docs root, without \"..\", a leading slash or a scheme", strings.Join(bad, ", "))}
+		return &docsjson.InputError{Msg: fmt.Sprintf("invalid paths %s: a path is relative to the docs root, without \"..\", a leading slash or a scheme", strings.Join(bad, ", "))}
 	case len(missing) > 0:
-		return &InputError{Msg: fmt.Sprintf("paths name no page of the docs source: %s", strings.Join(missing, ", "))}
+		return &docsjson.InputError{Msg: fmt.Sprintf("paths name no page of the docs source: %s", strings.Join(missing, ", "))}
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 )
 
 // Dir is a docs source on disk. Every read of it goes through os.Root, so
@@ -52,17 +54,6 @@ func (d Dir) ReadFile(name string) ([]byte, error) {
 
 // closeRoot closes a root only read from; a close error loses nothing.
 func closeRoot(r *os.Root) { _ = r.Close() }
-
-// errOutside marks a path that resolves, through a symlink or "..", to a
-// place outside the docs source.
-var errOutside = errors.New("links outside the docs source")
-
-// isOutside reports whether err is a refusal to leave the source root.
-// os.Root does not export its sentinel; its message is pinned by
-// TestConfine_rootMessage so a Go upgrade that changes it fails loudly.
-func isOutside(err error) bool {
-	return errors.Is(err, errOutside) || err != nil && strings.Contains(err.Error(), "path escapes from parent")
-}
 
 // confine returns the view of src an export reads: a Dir becomes one
 // os.Root held for the export; any other source that can report links
@@ -125,7 +116,7 @@ func (g linkGuard) resolve(name string) (string, error) {
 		}
 		joined := path.Join(done, target)
 		if path.IsAbs(target) || joined == ".." || strings.HasPrefix(joined, "../") {
-			return "", &fs.PathError{Op: "open", Path: name, Err: errOutside}
+			return "", &fs.PathError{Op: "open", Path: name, Err: docsjson.ErrOutside}
 		}
 		// Resolve the target from the root again: it may hold links too.
 		done, rest = ".", path.Join(joined, rest)
@@ -180,7 +171,7 @@ func readLimited(src fs.FS, name, what string, limit int64) ([]byte, error) {
 }
 
 func tooLarge(name, what string, size, limit int64) error {
-	return &InputError{Msg: fmt.Sprintf("%s: %s is larger than the limit of %s (at least %s); split it or raise the limit",
+	return &docsjson.InputError{Msg: fmt.Sprintf("%s: %s is larger than the limit of %s (at least %s); split it or raise the limit",
 		name, what, byteSize(limit), byteSize(size))}
 }
 

@@ -4,13 +4,15 @@
 // reference API server drives it through the methods of Engine; nothing
 // here knows about HTTP, jobs, storage or archives.
 //
-// This package is the facade and the site assembly: docs.json and its
-// navigation, the page list, links between pages, the page frame, offline
+// This package is the facade and the site assembly: the navigation tree,
+// the page list, links between pages, the page frame, offline
 // search and the shared files. It leaves each part of a page to a package
 // with one job, and those never import it:
 //
 //   - markup: the only way HTML and URLs are written (escaping, safe URLs,
 //     slugs);
+//   - docsjson: docs.json decoded, $ref resolved, unsupported settings
+//     reported;
 //   - mdx: one MDX or Markdown page to HTML, components included;
 //   - openapi: the model of a spec (references, schemas, examples);
 //   - samples: request samples per language from that model;
@@ -22,6 +24,8 @@ package export
 import (
 	"fmt"
 	"io/fs"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 )
 
 // Kind is how a deployment is hosted; it decides which features a bundle
@@ -75,9 +79,7 @@ type Progress struct {
 	Total int
 }
 
-// InputError marks a problem with the caller's input (for example a path
-// that names no page) as opposed to a failure of the export itself; the
-// server answers it with 400.
-type InputError struct{ Msg string }
-
-func (e *InputError) Error() string { return e.Msg }
+// InputError marks a problem with the caller's input (a path that names
+// no page, a docs.json its author must fix) as opposed to a failure of the
+// export itself; the server answers it with 400.
+type InputError = docsjson.InputError

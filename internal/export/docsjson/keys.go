@@ -1,8 +1,10 @@
-package export
+package docsjson
 
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 )
 
@@ -71,3 +73,21 @@ func checkNavKeys(nav json.RawMessage, warn func(string, ...any)) {
 		warn("docs.json: the navigation setting %q at %s is ignored: %s", k, where, why)
 	}
 }
+
+// checkStylingKeys warns about the settings of "styling" the export
+// leaves out; "eyebrows" is the one it honours.
+func checkStylingKeys(raw json.RawMessage, warn func(string, ...any)) {
+	var m map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
+		return
+	}
+	for _, k := range sortedKeys(m) {
+		if k != "eyebrows" {
+			warn("docs.json: the setting \"styling.%s\" is not supported by the static export yet; ignored", k)
+		}
+	}
+}
+
+// sortedKeys returns the keys of m in order, so that warnings and output
+// do not depend on map order.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -1,4 +1,4 @@
-package export
+package docsjson
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
 // maxRefDepth bounds nested $ref files; real configurations nest two or
@@ -44,7 +46,7 @@ func (r *refResolver) file(name, from, jsonPath string) (any, error) {
 		switch {
 		case errors.As(err, &ie):
 			return nil, refError(from, jsonPath, "%s", ie.Msg)
-		case isOutside(err):
+		case IsOutside(err):
 			return nil, refError(from, jsonPath, "$ref %q is a link out of the docs source; refused", name)
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, refError(from, jsonPath, "$ref names %s, which does not exist", name)
@@ -123,7 +125,7 @@ func (r *refResolver) target(ref any, file, jsonPath string) (string, error) {
 	if !ok || s == "" {
 		return "", refError(file, jsonPath, "$ref must be a relative file path such as \"./navigation.json\"")
 	}
-	if path.IsAbs(s) || strings.Contains(s, "\\") || hasScheme(s) {
+	if path.IsAbs(s) || strings.Contains(s, "\\") || markup.Scheme(s) != "" {
 		return "", refError(file, jsonPath, "$ref %q must be a path relative to %s", s, file)
 	}
 	target := path.Join(path.Dir(file), s)

@@ -1,0 +1,342 @@
+package docsjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
+)
+
+// Config is the part of docs.json the exporter understands. Unknown keys
+// are ignored on purpose: docs.json carries many settings that only the
+// hosted platform uses, and an export must not fail on them.
+type Config struct {
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	Theme       string     `json:"theme"`
+	Colors      Colors     `json:"colors"`
+	Logo        Logo       `json:"logo"`
+	Favicon     Favicon    `json:"favicon"`
+	Navigation  NavNode    `json:"navigation"`
+	API         APIBlock   `json:"api"`
+	Redirects   []Redirect `json:"redirects"`
+	Navbar      Navbar     `json:"navbar"`
+	Footer      Footer     `json:"footer"`
+	Banner      *Banner    `json:"banner"`
+	Styling     struct {
+		Eyebrows string `json:"eyebrows"` // "section" or "breadcrumbs" above a page's title
+	} `json:"styling"`
+	Background struct {
+		Color struct {
+			Light string `json:"light"`
+			Dark  string `json:"dark"`
+		} `json:"color"`
+	} `json:"background"`
+}
+
+// APIBlock is the "api" block of docs.json: the settings of the API pages,
+// and the specs of the site. Frontmatter without a file searches every
+// spec of the source anyway (in file name order, as the platform does);
+// naming them here reports those that do not parse.
+type APIBlock struct {
+	apipages.Settings
+	OpenAPI OpenAPIRef `json:"openapi"`
+}
+
+// Banner is the announcement above every page (Markdown); a
+// language may have its own.
+type Banner struct {
+	Content     string `json:"content"`
+	Dismissible bool   `json:"dismissible"`
+}
+
+// Navbar holds the links of the top bar; a language may have its own.
+type Navbar struct {
+	Links   []Link `json:"links"`
+	Primary *Link  `json:"primary"`
+}
+
+// Footer holds the social links and link columns of the footer; a
+// language may have its own.
+type Footer struct {
+	Socials map[string]string `json:"socials"`
+	Links   []struct {
+		Header string `json:"header"`
+		Items  []Link `json:"items"`
+	} `json:"links"`
+}
+
+// Link is a link of the top bar, such as "Support" or "Dashboard".
+type Link struct {
+	Label string `json:"label"`
+	Href  string `json:"href"`
+	Type  string `json:"type"` // "github" and "discord" buttons name their site
+}
+
+// Redirect moves readers from an old path to a new one.
+type Redirect struct {
+	Source      string `json:"source"`
+	Destination string `json:"destination"`
+}
+
+// Colors are the theme colours of docs.json.
+type Colors struct {
+	Primary string `json:"primary"`
+	Light   string `json:"light"`
+	Dark    string `json:"dark"`
+}
+
+// Logo accepts both forms docs.json allows: a single path or an
+// object with light and dark variants.
+type Logo struct {
+	Light string `json:"light"`
+	Dark  string `json:"dark"`
+	Href  string `json:"href"`
+}
+
+// UnmarshalJSON takes one path for both modes or {light, dark}.
+func (l *Logo) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		l.Light, l.Dark = s, s
+		return nil
+	}
+	type plain Logo
+	return json.Unmarshal(b, (*plain)(l))
+}
+
+// Favicon is a path, or an object with light and dark variants of which
+// the light one is used.
+type Favicon string
+
+// UnmarshalJSON takes one path or {light, dark} (the light one is used).
+func (f *Favicon) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*f = Favicon(s)
+		return nil
+	}
+	var o struct{ Light, Dark string }
+	if err := json.Unmarshal(b, &o); err != nil {
+		return err
+	}
+	*f = Favicon(o.Light)
+	if o.Light == "" {
+		*f = Favicon(o.Dark)
+	}
+	return nil
+}
+
+// NavNode is any level of the navigation tree. docs.json nests languages,
+// versions, tabs, anchors, dropdowns and groups in any order, so one
+// recursive type with a label field per level keeps the walk simple.
+type NavNode struct {
+	Language string `json:"language"`
+	Version  string `json:"version"`
+	Product  string `json:"product"`
+	Tab      string `json:"tab"`
+	Item     string `json:"item"` // an entry of a tab's or product's menu
+	Anchor   string `json:"anchor"`
+	Dropdown string `json:"dropdown"`
+	Group    string `json:"group"`
+	Icon     string `json:"icon"`
+	Href     string `json:"href"`
+	Root     string `json:"root"`
+	Hidden   bool   `json:"hidden"`
+	Tag      string `json:"tag"` // a badge such as "NEW" or "Latest"
+	// Description is the line under a product or menu entry in its switcher.
+	Description string `json:"description"`
+	// Expanded opens a nested group by default; the platform collapses
+	// nested groups unless it is true.
+	Expanded bool `json:"expanded"`
+	// Default makes a version the one the site opens on instead of the first.
+	Default bool `json:"default"`
+	// Directory ("none", "accordion", "card") lists a group's pages on its
+	// root page; it holds for everything below unless set again.
+	Directory string `json:"directory"`
+
+	Languages []NavNode   `json:"languages"`
+	Versions  []NavNode   `json:"versions"`
+	Products  []NavNode   `json:"products"`
+	Tabs      []NavNode   `json:"tabs"`
+	Menu      []NavNode   `json:"menu"`
+	Anchors   []NavNode   `json:"anchors"`
+	Dropdowns []NavNode   `json:"dropdowns"`
+	Groups    []NavNode   `json:"groups"`
+	Pages     []NavEntry  `json:"pages"`
+	Global    *GlobalNavs `json:"global"`
+	OpenAPI   OpenAPIRef  `json:"openapi"` // specs whose operations become pages (openapi_nav.go)
+	// Navbar, Footer and Banner replace the site's for the pages of a language.
+	Navbar *Navbar `json:"navbar"`
+	Footer *Footer `json:"footer"`
+	Banner *Banner `json:"banner"`
+}
+
+// GlobalNavs are links shown everywhere, typically to external sites.
+type GlobalNavs struct {
+	Anchors []NavNode `json:"anchors"`
+	Tabs    []NavNode `json:"tabs"`
+}
+
+// NavEntry is one element of a "pages" array: a page path or a nested group.
+type NavEntry struct {
+	Page  string
+	Group *NavNode
+}
+
+// UnmarshalJSON takes a page path or a nested group.
+func (e *NavEntry) UnmarshalJSON(b []byte) error {
+	if json.Unmarshal(b, &e.Page) == nil {
+		return nil
+	}
+	e.Group = new(NavNode)
+	return json.Unmarshal(b, e.Group)
+}
+
+// Label names a division of the navigation, whatever its level.
+func (n *NavNode) Label() string {
+	for _, s := range []string{n.Language, n.Version, n.Product, n.Tab, n.Item, n.Dropdown, n.Anchor, n.Group} {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// supportedKeys are the top-level docs.json settings the export uses or
+// deliberately has no use for ($schema); any other is reported as a
+// warning, since the hosted site would show something the bundle lacks.
+var supportedKeys = map[string]bool{"$schema": true, "name": true, "description": true, "theme": true,
+	"colors": true, "logo": true, "favicon": true, "navigation": true, "redirects": true, "navbar": true,
+	"footer": true, "background": true, "api": true, "banner": true, "styling": true}
+
+// Decode reads and decodes docs.json, turning syntax errors into a
+// message with a line number that a docs author can act on.
+func Decode(read func(string) ([]byte, error), warn func(string, ...any)) (*Config, error) {
+	if warn == nil {
+		warn = func(string, ...any) {}
+	}
+	b, err := read("docs.json")
+	if err != nil {
+		var ie *InputError
+		switch {
+		case errors.As(err, &ie):
+			return nil, err
+		case errors.Is(err, fs.ErrNotExist):
+			if _, merr := read("mint.json"); merr == nil {
+				// The platform upgrades mint.json with its CLI; a silent
+				// guess at the old format could export a different site.
+				return nil, &InputError{Msg: "docs.json: not found at the root of the source, which has the deprecated mint.json; " +
+					"upgrade it with the platform's CLI (`mint dev` writes docs.json) and commit docs.json"}
+			}
+			return nil, &InputError{Msg: "docs.json: not found at the root of the source"}
+		case IsOutside(err):
+			return nil, &InputError{Msg: "docs.json: a link out of the docs source; refused"}
+		}
+		return nil, fmt.Errorf("docs.json: %w", err)
+	}
+	resolved := bytes.Contains(b, []byte(`"$ref"`))
+	if resolved {
+		r := &refResolver{read: read}
+		v, err := r.file("docs.json", "docs.json", "")
+		if err != nil {
+			return nil, err
+		}
+		if b, err = json.Marshal(v); err != nil {
+			return nil, fmt.Errorf("docs.json: %w", err)
+		}
+	}
+	var c Config
+	if err := json.Unmarshal(b, &c); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, &InputError{Msg: fmt.Sprintf("docs.json: invalid JSON at line %d: %v", lineOf(b, se.Offset), se)}
+		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && resolved {
+			// Lines of the merged document would point nowhere useful.
+			return nil, &InputError{Msg: fmt.Sprintf("docs.json (with $ref resolved): %s has the wrong type (got %s, want %s)",
+				te.Field, te.Value, te.Type)}
+		}
+		if errors.As(err, &te) {
+			return nil, &InputError{Msg: fmt.Sprintf("docs.json: %s has the wrong type (got %s, want %s) at line %d",
+				te.Field, te.Value, te.Type, lineOf(b, te.Offset))}
+		}
+		return nil, &InputError{Msg: "docs.json: " + err.Error()}
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(b, &top) == nil {
+		for _, k := range sortedKeys(top) {
+			if !supportedKeys[k] {
+				warn("docs.json: the setting %q is not supported by the static export yet; ignored", k)
+			}
+		}
+		checkNavKeys(top["navigation"], warn)
+		apipages.CheckKeys(top["api"], warn)
+		checkStylingKeys(top["styling"], warn)
+	}
+	if c.Name == "" {
+		c.Name = "Documentation"
+	}
+	return &c, nil
+}
+
+func lineOf(b []byte, off int64) int {
+	if off > int64(len(b)) {
+		off = int64(len(b))
+	}
+	return bytes.Count(b[:off], []byte("\n")) + 1
+}
+
+// CleanPagePath normalises a page reference from docs.json or a request to
+// the extensionless, slash-separated form used as a page's key. It reports
+// false for anything that could leave the source root or is not a path.
+func CleanPagePath(p string) (string, bool) {
+	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") ||
+		strings.Contains(p, "://") || strings.ContainsAny(p, "\x00?#") {
+		return "", false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." || seg == "." || seg == "" {
+			return "", false
+		}
+	}
+	p = strings.TrimSuffix(strings.TrimSuffix(p, ".mdx"), ".md")
+	return path.Clean(p), true
+}
+
+// OpenAPIRef is the "openapi" key of a navigation element: a file, a list
+// of files, or {"source": file, "directory": dir}.
+type OpenAPIRef struct {
+	Files []string
+	Dir   string
+}
+
+// UnmarshalJSON takes a spec path, a list of them, or {source, directory}.
+func (r *OpenAPIRef) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		r.Files = []string{one}
+		return nil
+	}
+	if json.Unmarshal(b, &r.Files) == nil {
+		return nil
+	}
+	var o struct {
+		Source    string `json:"source"`
+		Directory string `json:"directory"`
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		return fmt.Errorf("openapi: want a file, a list of files or {\"source\", \"directory\"}: %w", err)
+	}
+	r.Files, r.Dir = []string{o.Source}, o.Directory
+	return nil
+}
+
+// Set reports whether any spec is named.
+func (r OpenAPIRef) Set() bool { return len(r.Files) > 0 }
