@@ -179,7 +179,7 @@ func (j *pipeline) renderPage(i int, buf *renderBuffers) (err error) {
 
 // apiEndpoint shows the method and path of an API reference page; a
 // path of an "api" page gets the api.mdx.server base URL in front.
-func apiEndpoint(b *markup.Builder, fm frontmatter, server apipages.ServerList) {
+func apiEndpoint(b *markup.Builder, fm frontmatter, server docsjson.ServerList) {
 	spec := fm.API
 	if spec == "" {
 		spec = fm.OpenAPI

@@ -3,7 +3,7 @@
 // of a data model, the request samples in their code group, the "Try it"
 // playground's request model, and the playground and authentication of
 // MDX API pages (frontmatter "api"), following the "api" settings of
-// docs.json (Settings).
+// docs.json (docsjson.Settings).
 //
 // It reads the spec through internal/export/openapi, renders Markdown
 // descriptions through the callback a Page carries, and writes HTML

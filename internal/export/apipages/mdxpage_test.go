@@ -8,13 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
 func TestMDXPlaygroundConfig_fromParamFields(t *testing.T) {
-	api := &Settings{}
-	api.MDX.Server = ServerList{"https://api.acme.test/v1"}
+	api := &docsjson.Settings{}
+	api.MDX.Server = docsjson.ServerList{"https://api.acme.test/v1"}
 	api.MDX.Auth.Method = "key"
 	api.MDX.Auth.Name = "X-Acme-Key"
 	w := NewPages(api, true, false, func(string, ...any) {})
@@ -60,7 +61,7 @@ func TestMDXPlaygroundConfig_fromParamFields(t *testing.T) {
 // TestMDXPlaygroundConfig_fileBody checks that a body field of type file
 // makes the body a multipart form, the file a file input.
 func TestMDXPlaygroundConfig_fileBody(t *testing.T) {
-	w := NewPages(&Settings{}, true, false, func(string, ...any) {})
+	w := NewPages(&docsjson.Settings{}, true, false, func(string, ...any) {})
 	cfg := w.mdxPlaygroundConfig(Page{File: "upload.mdx", API: "POST https://api.acme.test/photos"}, mdx.ParamFields(`<ParamField body="photo" type="file" required />
 <ParamField body="extra" type="file[]" />
 <ParamField body="caption" type="string" default="Rex" />`, nil))
@@ -92,9 +93,9 @@ func TestMDXPlaygroundConfig_servers(t *testing.T) {
 		{name: "path without slash", api: "GET users", server: "https://api.acme.test", warn: `users.mdx: api "GET users" has a path that does not start with "/"; no playground shown`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			api := &Settings{}
+			api := &docsjson.Settings{}
 			if tc.server != "" {
-				api.MDX.Server = ServerList{tc.server}
+				api.MDX.Server = docsjson.ServerList{tc.server}
 			}
 			var warns []string
 			w := NewPages(api, true, false, func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) })
@@ -126,7 +127,7 @@ func TestMDXFields_snippetFanOutBounded(t *testing.T) {
 	if loads != mdx.MaxSnippetScans || len(fields) != mdx.MaxSnippetScans+1 {
 		t.Errorf("%d loads, %d fields; want %d and %d", loads, len(fields), mdx.MaxSnippetScans, mdx.MaxSnippetScans+1)
 	}
-	w := NewPages(&Settings{}, true, false, func(string, ...any) {})
+	w := NewPages(&docsjson.Settings{}, true, false, func(string, ...any) {})
 	cfg := w.mdxPlaygroundConfig(Page{File: "s.mdx", API: "GET http://127.0.0.1:9/s"}, fields)
 	if cfg == nil || len(cfg.Params) != 1 {
 		t.Errorf("a parameter declared again should make one input: %+v", cfg)

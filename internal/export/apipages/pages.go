@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
@@ -14,7 +15,7 @@ import (
 // responses, the playground, and the playground and authentication of
 // MDX API pages. It is safe for concurrent use by the render workers.
 type Pages struct {
-	api        *Settings
+	api        *docsjson.Settings
 	playground bool // the export has the playground feature
 	locked     bool // air-gapped: the playground sends to the listed servers only
 	warn       func(format string, args ...any)
@@ -29,7 +30,7 @@ type Pages struct {
 // playground feature, locked whether its playground may send only to the
 // specs' servers (air-gapped). warn receives what the docs author should
 // know; it must be safe for concurrent use.
-func NewPages(api *Settings, playground, locked bool, warn func(format string, args ...any)) *Pages {
+func NewPages(api *docsjson.Settings, playground, locked bool, warn func(format string, args ...any)) *Pages {
 	return &Pages{api: api, playground: playground, locked: locked, warn: warn}
 }
 

@@ -78,7 +78,7 @@ func (w *Pages) requestSamples(e *openapi.Endpoint, v *openapi.View) []sample {
 	var out []sample
 	if auto := w.api.Examples.Autogenerate; auto == nil || *auto {
 		r := samples.FromEndpoint(e, v, w.api.Examples.Defaults != "required")
-		langs, unknown := w.api.sampleOrder()
+		langs, unknown := sampleOrder(w.api)
 		for _, l := range unknown {
 			w.warn("docs.json: api.examples.languages: %q has no generated sample in the static export; left out", l)
 		}

@@ -3,6 +3,8 @@ package apipages
 import (
 	"strings"
 	"testing"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 )
 
 // TestSampleOrder checks the language names and aliases of
@@ -17,9 +19,9 @@ func TestSampleOrder(t *testing.T) {
 		{[]string{"JS"}, "javascript", ""},
 		{[]string{"C#", "rb", "php", "Java", "csharp", "golang", "swift", "dotnet"}, "csharp ruby php java go", "swift dotnet"},
 	} {
-		var a Settings
+		var a docsjson.Settings
 		a.Examples.Languages = c.in
-		langs, unknown := a.sampleOrder()
+		langs, unknown := sampleOrder(&a)
 		if got := strings.Join(langs, " "); got != c.want {
 			t.Errorf("%q: languages %q, want %q", c.in, got, c.want)
 		}

@@ -8,8 +8,6 @@ import (
 	"io/fs"
 	"path"
 	"strings"
-
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
 )
 
 // Config is the part of docs.json the exporter understands. Unknown keys
@@ -44,7 +42,7 @@ type Config struct {
 // spec of the source anyway (in file name order, as the platform does);
 // naming them here reports those that do not parse.
 type APIBlock struct {
-	apipages.Settings
+	Settings
 	OpenAPI OpenAPIRef `json:"openapi"`
 }
 
@@ -277,7 +275,7 @@ func Decode(read func(string) ([]byte, error), warn func(string, ...any)) (*Conf
 			}
 		}
 		checkNavKeys(top["navigation"], warn)
-		apipages.CheckKeys(top["api"], warn)
+		CheckKeys(top["api"], warn)
 		checkStylingKeys(top["styling"], warn)
 	}
 	if c.Name == "" {
