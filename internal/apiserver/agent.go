@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
 // The reference agent does no real work: each project scripts what its jobs
@@ -52,7 +53,7 @@ func (s *Server) createAgentJob(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	now := s.clock.Now().UTC()
-	rec := &agentJobRecord{
+	rec := &jobstore.AgentJob{
 		ID: id, OrgID: org.ID, ProjectID: project.ID, Prompt: req.Prompt,
 		Repository: project.Repository, Branch: project.Branch,
 		Outcome: project.Agent.Outcome, Model: project.Agent.Model,
@@ -61,7 +62,7 @@ func (s *Server) createAgentJob(w http.ResponseWriter, r *http.Request) error {
 		CreatedAt:    now,
 	}
 	limit := s.cfg.jobsPerHour(project)
-	oldest, limited, err := s.store.createAgentJob(rec, limit, now.Add(-time.Hour))
+	oldest, limited, err := s.store.CreateAgentJob(rec, limit, now.Add(-time.Hour))
 	if err != nil {
 		return fmt.Errorf("store agent job: %w", err)
 	}
@@ -84,8 +85,8 @@ func (s *Server) getAgentJob(w http.ResponseWriter, r *http.Request) error {
 	if !idPattern.MatchString(id) {
 		return errMissing
 	}
-	rec, err := s.store.agentJob(id)
-	if errors.Is(err, errNoRecord) {
+	rec, err := s.store.AgentJob(id)
+	if errors.Is(err, jobstore.ErrNoRecord) {
 		return errMissing
 	}
 	if err != nil {
@@ -114,7 +115,7 @@ func (s *Server) agentProject(org *Organization, id string) (*Project, error) {
 // last of its runs (the prompt, then each follow-up) has finished, then
 // as that run ended. The pull request, once one was opened, stays the
 // job's: follow-ups push to the same branch.
-func agentView(rec *agentJobRecord, now time.Time) api.AgentJob {
+func agentView(rec *jobstore.AgentJob, now time.Time) api.AgentJob {
 	job := api.AgentJob{
 		ID:        rec.ID,
 		Status:    api.AgentActive,

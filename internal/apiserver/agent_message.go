@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
 // maxPendingMessages bounds the follow-ups a job holds that the agent has
@@ -36,10 +37,10 @@ func (s *Server) sendAgentMessage(w http.ResponseWriter, r *http.Request) error 
 		return errMissing
 	}
 	now := s.clock.Now().UTC()
-	msg := agentMessage{At: now, Outcome: project.Agent.Outcome, Duration: time.Duration(project.Agent.Duration)}
+	msg := jobstore.AgentMessage{At: now, Outcome: project.Agent.Outcome, Duration: time.Duration(project.Agent.Duration)}
 	// accept runs inside the store's transaction, so two messages racing
 	// for the last pending slot cannot both get it.
-	accept := func(rec *agentJobRecord) error {
+	accept := func(rec *jobstore.AgentJob) error {
 		// Another organization's or project's job is indistinguishable
 		// from one that does not exist.
 		if rec.OrgID != org.ID || rec.ProjectID != project.ID || s.expired(rec.CreatedAt) {
@@ -56,10 +57,10 @@ func (s *Server) sendAgentMessage(w http.ResponseWriter, r *http.Request) error 
 		return nil
 	}
 	limit := s.cfg.jobsPerHour(project)
-	rec, oldest, limited, err := s.store.addAgentMessage(id, msg, limit, now.Add(-time.Hour), accept)
+	rec, oldest, limited, err := s.store.AddAgentMessage(id, msg, limit, now.Add(-time.Hour), accept)
 	var herr *httpError
 	switch {
-	case errors.Is(err, errNoRecord):
+	case errors.Is(err, jobstore.ErrNoRecord):
 		return errMissing
 	case errors.As(err, &herr):
 		return err
@@ -96,7 +97,7 @@ type agentRun struct {
 // agentRuns lays a job's work out in time. The agent works on one thing
 // at a time: a follow-up starts when it arrives or when the work before it
 // ends, whichever is later.
-func agentRuns(rec *agentJobRecord) []agentRun {
+func agentRuns(rec *jobstore.AgentJob) []agentRun {
 	runs := make([]agentRun, 0, 1+len(rec.Messages))
 	runs = append(runs, agentRun{start: rec.CreatedAt, end: rec.CreatedAt.Add(rec.Duration), outcome: rec.Outcome})
 	for _, m := range rec.Messages {
@@ -111,7 +112,7 @@ func agentRuns(rec *agentJobRecord) []agentRun {
 
 // pendingMessages are the runs of follow-ups not finished at now, in
 // order.
-func pendingMessages(rec *agentJobRecord, now time.Time) []agentRun {
+func pendingMessages(rec *jobstore.AgentJob, now time.Time) []agentRun {
 	runs := agentRuns(rec)[1:]
 	for i, run := range runs {
 		if now.Before(run.end) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
@@ -61,7 +62,7 @@ type archiveBuild struct {
 // under the server's context, not the request's: a client that gives up
 // does not cancel it, and every concurrent call waits for the same build.
 // It returns the archive's size and content version.
-func (s *Server) ensureArchive(r *http.Request, rec *exportJobRecord) (int64, string, error) {
+func (s *Server) ensureArchive(r *http.Request, rec *jobstore.ExportJob) (int64, string, error) {
 	build := func() (int64, string, error) {
 		size, err := s.buildArchive(rec.JobID)
 		return size, rec.Version, err
@@ -107,7 +108,7 @@ func (s *Server) ensureArchive(r *http.Request, rec *exportJobRecord) (int64, st
 
 func (s *Server) buildArchive(id string) (int64, error) {
 	// Another server run may have built it: the record is the truth.
-	fresh, err := s.store.exportJob(id)
+	fresh, err := s.store.ExportJob(id)
 	if err != nil {
 		return 0, fmt.Errorf("reload export job: %w", err)
 	}
@@ -119,7 +120,7 @@ func (s *Server) buildArchive(id string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := s.store.setBundleSize(id, size); err != nil {
+	if err := s.store.SetBundleSize(id, size); err != nil {
 		return 0, fmt.Errorf("store bundle: %w", err)
 	}
 	s.archives.Add(1)
@@ -192,8 +193,8 @@ func (s *Server) downloadBundle(w http.ResponseWriter, r *http.Request) error {
 	if !exportIDPattern.MatchString(id) || file != api.BundleFileName {
 		return errorf(http.StatusForbidden, "this bundle link is not valid")
 	}
-	rec, err := s.store.exportJob(id)
-	if errors.Is(err, errNoRecord) || (err == nil && (rec.BundleSize == 0 || s.expired(rec.CreatedAt))) {
+	rec, err := s.store.ExportJob(id)
+	if errors.Is(err, jobstore.ErrNoRecord) || (err == nil && (rec.BundleSize == 0 || s.expired(rec.CreatedAt))) {
 		return notFound("the bundle of job %q no longer exists", id)
 	}
 	if err != nil {

@@ -3,7 +3,7 @@ package apiserver
 // FailStoreWrites makes every store write of s fail with the error f
 // returns (none when f returns nil), as a full disk would: the external
 // tests use it to check that no job is left queued or running.
-func FailStoreWrites(s *Server, f func() error) { s.store.faults().fail.Store(&f) }
+func FailStoreWrites(s *Server, f func() error) { s.store.Faults().Fail(f) }
 
 // StopLeaseRenewal makes s's workers stop renewing the leases of the jobs
 // they render, as a replica that hangs or dies would.

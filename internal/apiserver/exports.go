@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
@@ -66,20 +67,20 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	now := s.clock.Now().UTC()
-	rec := &exportJobRecord{
+	rec := &jobstore.ExportJob{
 		JobID: id, OrgID: org.ID, Domain: domain, Label: req.Version, Paths: paths,
 		Status: api.ExportQueued, CreatedAt: now, UpdatedAt: now,
 	}
-	existing, err := s.store.createExportJob(rec, idemKey, requestHash(domain, req.Version, paths), s.exportLimits())
+	existing, err := s.store.CreateExportJob(rec, idemKey, requestHash(domain, req.Version, paths), s.exportLimits())
 	switch {
-	case errors.Is(err, errIdempotencyConflict):
+	case errors.Is(err, jobstore.ErrIdempotencyConflict):
 		return errorf(http.StatusConflict, "%s %q was already used for a different request; use a new key for a new export", api.IdempotencyHeader, idemKey)
-	case errors.Is(err, errTooManyActive):
+	case errors.Is(err, jobstore.ErrTooManyActive):
 		return &httpError{status: http.StatusTooManyRequests, retryAfter: activeRetryAfter,
 			msg: fmt.Sprintf("organization %q has %d exports queued or running, the most allowed; retry when one finishes", org.ID, s.cfg.MaxActiveExports)}
-	case errors.Is(err, errTooManyStored):
+	case errors.Is(err, jobstore.ErrTooManyStored):
 		return errorf(http.StatusInsufficientStorage, "organization %q stores %d exports, the most allowed; they are deleted after the retention of %s", org.ID, s.cfg.MaxStoredExports, s.retention())
-	case errors.Is(err, errTooManyBytes):
+	case errors.Is(err, jobstore.ErrTooManyBytes):
 		return errorf(http.StatusInsufficientStorage, "organization %q stores %d bytes of exports, the most allowed is %d; they are deleted after the retention of %s", org.ID, s.orgStoredBytes(org.ID), s.cfg.MaxStoredBytes, s.retention())
 	case err != nil:
 		return storeError("store export job", err)
@@ -113,14 +114,14 @@ func (s *Server) getExport(w http.ResponseWriter, r *http.Request) error {
 
 // findExport loads the job named in the path, if the caller's organization
 // owns it. Another organization's job answers exactly like a missing one.
-func (s *Server) findExport(r *http.Request) (*exportJobRecord, error) {
+func (s *Server) findExport(r *http.Request) (*jobstore.ExportJob, error) {
 	id := r.PathValue("jobId")
 	errMissing := notFound("static export job %q not found", id)
 	if !exportIDPattern.MatchString(id) {
 		return nil, errMissing
 	}
-	rec, err := s.store.exportJob(id)
-	if errors.Is(err, errNoRecord) {
+	rec, err := s.store.ExportJob(id)
+	if errors.Is(err, jobstore.ErrNoRecord) {
 		return nil, errMissing
 	}
 	if err != nil {
@@ -136,7 +137,7 @@ func (s *Server) findExport(r *http.Request) (*exportJobRecord, error) {
 	return rec, nil
 }
 
-func exportView(rec *exportJobRecord) api.ExportJob {
+func exportView(rec *jobstore.ExportJob) api.ExportJob {
 	v := api.ExportJob{
 		JobID: rec.JobID, Status: rec.Status, Progress: rec.Progress, PageCount: rec.PageCount,
 		CreatedAt: rec.CreatedAt.UTC(), UpdatedAt: rec.UpdatedAt.UTC(), Error: rec.Error, Warnings: rec.Warnings,

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
 // Workers claim export jobs from the store instead of a queue in memory,
@@ -42,7 +44,7 @@ func (s *Server) worker(n int) {
 	tick := time.NewTicker(s.claimInterval)
 	defer tick.Stop()
 	for s.ctx.Err() == nil {
-		rec, err := s.store.claimExport(owner, s.clock.Now(), s.lease)
+		rec, err := s.store.ClaimExport(owner, s.clock.Now(), s.lease)
 		switch {
 		case err != nil:
 			// A store that refuses writes: back off rather than spin.
@@ -76,7 +78,7 @@ func (s *Server) worker(n int) {
 // render's progress from lj with each renewal. The context ends
 // when the lease is lost to another worker (or the server shuts down), so
 // the render stops instead of finishing work nobody will keep.
-func (s *Server) holdLease(rec *exportJobRecord, lj *liveJob) (ctx context.Context, release func()) {
+func (s *Server) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx context.Context, release func()) {
 	ctx, cancel := context.WithCancelCause(s.ctx)
 	done := make(chan struct{})
 	mine := *rec // the worker changes rec as it goes; the fence is fixed
@@ -96,9 +98,9 @@ func (s *Server) holdLease(rec *exportJobRecord, lj *liveJob) (ctx context.Conte
 			lj.mu.Lock()
 			mine.Progress, mine.PageCount, mine.UpdatedAt = lj.progress, lj.pageCount, lj.updatedAt
 			lj.mu.Unlock()
-			err := s.store.renewLease(&mine, s.clock.Now().Add(s.lease))
-			if errors.Is(err, errLeaseLost) || errors.Is(err, errNoRecord) {
-				cancel(errLeaseLost)
+			err := s.store.RenewLease(&mine, s.clock.Now().Add(s.lease))
+			if errors.Is(err, jobstore.ErrLeaseLost) || errors.Is(err, jobstore.ErrNoRecord) {
+				cancel(jobstore.ErrLeaseLost)
 				return
 			}
 			if err != nil {

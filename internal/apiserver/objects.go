@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
@@ -240,7 +241,7 @@ func (s *Server) scratchDir(id, what string) (string, error) {
 // under the attempt's own prefix, which the fenced completion then makes
 // the job's. The scratch dir goes whatever happens: the bucket is the
 // only copy replicas share.
-func (s *Server) renderToObjects(leaseCtx context.Context, rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, error) {
+func (s *Server) renderToObjects(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (*bundle.Manifest, error) {
 	dir, err := s.scratchDir(rec.JobID, "render")
 	if err != nil {
 		return nil, err
@@ -257,8 +258,8 @@ func (s *Server) renderToObjects(leaseCtx context.Context, rec *exportJobRecord,
 	}
 	// Uploading for an attempt that has lost the job would only make
 	// garbage; the completion is fenced again when it is written.
-	if cur, err := s.store.exportJob(rec.JobID); err == nil && !holds(cur, rec) {
-		return nil, errLeaseLost
+	if cur, err := s.store.ExportJob(rec.JobID); err == nil && !jobstore.Holds(cur, rec) {
+		return nil, jobstore.ErrLeaseLost
 	}
 	ctx, cancel := context.WithTimeout(leaseCtx, time.Duration(s.cfg.ExportTimeout))
 	defer cancel()
@@ -266,7 +267,7 @@ func (s *Server) renderToObjects(leaseCtx context.Context, rec *exportJobRecord,
 	n, err := s.uploadSite(ctx, dir, prefix)
 	if err != nil {
 		if leaseCtx.Err() != nil {
-			return nil, errLeaseLost
+			return nil, jobstore.ErrLeaseLost
 		}
 		return nil, err
 	}
@@ -281,7 +282,7 @@ func (s *Server) renderToObjects(leaseCtx context.Context, rec *exportJobRecord,
 // otherwise its own upload goes (it failed, was taken over or was
 // interrupted, and the next attempt uploads afresh). Best effort: what
 // is left is removed with the job at the latest.
-func (s *Server) settleSiteObjects(rec *exportJobRecord, kept bool) {
+func (s *Server) settleSiteObjects(rec *jobstore.ExportJob, kept bool) {
 	// Runs at shutdown too, when the server's context has ended.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 30*time.Second)
 	defer cancel()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
@@ -19,7 +20,7 @@ import (
 // statArchive returns the size and content version of rec's archive
 // object, objstore.ErrNotFound (wrapped) if nobody has built it yet, and
 // a 503 if the store cannot be asked.
-func (s *Server) statArchive(ctx context.Context, rec *exportJobRecord) (int64, string, error) {
+func (s *Server) statArchive(ctx context.Context, rec *jobstore.ExportJob) (int64, string, error) {
 	info, err := s.objects.Stat(ctx, archiveObjectKey(rec.JobID))
 	switch {
 	case errors.Is(err, objstore.ErrNotFound):
@@ -32,7 +33,7 @@ func (s *Server) statArchive(ctx context.Context, rec *exportJobRecord) (int64, 
 	if rec.BundleSize != info.Size {
 		// Built by another replica whose record write was lost, or by
 		// one that is still writing it: the object decides.
-		if err := s.store.setBundleSize(rec.JobID, info.Size); err != nil {
+		if err := s.store.SetBundleSize(rec.JobID, info.Size); err != nil {
 			s.log.Warn("record bundle size", "job", rec.JobID, "error", err)
 		}
 	}
@@ -47,7 +48,7 @@ func (s *Server) statArchive(ctx context.Context, rec *exportJobRecord) (int64, 
 // Replicas asked at once may each build it: the upload is conditional
 // (IfAbsent), so exactly one object is stored and the losers use it. The
 // archive bytes are deterministic, so which one wins does not matter.
-func (s *Server) buildObjectArchive(rec *exportJobRecord) (int64, string, error) {
+func (s *Server) buildObjectArchive(rec *jobstore.ExportJob) (int64, string, error) {
 	if rec.SitePrefix == "" {
 		return 0, "", errorf(http.StatusConflict, "static export job %q was rendered without the object store, "+
 			"so its site is not in the bucket; start a new export", rec.JobID)

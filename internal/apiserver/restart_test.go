@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -112,16 +111,6 @@ func writeLargeSite(t testing.TB, dir string, n int) {
 	}
 }
 
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // TestRestart_killMidExport kills the server with SIGKILL while one export
 // renders and another waits, restarts it on the same data dir, and checks
 // that nothing was lost: both jobs complete, and a link issued before the
@@ -160,7 +149,7 @@ organizations:
 	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := fmt.Sprintf("--config %s --data-dir %s --addr %s", filepath.Join(dir, "config.yaml"), filepath.Join(dir, "data"), freePort(t)) + storageArgs
+	args := fmt.Sprintf("--config %s --data-dir %s --addr %s", filepath.Join(dir, "config.yaml"), filepath.Join(dir, "data"), testutil.FreeAddr(t)) + storageArgs
 	env := &apiservertest.Env{Key: key, Domain: "small.acme.test"}
 
 	first := startChild(t, args)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 )
 
@@ -35,12 +36,12 @@ func RotateCommand(_ context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	// The store is opened only for its lock: a running server would keep
 	// signing with the key it loaded, and would not learn of the new one.
-	st, err := openBoltStore(*dataDir)
+	st, err := jobstore.OpenBolt(*dataDir)
 	if err != nil {
 		log.Error("rotate signing key", "error", fmt.Errorf("%w (stop the server first)", err))
 		return cli.ExitFailed
 	}
-	defer st.close() //nolint:errcheck // nothing was written through the store
+	defer st.Close() //nolint:errcheck // nothing was written through the store
 	old, next, err := rotateKeyRing(*dataDir, rand.Reader, time.Now(), *drop)
 	if err != nil {
 		log.Error("rotate signing key", "error", err)

@@ -139,7 +139,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 	// load balancer until it can again; the pool reconnects by itself.
 	ctx, cancel := context.WithTimeout(r.Context(), readyzTimeout)
 	defer cancel()
-	if err := s.store.ping(ctx); err != nil {
+	if err := s.store.Ping(ctx); err != nil {
 		s.log.Warn("not ready: the database is unreachable", "error", redact.Error(err))
 		return errorf(http.StatusServiceUnavailable, "the database is unreachable")
 	}

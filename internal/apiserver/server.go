@@ -24,6 +24,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
@@ -89,7 +90,7 @@ type Server struct {
 	random    io.Reader
 	log       hclog.Logger
 	exporter  Exporter
-	store     jobStore
+	store     jobstore.Store
 	signer    *signer
 	// objects is the bucket of sites and archives; nil keeps them in the
 	// data dir.
@@ -191,7 +192,7 @@ func New(opts Options) (*Server, error) {
 	}
 	ring, err := loadKeyRing(opts.DataDir, s.random, s.clock.Now(), s.linkTTL)
 	if err != nil {
-		_ = s.store.close()
+		_ = s.store.Close()
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
 	s.signer = &signer{ring: ring}
@@ -199,7 +200,7 @@ func New(opts Options) (*Server, error) {
 	s.wake = make(chan struct{}, 1)
 	if err := s.recoverJobs(); err != nil {
 		s.cancel()
-		_ = s.store.close()
+		_ = s.store.Close()
 		return nil, fmt.Errorf("apiserver: recover jobs: %w", err)
 	}
 	workers := s.cfg.ExportWorkers
@@ -215,7 +216,7 @@ func New(opts Options) (*Server, error) {
 	s.background.Add(1)
 	go func() {
 		defer s.background.Done()
-		s.store.watch(s.ctx, s.wakeWorkers)
+		s.store.Watch(s.ctx, s.wakeWorkers)
 	}()
 	s.handler = s.routes()
 	return s, nil
@@ -255,16 +256,16 @@ func (s *Server) openObjects(opts Options) (*objstore.Store, error) {
 
 // openJobStore opens the store opts ask for: PostgreSQL when a database
 // URL is given, else the bbolt file in the data dir.
-func openJobStore(opts Options) (jobStore, error) {
+func openJobStore(opts Options) (jobstore.Store, error) {
 	if opts.DatabaseURL == "" {
-		st, err := openBoltStore(opts.DataDir)
+		st, err := jobstore.OpenBolt(opts.DataDir)
 		if err != nil {
 			return nil, err
 		}
 		// One process owns the file: what an earlier one left running
 		// is resumed now, not when its lease would have ended.
-		if err := st.releaseLeases(); err != nil {
-			_ = st.close()
+		if err := st.ReleaseLeases(); err != nil {
+			_ = st.Close()
 			return nil, fmt.Errorf("release leases: %w", err)
 		}
 		return st, nil
@@ -272,7 +273,7 @@ func openJobStore(opts Options) (jobStore, error) {
 	if opts.ObjectStore == "" && !opts.SharedDataDir {
 		return nil, errNeedsObjectStore
 	}
-	return openPGStore(context.Background(), opts.DatabaseURL)
+	return jobstore.OpenPostgres(context.Background(), opts.DatabaseURL)
 }
 
 // Handler serves the whole API.
@@ -288,7 +289,7 @@ func (s *Server) Close() error {
 	s.cancel()
 	s.workers.Wait()
 	s.background.Wait()
-	return s.store.close()
+	return s.store.Close()
 }
 
 // ArchivesBuilt reports how many bundle archives this process has built.
@@ -332,6 +333,6 @@ func (s *Server) expired(t time.Time) bool {
 	return r > 0 && !s.clock.Now().Before(t.Add(r))
 }
 
-func (s *Server) exportLimits() exportLimits {
-	return exportLimits{active: s.cfg.MaxActiveExports, stored: s.cfg.MaxStoredExports, bytes: s.cfg.MaxStoredBytes}
+func (s *Server) exportLimits() jobstore.Limits {
+	return jobstore.Limits{Active: s.cfg.MaxActiveExports, Stored: s.cfg.MaxStoredExports, Bytes: s.cfg.MaxStoredBytes}
 }

@@ -282,7 +282,7 @@ func TestSoak(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := fmt.Sprintf("--config %s --data-dir %s --addr %s --log-level info",
-		filepath.Join(dir, "config.yaml"), filepath.Join(dir, "data"), freePort(t))
+		filepath.Join(dir, "config.yaml"), filepath.Join(dir, "data"), testutil.FreeAddr(t))
 	logs := []string{filepath.Join(dir, "server1.log"), filepath.Join(dir, "server2.log")}
 	startLogged := func(path string) *child {
 		f, err := os.Create(path)

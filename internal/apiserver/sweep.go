@@ -31,7 +31,7 @@ func (s *Server) sweeper() {
 // past the retention, and idempotency keys past their 24 hours. The
 // server runs it every minute; tests call it after moving the clock.
 func (s *Server) Sweep() error {
-	jobs, err := s.store.exportJobs()
+	jobs, err := s.store.ExportJobs()
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (s *Server) Sweep() error {
 	}
 	now := s.clock.Now()
 	if r := s.retention(); r > 0 {
-		n, err := s.store.deleteAgentJobsBefore(now.Add(-r))
+		n, err := s.store.DeleteAgentJobsBefore(now.Add(-r))
 		if err != nil {
 			return err
 		}
@@ -51,5 +51,5 @@ func (s *Server) Sweep() error {
 			s.log.Info("agent jobs passed their retention and were deleted", "count", n)
 		}
 	}
-	return s.store.pruneIdempotency(now)
+	return s.store.PruneIdempotency(now)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
@@ -53,7 +54,7 @@ func (l *liveJob) warn(msg string) {
 	l.warnings.Add(msg)
 }
 
-func (l *liveJob) overlay(rec *exportJobRecord) {
+func (l *liveJob) overlay(rec *jobstore.ExportJob) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if rec.Status == api.ExportRunning {
@@ -69,7 +70,7 @@ func (l *liveJob) overlay(rec *exportJobRecord) {
 // runExport renders one claimed job while holding its lease. Interrupted
 // by shutdown, the job stays "running" in the store until its lease ends;
 // then any worker (here after a restart, or another replica) resumes it.
-func (s *Server) runExport(rec *exportJobRecord) {
+func (s *Server) runExport(rec *jobstore.ExportJob) {
 	id := rec.JobID
 	if rec.Attempts > maxAttempts {
 		s.finishExport(rec, fmt.Errorf("export was interrupted %d times and is not retried again", maxAttempts))
@@ -97,12 +98,12 @@ func (s *Server) runExport(rec *exportJobRecord) {
 	case s.ctx.Err() != nil:
 		// Hand the job back rather than make the next claim wait for
 		// the lease to run out: a graceful shutdown is not a crash.
-		if err := s.store.renewLease(rec, time.Time{}); err != nil {
+		if err := s.store.RenewLease(rec, time.Time{}); err != nil {
 			s.log.Warn("release export lease at shutdown; it is resumed when the lease ends", "job", id, "error", err)
 		}
 		s.log.Info("export interrupted by shutdown; it resumes on another worker or the next start", "job", id)
 		return
-	case errors.Is(err, errLeaseLost) || ctx.Err() != nil:
+	case errors.Is(err, jobstore.ErrLeaseLost) || ctx.Err() != nil:
 		s.log.Warn("export lease lost; another worker has taken the job over", "job", id, "attempt", rec.Attempts)
 		return
 	}
@@ -118,7 +119,7 @@ func (s *Server) runExport(rec *exportJobRecord) {
 	kept = stored && rec.Status == api.ExportCompleted
 }
 
-func (s *Server) render(leaseCtx context.Context, rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, error) {
+func (s *Server) render(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (*bundle.Manifest, error) {
 	if s.objects != nil {
 		return s.renderToObjects(leaseCtx, rec, lj)
 	}
@@ -157,9 +158,9 @@ func (s *Server) render(leaseCtx context.Context, rec *exportJobRecord, lj *live
 	// already in place is a stale attempt's; ours replaces it.
 	// The check is a read, so a store refusing writes does not fail the
 	// export here; the completion is fenced again when it is written.
-	if cur, err := s.store.exportJob(rec.JobID); err == nil && !holds(cur, rec) {
+	if cur, err := s.store.ExportJob(rec.JobID); err == nil && !jobstore.Holds(cur, rec) {
 		_ = os.RemoveAll(partial)
-		return nil, errLeaseLost
+		return nil, jobstore.ErrLeaseLost
 	}
 	if err := os.RemoveAll(s.siteDir(rec.JobID)); err != nil {
 		return nil, fmt.Errorf("clear stale site: %w", err)
@@ -183,7 +184,7 @@ func (s *Server) render(leaseCtx context.Context, rec *exportJobRecord, lj *live
 
 // exportInto renders rec's site into dir, bounded by the export timeout,
 // with progress going to lj.
-func (s *Server) exportInto(leaseCtx context.Context, rec *exportJobRecord, lj *liveJob, dir string) (*bundle.Manifest, error) {
+func (s *Server) exportInto(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob, dir string) (*bundle.Manifest, error) {
 	_, dep := s.orgDeployment(rec.OrgID, rec.Domain)
 	if dep == nil {
 		return nil, fmt.Errorf("deployment %q is no longer configured", rec.Domain)
@@ -216,7 +217,7 @@ func (s *Server) exportInto(leaseCtx context.Context, rec *exportJobRecord, lj *
 
 // finishExport records the attempt's outcome and reports whether it was
 // stored (false: the job was taken over or deleted, or the server stopped).
-func (s *Server) finishExport(rec *exportJobRecord, err error) bool {
+func (s *Server) finishExport(rec *jobstore.ExportJob, err error) bool {
 	rec.UpdatedAt = s.clock.Now().UTC()
 	if err != nil {
 		rec.Status, rec.Error = api.ExportFailed, err.Error()
@@ -240,17 +241,17 @@ const (
 // It stops when the server shuts down (the lease then lapses and the job
 // is rendered again) or when the job was taken over, whose new owner
 // writes the outcome instead.
-func (s *Server) completeUntilStored(rec *exportJobRecord) bool {
+func (s *Server) completeUntilStored(rec *jobstore.ExportJob) bool {
 	wait := storeRetryFirst
 	for attempt := 1; ; attempt++ {
-		err := s.store.completeAttempt(rec)
+		err := s.store.CompleteAttempt(rec)
 		switch {
 		case err == nil:
 			if attempt > 1 {
 				s.log.Info("store export job succeeded after retries", "job", rec.JobID, "attempts", attempt)
 			}
 			return true
-		case errors.Is(err, errLeaseLost), errors.Is(err, errNoRecord):
+		case errors.Is(err, jobstore.ErrLeaseLost), errors.Is(err, jobstore.ErrNoRecord):
 			s.log.Warn("export outcome discarded: the job was taken over or deleted", "job", rec.JobID, "attempt", rec.Attempts)
 			return false
 		}
@@ -285,7 +286,7 @@ func treeSize(dir string) (int64, error) {
 // orgStoredBytes is what maxStoredBytes counts for an organization, for the
 // message of a refused start.
 func (s *Server) orgStoredBytes(orgID string) int64 {
-	jobs, err := s.store.exportJobs()
+	jobs, err := s.store.ExportJobs()
 	if err != nil {
 		return 0
 	}
@@ -313,7 +314,7 @@ func (s *Server) orgDeployment(orgID, domain string) (*Project, *Deployment) {
 // claim them (running ones once their lease has ended, and are rendered
 // again from scratch).
 func (s *Server) recoverJobs() error {
-	jobs, err := s.store.exportJobs()
+	jobs, err := s.store.ExportJobs()
 	if err != nil {
 		return err
 	}
@@ -329,13 +330,13 @@ func (s *Server) recoverJobs() error {
 			}
 			rec.Status, rec.Error = api.ExportFailed, "the exported files were lost; start a new export"
 			rec.UpdatedAt = s.clock.Now().UTC()
-			if err := s.store.putExportJob(rec); err != nil {
+			if err := s.store.PutExportJob(rec); err != nil {
 				return err
 			}
 		}
 	}
 	if r := s.retention(); r > 0 {
-		if _, err := s.store.deleteAgentJobsBefore(s.clock.Now().Add(-r)); err != nil {
+		if _, err := s.store.DeleteAgentJobsBefore(s.clock.Now().Add(-r)); err != nil {
 			return err
 		}
 	}
@@ -352,7 +353,7 @@ func (s *Server) forgetExport(id string) {
 		s.log.Error("delete expired export objects", "job", id, "error", redact.Error(err))
 		return
 	}
-	if err := s.store.deleteExportJob(id); err != nil {
+	if err := s.store.DeleteExportJob(id); err != nil {
 		s.log.Error("delete expired export job", "job", id, "error", err)
 		return
 	}

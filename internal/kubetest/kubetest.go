@@ -26,6 +26,7 @@ import (
 	"testing"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // Environment variables that steer Start.
@@ -103,6 +104,7 @@ func WithRBAC() Option { return func(o *options) { o.rbac = true } }
 // not been built.
 func Start(t testing.TB, opts ...Option) *Cluster {
 	t.Helper()
+	testutil.SkipShort(t, testutil.NeedsKube)
 	c, err := StartEnv(t, opts...)
 	if errors.Is(err, ErrNotBuilt) {
 		if os.Getenv(EnvSkip) == "1" {

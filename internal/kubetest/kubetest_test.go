@@ -125,6 +125,16 @@ func runStart(t *testing.T, opts ...Option) *recorder {
 func TestStart_missingBinaries(t *testing.T) {
 	empty := t.TempDir()
 	t.Setenv(EnvBin, empty)
+	if testing.Short() {
+		// The fast loop never looks for the binaries: Start skips first,
+		// whatever EnvSkip says, and says why.
+		t.Setenv(EnvSkip, "")
+		rec := runStart(t)
+		if rec.fatal != "" || !strings.Contains(rec.skip, "-short") || !strings.Contains(rec.skip, "Kubernetes") {
+			t.Fatalf("under -short: skip %q, failure %q; want a skip naming -short and Kubernetes", rec.skip, rec.fatal)
+		}
+		return
+	}
 
 	t.Run("fails and names the build script", func(t *testing.T) {
 		t.Setenv(EnvSkip, "")

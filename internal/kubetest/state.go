@@ -18,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // WithStateDir keeps the cluster in dir across starts instead of a
@@ -84,7 +85,7 @@ func prepare(e Env, o options) (*setup, error) {
 		if s.token, err = randomToken(); err != nil {
 			return nil, err
 		}
-		if s.ports, err = freePorts(3); err != nil {
+		if s.ports, err = testutil.FreePorts(3); err != nil {
 			return nil, err
 		}
 		return s, nil
@@ -166,7 +167,7 @@ func createState(dir string) (*setup, error) {
 	if s.token, err = randomToken(); err != nil {
 		return nil, err
 	}
-	if s.ports, err = freePorts(len(portNames)); err != nil {
+	if s.ports, err = testutil.FreePorts(len(portNames)); err != nil {
 		return nil, err
 	}
 	data, err := json.Marshal(savedState{Ports: s.ports, Token: s.token})

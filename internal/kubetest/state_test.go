@@ -17,6 +17,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // TestStartWithStateDir_keepsTheClusterAcrossStarts is what `make demo`
@@ -24,6 +26,7 @@ import (
 // still holds its objects and its node, and answers the kubeconfig that
 // the first start wrote.
 func TestStartWithStateDir_keepsTheClusterAcrossStarts(t *testing.T) {
+	testutil.SkipShort(t, testutil.NeedsKube) // before the subtest, whose skip would not stop this test
 	state := filepath.Join(t.TempDir(), "cluster")
 	var firstKubeconfig []byte
 	var server, nodeUID string

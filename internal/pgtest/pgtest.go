@@ -14,7 +14,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -27,6 +26,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // BinDirEnv overrides where the PostgreSQL programs are looked for.
@@ -100,6 +101,7 @@ func DB(t testing.TB) string {
 // Shared returns the test binary's cluster, starting it on first use.
 func Shared(t testing.TB) *Cluster {
 	t.Helper()
+	testutil.SkipShort(t, testutil.NeedsPostgres)
 	if _, err := os.Stat(filepath.Join(BinDir(), "postgres")); err != nil {
 		msg := fmt.Sprintf("PostgreSQL 15 is not installed (%s/postgres: %v); `make postgres` installs Debian's postgresql package", BinDir(), err)
 		if os.Getenv("CI") != "" {
@@ -160,11 +162,11 @@ func (c *Cluster) start(ctx context.Context) error {
 	if out, err := initdb.CombinedOutput(); err != nil {
 		return fmt.Errorf("initdb: %w\n%s", err, out)
 	}
-	port, err := freePort()
+	ports, err := testutil.FreePorts(1)
 	if err != nil {
 		return err
 	}
-	c.port = port
+	c.port = ports[0]
 	logf, err := os.Create(c.log)
 	if err != nil {
 		return fmt.Errorf("log file: %w", err)
@@ -173,7 +175,7 @@ func (c *Cluster) start(ctx context.Context) error {
 	defer func() { _ = logf.Close() }()
 	//nolint:gosec // G204: the package's own postgres, arguments fixed here
 	c.cmd = exec.Command(filepath.Join(BinDir(), "postgres"), "-D", data,
-		"-p", strconv.Itoa(port), "-k", sock,
+		"-p", strconv.Itoa(c.port), "-k", sock,
 		"-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off",
 		"-c", "synchronous_commit=off", "-c", "max_connections=200")
 	c.cmd.SysProcAttr = procAttr(cred)
@@ -303,16 +305,4 @@ func unprivileged(dir string) (*syscall.Credential, error) {
 		return nil, fmt.Errorf("hand the cluster dir to nobody: %w", err)
 	}
 	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), NoSetGroups: true}, nil
-}
-
-// freePort asks the kernel for a free port on 127.0.0.1. Another process
-// may take it before postgres binds it; start then fails with the log
-// saying so, which on a test machine is rare enough to accept.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/kubetest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // The rollout tests share one kube-apiserver: starting one costs seconds,
@@ -28,6 +29,7 @@ var shared struct {
 // kubetest.EnvSkip is "1", and fails it otherwise.
 func sharedCluster(t *testing.T) *kubetest.Cluster {
 	t.Helper()
+	testutil.SkipShort(t, testutil.NeedsKube)
 	shared.once.Do(func() {
 		shared.cluster, shared.err = kubetest.StartEnv(&shared.env)
 	})

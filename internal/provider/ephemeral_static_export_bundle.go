@@ -10,8 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 )
 
@@ -92,31 +90,13 @@ func (e *staticExportBundleEphemeral) Open(ctx context.Context, req ephemeral.Op
 	m.ExpiresAt = rfc3339(b.ExpiresAt)
 	m.SizeBytes = types.Int64Value(b.SizeBytes)
 	m.Version = types.StringNull()
-	if v, err := bundleContentVersion(ctx, e.data.client, b); err == nil {
+	if v, err := client.BundleVersion(ctx, b, &http.Client{Timeout: manifestTimeout}); err == nil {
 		m.Version = types.StringValue(v)
 	} else {
-		resp.Diagnostics.AddAttributeWarning(path.Root("version"), "Content Version Unknown",
-			"The server reports no content version for this job and reading the bundle's manifest failed: "+err.Error())
+		resp.Diagnostics.AddAttributeWarning(path.Root("version"), "Content Version Unknown", "version is null: "+err.Error())
 	}
 	tflog.Info(ctx, "opened bundle link", map[string]any{"job_id": jobID, "expires_at": m.ExpiresAt.ValueString()})
 	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
-}
-
-// bundleContentVersion is a bundle's content version: from the bundle
-// answer, else the job, else the manifest at the head of the archive (a
-// server that predates the optional field).
-func bundleContentVersion(ctx context.Context, c *client.Client, b api.Bundle) (string, error) {
-	if b.Version != "" {
-		return b.Version, nil
-	}
-	if job, err := c.GetExport(ctx, b.JobID); err == nil && job.Version != "" {
-		return job.Version, nil
-	}
-	man, err := bundle.FetchManifest(ctx, &http.Client{Timeout: manifestTimeout}, b.BundleURL)
-	if err != nil {
-		return "", err
-	}
-	return man.Version, nil
 }
 
 type staticExportBundleEphemeralModel struct {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // accEnv is a reference server plus a provider that shares its clock, so
@@ -23,6 +24,7 @@ type accEnv struct {
 
 func newAccEnv(t *testing.T, opts ...apiservertest.Option) *accEnv {
 	t.Helper()
+	testutil.SkipShort(t, testutil.NeedsTerraform)
 	// TestMain has cleared the provider's settings from the environment,
 	// so the provider reads only what a test's configuration gives it.
 	env := apiservertest.Start(t, opts...)

@@ -23,7 +23,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 )
 
@@ -239,31 +238,22 @@ func (r *staticExportResource) Read(ctx context.Context, req resource.ReadReques
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// manifestFallback fills content_version of a completed job from its
-// bundle's manifest when the server does not report the version (the field
-// is an addition to the real API). It asks for a bundle link and reads
-// only the archive's head. A failure is a warning, not an error: the job
-// is fine, only content_version stays null.
+// manifestFallback fills content_version of a completed job the server
+// reported without it (the real service's schema does not list it) from
+// the bundle's manifest, through client.ContentVersion. A failure is a
+// warning, not an error: the job is fine, only content_version stays null.
 func (r *staticExportResource) manifestFallback(ctx context.Context, m *staticExportModel, job api.ExportJob, diags *diag.Diagnostics) {
 	if job.Status != api.ExportCompleted || !m.ContentVersion.IsNull() {
 		return
 	}
-	b, err := r.data.client.GenerateBundle(ctx, job.JobID)
-	if err == nil && b.Version != "" {
-		m.ContentVersion = types.StringValue(b.Version)
+	v, err := r.data.client.ContentVersion(ctx, job, &http.Client{Timeout: manifestTimeout})
+	if err != nil {
+		diags.AddAttributeWarning(path.Root("content_version"), "Content Version Unknown",
+			"content_version of job "+job.JobID+" is null: "+err.Error())
 		return
 	}
-	if err == nil {
-		var man *bundle.Manifest
-		if man, err = bundle.FetchManifest(ctx, &http.Client{Timeout: manifestTimeout}, b.BundleURL); err == nil {
-			m.ContentVersion = types.StringValue(man.Version)
-			tflog.Debug(ctx, "content version read from the bundle's manifest", map[string]any{"job_id": job.JobID})
-			return
-		}
-	}
-	diags.AddAttributeWarning(path.Root("content_version"), "Content Version Unknown",
-		"The server does not report the content version of job "+job.JobID+
-			", and reading it from the bundle's manifest failed, so content_version is null: "+err.Error())
+	m.ContentVersion = types.StringValue(v)
+	tflog.Debug(ctx, "content version read from the bundle's manifest", map[string]any{"job_id": job.JobID})
 }
 
 // Update is reached only when nothing forces a new job: a timeouts change,

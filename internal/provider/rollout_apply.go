@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -12,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 )
 
@@ -101,10 +103,9 @@ func (r *staticExportRolloutResource) link(ctx context.Context, m *staticExportR
 	}
 	m.ExpiresAt = rfc3339(b.ExpiresAt)
 	if m.Version.IsUnknown() {
-		v, err := bundleContentVersion(ctx, r.data.client, b)
+		v, err := client.BundleVersion(ctx, b, &http.Client{Timeout: manifestTimeout})
 		if err != nil {
-			diags.AddAttributeError(path.Root("version"), "Content Version Unknown", fmt.Sprintf("The server reports no content "+
-				"version for static export job %q and reading the bundle's manifest failed: %s. Set version explicitly.", jobID, err))
+			diags.AddAttributeError(path.Root("version"), "Content Version Unknown", err.Error()+". Set version explicitly.")
 			return "", false
 		}
 		m.Version = types.StringValue(v)

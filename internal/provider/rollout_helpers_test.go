@@ -11,10 +11,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/kubetest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
@@ -72,15 +70,7 @@ func startRolloutEnv(t *testing.T, opts ...kubetest.Option) *rolloutEnv {
 		c = kubetest.Start(t, opts...)
 	}
 	namespace := testNamespace(t)
-	rc, err := clientcmd.BuildConfigFromFlags("", c.Kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := kubernetes.NewForConfigOrDie(rc)
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}
-	if _, err := cs.CoreV1().Namespaces().Create(t.Context(), ns, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	cs := c.Namespace(t, namespace)
 	roller, err := rollout.New(rollout.Config{Kubeconfig: c.Kubeconfig, Context: c.Context, Namespace: namespace},
 		hclog.NewNullLogger())
 	if err != nil {

@@ -31,10 +31,7 @@ func TestAPIServerChart_installsAndScales(t *testing.T) {
 	t.Setenv("KUBECACHEDIR", t.TempDir())
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	cs := clientset(t, c)
-	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: apiServerNS}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	cs := c.Namespace(t, apiServerNS)
 	pg := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "pg"}, StringData: map[string]string{"uri": testDatabaseURL}}
 	if _, err := cs.CoreV1().Secrets(apiServerNS).Create(ctx, pg, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)

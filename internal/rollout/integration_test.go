@@ -8,10 +8,8 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/kubetest"
 	"github.com/hashicorp/go-hclog"
 	"helm.sh/helm/v3/pkg/action"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
 )
 
 // The integration tier runs against a real kube-apiserver. Nothing runs pods
@@ -26,10 +24,7 @@ func TestIntegration_installUpgradeNoopDrift(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 
-	cs := clientset(t, c)
-	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: itNamespace}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	cs := c.Namespace(t, itNamespace)
 	cfg := Config{Kubeconfig: c.Kubeconfig, Context: c.Context, Namespace: itNamespace}
 	r, err := New(cfg, hclog.New(&hclog.LoggerOptions{Level: hclog.Debug, Output: tWriter{t}}))
 	if err != nil {
@@ -156,22 +151,6 @@ func handUpgrade(t *testing.T, cfg Config, set map[string]interface{}) {
 	if _, err := up.Run(testRelease, last.Chart, set); err != nil {
 		t.Fatalf("hand upgrade: %v", err)
 	}
-}
-
-func clientset(t *testing.T, c *kubetest.Cluster) kubernetes.Interface {
-	t.Helper()
-	rc, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
-		&clientcmd.ClientConfigLoadingRules{ExplicitPath: c.Kubeconfig},
-		&clientcmd.ConfigOverrides{CurrentContext: c.Context},
-	).ClientConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := kubernetes.NewForConfig(rc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cs
 }
 
 // tWriter sends the Roller's log to the test log, shown on failure.

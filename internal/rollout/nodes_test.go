@@ -11,7 +11,6 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
@@ -33,10 +32,7 @@ type nodesWorld struct {
 
 func newNodesWorld(t *testing.T, c *kubetest.Cluster, ns string) *nodesWorld {
 	t.Helper()
-	cs := clientset(t, c)
-	if _, err := cs.CoreV1().Namespaces().Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	cs := c.Namespace(t, ns)
 	r, err := New(Config{Kubeconfig: c.Kubeconfig, Context: c.Context, Namespace: ns}, hclog.New(&hclog.LoggerOptions{Level: hclog.Debug, Output: tWriter{t}}))
 	if err != nil {
 		t.Fatal(err)

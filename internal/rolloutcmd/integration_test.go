@@ -10,10 +10,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
@@ -45,14 +43,7 @@ func newWorld(t *testing.T) *world {
 	t.Helper()
 	c := kubetest.Start(t)
 	t.Setenv("KUBECACHEDIR", t.TempDir())
-	rc, err := clientcmd.BuildConfigFromFlags("", c.Kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := kubernetes.NewForConfigOrDie(rc)
-	if _, err := cs.CoreV1().Namespaces().Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	cs := c.Namespace(t, namespace)
 	roller, err := rollout.New(rollout.Config{Kubeconfig: c.Kubeconfig, Context: c.Context, Namespace: namespace}, hclog.NewNullLogger())
 	if err != nil {
 		t.Fatal(err)

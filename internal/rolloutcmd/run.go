@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
@@ -197,8 +196,9 @@ func (r *Runner) reusable(state *rollout.State, version string) bool {
 }
 
 // bundle gets a fresh link for a completed job and the content version it
-// serves: --version, else the version the API sends with the bundle, else
-// (a server that predates the field) the one in the archive's manifest.
+// serves: --version, else the content version client.BundleVersion finds
+// (the API's answer, else the archive's manifest). A version it cannot
+// find fails the run: the job id is not a content version.
 func (r *Runner) bundle(ctx context.Context, jobID string) (link, error) {
 	b, err := r.API.GenerateBundle(ctx, jobID)
 	if err != nil {
@@ -206,10 +206,9 @@ func (r *Runner) bundle(ctx context.Context, jobID string) (link, error) {
 	}
 	version := r.Opts.Version
 	if version == "" {
-		version = b.Version
-	}
-	if version == "" {
-		version = r.manifestVersion(ctx, b.BundleURL, jobID)
+		if version, err = client.BundleVersion(ctx, b, r.downloadClient()); err != nil {
+			return link{}, fmt.Errorf("%w; give --version to roll it out anyway", err)
+		}
 	}
 	return link{jobID: jobID, url: b.BundleURL, version: version, expiresAt: b.ExpiresAt}, nil
 }
@@ -276,22 +275,6 @@ func (r *Runner) report(err error) int {
 	r.Log.Error("rollout failed", "error", err.Error())
 	fmt.Fprintf(r.Out, "rollout failed: %v\n", err)
 	return code
-}
-
-// manifestVersion reads the content version from the manifest at the head
-// of the bundle, downloading only its first few kilobytes. It is the
-// fallback for servers that do not send the version with the bundle. The
-// same content exported again has the same version, so a renewed link
-// alone never changes it. When the manifest cannot be read the job id
-// stands in: coarser (a re-export of unchanged content gets a new version,
-// which a pinned release must then follow) but never wrong.
-func (r *Runner) manifestVersion(ctx context.Context, link, jobID string) string {
-	m, err := bundle.FetchManifest(ctx, r.downloadClient(), link)
-	if err != nil {
-		r.Log.Warn("cannot read the bundle's manifest; using the job id as the version", "job", jobID, "error", err.Error())
-		return jobID
-	}
-	return m.Version
 }
 
 // downloadClient is Runner.Download or, by default, a client whose timeout

@@ -73,16 +73,22 @@ func (vs *versionServer) count(next http.Handler) http.Handler {
 // dryRun exports the demo domain and returns the output of a dry run.
 func (vs *versionServer) dryRun(t *testing.T, download *http.Client) string {
 	t.Helper()
+	code, out := vs.run(t, download)
+	if code != ExitOK {
+		t.Fatalf("dry run exit %d:\n%s", code, out)
+	}
+	return out
+}
+
+// run is one dry run, with its exit code and output.
+func (vs *versionServer) run(t *testing.T, download *http.Client) (int, string) {
 	var out bytes.Buffer
 	r := &Runner{
 		Opts: Options{Release: release, Domain: vs.env.Domain, Install: true, DryRun: true, RenewBefore: 15 * time.Minute},
 		API:  vs.api, Roller: noRelease{}, Clock: vs.env.Clock, Out: &out, Log: hclog.NewNullLogger(),
 		Download: download,
 	}
-	if code := r.Run(t.Context()); code != ExitOK {
-		t.Fatalf("dry run exit %d:\n%s", code, out.String())
-	}
-	return out.String()
+	return r.Run(t.Context()), out.String()
 }
 
 // jobAndManifest returns the one job the run started and the content
@@ -150,18 +156,24 @@ func TestRollout_versionFromManifest(t *testing.T) {
 }
 
 // TestRollout_versionDownloadTimesOut: a bundle server that stalls is
-// given up on after the download client's timeout, and the job id stands
-// in for the version rather than the run hanging.
+// given up on after the download client's timeout, and the run fails
+// saying the content version is unknown and how to give one: it neither
+// hangs nor rolls out the job id as a version (a job id changes on every
+// re-export, so pods would roll for content that did not change).
 func TestRollout_versionDownloadTimesOut(t *testing.T) {
 	vs := newVersionServer(t, true, true)
 	start := time.Now()
-	out := vs.dryRun(t, &http.Client{Timeout: 200 * time.Millisecond})
+	code, out := vs.run(t, &http.Client{Timeout: 200 * time.Millisecond})
+	if code != ExitFailed {
+		t.Fatalf("exit %d, want %d (failed):\n%s", code, ExitFailed, out)
+	}
 	if vs.downloads.Load() != 1 {
 		t.Fatalf("%d bundle downloads, want 1", vs.downloads.Load())
 	}
 	jobID, _ := vs.jobAndManifest(t, out)
-	if got := wouldRollOut(out); got != jobID {
-		t.Fatalf("would roll out version %q, want the job id %q\n%s", got, jobID, out)
+	if strings.Contains(out, "to version") || !strings.Contains(out, "no content version") ||
+		!strings.Contains(out, "--version") || !strings.Contains(out, jobID) {
+		t.Fatalf("the run must fail naming the job, the missing content version and --version:\n%s", out)
 	}
 	// The export itself takes a moment; the stalled download must not add
 	// anything like the default timeout.

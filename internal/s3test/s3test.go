@@ -35,6 +35,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // Environment variables that steer the package.
@@ -81,6 +83,7 @@ func Wrap(run func() int) int {
 // message instead of waiting out the timeout again.
 func Shared(t testing.TB) *Server {
 	t.Helper()
+	testutil.SkipShort(t, testutil.NeedsMinIO)
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
 	if !shared.inMain {

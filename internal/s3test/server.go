@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -80,7 +79,7 @@ func (s *Server) start(bin string) error {
 	if s.SecretKey, err = randomHex(20); err != nil {
 		return err
 	}
-	ports, err := freePorts(2)
+	ports, err := testutil.FreePorts(2)
 	if err != nil {
 		return err
 	}
@@ -288,28 +287,6 @@ func pinnedVersion() (string, error) {
 		}
 		dir = parent
 	}
-}
-
-// freePorts asks the kernel for n unused ports. They are released before
-// MinIO binds them; should another process take one in between, MinIO
-// exits and waitLive reports it with the log.
-func freePorts(n int) ([]int, error) {
-	var ports []int
-	var ls []net.Listener
-	defer func() {
-		for _, l := range ls {
-			l.Close()
-		}
-	}()
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("find a free port: %w", err)
-		}
-		ls = append(ls, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports, nil
 }
 
 func randomHex(n int) (string, error) {

@@ -1,6 +1,8 @@
 // Package testutil holds small helpers shared by the tests of several
-// packages. Only _test.go files and test helper packages (apiservertest)
-// import it.
+// packages: Eventually, SkipShort (what make check leaves out), FreePorts,
+// child-process attributes. Only _test.go files and the other test helper
+// packages (apiservertest, kubetest, pgtest, s3test) import it; depguard
+// holds that line.
 package testutil
 
 import (

@@ -55,6 +55,7 @@ type running struct {
 
 func start(t *testing.T, args ...string) *running {
 	t.Helper()
+	testutil.SkipShort(t, testutil.NeedsKube)
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{stop: cancel, done: make(chan int, 1)}
 	go func() { r.done <- run(ctx, args, &r.stdout, &r.stderr) }()

@@ -1,4 +1,4 @@
-package apiserver
+package jobstore
 
 import (
 	"errors"
@@ -19,50 +19,50 @@ func TestStore_claimLeaseTakeover(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			stores := b.pair(t)
 			for i, id := range []string{"se_old", "se_new"} {
-				if _, err := stores[0].createExportJob(newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), "", "", exportLimits{}); err != nil {
+				if _, err := stores[0].CreateExportJob(newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), "", "", Limits{}); err != nil {
 					t.Fatal(err)
 				}
 			}
 			now := t0.Add(time.Minute)
-			a, err := stores[0].claimExport("a", now, lease)
+			a, err := stores[0].ClaimExport("a", now, lease)
 			if err != nil || a == nil || a.JobID != "se_old" || a.Attempts != 1 || a.Status != api.ExportRunning {
 				t.Fatalf("first claim: %+v %v", a, err)
 			}
-			b2, err := stores[1].claimExport("b", now, lease)
+			b2, err := stores[1].ClaimExport("b", now, lease)
 			if err != nil || b2 == nil || b2.JobID != "se_new" {
 				t.Fatalf("second claim: %+v %v", b2, err)
 			}
-			if c, err := stores[1].claimExport("c", now.Add(lease-time.Second), lease); err != nil || c != nil {
+			if c, err := stores[1].ClaimExport("c", now.Add(lease-time.Second), lease); err != nil || c != nil {
 				t.Fatalf("claim while both leases run: %+v %v", c, err)
 			}
 			// b renews; a does not, as if its replica died.
-			if err := stores[1].renewLease(b2, now.Add(2*lease)); err != nil {
+			if err := stores[1].RenewLease(b2, now.Add(2*lease)); err != nil {
 				t.Fatal(err)
 			}
 			later := now.Add(lease + time.Second)
-			c, err := stores[1].claimExport("c", later, lease)
+			c, err := stores[1].ClaimExport("c", later, lease)
 			if err != nil || c == nil || c.JobID != "se_old" || c.Attempts != 2 || c.Owner != "c" {
 				t.Fatalf("takeover: %+v %v", c, err)
 			}
-			if err := stores[0].renewLease(a, later); !errors.Is(err, errLeaseLost) {
+			if err := stores[0].RenewLease(a, later); !errors.Is(err, ErrLeaseLost) {
 				t.Fatalf("renewal by the lost owner: %v", err)
 			}
 			c.Status, c.Progress, c.PageCount = api.ExportCompleted, 100, 7
-			if err := stores[1].completeAttempt(c); err != nil {
+			if err := stores[1].CompleteAttempt(c); err != nil {
 				t.Fatal(err)
 			}
 			a.Status, a.Error = api.ExportFailed, "stale"
-			if err := stores[0].completeAttempt(a); !errors.Is(err, errLeaseLost) {
+			if err := stores[0].CompleteAttempt(a); !errors.Is(err, ErrLeaseLost) {
 				t.Fatalf("completion by the lost owner: %v", err)
 			}
-			got, err := stores[0].exportJob("se_old")
+			got, err := stores[0].ExportJob("se_old")
 			if err != nil || got.Status != api.ExportCompleted || got.PageCount != 7 || got.Owner != "" {
 				t.Fatalf("after the stale completion: %+v %v", got, err)
 			}
-			if err := stores[0].setBundleSize("se_old", 123); err != nil {
+			if err := stores[0].SetBundleSize("se_old", 123); err != nil {
 				t.Fatal(err)
 			}
-			if got, _ := stores[1].exportJob("se_old"); got.BundleSize != 123 || got.Status != api.ExportCompleted {
+			if got, _ := stores[1].ExportJob("se_old"); got.BundleSize != 123 || got.Status != api.ExportCompleted {
 				t.Fatalf("bundle size: %+v", got)
 			}
 		})
@@ -76,7 +76,7 @@ func TestStore_concurrentClaims(t *testing.T) {
 			stores := b.pair(t)
 			const jobs, workers = 40, 6
 			for i := range jobs {
-				if _, err := stores[i%2].createExportJob(newExport(fmt.Sprintf("se_%02d", i), "acme", t0.Add(time.Duration(i))), "", "", exportLimits{}); err != nil {
+				if _, err := stores[i%2].CreateExportJob(newExport(fmt.Sprintf("se_%02d", i), "acme", t0.Add(time.Duration(i))), "", "", Limits{}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -89,7 +89,7 @@ func TestStore_concurrentClaims(t *testing.T) {
 					defer wg.Done()
 					st := stores[w%2]
 					for range jobs { // bounded: no worker needs more claims than there are jobs
-						rec, err := st.claimExport(fmt.Sprintf("w%d", w), t0.Add(time.Minute), time.Hour)
+						rec, err := st.ClaimExport(fmt.Sprintf("w%d", w), t0.Add(time.Minute), time.Hour)
 						if err != nil {
 							t.Error(err)
 							return
@@ -101,7 +101,7 @@ func TestStore_concurrentClaims(t *testing.T) {
 						seen[rec.JobID]++
 						mu.Unlock()
 						rec.Status = api.ExportCompleted
-						if err := st.completeAttempt(rec); err != nil {
+						if err := st.CompleteAttempt(rec); err != nil {
 							t.Error(err)
 							return
 						}

@@ -1,4 +1,4 @@
-package apiserver
+package jobstore
 
 import (
 	"encoding/binary"
@@ -29,28 +29,31 @@ var (
 	bucketIdempotency = []byte("export_idempotency")
 )
 
-// boltStore is the embedded jobStore. bbolt's file lock makes it one
+// Bolt is the embedded Store. bbolt's file lock makes it one
 // process's, so a job left running by a crashed process can be reclaimed
-// at once on the next start (see releaseLeases).
-type boltStore struct {
+// at once on the next start (see ReleaseLeases).
+type Bolt struct {
 	db    *bolt.DB
-	fault writeFaults
+	fault WriteFaults
 }
 
-var _ jobStore = (*boltStore)(nil)
+var _ Store = (*Bolt)(nil)
 
 // update runs one write transaction, or fails the way a full disk would
 // when a test says so.
-func (s *boltStore) update(fn func(*bolt.Tx) error) error {
+func (s *Bolt) update(fn func(*bolt.Tx) error) error {
 	if err := s.fault.check(); err != nil {
 		return err
 	}
 	return s.db.Update(fn)
 }
 
-func (s *boltStore) faults() *writeFaults { return &s.fault }
+// Faults implements Store.
+func (s *Bolt) Faults() *WriteFaults { return &s.fault }
 
-func openBoltStore(dataDir string) (*boltStore, error) {
+// OpenBolt opens (creating it if need be) the state file in dataDir and
+// takes its lock; a second process opening it waits two seconds, then fails.
+func OpenBolt(dataDir string) (*Bolt, error) {
 	db, err := bolt.Open(filepath.Join(dataDir, "state.db"), 0o600, &bolt.Options{Timeout: 2 * time.Second})
 	if err != nil {
 		if errors.Is(err, bolterrors.ErrTimeout) {
@@ -70,10 +73,11 @@ func openBoltStore(dataDir string) (*boltStore, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("init store: %w", err)
 	}
-	return &boltStore{db: db}, nil
+	return &Bolt{db: db}, nil
 }
 
-func (s *boltStore) close() error { return s.db.Close() }
+// Close implements Store.
+func (s *Bolt) Close() error { return s.db.Close() }
 
 // indexKey orders a project's agent jobs by creation time, so the number
 // created in the last hour is a short cursor walk.
@@ -85,9 +89,9 @@ func indexKey(projectID string, t time.Time, id string) []byte {
 	return append(k, id...)
 }
 
-// createAgentJob checks and inserts in one transaction, so concurrent
+// CreateAgentJob checks and inserts in one transaction, so concurrent
 // requests cannot both slip under the limit.
-func (s *boltStore) createAgentJob(rec *agentJobRecord, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
+func (s *Bolt) CreateAgentJob(rec *AgentJob, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
 	err = s.update(func(tx *bolt.Tx) error {
 		idx := tx.Bucket(bucketAgentIndex)
 		if oldest, limited = agentLimited(idx, rec.ProjectID, limit, since); limited {
@@ -136,16 +140,17 @@ func agentLimited(idx *bolt.Bucket, projectID string, limit int, since time.Time
 // the hourly limit beside the jobs: the job id and the message's number.
 func messageIndexID(jobID string, n int) string { return fmt.Sprintf("%s#%d", jobID, n) }
 
-func (s *boltStore) addAgentMessage(id string, msg agentMessage, limit int, since time.Time,
-	accept func(*agentJobRecord) error,
-) (rec *agentJobRecord, oldest time.Time, limited bool, err error) {
+// AddAgentMessage implements Store.
+func (s *Bolt) AddAgentMessage(id string, msg AgentMessage, limit int, since time.Time,
+	accept func(*AgentJob) error,
+) (rec *AgentJob, oldest time.Time, limited bool, err error) {
 	err = s.update(func(tx *bolt.Tx) error {
 		jobs, idx := tx.Bucket(bucketAgentJobs), tx.Bucket(bucketAgentIndex)
 		data := jobs.Get([]byte(id))
 		if data == nil {
-			return errNoRecord
+			return ErrNoRecord
 		}
-		rec = &agentJobRecord{}
+		rec = &AgentJob{}
 		if err := json.Unmarshal(data, rec); err != nil {
 			return err
 		}
@@ -168,23 +173,25 @@ func (s *boltStore) addAgentMessage(id string, msg agentMessage, limit int, sinc
 	return rec, oldest, limited, err
 }
 
-func (s *boltStore) agentJob(id string) (*agentJobRecord, error) {
-	var rec agentJobRecord
+// AgentJob implements Store.
+func (s *Bolt) AgentJob(id string) (*AgentJob, error) {
+	var rec AgentJob
 	return &rec, s.get(bucketAgentJobs, id, &rec)
 }
 
-// get decodes the record stored under id, or returns errNoRecord.
-func (s *boltStore) get(bucket []byte, id string, v any) error {
+// get decodes the record stored under id, or returns ErrNoRecord.
+func (s *Bolt) get(bucket []byte, id string, v any) error {
 	return s.db.View(func(tx *bolt.Tx) error {
 		data := tx.Bucket(bucket).Get([]byte(id))
 		if data == nil {
-			return errNoRecord
+			return ErrNoRecord
 		}
 		return json.Unmarshal(data, v)
 	})
 }
 
-func (s *boltStore) putExportJob(rec *exportJobRecord) error {
+// PutExportJob implements Store.
+func (s *Bolt) PutExportJob(rec *ExportJob) error {
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return err
@@ -194,16 +201,18 @@ func (s *boltStore) putExportJob(rec *exportJobRecord) error {
 	})
 }
 
-func (s *boltStore) exportJob(id string) (*exportJobRecord, error) {
-	var rec exportJobRecord
+// ExportJob implements Store.
+func (s *Bolt) ExportJob(id string) (*ExportJob, error) {
+	var rec ExportJob
 	return &rec, s.get(bucketExportJobs, id, &rec)
 }
 
-func (s *boltStore) exportJobs() ([]*exportJobRecord, error) {
-	var out []*exportJobRecord
+// ExportJobs implements Store.
+func (s *Bolt) ExportJobs() ([]*ExportJob, error) {
+	var out []*ExportJob
 	err := s.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketExportJobs).ForEach(func(_, v []byte) error {
-			var rec exportJobRecord
+			var rec ExportJob
 			if err := json.Unmarshal(v, &rec); err != nil {
 				return err
 			}
@@ -214,19 +223,21 @@ func (s *boltStore) exportJobs() ([]*exportJobRecord, error) {
 	return out, err
 }
 
-func (s *boltStore) deleteExportJob(id string) error {
+// DeleteExportJob implements Store.
+func (s *Bolt) DeleteExportJob(id string) error {
 	return s.update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketExportJobs).Delete([]byte(id))
 	})
 }
 
-func (s *boltStore) deleteAgentJobsBefore(cutoff time.Time) (int, error) {
+// DeleteAgentJobsBefore implements Store.
+func (s *Bolt) DeleteAgentJobsBefore(cutoff time.Time) (int, error) {
 	n := 0
 	err := s.update(func(tx *bolt.Tx) error {
 		jobs, idx := tx.Bucket(bucketAgentJobs), tx.Bucket(bucketAgentIndex)
 		var doomedJobs, doomedIndex [][]byte
 		err := jobs.ForEach(func(k, v []byte) error {
-			var rec agentJobRecord
+			var rec AgentJob
 			if err := json.Unmarshal(v, &rec); err != nil {
 				return err
 			}
@@ -258,9 +269,9 @@ func (s *boltStore) deleteAgentJobsBefore(cutoff time.Time) (int, error) {
 	return n, err
 }
 
-// createExportJob checks and inserts in one transaction, so concurrent
+// CreateExportJob checks and inserts in one transaction, so concurrent
 // starts cannot slip past a limit together.
-func (s *boltStore) createExportJob(rec *exportJobRecord, idemKey, hash string, lim exportLimits) (existing *exportJobRecord, err error) {
+func (s *Bolt) CreateExportJob(rec *ExportJob, idemKey, hash string, lim Limits) (existing *ExportJob, err error) {
 	err = s.update(func(tx *bolt.Tx) error {
 		if idemKey != "" {
 			prev, err := idempotentLookup(tx, rec.OrgID, idemKey, hash, rec.CreatedAt)

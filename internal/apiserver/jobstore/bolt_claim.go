@@ -1,4 +1,4 @@
-package apiserver
+package jobstore
 
 import (
 	"context"
@@ -13,14 +13,14 @@ import (
 
 // modifyExportJob runs edit on the stored record of id inside one write
 // transaction and stores the result, unless edit fails.
-func (s *boltStore) modifyExportJob(id string, edit func(*exportJobRecord) error) error {
+func (s *Bolt) modifyExportJob(id string, edit func(*ExportJob) error) error {
 	return s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketExportJobs)
 		data := b.Get([]byte(id))
 		if data == nil {
-			return errNoRecord
+			return ErrNoRecord
 		}
-		var rec exportJobRecord
+		var rec ExportJob
 		if err := json.Unmarshal(data, &rec); err != nil {
 			return fmt.Errorf("decode export job %s: %w", id, err)
 		}
@@ -35,29 +35,30 @@ func (s *boltStore) modifyExportJob(id string, edit func(*exportJobRecord) error
 	})
 }
 
-// watch has nothing to do: this process is the only one that writes.
-func (s *boltStore) watch(context.Context, func()) {}
+// Watch has nothing to do: this process is the only one that writes.
+func (s *Bolt) Watch(context.Context, func()) {}
 
-// ping has nothing to reach: the file is open for as long as the store.
-func (s *boltStore) ping(context.Context) error { return nil }
+// Ping has nothing to reach: the file is open for as long as the store.
+func (s *Bolt) Ping(context.Context) error { return nil }
 
-func (s *boltStore) setBundleSize(id string, size int64) error {
-	return s.modifyExportJob(id, func(rec *exportJobRecord) error {
+// SetBundleSize implements Store.
+func (s *Bolt) SetBundleSize(id string, size int64) error {
+	return s.modifyExportJob(id, func(rec *ExportJob) error {
 		rec.BundleSize = size
 		return nil
 	})
 }
 
-// claimExport walks every job to find the oldest claimable one. A claim
+// ClaimExport walks every job to find the oldest claimable one. A claim
 // follows each start and each finished job, so the walk is paid once per
 // job; the store holds at most maxStoredExports per organization.
-func (s *boltStore) claimExport(owner string, now time.Time, lease time.Duration) (*exportJobRecord, error) {
-	var claimed *exportJobRecord
+func (s *Bolt) ClaimExport(owner string, now time.Time, lease time.Duration) (*ExportJob, error) {
+	var claimed *ExportJob
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketExportJobs)
-		var best *exportJobRecord
+		var best *ExportJob
 		err := b.ForEach(func(_, v []byte) error {
-			var rec exportJobRecord
+			var rec ExportJob
 			if err := json.Unmarshal(v, &rec); err != nil {
 				return err
 			}
@@ -88,20 +89,22 @@ func (s *boltStore) claimExport(owner string, now time.Time, lease time.Duration
 	return claimed, nil
 }
 
-func (s *boltStore) renewLease(mine *exportJobRecord, until time.Time) error {
-	return s.modifyExportJob(mine.JobID, func(cur *exportJobRecord) error {
-		if !holds(cur, mine) {
-			return errLeaseLost
+// RenewLease implements Store.
+func (s *Bolt) RenewLease(mine *ExportJob, until time.Time) error {
+	return s.modifyExportJob(mine.JobID, func(cur *ExportJob) error {
+		if !Holds(cur, mine) {
+			return ErrLeaseLost
 		}
 		extendLease(cur, mine, until)
 		return nil
 	})
 }
 
-func (s *boltStore) completeAttempt(mine *exportJobRecord) error {
-	return s.modifyExportJob(mine.JobID, func(cur *exportJobRecord) error {
-		if !holds(cur, mine) {
-			return errLeaseLost
+// CompleteAttempt implements Store.
+func (s *Bolt) CompleteAttempt(mine *ExportJob) error {
+	return s.modifyExportJob(mine.JobID, func(cur *ExportJob) error {
+		if !Holds(cur, mine) {
+			return ErrLeaseLost
 		}
 		*cur = *mine
 		cur.Owner, cur.LeaseUntil = "", time.Time{}
@@ -109,15 +112,15 @@ func (s *boltStore) completeAttempt(mine *exportJobRecord) error {
 	})
 }
 
-// releaseLeases ends the leases of jobs a previous process left running.
+// ReleaseLeases ends the leases of jobs a previous process left running.
 // Only one process opens the file (bbolt locks it), so they are orphans:
 // the next claim resumes them at once rather than after their lease.
-func (s *boltStore) releaseLeases() error {
+func (s *Bolt) ReleaseLeases() error {
 	return s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketExportJobs)
 		var fixed [][2][]byte
 		err := b.ForEach(func(k, v []byte) error {
-			var rec exportJobRecord
+			var rec ExportJob
 			if err := json.Unmarshal(v, &rec); err != nil {
 				return err
 			}

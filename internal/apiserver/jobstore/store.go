@@ -1,4 +1,4 @@
-package apiserver
+package jobstore
 
 import (
 	"context"
@@ -9,96 +9,107 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
 
-// jobStore is where the server keeps its state: agent jobs, export jobs
-// with their claims and leases, idempotency keys and counters. boltStore
-// (one file, one process) is the embedded default; pgStore (PostgreSQL)
+// Store is where the server keeps its state: agent jobs, export jobs
+// with their claims and leases, idempotency keys and counters. Bolt
+// (one file, one process) is the embedded default; Postgres (PostgreSQL)
 // is shared by replicas. Every check-and-write that a limit or a claim
 // depends on is one method, so each backend can make it one transaction.
-type jobStore interface {
-	// createAgentJob stores rec unless the project already has limit jobs
+type Store interface {
+	// CreateAgentJob stores rec unless the project already has limit jobs
 	// created after since; then it returns the creation time of the oldest
 	// of those, from which the caller computes Retry-After. It numbers the
 	// job's pull request from the project's counter.
-	createAgentJob(rec *agentJobRecord, limit int, since time.Time) (oldest time.Time, limited bool, err error)
-	agentJob(id string) (*agentJobRecord, error)
-	// addAgentMessage appends msg to job id in one transaction: accept
+	CreateAgentJob(rec *AgentJob, limit int, since time.Time) (oldest time.Time, limited bool, err error)
+	AgentJob(id string) (*AgentJob, error)
+	// AddAgentMessage appends msg to job id in one transaction: accept
 	// sees the stored record first and may refuse (its error is
-	// returned as is; errNoRecord when there is no such job); then the
+	// returned as is; ErrNoRecord when there is no such job); then the
 	// project's jobs and messages created after since are counted
 	// against limit as createAgentJob does. It returns the record with
 	// the message appended.
-	addAgentMessage(id string, msg agentMessage, limit int, since time.Time,
-		accept func(*agentJobRecord) error) (rec *agentJobRecord, oldest time.Time, limited bool, err error)
-	// deleteAgentJobsBefore drops agent jobs created before cutoff.
-	deleteAgentJobsBefore(cutoff time.Time) (int, error)
+	AddAgentMessage(id string, msg AgentMessage, limit int, since time.Time,
+		accept func(*AgentJob) error) (rec *AgentJob, oldest time.Time, limited bool, err error)
+	// DeleteAgentJobsBefore drops agent jobs created before cutoff.
+	DeleteAgentJobsBefore(cutoff time.Time) (int, error)
 
-	// createExportJob stores rec with its checks: an earlier start with
+	// CreateExportJob stores rec with its checks: an earlier start with
 	// the same idempotency key returns that job instead (or
-	// errIdempotencyConflict), and the organization's limits refuse it
-	// with errTooManyActive, errTooManyStored or errTooManyBytes.
-	createExportJob(rec *exportJobRecord, idemKey, hash string, lim exportLimits) (existing *exportJobRecord, err error)
-	exportJob(id string) (*exportJobRecord, error)
-	// exportJobs returns every export job, for recovery and the sweep.
-	exportJobs() ([]*exportJobRecord, error)
-	// putExportJob overwrites a job record unconditionally: for jobs no
+	// ErrIdempotencyConflict), and the organization's limits refuse it
+	// with ErrTooManyActive, ErrTooManyStored or ErrTooManyBytes.
+	CreateExportJob(rec *ExportJob, idemKey, hash string, lim Limits) (existing *ExportJob, err error)
+	ExportJob(id string) (*ExportJob, error)
+	// ExportJobs returns every export job, for recovery and the sweep.
+	ExportJobs() ([]*ExportJob, error)
+	// PutExportJob overwrites a job record unconditionally: for jobs no
 	// worker holds (recovery of a completed job whose files are gone).
-	putExportJob(rec *exportJobRecord) error
-	// setBundleSize records the size of a completed job's archive.
-	setBundleSize(id string, size int64) error
-	deleteExportJob(id string) error
-	// pruneIdempotency drops keys past idempotencyWindow.
-	pruneIdempotency(now time.Time) error
+	PutExportJob(rec *ExportJob) error
+	// SetBundleSize records the size of a completed job's archive.
+	SetBundleSize(id string, size int64) error
+	DeleteExportJob(id string) error
+	// PruneIdempotency drops keys past IdempotencyWindow.
+	PruneIdempotency(now time.Time) error
 
-	// claimExport takes the oldest job that is queued, or running under
+	// ClaimExport takes the oldest job that is queued, or running under
 	// a lease that ended before now, for owner until now+lease: it is
 	// marked running, its attempt counted and its progress reset. It
 	// returns nil when there is nothing to do.
-	claimExport(owner string, now time.Time, lease time.Duration) (*exportJobRecord, error)
-	// renewLease extends the lease of the attempt rec describes to until;
-	// errLeaseLost when another owner or attempt holds the job now.
-	renewLease(rec *exportJobRecord, until time.Time) error
-	// completeAttempt writes the outcome of the attempt rec describes,
-	// unless the job was taken over since (errLeaseLost): a worker that
+	ClaimExport(owner string, now time.Time, lease time.Duration) (*ExportJob, error)
+	// RenewLease extends the lease of the attempt rec describes to until;
+	// ErrLeaseLost when another owner or attempt holds the job now.
+	RenewLease(rec *ExportJob, until time.Time) error
+	// CompleteAttempt writes the outcome of the attempt rec describes,
+	// unless the job was taken over since (ErrLeaseLost): a worker that
 	// lost its lease must not overwrite the new owner's result.
-	completeAttempt(rec *exportJobRecord) error
+	CompleteAttempt(rec *ExportJob) error
 
-	// watch calls wake whenever another process may have made a job
+	// Watch calls wake whenever another process may have made a job
 	// claimable, until ctx ends; a store only one process uses has
 	// nothing to watch and returns at once.
-	watch(ctx context.Context, wake func())
+	Watch(ctx context.Context, wake func())
 
-	// ping reports whether the store can be reached, for /readyz.
-	ping(ctx context.Context) error
+	// Ping reports whether the store can be reached, for /readyz.
+	Ping(ctx context.Context) error
 
-	// faults lets tests make writes fail as a full disk or a lost
+	// Faults lets tests make writes fail as a full disk or a lost
 	// database would.
-	faults() *writeFaults
-	close() error
+	Faults() *WriteFaults
+	Close() error
 }
 
 var (
-	errNoRecord = errors.New("no such record")
-	// errLeaseLost says another worker or replica took the job over.
-	errLeaseLost = errors.New("the export's lease was lost to another worker")
+	// ErrNoRecord says there is no job with the id asked for.
+	ErrNoRecord = errors.New("no such record")
+	// ErrLeaseLost says another worker or replica took the job over.
+	ErrLeaseLost = errors.New("the export's lease was lost to another worker")
 )
 
-// writeFaults stands in, in tests (export_test.go), for a store that
-// refuses writes: a non-nil error from the function fails the write
-// before the backend sees it.
-type writeFaults struct {
+// WriteFaults stands in, in tests, for a store that refuses writes: a
+// non-nil error from the function given to Fail fails the write before
+// the backend sees it.
+type WriteFaults struct {
 	fail atomic.Pointer[func() error]
 }
 
-func (w *writeFaults) check() error {
+// Fail makes every later write call f first and fail with its error, if
+// any; nil makes writes succeed again.
+func (w *WriteFaults) Fail(f func() error) {
+	if f == nil {
+		w.fail.Store(nil)
+		return
+	}
+	w.fail.Store(&f)
+}
+
+func (w *WriteFaults) check() error {
 	if f := w.fail.Load(); f != nil {
 		return (*f)()
 	}
 	return nil
 }
 
-// agentJobRecord is what is stored of an agent job. The project's agent
+// AgentJob is what is stored of an agent job. The project's agent
 // script is copied in, so a later config change does not rewrite history.
-type agentJobRecord struct {
+type AgentJob struct {
 	ID           string        `json:"id"`
 	OrgID        string        `json:"orgId"`
 	ProjectID    string        `json:"projectId"`
@@ -112,22 +123,22 @@ type agentJobRecord struct {
 	PRNumber     uint64        `json:"prNumber"`
 	CreatedAt    time.Time     `json:"createdAt"`
 	// Messages are the follow-ups sent to the job, oldest first.
-	Messages []agentMessage `json:"messages,omitempty"`
+	Messages []AgentMessage `json:"messages,omitempty"`
 }
 
-// agentMessage is one follow-up of an agent job. Like the job, it copies
+// AgentMessage is one follow-up of an agent job. Like the job, it copies
 // the project's agent script as it was when the message arrived. The
 // prompt is not kept: the reference agent does not read it, and a job's
 // record, rewritten on every message, would otherwise grow by up to 64 KiB
 // a message for as long as the job is retained.
-type agentMessage struct {
+type AgentMessage struct {
 	At       time.Time     `json:"at"`
 	Outcome  string        `json:"outcome"`
 	Duration time.Duration `json:"duration"`
 }
 
-// exportJobRecord is what is stored of a static export job.
-type exportJobRecord struct {
+// ExportJob is what is stored of a static export job.
+type ExportJob struct {
 	JobID     string    `json:"jobId"`
 	OrgID     string    `json:"orgId"`
 	Domain    string    `json:"domain"`
@@ -159,58 +170,58 @@ type exportJobRecord struct {
 }
 
 // claimable reports whether a worker may take the job at now.
-func (r *exportJobRecord) claimable(now time.Time) bool {
+func (r *ExportJob) claimable(now time.Time) bool {
 	return r.Status == api.ExportQueued || (r.Status == api.ExportRunning && r.LeaseUntil.Before(now))
 }
 
-// exportLimits are the per-organization bounds checked when a job is
+// Limits are the per-organization bounds checked when a job is
 // created; zero disables a bound.
-type exportLimits struct {
-	active int   // queued + running
-	stored int   // every job kept, whatever its status
-	bytes  int64 // their rendered sites and archives
+type Limits struct {
+	Active int   // queued + running
+	Stored int   // every job kept, whatever its status
+	Bytes  int64 // their rendered sites and archives
 }
 
 // check refuses one more job for an organization that already has active
 // queued or running jobs, stored jobs in all and size bytes stored; both
 // stores call it inside the transaction that inserts the job.
-func (lim exportLimits) check(active, stored int, size int64) error {
+func (lim Limits) check(active, stored int, size int64) error {
 	switch {
-	case lim.active > 0 && active >= lim.active:
-		return errTooManyActive
-	case lim.stored > 0 && stored >= lim.stored:
-		return errTooManyStored
-	case lim.bytes > 0 && size >= lim.bytes:
-		return errTooManyBytes
+	case lim.Active > 0 && active >= lim.Active:
+		return ErrTooManyActive
+	case lim.Stored > 0 && stored >= lim.Stored:
+		return ErrTooManyStored
+	case lim.Bytes > 0 && size >= lim.Bytes:
+		return ErrTooManyBytes
 	}
 	return nil
 }
 
-// Reasons createExportJob refuses a job.
+// Reasons CreateExportJob refuses a job.
 var (
-	errTooManyActive = errors.New("too many active exports")
-	errTooManyStored = errors.New("too many stored exports")
-	errTooManyBytes  = errors.New("too many stored bytes")
+	ErrTooManyActive = errors.New("too many active exports")
+	ErrTooManyStored = errors.New("too many stored exports")
+	ErrTooManyBytes  = errors.New("too many stored bytes")
 )
 
 // takeOver turns rec into a new attempt owned by owner: running, counted,
 // rendered afresh.
-func takeOver(rec *exportJobRecord, owner string, now time.Time, lease time.Duration) {
+func takeOver(rec *ExportJob, owner string, now time.Time, lease time.Duration) {
 	rec.Status, rec.Progress, rec.PageCount = api.ExportRunning, 0, 0
 	rec.Attempts++
 	rec.Owner, rec.LeaseUntil, rec.UpdatedAt = owner, now.Add(lease), now.UTC()
 	rec.Warnings = nil // a resumed job renders, and warns, afresh
 }
 
-// holds reports whether cur is still the attempt mine describes.
-func holds(cur, mine *exportJobRecord) bool {
+// Holds reports whether cur is still the attempt mine describes.
+func Holds(cur, mine *ExportJob) bool {
 	return cur.Status == api.ExportRunning && cur.Owner == mine.Owner && cur.Attempts == mine.Attempts
 }
 
 // extendLease moves cur's lease to until and records the progress mine
 // carries, so that a replica other than the renderer, which has no live
 // view of the render, answers with progress at most one renewal old.
-func extendLease(cur, mine *exportJobRecord, until time.Time) {
+func extendLease(cur, mine *ExportJob, until time.Time) {
 	cur.LeaseUntil = until
 	if mine.PageCount > cur.PageCount {
 		cur.Progress, cur.PageCount, cur.UpdatedAt = mine.Progress, mine.PageCount, mine.UpdatedAt

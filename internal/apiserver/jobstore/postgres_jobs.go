@@ -1,4 +1,4 @@
-package apiserver
+package jobstore
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 // putPGExportJob writes rec whole, with the columns queries use taken
 // from it.
-func putPGExportJob(ctx context.Context, tx pgx.Tx, rec *exportJobRecord) error {
+func putPGExportJob(ctx context.Context, tx pgx.Tx, rec *ExportJob) error {
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return err
@@ -31,20 +31,22 @@ func putPGExportJob(ctx context.Context, tx pgx.Tx, rec *exportJobRecord) error 
 
 // tx runs fn in one transaction; unlike write, only fn decides whether
 // it fails as a lost database would.
-func (s *pgStore) tx(fn func(ctx context.Context, tx pgx.Tx) error) error {
+func (s *Postgres) tx(fn func(ctx context.Context, tx pgx.Tx) error) error {
 	ctx, cancel := opCtx()
 	defer cancel()
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return fn(ctx, tx) })
 }
 
-func (s *pgStore) exportJob(id string) (*exportJobRecord, error) {
+// ExportJob implements Store.
+func (s *Postgres) ExportJob(id string) (*ExportJob, error) {
 	ctx, cancel := opCtx()
 	defer cancel()
-	var rec exportJobRecord
+	var rec ExportJob
 	return &rec, scanRecord(s.pool.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1", id), &rec)
 }
 
-func (s *pgStore) exportJobs() ([]*exportJobRecord, error) {
+// ExportJobs implements Store.
+func (s *Postgres) ExportJobs() ([]*ExportJob, error) {
 	ctx, cancel := opCtx()
 	defer cancel()
 	rows, err := s.pool.Query(ctx, "SELECT record FROM export_jobs")
@@ -52,13 +54,13 @@ func (s *pgStore) exportJobs() ([]*exportJobRecord, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []*exportJobRecord
+	var out []*ExportJob
 	for rows.Next() {
 		var data []byte
 		if err := rows.Scan(&data); err != nil {
 			return nil, err
 		}
-		var rec exportJobRecord
+		var rec ExportJob
 		if err := json.Unmarshal(data, &rec); err != nil {
 			return nil, fmt.Errorf("decode export job: %w", err)
 		}
@@ -67,11 +69,13 @@ func (s *pgStore) exportJobs() ([]*exportJobRecord, error) {
 	return out, rows.Err()
 }
 
-func (s *pgStore) putExportJob(rec *exportJobRecord) error {
+// PutExportJob implements Store.
+func (s *Postgres) PutExportJob(rec *ExportJob) error {
 	return s.write(func(ctx context.Context, tx pgx.Tx) error { return putPGExportJob(ctx, tx, rec) })
 }
 
-func (s *pgStore) deleteExportJob(id string) error {
+// DeleteExportJob implements Store.
+func (s *Postgres) DeleteExportJob(id string) error {
 	return s.write(func(ctx context.Context, tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, "DELETE FROM export_jobs WHERE job_id = $1", id)
 		return err
@@ -80,9 +84,9 @@ func (s *pgStore) deleteExportJob(id string) error {
 
 // modify runs edit on the record of id, locked against every other
 // writer until the transaction ends, and stores the result.
-func (s *pgStore) modify(id string, edit func(*exportJobRecord) error) error {
+func (s *Postgres) modify(id string, edit func(*ExportJob) error) error {
 	return s.write(func(ctx context.Context, tx pgx.Tx) error {
-		var rec exportJobRecord
+		var rec ExportJob
 		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1 FOR UPDATE", id), &rec); err != nil {
 			return err
 		}
@@ -93,27 +97,28 @@ func (s *pgStore) modify(id string, edit func(*exportJobRecord) error) error {
 	})
 }
 
-func (s *pgStore) setBundleSize(id string, size int64) error {
-	return s.modify(id, func(rec *exportJobRecord) error {
+// SetBundleSize implements Store.
+func (s *Postgres) SetBundleSize(id string, size int64) error {
+	return s.modify(id, func(rec *ExportJob) error {
 		rec.BundleSize = size
 		return nil
 	})
 }
 
-// claimExport locks the oldest claimable job with SKIP LOCKED: replicas
+// ClaimExport locks the oldest claimable job with SKIP LOCKED: replicas
 // claiming at once each get a different job instead of queueing on the
 // same row, and the row lock keeps the claim to one of them. Leases are
 // compared with the caller's clock (injected in tests); replicas' clocks
 // are assumed to agree to well under a lease.
-func (s *pgStore) claimExport(owner string, now time.Time, lease time.Duration) (*exportJobRecord, error) {
-	var claimed *exportJobRecord
+func (s *Postgres) ClaimExport(owner string, now time.Time, lease time.Duration) (*ExportJob, error) {
+	var claimed *ExportJob
 	err := s.tx(func(ctx context.Context, tx pgx.Tx) error {
-		var rec exportJobRecord
+		var rec ExportJob
 		err := scanRecord(tx.QueryRow(ctx, `SELECT record FROM export_jobs
 			WHERE status = 'queued' OR (status = 'running' AND (lease_until IS NULL OR lease_until < $1))
 			ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`, now), &rec)
 		switch {
-		case errors.Is(err, errNoRecord):
+		case errors.Is(err, ErrNoRecord):
 			return nil
 		case err != nil:
 			return err
@@ -131,16 +136,16 @@ func (s *pgStore) claimExport(owner string, now time.Time, lease time.Duration) 
 	return claimed, nil
 }
 
-// renewLease to the zero time hands the job back; the other replicas are
+// RenewLease to the zero time hands the job back; the other replicas are
 // told so they need not wait for their next poll.
-func (s *pgStore) renewLease(mine *exportJobRecord, until time.Time) error {
+func (s *Postgres) RenewLease(mine *ExportJob, until time.Time) error {
 	return s.write(func(ctx context.Context, tx pgx.Tx) error {
-		var cur exportJobRecord
+		var cur ExportJob
 		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1 FOR UPDATE", mine.JobID), &cur); err != nil {
 			return err
 		}
-		if !holds(&cur, mine) {
-			return errLeaseLost
+		if !Holds(&cur, mine) {
+			return ErrLeaseLost
 		}
 		extendLease(&cur, mine, until)
 		if err := putPGExportJob(ctx, tx, &cur); err != nil {
@@ -153,10 +158,11 @@ func (s *pgStore) renewLease(mine *exportJobRecord, until time.Time) error {
 	})
 }
 
-func (s *pgStore) completeAttempt(mine *exportJobRecord) error {
-	return s.modify(mine.JobID, func(cur *exportJobRecord) error {
-		if !holds(cur, mine) {
-			return errLeaseLost
+// CompleteAttempt implements Store.
+func (s *Postgres) CompleteAttempt(mine *ExportJob) error {
+	return s.modify(mine.JobID, func(cur *ExportJob) error {
+		if !Holds(cur, mine) {
+			return ErrLeaseLost
 		}
 		*cur = *mine
 		cur.Owner, cur.LeaseUntil = "", time.Time{}

@@ -1,4 +1,4 @@
-package apiserver
+package jobstore
 
 import (
 	"errors"
@@ -17,20 +17,20 @@ func TestStore_agentMessagesShareHourlyLimit(t *testing.T) {
 			stores := b.pair(t)
 			const tries, limit = 8, 4
 			since := t0.Add(-time.Hour)
-			job := &agentJobRecord{ID: "aj_msg", OrgID: "acme", ProjectID: "proj_docs", CreatedAt: t0}
-			if _, lim, err := stores[0].createAgentJob(job, limit, since); err != nil || lim {
+			job := &AgentJob{ID: "aj_msg", OrgID: "acme", ProjectID: "proj_docs", CreatedAt: t0}
+			if _, lim, err := stores[0].CreateAgentJob(job, limit, since); err != nil || lim {
 				t.Fatalf("create: limited %v err %v", lim, err)
 			}
-			accept := func(*agentJobRecord) error { return nil }
+			accept := func(*AgentJob) error { return nil }
 			var wg sync.WaitGroup
 			limited := make([]bool, tries)
 			for i := range tries {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					msg := agentMessage{At: t0.Add(time.Duration(i+1) * time.Second), Outcome: OutcomePullRequest, Duration: time.Second}
+					msg := AgentMessage{At: t0.Add(time.Duration(i+1) * time.Second), Outcome: "pullRequest", Duration: time.Second}
 					var err error
-					_, _, limited[i], err = stores[i%2].addAgentMessage(job.ID, msg, limit, since, accept)
+					_, _, limited[i], err = stores[i%2].AddAgentMessage(job.ID, msg, limit, since, accept)
 					if err != nil {
 						t.Error(err)
 					}
@@ -43,30 +43,30 @@ func TestStore_agentMessagesShareHourlyLimit(t *testing.T) {
 					accepted++
 				}
 			}
-			rec, err := stores[1].agentJob(job.ID)
+			rec, err := stores[1].AgentJob(job.ID)
 			if err != nil || accepted != limit-1 || len(rec.Messages) != limit-1 {
 				t.Fatalf("%d messages accepted, %d stored (%v); want %d", accepted, len(rec.Messages), err, limit-1)
 			}
-			if _, lim, err := stores[1].createAgentJob(&agentJobRecord{ID: "aj_over", ProjectID: "proj_docs", CreatedAt: t0.Add(time.Minute)}, limit, since); err != nil || !lim {
+			if _, lim, err := stores[1].CreateAgentJob(&AgentJob{ID: "aj_over", ProjectID: "proj_docs", CreatedAt: t0.Add(time.Minute)}, limit, since); err != nil || !lim {
 				t.Fatalf("a job after the messages used the budget: limited %v err %v", lim, err)
 			}
 
 			refused := errors.New("refused by accept")
-			if _, _, _, err := stores[0].addAgentMessage(job.ID, agentMessage{At: t0.Add(time.Hour)}, 100, since,
-				func(*agentJobRecord) error { return refused }); !errors.Is(err, refused) {
+			if _, _, _, err := stores[0].AddAgentMessage(job.ID, AgentMessage{At: t0.Add(time.Hour)}, 100, since,
+				func(*AgentJob) error { return refused }); !errors.Is(err, refused) {
 				t.Fatalf("accept's refusal = %v", err)
 			}
-			if _, _, _, err := stores[0].addAgentMessage("aj_none", agentMessage{At: t0}, limit, since, accept); !errors.Is(err, errNoRecord) {
-				t.Fatalf("unknown job = %v, want errNoRecord", err)
+			if _, _, _, err := stores[0].AddAgentMessage("aj_none", AgentMessage{At: t0}, limit, since, accept); !errors.Is(err, ErrNoRecord) {
+				t.Fatalf("unknown job = %v, want ErrNoRecord", err)
 			}
-			if rec, _ := stores[0].agentJob(job.ID); len(rec.Messages) != limit-1 {
+			if rec, _ := stores[0].AgentJob(job.ID); len(rec.Messages) != limit-1 {
 				t.Fatalf("a refused message was stored: %d messages", len(rec.Messages))
 			}
 
-			if n, err := stores[1].deleteAgentJobsBefore(t0.Add(time.Second / 2)); err != nil || n != 1 {
+			if n, err := stores[1].DeleteAgentJobsBefore(t0.Add(time.Second / 2)); err != nil || n != 1 {
 				t.Fatalf("deleted %d (%v), want the one job", n, err)
 			}
-			if _, lim, err := stores[0].createAgentJob(&agentJobRecord{ID: "aj_after", ProjectID: "proj_docs", CreatedAt: t0.Add(time.Minute)}, 1, since); err != nil || lim {
+			if _, lim, err := stores[0].CreateAgentJob(&AgentJob{ID: "aj_after", ProjectID: "proj_docs", CreatedAt: t0.Add(time.Minute)}, 1, since); err != nil || lim {
 				t.Fatalf("the deleted job's messages still count: limited %v err %v", lim, err)
 			}
 		})

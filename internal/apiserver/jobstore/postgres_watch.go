@@ -1,4 +1,4 @@
-package apiserver
+package jobstore
 
 import (
 	"context"
@@ -12,6 +12,12 @@ import (
 // workers on every replica claim it at once instead of at their next poll.
 const exportChannel = "docsadmin_export_jobs"
 
+// Back-off between attempts to listen again after the connection drops.
+const (
+	listenRetryFirst = 100 * time.Millisecond
+	listenRetryMax   = 5 * time.Second
+)
+
 // notifyClaimable tells the other replicas, when tx commits, that a job
 // may be claimed.
 func notifyClaimable(ctx context.Context, tx pgx.Tx) error {
@@ -19,15 +25,15 @@ func notifyClaimable(ctx context.Context, tx pgx.Tx) error {
 	return err
 }
 
-// watch listens on exportChannel on a connection of its own, taken out of
+// Watch listens on exportChannel on a connection of its own, taken out of
 // the pool, and reconnects with back-off when it drops. The workers' poll
 // covers whatever is missed in between (and leases that end, which
 // nobody announces).
-func (s *pgStore) watch(ctx context.Context, wake func()) {
-	wait := storeRetryFirst
+func (s *Postgres) Watch(ctx context.Context, wake func()) {
+	wait := listenRetryFirst
 	for ctx.Err() == nil {
 		if s.listen(ctx, wake) {
-			wait = storeRetryFirst
+			wait = listenRetryFirst
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -35,13 +41,13 @@ func (s *pgStore) watch(ctx context.Context, wake func()) {
 		case <-t.C:
 		}
 		t.Stop()
-		wait = min(2*wait, storeRetryMax)
+		wait = min(2*wait, listenRetryMax)
 	}
 }
 
 // listen serves one connection until it fails or ctx ends, reporting
 // whether it got as far as listening.
-func (s *pgStore) listen(ctx context.Context, wake func()) (listened bool) {
+func (s *Postgres) listen(ctx context.Context, wake func()) (listened bool) {
 	pc, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return false

@@ -1,4 +1,4 @@
-package apiserver
+package jobstore
 
 import (
 	"context"
@@ -17,43 +17,43 @@ import (
 // one process).
 type backend struct {
 	name    string
-	replica func(t *testing.T) jobStore
+	replica func(t *testing.T) Store
 }
 
 // backends returns the embedded and the PostgreSQL backend, each on a
 // fresh state; the store-level tests run against both.
 func backends(*testing.T) []backend {
-	boltOpen := func(t *testing.T) jobStore {
-		st, err := openBoltStore(t.TempDir())
+	boltOpen := func(t *testing.T) Store {
+		st, err := OpenBolt(t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { _ = st.close() })
+		t.Cleanup(func() { _ = st.Close() })
 		return st
 	}
-	pgOpen := func(t *testing.T) func(t *testing.T) jobStore {
+	pgOpen := func(t *testing.T) func(t *testing.T) Store {
 		url := pgtest.DB(t)
-		return func(t *testing.T) jobStore {
-			st, err := openPGStore(context.Background(), url)
+		return func(t *testing.T) Store {
+			st, err := OpenPostgres(context.Background(), url)
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Cleanup(func() { _ = st.close() })
+			t.Cleanup(func() { _ = st.Close() })
 			return st
 		}
 	}
 	return []backend{
-		{name: "bbolt", replica: func(t *testing.T) jobStore { return boltOpen(t) }},
+		{name: "bbolt", replica: func(t *testing.T) Store { return boltOpen(t) }},
 		{name: "postgres", replica: lazyOnce(pgOpen)},
 	}
 }
 
 // lazyOnce creates the PostgreSQL database on the first replica, inside
 // the subtest, so a skip (no PostgreSQL) skips only that subtest.
-func lazyOnce(open func(t *testing.T) func(t *testing.T) jobStore) func(t *testing.T) jobStore {
+func lazyOnce(open func(t *testing.T) func(t *testing.T) Store) func(t *testing.T) Store {
 	var mu sync.Mutex
-	var opener func(t *testing.T) jobStore
-	return func(t *testing.T) jobStore {
+	var opener func(t *testing.T) Store
+	return func(t *testing.T) Store {
 		mu.Lock()
 		if opener == nil {
 			opener = open(t)
@@ -66,18 +66,18 @@ func lazyOnce(open func(t *testing.T) func(t *testing.T) jobStore) func(t *testi
 
 // pair returns two stores on one state, as two replicas have: two
 // PostgreSQL pools, or the one bbolt store twice.
-func (b backend) pair(t *testing.T) []jobStore {
+func (b backend) pair(t *testing.T) []Store {
 	first := b.replica(t)
 	if b.name == "bbolt" {
-		return []jobStore{first, first}
+		return []Store{first, first}
 	}
-	return []jobStore{first, b.replica(t)}
+	return []Store{first, b.replica(t)}
 }
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-func newExport(id, org string, at time.Time) *exportJobRecord {
-	return &exportJobRecord{JobID: id, OrgID: org, Domain: "docs.acme.test", Status: api.ExportQueued, CreatedAt: at, UpdatedAt: at}
+func newExport(id, org string, at time.Time) *ExportJob {
+	return &ExportJob{JobID: id, OrgID: org, Domain: "docs.acme.test", Status: api.ExportQueued, CreatedAt: at, UpdatedAt: at}
 }
 
 // Concurrent starts on every replica cannot slip past an organization's
@@ -95,7 +95,7 @@ func TestStore_exportLimitAcrossReplicas(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					rec := newExport(fmt.Sprintf("se_%02d", i), "acme", t0.Add(time.Duration(i)))
-					_, errs[i] = stores[i%2].createExportJob(rec, "", "", exportLimits{active: limit})
+					_, errs[i] = stores[i%2].CreateExportJob(rec, "", "", Limits{Active: limit})
 				}()
 			}
 			wg.Wait()
@@ -104,17 +104,17 @@ func TestStore_exportLimitAcrossReplicas(t *testing.T) {
 				switch {
 				case err == nil:
 					created++
-				case !errors.Is(err, errTooManyActive):
+				case !errors.Is(err, ErrTooManyActive):
 					t.Fatalf("unexpected error: %v", err)
 				}
 			}
 			if created != limit {
 				t.Fatalf("%d exports created under a limit of %d", created, limit)
 			}
-			if _, err := stores[1].createExportJob(newExport("se_other", "other", t0), "", "", exportLimits{active: limit}); err != nil {
+			if _, err := stores[1].CreateExportJob(newExport("se_other", "other", t0), "", "", Limits{Active: limit}); err != nil {
 				t.Fatalf("another organization was refused: %v", err)
 			}
-			if _, err := stores[0].createExportJob(newExport("se_more", "acme", t0), "", "", exportLimits{stored: limit}); !errors.Is(err, errTooManyStored) {
+			if _, err := stores[0].CreateExportJob(newExport("se_more", "acme", t0), "", "", Limits{Stored: limit}); !errors.Is(err, ErrTooManyStored) {
 				t.Fatalf("stored limit: %v", err)
 			}
 		})
@@ -128,25 +128,25 @@ func TestStore_idempotency(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			stores := b.pair(t)
 			first := newExport("se_first", "acme", t0)
-			if prev, err := stores[0].createExportJob(first, "k1", "h1", exportLimits{}); err != nil || prev != nil {
+			if prev, err := stores[0].CreateExportJob(first, "k1", "h1", Limits{}); err != nil || prev != nil {
 				t.Fatalf("first start: %v %v", prev, err)
 			}
-			prev, err := stores[1].createExportJob(newExport("se_retry", "acme", t0.Add(time.Minute)), "k1", "h1", exportLimits{})
+			prev, err := stores[1].CreateExportJob(newExport("se_retry", "acme", t0.Add(time.Minute)), "k1", "h1", Limits{})
 			if err != nil || prev == nil || prev.JobID != "se_first" {
 				t.Fatalf("retry: %+v %v", prev, err)
 			}
-			if _, err := stores[1].createExportJob(newExport("se_other", "acme", t0.Add(time.Minute)), "k1", "h2", exportLimits{}); !errors.Is(err, errIdempotencyConflict) {
+			if _, err := stores[1].CreateExportJob(newExport("se_other", "acme", t0.Add(time.Minute)), "k1", "h2", Limits{}); !errors.Is(err, ErrIdempotencyConflict) {
 				t.Fatalf("reuse for another request: %v", err)
 			}
 			// Another organization's key is its own.
-			if prev, err := stores[0].createExportJob(newExport("se_org2", "other", t0), "k1", "h2", exportLimits{}); err != nil || prev != nil {
+			if prev, err := stores[0].CreateExportJob(newExport("se_org2", "other", t0), "k1", "h2", Limits{}); err != nil || prev != nil {
 				t.Fatalf("other organization: %v %v", prev, err)
 			}
-			later := t0.Add(idempotencyWindow + time.Minute)
-			if err := stores[0].pruneIdempotency(later); err != nil {
+			later := t0.Add(IdempotencyWindow + time.Minute)
+			if err := stores[0].PruneIdempotency(later); err != nil {
 				t.Fatal(err)
 			}
-			if prev, err := stores[1].createExportJob(newExport("se_new", "acme", later), "k1", "h2", exportLimits{}); err != nil || prev != nil {
+			if prev, err := stores[1].CreateExportJob(newExport("se_new", "acme", later), "k1", "h2", Limits{}); err != nil || prev != nil {
 				t.Fatalf("after the window: %v %v", prev, err)
 			}
 		})
@@ -161,15 +161,15 @@ func TestStore_agentHourlyLimitAcrossReplicas(t *testing.T) {
 			stores := b.pair(t)
 			const tries, limit = 12, 4
 			var wg sync.WaitGroup
-			recs := make([]*agentJobRecord, tries)
+			recs := make([]*AgentJob, tries)
 			limited := make([]bool, tries)
 			for i := range tries {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					recs[i] = &agentJobRecord{ID: fmt.Sprintf("aj_%02d", i), OrgID: "acme", ProjectID: "proj_docs", CreatedAt: t0.Add(time.Duration(i) * time.Second)}
+					recs[i] = &AgentJob{ID: fmt.Sprintf("aj_%02d", i), OrgID: "acme", ProjectID: "proj_docs", CreatedAt: t0.Add(time.Duration(i) * time.Second)}
 					var err error
-					_, limited[i], err = stores[i%2].createAgentJob(recs[i], limit, t0.Add(-time.Hour))
+					_, limited[i], err = stores[i%2].CreateAgentJob(recs[i], limit, t0.Add(-time.Hour))
 					if err != nil {
 						t.Error(err)
 					}
@@ -185,11 +185,11 @@ func TestStore_agentHourlyLimitAcrossReplicas(t *testing.T) {
 			if len(prs) != limit || !prs[1] || !prs[limit] {
 				t.Fatalf("pull requests %v, want 1..%d once each", prs, limit)
 			}
-			oldest, lim, err := stores[0].createAgentJob(&agentJobRecord{ID: "aj_late", ProjectID: "proj_docs", CreatedAt: t0.Add(time.Minute)}, limit, t0.Add(-time.Hour))
+			oldest, lim, err := stores[0].CreateAgentJob(&AgentJob{ID: "aj_late", ProjectID: "proj_docs", CreatedAt: t0.Add(time.Minute)}, limit, t0.Add(-time.Hour))
 			if err != nil || !lim || oldest.IsZero() {
 				t.Fatalf("over the limit: oldest %v limited %v err %v", oldest, lim, err)
 			}
-			n, err := stores[1].deleteAgentJobsBefore(t0.Add(time.Hour))
+			n, err := stores[1].DeleteAgentJobsBefore(t0.Add(time.Hour))
 			if err != nil || n != limit {
 				t.Fatalf("deleted %d (%v), want %d", n, err, limit)
 			}

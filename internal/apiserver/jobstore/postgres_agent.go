@@ -1,4 +1,4 @@
-package apiserver
+package jobstore
 
 import (
 	"context"
@@ -29,24 +29,24 @@ func pgAgentLimited(ctx context.Context, tx pgx.Tx, projectID string, limit int,
 	return oldest, n >= limit, nil
 }
 
-// addAgentMessage locks the project before the job's row, the order
-// createAgentJob takes the project lock in too, so the two cannot
+// AddAgentMessage locks the project before the job's row, the order
+// CreateAgentJob takes the project lock in too, so the two cannot
 // deadlock.
-func (s *pgStore) addAgentMessage(id string, msg agentMessage, limit int, since time.Time,
-	accept func(*agentJobRecord) error,
-) (rec *agentJobRecord, oldest time.Time, limited bool, err error) {
+func (s *Postgres) AddAgentMessage(id string, msg AgentMessage, limit int, since time.Time,
+	accept func(*AgentJob) error,
+) (rec *AgentJob, oldest time.Time, limited bool, err error) {
 	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
 		var projectID string
 		if err := tx.QueryRow(ctx, "SELECT project_id FROM agent_jobs WHERE id = $1", id).Scan(&projectID); err != nil {
 			if errors.Is(err, pgx.ErrNoRows) {
-				return errNoRecord
+				return ErrNoRecord
 			}
 			return err
 		}
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockAgentProject, projectID); err != nil {
 			return err
 		}
-		rec = &agentJobRecord{}
+		rec = &AgentJob{}
 		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM agent_jobs WHERE id = $1 FOR UPDATE", id), rec); err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package apiserver
+package jobstore
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
-// pgStore is the jobStore that replicas share. Every check-and-write runs
+// Postgres is the Store that replicas share. Every check-and-write runs
 // in one transaction that first takes a transaction-scoped advisory lock
 // keyed by what the check counts (the organization for export limits and
 // idempotency keys, the project for the agent-job hourly limit): starts
@@ -24,12 +24,12 @@ import (
 // the database: there is no row to lock, and a lock on "no rows yet"
 // would not stop two first inserts. The lock ends with the transaction,
 // so a replica that dies mid-start holds nothing.
-type pgStore struct {
+type Postgres struct {
 	pool  *pgxpool.Pool
-	fault writeFaults
+	fault WriteFaults
 }
 
-var _ jobStore = (*pgStore)(nil)
+var _ Store = (*Postgres)(nil)
 
 // Classes of the two-key advisory locks; the second key is hashtext of
 // the organization or project id. A hash collision only makes two
@@ -46,9 +46,9 @@ const defaultPoolConns = 16
 // turns into an error (503, a retried write) rather than a hung request.
 const pgOpTimeout = 15 * time.Second
 
-// openPGStore connects, checks the database answers and applies the
+// OpenPostgres connects, checks the database answers and applies the
 // schema migrations.
-func openPGStore(ctx context.Context, url string) (*pgStore, error) {
+func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
 	ctx, cancel := context.WithTimeout(ctx, pgOpTimeout)
 	defer cancel()
 	cfg, err := pgxpool.ParseConfig(url)
@@ -74,21 +74,24 @@ func openPGStore(ctx context.Context, url string) (*pgStore, error) {
 		pool.Close()
 		return nil, fmt.Errorf("migrate database: %w", err)
 	}
-	return &pgStore{pool: pool}, nil
+	return &Postgres{pool: pool}, nil
 }
 
-func (s *pgStore) close() error {
+// Close implements Store.
+func (s *Postgres) Close() error {
 	s.pool.Close()
 	return nil
 }
 
-func (s *pgStore) faults() *writeFaults { return &s.fault }
+// Faults implements Store.
+func (s *Postgres) Faults() *WriteFaults { return &s.fault }
 
-func (s *pgStore) ping(ctx context.Context) error { return s.pool.Ping(ctx) }
+// Ping implements Store.
+func (s *Postgres) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
 
 // write runs fn in one transaction, or fails the way a lost database
 // would when a test says so.
-func (s *pgStore) write(fn func(ctx context.Context, tx pgx.Tx) error) error {
+func (s *Postgres) write(fn func(ctx context.Context, tx pgx.Tx) error) error {
 	if err := s.fault.check(); err != nil {
 		return err
 	}
@@ -99,7 +102,8 @@ func opCtx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), pgOpTimeout)
 }
 
-func (s *pgStore) createAgentJob(rec *agentJobRecord, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
+// CreateAgentJob implements Store.
+func (s *Postgres) CreateAgentJob(rec *AgentJob, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
 	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockAgentProject, rec.ProjectID); err != nil {
 			return err
@@ -124,26 +128,28 @@ func (s *pgStore) createAgentJob(rec *agentJobRecord, limit int, since time.Time
 	return oldest, limited, err
 }
 
-func (s *pgStore) agentJob(id string) (*agentJobRecord, error) {
+// AgentJob implements Store.
+func (s *Postgres) AgentJob(id string) (*AgentJob, error) {
 	ctx, cancel := opCtx()
 	defer cancel()
-	var rec agentJobRecord
+	var rec AgentJob
 	return &rec, scanRecord(s.pool.QueryRow(ctx, "SELECT record FROM agent_jobs WHERE id = $1", id), &rec)
 }
 
-// scanRecord decodes the one JSON record row returns, or errNoRecord.
+// scanRecord decodes the one JSON record row returns, or ErrNoRecord.
 func scanRecord(row pgx.Row, v any) error {
 	var data []byte
 	if err := row.Scan(&data); err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
-			return errNoRecord
+			return ErrNoRecord
 		}
 		return err
 	}
 	return json.Unmarshal(data, v)
 }
 
-func (s *pgStore) deleteAgentJobsBefore(cutoff time.Time) (int, error) {
+// DeleteAgentJobsBefore implements Store.
+func (s *Postgres) DeleteAgentJobsBefore(cutoff time.Time) (int, error) {
 	n := 0
 	err := s.write(func(ctx context.Context, tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, "DELETE FROM agent_jobs WHERE created_at < $1", cutoff)
@@ -153,7 +159,8 @@ func (s *pgStore) deleteAgentJobsBefore(cutoff time.Time) (int, error) {
 	return n, err
 }
 
-func (s *pgStore) createExportJob(rec *exportJobRecord, idemKey, hash string, lim exportLimits) (existing *exportJobRecord, err error) {
+// CreateExportJob implements Store.
+func (s *Postgres) CreateExportJob(rec *ExportJob, idemKey, hash string, lim Limits) (existing *ExportJob, err error) {
 	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockExportOrg, rec.OrgID); err != nil {
 			return err
@@ -193,8 +200,8 @@ func (s *pgStore) createExportJob(rec *exportJobRecord, idemKey, hash string, li
 
 // idempotentLookup is the PostgreSQL twin of the bbolt one: the job an
 // earlier start with key created, nil when none counts any more, or
-// errIdempotencyConflict.
-func (s *pgStore) idempotentLookup(ctx context.Context, tx pgx.Tx, orgID, key, hash string, now time.Time) (*exportJobRecord, error) {
+// ErrIdempotencyConflict.
+func (s *Postgres) idempotentLookup(ctx context.Context, tx pgx.Tx, orgID, key, hash string, now time.Time) (*ExportJob, error) {
 	var prevHash, jobID string
 	var created time.Time
 	err := tx.QueryRow(ctx, "SELECT request_hash, job_id, created_at FROM export_idempotency WHERE org_id = $1 AND key = $2",
@@ -205,25 +212,26 @@ func (s *pgStore) idempotentLookup(ctx context.Context, tx pgx.Tx, orgID, key, h
 	if err != nil {
 		return nil, err
 	}
-	if !now.Before(created.Add(idempotencyWindow)) {
+	if !now.Before(created.Add(IdempotencyWindow)) {
 		return nil, nil
 	}
-	var rec exportJobRecord
+	var rec ExportJob
 	switch err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1", jobID), &rec); {
-	case errors.Is(err, errNoRecord):
+	case errors.Is(err, ErrNoRecord):
 		return nil, nil
 	case err != nil:
 		return nil, err
 	}
 	if prevHash != hash {
-		return nil, errIdempotencyConflict
+		return nil, ErrIdempotencyConflict
 	}
 	return &rec, nil
 }
 
-func (s *pgStore) pruneIdempotency(now time.Time) error {
+// PruneIdempotency implements Store.
+func (s *Postgres) PruneIdempotency(now time.Time) error {
 	return s.write(func(ctx context.Context, tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, "DELETE FROM export_idempotency WHERE created_at <= $1", now.Add(-idempotencyWindow))
+		_, err := tx.Exec(ctx, "DELETE FROM export_idempotency WHERE created_at <= $1", now.Add(-IdempotencyWindow))
 		return err
 	})
 }

@@ -1,0 +1,15 @@
+// Package jobstore is where the reference API server keeps its state:
+// agent jobs with their follow-up messages, export jobs with their claims
+// and leases, idempotency keys and counters. Store is the one interface;
+// Bolt (one bbolt file, one process) is the embedded default and Postgres
+// is shared by replicas, with its schema in numbered migrations applied
+// under an advisory lock.
+//
+// It knows records, limits and leases: every check-and-write that a limit
+// or a claim depends on is one method, so each backend makes it one
+// transaction. It does not know HTTP, the API's error bodies, the
+// configuration file, rendering, archives or object storage, and it never
+// imports internal/apiserver (depguard holds that line): the server maps
+// its errors (ErrTooManyActive, ErrLeaseLost, …) to statuses and decides
+// what a job's fields mean.
+package jobstore
