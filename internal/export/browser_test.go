@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // TestBrowser_searchAndFollowLinks opens an air-gapped bundle from file://
@@ -99,6 +100,7 @@ func TestBrowser_searchAndFollowLinks(t *testing.T) {
 // machine without one.
 func chromium(t *testing.T) string {
 	t.Helper()
+	testutil.SkipShort(t, testutil.NeedsChromium)
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
 		// A developer without Chromium may skip; CI may not, or the only

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // echoed is one request the echo server received.
@@ -189,6 +191,7 @@ var sampleRunners = []sampleRunner{
 // real tools against a 127.0.0.1 echo server and checks that each sends
 // the request its operation describes.
 func TestSamples_echo(t *testing.T) {
+	testutil.SkipShort(t, testutil.NeedsSamples)
 	langs := make([]string, len(sampleRunners))
 	for i, r := range sampleRunners {
 		langs[i] = `"` + strings.ToLower(r.title) + `"`
