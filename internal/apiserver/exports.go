@@ -71,6 +71,7 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 		JobID: id, OrgID: org.ID, Domain: domain, Label: req.Version, Paths: paths,
 		Status: api.ExportQueued, CreatedAt: now, UpdatedAt: now,
 	}
+	s.holdNew(rec)
 	existing, err := s.store.CreateExportJob(rec, idemKey, requestHash(domain, req.Version, paths), s.exportLimits())
 	switch {
 	case errors.Is(err, jobstore.ErrIdempotencyConflict):
@@ -116,6 +117,23 @@ func (s *Server) getExport(w http.ResponseWriter, r *http.Request) error {
 // owns it. Another organization's job answers exactly like a missing one.
 func (s *Server) findExport(r *http.Request) (*jobstore.ExportJob, error) {
 	id := r.PathValue("jobId")
+	rec, err := s.loadExport(id)
+	if err != nil {
+		return nil, err
+	}
+	errMissing := notFound("static export job %q not found", id)
+	if rec.OrgID != orgFrom(r.Context()).ID {
+		return nil, errMissing
+	}
+	if s.expired(rec.CreatedAt) {
+		s.forgetExport(rec.JobID)
+		return nil, errMissing
+	}
+	return rec, nil
+}
+
+// loadExport loads any organization's export job, or answers 404.
+func (s *Server) loadExport(id string) (*jobstore.ExportJob, error) {
 	errMissing := notFound("static export job %q not found", id)
 	if !exportIDPattern.MatchString(id) {
 		return nil, errMissing
@@ -127,13 +145,6 @@ func (s *Server) findExport(r *http.Request) (*jobstore.ExportJob, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load export job: %w", err)
 	}
-	if rec.OrgID != orgFrom(r.Context()).ID {
-		return nil, errMissing
-	}
-	if s.expired(rec.CreatedAt) {
-		s.forgetExport(rec.JobID)
-		return nil, errMissing
-	}
 	return rec, nil
 }
 
@@ -141,6 +152,9 @@ func exportView(rec *jobstore.ExportJob) api.ExportJob {
 	v := api.ExportJob{
 		JobID: rec.JobID, Status: rec.Status, Progress: rec.Progress, PageCount: rec.PageCount,
 		CreatedAt: rec.CreatedAt.UTC(), UpdatedAt: rec.UpdatedAt.UTC(), Error: rec.Error, Warnings: rec.Warnings,
+	}
+	if rec.Owner == holdOwner {
+		v.Status = api.ExportQueued // held by the control plane: not started
 	}
 	// Only a completed job has content to version: a job failed after its
 	// site was lost on a crash keeps the old version in its record.

@@ -6,6 +6,7 @@
 package apiserver
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -77,6 +78,11 @@ type Options struct {
 	// ClaimInterval is how often an idle worker looks for jobs nobody
 	// woke it for (default 1s).
 	ClaimInterval time.Duration
+
+	// ControlToken enables the control plane (control.go) and overrides
+	// Config.Control.Token; JournalSize overrides its journal's size.
+	ControlToken string
+	JournalSize  int
 }
 
 // Server is the reference admin API. Create it with New, serve Handler, and
@@ -120,6 +126,11 @@ type Server struct {
 	// while requests in flight finish; closed is set by Close.
 	draining atomic.Bool
 	closed   atomic.Bool
+
+	// control is the control plane, nil unless a control token is set;
+	// runtime holds the organizations it created.
+	control *controlPlane
+	runtime runtimeOrgs
 }
 
 // New opens the data dir, recovers jobs interrupted by a crash and starts
@@ -156,6 +167,12 @@ func New(opts Options) (*Server, error) {
 	}
 	if s.clock == nil {
 		s.clock = clock.Real{}
+	}
+	if token := cmp.Or(opts.ControlToken, s.cfg.Control.Token); token != "" {
+		// Before anything reads the clock: the control plane drives it.
+		if err := s.newControlPlane(token, opts.JournalSize); err != nil {
+			return nil, fmt.Errorf("apiserver: %w", err)
+		}
 	}
 	if s.random == nil {
 		s.random = rand.Reader
@@ -196,6 +213,10 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
 	s.signer = &signer{ring: ring}
+	if err := s.loadRuntimeOrgs(); err != nil {
+		_ = s.store.Close()
+		return nil, fmt.Errorf("apiserver: %w", err)
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wake = make(chan struct{}, 1)
 	if err := s.recoverJobs(); err != nil {
@@ -304,8 +325,7 @@ func (s *Server) authenticate(key string) *Organization {
 	}
 	d := sha256.Sum256([]byte(key))
 	var found *Organization
-	for i := range s.cfg.Organizations {
-		o := &s.cfg.Organizations[i]
+	for _, o := range s.organizations() {
 		for _, k := range o.keyDigests {
 			if subtle.ConstantTimeCompare(d[:], k[:]) == 1 {
 				found = o

@@ -82,6 +82,7 @@ type settings struct {
 	objects        string
 	objOpts        objstore.Options
 	lease, claim   time.Duration
+	controlToken   string
 }
 
 // Option changes the environment's configuration.
@@ -188,6 +189,10 @@ func WithExportLease(d time.Duration) Option { return func(s *settings) { s.leas
 // told them about (default 1s, or a quarter of the lease).
 func WithClaimInterval(d time.Duration) Option { return func(s *settings) { s.claim = d } }
 
+// WithControlToken enables the control plane (/_control/v1/...) with this
+// bearer token.
+func WithControlToken(token string) Option { return func(s *settings) { s.controlToken = token } }
+
 // WithLogger sends the server's log to l (default: discarded).
 func WithLogger(l hclog.Logger) Option { return func(s *settings) { s.logger = l } }
 
@@ -255,7 +260,7 @@ func (e *Env) newServer(t testing.TB, publicURL, dataDir string) *apiserver.Serv
 		Config: e.cfg, DataDir: dataDir, PublicURL: publicURL, Clock: e.Clock, Logger: e.st.logger,
 		DatabaseURL: e.st.databaseURL, SharedDataDir: e.st.databaseURL != "" && e.st.objects == "",
 		ObjectStore: e.st.objects, ObjectStoreOptions: e.st.objOpts,
-		ExportLease: e.st.lease, ClaimInterval: e.st.claim,
+		ExportLease: e.st.lease, ClaimInterval: e.st.claim, ControlToken: e.st.controlToken,
 	})
 	if err != nil {
 		t.Fatalf("apiservertest: %v", err)
