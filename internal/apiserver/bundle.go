@@ -45,7 +45,7 @@ func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
 	u := s.publicURL.JoinPath(api.FillPath(api.PathBundleDownload,
 		map[string]string{"jobId": rec.JobID, "file": api.BundleFileName}))
 	u.RawQuery = s.signer.sign(rec.JobID, api.BundleFileName, expires).Encode()
-	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: u.String(), SizeBytes: size, ExpiresAt: expires, Version: rec.Version})
+	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: u.String(), SizeBytes: size, ExpiresAt: expires, Version: s.contentVersion(rec.Version)})
 	return nil
 }
 
@@ -215,8 +215,8 @@ func (s *Server) downloadBundle(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Content-Type", "application/gzip")
 	h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", id+".tar.gz"))
 	h.Set("Cache-Control", "private, no-store")
-	if rec.Version != "" {
-		h.Set("ETag", `"`+rec.Version+`"`)
+	if v := s.contentVersion(rec.Version); v != "" {
+		h.Set("ETag", `"`+v+`"`)
 	}
 	http.ServeContent(w, r, "", st.ModTime(), f)
 	return nil

@@ -73,7 +73,7 @@ func (s *Server) controlExportState(w http.ResponseWriter, r *http.Request) erro
 		return storeError("store export job", err)
 	}
 	s.log.Info("control: export state forced", "job", id, "status", rec.Status)
-	writeJSON(w, http.StatusOK, exportView(rec))
+	writeJSON(w, http.StatusOK, s.exportView(rec))
 	return nil
 }
 
@@ -86,7 +86,7 @@ func (s *Server) forceCompleted(w http.ResponseWriter, r *http.Request, rec *job
 		if err := s.store.PutExportJob(rec); err != nil {
 			return storeError("store export job", err)
 		}
-		writeJSON(w, http.StatusOK, exportView(rec))
+		writeJSON(w, http.StatusOK, s.exportView(rec))
 		return nil
 	}
 	// A job a worker has queued or is rendering is left to it; anything
@@ -109,7 +109,7 @@ func (s *Server) forceCompleted(w http.ResponseWriter, r *http.Request, rec *job
 		}
 		switch {
 		case cur.Status == api.ExportCompleted && cur.Owner == "":
-			writeJSON(w, http.StatusOK, exportView(cur))
+			writeJSON(w, http.StatusOK, s.exportView(cur))
 			return nil
 		case cur.Status == api.ExportFailed:
 			return errorf(http.StatusConflict, "the job was rendered for real and failed: %s", cur.Error)

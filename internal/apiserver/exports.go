@@ -91,13 +91,13 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 			lj.(*liveJob).overlay(existing)
 		}
 		w.Header().Set("Location", strings.Replace(api.PathExportJob, "{jobId}", existing.JobID, 1))
-		writeJSON(w, http.StatusAccepted, exportView(existing))
+		writeJSON(w, http.StatusAccepted, s.exportView(existing))
 		return nil
 	}
 	s.wakeWorkers()
 	s.log.Info("export queued", "job", id, "domain", domain, "paths", len(paths))
 	w.Header().Set("Location", strings.Replace(api.PathExportJob, "{jobId}", id, 1))
-	writeJSON(w, http.StatusAccepted, exportView(rec))
+	writeJSON(w, http.StatusAccepted, s.exportView(rec))
 	return nil
 }
 
@@ -109,7 +109,7 @@ func (s *Server) getExport(w http.ResponseWriter, r *http.Request) error {
 	if lj, ok := s.live.Load(rec.JobID); ok {
 		lj.(*liveJob).overlay(rec)
 	}
-	writeJSON(w, http.StatusOK, exportView(rec))
+	writeJSON(w, http.StatusOK, s.exportView(rec))
 	return nil
 }
 
@@ -146,6 +146,16 @@ func (s *Server) loadExport(id string) (*jobstore.ExportJob, error) {
 		return nil, fmt.Errorf("load export job: %w", err)
 	}
 	return rec, nil
+}
+
+// exportView is the job as the API shows it; in strict mode without the
+// fields the real service does not document.
+func (s *Server) exportView(rec *jobstore.ExportJob) api.ExportJob {
+	v := exportView(rec)
+	if s.strict {
+		v.Version, v.Warnings = "", nil
+	}
+	return v
 }
 
 func exportView(rec *jobstore.ExportJob) api.ExportJob {

@@ -82,17 +82,29 @@ var refFieldExtensions = map[string][]string{
 	"BundleResponse":  {"version"},             // the same content version, beside the link
 }
 
+// TestRefContract runs in both modes: by default our additions are
+// allowed where refFieldExtensions lists them; with --strict no answer may
+// carry them.
 func TestRefContract(t *testing.T) {
-	c := loadRefContract(t)
+	t.Run("default", func(t *testing.T) { testRefContract(t, false) })
+	t.Run("strict", func(t *testing.T) { testRefContract(t, true) })
+}
+
+func testRefContract(t *testing.T, strict bool) {
+	c := loadRefContract(t, strict)
+	mode := apiservertest.Combine()
+	if strict {
+		mode = apiservertest.WithStrict()
+	}
 
 	// One server for the flows, one with tight limits for the 429s.
-	env := apiservertest.Start(t, apiservertest.WithConfig(func(cfg *apiserver.Config) {
+	env := apiservertest.Start(t, mode, apiservertest.WithConfig(func(cfg *apiserver.Config) {
 		cfg.Organizations[0].Projects[0].Agent.Duration = apiserver.Duration(10 * time.Minute)
 		cfg.Organizations[0].Projects[0].Agent.ArchiveAfter = apiserver.Duration(time.Hour)
 	}))
 	largeDir := filepath.Join(t.TempDir(), "large")
 	writeLargeSite(t, largeDir, 1500)
-	limited := apiservertest.Start(t, apiservertest.WithAgentJobsPerHour(2), apiservertest.WithDeployment("large.acme.test", largeDir),
+	limited := apiservertest.Start(t, mode, apiservertest.WithAgentJobsPerHour(2), apiservertest.WithDeployment("large.acme.test", largeDir),
 		apiservertest.WithConfig(func(cfg *apiserver.Config) { cfg.MaxActiveExports = 1 }))
 
 	const (

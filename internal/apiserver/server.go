@@ -83,6 +83,10 @@ type Options struct {
 	// Config.Control.Token; JournalSize overrides its journal's size.
 	ControlToken string
 	JournalSize  int
+	// Strict leaves out of every answer what the real service does not
+	// document (the content version, warnings, the ETag of a download),
+	// so a suite can prove it does not depend on them.
+	Strict bool
 }
 
 // Server is the reference admin API. Create it with New, serve Handler, and
@@ -131,6 +135,7 @@ type Server struct {
 	// runtime holds the organizations it created.
 	control *controlPlane
 	runtime runtimeOrgs
+	strict  bool
 }
 
 // New opens the data dir, recovers jobs interrupted by a crash and starts
@@ -161,6 +166,7 @@ func New(opts Options) (*Server, error) {
 		random:    opts.Random,
 		log:       opts.Logger,
 		exporter:  opts.Exporter,
+		strict:    opts.Strict,
 	}
 	if opts.BundleLinkTTL > 0 {
 		s.linkTTL = opts.BundleLinkTTL
@@ -311,6 +317,14 @@ func (s *Server) Close() error {
 	s.workers.Wait()
 	s.background.Wait()
 	return s.store.Close()
+}
+
+// contentVersion is version as answers carry it: left out in strict mode.
+func (s *Server) contentVersion(version string) string {
+	if s.strict {
+		return ""
+	}
+	return version
 }
 
 // ArchivesBuilt reports how many bundle archives this process has built.

@@ -83,6 +83,7 @@ type settings struct {
 	objOpts        objstore.Options
 	lease, claim   time.Duration
 	controlToken   string
+	strict         bool
 }
 
 // Option changes the environment's configuration.
@@ -193,6 +194,10 @@ func WithClaimInterval(d time.Duration) Option { return func(s *settings) { s.cl
 // bearer token.
 func WithControlToken(token string) Option { return func(s *settings) { s.controlToken = token } }
 
+// WithStrict runs the server in strict mode: without the fields the real
+// service does not document.
+func WithStrict() Option { return func(s *settings) { s.strict = true } }
+
 // WithLogger sends the server's log to l (default: discarded).
 func WithLogger(l hclog.Logger) Option { return func(s *settings) { s.logger = l } }
 
@@ -260,7 +265,7 @@ func (e *Env) newServer(t testing.TB, publicURL, dataDir string) *apiserver.Serv
 		Config: e.cfg, DataDir: dataDir, PublicURL: publicURL, Clock: e.Clock, Logger: e.st.logger,
 		DatabaseURL: e.st.databaseURL, SharedDataDir: e.st.databaseURL != "" && e.st.objects == "",
 		ObjectStore: e.st.objects, ObjectStoreOptions: e.st.objOpts,
-		ExportLease: e.st.lease, ClaimInterval: e.st.claim, ControlToken: e.st.controlToken,
+		ExportLease: e.st.lease, ClaimInterval: e.st.claim, ControlToken: e.st.controlToken, Strict: e.st.strict,
 	})
 	if err != nil {
 		t.Fatalf("apiservertest: %v", err)
