@@ -431,3 +431,32 @@ func TestControl_openAPIMatchesRoutes(t *testing.T) {
 		t.Fatalf("control OpenAPI document:\n%v\nregistered routes:\n%v", documented, served)
 	}
 }
+
+// TestControl_advanceDoesNotAbandonRenders: export leases run on the
+// server's own clock, so moving the control clock hours ahead while a
+// render runs does not make it look abandoned (three takeovers would fail
+// the job).
+func TestControl_advanceDoesNotAbandonRenders(t *testing.T) {
+	dir := t.TempDir()
+	writeLargeSite(t, dir, 1500)
+	// Idle workers stand ready to take over a render whose lease looks
+	// run out.
+	env := controlEnv(t, apiservertest.WithDeployment("large.acme.test", dir),
+		apiservertest.WithConfig(func(c *apiserver.Config) { c.ExportWorkers = 6 }))
+	job := env.StartExport(t, api.StartExportRequest{Domain: "large.acme.test"})
+	var j api.ExportJob
+	testutil.Eventually(t, apiservertest.ExportTimeout, "the render to start", func() bool {
+		call(t, http.MethodGet, env.URL+fill(api.PathExportJob, "jobId", job.JobID), env.Key, nil).decode(t, &j)
+		return j.Status != api.ExportQueued
+	})
+	for range 4 {
+		ctl(t, env, http.MethodPost, api.PathControlClockAdvance, map[string]string{"by": "1h"}, 200)
+	}
+	call(t, http.MethodGet, env.URL+fill(api.PathExportJob, "jobId", job.JobID), env.Key, nil).decode(t, &j)
+	if j.Status != api.ExportRunning {
+		t.Skipf("the render ended (%s) before the clock moved; nothing to check", j.Status)
+	}
+	if j = env.WaitExport(t, job.JobID); j.Status != api.ExportCompleted {
+		t.Fatalf("export after the clock moved 4h during its render: %+v", j)
+	}
+}

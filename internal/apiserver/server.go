@@ -136,6 +136,10 @@ type Server struct {
 	control *controlPlane
 	runtime runtimeOrgs
 	strict  bool
+	// leaseClock times export leases. It is the clock the server was
+	// given, never the control plane's: a suite moving time hours ahead
+	// must not make every running render look abandoned and taken over.
+	leaseClock clock.Clock
 }
 
 // New opens the data dir, recovers jobs interrupted by a crash and starts
@@ -174,6 +178,7 @@ func New(opts Options) (*Server, error) {
 	if s.clock == nil {
 		s.clock = clock.Real{}
 	}
+	s.leaseClock = s.clock
 	if token := cmp.Or(opts.ControlToken, s.cfg.Control.Token); token != "" {
 		// Before anything reads the clock: the control plane drives it.
 		if err := s.newControlPlane(token, opts.JournalSize); err != nil {
