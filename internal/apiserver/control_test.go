@@ -460,3 +460,32 @@ func TestControl_advanceDoesNotAbandonRenders(t *testing.T) {
 		t.Fatalf("export after the clock moved 4h during its render: %+v", j)
 	}
 }
+
+// TestControl_badRequests: the control plane answers bad requests like the
+// admin API, with a JSON error and the documented status.
+func TestControl_badRequests(t *testing.T) {
+	env := controlEnv(t)
+	for _, tc := range []struct {
+		method, path, body, contentType string
+		want                            int
+	}{
+		{http.MethodPut, api.PathControlClock, "", "", 405},
+		{http.MethodPost, api.PathControlReset, `{"organisation": "acme"}`, "application/json", 400},
+		{http.MethodPost, api.PathControlReset, `{"organization": "acme"} {}`, "application/json", 400},
+		{http.MethodPost, api.PathControlReset, `organization=acme`, "application/x-www-form-urlencoded", 415},
+		{http.MethodPost, api.PathControlClock, `{"now": "yesterday"}`, "application/json", 400},
+		{http.MethodPost, api.PathControlClock, `{"frozen": true, "Frozen": false}`, "application/json", 400},
+		{http.MethodPost, api.PathControlFaults, `{"path": "/x", "error": "` + strings.Repeat("a", api.MaxRequestBodyBytes) + `"}`, "application/json", 413},
+		{http.MethodGet, "/_control/v1/nothing", "", "", 404},
+	} {
+		r := callWith(t, tc.method, env.URL+tc.path, testControlToken, tc.body, map[string]string{"Content-Type": tc.contentType})
+		if r.status != tc.want {
+			t.Errorf("%s %s %.40q: %d, want %d: %.200s", tc.method, tc.path, tc.body, r.status, tc.want, r.body)
+			continue
+		}
+		r.errorMessage(t)
+		if tc.want == 405 && r.header.Get("Allow") == "" {
+			t.Errorf("%s %s: 405 without Allow", tc.method, tc.path)
+		}
+	}
+}
