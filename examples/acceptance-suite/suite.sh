@@ -98,7 +98,9 @@ export BEFORE_DOWNLOAD="advance_past_link"
 advance_past_link() { control POST /_control/v1/clock/advance '{"by": "61m"}' >/dev/null; }
 fetch_bundle "$id" "$WORK/bundle.tar.gz" || fail "expired link: the client did not recover"
 unset BEFORE_DOWNLOAD
-tar -tzf "$WORK/bundle.tar.gz" | grep -qx 'manifest.json' || fail "expired link: the archive has no manifest.json"
+# Listed to a file first: with pipefail, grep -q leaving early would fail tar.
+tar -tzf "$WORK/bundle.tar.gz" >"$WORK/files" || fail "expired link: the download is not a .tar.gz"
+grep -qx 'manifest.json' "$WORK/files" || fail "expired link: the archive has no manifest.json"
 codes=$(control GET '/_control/v1/requests?path=/bundles/*' | jq -c '[.requests[].status]')
 [ "$codes" = "[403,200]" ] || fail "expired link: downloads answered $codes, want [403,200]"
 pass "the client replaces an expired link (downloads answered $codes)"
