@@ -45,7 +45,7 @@ func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
 	u := s.publicURL.JoinPath(api.FillPath(api.PathBundleDownload,
 		map[string]string{"jobId": rec.JobID, "file": api.BundleFileName}))
 	u.RawQuery = s.signer.sign(rec.JobID, api.BundleFileName, expires).Encode()
-	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: u.String(), SizeBytes: size, ExpiresAt: expires, Version: rec.Version})
+	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: u.String(), SizeBytes: size, ExpiresAt: expires, Version: s.contentVersion(rec.Version)})
 	return nil
 }
 
@@ -183,6 +183,8 @@ func (s *Server) downloadBundle(w http.ResponseWriter, r *http.Request) error {
 	}
 	err := s.signer.verify(id, file, r.URL.Query(), s.clock.Now())
 	switch {
+	case err == nil && s.linkRevoked(id):
+		return errorf(http.StatusForbidden, "this bundle link was revoked: its job was deleted by a reset")
 	case errors.Is(err, errLinkExpired):
 		return errorf(http.StatusForbidden, "this bundle link has expired; generate the bundle again for a fresh link")
 	case err != nil:
@@ -213,8 +215,8 @@ func (s *Server) downloadBundle(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Content-Type", "application/gzip")
 	h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", id+".tar.gz"))
 	h.Set("Cache-Control", "private, no-store")
-	if rec.Version != "" {
-		h.Set("ETag", `"`+rec.Version+`"`)
+	if v := s.contentVersion(rec.Version); v != "" {
+		h.Set("ETag", `"`+v+`"`)
 	}
 	http.ServeContent(w, r, "", st.ModTime(), f)
 	return nil

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -43,6 +44,12 @@ type storageFlags struct {
 	database, objects string
 }
 
+// serveFlags are the flags that shape what the server answers.
+type serveFlags struct {
+	controlToken string
+	strict       bool
+}
+
 // errBadStorage marks a storage setting that cannot be used as given: a
 // usage error (exit 2), not a failure of the server.
 var errBadStorage = errors.New("bad storage setting")
@@ -65,6 +72,10 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	objectStore := fs.String("object-store", os.Getenv(EnvObjectStore),
 		"s3://BUCKET?endpoint=URL&region=R&path-style=true bucket for sites and archives (env "+EnvObjectStore+
 			", config storage.objects); credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+	strict := fs.Bool("strict", false, "leave out what the real service does not document (content version, warnings, "+
+		"Idempotency-Key, 408/413/415 answered 400), so a suite can prove it does not depend on them")
+	controlToken := fs.String("control-token", "",
+		"enable the control plane for test suites (/_control/v1/...) with this bearer token (env "+EnvControlToken+", config control.token)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: terraform-provider-docsadmin apiserver [flags]\n"+
 			"       terraform-provider-docsadmin apiserver rotate-signing-key [--data-dir DIR] [--drop-previous]\n\n"+
@@ -78,7 +89,10 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ctx, stop := cli.WithSignals(ctx)
 	defer stop()
 	storage := storageFlags{database: *databaseURL, objects: *objectStore}
-	if err := run(ctx, log, stdout, *addr, *dataDir, *configPath, *ttl, *publicURL, storage); err != nil {
+	// The token is read from the environment here rather than as the
+	// flag's default, so -help never prints it.
+	token := cmp.Or(*controlToken, os.Getenv(EnvControlToken))
+	if err := run(ctx, log, stdout, *addr, *dataDir, *configPath, *ttl, *publicURL, storage, serveFlags{controlToken: token, strict: *strict}); err != nil {
 		log.Error("apiserver stopped", "error", err)
 		if errors.Is(err, errNeedsObjectStore) || errors.Is(err, errBadStorage) {
 			return cli.ExitUsage
@@ -88,7 +102,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return cli.ExitOK
 }
 
-func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir, configPath string, ttl time.Duration, publicURL string, storage storageFlags) (err error) {
+func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir, configPath string, ttl time.Duration, publicURL string, storage storageFlags, serve serveFlags) (err error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
@@ -142,7 +156,7 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 	}
 	srv, err := New(Options{
 		Config: cfg, DataDir: dataDir, PublicURL: publicURL, BundleLinkTTL: ttl, Logger: log,
-		DatabaseURL: storage.database, ObjectStore: storage.objects,
+		DatabaseURL: storage.database, ObjectStore: storage.objects, ControlToken: serve.controlToken, Strict: serve.strict,
 	})
 	if err != nil {
 		return err
@@ -156,7 +170,7 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 	}()
 	fmt.Fprintf(stdout, "listening on %s\n", base)
 	log.Info("serving", "addr", base, "data_dir", dataDir, "bundle_link_ttl", srv.linkTTL,
-		"database", storage.database != "", "object_store", storage.objects != "")
+		"database", storage.database != "", "object_store", storage.objects != "", "control_plane", srv.control != nil)
 	return cli.Serve(ctx, ln, srv.Handler(), func() {
 		log.Info("shutting down")
 		srv.draining.Store(true) // readyz fails from here on

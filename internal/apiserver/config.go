@@ -73,6 +73,8 @@ type Config struct {
 	// MaxStoredBytes caps the bytes of an organization's rendered sites
 	// and archives (507 beyond).
 	MaxStoredBytes int64 `yaml:"maxStoredBytes"`
+	// Control enables the control plane for test suites (control.go).
+	Control ControlConfig `yaml:"control"`
 }
 
 // Defaults of the bounds that keep one key from filling the disk or the

@@ -69,6 +69,14 @@ func (s *Server) serveError(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "error", err)
 		he = &httpError{status: http.StatusInternalServerError, msg: "internal server error"}
 	}
+	if s.strict {
+		switch he.status {
+		case http.StatusRequestTimeout, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType:
+			// Statuses of our own for a request that cannot be read:
+			// the real service documents only 400 for a bad request.
+			he = &httpError{status: http.StatusBadRequest, msg: he.msg}
+		}
+	}
 	if he.retryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(he.retryAfter))
 	}

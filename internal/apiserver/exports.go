@@ -29,9 +29,15 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 	if org.Plan != PlanEnterprise {
 		return errorf(http.StatusForbidden, "static export is not enabled for organization %q: it needs the enterprise plan", org.ID)
 	}
-	idemKey, err := idempotencyKey(r)
-	if err != nil {
-		return err
+	// Idempotency-Key is our addition: strict mode ignores it, as the
+	// real service would.
+	var idemKey string
+	if !s.strict {
+		k, err := idempotencyKey(r)
+		if err != nil {
+			return err
+		}
+		idemKey = k
 	}
 	var req api.StartExportRequest
 	if err := decodeJSON(r, &req); err != nil {
@@ -71,6 +77,7 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 		JobID: id, OrgID: org.ID, Domain: domain, Label: req.Version, Paths: paths,
 		Status: api.ExportQueued, CreatedAt: now, UpdatedAt: now,
 	}
+	s.holdNew(rec)
 	existing, err := s.store.CreateExportJob(rec, idemKey, requestHash(domain, req.Version, paths), s.exportLimits())
 	switch {
 	case errors.Is(err, jobstore.ErrIdempotencyConflict):
@@ -90,13 +97,13 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 			lj.(*liveJob).overlay(existing)
 		}
 		w.Header().Set("Location", strings.Replace(api.PathExportJob, "{jobId}", existing.JobID, 1))
-		writeJSON(w, http.StatusAccepted, exportView(existing))
+		writeJSON(w, http.StatusAccepted, s.exportView(existing))
 		return nil
 	}
 	s.wakeWorkers()
 	s.log.Info("export queued", "job", id, "domain", domain, "paths", len(paths))
 	w.Header().Set("Location", strings.Replace(api.PathExportJob, "{jobId}", id, 1))
-	writeJSON(w, http.StatusAccepted, exportView(rec))
+	writeJSON(w, http.StatusAccepted, s.exportView(rec))
 	return nil
 }
 
@@ -108,7 +115,7 @@ func (s *Server) getExport(w http.ResponseWriter, r *http.Request) error {
 	if lj, ok := s.live.Load(rec.JobID); ok {
 		lj.(*liveJob).overlay(rec)
 	}
-	writeJSON(w, http.StatusOK, exportView(rec))
+	writeJSON(w, http.StatusOK, s.exportView(rec))
 	return nil
 }
 
@@ -116,6 +123,23 @@ func (s *Server) getExport(w http.ResponseWriter, r *http.Request) error {
 // owns it. Another organization's job answers exactly like a missing one.
 func (s *Server) findExport(r *http.Request) (*jobstore.ExportJob, error) {
 	id := r.PathValue("jobId")
+	rec, err := s.loadExport(id)
+	if err != nil {
+		return nil, err
+	}
+	errMissing := notFound("static export job %q not found", id)
+	if rec.OrgID != orgFrom(r.Context()).ID {
+		return nil, errMissing
+	}
+	if s.expired(rec.CreatedAt) {
+		s.forgetExport(rec.JobID)
+		return nil, errMissing
+	}
+	return rec, nil
+}
+
+// loadExport loads any organization's export job, or answers 404.
+func (s *Server) loadExport(id string) (*jobstore.ExportJob, error) {
 	errMissing := notFound("static export job %q not found", id)
 	if !exportIDPattern.MatchString(id) {
 		return nil, errMissing
@@ -127,20 +151,26 @@ func (s *Server) findExport(r *http.Request) (*jobstore.ExportJob, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load export job: %w", err)
 	}
-	if rec.OrgID != orgFrom(r.Context()).ID {
-		return nil, errMissing
-	}
-	if s.expired(rec.CreatedAt) {
-		s.forgetExport(rec.JobID)
-		return nil, errMissing
-	}
 	return rec, nil
+}
+
+// exportView is the job as the API shows it; in strict mode without the
+// fields the real service does not document.
+func (s *Server) exportView(rec *jobstore.ExportJob) api.ExportJob {
+	v := exportView(rec)
+	if s.strict {
+		v.Version, v.Warnings = "", nil
+	}
+	return v
 }
 
 func exportView(rec *jobstore.ExportJob) api.ExportJob {
 	v := api.ExportJob{
 		JobID: rec.JobID, Status: rec.Status, Progress: rec.Progress, PageCount: rec.PageCount,
 		CreatedAt: rec.CreatedAt.UTC(), UpdatedAt: rec.UpdatedAt.UTC(), Error: rec.Error, Warnings: rec.Warnings,
+	}
+	if rec.Owner == holdOwner {
+		v.Status = api.ExportQueued // held by the control plane: not started
 	}
 	// Only a completed job has content to version: a job failed after its
 	// site was lost on a crash keeps the old version in its record.

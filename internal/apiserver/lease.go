@@ -44,7 +44,7 @@ func (s *Server) worker(n int) {
 	tick := time.NewTicker(s.claimInterval)
 	defer tick.Stop()
 	for s.ctx.Err() == nil {
-		rec, err := s.store.ClaimExport(owner, s.clock.Now(), s.lease)
+		rec, err := s.store.ClaimExport(owner, s.leaseClock.Now(), s.lease)
 		switch {
 		case err != nil:
 			// A store that refuses writes: back off rather than spin.
@@ -98,7 +98,7 @@ func (s *Server) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx context.Co
 			lj.mu.Lock()
 			mine.Progress, mine.PageCount, mine.UpdatedAt = lj.progress, lj.pageCount, lj.updatedAt
 			lj.mu.Unlock()
-			err := s.store.RenewLease(&mine, s.clock.Now().Add(s.lease))
+			err := s.store.RenewLease(&mine, s.leaseClock.Now().Add(s.lease))
 			if errors.Is(err, jobstore.ErrLeaseLost) || errors.Is(err, jobstore.ErrNoRecord) {
 				cancel(jobstore.ErrLeaseLost)
 				return

@@ -20,7 +20,10 @@ import (
 
 type ctxKey int
 
-const orgKey ctxKey = iota
+const (
+	orgKey ctxKey = iota
+	noteKey
+)
 
 // orgFrom returns the organization requireAuth put in the context.
 func orgFrom(ctx context.Context) *Organization {
@@ -51,6 +54,7 @@ func (s *Server) requireAuth(next http.Handler) http.Handler {
 				msg: "invalid admin API key"})
 			return
 		}
+		noteFrom(r.Context()).setOrg(org.ID) // for the control plane's journal
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), orgKey, org)))
 	})
 }

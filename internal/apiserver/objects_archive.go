@@ -110,7 +110,7 @@ func (s *Server) objectBundleLink(w http.ResponseWriter, r *http.Request, id str
 		return fmt.Errorf("presign bundle link: %w", err)
 	}
 	writeJSON(w, http.StatusOK, api.Bundle{JobID: id, BundleURL: link, SizeBytes: size,
-		ExpiresAt: signed.Add(s.linkTTL), Version: version})
+		ExpiresAt: signed.Add(s.linkTTL), Version: s.contentVersion(version)})
 	return nil
 }
 

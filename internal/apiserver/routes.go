@@ -65,6 +65,9 @@ func (s *Server) routes() http.Handler {
 	patterns := map[string]bool{}
 	for _, rt := range routeTable {
 		h := s.apiHandler(func(w http.ResponseWriter, r *http.Request) error { return rt.handler(s, w, r) })
+		if s.control != nil {
+			h = s.injectFaults(h)
+		}
 		switch rt.access {
 		case withBody:
 			h = s.requireAuth(s.limitBody(h))
@@ -75,7 +78,11 @@ func (s *Server) routes() http.Handler {
 		mux.Handle(pattern, h)
 		patterns[pattern] = true
 	}
-	return s.logAndRecover(s.cors(s.fallback(mux, patterns)))
+	if s.control == nil {
+		return s.logAndRecover(s.cors(s.fallback(mux, patterns)))
+	}
+	s.registerControl(mux, patterns)
+	return s.logAndRecover(s.cors(s.journalRequests(s.fallback(mux, patterns))))
 }
 
 // fallback answers what the mux would answer in plain text (404, 405, a

@@ -6,6 +6,7 @@
 package apiserver
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -77,6 +78,16 @@ type Options struct {
 	// ClaimInterval is how often an idle worker looks for jobs nobody
 	// woke it for (default 1s).
 	ClaimInterval time.Duration
+
+	// ControlToken enables the control plane (control.go) and overrides
+	// Config.Control.Token; JournalSize overrides its journal's size.
+	ControlToken string
+	JournalSize  int
+	// Strict leaves out of every answer what the real service does not
+	// document (the content version, warnings, the ETag of a download,
+	// Idempotency-Key, 408/413/415 answered 400), so a suite can prove
+	// it does not depend on them.
+	Strict bool
 }
 
 // Server is the reference admin API. Create it with New, serve Handler, and
@@ -120,6 +131,16 @@ type Server struct {
 	// while requests in flight finish; closed is set by Close.
 	draining atomic.Bool
 	closed   atomic.Bool
+
+	// control is the control plane, nil unless a control token is set;
+	// runtime holds the organizations it created.
+	control *controlPlane
+	runtime runtimeOrgs
+	strict  bool
+	// leaseClock times export leases. It is the clock the server was
+	// given, never the control plane's: a suite moving time hours ahead
+	// must not make every running render look abandoned and taken over.
+	leaseClock clock.Clock
 }
 
 // New opens the data dir, recovers jobs interrupted by a crash and starts
@@ -150,12 +171,20 @@ func New(opts Options) (*Server, error) {
 		random:    opts.Random,
 		log:       opts.Logger,
 		exporter:  opts.Exporter,
+		strict:    opts.Strict,
 	}
 	if opts.BundleLinkTTL > 0 {
 		s.linkTTL = opts.BundleLinkTTL
 	}
 	if s.clock == nil {
 		s.clock = clock.Real{}
+	}
+	s.leaseClock = s.clock
+	if token := cmp.Or(opts.ControlToken, s.cfg.Control.Token); token != "" {
+		// Before anything reads the clock: the control plane drives it.
+		if err := s.newControlPlane(token, opts.JournalSize); err != nil {
+			return nil, fmt.Errorf("apiserver: %w", err)
+		}
 	}
 	if s.random == nil {
 		s.random = rand.Reader
@@ -196,6 +225,10 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
 	s.signer = &signer{ring: ring}
+	if err := s.loadRuntimeOrgs(); err != nil {
+		_ = s.store.Close()
+		return nil, fmt.Errorf("apiserver: %w", err)
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wake = make(chan struct{}, 1)
 	if err := s.recoverJobs(); err != nil {
@@ -292,6 +325,14 @@ func (s *Server) Close() error {
 	return s.store.Close()
 }
 
+// contentVersion is version as answers carry it: left out in strict mode.
+func (s *Server) contentVersion(version string) string {
+	if s.strict {
+		return ""
+	}
+	return version
+}
+
 // ArchivesBuilt reports how many bundle archives this process has built.
 func (s *Server) ArchivesBuilt() int64 { return s.archives.Load() }
 
@@ -304,8 +345,7 @@ func (s *Server) authenticate(key string) *Organization {
 	}
 	d := sha256.Sum256([]byte(key))
 	var found *Organization
-	for i := range s.cfg.Organizations {
-		o := &s.cfg.Organizations[i]
+	for _, o := range s.organizations() {
 		for _, k := range o.keyDigests {
 			if subtle.ConstantTimeCompare(d[:], k[:]) == 1 {
 				found = o

@@ -158,7 +158,8 @@ func (s *Server) render(leaseCtx context.Context, rec *jobstore.ExportJob, lj *l
 	// already in place is a stale attempt's; ours replaces it.
 	// The check is a read, so a store refusing writes does not fail the
 	// export here; the completion is fenced again when it is written.
-	if cur, err := s.store.ExportJob(rec.JobID); err == nil && !jobstore.Holds(cur, rec) {
+	// A job deleted meanwhile (by a reset of the control plane) is lost too.
+	if cur, err := s.store.ExportJob(rec.JobID); errors.Is(err, jobstore.ErrNoRecord) || (err == nil && !jobstore.Holds(cur, rec)) {
 		_ = os.RemoveAll(partial)
 		return nil, jobstore.ErrLeaseLost
 	}
@@ -300,10 +301,8 @@ func (s *Server) orgStoredBytes(orgID string) int64 {
 }
 
 func (s *Server) orgDeployment(orgID, domain string) (*Project, *Deployment) {
-	for i := range s.cfg.Organizations {
-		if s.cfg.Organizations[i].ID == orgID {
-			return s.cfg.Organizations[i].deployment(domain)
-		}
+	if o := s.organization(orgID); o != nil {
+		return o.deployment(domain)
 	}
 	return nil, nil
 }
@@ -345,20 +344,27 @@ func (s *Server) recoverJobs() error {
 
 // forgetExport removes a job past its retention, record and files.
 func (s *Server) forgetExport(id string) {
-	// Objects first: a failure keeps the record, so the next sweep tries
-	// again instead of leaving objects nothing points to.
+	if err := s.removeExport(id); err != nil {
+		s.log.Error("delete expired export job", "job", id, "error", redact.Error(err))
+		return
+	}
+	s.log.Info("export job passed its retention and was deleted", "job", id)
+}
+
+// removeExport deletes a job's objects, record and files, in that order:
+// a failure keeps the record, so the next try finds the job again instead
+// of leaving objects nothing points to.
+func (s *Server) removeExport(id string) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), time.Minute)
 	defer cancel()
 	if err := s.deleteJobObjects(ctx, id); err != nil {
-		s.log.Error("delete expired export objects", "job", id, "error", redact.Error(err))
-		return
+		return fmt.Errorf("delete objects: %w", err)
 	}
 	if err := s.store.DeleteExportJob(id); err != nil {
-		s.log.Error("delete expired export job", "job", id, "error", err)
-		return
+		return fmt.Errorf("delete record: %w", err)
 	}
 	if err := os.RemoveAll(s.jobDir(id)); err != nil {
-		s.log.Error("delete expired export files", "job", id, "error", err)
+		return fmt.Errorf("delete files: %w", err)
 	}
-	s.log.Info("export job passed its retention and was deleted", "job", id)
+	return nil
 }

@@ -89,3 +89,86 @@ func Sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
+
+// Adjustable runs with a base clock until it is told otherwise: it can be
+// set to any time, moved forward, frozen and thawed, and reset to follow
+// the base again. The reference server's control plane drives it, so
+// another project's suite can expire a link or finish an agent job
+// without waiting. It is safe for concurrent use.
+type Adjustable struct {
+	mu     sync.Mutex
+	base   Clock
+	offset time.Duration
+	frozen bool
+	at     time.Time // the time while frozen
+}
+
+// NewAdjustable returns a clock that follows base.
+func NewAdjustable(base Clock) *Adjustable { return &Adjustable{base: base} }
+
+// Now returns the frozen time, or the base clock plus the offset.
+func (a *Adjustable) Now() time.Time {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.nowLocked()
+}
+
+func (a *Adjustable) nowLocked() time.Time {
+	if a.frozen {
+		return a.at
+	}
+	return a.base.Now().Add(a.offset)
+}
+
+// Frozen reports whether the clock stands still.
+func (a *Adjustable) Frozen() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.frozen
+}
+
+// Set moves the clock to t, forward or back; a frozen clock stays frozen
+// at t, a running one runs on from t.
+func (a *Adjustable) Set(t time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.frozen {
+		a.at = t
+		return
+	}
+	a.offset = t.Sub(a.base.Now())
+}
+
+// Advance moves the clock forward by d and returns the new time.
+func (a *Adjustable) Advance(d time.Duration) time.Time {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.frozen {
+		a.at = a.at.Add(d)
+	} else {
+		a.offset += d
+	}
+	return a.nowLocked()
+}
+
+// Freeze stops the clock where it is (frozen) or lets it run on from
+// where it stands (not frozen).
+func (a *Adjustable) Freeze(frozen bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if frozen == a.frozen {
+		return
+	}
+	if frozen {
+		a.at, a.frozen = a.nowLocked(), true
+		return
+	}
+	a.offset, a.frozen = a.at.Sub(a.base.Now()), false
+}
+
+// Reset makes the clock follow its base again.
+func (a *Adjustable) Reset() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.offset, a.frozen, a.at = 0, false, time.Time{}
+}

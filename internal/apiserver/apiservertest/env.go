@@ -82,6 +82,8 @@ type settings struct {
 	objects        string
 	objOpts        objstore.Options
 	lease, claim   time.Duration
+	controlToken   string
+	strict         bool
 }
 
 // Option changes the environment's configuration.
@@ -188,6 +190,14 @@ func WithExportLease(d time.Duration) Option { return func(s *settings) { s.leas
 // told them about (default 1s, or a quarter of the lease).
 func WithClaimInterval(d time.Duration) Option { return func(s *settings) { s.claim = d } }
 
+// WithControlToken enables the control plane (/_control/v1/...) with this
+// bearer token.
+func WithControlToken(token string) Option { return func(s *settings) { s.controlToken = token } }
+
+// WithStrict runs the server in strict mode: without the fields the real
+// service does not document.
+func WithStrict() Option { return func(s *settings) { s.strict = true } }
+
 // WithLogger sends the server's log to l (default: discarded).
 func WithLogger(l hclog.Logger) Option { return func(s *settings) { s.logger = l } }
 
@@ -255,7 +265,7 @@ func (e *Env) newServer(t testing.TB, publicURL, dataDir string) *apiserver.Serv
 		Config: e.cfg, DataDir: dataDir, PublicURL: publicURL, Clock: e.Clock, Logger: e.st.logger,
 		DatabaseURL: e.st.databaseURL, SharedDataDir: e.st.databaseURL != "" && e.st.objects == "",
 		ObjectStore: e.st.objects, ObjectStoreOptions: e.st.objOpts,
-		ExportLease: e.st.lease, ClaimInterval: e.st.claim,
+		ExportLease: e.st.lease, ClaimInterval: e.st.claim, ControlToken: e.st.controlToken, Strict: e.st.strict,
 	})
 	if err != nil {
 		t.Fatalf("apiservertest: %v", err)

@@ -232,6 +232,17 @@ func (s *Bolt) DeleteExportJob(id string) error {
 
 // DeleteAgentJobsBefore implements Store.
 func (s *Bolt) DeleteAgentJobsBefore(cutoff time.Time) (int, error) {
+	return s.deleteAgentJobsWhere(func(rec *AgentJob) bool { return rec.CreatedAt.Before(cutoff) })
+}
+
+// DeleteOrgAgentJobs implements Store.
+func (s *Bolt) DeleteOrgAgentJobs(orgID string) (int, error) {
+	return s.deleteAgentJobsWhere(func(rec *AgentJob) bool { return rec.OrgID == orgID })
+}
+
+// deleteAgentJobsWhere drops the agent jobs doomed picks, with their
+// index entries.
+func (s *Bolt) deleteAgentJobsWhere(doomed func(*AgentJob) bool) (int, error) {
 	n := 0
 	err := s.update(func(tx *bolt.Tx) error {
 		jobs, idx := tx.Bucket(bucketAgentJobs), tx.Bucket(bucketAgentIndex)
@@ -241,7 +252,7 @@ func (s *Bolt) DeleteAgentJobsBefore(cutoff time.Time) (int, error) {
 			if err := json.Unmarshal(v, &rec); err != nil {
 				return err
 			}
-			if rec.CreatedAt.Before(cutoff) {
+			if doomed(&rec) {
 				doomedJobs = append(doomedJobs, k)
 				doomedIndex = append(doomedIndex, indexKey(rec.ProjectID, rec.CreatedAt, rec.ID))
 				for i, m := range rec.Messages {

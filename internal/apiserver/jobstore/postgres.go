@@ -150,9 +150,19 @@ func scanRecord(row pgx.Row, v any) error {
 
 // DeleteAgentJobsBefore implements Store.
 func (s *Postgres) DeleteAgentJobsBefore(cutoff time.Time) (int, error) {
+	return s.deleteAgentJobs("DELETE FROM agent_jobs WHERE created_at < $1", cutoff)
+}
+
+// DeleteOrgAgentJobs implements Store.
+func (s *Postgres) DeleteOrgAgentJobs(orgID string) (int, error) {
+	return s.deleteAgentJobs("DELETE FROM agent_jobs WHERE record->>'orgId' = $1", orgID)
+}
+
+// deleteAgentJobs runs a DELETE of agent jobs and counts them.
+func (s *Postgres) deleteAgentJobs(query string, arg any) (int, error) {
 	n := 0
 	err := s.write(func(ctx context.Context, tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, "DELETE FROM agent_jobs WHERE created_at < $1", cutoff)
+		tag, err := tx.Exec(ctx, query, arg)
 		n = int(tag.RowsAffected())
 		return err
 	})

@@ -31,6 +31,9 @@ type Store interface {
 		accept func(*AgentJob) error) (rec *AgentJob, oldest time.Time, limited bool, err error)
 	// DeleteAgentJobsBefore drops agent jobs created before cutoff.
 	DeleteAgentJobsBefore(cutoff time.Time) (int, error)
+	// DeleteOrgAgentJobs drops every agent job of an organization, for a
+	// reset through the control plane.
+	DeleteOrgAgentJobs(orgID string) (int, error)
 
 	// CreateExportJob stores rec with its checks: an earlier start with
 	// the same idempotency key returns that job instead (or

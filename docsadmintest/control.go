@@ -1,0 +1,250 @@
+package docsadmintest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+)
+
+// The control plane's wire types, as the server's OpenAPI document
+// (GET /_control/v1/openapi.json) describes them.
+type (
+	// Fault is a fault to inject: see Control.Fail.
+	Fault = api.ControlFault
+	// FaultState is an active fault with its hits so far.
+	FaultState = api.ControlFaultState
+	// Request is one journaled request, secrets redacted.
+	Request = api.ControlRequest
+	// NewOrganization describes an organization to create at runtime.
+	NewOrganization = api.ControlNewOrganization
+	// Source is a runtime organization's docs source.
+	Source = api.ControlSource
+	// Organization is a created organization with its admin key.
+	Organization = api.ControlOrganization
+	// ExportState is a forced export job state.
+	ExportState = api.ControlExportState
+	// AgentJobState is a forced agent job state.
+	AgentJobState = api.ControlAgentState
+	// Clock is the server clock.
+	Clock = api.ControlClock
+)
+
+// Error is an answer of the control plane other than success.
+type Error struct {
+	Status  int
+	Message string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("docsadmin control plane: %d: %s", e.Status, e.Message)
+}
+
+// Control is a client of a reference server's control plane. Its methods
+// are safe for concurrent use.
+type Control struct {
+	base  string
+	token string
+	http  *http.Client
+}
+
+// NewControl returns a client of the control plane of the server at
+// baseURL, started with --control-token token.
+func NewControl(baseURL, token string) *Control {
+	return &Control{base: strings.TrimSuffix(baseURL, "/"), token: token, http: &http.Client{Timeout: 3 * time.Minute}}
+}
+
+// Reset deletes every job, link, fault, hold, forced state, journal entry
+// and runtime organization, and gives the clock back to the wall.
+func (c *Control) Reset(ctx context.Context) error {
+	return c.do(ctx, http.MethodPost, api.PathControlReset, nil, nil)
+}
+
+// ResetOrganization deletes one organization's jobs (their links answer
+// 403), faults, hold and journal entries.
+func (c *Control) ResetOrganization(ctx context.Context, id string) error {
+	return c.do(ctx, http.MethodPost, api.PathControlReset, api.ControlReset{Organization: id}, nil)
+}
+
+// Clock reads the server clock.
+func (c *Control) Clock(ctx context.Context) (Clock, error) {
+	var out Clock
+	err := c.do(ctx, http.MethodGet, api.PathControlClock, nil, &out)
+	return out, err
+}
+
+// Advance moves the server clock forward by d and returns the new time:
+// links expire, agent jobs finish and limits reset as if d had passed.
+func (c *Control) Advance(ctx context.Context, d time.Duration) (time.Time, error) {
+	var out api.ControlNow
+	err := c.do(ctx, http.MethodPost, api.PathControlClockAdvance, api.ControlAdvance{By: d.String()}, &out)
+	return out.Now, err
+}
+
+// Freeze stops the server clock where it is and returns that time.
+func (c *Control) Freeze(ctx context.Context) (time.Time, error) {
+	frozen := true
+	return c.setClock(ctx, api.ControlSetClock{Frozen: &frozen})
+}
+
+// Unfreeze lets the server clock run on from where it stands.
+func (c *Control) Unfreeze(ctx context.Context) (time.Time, error) {
+	frozen := false
+	return c.setClock(ctx, api.ControlSetClock{Frozen: &frozen})
+}
+
+// SetClock moves the server clock to t, forward or back.
+func (c *Control) SetClock(ctx context.Context, t time.Time) (time.Time, error) {
+	return c.setClock(ctx, api.ControlSetClock{Now: &t})
+}
+
+func (c *Control) setClock(ctx context.Context, req api.ControlSetClock) (time.Time, error) {
+	var out Clock
+	err := c.do(ctx, http.MethodPost, api.PathControlClock, req, &out)
+	return out.Now, err
+}
+
+// Fail injects a fault into the matching requests of the admin API and of
+// bundle downloads and returns its id: a status (default 503) with an
+// error message and Retry-After, a closed connection (Reset), or a delay.
+// Times bounds how many requests it strikes, TTL how long it lives.
+func (c *Control) Fail(ctx context.Context, f Fault) (string, error) {
+	var out api.ControlFaultID
+	err := c.do(ctx, http.MethodPost, api.PathControlFaults, f, &out)
+	return out.ID, err
+}
+
+// Faults lists the active faults, oldest first.
+func (c *Control) Faults(ctx context.Context) ([]FaultState, error) {
+	var out api.ControlFaults
+	err := c.do(ctx, http.MethodGet, api.PathControlFaults, nil, &out)
+	return out.Faults, err
+}
+
+// RemoveFault removes a fault.
+func (c *Control) RemoveFault(ctx context.Context, id string) error {
+	return c.do(ctx, http.MethodDelete, api.FillPath(api.PathControlFault, map[string]string{"id": id}), nil, nil)
+}
+
+// Hold keeps an organization's new exports queued until Release.
+func (c *Control) Hold(ctx context.Context, organization string) error {
+	return c.do(ctx, http.MethodPost, api.PathControlExportHold, api.ControlHold{Organization: organization}, nil)
+}
+
+// Release lets an organization's held exports run.
+func (c *Control) Release(ctx context.Context, organization string) error {
+	hold := false
+	return c.do(ctx, http.MethodPost, api.PathControlExportHold, api.ControlHold{Organization: organization, Hold: &hold}, nil)
+}
+
+// SetExportState forces an export job's state: running (with Progress),
+// failed (with Error), or completed (rendered for real if it was not).
+func (c *Control) SetExportState(ctx context.Context, jobID string, st ExportState) error {
+	return c.do(ctx, http.MethodPost, api.FillPath(api.PathControlExportState, map[string]string{"jobId": jobID}), st, nil)
+}
+
+// SetAgentJobState forces an agent job's state: completed, failed or
+// archived; it holds until the job gets another follow-up message.
+func (c *Control) SetAgentJobState(ctx context.Context, projectID, id string, st AgentJobState) error {
+	path := api.FillPath(api.PathControlAgentState, map[string]string{"projectId": projectID, "id": id})
+	return c.do(ctx, http.MethodPost, path, st, nil)
+}
+
+// JournalFilter selects journaled requests; empty fields select all.
+// Path may hold "*" for any run of characters.
+type JournalFilter struct {
+	Method, Path, Organization string
+	// Limit keeps the newest Limit requests; 0 keeps all.
+	Limit int
+}
+
+// Journal returns the journaled requests that match f, oldest first.
+func (c *Control) Journal(ctx context.Context, f JournalFilter) ([]Request, error) {
+	q := url.Values{}
+	for k, v := range map[string]string{"method": f.Method, "path": f.Path, "organization": f.Organization} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	if f.Limit > 0 {
+		q.Set("limit", strconv.Itoa(f.Limit))
+	}
+	path := api.PathControlRequests
+	if len(q) > 0 {
+		path += "?" + q.Encode()
+	}
+	var out api.ControlJournal
+	err := c.do(ctx, http.MethodGet, path, nil, &out)
+	return out.Requests, err
+}
+
+// ClearJournal empties the journal.
+func (c *Control) ClearJournal(ctx context.Context) error {
+	return c.do(ctx, http.MethodDelete, api.PathControlRequests, nil, nil)
+}
+
+// NewOrganization creates an organization with one project and one
+// deployment of o.Source, isolated from every other organization, and
+// returns its id, admin key, project and domain.
+func (c *Control) NewOrganization(ctx context.Context, o NewOrganization) (Organization, error) {
+	var out Organization
+	err := c.do(ctx, http.MethodPost, api.PathControlOrganizations, o, &out)
+	return out, err
+}
+
+// DeleteOrganization deletes a runtime organization with its jobs.
+func (c *Control) DeleteOrganization(ctx context.Context, id string) error {
+	return c.do(ctx, http.MethodDelete, api.FillPath(api.PathControlOrganization, map[string]string{"id": id}), nil, nil)
+}
+
+// do sends one request and decodes a 2xx answer into out (when not nil);
+// any other answer is an *Error.
+func (c *Control) do(ctx context.Context, method, path string, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("docsadmin control plane: %s %s: %w", method, path, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("docsadmin control plane: %s %s: %w", method, path, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		var e api.Error
+		if json.Unmarshal(data, &e) != nil || e.Error == "" {
+			e.Error = strings.TrimSpace(string(data))
+		}
+		return &Error{Status: resp.StatusCode, Message: e.Error}
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("docsadmin control plane: %s %s: decode: %w", method, path, err)
+	}
+	return nil
+}

@@ -1,0 +1,243 @@
+package docsadmintest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/docsadmintest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
+)
+
+// Every control operation, through the package, against the real server.
+
+type exportJob struct {
+	JobID   string `json:"jobId"`
+	Status  string `json:"status"`
+	Error   string `json:"error"`
+	Version string `json:"version"`
+}
+
+type bundle struct {
+	BundleURL string `json:"bundleUrl"`
+}
+
+// admin sends one admin API request with key and decodes a JSON answer.
+func admin(t *testing.T, srv *docsadmintest.Server, key, method, path string, body any, out any) int {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(t.Context(), method, srv.URL+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if out != nil && resp.StatusCode/100 == 2 {
+		if err := json.Unmarshal(data, out); err != nil {
+			t.Fatalf("%s %s: %v: %s", method, path, err, data)
+		}
+	}
+	return resp.StatusCode
+}
+
+func startExport(t *testing.T, srv *docsadmintest.Server, key, domain string) exportJob {
+	t.Helper()
+	var j exportJob
+	if st := admin(t, srv, key, http.MethodPost, "/v1/static-export/jobs", map[string]string{"domain": domain}, &j); st != 202 {
+		t.Fatalf("start export of %s: %d", domain, st)
+	}
+	return j
+}
+
+// waitExport polls a job until it has finished, for at most a minute.
+func waitExport(t *testing.T, srv *docsadmintest.Server, key, id string) exportJob {
+	t.Helper()
+	var j exportJob
+	testutil.Eventually(t, time.Minute, "export "+id, func() bool {
+		admin(t, srv, key, http.MethodGet, "/v1/static-export/jobs/"+id, nil, &j)
+		return j.Status == "completed" || j.Status == "failed"
+	})
+	return j
+}
+
+func TestNew_exportsAndExpiresLinks(t *testing.T) {
+	srv := docsadmintest.New(t, docsadmintest.WithBundleLinkTTL(10*time.Minute))
+	ctx := t.Context()
+	j := waitExport(t, srv, srv.AdminKey, startExport(t, srv, srv.AdminKey, docsadmintest.Domain).JobID)
+	if j.Status != "completed" || j.Version == "" {
+		t.Fatalf("export: %+v", j)
+	}
+	var b bundle
+	admin(t, srv, srv.AdminKey, http.MethodPost, "/v1/static-export/jobs/"+j.JobID+"/bundle", nil, &b)
+	if _, err := srv.Control.Freeze(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Control.Advance(ctx, 11*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(b.BundleURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("link after its TTL on the advanced clock: %d, want 403", resp.StatusCode)
+	}
+	c, err := srv.Control.Clock(ctx)
+	if err != nil || !c.Frozen {
+		t.Fatalf("clock: %+v %v", c, err)
+	}
+	if _, err := srv.Control.Unfreeze(ctx); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2031, 1, 2, 3, 4, 5, 0, time.UTC)
+	if now, err := srv.Control.SetClock(ctx, at); err != nil || now.Before(at) {
+		t.Fatalf("set clock: %s %v", now, err)
+	}
+
+	// Reset: the job is gone, its link revoked.
+	if err := srv.Control.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st := admin(t, srv, srv.AdminKey, http.MethodGet, "/v1/static-export/jobs/"+j.JobID, nil, nil); st != 404 {
+		t.Errorf("job after reset: %d", st)
+	}
+	if c, _ := srv.Control.Clock(ctx); c.Now.Year() == 2031 {
+		t.Errorf("clock not reset: %s", c.Now)
+	}
+}
+
+func TestControl_failHoldStatesJournal(t *testing.T) {
+	srv := docsadmintest.New(t)
+	ctx := t.Context()
+	id, err := srv.Control.Fail(ctx, docsadmintest.Fault{Method: "POST", Path: "/v1/static-export/jobs", Status: 503, RetryAfter: "1s", Times: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	faults, err := srv.Control.Faults(ctx)
+	if err != nil || len(faults) != 1 || faults[0].ID != id {
+		t.Fatalf("faults: %+v %v", faults, err)
+	}
+	if st := admin(t, srv, srv.AdminKey, http.MethodPost, "/v1/static-export/jobs", map[string]string{"domain": docsadmintest.Domain}, nil); st != 503 {
+		t.Fatalf("start under the fault: %d", st)
+	}
+	if err := srv.Control.RemoveFault(ctx, id); err == nil {
+		t.Error("removing a used-up fault: no error")
+	} else if ce := (*docsadmintest.Error)(nil); !errors.As(err, &ce) || ce.Status != 404 {
+		t.Errorf("removing a used-up fault: %v", err)
+	}
+
+	if err := srv.Control.Hold(ctx, docsadmintest.OrganizationID); err != nil {
+		t.Fatal(err)
+	}
+	held := startExport(t, srv, srv.AdminKey, docsadmintest.Domain)
+	if err := srv.Control.SetExportState(ctx, held.JobID, docsadmintest.ExportState{Status: "failed", Error: "quota"}); err != nil {
+		t.Fatal(err)
+	}
+	if j := waitExport(t, srv, srv.AdminKey, held.JobID); j.Status != "failed" || j.Error != "quota" {
+		t.Fatalf("forced failure: %+v", j)
+	}
+	if err := srv.Control.Release(ctx, docsadmintest.OrganizationID); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Control.SetExportState(ctx, held.JobID, docsadmintest.ExportState{Status: "completed"}); err != nil {
+		t.Fatal(err)
+	}
+	if j := waitExport(t, srv, srv.AdminKey, held.JobID); j.Status != "completed" {
+		t.Fatalf("forced completion: %+v", j)
+	}
+
+	var aj struct {
+		ID     string `json:"id"`
+		Status string `json:"status"`
+	}
+	admin(t, srv, srv.AdminKey, http.MethodPost, "/v2/agent/"+docsadmintest.ProjectID+"/job", map[string]string{"prompt": "p"}, &aj)
+	if err := srv.Control.SetAgentJobState(ctx, docsadmintest.ProjectID, aj.ID, docsadmintest.AgentJobState{Status: "failed"}); err != nil {
+		t.Fatal(err)
+	}
+	admin(t, srv, srv.AdminKey, http.MethodGet, "/v2/agent/"+docsadmintest.ProjectID+"/job/"+aj.ID, nil, &aj)
+	if aj.Status != "failed" {
+		t.Errorf("forced agent state: %s", aj.Status)
+	}
+
+	reqs, err := srv.Control.Journal(ctx, docsadmintest.JournalFilter{Method: "POST", Path: "/v1/static-export/jobs", Limit: 5})
+	if err != nil || len(reqs) != 2 || reqs[0].Status != 503 || reqs[1].Status != 202 {
+		t.Fatalf("journal of starts: %+v %v", reqs, err)
+	}
+	all, _ := srv.Control.Journal(ctx, docsadmintest.JournalFilter{})
+	raw, _ := json.Marshal(all)
+	if strings.Contains(string(raw), srv.AdminKey[4:]) {
+		t.Fatal("the journal holds the admin key")
+	}
+	if err := srv.Control.ClearJournal(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if reqs, _ := srv.Control.Journal(ctx, docsadmintest.JournalFilter{}); len(reqs) != 0 {
+		t.Errorf("journal after clear: %d", len(reqs))
+	}
+}
+
+// TestControl_twoSuites: two suites on one server, each with its own
+// runtime organization, cannot see each other's jobs, and a fault scoped
+// to one never touches the other.
+func TestControl_twoSuites(t *testing.T) {
+	srv := docsadmintest.New(t)
+	ctx := t.Context()
+	site := docsadmintest.Source{Files: map[string]string{"docs.json": `{"name": "Suite"}`, "index.mdx": "# Suite\n"}}
+	a, err := srv.Control.NewOrganization(ctx, docsadmintest.NewOrganization{ID: "suite-a", Source: site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := srv.Control.NewOrganization(ctx, docsadmintest.NewOrganization{Source: site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Control.Fail(ctx, docsadmintest.Fault{Path: "/v1/static-export/jobs/*", Status: 500, Organization: a.ID}); err != nil {
+		t.Fatal(err)
+	}
+	ja, jb := startExport(t, srv, a.APIKey, a.Domain), startExport(t, srv, b.APIKey, b.Domain)
+	if st := admin(t, srv, a.APIKey, http.MethodGet, "/v1/static-export/jobs/"+ja.JobID, nil, nil); st != 500 {
+		t.Errorf("suite a under its fault: %d", st)
+	}
+	if j := waitExport(t, srv, b.APIKey, jb.JobID); j.Status != "completed" {
+		t.Errorf("suite b: %+v", j)
+	}
+	if st := admin(t, srv, b.APIKey, http.MethodGet, "/v1/static-export/jobs/"+ja.JobID, nil, nil); st != 404 {
+		t.Errorf("suite b reading suite a's job: %d", st)
+	}
+	reqs, err := srv.Control.Journal(ctx, docsadmintest.JournalFilter{Organization: b.ID})
+	if err != nil || len(reqs) == 0 {
+		t.Fatalf("suite b's journal: %v %v", reqs, err)
+	}
+	for _, r := range reqs {
+		if r.Organization != b.ID {
+			t.Errorf("suite b's journal holds %+v", r)
+		}
+	}
+	if err := srv.Control.ResetOrganization(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Control.DeleteOrganization(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if st := admin(t, srv, a.APIKey, http.MethodGet, "/v1/static-export/jobs/"+ja.JobID, nil, nil); st != 401 {
+		t.Errorf("deleted organization's key: %d", st)
+	}
+}

@@ -1,0 +1,158 @@
+package api
+
+import "time"
+
+// The control plane of the reference server (opt-in with a control token):
+// paths under ControlPrefix let a test suite reset the server, move its
+// clock, inject faults, force job states and read what its client sent.
+// The real service has none of this.
+const (
+	ControlPrefix            = "/_control/"
+	PathControlReset         = "/_control/v1/reset"
+	PathControlClock         = "/_control/v1/clock"
+	PathControlClockAdvance  = "/_control/v1/clock/advance"
+	PathControlOrganizations = "/_control/v1/organizations"
+	PathControlOrganization  = "/_control/v1/organizations/{id}"
+	PathControlExportState   = "/_control/v1/exports/{jobId}/state"
+	PathControlExportHold    = "/_control/v1/exports/hold"
+	PathControlAgentState    = "/_control/v1/agent-jobs/{projectId}/{id}/state"
+	PathControlFaults        = "/_control/v1/faults"
+	PathControlFault         = "/_control/v1/faults/{id}"
+	PathControlRequests      = "/_control/v1/requests"
+	PathControlOpenAPI       = "/_control/v1/openapi.json"
+)
+
+// ControlReset is the body of a reset; without an organization (or without
+// a body) the whole server is reset.
+type ControlReset struct {
+	Organization string `json:"organization,omitempty"`
+}
+
+// ControlClock is the server clock as the control plane shows it.
+type ControlClock struct {
+	Now    time.Time `json:"now"`
+	Frozen bool      `json:"frozen"`
+}
+
+// ControlSetClock sets the clock: Now moves it (forward or back), Frozen
+// stops or restarts it. Either may be left out.
+type ControlSetClock struct {
+	Now    *time.Time `json:"now,omitempty"`
+	Frozen *bool      `json:"frozen,omitempty"`
+}
+
+// ControlAdvance moves the clock forward by a Go duration ("90m").
+type ControlAdvance struct {
+	By string `json:"by"`
+}
+
+// ControlNow is the clock's time after an advance.
+type ControlNow struct {
+	Now time.Time `json:"now"`
+}
+
+// ControlNewOrganization creates an organization at runtime, with one
+// project and one deployment serving Source.
+type ControlNewOrganization struct {
+	ID      string        `json:"id,omitempty"`
+	Plan    string        `json:"plan,omitempty"`
+	Kind    string        `json:"kind,omitempty"`
+	Domain  string        `json:"domain,omitempty"`
+	Source  ControlSource `json:"source"`
+	Persist bool          `json:"persist,omitempty"`
+}
+
+// ControlSource is a docs source given inline (Files: path → content) or
+// as a directory on the server's machine (Path).
+type ControlSource struct {
+	Files map[string]string `json:"files,omitempty"`
+	Path  string            `json:"path,omitempty"`
+}
+
+// ControlOrganization is a created organization: its admin key is shown
+// here once and never again.
+type ControlOrganization struct {
+	ID        string `json:"id"`
+	APIKey    string `json:"apiKey"`
+	ProjectID string `json:"projectId"`
+	Domain    string `json:"domain"`
+}
+
+// ControlExportState forces an export job's state: running (with
+// Progress), failed (with Error) or completed.
+type ControlExportState struct {
+	Status   string   `json:"status"`
+	Progress *float64 `json:"progress,omitempty"`
+	Error    string   `json:"error,omitempty"`
+}
+
+// ControlAgentState forces an agent job's state: completed (with PRLink,
+// or the agent's own), failed or archived.
+type ControlAgentState struct {
+	Status string  `json:"status"`
+	PRLink *string `json:"prLink,omitempty"`
+}
+
+// ControlHold holds (Hold absent or true) or releases an organization's
+// exports: held ones stay queued.
+type ControlHold struct {
+	Organization string `json:"organization"`
+	Hold         *bool  `json:"hold,omitempty"`
+}
+
+// ControlFault is a fault to inject into matching requests of the admin
+// API and bundle downloads. Durations are Go durations ("2s").
+type ControlFault struct {
+	Method       string `json:"method,omitempty"`
+	Path         string `json:"path"`
+	Status       int    `json:"status,omitempty"`
+	Error        string `json:"error,omitempty"`
+	RetryAfter   string `json:"retryAfter,omitempty"`
+	Delay        string `json:"delay,omitempty"`
+	Reset        bool   `json:"reset,omitempty"`
+	Times        int    `json:"times,omitempty"`
+	TTL          string `json:"ttl,omitempty"`
+	Organization string `json:"organization,omitempty"`
+}
+
+// ControlFaultID names a created fault.
+type ControlFaultID struct {
+	ID string `json:"id"`
+}
+
+// ControlFaultState is an active fault: what it was created with, how
+// often it has struck, how many more times it will (Remaining, absent
+// when unlimited) and when it ends (absent without a ttl).
+type ControlFaultState struct {
+	ID string `json:"id"`
+	ControlFault
+	Hits      int        `json:"hits"`
+	Remaining *int       `json:"remaining,omitempty"`
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+}
+
+// ControlFaults lists the active faults, oldest first.
+type ControlFaults struct {
+	Faults []ControlFaultState `json:"faults"`
+}
+
+// ControlJournal is what the request journal holds, oldest first.
+type ControlJournal struct {
+	Requests []ControlRequest `json:"requests"`
+}
+
+// ControlRequest is one journaled request, credentials and link
+// signatures redacted. Body holds at most the first 64 KiB the server
+// read; BodyBytes counts all of them. Status 0 means the connection was
+// closed without an answer (a reset fault).
+type ControlRequest struct {
+	Time         time.Time         `json:"time"`
+	Method       string            `json:"method"`
+	Path         string            `json:"path"`
+	Query        string            `json:"query"`
+	Status       int               `json:"status"`
+	Organization string            `json:"organization"`
+	Headers      map[string]string `json:"headers"`
+	BodyBytes    int64             `json:"bodyBytes"`
+	Body         string            `json:"body,omitempty"`
+}
