@@ -96,6 +96,7 @@ type Server struct {
 	objects   *objstore.Store
 	objHealth objectHealth
 	handler   http.Handler
+	metrics   *metrics
 
 	// owner names this server's workers in the leases they hold.
 	owner         string
@@ -217,6 +218,7 @@ func New(opts Options) (*Server, error) {
 		defer s.background.Done()
 		s.store.watch(s.ctx, s.wakeWorkers)
 	}()
+	s.metrics = newMetrics(s)
 	s.handler = s.routes()
 	return s, nil
 }

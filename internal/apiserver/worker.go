@@ -91,6 +91,7 @@ func (s *Server) runExport(rec *exportJobRecord) {
 	if h := s.leaseHooks.beforeRender.Load(); h != nil {
 		(*h)(id)
 	}
+	start := time.Now()
 	man, err := s.render(ctx, rec, lj)
 	rec.Warnings = lj.warnings // the export has returned: no more writers
 	switch {
@@ -116,6 +117,7 @@ func (s *Server) runExport(rec *exportJobRecord) {
 	}
 	stored := s.finishExport(rec, err)
 	kept = stored && rec.Status == api.ExportCompleted
+	s.metrics.exportFinished(rec.Status, time.Since(start))
 }
 
 func (s *Server) render(leaseCtx context.Context, rec *exportJobRecord, lj *liveJob) (*bundle.Manifest, error) {
@@ -255,6 +257,7 @@ func (s *Server) completeUntilStored(rec *exportJobRecord) bool {
 			return false
 		}
 		s.log.Error("store export job; retrying", "job", rec.JobID, "status", rec.Status, "attempt", attempt, "error", err)
+		s.metrics.storeFailed("complete")
 		t := time.NewTimer(wait)
 		select {
 		case <-s.ctx.Done():
