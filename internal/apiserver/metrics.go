@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
@@ -65,7 +66,7 @@ func newMetrics(s *Server) *metrics {
 	}
 	m.reg.MustRegister(m.exportSeconds, m.archiveSeconds, m.links, m.storeErrors,
 		&jobCollector{s: s, storeErrors: m.storeErrors.WithLabelValues("scrape")},
-		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
