@@ -58,7 +58,7 @@ func (r *Roller) Apply(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 
-	if last.Info.Status == release.StatusDeployed && effectiveValues(last) == want &&
+	if !req.Repair && last.Info.Status == release.StatusDeployed && effectiveValues(last) == want &&
 		(ch == nil || sameChart(ch, last.Chart)) {
 		log.Debug("release already carries the values; no new revision", "revision", last.Version)
 		return Result{

@@ -34,6 +34,9 @@ func revisionSecret(release string, rev int) string {
 }
 
 func (r *Roller) clientset() (kubernetes.Interface, error) {
+	if r.kube != nil {
+		return r.kube, nil
+	}
 	if r.cfg.RESTClientGetter == nil {
 		return nil, errNoCluster
 	}

@@ -15,6 +15,7 @@ func fleetValues() map[string]interface{} {
 	return renewerValues(func(r map[string]interface{}) {
 		r["domain"] = ""
 		r["parallel"] = 3
+		r["drift"], r["driftIgnore"] = "correct", []interface{}{"Deployment:spec.replicas"}
 		r["releases"] = []interface{}{
 			map[string]interface{}{"release": "docs-a", "namespace": "team-a", "domain": "a.example.com"},
 			map[string]interface{}{"release": "docs-b", "namespace": "team-b", "jobId": "se_7"},
@@ -66,6 +67,7 @@ func TestChart_renewerFleet(t *testing.T) {
 		t.Errorf("RoleBindings in %v, want exactly %v", bindingNS, want)
 	}
 	if !strings.Contains(args, "--namespace docs --releases /etc/docsadmin/releases.yaml --parallel 3 --renew-before 15m") ||
+		!strings.Contains(args, "--drift correct --drift-ignore Deployment:spec.replicas") ||
 		strings.Contains(args, "--release ") || strings.Contains(args, "--domain") {
 		t.Errorf("renewer args = %q", args)
 	}

@@ -114,7 +114,7 @@ func TestChart_renewerDeployment(t *testing.T) {
 	}
 	c := spec["containers"].([]interface{})[0].(map[string]interface{})
 	args := strings.Join(toStrings(c["args"]), " ")
-	if want := "rollout --watch --in-cluster --release docs --namespace docs --domain docs.acme.test --renew-before 15m --recover-pending --max-retries 10 --metrics-addr :9090"; args != want {
+	if want := "rollout --watch --in-cluster --release docs --namespace docs --domain docs.acme.test --renew-before 15m --recover-pending --max-retries 10 --drift warn --metrics-addr :9090"; args != want {
 		t.Errorf("renewer args = %q\nwant %q", args, want)
 	}
 	env, _ := yaml.Marshal(c["env"])
@@ -189,7 +189,7 @@ func TestChart_renewerVariants(t *testing.T) {
 		t.Error("a Secret was created although an existing one was named")
 	}
 	c := dig(t, objs["Deployment/"+renewerName], "spec", "template", "spec", "containers").([]interface{})[0].(map[string]interface{})
-	if args := strings.Join(toStrings(c["args"]), " "); args != "rollout --watch --in-cluster --release docs --namespace docs --job-id se_42 --renew-before 1h --max-retries 10 --metrics-addr :9090" {
+	if args := strings.Join(toStrings(c["args"]), " "); args != "rollout --watch --in-cluster --release docs --namespace docs --job-id se_42 --renew-before 1h --max-retries 10 --drift warn --metrics-addr :9090" {
 		t.Errorf("args = %q", args)
 	}
 	ref := dig(t, c["env"].([]interface{})[1], "valueFrom", "secretKeyRef")

@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"helm.sh/helm/v3/pkg/action"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
@@ -131,6 +132,10 @@ type Request struct {
 	// failed and the release rolled back to the last deployed revision
 	// before the request is applied. Otherwise the PendingError stands.
 	RecoverPending bool
+	// Repair creates a revision even when the release already carries
+	// these values, so that Helm's three-way merge puts objects edited or
+	// deleted by hand back as the chart renders them (drift: correct).
+	Repair bool
 	// Wait waits for resources to become ready even with KeepFailed.
 	Wait bool
 	// Timeout bounds the wait and the rollback; zero means DefaultTimeout.
@@ -208,7 +213,9 @@ func (s *State) LinkValid(now time.Time, renewBefore time.Duration) bool {
 
 // Roller applies static export values to releases in one namespace.
 type Roller struct {
-	clock     clock.Clock
+	clock clock.Clock
+	// kube, when set, replaces the clientset built from cfg (tests).
+	kube      kubernetes.Interface
 	cfg       *action.Configuration
 	namespace string
 	log       hclog.Logger

@@ -65,6 +65,11 @@ type Options struct {
 	MetricsAddr string
 	// Retry asks a watching renewer to try a release it gave up on again.
 	Retry bool
+	// Drift is off, warn or correct: what the watch loop does when the
+	// release's objects differ from what it says; DriftIgnore lists the
+	// fields another controller owns (Kind:field or Kind/name:field).
+	Drift       string
+	DriftIgnore []string
 }
 
 // Roller is what the command needs of internal/rollout.
@@ -265,6 +270,14 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 	fs.StringVar(&o.Releases, "releases", "", "with --watch: keep every release of this YAML file fresh (a list under releases: of release, namespace, domain or jobId, version, chart, repo, chartVersion)")
 	fs.IntVar(&o.Parallel, "parallel", 4, "with --releases: how many releases may be exported and upgraded at once")
 	fs.StringVar(&o.MetricsAddr, "metrics-addr", "", "with --watch: serve Prometheus metrics at /metrics on this address (empty: off)")
+	fs.StringVar(&o.Drift, "drift", driftOff, "with --watch: when the release's objects differ from the release (an image edited, the bundle Secret deleted, scaled to zero): off, warn (log, Event, metric) or correct (upgrade to put them back)")
+	fs.Func("drift-ignore", "with --drift: a field another controller owns, Kind:field or Kind/name:field, e.g. Deployment:spec.replicas for an autoscaler (repeatable)", func(s string) error {
+		if err := rollout.CheckIgnoreRule(s); err != nil {
+			return err
+		}
+		o.DriftIgnore = append(o.DriftIgnore, s)
+		return nil
+	})
 	fs.BoolVar(&o.Retry, "retry", false, "ask the renewer watching --release, which gave up on it, to try again, and exit")
 	log, code, ok := cmd.Parse(args)
 	if !ok {
@@ -318,6 +331,12 @@ func fleetFlags(o Options) string {
 			"do not combine it with --release, --domain, --job-id, --version, --chart or --install"
 	case o.MetricsAddr != "" && !o.Watch:
 		return "--metrics-addr needs --watch"
+	case o.Drift != driftOff && o.Drift != driftWarn && o.Drift != driftCorrect:
+		return "--drift must be off, warn or correct"
+	case o.Drift != driftOff && !o.Watch:
+		return "--drift needs --watch"
+	case len(o.DriftIgnore) > 0 && o.Drift == driftOff:
+		return "--drift-ignore needs --drift warn or correct"
 	}
 	return ""
 }

@@ -18,6 +18,7 @@ type Metrics struct {
 	lastSuccess *prometheus.GaugeVec
 	failures    *prometheus.CounterVec
 	attention   *prometheus.GaugeVec
+	drift       *prometheus.GaugeVec
 }
 
 // NewMetrics returns the renewer's metrics on a registry of their own.
@@ -41,8 +42,12 @@ func NewMetrics() *Metrics {
 			Name: "docsadmin_renewer_needs_attention",
 			Help: "1 while the renewer has stopped retrying the release and waits for a person (rollout --retry, or changed inputs).",
 		}, labels),
+		drift: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "docsadmin_renewer_drifted_fields",
+			Help: "Fields (or whole objects) of the release's objects that differ from the release at the last check (--drift warn or correct).",
+		}, labels),
 	}
-	m.reg.MustRegister(m.expiry, m.lastSuccess, m.failures, m.attention,
+	m.reg.MustRegister(m.expiry, m.lastSuccess, m.failures, m.attention, m.drift,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -79,4 +84,11 @@ func (m *Metrics) needsAttention(ns, release string, on bool) {
 		v = 1
 	}
 	m.attention.WithLabelValues(ns, release).Set(v)
+}
+
+func (m *Metrics) drifted(ns, release string, n int) {
+	if m == nil {
+		return
+	}
+	m.drift.WithLabelValues(ns, release).Set(float64(n))
 }

@@ -119,7 +119,7 @@ func (r *Runner) watch(ctx context.Context) int {
 				return err
 			}
 			if state != nil && state.Enabled && state.BundleURL == cur.url && state.Version == cur.version && state.Status == "deployed" {
-				return nil
+				return r.drift(ctx, *cur)
 			}
 			return r.apply(ctx, *cur)
 		})
@@ -247,13 +247,19 @@ func (r *Runner) bundle(ctx context.Context, jobID string) (link, error) {
 }
 
 func (r *Runner) apply(ctx context.Context, l link) error {
+	return r.applyRepair(ctx, l, false)
+}
+
+// applyRepair is apply; repair forces a revision even with unchanged
+// values, so that Helm puts drifted objects back.
+func (r *Runner) applyRepair(ctx context.Context, l link, repair bool) error {
 	if r.Opts.DryRun {
 		fmt.Fprintf(r.Out, "dry run: would upgrade release %s to version %s with a link (job %s) valid until %s\n",
 			r.Opts.Release, l.version, l.jobID, l.expiresAt.Format(time.RFC3339))
 		return nil
 	}
 	req := r.Opts.Request
-	req.BundleURL, req.Version, req.ExpiresAt = l.url, l.version, l.expiresAt
+	req.BundleURL, req.Version, req.ExpiresAt, req.Repair = l.url, l.version, l.expiresAt, repair
 	res, err := r.Roller.Apply(ctx, req)
 	if err != nil {
 		return err
