@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -54,9 +55,9 @@ func (s *simClock) Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// step waits until n loops sleep, then moves the clock to the earliest
-// wake-up and wakes every loop due by then.
-func (s *simClock) step(t *testing.T, n int) {
+// settle waits until n loops sleep and returns the earliest time one of
+// them wakes: the time the clock moves to next.
+func (s *simClock) settle(t *testing.T, n int) time.Time {
 	t.Helper()
 	testutil.Eventually(t, 30*time.Second, fmt.Sprintf("%d loops asleep", n), func() bool {
 		s.mu.Lock()
@@ -66,7 +67,17 @@ func (s *simClock) step(t *testing.T, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	slices.SortFunc(s.sleepers, func(a, b *sleeper) int { return a.until.Compare(b.until) })
-	if d := s.sleepers[0].until.Sub(s.clk.Now()); d > 0 {
+	return s.sleepers[0].until
+}
+
+// step waits until n loops sleep, then moves the clock to the earliest
+// wake-up and wakes every loop due by then.
+func (s *simClock) step(t *testing.T, n int) {
+	t.Helper()
+	next := s.settle(t, n)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := next.Sub(s.clk.Now()); d > 0 {
 		s.clk.Advance(d)
 	}
 	now := s.clk.Now()
@@ -131,59 +142,63 @@ func (b brokenRoller) RetryRequestedAt(context.Context, string) (time.Time, erro
 	return time.Time{}, nil
 }
 
-// TestFleet_renewsEveryReleaseWhileOneFails keeps six releases in three
-// namespaces fresh from one process for six simulated hours with one-hour
-// links: every healthy release carries a live link at every step, at most
-// --parallel upgrades run at once, and the broken release is retried
-// --max-retries times, then marked as needing attention (output, Event,
-// metric) without delaying the others, until a retry is requested.
-func TestFleet_renewsEveryReleaseWhileOneFails(t *testing.T) {
+// fleetSim is a fleet of memory releases renewed from the reference server
+// on a simulated clock, for the fleet tests.
+type fleetSim struct {
+	env      *apiservertest.Env
+	job      string
+	entries  []Entry
+	rel      map[string]*rollout.Roller
+	broken   atomic.Bool
+	applies  atomic.Int32
+	inFlight atomic.Int32
+	peak     atomic.Int32
+	retryAt  atomic.Pointer[time.Time]
+	mu       sync.Mutex
+	events   []string
+	skip     string // a release not expected to stay fresh
+	sim      *simClock
+	out      *testutil.SyncBuffer
+	metrics  *Metrics
+	f        *Fleet
+}
+
+// newFleetSim installs perNS releases with expired links in each
+// namespace (half following a domain, half a finished job), writes them
+// to a releases file and loads it back. broken names the release whose
+// upgrades fail while fs.broken is set.
+func newFleetSim(t *testing.T, namespaces []string, perNS, parallel, maxRetry int, broken string) *fleetSim {
+	t.Helper()
 	env := apiservertest.Start(t, apiservertest.WithBundleTTL(time.Hour))
 	apiClient, err := client.New(client.Config{BaseURL: env.URL, APIKey: env.Key, Clock: env.Clock, MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain}).JobID
-	var (
-		broken             atomic.Bool
-		applies, inFlight  atomic.Int32
-		peak               atomic.Int32
-		retryAt            atomic.Pointer[time.Time]
-		mu                 sync.Mutex
-		events             []string
-		entries            []Entry
-		rollers            = map[string]Roller{}
-		rel                = map[string]*rollout.Roller{}
-		brokenRelease      = "docs-2"
-		namespaces         = []string{"team-a", "team-b", "team-c"}
-		releasesPerNS      = 2
-		parallel, maxRetry = 2, 3
-	)
-	broken.Store(true)
+	fs := &fleetSim{env: env, job: env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain}).JobID,
+		rel: map[string]*rollout.Roller{}, skip: broken, sim: &simClock{clk: env.Clock}, out: &testutil.SyncBuffer{}, metrics: NewMetrics()}
+	rollers := map[string]Roller{}
 	for i, ns := range namespaces {
-		rel[ns] = rollouttest.MemoryRoller(ns, nil)
-		rollers[ns] = brokenRoller{Roller: rel[ns], release: brokenRelease, broken: &broken, applies: &applies,
-			inFlight: &inFlight, peak: &peak, retryAt: &retryAt, mu: &mu, events: &events}
-		for j := range releasesPerNS {
-			name := fmt.Sprintf("docs-%d", i*releasesPerNS+j)
-			// Each release exists already with a link that has expired;
-			// half follow a domain, half a finished job.
-			if _, err := rel[ns].Apply(t.Context(), rollout.Request{Release: name, Install: true, Chart: chartPath,
+		fs.rel[ns] = rollouttest.MemoryRoller(ns, nil)
+		rollers[ns] = brokenRoller{Roller: fs.rel[ns], release: broken, broken: &fs.broken, applies: &fs.applies,
+			inFlight: &fs.inFlight, peak: &fs.peak, retryAt: &fs.retryAt, mu: &fs.mu, events: &fs.events}
+		for j := range perNS {
+			name := fmt.Sprintf("docs-%d", i*perNS+j)
+			if _, err := fs.rel[ns].Apply(t.Context(), rollout.Request{Release: name, Install: true, Chart: chartPath,
 				BundleURL: "https://bundles.example.com/old.tar.gz?X-Amz-Signature=old", Version: "old",
 				ExpiresAt: env.Clock.Now().Add(-time.Hour)}); err != nil {
 				t.Fatal(err)
 			}
-			e := Entry{Release: name, Namespace: ns, JobID: job}
-			if j == 0 {
+			e := Entry{Release: name, Namespace: ns, JobID: fs.job}
+			if j%2 == 0 {
 				e = Entry{Release: name, Namespace: ns, Domain: env.Domain}
 			}
-			entries = append(entries, e)
+			fs.entries = append(fs.entries, e)
 		}
 	}
 	file := filepath.Join(t.TempDir(), "releases.yaml")
 	var yml strings.Builder
 	yml.WriteString("releases:\n")
-	for _, e := range entries {
+	for _, e := range fs.entries {
 		fmt.Fprintf(&yml, "  - release: %s\n    namespace: %s\n", e.Release, e.Namespace)
 		if e.Domain != "" {
 			fmt.Fprintf(&yml, "    domain: %s\n", e.Domain)
@@ -198,54 +213,83 @@ func TestFleet_renewsEveryReleaseWhileOneFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(loaded, entries) {
-		t.Fatalf("the file reads back as %+v, want %+v", loaded, entries)
+	if !slices.Equal(loaded, fs.entries) {
+		t.Fatalf("the file reads back as %+v, want %+v", loaded, fs.entries)
 	}
-
-	sim := &simClock{clk: env.Clock}
-	out := &testutil.SyncBuffer{}
-	metrics := NewMetrics()
-	f := &Fleet{
+	fs.f = &Fleet{
 		Base: Runner{Opts: Options{RenewBefore: 15 * time.Minute, MaxRetries: maxRetry, ExportTimeout: time.Minute,
 			Request: rollout.Request{Timeout: time.Minute, OnFailure: rollout.KeepFailed}},
-			API: apiClient, Clock: env.Clock, Sleep: sim.Sleep, Out: out, Log: hclog.NewNullLogger(),
-			Recheck: 30 * time.Minute, Metrics: metrics},
+			API: apiClient, Clock: env.Clock, Sleep: fs.sim.Sleep, Out: fs.out, Log: hclog.NewNullLogger(),
+			Recheck: 30 * time.Minute, Metrics: fs.metrics},
 		Entries: loaded, Parallel: parallel,
 		Rollers: func(ns string) (Roller, error) { return rollers[ns], nil },
 	}
+	return fs
+}
+
+// start runs the fleet until the test ends.
+func (fs *fleetSim) start(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan int, 1)
-	go func() { done <- f.Run(ctx) }()
+	go func() { done <- fs.f.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
 		<-done
 		if t.Failed() {
-			t.Logf("output:\n%s", out.String())
+			t.Logf("output:\n%s", fs.out.String())
 		}
 	})
+}
 
-	start := env.Clock.Now()
-	for steps := 0; env.Clock.Now().Before(start.Add(6 * time.Hour)); steps++ {
-		if steps > 500 {
-			t.Fatalf("more than 500 steps for six hours")
+// run steps the clock through d. Whenever every loop sleeps, each release
+// but fs.skip must carry a link that is still live when the clock next
+// moves (the earliest wake-up): no link expires before its loop acts.
+func (fs *fleetSim) run(t *testing.T, d time.Duration) int {
+	t.Helper()
+	start := fs.env.Clock.Now()
+	// Each loop wakes on its own (real time runs on under the offset), at
+	// most every ten simulated minutes here.
+	limit := len(fs.entries) * int(d/(10*time.Minute))
+	steps := 0
+	for ; fs.env.Clock.Now().Before(start.Add(d)); steps++ {
+		if steps > limit {
+			t.Fatalf("more than %d steps for %s", limit, d)
 		}
-		sim.step(t, len(entries))
-		now := env.Clock.Now()
-		for _, e := range entries {
-			if e.Release == brokenRelease {
+		next := fs.sim.settle(t, len(fs.entries))
+		for _, e := range fs.entries {
+			if e.Release == fs.skip {
 				continue
 			}
-			s, err := rel[e.Namespace].Current(t.Context(), e.Release)
+			s, err := fs.rel[e.Namespace].Current(t.Context(), e.Release)
 			if err != nil {
 				t.Fatal(err)
 			}
-			// Between steps every loop sleeps, so each healthy release
-			// must hold a link that is live now.
-			if !s.LinkValid(now, 0) {
-				t.Fatalf("%s/%s at +%s carries no live link: %+v", e.Namespace, e.Release, now.Sub(start).Round(time.Second), s)
+			if !s.LinkValid(next, 0) {
+				t.Fatalf("%s/%s at +%s carries no link live until %s: %+v", e.Namespace, e.Release,
+					fs.env.Clock.Now().Sub(start).Round(time.Second), next.Format(time.RFC3339), s)
 			}
 		}
+		fs.sim.step(t, len(fs.entries))
 	}
+	return steps
+}
+
+// TestFleet_renewsEveryReleaseWhileOneFails keeps six releases in three
+// namespaces fresh from one process for six simulated hours with one-hour
+// links: every healthy release carries a live link at every step, at most
+// --parallel upgrades run at once, and the broken release is retried
+// --max-retries times, then marked as needing attention (output, Event,
+// metric) without delaying the others, until a retry is requested.
+func TestFleet_renewsEveryReleaseWhileOneFails(t *testing.T) {
+	const brokenRelease, parallel, maxRetry = "docs-2", 2, 3
+	fs := newFleetSim(t, []string{"team-a", "team-b", "team-c"}, 2, parallel, maxRetry, brokenRelease)
+	fs.broken.Store(true)
+	fs.start(t)
+	fs.run(t, 6*time.Hour)
+	var (
+		env, applies, peak, out, metrics, job = fs.env, &fs.applies, &fs.peak, fs.out, fs.metrics, fs.job
+		entries, rel, retryAt, broken, mu     = fs.entries, fs.rel, &fs.retryAt, &fs.broken, &fs.mu
+	)
 	t.Logf("six hours: %d upgrades tried, at most %d at once", applies.Load(), peak.Load())
 	if p := peak.Load(); p > int32(parallel) || p < 1 {
 		t.Fatalf("%d upgrades ran at once, --parallel %d", p, parallel)
@@ -279,10 +323,10 @@ func TestFleet_renewsEveryReleaseWhileOneFails(t *testing.T) {
 		t.Fatalf("the renewer's metrics hold a link or job id:\n%s", m.Body)
 	}
 	mu.Lock()
-	needs := slices.ContainsFunc(events, func(s string) bool { return strings.HasPrefix(s, "docs-2 "+reasonNeedsAttention) })
+	needs := slices.ContainsFunc(fs.events, func(s string) bool { return strings.HasPrefix(s, "docs-2 "+reasonNeedsAttention) })
 	mu.Unlock()
 	if !needs {
-		t.Fatalf("no NeedsAttention event: %q", events)
+		t.Fatalf("no NeedsAttention event: %q", fs.events)
 	}
 
 	// A person fixes the release and asks for a retry: the loop picks it
@@ -291,7 +335,7 @@ func TestFleet_renewsEveryReleaseWhileOneFails(t *testing.T) {
 	at := env.Clock.Now()
 	retryAt.Store(&at)
 	for range 20 {
-		sim.step(t, len(entries))
+		fs.sim.step(t, len(entries))
 		if s, err := rel["team-b"].Current(t.Context(), brokenRelease); err == nil && s.LinkValid(env.Clock.Now(), 0) {
 			m = testutil.Scrape(t, ms.URL)
 			if got := m.Must(t, "docsadmin_renewer_needs_attention", "namespace", "team-b", "release", brokenRelease); got != 0 {
@@ -346,5 +390,38 @@ func TestCommand_fleetUsage(t *testing.T) {
 		if code := Command(context.Background(), tc.args, &out, &errs); code != ExitUsage || !strings.Contains(errs.String(), tc.want) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 saying %q", tc.args, code, errs.String(), tc.want)
 		}
+	}
+}
+
+// TestFleet_fiftyReleases keeps 50 releases in ten namespaces fresh for a
+// simulated day with one-hour links and --parallel 4, checking every link
+// at every step, and reports the CPU time and memory the run took. The
+// releases live in Helm's memory storage; the API calls go to the
+// reference server over HTTP in the same process, so the figures are an
+// upper bound for the renewer's own share. FLEET50=1 runs it (it takes
+// about a minute of CPU); make test does not.
+func TestFleet_fiftyReleases(t *testing.T) {
+	if os.Getenv("FLEET50") != "1" {
+		t.Skip("set FLEET50=1 to run the 50-release measurement")
+	}
+	var ns []string
+	for i := range 10 {
+		ns = append(ns, fmt.Sprintf("team-%d", i))
+	}
+	fs := newFleetSim(t, ns, 5, 4, 10, "")
+	before := processUsage(t)
+	began := time.Now()
+	fs.start(t)
+	steps := fs.run(t, 24*time.Hour)
+	after := processUsage(t)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	t.Logf("50 releases, 24 simulated hours, %d steps, %d upgrades (at most %d at once) in %s wall: "+
+		"CPU %s user + %s system, max RSS %d MiB, heap in use %d MiB, %d goroutines",
+		steps, fs.applies.Load(), fs.peak.Load(), time.Since(began).Round(time.Millisecond),
+		(after.user - before.user).Round(time.Millisecond), (after.sys - before.sys).Round(time.Millisecond),
+		after.maxRSS>>20, ms.HeapInuse>>20, runtime.NumGoroutine())
+	if n := fs.applies.Load(); n < 50*24 {
+		t.Fatalf("%d upgrades for 50 releases over a day of one-hour links", n)
 	}
 }
