@@ -37,7 +37,7 @@ func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if s.objects != nil {
-		return s.objectBundleLink(w, r, rec.JobID, size, version)
+		return s.metrics.linkIssued(s.objectBundleLink(w, r, rec.JobID, size, version))
 	}
 	expires := s.clock.Now().Add(s.linkTTL).Truncate(time.Second).UTC()
 	// The link's path is the route downloadBundle is registered under, so
@@ -45,6 +45,7 @@ func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
 	u := s.publicURL.JoinPath(api.FillPath(api.PathBundleDownload,
 		map[string]string{"jobId": rec.JobID, "file": api.BundleFileName}))
 	u.RawQuery = s.signer.sign(rec.JobID, api.BundleFileName, expires).Encode()
+	_ = s.metrics.linkIssued(nil)
 	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: u.String(), SizeBytes: size, ExpiresAt: expires, Version: s.contentVersion(rec.Version)})
 	return nil
 }
@@ -89,7 +90,9 @@ func (s *Server) ensureArchive(r *http.Request, rec *jobstore.ExportJob) (int64,
 		s.background.Add(1)
 		go func() {
 			defer s.background.Done()
+			start := time.Now()
 			b.size, b.version, b.err = build()
+			s.metrics.archiveBuilt(b.err, time.Since(start))
 			close(b.done)
 			// A failed build may be asked for again; a finished one is in
 			// the store, where the next call finds it.

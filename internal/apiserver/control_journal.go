@@ -121,7 +121,9 @@ func (b *bodyCapture) Read(p []byte) (int, error) {
 // journalRequests records every request outside the control plane.
 func (s *Server) journalRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, api.ControlPrefix) {
+		if strings.HasPrefix(r.URL.Path, api.ControlPrefix) || r.URL.Path == PathMetrics {
+			// The control plane and metrics scrapes are not the client's
+			// requests to the API.
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -63,6 +63,7 @@ func (s *Server) serveError(w http.ResponseWriter, r *http.Request, err error) {
 	var sf *storeFailure
 	if errors.As(err, &sf) {
 		s.log.Error("store write failed", "method", r.Method, "path", r.URL.Path, "error", err)
+		s.metrics.storeFailed("request")
 		he = &httpError{status: http.StatusServiceUnavailable, retryAfter: storeRetryAfter,
 			msg: "the server could not record the request (its storage failed); nothing was changed, retry later"}
 	} else if !errors.As(err, &he) {

@@ -78,6 +78,8 @@ func (s *Server) routes() http.Handler {
 		mux.Handle(pattern, h)
 		patterns[pattern] = true
 	}
+	mux.Handle(http.MethodGet+" "+PathMetrics, s.metrics.handler())
+	patterns[http.MethodGet+" "+PathMetrics] = true
 	if s.control == nil {
 		return s.logAndRecover(s.cors(s.fallback(mux, patterns)))
 	}

@@ -108,6 +108,7 @@ type Server struct {
 	objects   *objstore.Store
 	objHealth objectHealth
 	handler   http.Handler
+	metrics   *metrics
 
 	// owner names this server's workers in the leases they hold.
 	owner         string
@@ -251,6 +252,7 @@ func New(opts Options) (*Server, error) {
 		defer s.background.Done()
 		s.store.Watch(s.ctx, s.wakeWorkers)
 	}()
+	s.metrics = newMetrics(s)
 	s.handler = s.routes()
 	return s, nil
 }

@@ -92,6 +92,7 @@ func (s *Server) runExport(rec *jobstore.ExportJob) {
 	if h := s.leaseHooks.beforeRender.Load(); h != nil {
 		(*h)(id)
 	}
+	start := time.Now()
 	man, err := s.render(ctx, rec, lj)
 	rec.Warnings = lj.warnings // the export has returned: no more writers
 	switch {
@@ -117,6 +118,7 @@ func (s *Server) runExport(rec *jobstore.ExportJob) {
 	}
 	stored := s.finishExport(rec, err)
 	kept = stored && rec.Status == api.ExportCompleted
+	s.metrics.exportFinished(rec.Status, time.Since(start))
 }
 
 func (s *Server) render(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (*bundle.Manifest, error) {
@@ -257,6 +259,7 @@ func (s *Server) completeUntilStored(rec *jobstore.ExportJob) bool {
 			return false
 		}
 		s.log.Error("store export job; retrying", "job", rec.JobID, "status", rec.Status, "attempt", attempt, "error", err)
+		s.metrics.storeFailed("complete")
 		t := time.NewTimer(wait)
 		select {
 		case <-s.ctx.Done():

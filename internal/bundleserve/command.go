@@ -24,6 +24,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	pin := fs.String("pin-version", "", "refuse a bundle whose content version (its manifest's) differs; the old site keeps serving")
 	pinFile := fs.String("pin-version-file", "", "file holding the pinned version, re-read on every check; a missing file pins nothing")
 	interval := fs.Duration("check-interval", 30*time.Second, "how often the link (file) is checked for a change")
+	metricsAddr := fs.String("metrics-addr", "", "serve Prometheus metrics at /metrics on this address, apart from the site (empty: off)")
 	log, code, ok := cmd.Parse(args)
 	if !ok {
 		return code
@@ -40,6 +41,14 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := cli.WithSignals(ctx)
 	defer stop()
+	if *metricsAddr != "" {
+		addr, err := cli.ServeMetrics(ctx, *metricsAddr, srv.MetricsHandler(), log)
+		if err != nil {
+			log.Error("metrics", "error", err)
+			return cli.ExitFailed
+		}
+		fmt.Fprintf(stdout, "metrics on http://%s/metrics\n", addr)
+	}
 	go srv.Run(ctx, *interval)
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
 	if err := cli.Serve(ctx, ln, srv.Handler(), nil); err != nil {

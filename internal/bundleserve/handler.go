@@ -63,8 +63,10 @@ func (s *Server) serveSite(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		w.Header().Set("X-Bundle-Version", st.version)
-		serveFrom(w, r, st.dir)
+		cw := &countingWriter{ResponseWriter: w}
+		serveFrom(cw, r, st.dir)
 		st.mu.RUnlock()
+		s.metrics.bytesServed.Add(float64(cw.n))
 		return
 	}
 }

@@ -65,6 +65,7 @@ type Server struct {
 	lastURL string
 	lastPin string
 	lastErr atomic.Pointer[string]
+	metrics *metrics
 }
 
 // New prepares the data dir and, if a verified site from an earlier run is
@@ -89,6 +90,7 @@ func New(opts Options) (*Server, error) {
 	if s.hc == nil {
 		s.hc = &http.Client{Timeout: 10 * time.Minute}
 	}
+	s.metrics = newMetrics(s)
 	s.restore()
 	return s, nil
 }
@@ -143,6 +145,7 @@ func (s *Server) Update(ctx context.Context) error {
 	if err == nil {
 		err = s.install(ctx, link, pin)
 	}
+	s.metrics.updated(err, time.Now())
 	if err != nil {
 		msg := err.Error()
 		s.lastErr.Store(&msg)

@@ -103,7 +103,7 @@ func TestAccStaticExportRollout_lifecycle(t *testing.T) {
 				// 3); refresh sees it and the apply puts the content version back.
 				PreConfig: func() {
 					cur := e.current(t)
-					if _, err := e.roller.Apply(t.Context(), rollout.Request{Release: rolloutRelease, NonAtomic: true,
+					if _, err := e.roller.Apply(t.Context(), rollout.Request{Release: rolloutRelease, OnFailure: rollout.KeepFailed,
 						BundleURL: cur.BundleURL, Version: "pinned-by-hand", ExpiresAt: cur.ExpiresAt}); err != nil {
 						t.Fatal(err)
 					}

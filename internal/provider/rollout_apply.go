@@ -41,7 +41,7 @@ func (r *staticExportRolloutResource) apply(ctx context.Context, m *staticExport
 		Release: m.Release.ValueString(), Chart: m.Chart.ValueString(), Install: m.Install.ValueBool(),
 		ChartRepo: m.ChartRepo.ValueString(), ChartVersion: m.ChartVersion.ValueString(), ChartPlainHTTP: m.PlainHTTP.ValueBool(),
 		CreateNamespace: m.CreateNS.ValueBool(), RecoverPending: m.RecoverPending.ValueBool(),
-		NonAtomic: !m.Atomic.ValueBool(), Wait: m.Wait.ValueBool(), Timeout: timeout,
+		OnFailure: rollout.Atomic(m.Atomic.ValueBool()), Wait: m.Wait.ValueBool(), Timeout: timeout,
 		BundleURL: link, Version: m.Version.ValueString(), ExpiresAt: expiry,
 	})
 	if err != nil && errors.Is(ctx.Err(), context.Canceled) {

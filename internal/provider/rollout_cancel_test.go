@@ -31,7 +31,7 @@ const cancelBound = 30 * time.Second
 func TestStaticExportRollout_cancelledUpdateLeavesPreviousRevision(t *testing.T) {
 	e := newParallelRolloutEnv(t)
 	prev, err := e.roller.Apply(t.Context(), rollout.Request{Release: rolloutRelease, Chart: e.chart, Install: true,
-		NonAtomic: true, BundleURL: "https://bundles.example.com/b.tar.gz?signature=old", Version: "v1"})
+		OnFailure: rollout.KeepFailed, BundleURL: "https://bundles.example.com/b.tar.gz?signature=old", Version: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}

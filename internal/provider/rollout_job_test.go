@@ -114,7 +114,7 @@ func TestAccStaticExportRollout_jobID(t *testing.T) {
 				PreConfig: func() {
 					e.Clock.Advance(time.Minute) // so that the new link's expiry differs to the second
 					cur := e.current(t)
-					if _, err := e.roller.Apply(t.Context(), rollout.Request{Release: rolloutRelease, NonAtomic: true,
+					if _, err := e.roller.Apply(t.Context(), rollout.Request{Release: rolloutRelease, OnFailure: rollout.KeepFailed,
 						BundleURL: "https://elsewhere.example/b.tar.gz", Version: cur.Version, ExpiresAt: cur.ExpiresAt}); err != nil {
 						t.Fatal(err)
 					}

@@ -167,7 +167,7 @@ func (e *rolloutEnv) stickPending(t *testing.T, from int) {
 func TestAccStaticExportRollout_recoverPending(t *testing.T) {
 	e := newParallelRolloutEnv(t)
 	res, err := e.roller.Apply(t.Context(), rollout.Request{Release: rolloutRelease, Chart: e.chart, Install: true,
-		NonAtomic: true, BundleURL: "https://bundles.example.com/b.tar.gz?signature=x", Version: "v1"})
+		OnFailure: rollout.KeepFailed, BundleURL: "https://bundles.example.com/b.tar.gz?signature=x", Version: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}

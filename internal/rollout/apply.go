@@ -58,7 +58,7 @@ func (r *Roller) Apply(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 
-	if last.Info.Status == release.StatusDeployed && effectiveValues(last) == want &&
+	if !req.Repair && last.Info.Status == release.StatusDeployed && effectiveValues(last) == want &&
 		(ch == nil || sameChart(ch, last.Chart)) {
 		log.Debug("release already carries the values; no new revision", "revision", last.Version)
 		return Result{
@@ -77,7 +77,7 @@ func (r *Roller) Apply(ctx context.Context, req Request) (Result, error) {
 	}
 	vals := want.mergeInto(base.Config)
 
-	atomic := !req.NonAtomic
+	atomic := req.OnFailure == RollBack
 	up := action.NewUpgrade(r.withContext(ctx))
 	up.Namespace = r.namespace
 	// Atomic mode is ours, not Helm's: Helm's rollback waits for readiness
@@ -138,7 +138,7 @@ func (r *Roller) install(ctx context.Context, req Request, want staticValues, pr
 	in := action.NewInstall(r.withContext(ctx))
 	in.ReleaseName = req.Release
 	in.Namespace = r.namespace
-	in.Atomic = !req.NonAtomic
+	in.Atomic = req.OnFailure == RollBack
 	in.Wait = req.Wait || in.Atomic
 	in.Timeout = timeout(ctx, req.Timeout)
 	// A release uninstalled with --keep-history still owns its name.

@@ -172,7 +172,7 @@ func TestApply_nonAtomicLeavesFailedRevisionAndRetries(t *testing.T) {
 	waitErr := errors.New("not ready")
 	f.cfg.KubeClient = &failFirstWait{PrintingKubeClient: kubefake.PrintingKubeClient{Out: io.Discard}, err: waitErr}
 	req := request()
-	req.NonAtomic, req.Wait = true, true
+	req.OnFailure, req.Wait = KeepFailed, true
 
 	if _, err := f.r.Apply(t.Context(), req); !errors.Is(err, waitErr) {
 		t.Fatalf("err = %v, want the wait error", err)
@@ -333,7 +333,7 @@ func TestApply_neverLogsOrReturnsTheLink(t *testing.T) {
 		UpdateError: fmt.Errorf("secret docs-bundle: invalid value %q", testURL),
 	}
 	req := request()
-	req.NonAtomic = true
+	req.OnFailure = KeepFailed
 	_, err := f.r.Apply(t.Context(), req)
 	if err == nil {
 		t.Fatal("Apply succeeded; want the update error")

@@ -44,7 +44,7 @@ func TestInClusterGetter_drivesHelm(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := request()
-	req.Install, req.Chart, req.NonAtomic = true, chartPath, true
+	req.Install, req.Chart, req.OnFailure = true, chartPath, KeepFailed
 	res, err := r.Apply(t.Context(), req)
 	if err != nil {
 		t.Fatalf("install through the in-cluster getter: %v", err)

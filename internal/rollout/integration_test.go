@@ -13,7 +13,7 @@ import (
 )
 
 // The integration tier runs against a real kube-apiserver. Nothing runs pods
-// there, so every request is NonAtomic without Wait: an atomic upgrade would
+// there, so every request is KeepFailed without Wait: an atomic upgrade would
 // wait for a Deployment that can never become ready. The install also proves
 // the server reports its real version: the chart's kubeVersion constraint
 // rejects the v0.0.0-master of a binary built without the version ldflags.
@@ -32,7 +32,7 @@ func TestIntegration_installUpgradeNoopDrift(t *testing.T) {
 	}
 
 	req := request()
-	req.Install, req.Chart, req.NonAtomic = true, chartPath, true
+	req.Install, req.Chart, req.OnFailure = true, chartPath, KeepFailed
 	res, err := r.Apply(ctx, req)
 	if err != nil {
 		t.Fatalf("install: %v", err)

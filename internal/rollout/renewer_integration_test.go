@@ -85,8 +85,9 @@ func TestRenewer_upgradesWithItsOwnRoleOnly(t *testing.T) {
 		var out bytes.Buffer
 		// The renewer's flags, one cycle: no --chart (the release's own),
 		// atomic, so the upgrade waits for the pods on the kwok node.
-		r := &rolloutcmd.Runner{Opts: rolloutcmd.Options{Release: renewRelease, Namespace: renewNS, Domain: env.Domain,
-			RenewBefore: 15 * time.Minute, Timeout: time.Minute, Atomic: true, RecoverPending: true, ExportTimeout: time.Minute},
+		r := &rolloutcmd.Runner{Opts: rolloutcmd.Options{
+			Request:   rollout.Request{Release: renewRelease, Timeout: time.Minute, RecoverPending: true},
+			Namespace: renewNS, Domain: env.Domain, RenewBefore: 15 * time.Minute, ExportTimeout: time.Minute},
 			API: api, Roller: roller, Clock: env.Clock, Out: &out, Log: hclog.NewNullLogger()}
 		return r.Run(ctx), out.String()
 	}

@@ -76,6 +76,8 @@ func TestChart_renewerRBAC(t *testing.T) {
 		{APIGroups: []string{"apps"}, Resources: []string{"replicasets"}, Verbs: []string{"list"}},
 		{APIGroups: []string{""}, Resources: []string{"serviceaccounts"}, Verbs: []string{"get"}},
 		{APIGroups: []string{"rbac.authorization.k8s.io"}, Resources: []string{"roles", "rolebindings"}, Verbs: []string{"get"}},
+		{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create"}},
+		{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get"}},
 	}
 	if !reflect.DeepEqual(rules, want) {
 		t.Errorf("role rules:\n%s\nwant\n%v", b, want)
@@ -112,7 +114,7 @@ func TestChart_renewerDeployment(t *testing.T) {
 	}
 	c := spec["containers"].([]interface{})[0].(map[string]interface{})
 	args := strings.Join(toStrings(c["args"]), " ")
-	if want := "rollout --watch --in-cluster --release docs --namespace docs --domain docs.acme.test --renew-before 15m --recover-pending"; args != want {
+	if want := "rollout --watch --in-cluster --release docs --namespace docs --domain docs.acme.test --renew-before 15m --recover-pending --max-retries 10 --drift warn --metrics-addr :9090"; args != want {
 		t.Errorf("renewer args = %q\nwant %q", args, want)
 	}
 	env, _ := yaml.Marshal(c["env"])
@@ -187,7 +189,7 @@ func TestChart_renewerVariants(t *testing.T) {
 		t.Error("a Secret was created although an existing one was named")
 	}
 	c := dig(t, objs["Deployment/"+renewerName], "spec", "template", "spec", "containers").([]interface{})[0].(map[string]interface{})
-	if args := strings.Join(toStrings(c["args"]), " "); args != "rollout --watch --in-cluster --release docs --namespace docs --job-id se_42 --renew-before 1h" {
+	if args := strings.Join(toStrings(c["args"]), " "); args != "rollout --watch --in-cluster --release docs --namespace docs --job-id se_42 --renew-before 1h --max-retries 10 --drift warn --metrics-addr :9090" {
 		t.Errorf("args = %q", args)
 	}
 	ref := dig(t, c["env"].([]interface{})[1], "valueFrom", "secretKeyRef")

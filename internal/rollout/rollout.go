@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"helm.sh/helm/v3/pkg/action"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
@@ -121,18 +122,21 @@ type Request struct {
 	// Install installs the release when it does not exist. Otherwise a
 	// missing release is ErrReleaseNotFound.
 	Install bool
-	// NonAtomic turns off Helm's atomic mode, which waits for the resources
-	// and rolls a failed upgrade back to the last deployed revision. The
-	// zero value is atomic because a half-applied upgrade is the worse
-	// default; clusters where nothing becomes ready (no kubelet) need this.
-	NonAtomic bool
+	// OnFailure says what becomes of an upgrade or install that fails or
+	// times out. The zero value, RollBack, is Helm's atomic mode, because a
+	// half-applied upgrade is the worse default.
+	OnFailure OnFailure
 	// RecoverPending takes over a release stuck in pending-*: when this
 	// package created the pending revision and it is older than Timeout plus
 	// RecoverGrace (so no live run can still own it), the revision is marked
 	// failed and the release rolled back to the last deployed revision
 	// before the request is applied. Otherwise the PendingError stands.
 	RecoverPending bool
-	// Wait waits for resources to become ready even when NonAtomic is set.
+	// Repair creates a revision even when the release already carries
+	// these values, so that Helm's three-way merge puts objects edited or
+	// deleted by hand back as the chart renders them (drift: correct).
+	Repair bool
+	// Wait waits for resources to become ready even with KeepFailed.
 	Wait bool
 	// Timeout bounds the wait and the rollback; zero means DefaultTimeout.
 	// A sooner context deadline shortens it.
@@ -143,6 +147,30 @@ type Request struct {
 	// ExpiresAt is when BundleURL stops working. Zero leaves expiresAt
 	// unset.
 	ExpiresAt time.Time
+}
+
+// OnFailure is what Apply does when an upgrade or install fails or times
+// out.
+type OnFailure int
+
+const (
+	// RollBack (Helm's atomic mode) waits for the resources and rolls a
+	// failed upgrade back to the last deployed revision, or uninstalls a
+	// failed install.
+	RollBack OnFailure = iota
+	// KeepFailed leaves the failed revision in place and waits only when
+	// Request.Wait says so; clusters where nothing becomes ready (no
+	// kubelet) need it.
+	KeepFailed
+)
+
+// Atomic returns RollBack when atomic is true and KeepFailed otherwise: the
+// mapping of the CLI's --atomic flag and the provider's atomic attribute.
+func Atomic(atomic bool) OnFailure {
+	if atomic {
+		return RollBack
+	}
+	return KeepFailed
 }
 
 // Result describes the revision a successful Apply left in place.
@@ -185,7 +213,9 @@ func (s *State) LinkValid(now time.Time, renewBefore time.Duration) bool {
 
 // Roller applies static export values to releases in one namespace.
 type Roller struct {
-	clock     clock.Clock
+	clock clock.Clock
+	// kube, when set, replaces the clientset built from cfg (tests).
+	kube      kubernetes.Interface
 	cfg       *action.Configuration
 	namespace string
 	log       hclog.Logger

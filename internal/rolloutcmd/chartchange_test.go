@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 )
 
 // TestRollout_newChartIsApplied pins that a chart named with --chart is
@@ -19,19 +20,19 @@ func TestRollout_newChartIsApplied(t *testing.T) {
 	st := w.env.StartExportAndWait(t, api.StartExportRequest{Domain: w.env.Domain})
 	job := st.JobID
 
-	code, out := w.run(t, Options{JobID: job, Install: true, Chart: chartPath})
+	code, out := w.run(t, Options{Request: rollout.Request{Install: true, Chart: chartPath, OnFailure: rollout.KeepFailed}, JobID: job})
 	if code != ExitOK {
 		t.Fatalf("install: %d %s", code, out)
 	}
 	first := w.state(t)
 
-	code, out = w.run(t, Options{JobID: job, Chart: chartPath})
+	code, out = w.run(t, Options{Request: rollout.Request{Chart: chartPath, OnFailure: rollout.KeepFailed}, JobID: job})
 	if code != ExitOK || !strings.Contains(out, "nothing to do") {
 		t.Fatalf("same chart, fresh link: %d %s", code, out)
 	}
 
 	bumped := copyChart(t, chartPath)
-	code, out = w.run(t, Options{JobID: job, Chart: bumped})
+	code, out = w.run(t, Options{Request: rollout.Request{Chart: bumped, OnFailure: rollout.KeepFailed}, JobID: job})
 	if code != ExitOK || !strings.Contains(out, "upgrading to docsadmin-self-hosted-99.0.0") {
 		t.Fatalf("new chart: %d %s", code, out)
 	}
@@ -41,7 +42,7 @@ func TestRollout_newChartIsApplied(t *testing.T) {
 	}
 
 	// And the new chart, now deployed, is not upgraded again.
-	code, out = w.run(t, Options{JobID: job, Chart: bumped})
+	code, out = w.run(t, Options{Request: rollout.Request{Chart: bumped, OnFailure: rollout.KeepFailed}, JobID: job})
 	if code != ExitOK || !strings.Contains(out, "nothing to do") || w.state(t).Revision != now.Revision {
 		t.Fatalf("new chart again: %d %s", code, out)
 	}

@@ -8,10 +8,12 @@ package rolloutcmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -42,17 +44,32 @@ const (
 	ExitNeedsPerson = 4
 )
 
-// Options are the parsed flags.
+// Options are the parsed flags. The Helm side of the rollout is the
+// documented rollout.Request, filled from the flags; each run adds the
+// bundle link, its expiry and (without --version) the content version.
 type Options struct {
-	Release, Namespace, Kubeconfig, KubeContext string
-	Domain, JobID, Version, Chart               string
-	ChartRepo, ChartVersion                     string
-	RenewBefore, ReexportEvery, Timeout         time.Duration
-	Watch, DryRun, Install, Atomic, Wait        bool
-	RecoverPending, InCluster                   bool
-	CreateNamespace, PlainHTTP                  bool
+	rollout.Request
+	Namespace, Kubeconfig, KubeContext string
+	Domain, JobID                      string
+	RenewBefore, ReexportEvery         time.Duration
+	Watch, DryRun, InCluster           bool
 	// ExportTimeout bounds the whole wait for an export job.
 	ExportTimeout time.Duration
+	// MaxRetries is how many failures in a row the watch loop retries
+	// before it marks the release as needing attention; 0 retries forever.
+	MaxRetries int
+	// Releases is a fleet file (see Entry), Parallel how many of its
+	// releases work at once; MetricsAddr serves /metrics.
+	Releases    string
+	Parallel    int
+	MetricsAddr string
+	// Retry asks a watching renewer to try a release it gave up on again.
+	Retry bool
+	// Drift is off, warn or correct: what the watch loop does when the
+	// release's objects differ from what it says; DriftIgnore lists the
+	// fields another controller owns (Kind:field or Kind/name:field).
+	Drift       string
+	DriftIgnore []string
 }
 
 // Roller is what the command needs of internal/rollout.
@@ -77,6 +94,12 @@ type Runner struct {
 	// Recheck is the longest the watch loop sleeps between looks at the
 	// release; zero means one minute.
 	Recheck time.Duration
+	// Metrics, when set, records each release's renewals and failures.
+	Metrics *Metrics
+	// slots bounds how many releases of a fleet work at once; fleet
+	// makes a member of a Fleet wait for a person instead of exiting.
+	slots chan struct{}
+	fleet bool
 	// Download fetches the head of a bundle to read its manifest, needed
 	// only when the API does not send the content version. nil means a
 	// client with a 30-second timeout.
@@ -91,6 +114,14 @@ const usage = `Usage: terraform-provider-docsadmin rollout --release R --namespa
        [--timeout 5m] [--recover-pending] [--in-cluster] [--export-timeout 1h]
        [--renew-before 15m] [--watch [--reexport-every 24h]] [--dry-run]
        [--log-level info]
+       rollout --watch --releases FILE [--parallel 4] [--namespace N] [shared flags]
+       rollout --retry --release R --namespace N
+
+With --watch, --max-retries failures in a row (default 10, with back-off)
+mark the release as needing attention: an error line, a Kubernetes Event
+and the docsadmin_renewer_needs_attention metric, and no more retries until
+someone runs rollout --retry or the release changes. --metrics-addr serves
+Prometheus metrics per release.
 
 Exports the docs (--domain starts a new export, --job-id reuses one), gets a
 presigned bundle link and upgrades the Helm release with
@@ -118,6 +149,22 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
+	rollers := func(ns string) (*rollout.Roller, error) {
+		o := opts
+		o.Namespace = ns
+		return rollout.New(kubeConfig(o, os.Getenv), log.Named("helm"))
+	}
+	if opts.Retry {
+		return retry(ctx, opts, rollers, stdout, stderr)
+	}
+	var entries []Entry
+	if opts.Releases != "" {
+		var err error
+		if entries, err = LoadFleet(opts.Releases, opts.Namespace); err != nil {
+			fmt.Fprintf(stderr, "rollout: %v\n", err)
+			return ExitUsage
+		}
+	}
 	baseURL, key := os.Getenv(cli.EnvBaseURL), os.Getenv(cli.EnvAPIKey)
 	if baseURL == "" || key == "" {
 		fmt.Fprintf(stderr, "rollout: set %s and %s\n", cli.EnvBaseURL, cli.EnvAPIKey)
@@ -128,19 +175,49 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rollout: %v\n", err)
 		return ExitUsage
 	}
-	roller, err := rollout.New(kubeConfig(opts, os.Getenv), log.Named("helm"))
-	if err != nil {
-		fmt.Fprintf(stderr, "rollout: %v\n", err)
-		return ExitFailed
-	}
 	ctx, stop := cli.WithSignals(ctx)
 	defer stop()
 	tty := false
 	if f, ok := stdout.(*os.File); ok {
 		tty = term.IsTerminal(int(f.Fd()))
 	}
-	r := &Runner{Opts: opts, API: api, Roller: roller, Clock: clock.Real{}, Out: stdout, TTY: tty, Log: log}
+	r := Runner{Opts: opts, API: api, Clock: clock.Real{}, Out: stdout, TTY: tty, Log: log}
+	if opts.MetricsAddr != "" {
+		r.Metrics = NewMetrics()
+		addr, err := cli.ServeMetrics(ctx, opts.MetricsAddr, r.Metrics.Handler(), log)
+		if err != nil {
+			fmt.Fprintf(stderr, "rollout: %v\n", err)
+			return ExitFailed
+		}
+		fmt.Fprintf(stdout, "metrics on http://%s/metrics\n", addr)
+	}
+	if opts.Releases != "" {
+		f := &Fleet{Base: r, Entries: entries, Parallel: opts.Parallel,
+			Rollers: func(ns string) (Roller, error) { return rollers(ns) }}
+		return f.Run(ctx)
+	}
+	roller, err := rollers(opts.Namespace)
+	if err != nil {
+		fmt.Fprintf(stderr, "rollout: %v\n", err)
+		return ExitFailed
+	}
+	r.Roller = roller
 	return r.Run(ctx)
+}
+
+// retry is `rollout --retry`: it asks the renewer watching the release,
+// which stopped retrying it, to try again.
+func retry(ctx context.Context, o Options, rollers func(string) (*rollout.Roller, error), stdout, stderr io.Writer) int {
+	roller, err := rollers(o.Namespace)
+	if err == nil {
+		err = roller.RequestRetry(ctx, o.Release, time.Now())
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rollout: %v\n", err)
+		return ExitFailed
+	}
+	fmt.Fprintf(stdout, "asked the renewer of release %s to retry it\n", o.Release)
+	return ExitOK
 }
 
 // kubeConfig says how to reach the cluster. Inside a pod
@@ -176,10 +253,10 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 	fs.StringVar(&o.Chart, "chart", "", "chart directory or archive, chart name in --repo, or oci://host/repo/name (default: the release's current chart; needed with --install)")
 	fs.StringVar(&o.ChartRepo, "repo", "", "chart repository URL holding --chart")
 	fs.StringVar(&o.ChartVersion, "chart-version", "", "chart version or constraint from --repo or the OCI registry (default: the newest)")
-	fs.BoolVar(&o.PlainHTTP, "plain-http", false, "reach the OCI registry over plain HTTP")
+	fs.BoolVar(&o.ChartPlainHTTP, "plain-http", false, "reach the OCI registry over plain HTTP")
 	fs.BoolVar(&o.CreateNamespace, "create-namespace", false, "with --install: create the namespace if it does not exist")
 	fs.BoolVar(&o.Install, "install", false, "install the release if it does not exist")
-	fs.BoolVar(&o.Atomic, "atomic", true, "wait for the upgrade and roll back to the last deployed revision if it fails")
+	fs.Var(atomicFlag{&o.OnFailure}, "atomic", "wait for the upgrade and roll back to the last deployed revision if it fails (default true)")
 	fs.BoolVar(&o.Wait, "wait", false, "wait for resources to be ready even without --atomic")
 	fs.BoolVar(&o.RecoverPending, "recover-pending", false,
 		"roll back a pending-* revision this tool created that is older than --timeout plus "+rollout.RecoverGrace.String()+", then proceed")
@@ -189,6 +266,19 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 	fs.BoolVar(&o.Watch, "watch", false, "keep running: renew the link before it expires and upgrade again")
 	fs.DurationVar(&o.ExportTimeout, "export-timeout", client.DefaultPollTimeout, "give up waiting for the export job after this long (exit 1; the job goes on)")
 	fs.BoolVar(&o.DryRun, "dry-run", false, "say what would change without upgrading")
+	fs.IntVar(&o.MaxRetries, "max-retries", 10, "with --watch: failures in a row before the release is marked as needing attention and no longer retried (0: retry forever)")
+	fs.StringVar(&o.Releases, "releases", "", "with --watch: keep every release of this YAML file fresh (a list under releases: of release, namespace, domain or jobId, version, chart, repo, chartVersion)")
+	fs.IntVar(&o.Parallel, "parallel", 4, "with --releases: how many releases may be exported and upgraded at once")
+	fs.StringVar(&o.MetricsAddr, "metrics-addr", "", "with --watch: serve Prometheus metrics at /metrics on this address (empty: off)")
+	fs.StringVar(&o.Drift, "drift", driftOff, "with --watch: when the release's objects differ from the release (an image edited, the bundle Secret deleted, scaled to zero): off, warn (log, Event, metric) or correct (upgrade to put them back)")
+	fs.Func("drift-ignore", "with --drift: a field another controller owns, Kind:field or Kind/name:field, e.g. Deployment:spec.replicas for an autoscaler (repeatable)", func(s string) error {
+		if err := rollout.CheckIgnoreRule(s); err != nil {
+			return err
+		}
+		o.DriftIgnore = append(o.DriftIgnore, s)
+		return nil
+	})
+	fs.BoolVar(&o.Retry, "retry", false, "ask the renewer watching --release, which gave up on it, to try again, and exit")
 	log, code, ok := cmd.Parse(args)
 	if !ok {
 		return o, nil, code
@@ -196,10 +286,13 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 	bad := func(msg string) (Options, hclog.Logger, int) {
 		return o, nil, cmd.Usagef("%s", msg)
 	}
+	if msg := fleetFlags(o); msg != "" {
+		return bad(msg)
+	}
 	switch {
-	case o.Release == "":
-		return bad("--release is required")
-	case (o.Domain == "") == (o.JobID == ""):
+	case o.Release == "" && o.Releases == "":
+		return bad("--release is required (or --releases with --watch)")
+	case o.Releases == "" && !o.Retry && (o.Domain == "") == (o.JobID == ""):
 		return bad("give exactly one of --domain and --job-id")
 	case o.RenewBefore < 0 || o.ReexportEvery < 0 || o.Timeout <= 0:
 		return bad("durations must not be negative")
@@ -218,3 +311,55 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 	}
 	return o, log, -1
 }
+
+// fleetFlags checks --releases, --retry and the flags only a watch takes,
+// returning what is wrong or "".
+func fleetFlags(o Options) string {
+	perRelease := o.Release != "" || o.Domain != "" || o.JobID != "" || o.Version != "" ||
+		o.Chart != "" || o.Install
+	switch {
+	case o.MaxRetries < 0:
+		return "--max-retries must not be negative"
+	case o.Parallel < 1:
+		return "--parallel must be at least 1"
+	case o.Retry && (o.Release == "" || o.Watch || o.Releases != "" || o.Domain != "" || o.JobID != ""):
+		return "--retry takes --release (and --namespace) only: it asks the renewer watching it to try again"
+	case o.Releases != "" && !o.Watch:
+		return "--releases needs --watch"
+	case o.Releases != "" && perRelease:
+		return "--releases gives each release its own release, domain or jobId, version and chart: " +
+			"do not combine it with --release, --domain, --job-id, --version, --chart or --install"
+	case o.MetricsAddr != "" && !o.Watch:
+		return "--metrics-addr needs --watch"
+	case o.Drift != driftOff && o.Drift != driftWarn && o.Drift != driftCorrect:
+		return "--drift must be off, warn or correct"
+	case o.Drift != driftOff && !o.Watch:
+		return "--drift needs --watch"
+	case len(o.DriftIgnore) > 0 && o.Drift == driftOff:
+		return "--drift-ignore needs --drift warn or correct"
+	}
+	return ""
+}
+
+// atomicFlag is --atomic, a boolean flag that sets Request.OnFailure: true
+// (the default) rolls a failed upgrade back, false keeps it.
+type atomicFlag struct{ mode *rollout.OnFailure }
+
+func (f atomicFlag) String() string {
+	if f.mode == nil {
+		return "true"
+	}
+	return strconv.FormatBool(*f.mode == rollout.RollBack)
+}
+
+func (f atomicFlag) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("not a boolean")
+	}
+	*f.mode = rollout.Atomic(b)
+	return nil
+}
+
+// IsBoolFlag lets --atomic stand alone, as a flag.BoolVar does.
+func (atomicFlag) IsBoolFlag() bool { return true }

@@ -89,10 +89,10 @@ func TestRollout_cli(t *testing.T) {
 	w := newWorld(t)
 	ctx := t.Context()
 
-	if code, out := w.run(t, Options{Domain: w.env.Domain, Atomic: false}); code != ExitNeedsPerson || !strings.Contains(out, "not found") {
+	if code, out := w.run(t, Options{Request: rollout.Request{OnFailure: rollout.KeepFailed}, Domain: w.env.Domain}); code != ExitNeedsPerson || !strings.Contains(out, "not found") {
 		t.Fatalf("missing release: %d %s", code, out)
 	}
-	code, out := w.run(t, Options{Domain: w.env.Domain, Install: true, Chart: chartPath})
+	code, out := w.run(t, Options{Request: rollout.Request{Install: true, Chart: chartPath, OnFailure: rollout.KeepFailed}, Domain: w.env.Domain})
 	if code != ExitOK || !strings.Contains(out, "installed release docs: revision 1") || !strings.Contains(out, "export se_") {
 		t.Fatalf("install: %d %s", code, out)
 	}
@@ -109,7 +109,7 @@ func TestRollout_cli(t *testing.T) {
 	// A cron run a few minutes later: the same content exports to the same
 	// version and the link is fresh, so no revision.
 	w.env.Clock.Advance(5 * time.Minute)
-	if code, out := w.run(t, Options{Domain: w.env.Domain}); code != ExitOK || !strings.Contains(out, "nothing to do") {
+	if code, out := w.run(t, Options{Request: rollout.Request{OnFailure: rollout.KeepFailed}, Domain: w.env.Domain}); code != ExitOK || !strings.Contains(out, "nothing to do") {
 		t.Fatalf("cron run: %d %s", code, out)
 	}
 	if s := w.state(t); s.Revision != 1 {
@@ -120,7 +120,7 @@ func TestRollout_cli(t *testing.T) {
 	// Secret changes while the pod template does not.
 	job := jobOf(t, first.BundleURL)
 	w.env.Clock.Advance(50 * time.Minute)
-	if code, out := w.run(t, Options{JobID: job}); code != ExitOK || !strings.Contains(out, "revision 2") {
+	if code, out := w.run(t, Options{Request: rollout.Request{OnFailure: rollout.KeepFailed}, JobID: job}); code != ExitOK || !strings.Contains(out, "revision 2") {
 		t.Fatalf("renewal: %d %s", code, out)
 	}
 	renewed := w.state(t)
@@ -135,12 +135,12 @@ func TestRollout_cli(t *testing.T) {
 	}
 
 	// Drift: someone pins another version by hand; the next run corrects it.
-	_, err := w.roller.Apply(ctx, rollout.Request{Release: release, NonAtomic: true, BundleURL: renewed.BundleURL,
+	_, err := w.roller.Apply(ctx, rollout.Request{Release: release, OnFailure: rollout.KeepFailed, BundleURL: renewed.BundleURL,
 		Version: "pinned-by-hand", ExpiresAt: renewed.ExpiresAt})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code, out := w.run(t, Options{JobID: job}); code != ExitOK || !strings.Contains(out, "revision 4") {
+	if code, out := w.run(t, Options{Request: rollout.Request{OnFailure: rollout.KeepFailed}, JobID: job}); code != ExitOK || !strings.Contains(out, "revision 4") {
 		t.Fatalf("drift correction: %d %s", code, out)
 	}
 	if s := w.state(t); s.Version != first.Version {
@@ -149,7 +149,7 @@ func TestRollout_cli(t *testing.T) {
 
 	// A dry run says what it would do and does nothing.
 	w.env.Clock.Advance(55 * time.Minute)
-	if code, out := w.run(t, Options{JobID: job, DryRun: true}); code != ExitOK || !strings.Contains(out, "dry run: would upgrade") {
+	if code, out := w.run(t, Options{Request: rollout.Request{OnFailure: rollout.KeepFailed}, JobID: job, DryRun: true}); code != ExitOK || !strings.Contains(out, "dry run: would upgrade") {
 		t.Fatalf("dry run: %d %s", code, out)
 	}
 	if s := w.state(t); s.Revision != 4 {
@@ -160,7 +160,7 @@ func TestRollout_cli(t *testing.T) {
 	// Deployment keeps its generation, so no pod restarts, and serve-bundle
 	// reading the refreshed Secret serves the new site.
 	job2 := w.env.StartExportAndWait(t, api.StartExportRequest{Domain: w.env.Domain, Paths: []string{"index", "quickstart"}})
-	if code, out := w.run(t, Options{JobID: job2.JobID}); code != ExitOK || !strings.Contains(out, "revision 5") {
+	if code, out := w.run(t, Options{Request: rollout.Request{OnFailure: rollout.KeepFailed}, JobID: job2.JobID}); code != ExitOK || !strings.Contains(out, "revision 5") {
 		t.Fatalf("new content: %d %s", code, out)
 	}
 	fresh := w.state(t)
@@ -174,7 +174,7 @@ func TestRollout_cli(t *testing.T) {
 		t.Fatalf("serve-bundle serves %q after new content, want %q", v, fresh.Version)
 	}
 
-	if code, out := w.run(t, Options{Domain: w.env.FailDomain}); code != ExitExportFailed || !strings.Contains(out, "docs.json") {
+	if code, out := w.run(t, Options{Request: rollout.Request{OnFailure: rollout.KeepFailed}, Domain: w.env.FailDomain}); code != ExitExportFailed || !strings.Contains(out, "docs.json") {
 		t.Fatalf("failing export: %d %s", code, out)
 	}
 }
@@ -189,8 +189,8 @@ func TestRollout_watch(t *testing.T) {
 	var out bytes.Buffer
 	cycles := 0
 	r := &Runner{
-		Opts: Options{Release: release, Domain: w.env.Domain, Install: true, Chart: chartPath,
-			RenewBefore: 15 * time.Minute, Timeout: time.Minute, Watch: true},
+		Opts: Options{Request: rollout.Request{Release: release, Install: true, Chart: chartPath, Timeout: time.Minute, OnFailure: rollout.KeepFailed},
+			Domain: w.env.Domain, RenewBefore: 15 * time.Minute, Watch: true},
 		API: w.api, Roller: w.roller, Clock: w.env.Clock, Out: &out, Log: hclog.NewNullLogger(),
 		Recheck: 24 * time.Hour,
 		Sleep: func(ctx context.Context, d time.Duration) error {

@@ -84,17 +84,21 @@ func (r *Runner) once(ctx context.Context) error {
 // watch keeps the release on a live link: it renews the link of the same
 // job renew-before ahead of its expiry, re-exports every --reexport-every,
 // re-checks the release every Recheck to undo drift, and backs off on
-// errors. Only a usage problem or a release that needs a person ends it;
-// SIGTERM ends it cleanly.
+// errors. After --max-retries failures in a row (or at once, in a fleet,
+// for a release that needs a person) it stops retrying and marks the
+// release as needing attention until a retry is requested or the release
+// changes. Outside a fleet, a usage problem or a release that needs a
+// person ends it; SIGTERM ends it cleanly.
 func (r *Runner) watch(ctx context.Context) int {
 	var (
 		cur        *link
 		jobID      = r.Opts.JobID
 		lastExport time.Time
 		backoff    = minBackoff
+		failures   int
 	)
 	for {
-		err := func() error {
+		err := r.withSlot(ctx, func() error {
 			if jobID == "" || (r.Opts.ReexportEvery > 0 && !r.Clock.Now().Before(lastExport.Add(r.Opts.ReexportEvery))) {
 				id, err := r.export(ctx)
 				if err != nil {
@@ -114,10 +118,10 @@ func (r *Runner) watch(ctx context.Context) int {
 				return err
 			}
 			if state != nil && state.Enabled && state.BundleURL == cur.url && state.Version == cur.version && state.Status == "deployed" {
-				return nil
+				return r.drift(ctx, *cur)
 			}
 			return r.apply(ctx, *cur)
-		}()
+		})
 		if ctx.Err() != nil {
 			if err != nil {
 				// Interrupted mid-upgrade: say what became of the release
@@ -135,12 +139,25 @@ func (r *Runner) watch(ctx context.Context) int {
 			r.report(err)
 			wait = pending.RecoverableIn
 		case err != nil:
-			if code := r.report(err); code == ExitUsage || code == ExitNeedsPerson {
+			code := r.report(err)
+			r.Metrics.failed(r.Opts.Namespace, r.Opts.Release)
+			r.event(ctx, reasonFailed, "renewal failed: "+err.Error(), true)
+			failures++
+			if (code == ExitUsage || code == ExitNeedsPerson) && !r.fleet {
 				return code
+			}
+			if code == ExitNeedsPerson || (r.Opts.MaxRetries > 0 && failures > r.Opts.MaxRetries) {
+				if !r.awaitPerson(ctx, err, failures) {
+					fmt.Fprintln(r.Out, "stopped")
+					return ExitOK
+				}
+				failures, backoff, cur = 0, minBackoff, nil
+				continue
 			}
 			wait, backoff = backoff, min(2*backoff, maxBackoff)
 		default:
-			backoff = minBackoff
+			failures, backoff = 0, minBackoff
+			r.Metrics.renewed(r.Opts.Namespace, r.Opts.Release, cur.expiresAt, r.Clock.Now())
 			if d := cur.expiresAt.Add(-r.Opts.RenewBefore).Sub(r.Clock.Now()); d < wait {
 				wait = d
 			}
@@ -159,6 +176,22 @@ func (r *Runner) watch(ctx context.Context) int {
 	}
 }
 
+// withSlot runs work once one of the fleet's slots is free (at once
+// outside a fleet), so at most --parallel releases work at a time while
+// the others sleep without holding one.
+func (r *Runner) withSlot(ctx context.Context, work func() error) error {
+	if r.slots == nil {
+		return work()
+	}
+	select {
+	case r.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil
+	}
+	defer func() { <-r.slots }()
+	return work()
+}
+
 // current reads the release; a missing one is fine when --install is set.
 func (r *Runner) current(ctx context.Context) (*rollout.State, error) {
 	state, err := r.Roller.Current(ctx, r.Opts.Release)
@@ -173,8 +206,7 @@ func (r *Runner) current(ctx context.Context) (*rollout.State, error) {
 // records them. A chart that cannot be loaded counts as different: the
 // upgrade that follows reports why.
 func (r *Runner) sameChart(state *rollout.State) bool {
-	id, err := rollout.ChartID(rollout.Request{Chart: r.Opts.Chart, ChartRepo: r.Opts.ChartRepo,
-		ChartVersion: r.Opts.ChartVersion, ChartPlainHTTP: r.Opts.PlainHTTP})
+	id, err := rollout.ChartID(r.Opts.Request)
 	if err != nil || id != state.Chart {
 		if err == nil {
 			fmt.Fprintf(r.Out, "release %s runs chart %s; upgrading to %s\n", r.Opts.Release, state.Chart, id)
@@ -214,24 +246,30 @@ func (r *Runner) bundle(ctx context.Context, jobID string) (link, error) {
 }
 
 func (r *Runner) apply(ctx context.Context, l link) error {
+	return r.applyRepair(ctx, l, false)
+}
+
+// applyRepair is apply; repair forces a revision even with unchanged
+// values, so that Helm puts drifted objects back.
+func (r *Runner) applyRepair(ctx context.Context, l link, repair bool) error {
 	if r.Opts.DryRun {
 		fmt.Fprintf(r.Out, "dry run: would upgrade release %s to version %s with a link (job %s) valid until %s\n",
 			r.Opts.Release, l.version, l.jobID, l.expiresAt.Format(time.RFC3339))
 		return nil
 	}
-	res, err := r.Roller.Apply(ctx, rollout.Request{
-		Release: r.Opts.Release, Chart: r.Opts.Chart, Install: r.Opts.Install,
-		ChartRepo: r.Opts.ChartRepo, ChartVersion: r.Opts.ChartVersion, ChartPlainHTTP: r.Opts.PlainHTTP,
-		CreateNamespace: r.Opts.CreateNamespace,
-		NonAtomic:       !r.Opts.Atomic, Wait: r.Opts.Wait, Timeout: r.Opts.Timeout, RecoverPending: r.Opts.RecoverPending,
-		BundleURL: l.url, Version: l.version, ExpiresAt: l.expiresAt,
-	})
+	req := r.Opts.Request
+	req.BundleURL, req.Version, req.ExpiresAt, req.Repair = l.url, l.version, l.expiresAt, repair
+	res, err := r.Roller.Apply(ctx, req)
 	if err != nil {
 		return err
 	}
 	verb := "upgraded"
 	if res.Installed {
 		verb = "installed"
+	}
+	if res.Changed || res.Installed {
+		r.event(ctx, reasonUpgraded, fmt.Sprintf("%s to revision %d: version %s, link valid until %s",
+			verb, res.Revision, l.version, l.expiresAt.Format(time.RFC3339)), false)
 	}
 	fmt.Fprintf(r.Out, "%s release %s: revision %d (%s), version %s, link valid until %s\n",
 		verb, r.Opts.Release, res.Revision, res.Status, l.version, l.expiresAt.Format(time.RFC3339))

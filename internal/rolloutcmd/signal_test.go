@@ -51,7 +51,7 @@ func newNodesWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	w := &world{env: env, kubeconfig: c.Kubeconfig, cs: cs, roller: roller, api: api}
-	if code, out := w.run(t, Options{Domain: env.Domain, Install: true, Chart: chartPath, Atomic: true}); code != ExitOK {
+	if code, out := w.run(t, Options{Request: rollout.Request{Install: true, Chart: chartPath}, Domain: env.Domain}); code != ExitOK {
 		t.Fatalf("install: %d %s", code, out)
 	}
 	return w
@@ -187,8 +187,8 @@ func TestCommand_signalDuringWait(t *testing.T) {
 		}
 		clk := clock.NewOffset()
 		w.roller.SetClock(clk)
-		opts := Options{Domain: w.env.Domain, Atomic: true, RecoverPending: true}
-		if code, out := w.run(t, Options{Domain: w.env.Domain, Atomic: true}); code != ExitNeedsPerson ||
+		opts := Options{Request: rollout.Request{RecoverPending: true}, Domain: w.env.Domain}
+		if code, out := w.run(t, Options{Domain: w.env.Domain}); code != ExitNeedsPerson ||
 			!strings.Contains(out, fmt.Sprintf("helm rollback docs %d", before.Revision+4)) {
 			t.Fatalf("without --recover-pending: exit %d\n%s", code, out)
 		}

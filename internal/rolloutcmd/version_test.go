@@ -84,7 +84,7 @@ func (vs *versionServer) dryRun(t *testing.T, download *http.Client) string {
 func (vs *versionServer) run(t *testing.T, download *http.Client) (int, string) {
 	var out bytes.Buffer
 	r := &Runner{
-		Opts: Options{Release: release, Domain: vs.env.Domain, Install: true, DryRun: true, RenewBefore: 15 * time.Minute},
+		Opts: Options{Request: rollout.Request{Release: release, Install: true, OnFailure: rollout.KeepFailed}, Domain: vs.env.Domain, DryRun: true, RenewBefore: 15 * time.Minute},
 		API:  vs.api, Roller: noRelease{}, Clock: vs.env.Clock, Out: &out, Log: hclog.NewNullLogger(),
 		Download: download,
 	}

@@ -69,8 +69,8 @@ func TestRollout_watchSurvivesErrorsAndReexports(t *testing.T) {
 	var waits []time.Duration
 	startedAt := w.env.Clock.Now()
 	r := &Runner{
-		Opts: Options{Release: release, Domain: w.env.Domain, Install: true, Chart: chartPath,
-			RenewBefore: 15 * time.Minute, ReexportEvery: 2 * time.Hour, Timeout: time.Minute, Watch: true},
+		Opts: Options{Request: rollout.Request{Release: release, Install: true, Chart: chartPath, Timeout: time.Minute, OnFailure: rollout.KeepFailed},
+			Domain: w.env.Domain, RenewBefore: 15 * time.Minute, ReexportEvery: 2 * time.Hour, Watch: true},
 		API: api, Roller: roller, Clock: w.env.Clock, Out: &out, Log: hclog.NewNullLogger(),
 		Recheck: 24 * time.Hour,
 		Sleep: func(ctx context.Context, d time.Duration) error {

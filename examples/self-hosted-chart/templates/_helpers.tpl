@@ -51,3 +51,30 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- define "docsadmin.renewerKeySecret" -}}
 {{ .Values.renewer.apiKey.existingSecret | default (include "docsadmin.renewer" .) }}
 {{- end }}
+
+{{/*
+renewer.releases with every namespace filled in (this release's by
+default), as a YAML list.
+*/}}
+{{- define "docsadmin.renewerReleases" -}}
+{{- $out := list }}
+{{- range .Values.renewer.releases }}
+{{- $out = append $out (merge (deepCopy .) (dict "namespace" $.Release.Namespace)) }}
+{{- end }}
+{{- toYaml $out }}
+{{- end }}
+
+{{/*
+The namespaces the renewer works in: the listed releases' or, without a
+fleet, this release's. Its Role is created in each and nowhere else.
+*/}}
+{{- define "docsadmin.renewerNamespaces" -}}
+{{- $ns := list }}
+{{- range (include "docsadmin.renewerReleases" . | fromYamlArray) }}
+{{- $ns = append $ns .namespace }}
+{{- end }}
+{{- if not $ns }}
+{{- $ns = list .Release.Namespace }}
+{{- end }}
+{{- toYaml ($ns | uniq | sortAlpha) }}
+{{- end }}

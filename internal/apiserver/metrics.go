@@ -1,0 +1,145 @@
+package apiserver
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+)
+
+// PathMetrics is where the server answers Prometheus scrapes. It is not in
+// the OpenAPI description: it is for the cluster's monitoring, not for API
+// clients, and like /healthz it needs no key.
+const PathMetrics = "/metrics"
+
+// metrics are the server's Prometheus metrics, on a registry of its own so
+// that two servers in one process (tests, replicas) never share counters.
+// Labels carry only fixed words (a status, an operation, a result): never a
+// job id, a domain, an organization or a link, which would leak and would
+// grow without bound.
+type metrics struct {
+	reg            *prometheus.Registry
+	exportSeconds  *prometheus.HistogramVec
+	archiveSeconds *prometheus.HistogramVec
+	links          *prometheus.CounterVec
+	storeErrors    *prometheus.CounterVec
+}
+
+// durationBuckets span a small site rendered in milliseconds to a large one
+// taking minutes.
+var durationBuckets = prometheus.ExponentialBuckets(0.05, 2.5, 12)
+
+func newMetrics(s *Server) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		exportSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "docsadmin_export_duration_seconds",
+			Help:    "Time an export attempt took to render, by outcome (completed or failed).",
+			Buckets: durationBuckets,
+		}, []string{"status"}),
+		archiveSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "docsadmin_archive_duration_seconds",
+			Help:    "Time building a bundle archive took, by result (ok or error).",
+			Buckets: durationBuckets,
+		}, []string{"result"}),
+		links: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docsadmin_bundle_links_issued_total",
+			Help: "Presigned bundle links handed out, by result (ok or error).",
+		}, []string{"result"}),
+		storeErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docsadmin_store_errors_total",
+			Help: "Job store operations that failed, by operation (request, complete, scrape).",
+		}, []string{"op"}),
+	}
+	// Pre-create the label values a dashboard expects, so a rate() over a
+	// counter that has not moved yet is 0 rather than absent.
+	for _, r := range []string{"ok", "error"} {
+		m.links.WithLabelValues(r)
+		m.archiveSeconds.WithLabelValues(r)
+	}
+	for _, op := range []string{"request", "complete", "scrape"} {
+		m.storeErrors.WithLabelValues(op)
+	}
+	m.reg.MustRegister(m.exportSeconds, m.archiveSeconds, m.links, m.storeErrors,
+		&jobCollector{s: s, storeErrors: m.storeErrors.WithLabelValues("scrape")},
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+// exportFinished records one attempt's outcome and render time.
+func (m *metrics) exportFinished(status string, d time.Duration) {
+	m.exportSeconds.WithLabelValues(status).Observe(d.Seconds())
+}
+
+// archiveBuilt records one archive build.
+func (m *metrics) archiveBuilt(err error, d time.Duration) {
+	m.archiveSeconds.WithLabelValues(result(err)).Observe(d.Seconds())
+}
+
+// linkIssued counts one bundle link and returns err, so a handler can
+// return through it.
+func (m *metrics) linkIssued(err error) error {
+	m.links.WithLabelValues(result(err)).Inc()
+	return err
+}
+
+// storeFailed counts a store write that failed during op.
+func (m *metrics) storeFailed(op string) { m.storeErrors.WithLabelValues(op).Inc() }
+
+func result(err error) string {
+	if err != nil {
+		return "error"
+	}
+	return "ok"
+}
+
+// exportStatuses are every status a job can have, so each series exists
+// (at 0) from the first scrape.
+var exportStatuses = []string{api.ExportQueued, api.ExportRunning, api.ExportCompleted, api.ExportFailed}
+
+var (
+	exportsDesc = prometheus.NewDesc("docsadmin_exports",
+		"Export jobs in the store, by status.", []string{"status"}, nil)
+	queueDesc = prometheus.NewDesc("docsadmin_export_queue_depth",
+		"Export jobs waiting for a worker (status queued).", nil, nil)
+)
+
+// jobCollector reads the job counts from the store at scrape time rather
+// than keeping gauges in step with every write: with replicas sharing a
+// database, only the store knows what the others queued and finished.
+type jobCollector struct {
+	s           *Server
+	storeErrors prometheus.Counter
+}
+
+func (c *jobCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- exportsDesc
+	ch <- queueDesc
+}
+
+func (c *jobCollector) Collect(ch chan<- prometheus.Metric) {
+	jobs, err := c.s.store.exportJobs()
+	if err != nil {
+		// A scrape without the job series (the others stay) and a
+		// counted error: the alert on store errors says why.
+		c.storeErrors.Inc()
+		c.s.log.Warn("metrics: list export jobs", "error", err)
+		return
+	}
+	n := make(map[string]int, len(exportStatuses))
+	for _, j := range jobs {
+		n[j.Status]++
+	}
+	for _, st := range exportStatuses {
+		ch <- prometheus.MustNewConstMetric(exportsDesc, prometheus.GaugeValue, float64(n[st]), st)
+	}
+	ch <- prometheus.MustNewConstMetric(queueDesc, prometheus.GaugeValue, float64(n[api.ExportQueued]))
+}

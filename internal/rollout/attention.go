@@ -1,0 +1,124 @@
+package rollout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
+)
+
+// AnnotationRetryRequestedAt on the release's newest revision Secret asks a
+// renewer that stopped retrying the release to try again: an RFC 3339 time
+// later than when it gave up, as Flux's reconcile.fluxcd.io/requestedAt.
+// `rollout --retry` sets it; `kubectl annotate` works as well.
+const AnnotationRetryRequestedAt = "docsadmin.io/retry-requested-at"
+
+// eventSource names this tool in the Events it records.
+const eventSource = "docsadmin-rollout"
+
+// errNoCluster is returned by the methods below on a Roller built over a
+// test configuration with no cluster behind it.
+var errNoCluster = errors.New("no cluster connection to annotate or record events with")
+
+// revisionSecret names the Secret Helm's secret driver keeps revision rev
+// of a release in.
+func revisionSecret(release string, rev int) string {
+	return fmt.Sprintf("sh.helm.release.v1.%s.v%d", release, rev)
+}
+
+func (r *Roller) clientset() (kubernetes.Interface, error) {
+	if r.kube != nil {
+		return r.kube, nil
+	}
+	if r.cfg.RESTClientGetter == nil {
+		return nil, errNoCluster
+	}
+	rc, err := r.cfg.RESTClientGetter.ToRESTConfig()
+	if err != nil {
+		return nil, err
+	}
+	return kubernetes.NewForConfig(rc)
+}
+
+// newestSecret returns the clientset and the name of the Secret holding
+// the release's newest revision.
+func (r *Roller) newestSecret(release string) (kubernetes.Interface, string, error) {
+	cs, err := r.clientset()
+	if err != nil {
+		return nil, "", err
+	}
+	last, _, err := r.lastRevision(release)
+	if err != nil {
+		return nil, "", err
+	}
+	return cs, revisionSecret(release, last.Version), nil
+}
+
+// RequestRetry annotates the release's newest revision with at, asking a
+// renewer that gave up on it to try again.
+func (r *Roller) RequestRetry(ctx context.Context, release string, at time.Time) error {
+	cs, name, err := r.newestSecret(release)
+	if err != nil {
+		return err
+	}
+	patch := fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, AnnotationRetryRequestedAt, at.UTC().Format(time.RFC3339))
+	if _, err := cs.CoreV1().Secrets(r.namespace).Patch(ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+		return fmt.Errorf("annotate release %q: %w", release, redact.Error(err))
+	}
+	return nil
+}
+
+// RetryRequestedAt returns the time of the newest retry request on the
+// release, zero when there is none (or it is not a time).
+func (r *Roller) RetryRequestedAt(ctx context.Context, release string) (time.Time, error) {
+	cs, name, err := r.newestSecret(release)
+	if err != nil {
+		return time.Time{}, err
+	}
+	sec, err := cs.CoreV1().Secrets(r.namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return time.Time{}, fmt.Errorf("read release %q: %w", release, redact.Error(err))
+	}
+	at, _ := time.Parse(time.RFC3339, sec.Annotations[AnnotationRetryRequestedAt])
+	return at, nil
+}
+
+// RecordEvent records a Kubernetes Event on the release's newest revision
+// Secret, where `kubectl get events` and `kubectl describe secret` show it:
+// warning true for a failure or a release needing attention. msg must hold
+// no link; it is redacted again here all the same.
+func (r *Roller) RecordEvent(ctx context.Context, release, reason, msg string, warning bool) error {
+	cs, name, err := r.newestSecret(release)
+	if err != nil {
+		return err
+	}
+	sec, err := cs.CoreV1().Secrets(r.namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return fmt.Errorf("read release %q: %w", release, redact.Error(err))
+	}
+	typ := corev1.EventTypeNormal
+	if warning {
+		typ = corev1.EventTypeWarning
+	}
+	now := metav1.NewTime(r.clock.Now())
+	ev := &corev1.Event{
+		ObjectMeta: metav1.ObjectMeta{GenerateName: release + ".", Namespace: r.namespace},
+		InvolvedObject: corev1.ObjectReference{Kind: "Secret", APIVersion: "v1", Namespace: r.namespace,
+			Name: name, UID: sec.UID, ResourceVersion: sec.ResourceVersion},
+		Reason: reason, Message: redact.Text(msg), Type: typ,
+		Source:         corev1.EventSource{Component: eventSource},
+		FirstTimestamp: now, LastTimestamp: now, Count: 1,
+		ReportingController: eventSource, ReportingInstance: eventSource,
+	}
+	if _, err := cs.CoreV1().Events(r.namespace).Create(ctx, ev, metav1.CreateOptions{}); err != nil {
+		return fmt.Errorf("record event on release %q: %w", release, redact.Error(err))
+	}
+	return nil
+}
