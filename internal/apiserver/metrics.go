@@ -126,7 +126,7 @@ func (c *jobCollector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (c *jobCollector) Collect(ch chan<- prometheus.Metric) {
-	jobs, err := c.s.store.exportJobs()
+	jobs, err := c.s.store.ExportJobs()
 	if err != nil {
 		// A scrape without the job series (the others stay) and a
 		// counted error: the alert on store errors says why.
