@@ -31,6 +31,7 @@ var (
 	_ resource.Resource                = &staticExportResource{}
 	_ resource.ResourceWithConfigure   = &staticExportResource{}
 	_ resource.ResourceWithImportState = &staticExportResource{}
+	_ resource.ResourceWithIdentity    = &staticExportResource{}
 )
 
 // DefaultExportCreateTimeout bounds how long Create waits for an export.
@@ -178,6 +179,7 @@ func (r *staticExportResource) Create(ctx context.Context, req resource.CreateRe
 	// Terraform keeps a tainted resource that names the real job.
 	plan.fill(job)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	setIdentity(ctx, resp.Identity, exportIdentity{JobID: plan.ID}, &resp.Diagnostics)
 	tflog.Info(ctx, "static export started", map[string]any{"job_id": job.JobID, "domain": plan.Domain.ValueString()})
 
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
@@ -237,6 +239,7 @@ func (r *staticExportResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	r.manifestFallback(ctx, &state, job, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	setIdentity(ctx, resp.Identity, exportIdentity{JobID: state.ID}, &resp.Diagnostics)
 }
 
 // manifestFallback fills content_version of a completed job from its
@@ -275,6 +278,7 @@ func (r *staticExportResource) Update(ctx context.Context, req resource.UpdateRe
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	setIdentity(ctx, resp.Identity, exportIdentity{JobID: plan.ID}, &resp.Diagnostics)
 }
 
 // Delete only forgets: the API keeps jobs until its retention expires.
@@ -285,7 +289,9 @@ func (r *staticExportResource) Delete(ctx context.Context, req resource.DeleteRe
 }
 
 func (r *staticExportResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	// An ID string (terraform import, an import block's id) or the
+	// identity's job_id (an import block's identity, Terraform 1.12+).
+	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("job_id"), req, resp)
 }
 
 type staticExportModel struct {

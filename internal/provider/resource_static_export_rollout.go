@@ -26,6 +26,7 @@ var (
 	_ resource.ResourceWithImportState    = &staticExportRolloutResource{}
 	_ resource.ResourceWithConfigure      = &staticExportRolloutResource{}
 	_ resource.ResourceWithValidateConfig = &staticExportRolloutResource{}
+	_ resource.ResourceWithIdentity       = &staticExportRolloutResource{}
 )
 
 // DefaultRolloutTimeout bounds one create or update of a release.
@@ -68,7 +69,7 @@ func (r *staticExportRolloutResource) Create(ctx context.Context, req resource.C
 	timeout, diags := plan.Timeouts.Create(ctx, DefaultRolloutTimeout)
 	resp.Diagnostics.Append(diags...)
 	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, timeout, &resp.Diagnostics) {
-		save(ctx, &plan, &resp.State, resp.Private, &resp.Diagnostics)
+		save(ctx, &plan, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 	}
 }
 
@@ -79,16 +80,18 @@ func (r *staticExportRolloutResource) Update(ctx context.Context, req resource.U
 	timeout, diags := plan.Timeouts.Update(ctx, DefaultRolloutTimeout)
 	resp.Diagnostics.Append(diags...)
 	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, timeout, &resp.Diagnostics) {
-		save(ctx, &plan, &resp.State, resp.Private, &resp.Diagnostics)
+		save(ctx, &plan, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 	}
 }
 
 // save writes the applied state and remembers its digest privately, the
 // reference that Read's digest is compared with to spot drift. Write-only
 // values never reach state: the framework nulls them, and so does save.
-func save(ctx context.Context, m *staticExportRolloutModel, st *tfsdk.State, private privateState, diags *diag.Diagnostics) {
+func save(ctx context.Context, m *staticExportRolloutModel, st *tfsdk.State, id *tfsdk.ResourceIdentity,
+	private privateState, diags *diag.Diagnostics) {
 	m.BundleURLWO = types.StringNull()
 	diags.Append(st.Set(ctx, m)...)
+	setIdentity(ctx, id, m.identity(), diags)
 	diags.Append(setAppliedDigest(ctx, private, m.ValuesDigest.ValueString())...)
 }
 
@@ -146,6 +149,7 @@ func (r *staticExportRolloutResource) Read(ctx context.Context, req resource.Rea
 		resp.Diagnostics.Append(setAppliedDigest(ctx, resp.Private, d)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	setIdentity(ctx, resp.Identity, state.identity(), &resp.Diagnostics)
 }
 
 // Delete only forgets: the release belongs to whoever runs the platform,
@@ -158,15 +162,35 @@ func (r *staticExportRolloutResource) Delete(ctx context.Context, req resource.D
 
 // ImportState takes `<namespace>/<release>`, or `<namespace>/<release>/<job_id>`
 // for a release fed through job_id: naming the job keeps the release's link
-// out of state from the import on. The cluster comes from KUBECONFIG
+// out of state from the import on. An import block may give the identity
+// (namespace and release) instead; job_id then comes from the
+// configuration on the first apply. The cluster comes from KUBECONFIG
 // (Terraform does not pass the configuration to an import); the next apply
 // adopts kubeconfig_path and kube_context without a new revision.
 func (r *staticExportRolloutResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts := strings.Split(req.ID, "/")
-	if len(parts) < 2 || len(parts) > 3 || slices.Contains(parts, "") {
-		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("Expected <namespace>/<release> or <namespace>/<release>/<job_id>, got %q.", req.ID))
-		return
+	var parts []string
+	if req.ID == "" && req.Identity != nil {
+		var id rolloutIdentity
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &id)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		parts = []string{id.Namespace.ValueString(), id.Release.ValueString()}
+		for i, p := range []path.Path{path.Root("namespace"), path.Root("release")} {
+			if parts[i] == "" {
+				resp.Diagnostics.AddAttributeError(p, "Invalid Import Identity", "The identity needs a namespace and a release.")
+			}
+		}
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	} else {
+		parts = strings.Split(req.ID, "/")
+		if len(parts) < 2 || len(parts) > 3 || slices.Contains(parts, "") {
+			resp.Diagnostics.AddError("Invalid Import ID",
+				fmt.Sprintf("Expected <namespace>/<release> or <namespace>/<release>/<job_id>, got %q.", req.ID))
+			return
+		}
 	}
 	attrs := map[string]any{"id": parts[0] + "/" + parts[1], "namespace": parts[0], "release": parts[1],
 		"install": false, "atomic": true, "wait": false,
@@ -206,6 +230,11 @@ type staticExportRolloutModel struct {
 	Status         types.String   `tfsdk:"status"`
 	ValuesDigest   types.String   `tfsdk:"values_digest"`
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+}
+
+// identity is the rollout's resource identity.
+func (m staticExportRolloutModel) identity() rolloutIdentity {
+	return rolloutIdentity{Namespace: m.Namespace, Release: m.Release}
 }
 
 // linkSource is where the link a rollout writes comes from.
