@@ -66,12 +66,12 @@ func (a *publishAction) Schema(_ context.Context, _ action.SchemaRequest, resp *
 			"release": schema.StringAttribute{
 				MarkdownDescription: "Name of the Helm release to upgrade; it must exist.",
 				Required:            true,
-				Validators: releaseValidators(),
+				Validators:          releaseValidators(),
 			},
 			"namespace": schema.StringAttribute{
 				MarkdownDescription: "Namespace of the release.",
 				Required:            true,
-				Validators: namespaceValidators(),
+				Validators:          namespaceValidators(),
 			},
 			"kubeconfig_path": schema.StringAttribute{
 				MarkdownDescription: "Path of a kubeconfig file. Defaults to `KUBECONFIG`, then `~/.kube/config`.",

@@ -43,7 +43,7 @@ func (l *rolloutListResource) ListResourceConfigSchema(_ context.Context, _ list
 			"namespace": schema.StringAttribute{
 				MarkdownDescription: "Namespace to look in. Every namespace when omitted.",
 				Optional:            true,
-				Validators: namespaceValidators(),
+				Validators:          namespaceValidators(),
 			},
 			"kubeconfig_path": schema.StringAttribute{
 				MarkdownDescription: "Path of a kubeconfig file. Defaults to `KUBECONFIG`, then `~/.kube/config`. " +

@@ -30,13 +30,13 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 				MarkdownDescription: "Name of the Helm release. Changing it (or `namespace`) forgets the old release, without uninstalling it.",
 				Required:            true,
 				PlanModifiers:       replace,
-				Validators: releaseValidators(),
+				Validators:          releaseValidators(),
 			},
 			"namespace": schema.StringAttribute{
 				MarkdownDescription: "Namespace of the release, which also holds Helm's release records.",
 				Required:            true,
 				PlanModifiers:       replace,
-				Validators: namespaceValidators(),
+				Validators:          namespaceValidators(),
 			},
 			"kubeconfig_path": schema.StringAttribute{
 				MarkdownDescription: "Path of a kubeconfig file. Defaults to the `KUBECONFIG` environment variable, then " +
