@@ -167,8 +167,11 @@ func TestAccAgentJobAction_olderCLIRefusesActions(t *testing.T) {
 	t.Parallel()
 	c := lacksCLI(t, featureActions)
 	env := newAccEnv(t)
-	out := env.applyOutput(t, c, env.config(agentJobActionConfig(env.ProjectID, false)), true)
-	mustMatch(t, out, `(?s)Unsupported block type.*"action"`)
+	out, err := env.runCLI(t, c, writeConfig(t, env.config(agentJobActionConfig(env.ProjectID, false))), "init", "-no-color")
+	if err == nil {
+		t.Fatalf("%s accepted an action block:\n%s", c, out)
+	}
+	mustMatch(t, out, `(?s)Unsupported block type.*Blocks of type "action" are not expected here`)
 }
 
 // publishConfig publishes the environment's domain to the test's release.

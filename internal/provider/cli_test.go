@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -157,7 +158,9 @@ func (e *accEnv) serveProvider(t *testing.T, ctx context.Context) string {
 	go func() {
 		serveErr <- tf6server.Serve("registry.terraform.io/hashicorp/docsadmin",
 			func() tfprotov6.ProviderServer { return srv },
-			tf6server.WithDebug(ctx, cfgCh, closed), tf6server.WithoutLogStderrOverride())
+			tf6server.WithDebug(ctx, cfgCh, closed), tf6server.WithoutLogStderrOverride(),
+			// go-plugin reports its listener closing at the end as an error.
+			tf6server.WithGoPluginLogger(hclog.NewNullLogger()))
 	}()
 	var rc *goplugin.ReattachConfig
 	select {
