@@ -38,6 +38,10 @@ const DefaultRolloutTimeout = 10 * time.Minute
 // example set enabled=false, which no argument shows).
 const appliedDigestKey = "applied_digest"
 
+// writeOnlyCredsKey names the private state flag set when the kubernetes
+// block passed its credentials write-only (see writeOnlyCredentials).
+const writeOnlyCredsKey = "kube_write_only"
+
 // Helm's own limits: a release name is a DNS subdomain of at most 53
 // characters (its Secrets append a suffix); a namespace is a DNS label.
 var (
@@ -68,19 +72,22 @@ func (r *staticExportRolloutResource) Create(ctx context.Context, req resource.C
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	timeout, diags := plan.Timeouts.Create(ctx, DefaultRolloutTimeout)
 	resp.Diagnostics.Append(diags...)
-	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, timeout, &resp.Diagnostics) {
+	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, nil, timeout, &resp.Diagnostics) {
 		save(ctx, &plan, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+		resp.Diagnostics.Append(setFlag(ctx, resp.Private, writeOnlyCredsKey, writeOnlyCredentials(ctx, config.Kubernetes))...)
 	}
 }
 
 func (r *staticExportRolloutResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, config staticExportRolloutModel
+	var plan, config, prior staticExportRolloutModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 	timeout, diags := plan.Timeouts.Update(ctx, DefaultRolloutTimeout)
 	resp.Diagnostics.Append(diags...)
-	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, timeout, &resp.Diagnostics) {
+	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, &prior, timeout, &resp.Diagnostics) {
 		save(ctx, &plan, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+		resp.Diagnostics.Append(setFlag(ctx, resp.Private, writeOnlyCredsKey, writeOnlyCredentials(ctx, config.Kubernetes))...)
 	}
 }
 
@@ -106,6 +113,14 @@ func (r *staticExportRolloutResource) Read(ctx context.Context, req resource.Rea
 	_, known, diags := appliedDigest(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if woCreds, d := flag(ctx, req.Private, writeOnlyCredsKey); woCreds || d.HasError() {
+		// State holds no credentials to reach the cluster with; ModifyPlan,
+		// which has the configuration, reads the release instead.
+		resp.Diagnostics.Append(d...)
+		tflog.Debug(ctx, "write-only cluster credentials: the release is read at plan time", map[string]any{"id": state.ID.ValueString()})
+		setIdentity(ctx, resp.Identity, state.identity(), &resp.Diagnostics)
 		return
 	}
 	roller, ok := newRoller(ctx, state, &resp.Diagnostics)

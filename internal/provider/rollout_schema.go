@@ -82,6 +82,9 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 				Optional:   true,
 				Sensitive:  true,
 				Validators: []validator.String{urlValidator{}},
+				DeprecationMessage: "bundle_url stores the presigned link in state. Set job_id to " +
+					"docsadmin_static_export.<name>.id instead (the link is fetched at apply and never stored), or pass the " +
+					"ephemeral docsadmin_static_export_bundle's link to bundle_url_wo.",
 			},
 			"version": schema.StringAttribute{
 				MarkdownDescription: "The bundle's content version, stored as `staticExport.version` in the chart's Secret: serve-bundle " +
