@@ -220,6 +220,10 @@ func (r *staticExportResource) Read(ctx context.Context, req resource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// Set first: the framework wants an identity even from a Read that
+	// removes the resource, and a state written before identities (or
+	// by an older CLI) has none yet.
+	setIdentity(ctx, resp.Identity, exportIdentity{JobID: state.ID}, &resp.Diagnostics)
 	job, err := r.data.client.GetExport(ctx, state.ID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "static export job no longer exists; removing it from state", map[string]any{"job_id": state.ID.ValueString()})
@@ -239,7 +243,6 @@ func (r *staticExportResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	r.manifestFallback(ctx, &state, job, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	setIdentity(ctx, resp.Identity, exportIdentity{JobID: state.ID}, &resp.Diagnostics)
 }
 
 // manifestFallback fills content_version of a completed job from its

@@ -110,6 +110,9 @@ func save(ctx context.Context, m *staticExportRolloutModel, st *tfsdk.State, id 
 func (r *staticExportRolloutResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state staticExportRolloutModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	// Set first: the framework wants an identity even from a Read that
+	// removes the resource (see staticExportResource.Read).
+	setIdentity(ctx, resp.Identity, state.identity(), &resp.Diagnostics)
 	_, known, diags := appliedDigest(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -120,7 +123,6 @@ func (r *staticExportRolloutResource) Read(ctx context.Context, req resource.Rea
 		// which has the configuration, reads the release instead.
 		resp.Diagnostics.Append(d...)
 		tflog.Debug(ctx, "write-only cluster credentials: the release is read at plan time", map[string]any{"id": state.ID.ValueString()})
-		setIdentity(ctx, resp.Identity, state.identity(), &resp.Diagnostics)
 		return
 	}
 	roller, ok := newRoller(ctx, state, &resp.Diagnostics)
@@ -164,7 +166,6 @@ func (r *staticExportRolloutResource) Read(ctx context.Context, req resource.Rea
 		resp.Diagnostics.Append(setAppliedDigest(ctx, resp.Private, d)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	setIdentity(ctx, resp.Identity, state.identity(), &resp.Diagnostics)
 }
 
 // Delete only forgets: the release belongs to whoever runs the platform,
