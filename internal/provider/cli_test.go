@@ -159,6 +159,9 @@ func (e *accEnv) serveProvider(t *testing.T, ctx context.Context) string {
 		serveErr <- tf6server.Serve("registry.terraform.io/hashicorp/docsadmin",
 			func() tfprotov6.ProviderServer { return srv },
 			tf6server.WithDebug(ctx, cfgCh, closed), tf6server.WithoutLogStderrOverride(),
+			// The SDK's logs go where terraform-plugin-testing sends them
+			// (TF_ACC_LOG_PATH, TF_LOG), not to the test's stderr.
+			tf6server.WithLoggingSink(t),
 			// go-plugin reports its listener closing at the end as an error.
 			tf6server.WithGoPluginLogger(hclog.NewNullLogger()))
 	}()

@@ -29,7 +29,7 @@ func TestAccStaticExport_identity(t *testing.T) {
 					statecheck.ExpectIdentity(exportAddr, map[string]knownvalue.Check{
 						"job_id": knownvalue.StringRegexp(regexp.MustCompile(`.+`)),
 					}),
-					statecheck.ExpectIdentityValueMatchesState(exportAddr, tfjsonpath.New("job_id")),
+					statecheck.ExpectIdentityValueMatchesStateAtPath(exportAddr, tfjsonpath.New("job_id"), tfjsonpath.New("id")),
 				},
 			},
 			{
@@ -47,7 +47,7 @@ resource "docsadmin_static_export" "docs" {
 					plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionUpdate),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectIdentityValueMatchesState(exportAddr, tfjsonpath.New("job_id")),
+					statecheck.ExpectIdentityValueMatchesStateAtPath(exportAddr, tfjsonpath.New("job_id"), tfjsonpath.New("id")),
 				},
 			},
 			{
