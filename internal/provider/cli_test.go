@@ -135,7 +135,7 @@ func (e *accEnv) runCLI(t *testing.T, c tfCLI, dir string, args ...string) (stri
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
-	reattach := e.serveProvider(t, ctx)
+	reattach := e.serveProvider(ctx, t)
 	cmd := exec.CommandContext(ctx, c.path, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+reattach, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
@@ -146,7 +146,7 @@ func (e *accEnv) runCLI(t *testing.T, c tfCLI, dir string, args ...string) (stri
 // serveProvider serves the provider over go-plugin's debug mode until ctx
 // ends, and returns the TF_REATTACH_PROVIDERS value that points the CLI
 // at it, under the address the CLI gives an unqualified "docsadmin".
-func (e *accEnv) serveProvider(t *testing.T, ctx context.Context) string {
+func (e *accEnv) serveProvider(ctx context.Context, t *testing.T) string {
 	t.Helper()
 	srv, err := e.factories["docsadmin"]()
 	if err != nil {
