@@ -11,6 +11,10 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export CHECKPOINT_DISABLE=1
+# The CLI to run. The docs and examples need Terraform 1.14 (actions, list
+# resources, import by identity); the Makefile passes the one that
+# tools/tfcli/build.sh builds.
+TERRAFORM="${TERRAFORM:-terraform}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/docsadmin.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 

@@ -17,12 +17,12 @@ mkdir -p "$WORK/schema"
 write_required_providers "$WORK/schema"
 # tfplugindocs looks the schema up by the provider's short name (or under
 # hashicorp/), so rename the key of our full source address.
-(cd "$WORK/schema" && terraform providers schema -json) |
+(cd "$WORK/schema" && "$TERRAFORM" providers schema -json) |
   sed 's#"registry.terraform.io/docsadmin/docsadmin"#"docsadmin"#' >"$WORK/schema.json"
 
 # The examples are embedded in the docs: generate formats them first.
 if [[ "$mode" == generate ]]; then
-  (cd "$ROOT/examples" && terraform fmt -recursive provider resources data-sources ephemeral-resources quickstart)
+  (cd "$ROOT/examples" && "$TERRAFORM" fmt -recursive provider resources data-sources ephemeral-resources actions list-resources quickstart)
 fi
 
 # tfplugindocs renders into <provider-dir>/docs; give it a copy of the
@@ -30,7 +30,7 @@ fi
 src="$WORK/src"
 mkdir -p "$src/examples"
 cp -R "$ROOT/templates" "$src/templates"
-for d in provider resources data-sources ephemeral-resources quickstart; do
+for d in provider resources data-sources ephemeral-resources actions list-resources quickstart; do
   [[ -d "$ROOT/examples/$d" ]] && cp -R "$ROOT/examples/$d" "$src/examples/$d"
 done
 "$TFPLUGINDOCS" generate --provider-dir "$src" --provider-name docsadmin \

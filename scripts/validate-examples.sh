@@ -8,17 +8,23 @@ source "$(dirname "$0")/devprovider.sh"
 
 cd "$ROOT/examples"
 dirs=(provider quickstart)
-for d in resources/*/ data-sources/*/ ephemeral-resources/*/; do dirs+=("${d%/}"); done
+for d in resources/*/ data-sources/*/ ephemeral-resources/*/ actions/*/ list-resources/*/; do dirs+=("${d%/}"); done
 
-terraform fmt -check -recursive -diff provider resources data-sources ephemeral-resources quickstart
+"$TERRAFORM" fmt -check -recursive -diff provider resources data-sources ephemeral-resources actions list-resources quickstart
 
 failed=0
 for d in "${dirs[@]}"; do
   copy="$WORK/examples/$d"
   mkdir -p "$copy"
-  cp "$d"/*.tf "$copy/"
-  grep -q required_providers "$copy"/*.tf || write_required_providers "$copy"
-  if out=$(cd "$copy" && terraform validate -no-color 2>&1); then
+  cp "$d"/*.tf "$copy/" 2>/dev/null || true
+  # A list resource's example is a query file; validate -query reads it.
+  query=()
+  if compgen -G "$d/*.tfquery.hcl" >/dev/null; then
+    cp "$d"/*.tfquery.hcl "$copy/"
+    query=(-query)
+  fi
+  grep -qs required_providers "$copy"/*.tf || write_required_providers "$copy"
+  if out=$(cd "$copy" && "$TERRAFORM" validate -no-color "${query[@]}" 2>&1); then
     echo "ok    examples/$d"
   else
     echo "FAIL  examples/$d"

@@ -102,13 +102,8 @@ func (d *agentJobDataSource) Read(ctx context.Context, req datasource.ReadReques
 	}
 	// The data source's own project wins over the provider's default, so
 	// one configuration can read jobs of several projects.
-	project := m.ProjectID.ValueString()
-	if project == "" {
-		project = d.data.projectID
-	}
-	if project == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("project_id"), "Missing Project ID",
-			"Set project_id here, or project_id in the provider block, or the "+EnvProjectID+" environment variable.")
+	project, ok := projectOrDefault(m.ProjectID, d.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := m.ID.ValueString()

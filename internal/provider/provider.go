@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -31,6 +33,8 @@ import (
 var (
 	_ provider.Provider                       = &docsadminProvider{}
 	_ provider.ProviderWithEphemeralResources = &docsadminProvider{}
+	_ provider.ProviderWithActions            = &docsadminProvider{}
+	_ provider.ProviderWithListResources      = &docsadminProvider{}
 )
 
 // Environment variables read when the provider block leaves a setting out;
@@ -220,6 +224,7 @@ func (p *docsadminProvider) Configure(ctx context.Context, req provider.Configur
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.EphemeralResourceData = data
+	resp.ActionData = data
 }
 
 func valueOrEnv(v types.String, env string) string {
@@ -242,6 +247,21 @@ func (p *docsadminProvider) EphemeralResources(context.Context) []func() ephemer
 	return []func() ephemeral.EphemeralResource{
 		NewStaticExportBundleEphemeralResource,
 	}
+}
+
+// Actions (Terraform 1.14 and later) do something once, when invoked or
+// triggered, and keep nothing in state.
+func (p *docsadminProvider) Actions(context.Context) []func() action.Action {
+	return []func() action.Action{
+		NewAgentJobAction,
+		NewStaticExportPublishAction,
+	}
+}
+
+// ListResources (Terraform 1.14 and later) find existing objects for
+// `terraform query` to import.
+func (p *docsadminProvider) ListResources(context.Context) []func() list.ListResource {
+	return []func() list.ListResource{NewStaticExportRolloutListResource}
 }
 
 func (p *docsadminProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -30,6 +30,7 @@ var (
 	_ resource.Resource                = &staticExportResource{}
 	_ resource.ResourceWithConfigure   = &staticExportResource{}
 	_ resource.ResourceWithImportState = &staticExportResource{}
+	_ resource.ResourceWithIdentity    = &staticExportResource{}
 )
 
 // DefaultExportCreateTimeout bounds how long Create waits for an export.
@@ -177,6 +178,7 @@ func (r *staticExportResource) Create(ctx context.Context, req resource.CreateRe
 	// Terraform keeps a tainted resource that names the real job.
 	plan.fill(job)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	setIdentity(ctx, resp.Identity, exportIdentity{JobID: plan.ID}, &resp.Diagnostics)
 	tflog.Info(ctx, "static export started", map[string]any{"job_id": job.JobID, "domain": plan.Domain.ValueString()})
 
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
@@ -217,6 +219,10 @@ func (r *staticExportResource) Read(ctx context.Context, req resource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// Set first: the framework wants an identity even from a Read that
+	// removes the resource, and a state written before identities (or
+	// by an older CLI) has none yet.
+	setIdentity(ctx, resp.Identity, exportIdentity{JobID: state.ID}, &resp.Diagnostics)
 	job, err := r.data.client.GetExport(ctx, state.ID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "static export job no longer exists; removing it from state", map[string]any{"job_id": state.ID.ValueString()})
@@ -265,6 +271,7 @@ func (r *staticExportResource) Update(ctx context.Context, req resource.UpdateRe
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	setIdentity(ctx, resp.Identity, exportIdentity{JobID: plan.ID}, &resp.Diagnostics)
 }
 
 // Delete only forgets: the API keeps jobs until its retention expires.
@@ -275,7 +282,9 @@ func (r *staticExportResource) Delete(ctx context.Context, req resource.DeleteRe
 }
 
 func (r *staticExportResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	// An ID string (terraform import, an import block's id) or the
+	// identity's job_id (an import block's identity, Terraform 1.12+).
+	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("job_id"), req, resp)
 }
 
 type staticExportModel struct {

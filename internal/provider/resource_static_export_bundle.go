@@ -45,6 +45,10 @@ func (r *staticExportBundleResource) Metadata(_ context.Context, req resource.Me
 func (r *staticExportBundleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
+		DeprecationMessage: "docsadmin_static_export_bundle stores the presigned link in state, where anyone who can read " +
+			"the state can download the bundle. To feed a release, set job_id on docsadmin_static_export_rollout (the " +
+			"link is fetched at apply and never stored); for a link in a configuration, use the ephemeral resource " +
+			"docsadmin_static_export_bundle with a write-only argument such as bundle_url_wo.",
 		MarkdownDescription: "A presigned download link for the bundle of a completed static export. " +
 			"The link expires; once a plan runs within `renew_before` of `expires_at`, the plan shows an in-place " +
 			"update that generates a fresh link for the same job. The export itself is never redone.",

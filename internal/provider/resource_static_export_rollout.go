@@ -26,6 +26,7 @@ var (
 	_ resource.ResourceWithImportState    = &staticExportRolloutResource{}
 	_ resource.ResourceWithConfigure      = &staticExportRolloutResource{}
 	_ resource.ResourceWithValidateConfig = &staticExportRolloutResource{}
+	_ resource.ResourceWithIdentity       = &staticExportRolloutResource{}
 )
 
 // DefaultRolloutTimeout bounds one create or update of a release.
@@ -36,6 +37,10 @@ const DefaultRolloutTimeout = 10 * time.Minute
 // when the two differ someone changed the staticExport table by hand (for
 // example set enabled=false, which no argument shows).
 const appliedDigestKey = "applied_digest"
+
+// writeOnlyCredsKey names the private state flag set when the kubernetes
+// block passed its credentials write-only (see writeOnlyCredentials).
+const writeOnlyCredsKey = "kube_write_only"
 
 // Helm's own limits: a release name is a DNS subdomain of at most 53
 // characters (its Secrets append a suffix); a namespace is a DNS label.
@@ -67,28 +72,33 @@ func (r *staticExportRolloutResource) Create(ctx context.Context, req resource.C
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	timeout, diags := plan.Timeouts.Create(ctx, DefaultRolloutTimeout)
 	resp.Diagnostics.Append(diags...)
-	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, timeout, &resp.Diagnostics) {
-		save(ctx, &plan, &resp.State, resp.Private, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, nil, timeout, &resp.Diagnostics) {
+		save(ctx, &plan, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+		resp.Diagnostics.Append(setFlag(ctx, resp.Private, writeOnlyCredsKey, writeOnlyCredentials(ctx, config.Kubernetes))...)
 	}
 }
 
 func (r *staticExportRolloutResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, config staticExportRolloutModel
+	var plan, config, prior staticExportRolloutModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 	timeout, diags := plan.Timeouts.Update(ctx, DefaultRolloutTimeout)
 	resp.Diagnostics.Append(diags...)
-	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, timeout, &resp.Diagnostics) {
-		save(ctx, &plan, &resp.State, resp.Private, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, &prior, timeout, &resp.Diagnostics) {
+		save(ctx, &plan, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+		resp.Diagnostics.Append(setFlag(ctx, resp.Private, writeOnlyCredsKey, writeOnlyCredentials(ctx, config.Kubernetes))...)
 	}
 }
 
 // save writes the applied state and remembers its digest privately, the
 // reference that Read's digest is compared with to spot drift. Write-only
 // values never reach state: the framework nulls them, and so does save.
-func save(ctx context.Context, m *staticExportRolloutModel, st *tfsdk.State, private privateState, diags *diag.Diagnostics) {
+func save(ctx context.Context, m *staticExportRolloutModel, st *tfsdk.State, id *tfsdk.ResourceIdentity,
+	private privateState, diags *diag.Diagnostics) {
 	m.BundleURLWO = types.StringNull()
 	diags.Append(st.Set(ctx, m)...)
+	setIdentity(ctx, id, m.identity(), diags)
 	diags.Append(setAppliedDigest(ctx, private, m.ValuesDigest.ValueString())...)
 }
 
@@ -100,9 +110,19 @@ func save(ctx context.Context, m *staticExportRolloutModel, st *tfsdk.State, pri
 func (r *staticExportRolloutResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state staticExportRolloutModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	// Set first: the framework wants an identity even from a Read that
+	// removes the resource (see staticExportResource.Read).
+	setIdentity(ctx, resp.Identity, state.identity(), &resp.Diagnostics)
 	_, known, diags := appliedDigest(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if woCreds, d := flag(ctx, req.Private, writeOnlyCredsKey); woCreds || d.HasError() {
+		// State holds no credentials to reach the cluster with; ModifyPlan,
+		// which has the configuration, reads the release instead.
+		resp.Diagnostics.Append(d...)
+		tflog.Debug(ctx, "write-only cluster credentials: the release is read at plan time", map[string]any{"id": state.ID.ValueString()})
 		return
 	}
 	roller, ok := newRoller(ctx, state, &resp.Diagnostics)
@@ -158,15 +178,35 @@ func (r *staticExportRolloutResource) Delete(ctx context.Context, req resource.D
 
 // ImportState takes `<namespace>/<release>`, or `<namespace>/<release>/<job_id>`
 // for a release fed through job_id: naming the job keeps the release's link
-// out of state from the import on. The cluster comes from KUBECONFIG
+// out of state from the import on. An import block may give the identity
+// (namespace and release) instead; job_id then comes from the
+// configuration on the first apply. The cluster comes from KUBECONFIG
 // (Terraform does not pass the configuration to an import); the next apply
 // adopts kubeconfig_path and kube_context without a new revision.
 func (r *staticExportRolloutResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts := strings.Split(req.ID, "/")
-	if len(parts) < 2 || len(parts) > 3 || slices.Contains(parts, "") {
-		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("Expected <namespace>/<release> or <namespace>/<release>/<job_id>, got %q.", req.ID))
-		return
+	var parts []string
+	if req.ID == "" && req.Identity != nil {
+		var id rolloutIdentity
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &id)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		parts = []string{id.Namespace.ValueString(), id.Release.ValueString()}
+		for i, p := range []path.Path{path.Root("namespace"), path.Root("release")} {
+			if parts[i] == "" {
+				resp.Diagnostics.AddAttributeError(p, "Invalid Import Identity", "The identity needs a namespace and a release.")
+			}
+		}
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	} else {
+		parts = strings.Split(req.ID, "/")
+		if len(parts) < 2 || len(parts) > 3 || slices.Contains(parts, "") {
+			resp.Diagnostics.AddError("Invalid Import ID",
+				fmt.Sprintf("Expected <namespace>/<release> or <namespace>/<release>/<job_id>, got %q.", req.ID))
+			return
+		}
 	}
 	attrs := map[string]any{"id": parts[0] + "/" + parts[1], "namespace": parts[0], "release": parts[1],
 		"install": false, "atomic": true, "wait": false,
@@ -206,6 +246,11 @@ type staticExportRolloutModel struct {
 	Status         types.String   `tfsdk:"status"`
 	ValuesDigest   types.String   `tfsdk:"values_digest"`
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+}
+
+// identity is the rollout's resource identity.
+func (m staticExportRolloutModel) identity() rolloutIdentity {
+	return rolloutIdentity{Namespace: m.Namespace, Release: m.Release}
 }
 
 // linkSource is where the link a rollout writes comes from.

@@ -20,16 +20,21 @@ import (
 // apply upgrades (or installs) the release to carry m's values and records
 // the resulting revision in m. Apply creates no revision when the release
 // already carries them, so an update that changed only, say, wait is free.
-// config carries bundle_url_wo, which plan and state never hold.
+// config carries bundle_url_wo, which plan and state never hold; prior is
+// the state an update starts from, nil on create.
 func (r *staticExportRolloutResource) apply(ctx context.Context, m *staticExportRolloutModel, config staticExportRolloutModel,
-	timeout time.Duration, diags *diag.Diagnostics) bool {
+	prior *staticExportRolloutModel, timeout time.Duration, diags *diag.Diagnostics) bool {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	roller, ok := newRoller(ctx, *m, diags)
+	// The configuration's kubernetes block holds the write-only
+	// credentials, which the plan does not.
+	reach := *m
+	reach.Kubernetes = config.Kubernetes
+	roller, ok := newRoller(ctx, reach, diags)
 	if !ok {
 		return false
 	}
-	link, ok := r.link(ctx, m, config, roller, diags)
+	link, ok := r.link(ctx, m, config, prior, roller, diags)
 	if !ok {
 		return false
 	}
@@ -70,25 +75,48 @@ func (r *staticExportRolloutResource) apply(ctx context.Context, m *staticExport
 // expires_at unknown asks for a fresh link (and fills expires_at, and
 // version when the configuration leaves it to the job); one that kept
 // expires_at keeps the link the release already carries, which state does
-// not hold.
+// not hold. With bundle_url_wo, only a new bundle_url_wo_version writes
+// the configured link: an update for another reason (a timeouts or chart
+// change, a drift correction) keeps the release's link, so a write-only
+// value that differs on every run (an ephemeral link) or is left out of
+// the configuration between versions never replaces it unasked.
 func (r *staticExportRolloutResource) link(ctx context.Context, m *staticExportRolloutModel, config staticExportRolloutModel,
-	roller *rollout.Roller, diags *diag.Diagnostics) (string, bool) {
+	prior *staticExportRolloutModel, roller *rollout.Roller, diags *diag.Diagnostics) (string, bool) {
+	keep := false
 	switch m.source() {
 	case sourceURL:
 		return m.BundleURL.ValueString(), true
 	case sourceWriteOnly:
-		return config.BundleURLWO.ValueString(), true
+		keep = prior != nil && prior.source() == sourceWriteOnly && prior.BundleURLWOVer.Equal(m.BundleURLWOVer)
+		if !keep {
+			if config.BundleURLWO.IsNull() {
+				diags.AddAttributeError(path.Root("bundle_url_wo"), "Missing Write-Only Link",
+					"bundle_url_wo_version is new, so the release takes a new link, but bundle_url_wo is not set.")
+				return "", false
+			}
+			return config.BundleURLWO.ValueString(), true
+		}
+	case sourceJob:
+		keep = !m.ExpiresAt.IsUnknown()
 	}
-	if !m.ExpiresAt.IsUnknown() {
+	if keep {
 		cur, err := roller.Current(ctx, m.Release.ValueString())
 		if err == nil && cur.BundleURL != "" {
 			return cur.BundleURL, true
 		}
+		if err == nil && !config.BundleURLWO.IsNull() {
+			// The link was removed by hand: the configured one restores it.
+			return config.BundleURLWO.ValueString(), true
+		}
 		if err == nil {
 			err = errors.New("it carries no bundle link")
 		}
+		again := "Run terraform apply again; its plan fetches a new link."
+		if m.source() == sourceWriteOnly {
+			again = "Change bundle_url_wo_version to write the configured link."
+		}
 		diags.AddError("Unable to Keep the Release's Bundle Link", fmt.Sprintf("Release %q in namespace %q changed since the "+
-			"plan: %s. Run terraform apply again; its plan fetches a new link.", m.Release.ValueString(), m.Namespace.ValueString(), err))
+			"plan: %s. %s", m.Release.ValueString(), m.Namespace.ValueString(), err, again))
 		return "", false
 	}
 	if r.data == nil {
@@ -177,4 +205,20 @@ func appliedDigest(ctx context.Context, p privateState) (string, bool, diag.Diag
 func setAppliedDigest(ctx context.Context, p privateState, d string) diag.Diagnostics {
 	raw, _ := json.Marshal(d) // a string always encodes
 	return p.SetKey(ctx, appliedDigestKey, raw)
+}
+
+// flag reads a boolean private state entry; a missing one is false.
+func flag(ctx context.Context, p privateState, key string) (bool, diag.Diagnostics) {
+	raw, diags := p.GetKey(ctx, key)
+	var b bool
+	if raw != nil {
+		_ = json.Unmarshal(raw, &b) // anything but true reads as false
+	}
+	return b, diags
+}
+
+// setFlag records a boolean private state entry.
+func setFlag(ctx context.Context, p privateState, key string, b bool) diag.Diagnostics {
+	raw, _ := json.Marshal(b) // a bool always encodes
+	return p.SetKey(ctx, key, raw)
 }

@@ -32,17 +32,26 @@ func kubernetesBlock() schema.SingleNestedBlock {
 	return schema.SingleNestedBlock{
 		MarkdownDescription: "How to reach the cluster, as an alternative to `kubeconfig_path`, usually wired from the " +
 			"resource that creates the cluster in the same run. Needs `host` and one kind of credentials: `token`, " +
-			"`client_certificate` with `client_key`, or an `exec` block. Credentials are stored in state as configured " +
-			"(the secret ones marked sensitive) and never logged.",
+			"`client_certificate` with `client_key`, or an `exec` block. `token`, `client_key` and `exec.env` are stored in " +
+			"state (marked sensitive); their write-only forms `token_wo`, `client_key_wo` and `exec.env_wo` (Terraform 1.11 " +
+			"and later) never are, and take ephemeral values, such as a token from an ephemeral resource. Credentials are never logged. " +
+			"With write-only credentials, refresh cannot reach the cluster (Terraform gives it no configuration); the " +
+			"plan reads the release instead, so drift still shows.",
 		Attributes: map[string]schema.Attribute{
 			"host": schema.StringAttribute{
 				MarkdownDescription: "URL of the Kubernetes API server, such as `https://203.0.113.10:6443`.",
 				Optional:            true,
 			},
 			"token": schema.StringAttribute{
-				MarkdownDescription: "Bearer token, such as a ServiceAccount token.",
+				MarkdownDescription: "Bearer token, such as a ServiceAccount token. Stored in state; prefer `token_wo`.",
 				Optional:            true,
 				Sensitive:           true,
+			},
+			"token_wo": schema.StringAttribute{
+				MarkdownDescription: "Write-only bearer token: never stored in plan or state, and may come from an ephemeral resource.",
+				Optional:            true,
+				Sensitive:           true,
+				WriteOnly:           true,
 			},
 			"cluster_ca_certificate": schema.StringAttribute{
 				MarkdownDescription: "PEM certificates that the API server's certificate must chain to. Defaults to the system roots.",
@@ -53,9 +62,15 @@ func kubernetesBlock() schema.SingleNestedBlock {
 				Optional:            true,
 			},
 			"client_key": schema.StringAttribute{
-				MarkdownDescription: "PEM private key of `client_certificate`.",
+				MarkdownDescription: "PEM private key of `client_certificate`. Stored in state; prefer `client_key_wo`.",
 				Optional:            true,
 				Sensitive:           true,
+			},
+			"client_key_wo": schema.StringAttribute{
+				MarkdownDescription: "Write-only PEM private key of `client_certificate`: never stored in plan or state.",
+				Optional:            true,
+				Sensitive:           true,
+				WriteOnly:           true,
 			},
 			"insecure": schema.BoolAttribute{
 				MarkdownDescription: "Skip verifying the API server's certificate. Only for throw-away test clusters; conflicts with `cluster_ca_certificate`.",
@@ -80,9 +95,18 @@ func kubernetesBlock() schema.SingleNestedBlock {
 					Optional:            true,
 				},
 				"env": schema.MapAttribute{
-					MarkdownDescription: "Environment variables set for the plugin, in addition to the provider's.",
-					ElementType:         types.StringType,
-					Optional:            true,
+					MarkdownDescription: "Environment variables set for the plugin, in addition to the provider's. Stored in state; " +
+						"put secrets in `env_wo`.",
+					ElementType: types.StringType,
+					Optional:    true,
+				},
+				"env_wo": schema.MapAttribute{
+					MarkdownDescription: "Write-only environment variables for the plugin, such as a secret access key: never " +
+						"stored in plan or state. A name may not be in both `env` and `env_wo`.",
+					ElementType: types.StringType,
+					Optional:    true,
+					Sensitive:   true,
+					WriteOnly:   true,
 				},
 			},
 		}},
@@ -90,13 +114,15 @@ func kubernetesBlock() schema.SingleNestedBlock {
 }
 
 type kubernetesModel struct {
-	Host       types.String `tfsdk:"host"`
-	Token      types.String `tfsdk:"token"`
-	CACert     types.String `tfsdk:"cluster_ca_certificate"`
-	ClientCert types.String `tfsdk:"client_certificate"`
-	ClientKey  types.String `tfsdk:"client_key"`
-	Insecure   types.Bool   `tfsdk:"insecure"`
-	Exec       types.Object `tfsdk:"exec"`
+	Host        types.String `tfsdk:"host"`
+	Token       types.String `tfsdk:"token"`
+	TokenWO     types.String `tfsdk:"token_wo"`
+	CACert      types.String `tfsdk:"cluster_ca_certificate"`
+	ClientCert  types.String `tfsdk:"client_certificate"`
+	ClientKey   types.String `tfsdk:"client_key"`
+	ClientKeyWO types.String `tfsdk:"client_key_wo"`
+	Insecure    types.Bool   `tfsdk:"insecure"`
+	Exec        types.Object `tfsdk:"exec"`
 }
 
 type execModel struct {
@@ -104,20 +130,85 @@ type execModel struct {
 	Command    types.String `tfsdk:"command"`
 	Args       types.List   `tfsdk:"args"`
 	Env        types.Map    `tfsdk:"env"`
+	EnvWO      types.Map    `tfsdk:"env_wo"`
 }
 
 // kubernetesSettings reads the block; ok is false when it is absent or
-// (in a dynamic configuration) not known yet.
+// (in a dynamic configuration) not known yet. The write-only forms are
+// folded into token, client_key and env, so the checks and the client see
+// one value whichever form carried it; setting both forms is an error.
 func kubernetesSettings(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (k kubernetesModel, e *execModel, ok bool) {
 	if obj.IsNull() || obj.IsUnknown() {
 		return k, nil, false
 	}
 	diags.Append(obj.As(ctx, &k, basetypes.ObjectAsOptions{})...)
+	root := path.Root("kubernetes")
+	for _, f := range []struct {
+		name      string
+		plain, wo *types.String
+	}{{"token", &k.Token, &k.TokenWO}, {"client_key", &k.ClientKey, &k.ClientKeyWO}} {
+		if f.wo.IsNull() {
+			continue
+		}
+		if !f.plain.IsNull() {
+			diags.AddAttributeError(root.AtName(f.name+"_wo"), "Conflicting Kubernetes Credentials",
+				f.name+" and "+f.name+"_wo are both set; set only the write-only one, which is never stored in state.")
+		}
+		*f.plain = *f.wo
+	}
 	if !k.Exec.IsNull() && !k.Exec.IsUnknown() {
 		e = new(execModel)
 		diags.Append(k.Exec.As(ctx, e, basetypes.ObjectAsOptions{})...)
+		e.Env = mergeEnv(ctx, e.Env, e.EnvWO, root.AtName("exec").AtName("env_wo"), diags)
 	}
 	return k, e, !diags.HasError()
+}
+
+// mergeEnv is env with env_wo's variables added; a name in both is an
+// error, since which one the plugin should see would be a guess.
+func mergeEnv(ctx context.Context, env, wo types.Map, at path.Path, diags *diag.Diagnostics) types.Map {
+	if wo.IsNull() || wo.IsUnknown() || env.IsUnknown() {
+		if env.IsNull() && !wo.IsNull() {
+			return wo
+		}
+		return env
+	}
+	merged := map[string]string{}
+	diags.Append(env.ElementsAs(ctx, &merged, false)...)
+	extra := map[string]string{}
+	diags.Append(wo.ElementsAs(ctx, &extra, false)...)
+	for name, v := range extra {
+		if _, dup := merged[name]; dup {
+			diags.AddAttributeError(at, "Conflicting Exec Environment", fmt.Sprintf("%s is in both env and env_wo; set it in one of them.", name))
+		}
+		merged[name] = v
+	}
+	m, d := types.MapValueFrom(ctx, types.StringType, merged)
+	diags.Append(d...)
+	return m
+}
+
+// writeOnlyCredentials reports whether a configuration's kubernetes block
+// passes any credential write-only. Such a block is stored without it, so
+// refresh, which Terraform gives no configuration, cannot authenticate:
+// the rollout records the fact privately and reads the release at plan
+// time instead.
+func writeOnlyCredentials(ctx context.Context, config types.Object) bool {
+	if config.IsNull() || config.IsUnknown() {
+		return false
+	}
+	var k kubernetesModel
+	if config.As(ctx, &k, basetypes.ObjectAsOptions{}).HasError() {
+		return false
+	}
+	if !k.TokenWO.IsNull() || !k.ClientKeyWO.IsNull() {
+		return true
+	}
+	var e execModel
+	if k.Exec.IsNull() || k.Exec.IsUnknown() || k.Exec.As(ctx, &e, basetypes.ObjectAsOptions{}).HasError() {
+		return false
+	}
+	return !e.EnvWO.IsNull()
 }
 
 // validateKubernetes checks the block at plan time. Unknown values count as

@@ -36,6 +36,9 @@ func (r *staticExportRolloutResource) ModifyPlan(ctx context.Context, req resour
 	} else if config.ExpiresAt.IsNull() {
 		plan.ExpiresAt = types.StringNull() // computed only for job_id
 	}
+	if state != nil && writeOnlyCredentials(ctx, config.Kubernetes) {
+		readAtPlan(ctx, config, state)
+	}
 	if state != nil {
 		r.planRevision(ctx, &plan, *state, req.Private, &resp.Diagnostics)
 	}
@@ -118,4 +121,29 @@ func renewBefore(m staticExportRolloutModel) string {
 		return DefaultRenewBefore
 	}
 	return m.RenewBefore.ValueString()
+}
+
+// readAtPlan does refresh's job for a rollout whose cluster credentials
+// are write-only, which refresh does not get: it reads the release with
+// the configuration's credentials into state's computed values, so that
+// planRevision sees a change made outside Terraform. A release that is
+// gone is left to the apply (which installs it with install = true, and
+// says it is missing otherwise); a cluster that cannot be reached, or
+// unknown credentials, skip the check.
+func readAtPlan(ctx context.Context, config staticExportRolloutModel, state *staticExportRolloutModel) {
+	reach := *state
+	reach.Kubernetes = config.Kubernetes
+	var quiet diag.Diagnostics
+	roller, ok := newRoller(ctx, reach, &quiet)
+	if !ok {
+		return
+	}
+	cur, err := roller.Current(ctx, state.Release.ValueString())
+	if err != nil {
+		tflog.Warn(ctx, "cannot read the release at plan time", map[string]any{"id": state.ID.ValueString(), "error": err.Error()})
+		return
+	}
+	state.Revision = types.Int64Value(int64(cur.Revision))
+	state.Status = types.StringValue(cur.Status)
+	state.ValuesDigest = types.StringValue(cur.ValuesDigest)
 }

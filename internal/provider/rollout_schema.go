@@ -30,15 +30,13 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 				MarkdownDescription: "Name of the Helm release. Changing it (or `namespace`) forgets the old release, without uninstalling it.",
 				Required:            true,
 				PlanModifiers:       replace,
-				Validators: []validator.String{stringvalidator.LengthAtMost(53),
-					stringvalidator.RegexMatches(releaseNamePattern, "must be a valid Helm release name: lower-case letters, digits, '-' and '.'")},
+				Validators:          releaseValidators(),
 			},
 			"namespace": schema.StringAttribute{
 				MarkdownDescription: "Namespace of the release, which also holds Helm's release records.",
 				Required:            true,
 				PlanModifiers:       replace,
-				Validators: []validator.String{stringvalidator.LengthAtMost(63),
-					stringvalidator.RegexMatches(namespacePattern, "must be a Kubernetes namespace name (a DNS label)")},
+				Validators:          namespaceValidators(),
 			},
 			"kubeconfig_path": schema.StringAttribute{
 				MarkdownDescription: "Path of a kubeconfig file. Defaults to the `KUBECONFIG` environment variable, then " +
@@ -84,6 +82,9 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 				Optional:   true,
 				Sensitive:  true,
 				Validators: []validator.String{urlValidator{}},
+				DeprecationMessage: "bundle_url stores the presigned link in state. Set job_id to " +
+					"docsadmin_static_export.<name>.id instead (the link is fetched at apply and never stored), or pass the " +
+					"ephemeral docsadmin_static_export_bundle's link to bundle_url_wo.",
 			},
 			"version": schema.StringAttribute{
 				MarkdownDescription: "The bundle's content version, stored as `staticExport.version` in the chart's Secret: serve-bundle " +
@@ -152,4 +153,17 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 // boolArgument is an optional flag with a default.
 func boolArgument(description string, def bool) schema.BoolAttribute {
 	return schema.BoolAttribute{MarkdownDescription: description, Optional: true, Computed: true, Default: booldefault.StaticBool(def)}
+}
+
+// releaseValidators and namespaceValidators hold a release's address to
+// Helm's rules wherever one is configured: the resource, the publish
+// action and the list resource.
+func releaseValidators() []validator.String {
+	return []validator.String{stringvalidator.LengthAtMost(53),
+		stringvalidator.RegexMatches(releaseNamePattern, "must be a valid Helm release name: lower-case letters, digits, '-' and '.'")}
+}
+
+func namespaceValidators() []validator.String {
+	return []validator.String{stringvalidator.LengthAtMost(63),
+		stringvalidator.RegexMatches(namespacePattern, "must be a Kubernetes namespace name (a DNS label)")}
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
@@ -93,6 +94,47 @@ func TestAccStaticExportRollout_ephemeralIntoWriteOnly(t *testing.T) {
 						return fmt.Errorf("a new bundle_url_wo_version did not write the new link")
 					}
 					return e.secretHolds(t)(e.current(t).BundleURL)
+				},
+			},
+		},
+	})
+}
+
+// TestAccStaticExportRollout_unrelatedChangeKeepsWriteOnlyLink: an update
+// for another reason (here a timeouts change) keeps the link the release
+// carries, although the ephemeral bundle opened a different one for this
+// run: only a new bundle_url_wo_version writes the configured link.
+func TestAccStaticExportRollout_unrelatedChangeKeepsWriteOnlyLink(t *testing.T) {
+	e := newParallelRolloutEnv(t)
+	var link string
+	withTimeouts := strings.Replace(e.ephemeralConfig("1"), "  atomic          = false\n",
+		"  atomic          = false\n  timeouts        = { update = \"5m\" }\n", 1)
+	if withTimeouts == e.ephemeralConfig("1") {
+		t.Fatal("the configuration changed shape; the timeouts line was not added")
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories,
+		Steps: []resource.TestStep{
+			{
+				Config: e.ephemeralConfig("1"),
+				Check: func(*terraform.State) error {
+					link = e.current(t).BundleURL
+					return e.secretHolds(t)(link)
+				},
+			},
+			{
+				Config: withTimeouts,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(rolloutAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(rolloutAddr, tfjsonpath.New("revision"), knownvalue.Int64Exact(1)),
+				},
+				Check: func(*terraform.State) error {
+					if got := e.current(t).BundleURL; got != link {
+						return fmt.Errorf("an unrelated change replaced the write-only link")
+					}
+					return e.secretHolds(t)(link)
 				},
 			},
 		},

@@ -192,23 +192,8 @@ func (r *Roller) Current(ctx context.Context, name string) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := effectiveValues(last)
-	s := &State{
-		Release:      name,
-		Namespace:    r.namespace,
-		Revision:     last.Version,
-		Status:       last.Info.Status.String(),
-		Enabled:      v.Enabled,
-		BundleURL:    v.BundleURL,
-		Version:      v.Version,
-		ValuesDigest: v.digest(),
-	}
-	if last.Chart != nil && last.Chart.Metadata != nil {
-		s.Chart = last.Chart.Metadata.Name + "-" + last.Chart.Metadata.Version
-	}
-	if t, err := time.Parse(time.RFC3339, v.ExpiresAt); err == nil {
-		s.ExpiresAt = t
-	}
+	s := stateOf(last)
+	s.Release, s.Namespace = name, r.namespace // as asked, even if a record says otherwise
 	return s, nil
 }
 
