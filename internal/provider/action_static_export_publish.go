@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -155,7 +156,7 @@ func (a *publishAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 		resp.Diagnostics.AddError("Unable to Generate Bundle Link", err.Error())
 		return
 	}
-	version, err := bundleContentVersion(ctx, a.data.client, b)
+	version, err := client.BundleVersion(ctx, b, &http.Client{Timeout: manifestTimeout})
 	if err != nil {
 		resp.Diagnostics.AddError("Content Version Unknown", fmt.Sprintf("Static export %s: %s", job.JobID, err))
 		return
@@ -163,7 +164,7 @@ func (a *publishAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 	progress(ctx, send, "bundle link for %s expires at %s; content version %s", job.JobID,
 		b.ExpiresAt.UTC().Format(time.RFC3339), version)
 
-	res, err := roller.Apply(ctx, rollout.Request{Release: release, NonAtomic: !m.atomic(), Timeout: timeout,
+	res, err := roller.Apply(ctx, rollout.Request{Release: release, OnFailure: rollout.Atomic(m.atomic()), Timeout: timeout,
 		BundleURL: b.BundleURL, Version: version, ExpiresAt: b.ExpiresAt})
 	if err != nil {
 		addPublishReleaseError(&resp.Diagnostics, release, ns, err)

@@ -194,7 +194,7 @@ action "docsadmin_static_export_publish" "now" {
 func (e *rolloutEnv) installRelease(t *testing.T) {
 	t.Helper()
 	if _, err := e.roller.Apply(t.Context(), rollout.Request{Release: rolloutRelease, Chart: e.chart, Install: true,
-		NonAtomic: true, BundleURL: "https://bundles.example.com/placeholder.tar.gz", Version: "placeholder"}); err != nil {
+		OnFailure: rollout.KeepFailed, BundleURL: "https://bundles.example.com/placeholder.tar.gz", Version: "placeholder"}); err != nil {
 		t.Fatal(err)
 	}
 }
