@@ -1,8 +1,12 @@
 package kubetest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -35,4 +39,17 @@ func (c *Cluster) Namespace(t testing.TB, name string) kubernetes.Interface {
 		t.Fatalf("kubetest: create namespace %s: %v", name, err)
 	}
 	return cs
+}
+
+// TemplateFingerprint is a digest of a Deployment's pod template: it
+// changes exactly when an update would roll the pods. The generation is
+// no such sign: a Deployment's generation also moves when only its own
+// annotations change (the chart records the last rollout there).
+func TemplateFingerprint(d *appsv1.Deployment) string {
+	b, err := json.Marshal(d.Spec.Template)
+	if err != nil {
+		return "unmarshalable template: " + err.Error()
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }

@@ -59,7 +59,7 @@ func TestAccStaticExportRollout_jobID(t *testing.T) {
 		}
 	}
 	var link string // the release's link, to tell a new one
-	var generation int64
+	var generation string // the pod template's fingerprint
 	resource.Test(t, resource.TestCase{
 		WorkingDir:               workDir,
 		ProtoV6ProviderFactories: e.factories,
@@ -103,7 +103,7 @@ func TestAccStaticExportRollout_jobID(t *testing.T) {
 						return fmt.Errorf("the release kept its old link")
 					}
 					if g := e.deploymentGeneration(t); g != generation {
-						return fmt.Errorf("renewing the link changed the pod template: generation %d -> %d", generation, g)
+						return fmt.Errorf("renewing the link changed the pod template: %s -> %s", generation, g)
 					}
 					link = cur.BundleURL
 					return e.secretHolds(t)(link)

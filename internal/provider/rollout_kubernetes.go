@@ -174,7 +174,12 @@ func mergeEnv(ctx context.Context, env, wo types.Map, at path.Path, diags *diag.
 		return env
 	}
 	merged := map[string]string{}
-	diags.Append(env.ElementsAs(ctx, &merged, false)...)
+	if !env.IsNull() {
+		diags.Append(env.ElementsAs(ctx, &merged, false)...)
+	}
+	if merged == nil {
+		merged = map[string]string{} // ElementsAs of an empty map leaves nil
+	}
 	extra := map[string]string{}
 	diags.Append(wo.ElementsAs(ctx, &extra, false)...)
 	for name, v := range extra {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/kubetest"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -123,10 +124,10 @@ func stateDir(t *testing.T) string {
 	return t.TempDir()
 }
 
-// deploymentGeneration is the generation of the chart's Deployment, which
+// deploymentGeneration is the pod template fingerprint of the chart's Deployment, which
 // moves only when its pod template (or spec) changes, that is when pods
 // would roll.
-func (e *rolloutEnv) deploymentGeneration(t *testing.T) int64 {
+func (e *rolloutEnv) deploymentGeneration(t *testing.T) string {
 	t.Helper()
 	list, err := e.cs.AppsV1().Deployments(e.ns).List(t.Context(), metav1.ListOptions{})
 	if err != nil {
@@ -139,5 +140,5 @@ func (e *rolloutEnv) deploymentGeneration(t *testing.T) int64 {
 	if len(list.Items) != 1 {
 		t.Fatalf("want the chart's one Deployment, have %d", len(list.Items))
 	}
-	return d.Generation
+	return kubetest.TemplateFingerprint(d)
 }
