@@ -58,7 +58,7 @@ func TestAccStaticExportRollout_jobID(t *testing.T) {
 			newExpiry.AddStateValue(rolloutAddr, tfjsonpath.New("expires_at")),
 		}
 	}
-	var link string // the release's link, to tell a new one
+	var link string       // the release's link, to tell a new one
 	var generation string // the pod template's fingerprint
 	resource.Test(t, resource.TestCase{
 		WorkingDir:               workDir,
