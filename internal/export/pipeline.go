@@ -100,12 +100,13 @@ func (j *pipeline) renderPage(i int, buf *renderBuffers) (err error) {
 			err = fmt.Errorf("%s: render failed: %v", p.file, r)
 		}
 	}()
-	prefix := markup.RootPrefix(p.out)
 	ap := j.apiPage(p)
+	prefix := ap.Prefix
 	var mdxPanel markup.HTML
 	if p.api == nil && p.fm.API != "" {
-		// Reads the source before it is freed.
-		mdxPanel = j.api.MDXPanel(ap, mdx.ParamFields(string(p.body), j.read.loadSnippet))
+		// Reads the source before it is freed; the fields are scanned
+		// only when the page shows a panel.
+		mdxPanel = j.api.MDXPanel(ap, func() []*mdx.ParamField { return mdx.ParamFields(string(p.body), j.read.loadSnippet) })
 	}
 	md := mdx.Bound(mdx.Preprocess(string(p.body), j.read.loadSnippet))
 	p.body = nil // the source is no longer needed; large sites free it as they go

@@ -94,13 +94,14 @@ func (w *Pages) MDXTarget(p Page) (method, route string, servers []string, why s
 // MDXPanel is the "Try it" panel of an MDX API page (one with "api"
 // frontmatter) that declares fields, with its stylesheet and script, or
 // nothing when the page shows none: kinds without the playground
-// feature, and the simple and none modes, as on OpenAPI pages.
-func (w *Pages) MDXPanel(p Page, fields []*mdx.ParamField) markup.HTML {
+// feature, and the simple and none modes, as on OpenAPI pages. fields
+// reads the page's ParamField declarations; it is called only for a panel.
+func (w *Pages) MDXPanel(p Page, fields func() []*mdx.ParamField) markup.HTML {
 	if p.API == "" || !w.playground || w.Mode(p) != "interactive" {
 		return markup.HTML{}
 	}
 	prefix := p.Prefix
-	cfg := w.mdxPlaygroundConfig(p, fields)
+	cfg := w.mdxPlaygroundConfig(p, fields())
 	if cfg == nil {
 		return markup.HTML{}
 	}
