@@ -49,11 +49,7 @@ func (w *Pages) Endpoint(o *openapi.Operation, p Page) (top, rest markup.HTML, h
 		b.Text(openapi.JoinURL(e.Servers[0], o.Path))
 		b.Markup(`</code></p>`)
 	}
-	if d := o.Op.Str("description"); d != "" {
-		b.Markup(`<div class="api-description">`)
-		b.HTML(v.md(d))
-		b.Markup(`</div>`)
-	}
+	v.description(&b, o.Op.Str("description"))
 	top = b.Fragment()
 	b.Reset()
 

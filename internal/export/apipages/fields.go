@@ -250,3 +250,14 @@ func postPills(b *markup.Builder, o *openapi.Obj, keys []string) {
 		b.Markup(`</span>`)
 	}
 }
+
+// description writes the Markdown description of an operation or data
+// model under its title line, if it has one.
+func (v *schemaWriter) description(b *markup.Builder, d string) {
+	if d == "" {
+		return
+	}
+	b.Markup(`<div class="api-description">`)
+	b.HTML(v.md(d))
+	b.Markup(`</div>`)
+}

@@ -33,11 +33,7 @@ func (w *Pages) Schema(r *openapi.SchemaRef, p Page) (top, rest markup.HTML, hs 
 		b.Markup(`<span class="field-deprecated">deprecated</span>`)
 	}
 	b.Markup(`</div>`)
-	if d := f.O.Str("description"); d != "" {
-		b.Markup(`<div class="api-description">`)
-		b.HTML(v.md(d))
-		b.Markup(`</div>`)
-	}
+	v.description(&b, f.O.Str("description"))
 	top = b.Fragment()
 	b.Reset()
 	section := sectionWriter(&b, &hs)
