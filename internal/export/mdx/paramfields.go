@@ -37,7 +37,11 @@ func ParamFields(src string, load func(string) (string, error)) []*ParamField {
 type fieldScan struct {
 	load func(string) (string, error)
 	top  []*ParamField
-	open []*ParamField // the ParamFields whose closing tag is still ahead
+	// open holds, for each ParamField whose closing tag is still ahead,
+	// the innermost body field open at that point (itself when it is
+	// one): the parent of a new field is then read from the top, not
+	// searched for, which keeps thousands of unclosed tags linear.
+	open []*ParamField
 	// expanded counts snippet uses scanned: a snippet used many times by
 	// one that is itself used many times must not cost exponential work.
 	expanded int
@@ -103,7 +107,11 @@ func (sc *fieldScan) tag(t *jsxTag) {
 		return
 	}
 	f := paramField(t)
-	switch parent := openBodyField(sc.open); {
+	var parent *ParamField
+	if len(sc.open) > 0 {
+		parent = sc.open[len(sc.open)-1]
+	}
+	switch {
 	case f == nil:
 	case parent != nil:
 		f.In = "body"
@@ -114,19 +122,12 @@ func (sc *fieldScan) tag(t *jsxTag) {
 		sc.top = append(sc.top, f)
 	}
 	if !t.selfClosing {
-		sc.open = append(sc.open, f) // nil keeps the closing tags paired
-	}
-}
-
-// openBodyField is the innermost open body field, the parent of a field
-// declared inside it.
-func openBodyField(open []*ParamField) *ParamField {
-	for i := len(open) - 1; i >= 0; i-- {
-		if open[i] != nil && open[i].In == "body" {
-			return open[i]
+		// Every opening tag is pushed, so closing tags stay paired.
+		if f != nil && f.In == "body" {
+			parent = f
 		}
+		sc.open = append(sc.open, parent)
 	}
-	return nil
 }
 
 // paramField reads one ParamField tag; nil when it names no field.

@@ -43,7 +43,7 @@ var hostilePages = map[string]func(n int) string{
 // algorithm costs, without the noise of a shared machine. Each batch
 // starts on a collected heap, so garbage left by the other size (the large
 // page leaves four times as much) is not charged to this one.
-func renderCost(md interface{ render(string) }, page string) time.Duration {
+func renderCost(md pass, page string) time.Duration {
 	best := time.Duration(1 << 62)
 	for range 3 {
 		runtime.GC()
@@ -57,6 +57,8 @@ func renderCost(md interface{ render(string) }, page string) time.Duration {
 	return best
 }
 
+type pass interface{ render(string) }
+
 type pageRenderer struct{ buf bytes.Buffer }
 
 func (r *pageRenderer) render(page string) {
@@ -66,6 +68,43 @@ func (r *pageRenderer) render(page string) {
 }
 
 var testMarkdown = NewMarkdown()
+
+// fieldsReader reads an MDX API page's ParamFields, the other pass over a
+// page's source (its panel), measured with the same shapes.
+type fieldsReader struct{ n int }
+
+func (r *fieldsReader) render(page string) { r.n = len(ParamFields(page, nil)) }
+
+// fieldPages are the shapes that once made ParamFields quadratic: every
+// field left open, so each new one searched all the open ones for its
+// parent.
+var fieldPages = map[string]func(n int) string{
+	"unclosed fields":  func(n int) string { return strings.Repeat("<ParamField path=\"id\" type=\"string\">\n", n/36) },
+	"unnamed fields":   func(n int) string { return strings.Repeat("<ParamField>\n", n/13) },
+	"nested body":      func(n int) string { return strings.Repeat("<ParamField body=\"b\" type=\"object\">\n", n/35) },
+	"fields (control)": func(n int) string { return strings.Repeat("<ParamField query=\"q\" />\n", n/25) },
+}
+
+// shape is a page generator with the pass that reads it.
+type shape struct {
+	r    pass
+	page func(n int) string
+}
+
+// shapes is every hostile and control shape, each with its pass.
+func shapes() map[string]shape {
+	all := map[string]shape{}
+	pages := &pageRenderer{}
+	for _, set := range []map[string]func(int) string{hostilePages, controlPages} {
+		for name, f := range set {
+			all[name] = shape{pages, f}
+		}
+	}
+	for name, f := range fieldPages {
+		all["ParamFields: "+name] = shape{&fieldsReader{}, f}
+	}
+	return all
+}
 
 // pageLimit is the export's default bound on one page (export.DefaultLimits).
 const pageLimit = 4 << 20
@@ -85,7 +124,7 @@ func perDoubling(small, large float64) float64 { return math.Sqrt(large / max(sm
 // allocated is the number of bytes one render of page allocates, the least
 // of three renders after a warm-up (the output buffer is kept between
 // renders, so it is not charged).
-func allocated(r *pageRenderer, page string) uint64 {
+func allocated(r pass, page string) uint64 {
 	r.render(page)
 	best := uint64(math.MaxUint64)
 	for range 3 {
@@ -107,14 +146,12 @@ func allocated(r *pageRenderer, page string) uint64 {
 // count does not depend on the machine's load, so this runs in make test.
 func TestRender_allocationLinearInPageSize(t *testing.T) {
 	const n, maxAllocPerByte = 64 << 10, 256
-	r := &pageRenderer{}
-	shapes := maps.Clone(hostilePages)
-	maps.Copy(shapes, controlPages)
-	for _, name := range slices.Sorted(maps.Keys(shapes)) {
-		small, large := shapes[name](n), shapes[name](4*n)
+	all := shapes()
+	for _, name := range slices.Sorted(maps.Keys(all)) {
+		r, small, large := all[name].r, all[name].page(n), all[name].page(4*n)
 		as, al := allocated(r, small), allocated(r, large)
 		growth, perByte := perDoubling(float64(as), float64(al)), float64(al)/float64(len(large))
-		t.Logf("%-21s %9d B -> %9d B (%3.0f B per input byte): %.2fx per doubling", name, as, al, perByte, growth)
+		t.Logf("%-32s %9d B -> %9d B (%3.0f B per input byte): %.2fx per doubling", name, as, al, perByte, growth)
 		if growth > 2.2 {
 			t.Errorf("%s: doubling the page multiplies the memory a render allocates by %.2f, want at most 2.2", name, growth)
 		}
@@ -140,11 +177,9 @@ func TestRender_linearInPageSize(t *testing.T) {
 		t.Skip("timing check, run by make bench (DOCSADMIN_SCALE=1)")
 	}
 	const n = 64 << 10
-	r := &pageRenderer{}
-	shapes := maps.Clone(hostilePages)
-	maps.Copy(shapes, controlPages)
-	for _, name := range slices.Sorted(maps.Keys(shapes)) {
-		small, large := shapes[name](n), shapes[name](4*n)
+	all := shapes()
+	for _, name := range slices.Sorted(maps.Keys(all)) {
+		r, small, large := all[name].r, all[name].page(n), all[name].page(4*n)
 		growth := 1e9
 		for range 8 {
 			growth = min(growth, perDoubling(float64(renderCost(r, small)), float64(renderCost(r, large))))
@@ -152,7 +187,7 @@ func TestRender_linearInPageSize(t *testing.T) {
 				break
 			}
 		}
-		t.Logf("%-21s 2x input: %.2fx time", name, growth)
+		t.Logf("%-32s 2x input: %.2fx time", name, growth)
 		if growth > 2.5 {
 			t.Errorf("%s: doubling the page multiplies the render time by %.2f, want at most 2.5", name, growth)
 		}
