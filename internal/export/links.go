@@ -173,8 +173,10 @@ func hasScheme(s string) bool { return markup.Scheme(s) != "" }
 
 func isHTMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
 
-// mdHTML renders a Markdown description of a spec, with links made
-// relative like any page content.
+// mdHTML renders Markdown that the repository's authors did not
+// necessarily write (a spec's descriptions, the docs.json banner), with
+// links made relative like any page content and the HTML sanitized:
+// formatting survives, script and unsafe URLs do not.
 func (j *pipeline) mdHTML(s, key string, prefix markup.Prefix) markup.HTML {
 	if !strings.ContainsAny(s, "*_`[]<>#|\n&!~\\") && !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+") &&
 		(len(s) == 0 || s[0] < '0' || s[0] > '9') {
@@ -185,6 +187,5 @@ func (j *pipeline) mdHTML(s, key string, prefix markup.Prefix) markup.HTML {
 	if _, err := mdx.ToHTML(j.e.md, []byte(s), &buf); err != nil {
 		return markup.Concat(markup.Const(`<p>`), markup.Text(s), markup.Const(`</p>`))
 	}
-	// goldmark's output, links rewritten.
-	return markup.Rendered(string(j.link.rewrite(buf.Bytes(), key, prefix)))
+	return markup.Sanitized(string(j.link.rewrite(buf.Bytes(), key, prefix)))
 }
