@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"net/url"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
@@ -12,7 +13,7 @@ import (
 // may send requests to: the servers of its specs. The air-gapped
 // Content-Security-Policy adds them to connect-src when the playground is
 // enabled, and nothing else.
-func (j *pipeline) playgroundConnectOrigins() []string {
+func (j *pipeline) playgroundConnectOrigins(ctx context.Context) []string {
 	if !j.features["playground"] {
 		return nil
 	}
@@ -21,9 +22,9 @@ func (j *pipeline) playgroundConnectOrigins() []string {
 		var servers []string
 		switch {
 		case p.api != nil:
-			servers = p.api.Resolve(&openapi.View{Spec: p.api.Spec}).Servers
-		case p.fm.API != "" && j.api.Mode(j.apiPage(p)) == "interactive":
-			_, _, servers, _ = j.api.MDXTarget(j.apiPage(p))
+			servers = p.api.Resolve(&openapi.View{Spec: p.api.Spec, Work: openapi.NewWork(ctx, openapi.PageWork)}).Servers
+		case p.fm.API != "" && j.api.Mode(j.apiPage(p, nil)) == "interactive":
+			_, _, servers, _ = j.api.MDXTarget(j.apiPage(p, nil))
 		}
 		for _, s := range servers {
 			if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
@@ -34,12 +35,13 @@ func (j *pipeline) playgroundConnectOrigins() []string {
 	return sortedKeys(seen)
 }
 
-// apiPage is what the API page writer needs of page p.
-func (j *pipeline) apiPage(p *page) apipages.Page {
+// apiPage is what the API page writer needs of page p; work bounds its
+// schema expansion (nil: unbounded, for pages that expand none).
+func (j *pipeline) apiPage(p *page, work *openapi.Work) apipages.Page {
 	prefix := markup.RootPrefix(p.out)
 	return apipages.Page{Key: p.key, Out: p.out, File: p.file, Prefix: prefix, Deprecated: p.fm.Deprecated,
 		Playground: p.fm.Playground, API: p.fm.API, AuthMethod: p.fm.AuthMethod,
-		Markdown: func(s string) markup.HTML { return j.mdHTML(s, p.key, prefix) }}
+		Markdown: func(s string) markup.HTML { return j.mdHTML(s, p.key, prefix) }, Work: work}
 }
 
 // apiAssets are the bundle files endpoint pages need, as bundle path and

@@ -146,7 +146,7 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 	}
 	// An air-gapped playground sends only to the specs' own servers; the
 	// pages' CSP admits exactly those.
-	j.frame.cspConnect = j.playgroundConnectOrigins()
+	j.frame.cspConnect = j.playgroundConnectOrigins(ctx)
 	planned := time.Now()
 	if err := j.run(ctx); err != nil {
 		return nil, err
@@ -241,7 +241,7 @@ func (j *pipeline) run(ctx context.Context) error {
 	err := parallel(ctx, len(j.pages), j.e.workers, func(i int) error {
 		buf := bufs.Get().(*renderBuffers)
 		defer bufs.Put(buf)
-		if err := j.renderPage(i, buf); err != nil {
+		if err := j.renderPage(ctx, i, buf); err != nil {
 			return err
 		}
 		j.step()

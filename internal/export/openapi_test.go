@@ -198,7 +198,7 @@ func TestOpenAPI_playgroundByKind(t *testing.T) {
 		})
 	}
 	j := &pipeline{features: map[string]bool{"playground": true}, pages: []*page{}}
-	if len(j.playgroundConnectOrigins()) != 0 {
+	if len(j.playgroundConnectOrigins(context.Background())) != 0 {
 		t.Error("connect origins without endpoint pages")
 	}
 }

@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -92,7 +93,7 @@ func (j *pipeline) planStatic() error {
 	return nil
 }
 
-func (j *pipeline) renderPage(i int, buf *renderBuffers) (err error) {
+func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (err error) {
 	p := j.pages[i]
 	defer func() {
 		// A parser bug on odd input must fail one export, not the server.
@@ -100,7 +101,8 @@ func (j *pipeline) renderPage(i int, buf *renderBuffers) (err error) {
 			err = fmt.Errorf("%s: render failed: %v", p.file, r)
 		}
 	}()
-	ap := j.apiPage(p)
+	work := openapi.NewWork(ctx, openapi.PageWork)
+	ap := j.apiPage(p, work)
 	prefix := ap.Prefix
 	var mdxPanel markup.HTML
 	if p.api == nil && p.fm.API != "" {
@@ -125,6 +127,13 @@ func (j *pipeline) renderPage(i int, buf *renderBuffers) (err error) {
 		var apiHs []mdx.Heading
 		apiTop, apiRest, apiHs = j.api.Schema(p.schema, ap)
 		hs = append(hs, apiHs...)
+	}
+	if err := work.Err(); err != nil {
+		return fmt.Errorf("%s: %w", p.file, err) // the export's time limit or a shutdown
+	}
+	if work.Cut > 0 {
+		j.warn("%s: the schemas fan out past what one page may expand (%d steps); %d shown by name with \"…\"",
+			p.apiName(), openapi.PageWork, work.Cut)
 	}
 	if !p.fm.Noindex {
 		j.entries[i] = newSearchEntry(p, hs, content)

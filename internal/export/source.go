@@ -80,6 +80,18 @@ type page struct {
 	schema   *openapi.SchemaRef // the data model the page documents (openapi_schema_page.go), or nil
 }
 
+// apiName names what an API page documents, for warnings: the spec file
+// with the operation ("openapi.json POST /runs") or the data model.
+func (p *page) apiName() string {
+	switch {
+	case p.api != nil:
+		return p.api.Spec.File + " " + p.api.Method + " " + p.api.Path
+	case p.schema != nil:
+		return p.schema.Spec.File + " schema " + p.schema.Name
+	}
+	return "api " + p.fm.API
+}
+
 // navTitle is the label of the page in the sidebar.
 func (p *page) navTitle() string {
 	if p.fm.SidebarTitle != "" {

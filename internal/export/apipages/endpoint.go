@@ -13,7 +13,7 @@ import (
 // returns the headings it adds to the table of contents.
 func (w *Pages) Endpoint(o *openapi.Operation, p Page) (top, rest markup.HTML, hs []mdx.Heading) {
 	prefix := p.Prefix
-	v := &schemaWriter{View: &openapi.View{Spec: o.Spec, Budget: openapi.ExampleBudget, Warn: w.refWarner(p)}, md: p.Markdown}
+	v := &schemaWriter{View: &openapi.View{Spec: o.Spec, Budget: openapi.ExampleBudget, Warn: w.refWarner(p), Work: p.Work}, md: p.Markdown}
 	e := o.Resolve(v.View)
 	v.Budget = openapi.SchemaBudget
 	v.post, v.openAll = w.api.Params.Post, w.api.Params.Expanded == "all"
@@ -56,7 +56,7 @@ func (w *Pages) Endpoint(o *openapi.Operation, p Page) (top, rest markup.HTML, h
 	section := sectionWriter(&b, &hs)
 	b.Markup(`<div class="api-reference">`)
 	if tryIt {
-		w.panel(&b, e)
+		w.panel(&b, e, p.Work)
 	}
 	if len(e.Security) > 0 {
 		section("authorizations", "Authorizations")

@@ -29,6 +29,10 @@ func (v *schemaWriter) fields(b *markup.Builder, schema any, depth int) {
 		recursive(b, f.Name)
 		return
 	}
+	if f.Cut && len(f.Props.Keys) == 0 {
+		truncated(b, f.Name)
+		return
+	}
 	if f.Ref != "" {
 		v.Stack = append(v.Stack, f.Ref)
 		defer func() { v.Stack = v.Stack[:len(v.Stack)-1] }()
@@ -129,6 +133,18 @@ func (v *schemaWriter) field(b *markup.Builder, name, where string, schema any, 
 		recursive(b, f.Name)
 	}
 	b.Markup(`</div></div>`)
+}
+
+// truncated stands for a schema the page had no work left to expand: its
+// name (when it has one) and an ellipsis.
+func truncated(b *markup.Builder, name string) {
+	b.Markup(`<p class="api-truncated">`)
+	if name != "" {
+		b.Markup(`<code>`)
+		b.Text(name)
+		b.Markup(`</code> `)
+	}
+	b.Markup(`…</p>`)
 }
 
 // recursive says that a schema is the one it sits in, shown above.

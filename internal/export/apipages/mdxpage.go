@@ -238,7 +238,7 @@ func (w *Pages) MDXAuth(b *markup.Builder, p Page) {
 	if !ok {
 		return
 	}
-	v := &schemaWriter{View: &openapi.View{Budget: openapi.SchemaBudget}, md: p.Markdown}
+	v := &schemaWriter{View: &openapi.View{Budget: openapi.SchemaBudget, Work: p.Work}, md: p.Markdown}
 	b.Markup(`<div class="api-auth"><p class="api-subtitle">Authorization</p>`)
 	authField(b, sc, v)
 	b.Markup(`</div>`)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
 // Pages writes the generated parts of the API pages of one export: the
@@ -47,6 +48,9 @@ type Page struct {
 	AuthMethod string
 	// Markdown renders a description with links resolved from the page.
 	Markdown func(string) markup.HTML
+	// Work bounds the schema expansion of the page, across every view of
+	// it; nil is unbounded.
+	Work *openapi.Work
 }
 
 // warnRef formats a structured warning: a message and key-value details.

@@ -30,9 +30,9 @@ type PlaygroundParam struct {
 
 // playground writes the "Try it" panel of an endpoint page; playground.js fills
 // it in. Without script the page still shows the full reference.
-func (w *Pages) panel(b *markup.Builder, e *openapi.Endpoint) {
+func (w *Pages) panel(b *markup.Builder, e *openapi.Endpoint, work *openapi.Work) {
 	v := &openapi.View{Spec: e.Op.Spec, Budget: openapi.SchemaBudget, Prefill: w.api.Examples.Prefill,
-		NoExamples: !w.api.Examples.Prefill}
+		NoExamples: !w.api.Examples.Prefill, Work: work}
 	cfg := PlaygroundConfig{Method: e.Op.Method, Path: e.Op.Path, Servers: e.Servers,
 		Locked: w.locked, Security: e.Security, Params: []PlaygroundParam{}}
 	if cfg.Servers == nil {

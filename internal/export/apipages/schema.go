@@ -19,7 +19,7 @@ func (w *Pages) refWarner(p Page) func(error) {
 // model r, as Endpoint does for an operation.
 func (w *Pages) Schema(r *openapi.SchemaRef, p Page) (top, rest markup.HTML, hs []mdx.Heading) {
 	prefix := p.Prefix
-	v := &schemaWriter{View: &openapi.View{Spec: r.Spec, Budget: openapi.SchemaBudget, Warn: w.refWarner(p)}, md: p.Markdown}
+	v := &schemaWriter{View: &openapi.View{Spec: r.Spec, Budget: openapi.SchemaBudget, Warn: w.refWarner(p), Work: p.Work}, md: p.Markdown}
 	v.post, v.openAll = w.api.Params.Post, w.api.Params.Expanded == "all"
 	ref := openapi.NewObj()
 	ref.Set("$ref", r.Ref())

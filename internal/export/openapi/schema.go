@@ -77,6 +77,9 @@ type View struct {
 	// noExamples leaves the spec's example values out of the playground
 	// (api.examples.prefill false): only defaults fill it in.
 	NoExamples bool
+	// Work is the page's budget of expansion steps, shared by its views;
+	// nil is unbounded (a single schema's search text).
+	Work *Work
 }
 
 // Flat is a schema with its $ref followed and its allOf merged.
@@ -86,7 +89,10 @@ type Flat struct {
 	Props    *Obj
 	Required []string
 	Cyclic   bool // the schema contains itself: shown by name only
-	Ref      string
+	// Cut: the page's expansion work ran out before this schema, which is
+	// shown by name with "…".
+	Cut bool
+	Ref string
 }
 
 // Flatten follows a schema's $ref and merges its allOf parts.
@@ -99,6 +105,9 @@ func (v *View) Flatten(schema any) Flat {
 		f.Name, f.Cyclic, f.O = RefName(f.Ref), true, NewObj()
 		return f
 	}
+	if !v.Work.spend() {
+		return v.cut(f)
+	}
 	o, name, err := v.Spec.Deref(schema)
 	f.O, f.Name = o, name
 	if err != nil && v.Warn != nil {
@@ -109,6 +118,17 @@ func (v *View) Flatten(schema any) Flat {
 		return f
 	}
 	v.mergeInto(&f, o, 0)
+	return f
+}
+
+// cut is the flat form of a schema the page has no work left for: its
+// name, nothing expanded.
+func (v *View) cut(f Flat) Flat {
+	f.Name, f.Cut, f.O = RefName(f.Ref), true, NewObj()
+	if f.Ref == "" {
+		f.Name = ""
+	}
+	v.Work.Cut++
 	return f
 }
 
@@ -131,6 +151,11 @@ func (v *View) mergeInto(f *Flat, o *Obj, depth int) {
 		if po, ok := part.(*Obj); ok && slices.Contains(v.Stack, po.Str("$ref")) {
 			continue
 		}
+		if !v.Work.spend() {
+			f.Cut = true
+			v.Work.Cut++
+			return
+		}
 		if po, _, err := v.Spec.Deref(part); err == nil && po != nil {
 			v.mergeInto(f, po, depth+1)
 		}
@@ -142,6 +167,12 @@ func (v *View) mergeInto(f *Flat, o *Obj, depth int) {
 func (v *View) TypeLabel(f Flat) string {
 	if f.Cyclic {
 		return f.Name
+	}
+	if f.Cut && len(f.Props.Keys) == 0 {
+		if f.Name == "" {
+			return "…"
+		}
+		return f.Name + " …"
 	}
 	o := f.O
 	var types []string
@@ -219,7 +250,7 @@ func Plain(v any) string {
 func (v *View) Example(schema any, depth int) any {
 	v.Budget--
 	f := v.Flatten(schema)
-	if f.Cyclic || depth > MaxSchemaDepth || v.Budget < 0 {
+	if f.Cyclic || f.Cut || depth > MaxSchemaDepth || v.Budget < 0 {
 		return nil
 	}
 	o := f.O

@@ -10,7 +10,7 @@ import "slices"
 func (v *View) Skeleton(schema any, depth int) any {
 	v.Budget--
 	f := v.Flatten(schema)
-	if f.Cyclic || depth > MaxSchemaDepth || v.Budget < 0 {
+	if f.Cyclic || f.Cut || depth > MaxSchemaDepth || v.Budget < 0 {
 		return nil
 	}
 	if d, ok := f.O.M["default"]; ok {

@@ -271,7 +271,7 @@ func (s *Spec) pointer(r string) (any, error) {
 		if frag == "" {
 			break
 		}
-		seg = strings.NewReplacer("~1", "/", "~0", "~").Replace(seg)
+		seg = unescapePointer.Replace(seg)
 		switch c := cur.(type) {
 		case *Obj:
 			v, ok := c.M[seg]
@@ -288,8 +288,11 @@ func (s *Spec) pointer(r string) (any, error) {
 
 // RefName is the display name of a reference: its last segment.
 func RefName(r string) string {
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(path.Base(r))
+	return unescapePointer.Replace(path.Base(r))
 }
+
+// unescapePointer undoes the escapes of a JSON pointer segment.
+var unescapePointer = strings.NewReplacer("~1", "/", "~0", "~")
 
 // Specs loads the OpenAPI files of a source on first use, each once.
 type Specs struct {
