@@ -13,15 +13,17 @@ import (
 // reports what it replaced, once per file. Whatever renders HTML into an
 // air-gapped page outside the page's Markdown content runs it through
 // here too.
-func (j *pipeline) offline(file string, h markup.HTML) markup.HTML {
-	// offlineHTML only takes elements out and puts placeholders, built
-	// through markup, in their place.
-	return markup.Rendered(string(j.offlineBytes(file, []byte(h.String()))))
+func (j *pipeline) offline(file string, prefix markup.Prefix, h markup.HTML) markup.HTML {
+	// airgap.HTML only takes elements and attributes out, puts
+	// placeholders built through markup in their place, and makes
+	// root-relative CSS url()s relative.
+	return markup.Rendered(string(j.offlineBytes(file, prefix, []byte(h.String()))))
 }
 
-// offlineBytes is offline for rendered page content.
-func (j *pipeline) offlineBytes(file string, content []byte) []byte {
-	out, urls := airgap.HTML(content)
+// offlineBytes is offline for rendered page content; prefix leads from
+// the page to the bundle root.
+func (j *pipeline) offlineBytes(file string, prefix markup.Prefix, content []byte) []byte {
+	out, urls := airgap.HTML(content, string(prefix))
 	if len(urls) > 0 {
 		j.warn("%s: remote content replaced (%d: %s); air-gapped pages load nothing from outside the bundle", file, len(urls), listSome(urls, 5))
 	}
@@ -64,7 +66,7 @@ func (j *pipeline) copyOfflineCSS(rel string, in io.Reader, lim int64) error {
 	if err := j.budget.take(rel, int64(len(data))); err != nil {
 		return err
 	}
-	css, urls := airgap.CSS(string(data))
+	css, urls := airgap.CSS(string(data), string(markup.RootPrefix(rel)))
 	if len(urls) > 0 {
 		j.warn("%s: remote content replaced (%d: %s); air-gapped pages load nothing from outside the bundle", rel, len(urls), listSome(urls, 5))
 	}

@@ -161,3 +161,70 @@ func TestBrowser_docsRepoAirGapped(t *testing.T) {
 		t.Errorf("CSP violations: %q", tr.violations)
 	}
 }
+
+// TestBrowser_airGappedStaysInItsDirectory opens, from file://, an
+// air-gapped bundle whose page tries every way out of the bundle's
+// directory that needs no script of its own: a meta refresh to another
+// host, a root-relative script (file:///x.js on the reader's disk), a
+// backslashed host, <base>, a ping on a link that is clicked, a form
+// posting elsewhere that is submitted, and a docs.json redirect to
+// another host. The network log must show no request that is not a file
+// inside the bundle's directory.
+func TestBrowser_airGappedStaysInItsDirectory(t *testing.T) {
+	bin := chromium(t)
+	const away = "http://127.0.0.1:9" // nothing listens there; the log sees the attempt
+	src := mapFS(map[string]string{
+		"docs.json": `{"name": "Gap", "navigation": {"pages": ["index", "leaky"]},
+			"redirects": [{"source": "/away", "destination": "` + away + `/redirected"}]}`,
+		"index.mdx": "---\ntitle: Home\n---\n\nHello.\n",
+		"leaky.mdx": "---\ntitle: Leaky\n---\n\n" +
+			`<meta http-equiv="refresh" content="0; url=` + away + `/refresh" />` + "\n\n" +
+			`<script src="/x.js"></script>` + "\n\n" +
+			`<img src="\\127.0.0.1\share\x.png" alt="unc" />` + "\n\n" +
+			`<base href="` + away + `/base/" />` + "\n\n" +
+			`<img src="images/relative.png" alt="relative to base" />` + "\n\n" +
+			`<a id="ping" href="#top" ping="` + away + `/ping">ping</a>` + "\n\n" +
+			`<form id="f" action="` + away + `/form"><button>go</button></form>` + "\n",
+	})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped})
+	b := startBrowser(t, bin)
+	tr, err := watch(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for _, page := range []string{"leaky.html", "away.html"} {
+		u := (&url.URL{Scheme: "file", Path: filepath.Join(dir, page)}).String()
+		if err := b.call("Page.navigate", map[string]any{"url": u}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.waitFor(ctx, `document.readyState === "complete"`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Back on the leaky page, click the pinging link and submit the form.
+	u := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "leaky.html")}).String()
+	if err := b.call("Page.navigate", map[string]any{"url": u}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.waitFor(ctx, `document.readyState === "complete" && location.pathname.endsWith("/leaky.html")`); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.eval(`document.getElementById("ping").click(); var f = document.getElementById("f"); if (f) f.requestSubmit(); 0`, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Let the browser act on what was clicked before reading the log.
+	if err := b.call("Runtime.evaluate", map[string]any{"expression": `new Promise(r => setTimeout(r, 300))`, "awaitPromise": true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.requests) < 2 {
+		t.Fatalf("network log saw %d requests; it is not recording", len(tr.requests))
+	}
+	inside := (&url.URL{Scheme: "file", Path: dir + "/"}).String()
+	for _, r := range tr.requests {
+		if !strings.HasPrefix(r, inside) {
+			t.Errorf("request outside the bundle directory: %s", r)
+		}
+	}
+}

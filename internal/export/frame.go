@@ -34,7 +34,7 @@ type frame struct {
 	// takes remote content out of markup of an air-gapped bundle.
 	warn     func(format string, args ...any)
 	markdown func(s, key string, prefix markup.Prefix) markup.HTML
-	offline  func(file string, h markup.HTML) markup.HTML
+	offline  func(file string, prefix markup.Prefix, h markup.HTML) markup.HTML
 
 	chromes sync.Map // chromeKey -> markup.HTML
 }

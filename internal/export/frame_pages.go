@@ -1,6 +1,9 @@
 package export
 
-import "github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+import (
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/airgap"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+)
 
 // section is the navigation section a page lives in; pages outside the
 // navigation borrow the first section so they still offer a way around.
@@ -49,9 +52,14 @@ func (f *frame) redirectPage(out string, href markup.URL, title string, canonica
 	var b markup.Builder
 	f.head(&b, f.cfg.Name, f.cfg.Description, canonical, prefix, false, markup.HTML{})
 	// The refresh goes after the head so the early theme script still runs.
-	b.Markup(`<meta http-equiv="refresh" content="0; url=`)
-	b.URL(href)
-	b.Markup(`"><main class="redirect"><p><a href="`)
+	// An air-gapped page never moves to a place outside the bundle by
+	// itself: a redirect out keeps its link, for the reader to follow.
+	if f.kind != KindAirGapped || !airgap.Outside(href.String()) {
+		b.Markup(`<meta http-equiv="refresh" content="0; url=`)
+		b.URL(href)
+		b.Markup(`">`)
+	}
+	b.Markup(`<main class="redirect"><p><a href="`)
 	b.URL(href)
 	b.Markup(`">`)
 	b.Text(title)

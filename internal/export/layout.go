@@ -402,7 +402,7 @@ func (f *frame) banner(b *markup.Builder, bn *docsjson.Banner, prefix markup.Pre
 	}
 	body := f.markdown(bn.Content, "index", prefix)
 	if f.kind == KindAirGapped {
-		body = f.offline("docs.json banner", body)
+		body = f.offline("docs.json banner", prefix, body)
 	}
 	b.Markup(`<div class="banner" role="region" aria-label="Announcement"><div class="banner-body">`)
 	b.HTML(markup.Rendered(strings.TrimSpace(body.String()))) // trimming white space keeps it safe

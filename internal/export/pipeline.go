@@ -139,11 +139,11 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		j.entries[i] = newSearchEntry(p, hs, content)
 	}
 	if j.kind == KindAirGapped {
-		content = j.offlineBytes(p.file, content)
+		content = j.offlineBytes(p.file, prefix, content)
 		// Spec descriptions are Markdown too: an image or embed in them
 		// must not load from outside the bundle either.
-		apiTop = j.offline(p.file, apiTop)
-		apiRest = j.offline(p.file, apiRest)
+		apiTop = j.offline(p.file, prefix, apiTop)
+		apiRest = j.offline(p.file, prefix, apiRest)
 	}
 	b := &buf.page
 	b.Reset()

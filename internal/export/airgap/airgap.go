@@ -32,10 +32,35 @@ func IsRemote(ref string) bool {
 	return strings.HasPrefix(ref, "//") || markup.Scheme(ref) != "" && !strings.HasPrefix(strings.ToLower(ref), "data:")
 }
 
-// HTML returns content with remote embeds replaced by placeholders
-// and remote CSS url()s removed, and the addresses it took out, in order.
-// content is returned as is when nothing is remote.
-func HTML(content []byte) ([]byte, []string) {
+// Outside reports whether ref, as a page opened from file:// reads it,
+// leaves the bundle's directory: remote, root-relative (the root of the
+// reader's disk) or a backslashed host (\\host\share, read as //host).
+// The export has already made every root-relative link that names a file
+// of the bundle relative, so what is left here names nothing in it.
+func Outside(ref string) bool {
+	ref = browserRef(ref)
+	return IsRemote(ref) || strings.HasPrefix(ref, "/") || strings.HasPrefix(ref, `\`)
+}
+
+// browserRef is ref as a browser reads it before resolving: leading and
+// trailing spaces and control characters dropped, tabs and newlines
+// removed anywhere.
+func browserRef(ref string) string {
+	ref = strings.TrimFunc(ref, func(r rune) bool { return r <= ' ' })
+	if strings.ContainsAny(ref, "\t\n\r") {
+		ref = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(ref)
+	}
+	return ref
+}
+
+// HTML returns content with embeds that load from outside the bundle
+// replaced by placeholders, remote CSS url()s removed, and the other ways
+// a page reaches out without a click taken away: a meta refresh or a
+// form target outside the bundle, <base>, and ping. It returns the
+// addresses it took out, in order, and content as is when there were
+// none. prefix leads from the page to the bundle root: a root-relative
+// CSS url() is made relative to it, so it stays inside the bundle.
+func HTML(content []byte, prefix string) ([]byte, []string) {
 	z := html.NewTokenizer(bytes.NewReader(content))
 	out := make([]byte, 0, len(content)+256)
 	var removed []string
@@ -52,6 +77,9 @@ func HTML(content []byte) ([]byte, []string) {
 		inline bool
 	}
 	inStyle := false // the text token is the CSS of a <style> element
+	// rewritten: something changed that took nothing out (a root-relative
+	// url() made relative), so out is returned even with nothing removed.
+	rewritten := false
 	for {
 		tt := z.Next()
 		if tt == html.ErrorToken {
@@ -65,14 +93,21 @@ func HTML(content []byte) ([]byte, []string) {
 		out = append(out, raw...)
 		switch tt {
 		case html.StartTagToken, html.SelfClosingTagToken:
-			if name := rawTagName(raw); embedKinds[name] == "" && name != "style" && !bytes.Contains(bytes.ToLower(raw), []byte("url(")) {
+			name := rawTagName(raw)
+			if embedKinds[name] == "" && name != "style" && !reachesOut(name, raw) {
 				continue // most tags: nothing to load, and parsing them would be the cost of the pass
 			}
 			tok := z.Token()
-			urls, css := remoteRefs(&tok)
-			if len(css) > 0 { // a style attribute lost a remote url()
+			if gone, ok := dropped(&tok); ok {
+				out = out[:mark]
+				removed = append(removed, gone)
+				continue
+			}
+			urls, gone, edited := remoteRefs(&tok, prefix)
+			if edited { // a style lost a remote url(), or a target or ping went
 				out = append(out[:mark], tok.String()...)
-				removed = append(removed, css...)
+				removed = append(removed, gone...)
+				rewritten = true
 			}
 			if cont.name != "" {
 				cont.urls = append(cont.urls, urls...)
@@ -114,9 +149,10 @@ func HTML(content []byte) ([]byte, []string) {
 			}
 		case html.TextToken:
 			if inStyle {
-				if css, urls := CSS(string(raw)); len(urls) > 0 {
+				if css, urls := CSS(string(raw), prefix); css != string(raw) {
 					out = append(out[:mark], css...)
 					removed = append(removed, urls...)
+					rewritten = true
 				}
 			}
 		}
@@ -125,39 +161,91 @@ func HTML(content []byte) ([]byte, []string) {
 		out = append(out[:cont.start], placeholder(cont.name, cont.label, cont.urls)...)
 		removed = append(removed, cont.urls...)
 	}
-	if len(removed) == 0 {
+	if len(removed) == 0 && !rewritten {
 		return content, nil
 	}
 	return out, removed
 }
 
-// remoteRefs returns the remote addresses tok would load as an element,
-// and strips remote url()s from its style attribute, returning those.
-func remoteRefs(tok *html.Token) (urls, css []string) {
+// reachesOut is the quick test for a tag other than an embed that may
+// still make the browser go somewhere by itself: a style with url(), a
+// ping, a form target, a meta refresh, <base>.
+func reachesOut(name string, raw []byte) bool {
+	if name == "base" || name == "meta" {
+		return true
+	}
+	lower := bytes.ToLower(raw)
+	return bytes.Contains(lower, []byte("url(")) || bytes.Contains(lower, []byte("ping")) || bytes.Contains(lower, []byte("action"))
+}
+
+// dropped reports an element removed whole, with what it pointed at:
+// <base> (it would move every relative reference of the page) and a meta
+// refresh to a place outside the bundle.
+func dropped(tok *html.Token) (string, bool) {
+	switch tok.Data {
+	case "base":
+		return "<base href=" + attr(tok, "href") + ">", true
+	case "meta":
+		if !strings.EqualFold(strings.TrimSpace(attr(tok, "http-equiv")), "refresh") {
+			return "", false
+		}
+		content := attr(tok, "content")
+		_, target, _ := strings.Cut(content, ";")
+		target = strings.TrimSpace(target)
+		if k, v, ok := strings.Cut(target, "="); ok && strings.EqualFold(strings.TrimSpace(k), "url") {
+			target = strings.Trim(strings.TrimSpace(v), `"'`)
+		}
+		if target != "" && Outside(target) {
+			return target, true
+		}
+	}
+	return "", false
+}
+
+// remoteRefs returns the addresses outside the bundle that tok would load
+// as an element. It also edits tok where an attribute goes rather than
+// the element, and then reports edited: remote url()s leave its style
+// (root-relative ones are made relative to prefix), a ping goes, a form
+// target outside the bundle goes; those addresses are returned as gone.
+func remoteRefs(tok *html.Token, prefix string) (urls, gone []string, edited bool) {
 	kind := embedKinds[tok.Data]
 	isLink := tok.Data == "link" && loadingLink(attr(tok, "rel"))
-	for i, a := range tok.Attr {
+	kept := tok.Attr[:0]
+	for _, a := range tok.Attr {
 		switch key := strings.ToLower(a.Key); {
+		case key == "ping":
+			gone, edited = append(gone, "ping "+a.Val), true
+			continue
+		case (key == "action" || key == "formaction") && Outside(a.Val):
+			gone, edited = append(gone, a.Val), true
+			continue
 		case key == "style":
-			if v, u := CSS(a.Val); len(u) > 0 {
-				tok.Attr[i].Val = v
-				css = append(css, u...)
+			if v, u := CSS(a.Val, prefix); v != a.Val {
+				a.Val, gone, edited = v, append(gone, u...), true
 			}
-		case kind == "":
+		}
+		kept = append(kept, a)
+	}
+	tok.Attr = kept
+	if kind == "" {
+		return nil, gone, edited
+	}
+	for _, a := range tok.Attr {
+		switch key := strings.ToLower(a.Key); {
 		case key == "srcset":
 			for _, c := range strings.Split(a.Val, ",") {
-				if f := strings.Fields(c); len(f) > 0 && IsRemote(f[0]) {
+				if f := strings.Fields(c); len(f) > 0 && Outside(f[0]) {
 					urls = append(urls, f[0])
 				}
 			}
 		case key == "src" || key == "poster" || key == "data" && tok.Data == "object",
 			(key == "href" || key == "xlink:href") && (isLink || tok.Data == "image" || tok.Data == "use" || tok.Data == "feimage"):
-			if IsRemote(a.Val) {
+			if Outside(a.Val) {
 				urls = append(urls, strings.TrimSpace(a.Val))
 			}
 		}
 	}
-	return urls, css
+	return urls, gone, edited
 }
 
 // rawTagName is the lower-case name of the tag whose markup is raw.
@@ -224,11 +312,14 @@ func placeholder(tag, label string, urls []string) string {
 	return b.String()
 }
 
-// CSS replaces each remote url() in css by `none` followed by a
-// comment naming the address, and an @import of a remote stylesheet by a
-// comment; `none` is valid wherever an image is and harmlessly invalid
-// elsewhere (a font source), so nothing is fetched.
-func CSS(css string) (string, []string) {
+// CSS replaces each url() outside the bundle by `none` followed by a
+// comment naming the address, and an @import of one by a comment; `none`
+// is valid wherever an image is and harmlessly invalid elsewhere (a font
+// source), so nothing is fetched. A root-relative address (/fonts/a.woff)
+// is made relative to prefix, the way from the stylesheet to the bundle
+// root, so it stays inside the bundle rather than reaching the root of
+// the reader's disk.
+func CSS(css, prefix string) (string, []string) {
 	lower := strings.ToLower(css)
 	if !strings.Contains(lower, "url(") && !strings.Contains(lower, "@import") {
 		return css, nil
@@ -236,6 +327,12 @@ func CSS(css string) (string, []string) {
 	var b strings.Builder
 	var urls []string
 	last := 0
+	// replace puts text in place of css[from:to].
+	replace := func(from, to int, text string) {
+		b.WriteString(css[last:from])
+		b.WriteString(text)
+		last = to
+	}
 	for i := 0; i < len(css); {
 		switch {
 		case strings.HasPrefix(lower[i:], "@import"):
@@ -245,14 +342,14 @@ func CSS(css string) (string, []string) {
 			}
 			rule := css[i : i+end+1]
 			ref := importTarget(rule[len("@import"):])
-			if !IsRemote(ref) {
-				i += end + 1
-				continue
+			switch {
+			case rootRelative(ref):
+				replace(i, i+end+1, `@import url("`+cssString(prefix+browserRef(ref)[1:])+`");`)
+			case Outside(ref):
+				replace(i, i+end+1, "/* remote stylesheet not included: "+cssComment(ref)+" */")
+				urls = append(urls, ref)
 			}
-			b.WriteString(css[last:i] + "/* remote stylesheet not included: " + cssComment(ref) + " */")
-			urls = append(urls, ref)
 			i += end + 1
-			last = i
 		case strings.HasPrefix(lower[i:], "url("):
 			end := strings.IndexByte(css[i:], ')')
 			if end < 0 {
@@ -260,23 +357,36 @@ func CSS(css string) (string, []string) {
 				continue
 			}
 			ref := strings.Trim(strings.TrimSpace(css[i+4:i+end]), `"'`)
-			if !IsRemote(ref) {
-				i += end + 1
-				continue
+			switch {
+			case rootRelative(ref):
+				replace(i, i+end+1, `url("`+cssString(prefix+browserRef(ref)[1:])+`")`)
+			case Outside(ref):
+				replace(i, i+end+1, "none /* remote: "+cssComment(ref)+" */")
+				urls = append(urls, ref)
 			}
-			b.WriteString(css[last:i] + "none /* remote: " + cssComment(ref) + " */")
-			urls = append(urls, ref)
 			i += end + 1
-			last = i
 		default:
 			i++
 		}
 	}
-	if urls == nil {
+	if last == 0 {
 		return css, nil
 	}
 	b.WriteString(css[last:])
 	return b.String(), urls
+}
+
+// rootRelative is a reference from the root of the site (/a/b), not a
+// protocol-relative or backslashed host.
+func rootRelative(ref string) bool {
+	ref = browserRef(ref)
+	return strings.HasPrefix(ref, "/") && !strings.HasPrefix(ref, "//") && !strings.HasPrefix(ref, `/\`)
+}
+
+// cssString keeps an address inside the double-quoted CSS string it is
+// written in.
+func cssString(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", "", "\r", "", "\f", "").Replace(s)
 }
 
 // importTarget is the address of an @import rule's prelude: a string or a

@@ -19,7 +19,18 @@ func TestOfflineHTML(t *testing.T) {
 			[]string{"<iframe"}, []string{"https://www.youtube.com/embed/abc?si=x&t=1"}},
 		{"video with sources", `<video controls poster="/p.png"><source src="https://v.example/a.mp4" type="video/mp4"><track src="https://v.example/a.vtt">Your browser…</video>`,
 			[]string{`Video not included`, `<code class="remote-embed-url">https://v.example/a.mp4</code> <code class="remote-embed-url">https://v.example/a.vtt</code>`},
-			[]string{"<video", "<source", "Your browser"}, []string{"https://v.example/a.mp4", "https://v.example/a.vtt"}},
+			[]string{"<video", "<source", "Your browser"}, []string{"/p.png", "https://v.example/a.mp4", "https://v.example/a.vtt"}},
+		// A page opened from file:// reads a root-relative address from the
+		// root of the disk, and a backslashed host as a network share.
+		{"root-relative script", `<script src="/x.js"></script>`, []string{`Script not included`}, []string{"<script"}, []string{"/x.js"}},
+		{"UNC image", `<img src="\\\\host\\x.png" alt="x">`, []string{`Image “x” not included`}, []string{"<img"}, []string{`\\\\host\\x.png`}},
+		{"meta refresh away", `<meta http-equiv="Refresh" content="0; URL='https://evil.example/'">`, nil, []string{"<meta"}, []string{"https://evil.example/"}},
+		{"meta refresh inside stays", `<meta http-equiv="refresh" content="0; url=guide.html">`, []string{`url=guide.html`}, nil, nil},
+		{"base", `<base href="https://evil.example/"><a href="a.html">a</a>`, []string{`<a href="a.html">a</a>`}, []string{"<base"}, []string{"<base href=https://evil.example/>"}},
+		{"ping", `<a href="a.html" ping="https://track.example/p">a</a>`, []string{`<a href="a.html">a</a>`}, []string{"ping"}, []string{"ping https://track.example/p"}},
+		{"form target", `<form action="https://evil.example/f"><button formaction="//evil.example/g">go</button></form>`, []string{`<form>`, `<button>go</button>`}, []string{"evil"}, []string{"https://evil.example/f", "//evil.example/g"}},
+		{"local form target stays", `<form action="search.html"></form>`, []string{`<form action="search.html">`}, nil, nil},
+		{"root-relative css made relative", `<div style="background:url(/img/a.png)">x</div>`, []string{`url(&#34;img/a.png&#34;)`}, []string{"/img"}, nil},
 		{"local video stays", `<video controls src="media/a.mp4"><source src="../media/a.webm"></video>`,
 			[]string{`<video controls src="media/a.mp4"><source src="../media/a.webm"></video>`}, nil, nil},
 		{"nested object", `<object data="//cdn.example/x.swf"><object data="y.swf"></object><embed src="z"></object><p>k</p>`,
@@ -52,7 +63,7 @@ func TestOfflineHTML(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, urls := HTML([]byte(tc.in))
+			out, urls := HTML([]byte(tc.in), "")
 			got := string(out)
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
@@ -67,7 +78,7 @@ func TestOfflineHTML(t *testing.T) {
 			if !slices.Equal(urls, tc.urls) {
 				t.Errorf("replaced %q, want %q", urls, tc.urls)
 			}
-			if tc.urls == nil && got != tc.in {
+			if tc.urls == nil && tc.gone == nil && got != tc.in {
 				t.Errorf("nothing remote, yet the markup changed:\n%s\n%s", tc.in, got)
 			}
 		})
@@ -77,13 +88,28 @@ func TestOfflineHTML(t *testing.T) {
 func TestOfflineCSS(t *testing.T) {
 	in := "@import url(\"https://f.example/a.css\") screen;\n@import 'local.css';\n@font-face { src: url(https://f.example/x.woff2) format('woff2'), url(fonts/x.woff) }\n" +
 		".a { background: URL( \"http://i.example/*/evil.png\" ) }\n"
-	got, urls := CSS(in)
+	got, urls := CSS(in, "")
 	want := "/* remote stylesheet not included: https://f.example/a.css */\n@import 'local.css';\n@font-face { src: none /* remote: https://f.example/x.woff2 */ format('woff2'), url(fonts/x.woff) }\n" +
 		".a { background: none /* remote: http://i.example/*\\/evil.png */ }\n"
 	if got != want {
 		t.Errorf("offlineCSS =\n%s\nwant\n%s", got, want)
 	}
 	if !slices.Equal(urls, []string{"https://f.example/a.css", "https://f.example/x.woff2", "http://i.example/*/evil.png"}) {
+		t.Errorf("urls = %q", urls)
+	}
+}
+
+// TestOfflineCSS_rootRelative: from file:// a root-relative url() names the
+// root of the reader's disk; it is made relative to the bundle root, and a
+// backslashed host is taken out like a remote address.
+func TestOfflineCSS_rootRelative(t *testing.T) {
+	in := "@import '/base.css';\n.a { background: url(/img/a.png) }\n.b { background: url(\\\\host\\x.png) }\n"
+	got, urls := CSS(in, "../")
+	want := "@import url(\"../base.css\");\n.a { background: url(\"../img/a.png\") }\n.b { background: none /* remote: \\\\host\\x.png */ }\n"
+	if got != want {
+		t.Errorf("CSS =\n%s\nwant\n%s", got, want)
+	}
+	if !slices.Equal(urls, []string{`\\host\x.png`}) {
 		t.Errorf("urls = %q", urls)
 	}
 }
