@@ -2,7 +2,7 @@ package export
 
 import (
 	"context"
-	"net/url"
+	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
@@ -27,12 +27,22 @@ func (j *pipeline) playgroundConnectOrigins(ctx context.Context) []string {
 			_, _, servers, _ = j.api.MDXTarget(j.apiPage(p, nil))
 		}
 		for _, s := range servers {
-			if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
-				seen[u.Scheme+"://"+u.Host] = true
+			_, warned := seen[s]
+			if o := webOrigin(s); o != "" {
+				seen[o] = true
+			} else if strings.Contains(s, "*") && !warned {
+				seen[s] = false // warned once; false keeps it out of the list
+				j.warn("%s: the server %q names a wildcard host; the playground may not send to it (the page's policy lists exact hosts)", p.file, s)
 			}
 		}
 	}
-	return sortedKeys(seen)
+	var out []string
+	for _, o := range sortedKeys(seen) {
+		if seen[o] {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // apiPage is what the API page writer needs of page p; work bounds its

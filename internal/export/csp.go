@@ -1,13 +1,18 @@
 package export
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"net/url"
+	"slices"
 	"strings"
+
+	"golang.org/x/net/html"
 )
 
 // themeScript sets the theme before the first paint so dark mode does not
-// flash. It is the one inline script of a page; the CSP names its hash.
+// flash. It is our one inline script; the CSP names its hash.
 const themeScript = `try{var t=localStorage.getItem("theme");if(t)document.documentElement.dataset.theme=t}catch(e){}`
 
 // scriptHash is the CSP source that allows exactly one inline script.
@@ -18,34 +23,139 @@ func scriptHash(script string) string {
 
 var themeScriptHash = scriptHash(themeScript)
 
-// ContentSecurityPolicy is the policy every air-gapped page carries in a
-// <meta http-equiv>, so that the browser itself refuses anything from
-// outside the bundle that the export let through.
+// policy is what one page's Content-Security-Policy allows beyond the
+// bundle itself.
+type policy struct {
+	// connect are origins the page may send requests to: the servers of
+	// an OpenAPI spec when the API playground is on, the analytics
+	// endpoint of a cloud bundle (e.g. "https://api.example.com").
+	connect []string
+	// scripts are sources of the page's own scripts, written by the
+	// repository's authors in its MDX: the hash of each inline script and
+	// the origin of each remote one. Nothing from a spec or docs.json
+	// reaches here: those are sanitized to text.
+	scripts []string
+}
+
+// ContentSecurityPolicy is the policy every page carries in a <meta
+// http-equiv>, so that the browser itself refuses script the export did
+// not put there. In every kind, scripts come only from the bundle, from
+// the hash of our one inline script, and from the page's own MDX; inline
+// event handlers and javascript: URLs never run.
 //
 // 'self' alone is not enough: a page opened from file:// has an opaque
 // origin in some browsers, so 'self' matches none of its own files there.
 // The file: scheme is added for that case; a page served over HTTP can
 // never load file: URLs, so it widens nothing on a web server. Inline
 // styles stay allowed (components and JSX style objects write style
-// attributes); they cannot fetch anything, since images and fonts follow
-// img-src and font-src. blob: images and media are ones the page made
-// itself from bytes it already holds (the playground shows an image or
-// audio answer that way); they fetch nothing.
+// attributes); they run nothing. blob: images and media are ones the page
+// made itself from bytes it already holds (the playground shows an image
+// or audio answer that way).
 //
-// extraConnect lists origins the page may also send requests to, such as
-// the servers of an OpenAPI spec when the API playground is enabled
-// (e.g. "https://api.example.com"). Entries that are not a single CSP
-// source expression are dropped, so a spec cannot widen other directives.
-func ContentSecurityPolicy(extraConnect []string) string {
+// An air-gapped page loads nothing else from anywhere. A cloud or
+// client-hosted page may show images, media, fonts, stylesheets and
+// frames from the web, as the platform's pages do (logos, diagrams,
+// videos), over https (and http for images and media): none of those
+// runs script in the page.
+//
+// Entries of p that are not a single CSP source expression, or that are a
+// wildcard host, are dropped, so a spec cannot widen the policy.
+func ContentSecurityPolicy(kind Kind, p policy) string {
 	const local = "'self' file:"
-	connect := local
-	for _, o := range extraConnect {
-		if o != "" && !strings.ContainsAny(o, " \t\r\n;,'\"") {
-			connect += " " + o
+	connect := local + sources(p.connect)
+	scripts := local + " " + themeScriptHash + sources(p.scripts)
+	web, media := "", ""
+	if kind != KindAirGapped {
+		web, media = " https:", " https: http:"
+	}
+	formAction := "'none'"
+	if kind != KindAirGapped {
+		formAction = "'self'"
+	}
+	return "default-src 'none'; script-src " + scripts +
+		"; style-src " + local + " 'unsafe-inline'" + web + "; img-src " + local + " data: blob:" + media +
+		"; font-src " + local + " data:" + web + "; media-src " + local + " blob:" + media + "; frame-src " + local + web +
+		"; manifest-src " + local + "; connect-src " + connect +
+		"; object-src 'none'; base-uri 'none'; form-action " + formAction
+}
+
+// sources joins the entries that are one safe source expression each.
+func sources(list []string) string {
+	var b strings.Builder
+	for _, s := range list {
+		if s != "" && !strings.ContainsAny(s, " \t\r\n;,\"*") && s != "'unsafe-inline'" && s != "'unsafe-eval'" {
+			b.WriteString(" " + s)
 		}
 	}
-	return "default-src 'none'; script-src " + local + " " + themeScriptHash +
-		"; style-src " + local + " 'unsafe-inline'; img-src " + local + " data: blob:; font-src " + local + " data:" +
-		"; media-src " + local + " blob:; frame-src " + local + "; manifest-src " + local + "; connect-src " + connect +
-		"; object-src 'none'; base-uri 'none'; form-action 'none'"
+	return b.String()
+}
+
+// webOrigin is the origin of an http or https URL as a CSP source
+// ("https://api.example.com"), or "" when it has none, or names a
+// wildcard host that would allow every site.
+func webOrigin(s string) string {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || strings.ContainsAny(u.Host, "*{}") {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// pageScripts returns the CSP sources of the scripts in a page's own
+// content: the hash of each inline script and the origin of each remote
+// one. Most pages have none, and are not parsed.
+func pageScripts(content []byte) []string {
+	if !bytes.Contains(bytes.ToLower(content), []byte("<script")) {
+		return nil
+	}
+	var out []string
+	z := html.NewTokenizer(bytes.NewReader(content))
+	inline := false
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			slices.Sort(out)
+			return slices.Compact(out)
+		case html.StartTagToken:
+			inline = false
+			tok := z.Token()
+			if tok.Data != "script" {
+				continue
+			}
+			src, typ := "", ""
+			for _, a := range tok.Attr {
+				switch a.Key {
+				case "src":
+					src = a.Val
+				case "type":
+					typ = a.Val
+				}
+			}
+			if !runsAsScript(typ) {
+				continue
+			}
+			if src == "" {
+				inline = true
+			} else if o := webOrigin(src); o != "" {
+				out = append(out, o)
+			}
+		case html.TextToken:
+			if inline {
+				out = append(out, scriptHash(string(z.Text())))
+				inline = false
+			}
+		case html.EndTagToken:
+			inline = false
+		}
+	}
+}
+
+// runsAsScript reports a script type the browser executes (data blocks
+// such as JSON-LD do not run and need nothing from the policy).
+func runsAsScript(typ string) bool {
+	switch strings.ToLower(strings.TrimSpace(typ)) {
+	case "", "module", "text/javascript", "application/javascript", "text/ecmascript", "application/ecmascript":
+		return true
+	}
+	return false
 }

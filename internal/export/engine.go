@@ -147,6 +147,9 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 	// An air-gapped playground sends only to the specs' own servers; the
 	// pages' CSP admits exactly those.
 	j.frame.cspConnect = j.playgroundConnectOrigins(ctx)
+	if j.features["analytics"] {
+		j.frame.cspConnect = append(j.frame.cspConnect, webOrigin("https://"+j.domain))
+	}
 	planned := time.Now()
 	if err := j.run(ctx); err != nil {
 		return nil, err

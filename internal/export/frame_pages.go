@@ -50,7 +50,7 @@ func (f *frame) redirectPage(out string, href markup.URL, title string, canonica
 	prefix := markup.RootPrefix(out)
 	href = markup.Join(prefix, href)
 	var b markup.Builder
-	f.head(&b, f.cfg.Name, f.cfg.Description, canonical, prefix, false, markup.HTML{})
+	f.head(&b, f.cfg.Name, f.cfg.Description, canonical, prefix, false, markup.HTML{}, nil)
 	// The refresh goes after the head so the early theme script still runs.
 	// An air-gapped page never moves to a place outside the bundle by
 	// itself: a redirect out keeps its link, for the reader to follow.
@@ -69,7 +69,7 @@ func (f *frame) redirectPage(out string, href markup.URL, title string, canonica
 
 func (f *frame) notFound() ([]byte, error) {
 	var b markup.Builder
-	f.head(&b, "Page not found - "+f.cfg.Name, "", markup.URL{}, "", true, markup.HTML{})
+	f.head(&b, "Page not found - "+f.cfg.Name, "", markup.URL{}, "", true, markup.HTML{}, nil)
 	b.HTML(f.chrome(f.firstSection(), ""))
 	b.Markup(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>Page not found</h1>` +
 		`<p class="lead">The page you are looking for does not exist. Try the search above, or go to the <a href="index.html">start page</a>.</p></header></article>`)

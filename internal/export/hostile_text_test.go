@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -155,4 +156,59 @@ func TestBrowser_descriptionsAndBannerRunNoScript(t *testing.T) {
 
 func jsString(s string) string {
 	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"`
+}
+
+// TestBrowser_cloudPolicyRefusesInjectedScript opens a cloud and a
+// client-hosted page from file:// in Chromium: our scripts and the page's
+// own inline script (written in its MDX) run, while script that reaches
+// the page some other way (an event handler added to the document) is
+// refused by the page's policy and reported.
+func TestBrowser_cloudPolicyRefusesInjectedScript(t *testing.T) {
+	bin := chromium(t)
+	src := mapFS(map[string]string{
+		"docs.json": `{"navigation": {"pages": ["index"]}}`,
+		"index.mdx": "---\ntitle: Home\n---\n\n<script>window.ownScript = 1</script>\n\nHello.\n",
+	})
+	for _, kind := range []Kind{KindCloud, KindClientHosted} {
+		t.Run(string(kind), func(t *testing.T) {
+			dir, _ := exportTo(t, Request{Source: src, Kind: kind})
+			b := startBrowser(t, bin)
+			tr, err := watch(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			u := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "index.html")}).String()
+			if err := b.call("Page.navigate", map[string]any{"url": u}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.waitFor(ctx, `document.readyState === "complete" && document.documentElement.classList.contains("js")`); err != nil {
+				t.Fatalf("our scripts did not run under the policy: %v", err)
+			}
+			var own int
+			if err := b.eval(`window.ownScript || 0`, &own); err != nil {
+				t.Fatal(err)
+			}
+			if own != 1 {
+				t.Error("the page's own inline script did not run")
+			}
+			if err := b.eval(`document.body.insertAdjacentHTML("beforeend", '<img src="x" onerror="window.pwned = 1">'); 0`, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.call("Runtime.evaluate", map[string]any{"expression": `new Promise(r => setTimeout(r, 200))`, "awaitPromise": true}, nil); err != nil {
+				t.Fatal(err)
+			}
+			var pwned int
+			if err := b.eval(`window.pwned || 0`, &pwned); err != nil {
+				t.Fatal(err)
+			}
+			if pwned != 0 {
+				t.Error("an injected event handler ran: the page has no working policy")
+			}
+			if len(tr.violations) == 0 {
+				t.Error("the refused handler was not reported as a policy violation")
+			}
+		})
+	}
 }

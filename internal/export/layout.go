@@ -328,11 +328,12 @@ func openDetails(s string) []int {
 }
 
 // head writes the document head shared by pages and generated documents.
-func (f *frame) head(b *markup.Builder, title, desc string, canonical markup.URL, prefix markup.Prefix, noindex bool, meta markup.HTML) {
+// scripts are the CSP sources of the page's own scripts (pageScripts).
+func (f *frame) head(b *markup.Builder, title, desc string, canonical markup.URL, prefix markup.Prefix, noindex bool, meta markup.HTML, scripts []string) {
 	b.Markup("<!DOCTYPE html>\n<html lang=\"en\"")
 	b.Attr("data-root", string(prefix))
 	b.Markup(`><head><meta charset="utf-8">`)
-	f.cspMeta(b)
+	f.cspMeta(b, scripts)
 	b.Markup(`<meta name="viewport" content="width=device-width, initial-scale=1"><title>`)
 	b.Text(title)
 	b.Markup(`</title>`)
@@ -500,14 +501,12 @@ func siteName(key string) string {
 	return titleFromKey(key)
 }
 
-// cspMeta writes the <meta> element of the export's policy, nothing for bundles
-// that are not air-gapped. j.cspConnect holds the extra connect-src
-// origins of the export (the API playground's servers).
-func (f *frame) cspMeta(b *markup.Builder) {
-	if f.kind != KindAirGapped {
-		return
-	}
+// cspMeta writes the <meta> element of a page's policy. f.cspConnect
+// holds the extra connect-src origins of the export (the API
+// playground's servers, the analytics endpoint); scripts are those of the
+// page's own MDX (pageScripts).
+func (f *frame) cspMeta(b *markup.Builder, scripts []string) {
 	b.Markup(`<meta http-equiv="Content-Security-Policy"`)
-	b.Attr("content", ContentSecurityPolicy(f.cspConnect))
+	b.Attr("content", ContentSecurityPolicy(f.kind, policy{connect: f.cspConnect, scripts: scripts}))
 	b.Markup(`>`)
 }

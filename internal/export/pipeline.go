@@ -152,7 +152,11 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if desc == "" {
 		desc = j.cfg.Description
 	}
-	j.frame.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, p.fm.Noindex, p.fm.metaTags())
+	var scripts []string
+	if j.kind != KindAirGapped { // an air-gapped page keeps no inline or remote script
+		scripts = pageScripts(content)
+	}
+	j.frame.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, p.fm.Noindex, p.fm.metaTags(), scripts)
 	b.HTML(markCurrent(j.frame.chrome(j.frame.section(p), prefix), prefix, p.out))
 	b.Markup(`<main id="content" class="main"><article class="page"><header class="page-head">`)
 	j.frame.eyebrow(b, p)
