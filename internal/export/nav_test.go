@@ -1,6 +1,7 @@
 package export
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -76,3 +77,41 @@ func TestNavigation_noNavigationListsEveryPage(t *testing.T) {
 		t.Error("pages of a source without navigation are listed pages and belong in the sitemap")
 	}
 }
+
+// TestExport_pagesDifferingByCaseOrNormalization: Guide.mdx and guide.mdx,
+// and café.mdx written composed and decomposed, would overwrite each other
+// when a bundle is unpacked on macOS or Windows. One of each set is kept,
+// the same one whatever order the files are read in, with a warning.
+func TestExport_pagesDifferingByCaseOrNormalization(t *testing.T) {
+	const nfc, nfd = "caf\u00e9", "cafe\u0301"
+	src := mapFS(map[string]string{
+		"docs.json":  `{"navigation": {"pages": ["index", "Guide", "guide", "` + nfc + `", "` + nfd + `"]}}`,
+		"index.mdx":  mdxBody("Home"),
+		"Guide.mdx":  mdxBody("Upper"),
+		"guide.mdx":  mdxBody("Lower"),
+		nfc + ".mdx": mdxBody("Composed"),
+		nfd + ".mdx": mdxBody("Decomposed"),
+	})
+	for range 3 {
+		var warnings []string
+		_, m := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(s string) { warnings = append(warnings, s) }})
+		var html []string
+		for _, f := range m.Files {
+			if strings.HasSuffix(f.Path, ".html") && f.Path != "404.html" {
+				html = append(html, f.Path)
+			}
+		}
+		slices.Sort(html)
+		if want := []string{"Guide.html", nfc + ".html", "index.html"}; !slices.Equal(html, want) {
+			t.Fatalf("pages %q, want %q", html, want)
+		}
+		joined := strings.Join(warnings, "\n")
+		for _, w := range []string{"Guide.mdx and guide.mdx differ only by case", nfc + ".mdx and " + nfd + ".mdx differ only by case or Unicode normalization"} {
+			if !strings.Contains(joined, w) {
+				t.Errorf("no warning %q in %q", w, warnings)
+			}
+		}
+	}
+}
+
+func mdxBody(title string) string { return "---\ntitle: " + title + "\n---\n\nBody.\n" }

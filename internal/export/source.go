@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
+	"golang.org/x/text/unicode/norm"
 )
 
 // frontmatter holds the page settings the exporter honours.
@@ -157,7 +159,40 @@ func listPages(src fs.FS, maxFiles int, warn func(string, ...any)) (map[string]s
 	if err != nil {
 		return nil, fmt.Errorf("list pages: %w", err)
 	}
+	dropFoldedTwins(files, warn)
 	return files, nil
+}
+
+// dropFoldedTwins keeps one page of each set whose keys differ only by
+// case or Unicode normalization (Guide and guide, café written composed
+// and decomposed): unpacked on macOS or Windows, one file of the set
+// would silently replace the other. The one kept is the same on every
+// export: the composed (NFC) spelling first, then the first in byte
+// order. The others are dropped with a warning naming both.
+func dropFoldedTwins(files map[string]string, warn func(string, ...any)) {
+	groups := map[string][]string{}
+	for key := range files {
+		fold := strings.ToLower(norm.NFC.String(key))
+		groups[fold] = append(groups[fold], key)
+	}
+	for _, keys := range groups {
+		if len(keys) < 2 {
+			continue
+		}
+		slices.SortFunc(keys, func(a, b string) int {
+			if na, nb := norm.NFC.IsNormalString(a), norm.NFC.IsNormalString(b); na != nb {
+				if na {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(a, b)
+		})
+		for _, k := range keys[1:] {
+			warn("%s and %s differ only by case or Unicode normalization, and one would replace the other on macOS and Windows; kept %s", files[keys[0]], files[k], files[keys[0]])
+			delete(files, k)
+		}
+	}
 }
 
 // pageFile finds the file of a page key with stats only, for the cheap
