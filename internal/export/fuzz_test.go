@@ -1,0 +1,48 @@
+package export
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// FuzzExport exports whole docs sources made of a docs.json, one MDX page
+// and one OpenAPI spec, each bounded in size, in every kind. Whatever the
+// input, the export returns (a result or an input error) within its
+// limit and never panics: a panic inside a page is recovered into a
+// "render failed" error, which counts as a failure here.
+func FuzzExport(f *testing.F) {
+	const maxPart = 8 << 10
+	f.Add(`{"navigation": {"tabs": [{"tab": "Docs", "pages": ["index"]}, {"tab": "API", "openapi": "o.json"}]}}`,
+		"---\ntitle: Home\n---\n\n<Card title=\"a\">x</Card>\n",
+		`{"openapi": "3.1.0", "paths": {"/a": {"get": {"summary": "A", "responses": {"200": {"description": "ok"}}}}}}`)
+	f.Add(fanOutSource(12)["docs.json"], "---\napi: POST /x\n---\n\n<ParamField body=\"a\" type=\"object\">\n<ParamField body=\"b\">\n", fanOutSpec(12))
+	src := hostileTextSource()
+	f.Add(src["docs.json"], "---\ntitle: Home\n---\n\n"+`<script src="/x.js"></script><meta http-equiv="refresh" content="0; url=https://e.test">`, src["openapi.json"])
+	f.Add(`{"navigation": {"pages": ["index"]}, "redirects": [{"source": "/a", "destination": "JaVaScRiPt:x"}], "banner": {"content": "[x](javascript:y)"}}`,
+		"---\ntitle: Home\n---\n\n# Ü\n\n## Ü\n", `openapi: 3.0.0`)
+	f.Fuzz(func(t *testing.T, docsJSON, page, spec string) {
+		if len(docsJSON) > maxPart || len(page) > maxPart || len(spec) > maxPart {
+			t.Skip()
+		}
+		files := map[string]string{"docs.json": docsJSON, "index.mdx": page, "o.json": spec}
+		if !strings.Contains(docsJSON, "o.json") {
+			// Make the spec reachable however docs.json is written: an
+			// MDX page that names one of its operations.
+			files["op.mdx"] = "---\nopenapi: o.json GET /a\n---\n"
+		}
+		for _, kind := range []Kind{KindCloud, KindAirGapped} {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			_, err := New(Options{Workers: 2}).Export(ctx, Request{Source: mapFS(files), Kind: kind, Domain: "docs.example.com"}, t.TempDir(), nil)
+			expired := ctx.Err() != nil
+			cancel()
+			if expired {
+				t.Fatalf("%s export did not finish within its limit", kind)
+			}
+			if err != nil && strings.Contains(err.Error(), "render failed") {
+				t.Fatalf("%s export panicked: %v", kind, err)
+			}
+		}
+	})
+}
