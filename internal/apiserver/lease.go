@@ -82,6 +82,11 @@ func (s *Server) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx context.Co
 	ctx, cancel := context.WithCancelCause(s.ctx)
 	done := make(chan struct{})
 	mine := *rec // the worker changes rec as it goes; the fence is fixed
+	// A render past the export time limit (plus one lease to write its
+	// outcome) is no longer renewed: if it is stuck beyond the reach of
+	// its context, the lease lapses and the job is taken over (and fails
+	// after maxAttempts), rather than holding a worker for good.
+	cutoff := s.leaseClock.Now().Add(time.Duration(s.cfg.ExportTimeout) + s.lease)
 	go func() {
 		defer close(done)
 		t := time.NewTicker(s.lease / 3)
@@ -94,6 +99,11 @@ func (s *Server) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx context.Co
 			}
 			if s.leaseHooks.renewalStopped.Load() {
 				continue
+			}
+			if s.leaseClock.Now().After(cutoff) {
+				s.log.Warn("export ran past its time limit; its lease is no longer renewed", "job", rec.JobID,
+					"limit", time.Duration(s.cfg.ExportTimeout).String())
+				return
 			}
 			lj.mu.Lock()
 			mine.Progress, mine.PageCount, mine.UpdatedAt = lj.progress, lj.pageCount, lj.updatedAt

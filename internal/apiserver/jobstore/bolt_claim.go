@@ -49,26 +49,37 @@ func (s *Bolt) SetBundleSize(id string, size int64) error {
 	})
 }
 
-// ClaimExport walks every job to find the oldest claimable one. A claim
-// follows each start and each finished job, so the walk is paid once per
-// job; the store holds at most maxStoredExports per organization.
+// ClaimExport walks every job to find the one to claim next (see
+// fairer). A claim follows each start and each finished job, so the walk
+// is paid once per job; the store holds at most maxStoredExports per
+// organization.
 func (s *Bolt) ClaimExport(owner string, now time.Time, lease time.Duration) (*ExportJob, error) {
 	var claimed *ExportJob
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketExportJobs)
-		var best *ExportJob
+		var candidates []*ExportJob
+		running := map[string]int{}
 		err := b.ForEach(func(_, v []byte) error {
 			var rec ExportJob
 			if err := json.Unmarshal(v, &rec); err != nil {
 				return err
 			}
-			if rec.claimable(now) && (best == nil || rec.CreatedAt.Before(best.CreatedAt)) {
-				best = &rec
+			switch {
+			case rec.claimable(now):
+				candidates = append(candidates, &rec)
+			case rec.Status == api.ExportRunning:
+				running[rec.OrgID]++ // held by a live lease
 			}
 			return nil
 		})
-		if err != nil || best == nil {
+		if err != nil || len(candidates) == 0 {
 			return err
+		}
+		best := candidates[0]
+		for _, c := range candidates[1:] {
+			if fairer(c, best, running) {
+				best = c
+			}
 		}
 		// Only a claim that writes can fail as a full disk would: idle
 		// workers looking for work are not writes.

@@ -120,3 +120,33 @@ func TestStore_concurrentClaims(t *testing.T) {
 		})
 	}
 }
+
+// A worker that frees up serves the organization with the fewest jobs
+// being rendered before the oldest job: one organization with a queue of
+// slow jobs cannot keep another's job waiting behind all of them.
+func TestStore_claimFairAcrossOrganizations(t *testing.T) {
+	const lease = 30 * time.Second
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			st := b.pair(t)[0]
+			jobs := []struct{ id, org string }{{"se_hog1", "hog"}, {"se_hog2", "hog"}, {"se_hog3", "hog"}, {"se_other", "other"}}
+			for i, j := range jobs {
+				if _, err := st.CreateExportJob(newExport(j.id, j.org, t0.Add(time.Duration(i)*time.Second)), "", "", Limits{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			now := t0.Add(time.Minute)
+			var order []string
+			for range jobs {
+				rec, err := st.ClaimExport("w", now, lease)
+				if err != nil || rec == nil {
+					t.Fatalf("claim: %+v %v", rec, err)
+				}
+				order = append(order, rec.JobID)
+			}
+			if want := []string{"se_hog1", "se_other", "se_hog2", "se_hog3"}; fmt.Sprint(order) != fmt.Sprint(want) {
+				t.Errorf("claim order %v, want %v", order, want)
+			}
+		})
+	}
+}

@@ -105,7 +105,9 @@ func (s *Postgres) SetBundleSize(id string, size int64) error {
 	})
 }
 
-// ClaimExport locks the oldest claimable job with SKIP LOCKED: replicas
+// ClaimExport locks the next claimable job with SKIP LOCKED (the
+// organization with the fewest jobs under a live lease first, then the
+// oldest job, as fairer orders them): replicas
 // claiming at once each get a different job instead of queueing on the
 // same row, and the row lock keeps the claim to one of them. Leases are
 // compared with the caller's clock (injected in tests); replicas' clocks
@@ -114,9 +116,12 @@ func (s *Postgres) ClaimExport(owner string, now time.Time, lease time.Duration)
 	var claimed *ExportJob
 	err := s.tx(func(ctx context.Context, tx pgx.Tx) error {
 		var rec ExportJob
-		err := scanRecord(tx.QueryRow(ctx, `SELECT record FROM export_jobs
-			WHERE status = 'queued' OR (status = 'running' AND (lease_until IS NULL OR lease_until < $1))
-			ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`, now), &rec)
+		err := scanRecord(tx.QueryRow(ctx, `SELECT j.record FROM export_jobs j
+			WHERE j.status = 'queued' OR (j.status = 'running' AND (j.lease_until IS NULL OR j.lease_until < $1))
+			ORDER BY (SELECT count(*) FROM export_jobs r
+			          WHERE r.org_id = j.org_id AND r.status = 'running' AND r.lease_until >= $1),
+			         j.created_at
+			LIMIT 1 FOR UPDATE OF j SKIP LOCKED`, now), &rec)
 		switch {
 		case errors.Is(err, ErrNoRecord):
 			return nil
