@@ -183,6 +183,10 @@ func (j *pipeline) plan() error {
 	if len(j.tree.sections) == 0 {
 		j.tree.listAll(sortedKeys(all))
 	}
+	if len(j.tree.badIcons) > 0 {
+		j.warn("docs.json: %d navigation entries have an icon or tag of no documented form (an icon is a name or {\"name\", \"style\"}, a tag a text); shown without it: %s",
+			len(j.tree.badIcons), listSome(j.tree.badIcons, 5))
+	}
 	if len(j.tree.missing) > 0 {
 		j.warn("docs.json: %d navigation entries name missing files and are skipped: %s", len(j.tree.missing), strings.Join(j.tree.missing, ", "))
 	}

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
@@ -52,6 +53,7 @@ type navTree struct {
 	order    []string    // page keys in reading order, for previous/next
 	sectOf   map[string]*division
 	missing  []string            // navigation entries whose file does not exist
+	badIcons []string            // entries whose icon or tag has no documented form
 	dirOf    map[string]*navItem // root page key -> its group, when the group lists its entries
 	crumbs   map[string][]string // page key -> the division and group labels above it
 	api      *apiGen             // makes the pages of openapi entries; nil disables them
@@ -105,7 +107,8 @@ func (t *navTree) generateAll(n *docsjson.NavNode) bool {
 }
 
 func (t *navTree) division(n *docsjson.NavNode, kind string, parent *division, exists func(string) bool, in inherited) *division {
-	d := &division{kind: kind, label: n.Label(), icon: n.Icon, tag: n.Tag, href: n.Href, dflt: n.Default, parent: parent, index: -1,
+	t.checkIcon(n)
+	d := &division{kind: kind, label: n.Label(), icon: n.Icon.Name, tag: n.Tag.Text, href: n.Href, dflt: n.Default, parent: parent, index: -1,
 		navbar: n.Navbar, footer: n.Footer, banner: n.Banner, desc: n.Description}
 	in = t.inherit(n, in)
 	for _, g := range n.Groups {
@@ -135,9 +138,21 @@ func (t *navTree) division(n *docsjson.NavNode, kind string, parent *division, e
 	return d
 }
 
+// checkIcon notes an entry whose icon is neither a name nor the object
+// form: it is shown without one, and the export says so.
+func (t *navTree) checkIcon(n *docsjson.NavNode) {
+	if n.Icon.Invalid != "" {
+		t.badIcons = append(t.badIcons, fmt.Sprintf("%q (%s)", n.Label(), n.Icon.Invalid))
+	}
+	if n.Tag.Invalid != "" {
+		t.badIcons = append(t.badIcons, fmt.Sprintf("%q tag (%s)", n.Label(), n.Tag.Invalid))
+	}
+}
+
 func (t *navTree) group(n *docsjson.NavNode, exists func(string) bool, in inherited) *navItem {
 	in = t.inherit(n, in)
-	it := &navItem{group: n.Group, icon: n.Icon, tag: n.Tag, hidden: n.Hidden, expanded: n.Expanded}
+	t.checkIcon(n)
+	it := &navItem{group: n.Group, icon: n.Icon.Name, tag: n.Tag.Text, hidden: n.Hidden, expanded: n.Expanded}
 	if in.dir == "accordion" || in.dir == "card" {
 		it.directory = in.dir
 	}

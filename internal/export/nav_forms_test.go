@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -241,5 +242,47 @@ func TestNavigation_eyebrows(t *testing.T) {
 	dir, _ = exportTo(t, Request{Source: src("")})
 	if strings.Contains(readOut(t, dir, "a.html"), `class="eyebrow`) {
 		t.Error("an eyebrow without styling.eyebrows")
+	}
+}
+
+// TestNavigation_iconForms: a navigation entry's icon may be a name or
+// the documented object form, at every level and in nested groups; a
+// value of another shape is decoration the export does not understand:
+// a warning, never a failed job.
+func TestNavigation_iconForms(t *testing.T) {
+	src := mapFS(map[string]string{
+		"docs.json": `{"navigation": {"tabs": [{"tab": "Guides", "icon": {"name": "book", "style": "solid"},
+			"groups": [{"group": "Start", "icon": "rocket", "pages": ["index",
+				{"group": "Nested", "icon": {"name": "bolt", "style": "solid", "library": "fontawesome"}, "pages": ["a"]},
+				{"group": "Odd", "icon": ["not", "an", "icon"], "tag": {"x": 1}, "pages": ["b"]}]}]}]}}`,
+		"index.mdx": mdxBody("Home"),
+		"a.mdx":     mdxBody("A"),
+		"b.mdx":     mdxBody("B"),
+	})
+	var warnings []string
+	_, m := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(s string) { warnings = append(warnings, s) }})
+	n := 0
+	for _, f := range m.Files {
+		if f.Path == "a.html" || f.Path == "b.html" || f.Path == "index.html" {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d of the 3 pages exported", n)
+	}
+	if joined := strings.Join(warnings, "\n"); !strings.Contains(joined, `"Odd" (["not", "an", "icon"])`) || !strings.Contains(joined, `"Odd" tag ({"x": 1})`) {
+		t.Errorf("no warning names the entry with an odd icon: %q", warnings)
+	}
+}
+
+// TestNavigation_typeErrorLine: a wrong type deep in a nested group is
+// reported at its own line, not at a line counted from the group.
+func TestNavigation_typeErrorLine(t *testing.T) {
+	doc := "{\n  \"navigation\": {\n    \"groups\": [\n      {\n        \"group\": \"A\",\n        \"pages\": [\n          \"index\",\n" +
+		"          {\n            \"group\": \"B\",\n            \"pages\": [\"a\"],\n            \"root\": {\"page\": \"a\"}\n          }\n        ]\n      }\n    ]\n  }\n}\n"
+	src := mapFS(map[string]string{"docs.json": doc, "index.mdx": mdxBody("Home"), "a.mdx": mdxBody("A")})
+	_, err := New(Options{}).Export(context.Background(), Request{Source: src, Kind: KindCloud, Domain: "docs.example.com"}, t.TempDir(), nil)
+	if err == nil || !strings.Contains(err.Error(), "root has the wrong type") || !strings.Contains(err.Error(), "at line 11") {
+		t.Errorf("error = %v, want the root's type at line 11", err)
 	}
 }

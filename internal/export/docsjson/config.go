@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -142,11 +143,11 @@ type NavNode struct {
 	Anchor   string `json:"anchor"`
 	Dropdown string `json:"dropdown"`
 	Group    string `json:"group"`
-	Icon     string `json:"icon"`
+	Icon     Icon   `json:"icon"`
 	Href     string `json:"href"`
 	Root     string `json:"root"`
 	Hidden   bool   `json:"hidden"`
-	Tag      string `json:"tag"` // a badge such as "NEW" or "Latest"
+	Tag      Badge  `json:"tag"` // a badge such as "NEW" or "Latest"
 	// Description is the line under a product or menu entry in its switcher.
 	Description string `json:"description"`
 	// Expanded opens a nested group by default; the platform collapses
@@ -179,6 +180,67 @@ type NavNode struct {
 type GlobalNavs struct {
 	Anchors []NavNode `json:"anchors"`
 	Tabs    []NavNode `json:"tabs"`
+}
+
+// Icon names the icon of a navigation entry: a name ("bolt"), or the
+// object form the platform documents, {"name", "style", "library"}. An
+// icon is decoration: a value of any other shape is kept in Invalid for a
+// warning and never fails the export.
+type Icon struct {
+	Name, Style, Library string
+	// Invalid is the start of a value that is neither form.
+	Invalid string
+}
+
+// UnmarshalJSON takes a name or {name, style, library}; anything else is
+// recorded, not refused.
+func (i *Icon) UnmarshalJSON(b []byte) error {
+	*i = Icon{}
+	if json.Unmarshal(b, &i.Name) == nil {
+		return nil
+	}
+	var o struct {
+		Name    string `json:"name"`
+		Style   string `json:"style"`
+		Library string `json:"library"`
+	}
+	if json.Unmarshal(b, &o) == nil {
+		*i = Icon{Name: o.Name, Style: o.Style, Library: o.Library}
+		return nil
+	}
+	i.Invalid = string(b[:min(len(b), 60)])
+	return nil
+}
+
+// Badge is the text of a navigation entry's tag. Like an icon it is
+// decoration: a number or boolean is shown as written, and a value of
+// another shape is kept in Invalid for a warning instead of failing.
+type Badge struct {
+	Text    string
+	Invalid string
+}
+
+// UnmarshalJSON takes a string, a number or a boolean.
+func (t *Badge) UnmarshalJSON(b []byte) error {
+	*t = Badge{}
+	var v any
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return nil
+	}
+	switch x := v.(type) {
+	case string:
+		t.Text = x
+	case json.Number:
+		t.Text = x.String()
+	case bool:
+		t.Text = strconv.FormatBool(x)
+	case nil:
+	default:
+		t.Invalid = string(b[:min(len(b), 60)])
+	}
+	return nil
 }
 
 // NavEntry is one element of a "pages" array: a page path or a nested group.
@@ -263,7 +325,7 @@ func Decode(read func(string) ([]byte, error), warn func(string, ...any)) (*Conf
 		}
 		if errors.As(err, &te) {
 			return nil, &InputError{Msg: fmt.Sprintf("docs.json: %s has the wrong type (got %s, want %s) at line %d",
-				te.Field, te.Value, te.Type, lineOf(b, te.Offset))}
+				te.Field, te.Value, te.Type, typeErrorLine(b, te))}
 		}
 		return nil, &InputError{Msg: "docs.json: " + err.Error()}
 	}
@@ -282,6 +344,78 @@ func Decode(read func(string) ([]byte, error), warn func(string, ...any)) (*Conf
 		c.Name = "Documentation"
 	}
 	return &c, nil
+}
+
+// typeErrorLine is the line of the value a type error is about. Inside a
+// nested navigation entry (decoded on its own) the error's offset and
+// field are relative to the entry, so the document is walked for the
+// first value under that key with the wrong type; the error's own offset
+// is the fallback.
+func typeErrorLine(b []byte, te *json.UnmarshalTypeError) int {
+	key := te.Field
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		key = key[i+1:]
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	type level struct{ object, wantKey bool }
+	var stack []level
+	// done marks a value finished: its object now expects a key.
+	done := func() {
+		if n := len(stack); n > 0 && stack[n-1].object {
+			stack[n-1].wantKey = true
+		}
+	}
+	found, at := false, int64(0)
+	for key != "" {
+		off := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		n := len(stack)
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:n-1]
+			done()
+			continue
+		}
+		if n > 0 && stack[n-1].object && stack[n-1].wantKey {
+			stack[n-1].wantKey = false
+			found, at = tok == any(key), off
+			continue
+		}
+		if found && jsonKind(tok) == te.Value {
+			for at < int64(len(b)) && strings.IndexByte(" \t\r\n,{", b[at]) >= 0 {
+				at++
+			}
+			return lineOf(b, at)
+		}
+		found = false
+		if d, ok := tok.(json.Delim); ok {
+			stack = append(stack, level{object: d == '{', wantKey: d == '{'})
+			continue
+		}
+		done()
+	}
+	return lineOf(b, te.Offset)
+}
+
+// jsonKind names a token's kind as json.UnmarshalTypeError.Value does.
+func jsonKind(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '{' {
+			return "object"
+		}
+		return "array"
+	case string:
+		return "string"
+	case json.Number:
+		return "number"
+	case bool:
+		return "bool"
+	}
+	return "null"
 }
 
 func lineOf(b []byte, off int64) int {
