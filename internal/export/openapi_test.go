@@ -214,3 +214,30 @@ func TestGolden_endpointPages(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenAPI_frontmatterNamesSpecWithoutExtension: frontmatter may name
+// its spec without the extension, with or without a leading slash, as on
+// the platform; the page then shows the operation's reference, and a
+// spec that cannot be found never turns into the method badge.
+func TestOpenAPI_frontmatterNamesSpecWithoutExtension(t *testing.T) {
+	spec := `{"openapi": "3.1.0", "servers": [{"url": "https://api.example.com"}],
+		"paths": {"/api/v1/runs": {"get": {"summary": "List runs", "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer"}}],
+		"responses": {"200": {"description": "ok"}}}}}}`
+	src := mapFS(map[string]string{
+		"docs.json":             `{"navigation": {"pages": ["runs", "runs-slash", "missing"]}}`,
+		"specs/v3-openapi.json": spec,
+		"runs.mdx":              "---\nopenapi: \"specs/v3-openapi GET /api/v1/runs\"\n---\n",
+		"runs-slash.mdx":        "---\nopenapi: \"/specs/v3-openapi get /api/v1/runs\"\n---\n",
+		"missing.mdx":           "---\nopenapi: \"nowhere GET /api/v1/runs\"\n---\n",
+	})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud})
+	for _, page := range []string{"runs.html", "runs-slash.html"} {
+		got := readOut(t, dir, page)
+		if !strings.Contains(got, "field-query-limit") || strings.Contains(got, "V3-OPENAPI") {
+			t.Errorf("%s does not show the operation's reference", page)
+		}
+	}
+	if got := readOut(t, dir, "missing.html"); strings.Contains(got, ">NOWHERE<") || !strings.Contains(got, ">GET<") {
+		t.Error("an unresolved spec name became the method badge")
+	}
+}

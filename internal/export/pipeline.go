@@ -196,7 +196,10 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 func apiEndpoint(b *markup.Builder, fm frontmatter, server docsjson.ServerList) {
 	spec := fm.API
 	if spec == "" {
-		spec = fm.OpenAPI
+		// "[file] METHOD /path": the badge shows the method, not the file.
+		if _, ref, ok := splitEndpointRef(fm.OpenAPI); ok {
+			spec = ref
+		}
 	}
 	method, route, ok := strings.Cut(strings.TrimSpace(spec), " ")
 	if !ok {

@@ -323,6 +323,16 @@ func (ss *Specs) Load(file string) (*Spec, error) {
 		return nil, err
 	}
 	s, err := ss.read(file)
+	if errors.Is(err, fs.ErrNotExist) && !specExts[strings.ToLower(path.Ext(file))] {
+		// Frontmatter may name a spec without its extension
+		// ("v3-openapi GET /runs"), as on the platform.
+		for _, ext := range []string{".json", ".yaml", ".yml"} {
+			if alt, aerr := ss.Load(file + ext); aerr == nil {
+				s, err = alt, nil
+				break
+			}
+		}
+	}
 	if err != nil {
 		ss.failed[file] = err
 		return nil, err
@@ -330,6 +340,9 @@ func (ss *Specs) Load(file string) (*Spec, error) {
 	ss.loaded[file] = s
 	return s, nil
 }
+
+// specExts are the extensions of spec files.
+var specExts = map[string]bool{".json": true, ".yaml": true, ".yml": true}
 
 func (ss *Specs) read(file string) (*Spec, error) {
 	if markup.Scheme(file) != "" {
