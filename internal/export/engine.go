@@ -208,6 +208,7 @@ func (j *pipeline) plan() error {
 	}
 	j.tree.prune(func(k string) bool { _, ok := j.byKey[k]; return ok })
 	j.link = newLinker(j.src, j.domain, j.byKey, all)
+	j.link.redirects = redirectSources(j.cfg.Redirects)
 	j.link.warn = j.warn
 	j.frame = &frame{cfg: j.cfg, tree: j.tree, byKey: j.byKey, link: j.link, features: j.features, kind: j.kind,
 		domain: j.domain, warn: j.warn, markdown: j.mdHTML, offline: j.offline}

@@ -112,6 +112,21 @@ func (j *pipeline) indexRedirect() ([]byte, error) {
 	return j.frame.redirectPage("index.html", markup.Path("", p.out, ""), p.title, j.link.canonicalURL("index", "")), nil
 }
 
+// redirectSources maps the page key of each plain redirect source to its
+// destination; patterns have no key.
+func redirectSources(rs []docsjson.Redirect) map[string]string {
+	out := map[string]string{}
+	for _, r := range rs {
+		src, ok := docsjson.CleanPagePath(strings.TrimSuffix(strings.TrimPrefix(r.Source, "/"), "/"))
+		if ok && !strings.ContainsAny(src, ":*") && r.Destination != "" {
+			if _, dup := out[src]; !dup { // the first rule for a path wins
+				out[src] = r.Destination
+			}
+		}
+	}
+	return out
+}
+
 // redirects writes a redirect page for each docs.json redirect whose
 // source is a plain path that no page or file of the bundle occupies.
 // Patterns with wildcards have no static equivalent and are skipped.

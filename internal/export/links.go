@@ -25,6 +25,10 @@ type linker struct {
 
 	// warn reports references refused because they leave the source.
 	warn func(format string, args ...any)
+	// redirects maps the key of a docs.json redirect source (a plain
+	// path) to its destination as written: a link to a moved page is
+	// followed to where it went.
+	redirects map[string]string
 
 	mu     sync.Mutex
 	assets map[string]bool // source files referenced by pages
@@ -40,6 +44,14 @@ func newLinker(src fs.FS, domain string, exported map[string]*page, all map[stri
 // bundle (relative to its root), or to an absolute URL. ok is false when
 // the reference is external or cannot be resolved and must stay as written.
 func (l *linker) target(from, ref string) (markup.URL, bool) {
+	return l.targetVia(from, ref, 0)
+}
+
+// maxRedirectHops bounds the redirects one link is followed through (a
+// chain of moves, or a loop in docs.json).
+const maxRedirectHops = 8
+
+func (l *linker) targetVia(from, ref string, hops int) (markup.URL, bool) {
 	if ref == "" || ref[0] == '#' || strings.HasPrefix(ref, "//") || hasScheme(ref) {
 		return markup.URL{}, false
 	}
@@ -68,6 +80,20 @@ func (l *linker) target(from, ref string) (markup.URL, bool) {
 		if _, ok := l.all[k]; ok {
 			// Left out by the request's paths: the live site still has it.
 			return l.canonicalURL(k, rest), true
+		}
+	}
+	if dest, ok := l.redirects[key]; ok && hops < maxRedirectHops {
+		if i := strings.IndexAny(dest, "?#"); i >= 0 {
+			rest = "" // the destination's own query or fragment wins
+		}
+		if hasScheme(dest) {
+			if u, err := markup.Parse(dest + rest); err == nil {
+				return u, true
+			}
+			return markup.URL{}, false
+		}
+		if u, ok := l.targetVia("index", "/"+strings.TrimPrefix(dest, "/")+rest, hops+1); ok {
+			return u, true
 		}
 	}
 	st, err := fs.Stat(l.src, p)

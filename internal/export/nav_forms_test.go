@@ -286,3 +286,33 @@ func TestNavigation_typeErrorLine(t *testing.T) {
 		t.Errorf("error = %v, want the root's type at line 11", err)
 	}
 }
+
+// TestLinks_followRedirects: a link to the source of a docs.json redirect
+// goes where the page moved (through a chain of moves, keeping the
+// link's fragment), and a loop of redirects leaves the link as written.
+func TestLinks_followRedirects(t *testing.T) {
+	src := mapFS(map[string]string{
+		"docs.json": `{"navigation": {"pages": ["index", "guides/new"]},
+			"redirects": [{"source": "/old", "destination": "/guides/new"}, {"source": "/older/", "destination": "/old"},
+			              {"source": "/out", "destination": "https://example.com/moved"},
+			              {"source": "/loop1", "destination": "/loop2"}, {"source": "/loop2", "destination": "/loop1"}]}`,
+		"index.mdx":      "---\ntitle: Home\n---\n\n[a](/old) [b](/older#setup) [c](/out) [d](/loop1)\n",
+		"guides/new.mdx": "---\ntitle: New\n---\n\n## Setup\n\n[back](../old)\n",
+	})
+	var warnings []string
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(s string) { warnings = append(warnings, s) }})
+	index := readOut(t, dir, "index.html")
+	for _, want := range []string{`href="guides/new.html">a</a>`, `href="guides/new.html#setup">b</a>`, `href="https://example.com/moved">c</a>`, `href="/loop1">d</a>`} {
+		if !strings.Contains(index, want) {
+			t.Errorf("index.html lacks %s", want)
+		}
+	}
+	if got := readOut(t, dir, "guides/new.html"); !strings.Contains(got, `href="../guides/new.html">back</a>`) {
+		i := strings.Index(got, ">back<")
+		t.Errorf("a relative link to a redirect source is not followed: %s", got[max(0, i-80):i+6])
+	}
+	joined := strings.Join(warnings, "\n")
+	if strings.Contains(joined, "/old") && strings.Contains(joined, "unresolved") {
+		t.Errorf("a link through a redirect is still reported: %q", warnings)
+	}
+}
