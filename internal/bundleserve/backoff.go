@@ -28,7 +28,7 @@ type backoff struct {
 type backoffEntry struct {
 	refusals int
 	until    time.Time
-	err      error
+	err      *problem
 }
 
 // backoffKey names a link and the pin it was checked against: a moved pin
@@ -39,7 +39,7 @@ func backoffKey(link, pin string) string {
 }
 
 // waiting returns the refusal of key while its back-off lasts, else nil.
-func (b *backoff) waiting(key string, now time.Time) error {
+func (b *backoff) waiting(key string, now time.Time) *problem {
 	e := b.entries[key]
 	if e == nil || !now.Before(e.until) {
 		return nil
@@ -49,7 +49,7 @@ func (b *backoff) waiting(key string, now time.Time) error {
 
 // refused records a refusal of key and returns how many there have been
 // and how long until the next try.
-func (b *backoff) refused(key string, err error, now time.Time) (int, time.Duration) {
+func (b *backoff) refused(key string, err *problem, now time.Time) (int, time.Duration) {
 	if b.entries == nil || len(b.entries) >= maxBackoffLinks {
 		b.entries = map[string]*backoffEntry{}
 	}
@@ -68,5 +68,5 @@ func (b *backoff) refused(key string, err error, now time.Time) (int, time.Durat
 	return e.refusals, wait
 }
 
-// forget drops key after it succeeded or failed otherwise.
+// forget drops key once its link has been installed.
 func (b *backoff) forget(key string) { delete(b.entries, key) }

@@ -16,6 +16,8 @@ const (
 	reasonBundleRefused   = "bundle-refused"
 	reasonVersionRefused  = "version-refused"
 	reasonInstallFailed   = "install-failed"
+	// reasonUpdateFailed is for an update error of no known kind.
+	reasonUpdateFailed = "update-failed"
 )
 
 // problem is why a probe is red: a reason word for the probe and the full

@@ -222,6 +222,7 @@ func (s *Server) Update(ctx context.Context) error {
 		if refusal := s.backoff.waiting(key, now); refusal != nil {
 			// Refused before and its back-off has not passed: the same
 			// download would be refused again. Logged when it was refused.
+			s.lastErr.Store(refusal)
 			return refusal
 		}
 		err = s.install(ctx, link, pin)
@@ -235,11 +236,10 @@ func (s *Server) Update(ctx context.Context) error {
 	}
 	var p *problem
 	if !errors.As(err, &p) {
-		p = fail("update-failed", err)
+		p = fail(reasonUpdateFailed, err)
 	}
 	s.lastErr.Store(p)
 	if !refused(err) {
-		s.backoff.forget(key)
 		s.log.Error("bundle update failed; the current site keeps serving", "error", err, "serving", s.Version())
 		return p
 	}
