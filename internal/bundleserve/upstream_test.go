@@ -61,6 +61,17 @@ func TestUpdate_refusedBundleBacksOff(t *testing.T) {
 	}
 	update(1)
 	update(1) // at once again: not fetched
+	// Another failure in between, then the refused link again while it
+	// waits: the last error is the refusal again, not the failure before.
+	srv.opts.URL = "http://127.0.0.1:0/\x7f"
+	if err := srv.Update(context.Background()); err == nil {
+		t.Fatal("a bad link was accepted")
+	}
+	srv.opts.URL = link
+	update(1)
+	if reason, _ := reasonOf(srv.lastErr.Load()); reason != "bundle-refused" {
+		t.Fatalf("probe reason %q while the link waits out its back-off", reason)
+	}
 	clk.Advance(59 * time.Second)
 	update(1)
 	clk.Advance(time.Second) // one minute after the first refusal
