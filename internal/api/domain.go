@@ -21,13 +21,13 @@ func CheckDomain(d string) (string, error) {
 	case d == "":
 		return "", errors.New(`domain is required, e.g. "docs.example.com"`)
 	case strings.Contains(d, "://"):
-		return "", fmt.Errorf("domain %q must be a hostname without a scheme", d)
+		return "", fmt.Errorf("domain %q must be a hostname without a scheme", Clip(d))
 	case strings.ContainsAny(d, `/\?#`):
-		return "", fmt.Errorf("domain %q must be a hostname without a path or trailing slash", d)
+		return "", fmt.Errorf("domain %q must be a hostname without a path or trailing slash", Clip(d))
 	}
 	lower := strings.ToLower(d)
 	if len(lower) > 253 || !hostnamePattern.MatchString(lower) {
-		return "", fmt.Errorf("domain %q is not a valid hostname", d)
+		return "", fmt.Errorf("domain %q is not a valid hostname", Clip(d))
 	}
 	return lower, nil
 }

@@ -61,8 +61,10 @@ type Config struct {
 	ExportTimeout    Duration       `yaml:"exportTimeout"`
 	Organizations    []Organization `yaml:"organizations"`
 	// CORSAllowedOrigins are the browser origins that may call the API,
-	// e.g. "https://docs.example.com", or "null" for pages opened from
-	// file:// (an API playground in an exported bundle). Default: none.
+	// e.g. "https://docs.example.com", "https://*.example.com" (any
+	// subdomain, at any depth, with that scheme and port; never
+	// example.com itself), or "null" for pages opened from file:// (an
+	// API playground in an exported bundle). Default: none.
 	CORSAllowedOrigins []string `yaml:"corsAllowedOrigins"`
 	// ExportLease is how long a claimed export is held without renewal:
 	// after a replica dies its jobs are taken over within about this
@@ -390,18 +392,76 @@ func (c *Config) jobsPerHour(p *Project) int {
 	return c.AgentJobsPerHour
 }
 
-// checkOrigins accepts exact origins ("scheme://host[:port]") and "null";
-// a wildcard would let any site drive the API with a key a reader typed.
+// checkOrigins accepts exact origins ("scheme://host[:port]"), "null",
+// and subdomain wildcards ("scheme://*.host[:port]", host of two labels or
+// more). Any other wildcard ("*", "https://*", "*.test", "a.*.test") is
+// refused: it would let sites nobody listed drive the API with a key a
+// reader typed.
 func checkOrigins(origins []string) error {
 	for _, o := range origins {
 		if o == "null" {
 			continue
 		}
-		u, err := url.Parse(o)
+		exact, wildcard := o, false
+		if scheme, rest, ok := strings.Cut(o, "://*."); ok {
+			wildcard = true
+			exact = scheme + "://" + rest
+			if host, _, _ := strings.Cut(rest, ":"); !strings.Contains(host, ".") {
+				return fmt.Errorf("corsAllowedOrigins: %q would allow every subdomain of a top-level domain: list a domain of your own, e.g. https://*.example.com", o)
+			}
+		}
+		u, err := url.Parse(exact)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.RawQuery != "" ||
-			u.Fragment != "" || u.User != nil || o != strings.ToLower(o) {
-			return fmt.Errorf("corsAllowedOrigins: %q is not an origin: want lower-case scheme://host[:port] without a path, or null", o)
+			u.Fragment != "" || u.User != nil || o != strings.ToLower(o) || strings.Contains(exact, "*") ||
+			(wildcard && !validHostLabels(u.Hostname())) {
+			return fmt.Errorf("corsAllowedOrigins: %q is not an origin: want lower-case scheme://host[:port] without a path, "+
+				"scheme://*.host[:port] for its subdomains, or null", o)
 		}
 	}
 	return nil
+}
+
+// originAllowed reports whether a request's Origin is one of allowed:
+// equal to an exact entry, or a subdomain (one label or more, each a valid
+// hostname label) of a wildcard entry's host, with its scheme and port.
+// "https://*.acme.test" allows https://docs.acme.test and
+// https://a.b.acme.test, never https://acme.test, https://evil-acme.test,
+// http://docs.acme.test or https://docs.acme.test:8443.
+func originAllowed(allowed []string, origin string) bool {
+	for _, a := range allowed {
+		if a == origin {
+			return true
+		}
+		scheme, rest, ok := strings.Cut(a, "://*.")
+		if !ok {
+			continue
+		}
+		host, ok := strings.CutPrefix(origin, scheme+"://")
+		if !ok {
+			continue
+		}
+		if sub, ok := strings.CutSuffix(host, "."+rest); ok && validHostLabels(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// validHostLabels reports whether s is dot-separated lower-case hostname
+// labels: letters, digits and inner hyphens, 1 to 63 each.
+func validHostLabels(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, l := range strings.Split(s, ".") {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for _, c := range l {
+			if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -114,7 +114,7 @@ func (s *Server) newRuntimeOrg(sv savedOrg, source fs.FS, digest [sha256.Size]by
 		return nil, errorf(http.StatusConflict, "domain %q belongs to another organization", sv.Domain)
 	}
 	if err := o.Projects[0].check(seenProject, seenDomain); err != nil {
-		return nil, badRequest("%s", err.Error())
+		return nil, badRequest("%v", err)
 	}
 	return o, nil
 }

@@ -84,3 +84,39 @@ func TestCORS_configuredOrigins(t *testing.T) {
 		t.Errorf("401 not readable by the allowed origin: %d %q %s", resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"), b)
 	}
 }
+
+// TestCORS_wildcardSubdomain: "https://*.acme.test" lets in every
+// subdomain of acme.test, at any depth, over https on the default port,
+// and nothing else: not acme.test itself, not a look-alike domain, not
+// another scheme or port.
+func TestCORS_wildcardSubdomain(t *testing.T) {
+	env := apiservertest.Start(t, apiservertest.WithCORSOrigins("https://*.acme.test", "http://*.local.acme.test:8080"))
+	url := env.URL + "/v1/static-export/jobs"
+	for origin, want := range map[string]bool{
+		"https://docs.acme.test":             true,
+		"https://a.b.acme.test":              true,
+		"http://docs.local.acme.test:8080":   true,
+		"https://acme.test":                  false,
+		"https://.acme.test":                 false,
+		"https://evil-acme.test":             false,
+		"https://docs.evil-acme.test":        false,
+		"https://docs.acme.test.evil.test":   false,
+		"https://evil.test/.acme.test":       false,
+		"https://u@docs.acme.test":           false,
+		"https://-x.acme.test":               false,
+		"http://docs.acme.test":              false,
+		"https://docs.acme.test:8443":        false,
+		"http://docs.local.acme.test":        false,
+		"http://docs.local.acme.test:80800":  false,
+		"https://docs.local.acme.test:8080":  false,
+		"https://DOCS.acme.test":             false,
+		"https://docs.acme.test.":            false,
+		"https://docs.acme.test%2f.acme.tes": false,
+	} {
+		resp := corsDo(t, http.MethodOptions, url, preflight(origin), "")
+		got := resp.StatusCode == http.StatusNoContent && resp.Header.Get("Access-Control-Allow-Origin") == origin
+		if got != want || (!want && resp.StatusCode != http.StatusForbidden) {
+			t.Errorf("preflight from %s: %d %q, want allowed %v", origin, resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"), want)
+		}
+	}
+}

@@ -31,8 +31,19 @@ const (
 	storeRetryAfter  = 5
 )
 
+// errorf builds an httpError. Its string arguments are what errors repeat
+// of a request (a domain, a field name, a path), so each is cut to
+// api.MaxEcho bytes here, once for every handler; pass a message that is
+// whole already (one wrapping clipped input) as an error, not a string.
 func errorf(status int, format string, args ...any) error {
-	return &httpError{status: status, msg: fmt.Sprintf(format, args...)}
+	clipped := make([]any, len(args))
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			a = api.Clip(s)
+		}
+		clipped[i] = a
+	}
+	return &httpError{status: status, msg: fmt.Sprintf(format, clipped...)}
 }
 
 func badRequest(format string, args ...any) error {

@@ -45,7 +45,7 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 	}
 	domain, err := api.CheckDomain(req.Domain)
 	if err != nil {
-		return badRequest("%s", err.Error())
+		return badRequest("%v", err) // clipped by CheckDomain
 	}
 	if err := checkLabel(req.Version); err != nil {
 		return err

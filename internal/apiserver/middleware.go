@@ -11,7 +11,6 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -206,7 +205,7 @@ func (s *Server) cors(next http.Handler) http.Handler {
 		}
 		h := w.Header()
 		h.Add("Vary", "Origin")
-		allowed := slices.Contains(s.cfg.CORSAllowedOrigins, origin)
+		allowed := originAllowed(s.cfg.CORSAllowedOrigins, origin)
 		if allowed {
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Set("Access-Control-Expose-Headers", "Retry-After, Content-Length")

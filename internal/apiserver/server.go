@@ -193,6 +193,9 @@ func New(opts Options) (*Server, error) {
 	if s.log == nil {
 		s.log = hclog.NewNullLogger()
 	}
+	if err := tightenDataDir(opts.DataDir, s.log); err != nil {
+		return nil, fmt.Errorf("apiserver: %w", err)
+	}
 	if s.exporter == nil {
 		s.exporter = export.New(export.Options{Logger: s.log.Named("export"), Limits: s.cfg.Limits.export()})
 	}

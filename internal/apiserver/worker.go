@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -223,13 +225,47 @@ func (s *Server) exportInto(leaseCtx context.Context, rec *jobstore.ExportJob, l
 func (s *Server) finishExport(rec *jobstore.ExportJob, err error) bool {
 	rec.UpdatedAt = s.clock.Now().UTC()
 	if err != nil {
-		rec.Status, rec.Error = api.ExportFailed, err.Error()
+		rec.Status, rec.Error = api.ExportFailed, s.exportErrorText(err)
 		_ = os.RemoveAll(s.partialDir(rec.JobID, rec.Attempts))
 		s.log.Warn("export failed", "job", rec.JobID, "error", err)
 	} else {
 		rec.Status, rec.Progress, rec.Error = api.ExportCompleted, 100, ""
 	}
 	return s.completeUntilStored(rec)
+}
+
+// exportErrorText is a failed export's error as clients read it. The
+// renderer's messages name pages and settings of the docs source, and
+// stay; a file operation that failed names a server path (under the data
+// dir, most often), which is the operator's business: the client reads
+// the operation and its cause, the log (export failed) the whole error.
+func (s *Server) exportErrorText(err error) string {
+	msg := err.Error()
+	var (
+		pe *fs.PathError
+		le *os.LinkError
+	)
+	if errors.As(err, &pe) {
+		msg = strings.Replace(msg, pe.Error(), pe.Op+": "+pe.Err.Error(), 1)
+	}
+	if errors.As(err, &le) {
+		msg = strings.Replace(msg, le.Error(), le.Op+": "+le.Err.Error(), 1)
+	}
+	// Whatever else mentions the data dir.
+	for _, dir := range []string{s.dataDir, absDir(s.dataDir)} {
+		if dir != "" && dir != "." {
+			msg = strings.ReplaceAll(msg, dir, "<data dir>")
+		}
+	}
+	return msg
+}
+
+func absDir(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	return abs
 }
 
 // Back-off between attempts to write a job record the store refused.

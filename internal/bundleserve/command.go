@@ -2,17 +2,18 @@ package bundleserve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 )
 
 // Command runs the serve-bundle subcommand and returns the exit code: 0
-// after a clean stop on SIGTERM/SIGINT, 1 when serving failed, 2 for usage
+// after a clean stop on SIGTERM/SIGINT, 1 when serving failed or the data
+// dir is refused (another user's, or writable by others), 2 for usage
 // errors.
 func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd := cli.New("serve-bundle", stderr)
@@ -20,17 +21,33 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	link := fs.String("bundle-url", "", "presigned bundle link (prefer --bundle-url-file: a link on the command line is visible to every local user)")
 	linkFile := fs.String("bundle-url-file", "", "file holding the link, e.g. a mounted Secret; re-read on every check")
 	addr := fs.String("addr", ":8080", "address to serve on")
-	dataDir := fs.String("data-dir", os.TempDir()+"/docsadmin-bundle", "where unpacked versions are kept")
+	dataDir := fs.String("data-dir", "", "where unpacked versions are kept, created 0700; refused if another user owns it or others may write to it (default $XDG_STATE_HOME/docsadmin/serve-bundle, else ~/.local/state/docsadmin/serve-bundle)")
 	pin := fs.String("pin-version", "", "refuse a bundle whose content version (its manifest's) differs; the old site keeps serving")
 	pinFile := fs.String("pin-version-file", "", "file holding the pinned version, re-read on every check; a missing file pins nothing")
-	interval := fs.Duration("check-interval", 30*time.Second, "how often the link (file) is checked for a change")
+	interval := fs.Duration("check-interval", 30*time.Second, "how often the link (file) is checked for a change and the served files against the verified ones")
+	stall := fs.Duration("stall-timeout", DefaultStallTimeout, "give a download up once it has received nothing for this long")
 	metricsAddr := fs.String("metrics-addr", "", "serve Prometheus metrics at /metrics on this address, apart from the site (empty: off)")
 	log, code, ok := cmd.Parse(args)
 	if !ok {
 		return code
 	}
+	if *interval <= 0 || *stall <= 0 {
+		return cmd.Usagef("--check-interval and --stall-timeout must be positive")
+	}
+	if *dataDir == "" {
+		d, err := DefaultDataDir()
+		if err != nil {
+			return cmd.Usagef("%v", err)
+		}
+		*dataDir = d
+	}
 	srv, err := New(Options{URL: *link, URLFile: *linkFile, DataDir: *dataDir,
-		PinVersion: *pin, PinVersionFile: *pinFile, Logger: log})
+		PinVersion: *pin, PinVersionFile: *pinFile, Logger: log, StallTimeout: *stall})
+	var dde *DataDirError
+	if errors.As(err, &dde) {
+		log.Error("refusing the data dir", "error", err)
+		return cli.ExitFailed
+	}
 	if err != nil {
 		return cmd.Usagef("%v", err)
 	}

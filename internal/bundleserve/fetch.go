@@ -14,6 +14,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync/atomic"
+	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
@@ -28,49 +30,106 @@ var (
 	maxBundleBytes   int64 = 8 << 30
 )
 
+// errStalled ends a download that received nothing for the stall timeout.
+var errStalled = errors.New("stalled")
+
 // fetch downloads the bundle at link and unpacks it into a new directory
 // under tmpRoot, then checks every file against manifest.json. It returns
 // the directory and the manifest; on any error nothing is left behind.
-func fetch(ctx context.Context, hc *http.Client, link, tmpRoot string) (string, *bundle.Manifest, error) {
+// The download has no overall time limit, only stall: once no byte has
+// arrived (headers included) for that long, it is given up.
+func fetch(ctx context.Context, hc *http.Client, link, tmpRoot string, stall time.Duration) (string, *bundle.Manifest, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	watchdog := time.AfterFunc(stall, func() { cancel(errStalled) })
+	defer watchdog.Stop()
+	stalled := func() error {
+		if errors.Is(context.Cause(ctx), errStalled) {
+			return fail(reasonDownloadStalled, fmt.Errorf("download bundle: stalled: no bytes for %s", stall))
+		}
+		return nil
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, link, nil)
 	if err != nil {
-		return "", nil, fmt.Errorf("bundle link is not a valid URL")
+		return "", nil, fail(reasonLinkInvalid, errors.New("bundle link is not a valid URL"))
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
+		if serr := stalled(); serr != nil {
+			return "", nil, serr
+		}
 		// The error text of net/http quotes the URL, signature included.
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return "", nil, fmt.Errorf("download bundle: %w", err)
+		return "", nil, fail(reasonDownloadFailed, fmt.Errorf("download bundle: %w", err))
 	}
 	defer resp.Body.Close()
+	body := &flowReader{r: resp.Body, watchdog: watchdog, stall: stall}
 	if resp.StatusCode != http.StatusOK {
-		return "", nil, fmt.Errorf("download bundle: HTTP %d%s", resp.StatusCode, serverReason(resp.Body))
+		return "", nil, fail(reasonDownloadFailed, fmt.Errorf("download bundle: HTTP %d%s", resp.StatusCode, serverReason(body)))
 	}
 	dir, err := os.MkdirTemp(tmpRoot, ".unpack-")
 	if err != nil {
-		return "", nil, fmt.Errorf("unpack bundle: %w", err)
+		return "", nil, fail(reasonInstallFailed, fmt.Errorf("unpack bundle: %w", err))
 	}
-	man, err := unpack(resp.Body, dir)
+	man, err := unpack(body, dir)
 	if err != nil {
 		_ = os.RemoveAll(dir)
-		if errors.Is(err, bundle.ErrMismatch) {
-			return "", nil, fmt.Errorf("verify bundle: %w", err)
+		switch {
+		case stalled() != nil:
+			return "", nil, stalled()
+		case body.failed.Load():
+			// The connection failed mid-way: the bundle may be fine.
+			return "", nil, fail(reasonDownloadFailed, fmt.Errorf("download bundle: %w", err))
+		case errors.Is(err, bundle.ErrMismatch):
+			return "", nil, fail(reasonBundleRefused, fmt.Errorf("verify bundle: %w", err))
 		}
-		return "", nil, fmt.Errorf("unpack bundle: %w", err)
+		return "", nil, fail(reasonBundleRefused, fmt.Errorf("unpack bundle: %w", err))
 	}
-	if man != nil {
-		// Verified while unpacking: the manifest came first.
-		return dir, man, nil
+	if man == nil {
+		man, err = bundle.VerifyDir(dir)
 	}
-	man, err = bundle.VerifyDir(dir)
+	// A manifest that came first was checked while unpacking.
+	if err == nil {
+		err = checkNotEmpty(man)
+	}
 	if err != nil {
 		_ = os.RemoveAll(dir)
-		return "", nil, fmt.Errorf("verify bundle: %w", err)
+		return "", nil, fail(reasonBundleRefused, fmt.Errorf("verify bundle: %w", err))
 	}
 	return dir, man, nil
+}
+
+// checkNotEmpty refuses a manifest that lists no files: it verifies
+// trivially, and serving it would blank the site while looking healthy.
+func checkNotEmpty(man *bundle.Manifest) error {
+	if len(man.Files) == 0 {
+		return fmt.Errorf("%w: the manifest lists no files; an empty site is refused", bundle.ErrMismatch)
+	}
+	return nil
+}
+
+// flowReader reads a download, putting the stall watchdog off at every
+// byte, and notes whether the connection itself failed, as opposed to its
+// bytes being refused.
+type flowReader struct {
+	r        io.Reader
+	watchdog *time.Timer
+	stall    time.Duration
+	failed   atomic.Bool
+}
+
+func (f *flowReader) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if n > 0 {
+		f.watchdog.Reset(f.stall)
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		f.failed.Store(true)
+	}
+	return n, err
 }
 
 // serverReason extracts the JSON error of a failed download, if any, so the
@@ -143,6 +202,9 @@ func unpack(r io.Reader, dir string) (*bundle.Manifest, error) {
 				return nil, err
 			}
 			if man, err = bundle.ParseManifest(raw); err != nil {
+				return nil, err
+			}
+			if err := checkNotEmpty(man); err != nil {
 				return nil, err
 			}
 			check = bundle.NewChecker(man)

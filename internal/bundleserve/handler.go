@@ -16,16 +16,21 @@ var verifyDir = bundle.VerifyDir
 
 // Handler serves the site and three probes:
 //   - /livez: the process is up (what a liveness probe should ask);
-//   - /readyz: a verified site is being served and its files are on disk (readiness);
-//   - /healthz: ready and the last update succeeded; red while a broken or
-//     expired bundle is being refused, though the old site keeps serving.
+//   - /readyz: a verified site is being served and its files are on disk
+//     as they were verified (readiness: a changed site leaves the Service);
+//   - /healthz: ready, the served files match what was verified, and the
+//     last update succeeded; red while a broken or expired bundle is being
+//     refused, though the old site keeps serving.
+//
+// The probes are public: a red one says why in a word ("reason"), never
+// with an upstream's error or a local path, which go to the log.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /livez", func(w http.ResponseWriter, _ *http.Request) {
 		probe(w, nil, s.Version())
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
-		probe(w, s.serving(), s.Version())
+		probe(w, s.intact(), s.Version())
 	})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		probe(w, s.Healthy(), s.Version())
@@ -38,7 +43,11 @@ func probe(w http.ResponseWriter, err error, version string) {
 	body := map[string]string{"status": "ok", "version": version}
 	status := http.StatusOK
 	if err != nil {
-		body["status"], body["error"], status = "unhealthy", err.Error(), http.StatusServiceUnavailable
+		reason, fields := reasonOf(err)
+		for k, v := range fields {
+			body[k] = v
+		}
+		body["status"], body["reason"], status = "unhealthy", reason, http.StatusServiceUnavailable
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")

@@ -33,13 +33,13 @@ func TestServe_pinnedVersion(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), next.Version) || !strings.Contains(err.Error(), v1) {
 		t.Fatalf("a bundle of another version: %v", err)
 	}
-	f.assertDegraded(t, v1, "pinned version "+v1)
+	f.assertDegraded(t, v1, "version-refused")
 	code, _, body := f.fetch(t, "/healthz")
 	var probe map[string]string
 	if err := json.Unmarshal([]byte(body), &probe); err != nil {
 		t.Fatalf("healthz body is not JSON: %d %s", code, body)
 	}
-	if probe["version"] != v1 || !strings.Contains(probe["error"], "content version "+next.Version) {
+	if probe["version"] != v1 || probe["pinned"] != v1 || probe["offered"] != next.Version {
 		t.Fatalf("healthz does not say why: %s", body)
 	}
 	// Nothing of the refused bundle stays on disk.

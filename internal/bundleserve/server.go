@@ -4,6 +4,11 @@
 // the link changes it fetches again and, if the content changed, swaps the
 // new site in without dropping a request. A bundle that cannot be fetched
 // or does not verify leaves the old site serving and turns /healthz red.
+//
+// The data dir is the site: whoever can write there can change what is
+// served. So it must belong to the user serve-bundle runs as and be closed
+// to others, and the served files are checked against the snapshot taken
+// when they were verified, every check interval.
 package bundleserve
 
 import (
@@ -22,6 +27,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 )
 
 // Options configure a Server. Exactly one of URL and URLFile is set.
@@ -32,7 +38,9 @@ type Options struct {
 	// read again on every check, so a renewed link is picked up.
 	URLFile string
 	// DataDir keeps unpacked versions; the last good one is served again
-	// after a restart before anything is downloaded.
+	// after a restart before anything is downloaded. It is created 0700
+	// and refused (a *DataDirError) if another user owns it or group or
+	// others may write to it.
 	DataDir string
 	// PinVersion, or the contents of PinVersionFile (re-read on every
 	// check, like URLFile), is the content version the site must have.
@@ -42,7 +50,18 @@ type Options struct {
 	PinVersionFile string
 	HTTPClient     *http.Client
 	Logger         hclog.Logger
+	// StallTimeout ends a download that has received no bytes for this
+	// long (default DefaultStallTimeout). There is no limit on a download
+	// that keeps flowing, however large.
+	StallTimeout time.Duration
+	// Clock times the back-off of refused bundles (default: the wall clock).
+	Clock clock.Clock
 }
+
+// DefaultStallTimeout is how long a download may receive nothing before it
+// is given up: the same 30 s after which our servers cut an answer that
+// stopped flowing.
+const DefaultStallTimeout = 30 * time.Second
 
 // site is one unpacked, verified bundle. Requests hold mu for reading while
 // they use its files; retiring the site takes it for writing, so the files
@@ -50,6 +69,9 @@ type Options struct {
 type site struct {
 	dir     string
 	version string
+	// files is the snapshot taken when the files were verified by hash.
+	files   snapshot
+	changed atomic.Pointer[problem]
 	mu      sync.RWMutex
 	retired bool
 }
@@ -61,10 +83,12 @@ type Server struct {
 	hc      *http.Client
 	current atomic.Pointer[site]
 
+	clock   clock.Clock
 	mu      sync.Mutex // serialises Update
 	lastURL string
 	lastPin string
-	lastErr atomic.Pointer[string]
+	lastErr atomic.Pointer[problem]
+	backoff backoff // of refused links, under mu
 	metrics *metrics
 }
 
@@ -80,15 +104,29 @@ func New(opts Options) (*Server, error) {
 	if opts.PinVersion != "" && opts.PinVersionFile != "" {
 		return nil, errors.New("set at most one of the pinned version and the pinned version file")
 	}
-	if err := os.MkdirAll(filepath.Join(opts.DataDir, "sites"), 0o755); err != nil {
-		return nil, fmt.Errorf("data dir: %w", err)
+	if opts.StallTimeout < 0 {
+		return nil, errors.New("the stall timeout must not be negative")
 	}
-	s := &Server{opts: opts, log: opts.Logger, hc: opts.HTTPClient}
+	if err := prepareDataDir(opts.DataDir, os.Getuid()); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(opts.DataDir, "sites"), 0o700); err != nil {
+		return nil, &DataDirError{Dir: opts.DataDir, Err: err}
+	}
+	if opts.StallTimeout == 0 {
+		opts.StallTimeout = DefaultStallTimeout
+	}
+	s := &Server{opts: opts, log: opts.Logger, hc: opts.HTTPClient, clock: opts.Clock}
 	if s.log == nil {
 		s.log = hclog.NewNullLogger()
 	}
+	if s.clock == nil {
+		s.clock = clock.Real{}
+	}
 	if s.hc == nil {
-		s.hc = &http.Client{Timeout: 10 * time.Minute}
+		// No overall timeout: a large bundle downloads as long as bytes
+		// flow, and one that stops is ended by the stall timeout.
+		s.hc = &http.Client{}
 	}
 	s.metrics = newMetrics(s)
 	s.restore()
@@ -104,13 +142,26 @@ func (s *Server) Version() string {
 	return ""
 }
 
-// Healthy reports whether the last update succeeded and a site is served.
+// Healthy reports whether a site is served, its files still match what
+// was verified, and the last update succeeded.
 func (s *Server) Healthy() error {
+	if err := s.intact(); err != nil {
+		return err
+	}
+	if p := s.lastErr.Load(); p != nil {
+		return p
+	}
+	return nil
+}
+
+// intact is serving, and the last check of the served files found them as
+// they were verified.
+func (s *Server) intact() error {
 	if err := s.serving(); err != nil {
 		return err
 	}
-	if e := s.lastErr.Load(); e != nil {
-		return errors.New(*e)
+	if p := s.current.Load().changed.Load(); p != nil {
+		return p
 	}
 	return nil
 }
@@ -121,10 +172,33 @@ func (s *Server) Healthy() error {
 func (s *Server) serving() error {
 	c := s.current.Load()
 	if c == nil {
-		return errors.New("no bundle has been fetched yet")
+		return fail(reasonNoBundle, errors.New("no bundle has been fetched yet"))
 	}
 	if _, err := os.Stat(filepath.Join(c.dir, bundle.ManifestName)); err != nil {
-		return fmt.Errorf("the files of version %s are missing from disk; the bundle is fetched again", c.version)
+		return fail(reasonFilesMissing, fmt.Errorf("the files of version %s are missing from disk; the bundle is fetched again", c.version))
+	}
+	return nil
+}
+
+// CheckFiles compares the served files with the snapshot taken when they
+// were verified (one stat per file, nothing read): a file changed,
+// replaced, added or removed behind the server's back turns /healthz red,
+// is logged once, and makes the next Update fetch the bundle again.
+func (s *Server) CheckFiles() error {
+	c := s.current.Load()
+	if c == nil {
+		return nil
+	}
+	c.mu.RLock() // retiring waits, so a swap cannot look like deleted files
+	defer c.mu.RUnlock()
+	if c.retired || c.changed.Load() != nil {
+		return nil
+	}
+	if err := c.files.check(c.dir); err != nil {
+		p := fail(reasonFilesChanged, fmt.Errorf("version %s: %w; the bundle is fetched again", c.version, err))
+		c.changed.Store(p)
+		s.log.Error("served files no longer match the verified bundle", "version", c.version, "error", err)
+		return p
 	}
 	return nil
 }
@@ -139,22 +213,45 @@ func (s *Server) Update(ctx context.Context) error {
 	if err == nil {
 		err = perr
 	}
-	if err == nil && link == s.lastURL && pin == s.lastPin && s.lastErr.Load() == nil && s.serving() == nil {
+	if err == nil && link == s.lastURL && pin == s.lastPin && s.lastErr.Load() == nil && s.intact() == nil {
 		return nil
 	}
+	now := s.clock.Now()
+	key := backoffKey(link, pin)
 	if err == nil {
+		if refusal := s.backoff.waiting(key, now); refusal != nil {
+			// Refused before and its back-off has not passed: the same
+			// download would be refused again. Logged when it was refused.
+			s.lastErr.Store(refusal)
+			return refusal
+		}
 		err = s.install(ctx, link, pin)
 	}
-	s.metrics.updated(err, time.Now())
-	if err != nil {
-		msg := err.Error()
-		s.lastErr.Store(&msg)
-		s.log.Error("bundle update failed; the current site keeps serving", "error", msg, "serving", s.Version())
-		return err
+	s.metrics.updated(err, now)
+	if err == nil {
+		s.backoff.forget(key)
+		s.lastURL, s.lastPin = link, pin
+		s.lastErr.Store(nil)
+		return nil
 	}
-	s.lastURL, s.lastPin = link, pin
-	s.lastErr.Store(nil)
-	return nil
+	var p *problem
+	if !errors.As(err, &p) {
+		p = fail(reasonUpdateFailed, err)
+	}
+	s.lastErr.Store(p)
+	if !refused(err) {
+		s.log.Error("bundle update failed; the current site keeps serving", "error", err, "serving", s.Version())
+		return p
+	}
+	// The link itself is never logged: it is presigned.
+	n, wait := s.backoff.refused(key, p, now)
+	if n == 1 {
+		s.log.Error("bundle refused; the current site keeps serving and this link is not fetched again for a while",
+			"error", err, "serving", s.Version(), "retry_in", wait)
+	} else {
+		s.log.Debug("bundle refused again", "refusals", n, "retry_in", wait)
+	}
+	return p
 }
 
 func (s *Server) link() (string, error) {
@@ -163,11 +260,11 @@ func (s *Server) link() (string, error) {
 	}
 	b, err := os.ReadFile(s.opts.URLFile)
 	if err != nil {
-		return "", fmt.Errorf("read bundle URL file: %w", err)
+		return "", fail(reasonLinkUnreadable, fmt.Errorf("read bundle URL file: %w", err))
 	}
 	link := strings.TrimSpace(string(b))
 	if link == "" {
-		return "", fmt.Errorf("bundle URL file %s is empty", s.opts.URLFile)
+		return "", fail(reasonLinkUnreadable, fmt.Errorf("bundle URL file %s is empty", s.opts.URLFile))
 	}
 	return link, nil
 }
@@ -183,7 +280,7 @@ func (s *Server) pin() (string, error) {
 		return "", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("read pinned version file: %w", err)
+		return "", fail(reasonLinkUnreadable, fmt.Errorf("read pinned version file: %w", err))
 	}
 	return strings.TrimSpace(string(b)), nil
 }
@@ -192,16 +289,18 @@ func (s *Server) pin() (string, error) {
 // content already served, or content of a version other than pin.
 func (s *Server) install(ctx context.Context, link, pin string) error {
 	start := time.Now()
-	tmp, man, err := fetch(ctx, s.hc, link, s.opts.DataDir)
+	tmp, man, err := fetch(ctx, s.hc, link, s.opts.DataDir, s.opts.StallTimeout)
 	if err != nil {
 		return err
 	}
 	if pin != "" && man.Version != pin {
 		_ = os.RemoveAll(tmp)
-		return fmt.Errorf("bundle content version %s differs from the pinned version %s; refused, still serving %q",
-			man.Version, pin, s.Version())
+		p := fail(reasonVersionRefused, fmt.Errorf("bundle content version %s differs from the pinned version %s; refused, still serving %q",
+			man.Version, pin, s.Version()))
+		p.fields = map[string]string{"pinned": pin, "offered": man.Version}
+		return p
 	}
-	if man.Version == s.Version() && s.serving() == nil {
+	if man.Version == s.Version() && s.intact() == nil {
 		_ = os.RemoveAll(tmp)
 		s.log.Info("bundle link renewed; content unchanged", "version", man.Version)
 		return nil
@@ -211,14 +310,21 @@ func (s *Server) install(ctx context.Context, link, pin string) error {
 	// rollback, A→B→A) never shares a directory with its earlier install,
 	// whose late clean-up would otherwise delete the site being served.
 	dir := filepath.Join(s.opts.DataDir, "sites", man.Version+"-"+strings.TrimPrefix(filepath.Base(tmp), ".unpack-"))
+	// Stamped right after the hashes were checked, before anything is
+	// served from it: later checks compare the files with this.
+	files, err := takeSnapshot(tmp)
+	if err != nil {
+		_ = os.RemoveAll(tmp)
+		return fail(reasonInstallFailed, fmt.Errorf("stamp bundle files: %w", err))
+	}
 	if err := os.Rename(tmp, dir); err != nil {
 		_ = os.RemoveAll(tmp)
-		return fmt.Errorf("publish bundle: %w", err)
+		return fail(reasonInstallFailed, fmt.Errorf("publish bundle: %w", err))
 	}
 	if err := writeCurrent(s.opts.DataDir, filepath.Base(dir)); err != nil {
-		return fmt.Errorf("record current version: %w", err)
+		return fail(reasonInstallFailed, fmt.Errorf("record current version: %w", err))
 	}
-	old := s.current.Swap(&site{dir: dir, version: man.Version})
+	old := s.current.Swap(&site{dir: dir, version: man.Version, files: files})
 	s.log.Info("serving new bundle", "version", man.Version, "pages", man.PageCount,
 		"label", man.Label, "took", time.Since(start).Round(time.Millisecond))
 	if old != nil {
@@ -250,8 +356,11 @@ func (s *Server) restore() {
 	name := strings.TrimSpace(string(b))
 	if name != "" && filepath.IsLocal(name) && !strings.ContainsRune(name, filepath.Separator) {
 		dir := filepath.Join(s.opts.DataDir, "sites", name)
-		if man, err := verifyDir(dir); err == nil && strings.HasPrefix(name, man.Version) {
-			s.current.Store(&site{dir: dir, version: man.Version})
+		// Stamped before the hashes are read: a file changed in between
+		// fails the next check rather than slipping into the snapshot.
+		files, serr := takeSnapshot(dir)
+		if man, err := verifyDir(dir); serr == nil && err == nil && strings.HasPrefix(name, man.Version) && checkNotEmpty(man) == nil {
+			s.current.Store(&site{dir: dir, version: man.Version, files: files})
 			s.log.Info("serving the bundle of the previous run until the link is checked", "version", man.Version)
 		}
 	}
@@ -266,18 +375,20 @@ func (s *Server) restore() {
 
 func writeCurrent(dataDir, version string) error {
 	tmp := filepath.Join(dataDir, ".current.tmp")
-	if err := os.WriteFile(tmp, []byte(version+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(tmp, []byte(version+"\n"), 0o600); err != nil {
 		return err
 	}
 	return os.Rename(tmp, filepath.Join(dataDir, "current"))
 }
 
-// Run updates at once and then every interval until ctx ends. Failures are
-// logged and retried; they never stop the loop.
+// Run updates at once and then every interval until ctx ends, checking the
+// served files before each update. Failures are logged and retried (a
+// refused bundle after its back-off); they never stop the loop.
 func (s *Server) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
+		_ = s.CheckFiles()
 		_ = s.Update(ctx)
 		select {
 		case <-ctx.Done():

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -176,7 +177,7 @@ func TestServe_refusesBadBundles(t *testing.T) {
 	if err := f.srv.Update(context.Background()); err == nil || !strings.Contains(err.Error(), "verify bundle") {
 		t.Fatalf("tampered bundle: %v", err)
 	}
-	f.assertDegraded(t, v, "verify bundle")
+	f.assertDegraded(t, v, "bundle-refused")
 
 	// Same content, new link, but it expires before it is used.
 	jobID := link.JobID
@@ -190,7 +191,7 @@ func TestServe_refusesBadBundles(t *testing.T) {
 	if strings.Contains(err.Error(), "signature=") {
 		t.Fatalf("error leaks the link: %v", err)
 	}
-	f.assertDegraded(t, v, "expired")
+	f.assertDegraded(t, v, "download-failed")
 
 	f.setLink(t, f.env.Bundle(t, jobID).BundleURL)
 	if err := f.srv.Update(context.Background()); err != nil {
@@ -216,8 +217,12 @@ func (f *fixture) assertDegraded(t *testing.T, version, reason string) {
 		t.Fatalf("old site not serving: %d %q", code, got)
 	}
 	code, _, body := f.fetch(t, "/healthz")
-	if code != http.StatusServiceUnavailable || !strings.Contains(body, reason) {
-		t.Fatalf("healthz: %d %s", code, body)
+	var probe map[string]string
+	if err := json.Unmarshal([]byte(body), &probe); err != nil || code != http.StatusServiceUnavailable || probe["reason"] != reason {
+		t.Fatalf("healthz: %d %s, want 503 with reason %s", code, body, reason)
+	}
+	if _, ok := probe["error"]; ok || strings.Contains(body, f.dataDir) {
+		t.Fatalf("healthz relays an error or a path: %s", body)
 	}
 	if code, _, _ := f.fetch(t, "/readyz"); code != http.StatusOK {
 		t.Fatalf("readyz while the old site serves: %d", code)

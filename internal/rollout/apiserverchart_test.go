@@ -206,7 +206,7 @@ func TestAPIServerChart_sharedStoresFromSecrets(t *testing.T) {
 	assertEnvFromSecrets(t, c, wantEnv)
 
 	args := strings.Join(toStrings(c["args"]), " ")
-	if want := "apiserver --addr :8080 --config /etc/docsadmin/config.yaml --data-dir /var/lib/docsadmin --public-url http://docs-docsadmin-apiserver.docs.svc:8080"; args != want {
+	if want := "apiserver --addr :8080 --config /etc/docsadmin/config.yaml --data-dir /var/lib/docsadmin/data --public-url http://docs-docsadmin-apiserver.docs.svc:8080"; args != want {
 		t.Errorf("args = %q\nwant    %q", args, want)
 	}
 	for probe, want := range map[string]string{"readinessProbe": "/readyz", "livenessProbe": "/healthz"} {
@@ -305,6 +305,11 @@ func TestAPIServerChart_singleReplicaEmbedded(t *testing.T) {
 	}
 	if env := apiServerContainer(t, objs)["env"]; env != nil {
 		t.Errorf("env = %v, want none on the embedded store", env)
+	}
+	// A PersistentVolume keeps the data at its root, as before; only the
+	// emptyDir (0777, root's) gets a directory of the server's own.
+	if args := strings.Join(toStrings(apiServerContainer(t, objs)["args"]), " "); !strings.Contains(args, "--data-dir /var/lib/docsadmin ") {
+		t.Errorf("args with persistence = %q", args)
 	}
 	if !strings.Contains(rel.Info.Notes, "PersistentVolumeClaim docs-docsadmin-apiserver-data") {
 		t.Errorf("notes do not name the PVC:\n%s", rel.Info.Notes)

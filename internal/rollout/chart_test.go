@@ -121,7 +121,7 @@ func TestChart_bundleOnlyInSecret(t *testing.T) {
 
 	c := dig(t, dep, "spec", "template", "spec", "containers").([]interface{})[0].(map[string]interface{})
 	args := strings.Join(toStrings(c["args"]), " ")
-	if args != "serve-bundle --bundle-url-file /secret/bundleUrl --pin-version-file /secret/version --addr :8080 --data-dir /var/lib/docsadmin --metrics-addr :9090" {
+	if args != "serve-bundle --bundle-url-file /secret/bundleUrl --pin-version-file /secret/version --addr :8080 --data-dir /var/lib/docsadmin/sites --metrics-addr :9090" {
 		t.Errorf("container args = %q", args)
 	}
 	// serve-bundle keeps the old site serving when a new bundle is bad, so
