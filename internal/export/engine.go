@@ -135,6 +135,7 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 		return nil, err
 	}
 	defer closeSrc()
+	src = withIgnore(src)
 	j := &pipeline{e: e, req: req, src: src, kind: kind, domain: domain, features: feats, out: &bundleDir{dir: outDir}, progress: progress}
 	j.warnings.sink, j.warnings.log = req.Warn, e.log
 	j.warn = j.warnings.add

@@ -249,6 +249,7 @@ func (e *Engine) CheckPaths(src fs.FS, paths []string) error {
 		return err
 	}
 	defer closeSrc()
+	src = withIgnore(src)
 	if _, err := loadConfig(src, e.limits, nil); err != nil {
 		return err
 	}
