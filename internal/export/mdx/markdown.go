@@ -47,7 +47,7 @@ func NewMarkdown() goldmark.Markdown {
 // ToHTML converts preprocessed Markdown and returns the headings of
 // levels 2 and 3 for the table of contents.
 func ToHTML(md goldmark.Markdown, src []byte, w *bytes.Buffer) ([]Heading, error) {
-	doc := md.Parser().Parse(text.NewReader(src))
+	doc := md.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext(parser.WithIDs(newHeadingIDs()))))
 	var toc []Heading
 	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
