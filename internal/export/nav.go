@@ -101,9 +101,20 @@ func (t *navTree) inherit(n *docsjson.NavNode, parent inherited) inherited {
 }
 
 // generateAll reports whether n asks for a page per operation: it names
-// a spec and lists no pages of its own.
+// a spec and picks none of its operations itself. A node listing only
+// pages (an introduction next to the spec) gets them first and then every
+// operation, as on the platform; one that lists operations ("GET /runs")
+// or nested groups has chosen what it shows.
 func (t *navTree) generateAll(n *docsjson.NavNode) bool {
-	return t.api != nil && n.OpenAPI.Set() && len(n.Pages) == 0 && len(n.Groups) == 0
+	if t.api == nil || !n.OpenAPI.Set() || len(n.Groups) > 0 {
+		return false
+	}
+	for _, e := range n.Pages {
+		if e.Group != nil || isEndpointEntry(e.Page) {
+			return false
+		}
+	}
+	return true
 }
 
 func (t *navTree) division(n *docsjson.NavNode, kind string, parent *division, exists func(string) bool, in inherited) *division {

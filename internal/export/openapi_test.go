@@ -241,3 +241,35 @@ func TestOpenAPI_frontmatterNamesSpecWithoutExtension(t *testing.T) {
 		t.Error("an unresolved spec name became the method badge")
 	}
 }
+
+// TestOpenAPI_groupWithSpecAndPages: a group that names a spec and lists
+// only pages (an introduction) shows those pages and then every
+// operation; a group that lists operations shows just those.
+func TestOpenAPI_groupWithSpecAndPages(t *testing.T) {
+	spec := `{"openapi": "3.1.0", "paths": {
+		"/runs": {"get": {"summary": "List runs", "responses": {"200": {"description": "ok"}}}, "post": {"summary": "Start a run", "responses": {"200": {"description": "ok"}}}},
+		"/users": {"get": {"summary": "List users", "responses": {"200": {"description": "ok"}}}}}}`
+	src := mapFS(map[string]string{
+		"docs.json": `{"navigation": {"groups": [
+			{"group": "API", "openapi": "api.json", "pages": ["api/intro"]},
+			{"group": "Picked", "openapi": "other.json", "pages": ["GET /users"]}]}}`,
+		"api/intro.mdx": mdxBody("Introduction"),
+		"api.json":      spec,
+		"other.json":    strings.ReplaceAll(spec, "List", "Other"),
+	})
+	dir, m := exportTo(t, Request{Source: src, Kind: KindCloud})
+	var pages []string
+	for _, f := range m.Files {
+		if strings.HasSuffix(f.Path, ".html") {
+			pages = append(pages, f.Path)
+		}
+	}
+	intro := readOut(t, dir, "api/intro.html")
+	at := func(s string) int { return strings.Index(intro, s) }
+	if i, r, s := at(">Introduction<"), at(">List runs<"), at(">Start a run<"); i < 0 || r < 0 || s < 0 || !(i < r && r < s) {
+		t.Errorf("the API group does not show its page and then every operation (positions %d %d %d); pages %q", i, r, s, pages)
+	}
+	if !strings.Contains(intro, ">Other users<") || strings.Contains(intro, ">Other runs<") {
+		t.Error("the group that picks one operation does not show exactly that one")
+	}
+}
