@@ -206,3 +206,23 @@ func TestUpdate_survivesRestart(t *testing.T) {
 		}
 	})
 }
+
+// A control plane reset takes an organization's updates with its jobs,
+// and leaves other organizations' alone; a reset of everything takes
+// them all.
+func TestUpdate_goesWithAControlReset(t *testing.T) {
+	env := controlEnv(t)
+	mine := triggerUpdate(t, env, env.Key, env.ProjectID)
+	theirs := triggerUpdate(t, env, env.OtherKey, apiservertest.OtherProjectID)
+	ctl(t, env, http.MethodPost, api.PathControlReset, map[string]string{"organization": "acme"}, http.StatusNoContent)
+	if _, r := updateStatus(t, env, env.Key, mine); r.status != http.StatusNotFound {
+		t.Fatalf("acme's update after acme's reset: %d %s", r.status, r.body)
+	}
+	if _, r := updateStatus(t, env, env.OtherKey, theirs); r.status != http.StatusOK {
+		t.Fatalf("another organization's update after acme's reset: %d %s", r.status, r.body)
+	}
+	ctl(t, env, http.MethodPost, api.PathControlReset, nil, http.StatusNoContent)
+	if _, r := updateStatus(t, env, env.OtherKey, theirs); r.status != http.StatusNotFound {
+		t.Fatalf("an update after a full reset: %d %s", r.status, r.body)
+	}
+}
