@@ -249,6 +249,9 @@ func (s *Server) resetOrganization(orgID string) error {
 	if _, err := s.store.DeleteOrgAgentJobs(orgID); err != nil {
 		return storeError("delete agent jobs", err)
 	}
+	if _, err := s.store.DeleteOrgUpdates(orgID); err != nil {
+		return storeError("delete documentation updates", err)
+	}
 	s.control.mu.Lock()
 	for id := range s.control.agentStates {
 		// Forced states of deleted jobs go with them; ids never repeat,
@@ -276,6 +279,9 @@ func (s *Server) resetAll() error {
 	}
 	if _, err := s.store.DeleteAgentJobsBefore(farFuture); err != nil {
 		return storeError("delete agent jobs", err)
+	}
+	if _, err := s.store.DeleteUpdatesBefore(farFuture); err != nil {
+		return storeError("delete documentation updates", err)
 	}
 	if err := s.store.PruneIdempotency(farFuture); err != nil {
 		return storeError("delete idempotency keys", err)

@@ -35,6 +35,8 @@ func TestOpenAPI_schemasMatchWireTypes(t *testing.T) {
 		"StartStaticExportRequest": api.StartExportRequest{},
 		"StaticExportJob":          api.ExportJob{},
 		"BundleResponse":           api.Bundle{},
+		"TriggerUpdateResponse":    api.TriggerUpdateResponse{},
+		"UpdateStatus":             api.UpdateStatus{},
 	} {
 		t.Run(name, func(t *testing.T) {
 			schema, ok := doc.Components.Schemas[name]

@@ -25,12 +25,14 @@ import (
 // listed in refExtensions with its reason.
 
 // refDocs are the reference documents and where their server URL's path
-// puts their paths on our server: the static-export document's server is
-// https://api.mintlify.com/v1, so its /static-export/jobs is our
-// /v1/static-export/jobs; the admin document's server has no path.
+// puts their paths on our server: the static-export and external
+// documents' server is https://api.mintlify.com/v1, so its
+// /static-export/jobs is our /v1/static-export/jobs; the admin document's
+// server has no path.
 var refDocs = []struct{ file, prefix string }{
 	{"admin-openapi.json", ""},
 	{"static-export-openapi.json", "/v1"},
+	{"external-openapi.json", "/v1"},
 }
 
 // refNotImplemented are reference operations the server does not serve,
@@ -39,6 +41,10 @@ var refNotImplemented = map[string]string{
 	"POST /v1/agent/{projectId}/job":     "deprecated v1 agent API (messages, branch, model; answers a text/event-stream with X-Session-Id); superseded by /v2",
 	"GET /v1/agent/{projectId}/job/{id}": "deprecated v1 agent API (session objects: haulted, haultReason, pullRequestLink); superseded by /v2",
 	"GET /v1/agent/{projectId}/jobs":     "deprecated v1 agent API (paged session list); superseded by /v2",
+	"POST /v1/project/preview/{projectId}": "preview deployments need branches of a repository; the reference server " +
+		"has one docs source per deployment and no git",
+	"POST /v1/workflow/{projectId}/{workflowSchemaId}/trigger": "automations are scheduled workflows of the hosted " +
+		"service, which the reference server does not model",
 }
 
 // refExtensions are statuses our server answers that the reference does
@@ -68,6 +74,15 @@ var refExtensions = map[string]map[int]struct{ why, elsewhere string }{
 		429: {why: "the organization has maxActiveExports queued or running, with Retry-After"},
 		503: {why: "the store could not record the job, with Retry-After", elsewhere: "export_test.go (store faults)"},
 		507: {why: "the organization has maxStoredExports or maxStoredBytes stored", elsewhere: "bounds_test.go"},
+	},
+	"POST /v1/project/update/{projectId}": {
+		401: {why: "as for creating an agent job"},
+		404: {why: "an unknown project, or another organization's"},
+		429: {why: "the project has five updates queued or in progress, with Retry-After"},
+	},
+	"GET /v1/project/update-status/{statusId}": {
+		401: {why: "as for creating an agent job"},
+		404: {why: "an unknown status id, or another organization's update"},
 	},
 	"POST /v1/static-export/jobs/{jobId}/bundle": {
 		503: {why: "the request ended while the archive was built; the build goes on", elsewhere: "export_test.go"},
@@ -121,12 +136,14 @@ func testRefContract(t *testing.T, strict bool) {
 		apiservertest.WithConfig(func(cfg *apiserver.Config) { cfg.MaxActiveExports = 1 }))
 
 	const (
-		createAgent = "POST /v2/agent/{projectId}/job"
-		getAgent    = "GET /v2/agent/{projectId}/job/{id}"
-		message     = "POST /v2/agent/{projectId}/job/{id}/message"
-		startExport = "POST /v1/static-export/jobs"
-		getExport   = "GET /v1/static-export/jobs/{jobId}"
-		bundle      = "POST /v1/static-export/jobs/{jobId}/bundle"
+		createAgent   = "POST /v2/agent/{projectId}/job"
+		getAgent      = "GET /v2/agent/{projectId}/job/{id}"
+		message       = "POST /v2/agent/{projectId}/job/{id}/message"
+		startExport   = "POST /v1/static-export/jobs"
+		getExport     = "GET /v1/static-export/jobs/{jobId}"
+		bundle        = "POST /v1/static-export/jobs/{jobId}/bundle"
+		triggerUpdate = "POST /v1/project/update/{projectId}"
+		updateStatus  = "GET /v1/project/update-status/{statusId}"
 	)
 	prompt := func(p string) string { return fmt.Sprintf(`{"prompt": %q}`, p) }
 	proj := map[string]string{"projectId": env.ProjectID}
@@ -228,10 +245,35 @@ func testRefContract(t *testing.T, strict bool) {
 	c.do(t, limited, startExport, nil, limited.Key, fmt.Sprintf(`{"domain": %q}`, limited.Domain), nil, 429, true)
 	c.do(t, limited, getExport, map[string]string{"jobId": large.JobID}, limited.Key, "", nil, 200, true)
 
+	// Documentation updates: queued, then (updates_test.go has the steps) success; a
+	// project without a deployment fails; five running are the limit.
+	var upd api.TriggerUpdateResponse
+	c.do(t, env, triggerUpdate, proj, env.Key, "", nil, 202, true).decode(t, &upd)
+	status := map[string]string{"statusId": upd.StatusID}
+	c.do(t, env, updateStatus, status, env.Key, "", nil, 200, true)
+	env.Clock.Advance(10 * time.Second)
+	var st api.UpdateStatus
+	if c.do(t, env, updateStatus, status, env.Key, "", nil, 200, true).decode(t, &st); st.Status != api.UpdateSuccess || st.EndedAt == nil {
+		t.Fatalf("update after its build time: %+v", st)
+	}
+	var failedUpd api.TriggerUpdateResponse
+	c.do(t, env, triggerUpdate, fl, env.Key, "", nil, 202, true).decode(t, &failedUpd)
+	env.Clock.Advance(time.Minute)
+	c.do(t, env, updateStatus, map[string]string{"statusId": failedUpd.StatusID}, env.Key, "", nil, 200, true)
+	for range 5 {
+		c.do(t, env, triggerUpdate, proj, env.Key, "", nil, 202, true)
+	}
+	c.do(t, env, triggerUpdate, proj, env.Key, "", nil, 429, true)
+	c.do(t, env, triggerUpdate, proj, "", "", nil, 401, true)
+	c.do(t, env, triggerUpdate, map[string]string{"projectId": apiservertest.OtherProjectID}, env.Key, "", nil, 404, true)
+	c.do(t, env, updateStatus, status, env.OtherKey, "", nil, 404, true)
+	c.do(t, env, updateStatus, map[string]string{"statusId": "upd_0123456789abcdef"}, env.Key, "", nil, 404, true)
+	c.do(t, env, updateStatus, status, "", "", nil, 401, true)
+
 	// What a v1 agent client sees: the JSON 404 of an unknown path.
 	for key := range refNotImplemented {
 		method, pattern, _ := strings.Cut(key, " ")
-		r := call(t, method, env.URL+api.FillPath(pattern, map[string]string{"projectId": env.ProjectID, "id": job.ID}), env.Key, nil)
+		r := call(t, method, env.URL+api.FillPath(pattern, map[string]string{"projectId": env.ProjectID, "id": job.ID, "workflowSchemaId": "wf_1"}), env.Key, nil)
 		if r.status != http.StatusNotFound || !strings.Contains(r.errorMessage(t), "no such endpoint") {
 			t.Errorf("%s (not implemented): %d %s", key, r.status, r.body)
 		}

@@ -41,6 +41,8 @@ var routeTable = []struct {
 	{Route{http.MethodGet, api.PathExportJob}, authed, (*Server).getExport},
 	{Route{http.MethodPost, api.PathExportBundle}, withBody, (*Server).generateBundle},
 	{Route{http.MethodGet, api.PathBundleDownload}, public, (*Server).downloadBundle},
+	{Route{http.MethodPost, api.PathProjectUpdate}, withBody, (*Server).triggerUpdate},
+	{Route{http.MethodGet, api.PathUpdateStatus}, authed, (*Server).getUpdateStatus},
 	{Route{http.MethodGet, api.PathOpenAPI}, public, func(_ *Server, w http.ResponseWriter, r *http.Request) error {
 		return serveOpenAPI(w, r)
 	}},

@@ -27,9 +27,10 @@ func (s *Server) sweeper() {
 	}
 }
 
-// Sweep deletes, now, the export jobs (records and files) and agent jobs
-// past the retention, and idempotency keys past their 24 hours. The
-// server runs it every minute; tests call it after moving the clock.
+// Sweep deletes, now, the export jobs (records and files), agent jobs
+// and documentation updates past the retention, and idempotency keys past
+// their 24 hours. The server runs it every minute; tests call it after
+// moving the clock.
 func (s *Server) Sweep() error {
 	jobs, err := s.store.ExportJobs()
 	if err != nil {
@@ -49,6 +50,12 @@ func (s *Server) Sweep() error {
 		}
 		if n > 0 {
 			s.log.Info("agent jobs passed their retention and were deleted", "count", n)
+		}
+		if n, err = s.store.DeleteUpdatesBefore(now.Add(-r)); err != nil {
+			return err
+		}
+		if n > 0 {
+			s.log.Info("documentation updates passed their retention and were deleted", "count", n)
 		}
 	}
 	return s.store.PruneIdempotency(now)

@@ -254,6 +254,7 @@ func (p *docsadminProvider) EphemeralResources(context.Context) []func() ephemer
 func (p *docsadminProvider) Actions(context.Context) []func() action.Action {
 	return []func() action.Action{
 		NewAgentJobAction,
+		NewDocumentationUpdateAction,
 		NewStaticExportPublishAction,
 	}
 }

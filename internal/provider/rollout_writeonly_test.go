@@ -63,7 +63,7 @@ func TestAccStaticExportRollout_ephemeralIntoWriteOnly(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories,
 		// Documentation only: 1.11.4 is on PATH, so nothing is skipped.
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		Steps: []resource.TestStep{
+		Steps: ephemeralPlanSteps(t, []resource.TestStep{
 			{
 				Config:            e.ephemeralConfig("1"),
 				ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
@@ -96,7 +96,7 @@ func TestAccStaticExportRollout_ephemeralIntoWriteOnly(t *testing.T) {
 					return e.secretHolds(t)(e.current(t).BundleURL)
 				},
 			},
-		},
+		}),
 	})
 }
 
@@ -114,7 +114,7 @@ func TestAccStaticExportRollout_unrelatedChangeKeepsWriteOnlyLink(t *testing.T) 
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories,
-		Steps: []resource.TestStep{
+		Steps: ephemeralPlanSteps(t, []resource.TestStep{
 			{
 				Config: e.ephemeralConfig("1"),
 				Check: func(*terraform.State) error {
@@ -137,6 +137,6 @@ func TestAccStaticExportRollout_unrelatedChangeKeepsWriteOnlyLink(t *testing.T) 
 					return e.secretHolds(t)(link)
 				},
 			},
-		},
+		}),
 	})
 }

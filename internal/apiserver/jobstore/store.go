@@ -15,6 +15,8 @@ import (
 // is shared by replicas. Every check-and-write that a limit or a claim
 // depends on is one method, so each backend can make it one transaction.
 type Store interface {
+	UpdateStore
+
 	// CreateAgentJob stores rec unless the project already has limit jobs
 	// created after since; then it returns the creation time of the oldest
 	// of those, from which the caller computes Retry-After. It numbers the

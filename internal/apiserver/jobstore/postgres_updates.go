@@ -1,0 +1,74 @@
+package jobstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// lockUpdateProject is the advisory lock class under which a project's
+// updates are counted and inserted, so two triggers cannot both take the
+// last slot or start behind the same update.
+const lockUpdateProject int32 = 0x646f6303
+
+var _ UpdateStore = (*Postgres)(nil)
+
+// CreateUpdate implements UpdateStore.
+func (s *Postgres) CreateUpdate(rec *Update, limit int, now time.Time, prepare func(prev *Update)) (firstEnd time.Time, limited bool, err error) {
+	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockUpdateProject, rec.ProjectID); err != nil {
+			return err
+		}
+		var running int
+		var first *time.Time
+		if err := tx.QueryRow(ctx, "SELECT count(*), min(ends_at) FROM doc_updates WHERE project_id = $1 AND ends_at > $2",
+			rec.ProjectID, now).Scan(&running, &first); err != nil {
+			return err
+		}
+		if limit > 0 && running >= limit {
+			firstEnd, limited = *first, true
+			return nil
+		}
+		// Each update ends after the one before it: the latest ends last.
+		var prev *Update
+		var u Update
+		err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM doc_updates WHERE project_id = $1 ORDER BY ends_at DESC LIMIT 1",
+			rec.ProjectID), &u)
+		switch {
+		case err == nil:
+			prev = &u
+		case !errors.Is(err, ErrNoRecord):
+			return err
+		}
+		prepare(prev)
+		data, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, "INSERT INTO doc_updates (id, org_id, project_id, created_at, ends_at, record) VALUES ($1, $2, $3, $4, $5, $6)",
+			rec.ID, rec.OrgID, rec.ProjectID, rec.CreatedAt, rec.EndAt, data)
+		return err
+	})
+	return firstEnd, limited, err
+}
+
+// Update implements UpdateStore.
+func (s *Postgres) Update(id string) (*Update, error) {
+	ctx, cancel := opCtx()
+	defer cancel()
+	var rec Update
+	return &rec, scanRecord(s.pool.QueryRow(ctx, "SELECT record FROM doc_updates WHERE id = $1", id), &rec)
+}
+
+// DeleteUpdatesBefore implements UpdateStore.
+func (s *Postgres) DeleteUpdatesBefore(cutoff time.Time) (int, error) {
+	return s.deleteAgentJobs("DELETE FROM doc_updates WHERE created_at < $1", cutoff)
+}
+
+// DeleteOrgUpdates implements UpdateStore.
+func (s *Postgres) DeleteOrgUpdates(orgID string) (int, error) {
+	return s.deleteAgentJobs("DELETE FROM doc_updates WHERE org_id = $1", orgID)
+}
