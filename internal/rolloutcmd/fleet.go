@@ -113,6 +113,7 @@ type fleetRun struct {
 type fleetLoop struct {
 	entry  Entry
 	cancel context.CancelFunc
+	done   chan struct{} // closed once the loop has returned
 }
 
 // Run watches every release until ctx ends. A namespace the cluster
@@ -179,6 +180,12 @@ func (fr *fleetRun) reconcile(ctx context.Context, entries []Entry) {
 	for k, l := range fr.loops {
 		if e, ok := want[k]; !ok || e != l.entry {
 			l.cancel()
+			if ok {
+				// Restarted with another export: the old loop finishes
+				// first (an upgrade it was making is rolled back), so two
+				// never work on the release at once.
+				<-l.done
+			}
 			delete(fr.loops, k)
 			fr.f.Base.Metrics.forget(l.entry.Namespace, l.entry.Release)
 			if !ok {
@@ -220,9 +227,13 @@ func (fr *fleetRun) start(ctx context.Context, e Entry) bool {
 		fr.rollers[e.Namespace] = roller
 	}
 	lctx, cancel := context.WithCancel(ctx)
-	fr.loops[e.Namespace+"/"+e.Release] = &fleetLoop{entry: e, cancel: cancel}
+	l := &fleetLoop{entry: e, cancel: cancel, done: make(chan struct{})}
+	fr.loops[e.Namespace+"/"+e.Release] = l
 	r := fr.f.member(e, roller, fr.slots, fr.out)
-	fr.wg.Go(func() { r.Run(lctx) })
+	fr.wg.Go(func() {
+		defer close(l.done)
+		r.Run(lctx)
+	})
 	return true
 }
 
