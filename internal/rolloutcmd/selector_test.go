@@ -2,7 +2,6 @@ package rolloutcmd
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -114,9 +113,7 @@ func TestFleet_selectorOnCluster(t *testing.T) {
 	if s, err := rollers["team-a"].Current(ctx, "docs-a"); err != nil || s.Version != "by-hand" {
 		t.Errorf("the fleet still manages the release that left it: %+v %v", s, err)
 	}
-	ms := httptest.NewServer(metrics.Handler())
-	defer ms.Close()
-	m := testutil.Scrape(t, ms.URL)
+	m := scrape(t, metrics)
 	if _, ok := m.Value("docsadmin_renewer_link_expiry_timestamp_seconds", "namespace", "team-a", "release", "docs-a"); ok {
 		t.Error("the release that left the fleet still has its expiry series")
 	}
