@@ -2,6 +2,7 @@ package rolloutcmd
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,7 +33,10 @@ import (
 // step moves it only once every loop sleeps, so each loop sees the time
 // it asked for and the run is the same every time.
 type simClock struct {
-	clk      *clock.Offset
+	clk *clock.Offset
+	// within bounds the real time a step's work may take; zero means 30
+	// seconds (Helm's memory storage), a real cluster needs longer.
+	within   time.Duration
 	mu       sync.Mutex
 	sleepers []*sleeper
 }
@@ -59,7 +63,7 @@ func (s *simClock) Sleep(ctx context.Context, d time.Duration) error {
 // them wakes: the time the clock moves to next.
 func (s *simClock) settle(t *testing.T, n int) time.Time {
 	t.Helper()
-	testutil.Eventually(t, 30*time.Second, fmt.Sprintf("%d loops asleep", n), func() bool {
+	testutil.Eventually(t, cmp.Or(s.within, 30*time.Second), fmt.Sprintf("%d loops asleep", n), func() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return len(s.sleepers) == n
