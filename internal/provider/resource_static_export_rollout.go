@@ -156,6 +156,7 @@ func (r *staticExportRolloutResource) Read(ctx context.Context, req resource.Rea
 	state.Revision = types.Int64Value(int64(cur.Revision))
 	state.Status = types.StringValue(cur.Status)
 	state.ValuesDigest = types.StringValue(cur.ValuesDigest)
+	readDrift(ctx, roller, &state)
 	if !known {
 		// Imported: adopt what the release carries, unless it serves no
 		// bundle, which an apply must switch on.
@@ -245,6 +246,8 @@ type staticExportRolloutModel struct {
 	Revision       types.Int64    `tfsdk:"revision"`
 	Status         types.String   `tfsdk:"status"`
 	ValuesDigest   types.String   `tfsdk:"values_digest"`
+	Drift          types.List     `tfsdk:"drift"`
+	DriftIgnore    types.List     `tfsdk:"drift_ignore"`
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
 }
 

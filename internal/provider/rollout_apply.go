@@ -48,6 +48,9 @@ func (r *staticExportRolloutResource) apply(ctx context.Context, m *staticExport
 		CreateNamespace: m.CreateNS.ValueBool(), RecoverPending: m.RecoverPending.ValueBool(),
 		OnFailure: rollout.Atomic(m.Atomic.ValueBool()), Wait: m.Wait.ValueBool(), Timeout: timeout,
 		BundleURL: link, Version: m.Version.ValueString(), ExpiresAt: expiry,
+		// Objects that differ from the release: a new revision makes Helm
+		// put them back, even when the values are the same.
+		Repair: prior != nil && driftNow(ctx, roller, *m),
 	})
 	if err != nil && errors.Is(ctx.Err(), context.Canceled) {
 		// Terraform was interrupted (Ctrl-C): rollout has stopped Helm's
@@ -66,6 +69,9 @@ func (r *staticExportRolloutResource) apply(ctx context.Context, m *staticExport
 	m.Revision = types.Int64Value(int64(res.Revision))
 	m.Status = types.StringValue(res.Status)
 	m.ValuesDigest = types.StringValue(res.ValuesDigest)
+	if m.Drift.IsUnknown() {
+		m.Drift = noDrift()
+	}
 	tflog.Info(ctx, "release carries the static export values", map[string]any{"id": m.ID.ValueString(),
 		"revision": res.Revision, "changed": res.Changed, "installed": res.Installed, "version": m.Version.ValueString()})
 	return true

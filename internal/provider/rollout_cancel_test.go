@@ -54,7 +54,8 @@ func TestStaticExportRollout_cancelledUpdateLeavesPreviousRevision(t *testing.T)
 			Kubernetes:     types.ObjectNull(sch.Blocks["kubernetes"].Type().(types.ObjectType).AttrTypes),
 			Revision:       types.Int64Value(int64(prev.Revision)), Status: types.StringValue("deployed"),
 			ValuesDigest: types.StringValue(prev.ValuesDigest),
-			Timeouts:     timeouts.Value{Object: types.ObjectNull(sch.Attributes["timeouts"].GetType().(timeouts.Type).AttrTypes)},
+			Drift:        types.ListNull(types.StringType), DriftIgnore: types.ListNull(types.StringType),
+			Timeouts: timeouts.Value{Object: types.ObjectNull(sch.Attributes["timeouts"].GetType().(timeouts.Type).AttrTypes)},
 		}
 	}
 	empty := tftypes.NewValue(sch.Type().TerraformType(ctx), nil)

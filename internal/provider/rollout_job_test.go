@@ -18,7 +18,10 @@ import (
 
 // jobConfig is the recommended flow: an export and the release that serves
 // it, with no link anywhere in the configuration.
-func (e *rolloutEnv) jobConfig() string {
+func (e *rolloutEnv) jobConfig() string { return e.jobConfigWith("") }
+
+// jobConfigWith is jobConfig with extra inside the rollout's block.
+func (e *rolloutEnv) jobConfigWith(extra string) string {
 	return e.config(exportConfig(e.Domain, "a") + fmt.Sprintf(`
 resource "docsadmin_static_export_rollout" "docs" {
   release         = %q
@@ -29,8 +32,8 @@ resource "docsadmin_static_export_rollout" "docs" {
   install         = true
   atomic          = false
   job_id          = docsadmin_static_export.docs.id
-}
-`, rolloutRelease, e.ns, e.cluster.Kubeconfig, e.cluster.Context, e.chart))
+%s}
+`, rolloutRelease, e.ns, e.cluster.Kubeconfig, e.cluster.Context, e.chart, extra))
 }
 
 // TestAccStaticExportRollout_jobID walks the job_id flow on a real

@@ -40,7 +40,10 @@ func (r *staticExportRolloutResource) ModifyPlan(ctx context.Context, req resour
 		readAtPlan(ctx, config, state)
 	}
 	if state != nil {
+		planDrift(ctx, &plan, *state)
 		r.planRevision(ctx, &plan, *state, req.Private, &resp.Diagnostics)
+	} else {
+		plan.Drift = noDrift()
 	}
 	if !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
@@ -68,7 +71,7 @@ func (r *staticExportRolloutResource) planRevision(ctx context.Context, plan *st
 		!plan.KubeconfigPath.Equal(state.KubeconfigPath) || !plan.KubeContext.Equal(state.KubeContext) ||
 		!plan.ChartRepo.Equal(state.ChartRepo) || !plan.ChartVersion.Equal(state.ChartVersion) ||
 		!plan.Kubernetes.Equal(state.Kubernetes)
-	if changes || drift || state.Status.ValueString() != "deployed" {
+	if changes || drift || hasDrift(state) || state.Status.ValueString() != "deployed" {
 		plan.Revision, plan.Status, plan.ValuesDigest = types.Int64Unknown(), types.StringUnknown(), types.StringUnknown()
 	} else {
 		plan.Revision, plan.Status, plan.ValuesDigest = state.Revision, state.Status, state.ValuesDigest
@@ -146,4 +149,5 @@ func readAtPlan(ctx context.Context, config staticExportRolloutModel, state *sta
 	state.Revision = types.Int64Value(int64(cur.Revision))
 	state.Status = types.StringValue(cur.Status)
 	state.ValuesDigest = types.StringValue(cur.ValuesDigest)
+	readDrift(ctx, roller, state)
 }

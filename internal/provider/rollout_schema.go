@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -18,7 +19,8 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Points a self-hosted Helm release at a static export bundle: a Helm upgrade that sets " +
 			"`staticExport.enabled`, `bundleUrl`, `version` and `expiresAt` and keeps every other value. Refresh reads " +
-			"the release back, so a change made with `helm upgrade` shows as drift and the next apply corrects it. " +
+			"the release back, so a change made with `helm upgrade` shows as drift and the next apply corrects it; so does a " +
+			"change to the objects the chart made (an image edited, a Secret deleted, scaled to zero), listed in `drift`. " +
 			"Destroying only forgets the release: it belongs to the platform and is never uninstalled.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
@@ -148,6 +150,7 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 		},
 		Blocks: map[string]schema.Block{"kubernetes": kubernetesBlock()},
 	}
+	maps.Copy(resp.Schema.Attributes, driftAttributes())
 }
 
 // boolArgument is an optional flag with a default.

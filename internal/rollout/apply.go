@@ -87,7 +87,7 @@ func (r *Roller) Apply(ctx context.Context, req Request) (Result, error) {
 	up.Timeout = timeout(ctx, req.Timeout)
 	up.MaxHistory = maxHistory
 	up.Description = description(req, "upgrade")
-	up.Labels = revisionLabels(last)
+	up.Labels = revisionLabels(last, req.Labels)
 	log.Info("upgrading release", "from_revision", last.Version, "from_status", last.Info.Status.String(),
 		"atomic", atomic, "wait", up.Wait, "timeout", up.Timeout.String())
 	// Helm gets a context that never ends: once it has started changing
@@ -145,7 +145,7 @@ func (r *Roller) install(ctx context.Context, req Request, want staticValues, pr
 	in.Replace = prev != nil
 	in.CreateNamespace = req.CreateNamespace
 	in.Description = description(req, "install")
-	in.Labels = revisionLabels(prev)
+	in.Labels = revisionLabels(prev, req.Labels)
 	log.Info("installing release", "chart", ch.Metadata.Name+"-"+ch.Metadata.Version, "atomic", in.Atomic)
 	// As in Apply: an interrupt reaches Helm through the wait only. Helm's
 	// atomic install uninstalls without waiting, so it stays quick.

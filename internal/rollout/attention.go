@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -91,9 +92,11 @@ func (r *Roller) RetryRequestedAt(ctx context.Context, release string) (time.Tim
 }
 
 // RecordEvent records a Kubernetes Event on the release's newest revision
-// Secret, where `kubectl get events` and `kubectl describe secret` show it:
-// warning true for a failure or a release needing attention. msg must hold
-// no link; it is redacted again here all the same.
+// Secret and on each Deployment of the release, where `kubectl get events`
+// and `kubectl describe deployment` show it: warning true for a failure, a
+// release needing attention or drift. msg must hold no link; it is
+// redacted again here all the same. A Deployment that is gone (deleted by
+// hand: drift) is skipped; the Secret's Event still tells.
 func (r *Roller) RecordEvent(ctx context.Context, release, reason, msg string, warning bool) error {
 	cs, name, err := r.newestSecret(release)
 	if err != nil {
@@ -103,22 +106,62 @@ func (r *Roller) RecordEvent(ctx context.Context, release, reason, msg string, w
 	if err != nil {
 		return fmt.Errorf("read release %q: %w", release, redact.Error(err))
 	}
+	refs := []corev1.ObjectReference{{Kind: "Secret", APIVersion: "v1", Namespace: r.namespace,
+		Name: name, UID: sec.UID, ResourceVersion: sec.ResourceVersion}}
+	for _, dep := range r.deployments(release) {
+		live, err := cs.AppsV1().Deployments(r.namespace).Get(ctx, dep, metav1.GetOptions{})
+		if err != nil {
+			continue
+		}
+		refs = append(refs, corev1.ObjectReference{Kind: "Deployment", APIVersion: "apps/v1", Namespace: r.namespace,
+			Name: dep, UID: live.UID, ResourceVersion: live.ResourceVersion})
+	}
 	typ := corev1.EventTypeNormal
 	if warning {
 		typ = corev1.EventTypeWarning
 	}
 	now := metav1.NewTime(r.clock.Now())
-	ev := &corev1.Event{
-		ObjectMeta: metav1.ObjectMeta{GenerateName: release + ".", Namespace: r.namespace},
-		InvolvedObject: corev1.ObjectReference{Kind: "Secret", APIVersion: "v1", Namespace: r.namespace,
-			Name: name, UID: sec.UID, ResourceVersion: sec.ResourceVersion},
-		Reason: reason, Message: redact.Text(msg), Type: typ,
-		Source:         corev1.EventSource{Component: eventSource},
-		FirstTimestamp: now, LastTimestamp: now, Count: 1,
-		ReportingController: eventSource, ReportingInstance: eventSource,
-	}
-	if _, err := cs.CoreV1().Events(r.namespace).Create(ctx, ev, metav1.CreateOptions{}); err != nil {
-		return fmt.Errorf("record event on release %q: %w", release, redact.Error(err))
+	for _, ref := range refs {
+		ev := &corev1.Event{
+			ObjectMeta:     metav1.ObjectMeta{Name: eventName(ref.Name, now.Time), Namespace: r.namespace},
+			InvolvedObject: ref,
+			Reason:         reason, Message: redact.Text(msg), Type: typ,
+			Source:         corev1.EventSource{Component: eventSource},
+			FirstTimestamp: now, LastTimestamp: now, Count: 1,
+			ReportingController: eventSource, ReportingInstance: eventSource,
+		}
+		if _, err := cs.CoreV1().Events(r.namespace).Create(ctx, ev, metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("record event on %s %s of release %q: %w", ref.Kind, ref.Name, release, redact.Error(err))
+		}
 	}
 	return nil
+}
+
+// eventSeq tells apart the Events of one object recorded at one instant
+// (an injected clock stands still).
+var eventSeq atomic.Uint32
+
+// eventName names an Event as client-go's recorder does, object name and
+// time in hex, with a sequence number added.
+func eventName(object string, at time.Time) string {
+	return fmt.Sprintf("%s.%x%04x", object, at.UnixNano(), eventSeq.Add(1)&0xffff)
+}
+
+// deployments names the Deployments in the manifest of the release's
+// deployed revision (its newest revision when none is deployed), in this
+// namespace: the objects `kubectl describe` is run on.
+func (r *Roller) deployments(release string) []string {
+	rel, err := r.cfg.Releases.Deployed(release)
+	if err != nil {
+		if rel, _, err = r.lastRevision(release); err != nil {
+			return nil
+		}
+	}
+	var out []string
+	for _, obj := range manifestObjects(rel.Manifest, r.namespace) {
+		if obj.Kind == "Deployment" && obj.Metadata.Namespace == r.namespace {
+			out = append(out, obj.Metadata.Name)
+		}
+	}
+	return out
 }

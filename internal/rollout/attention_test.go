@@ -12,7 +12,8 @@ import (
 )
 
 // TestAttention_eventsAndRetryRequests: an Event lands on the release's
-// newest revision Secret with its reason and type and without the link;
+// newest revision Secret and on its Deployment (`kubectl describe
+// deployment` shows it) with its reason and type and without the link;
 // a retry request is read back as the time it was made, and a release
 // nobody asked about has none.
 func TestAttention_eventsAndRetryRequests(t *testing.T) {
@@ -30,16 +31,21 @@ func TestAttention_eventsAndRetryRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs, err := cs.CoreV1().Events(driftNS).List(ctx, metav1.ListOptions{})
-	if err != nil || len(evs.Items) != 1 {
+	if err != nil || len(evs.Items) != 2 {
 		t.Fatalf("events: %v %v", evs, err)
 	}
-	ev := evs.Items[0]
-	if ev.InvolvedObject.Kind != "Secret" || ev.InvolvedObject.Name != rev.Name || ev.Type != corev1.EventTypeWarning ||
-		ev.Reason != "StaticExportNeedsAttention" || ev.Source.Component == "" {
-		t.Errorf("event = %+v", ev)
+	on := map[string]bool{}
+	for _, ev := range evs.Items {
+		on[ev.InvolvedObject.Kind+"/"+ev.InvolvedObject.Name] = true
+		if ev.Type != corev1.EventTypeWarning || ev.Reason != "StaticExportNeedsAttention" || ev.Source.Component == "" {
+			t.Errorf("event = %+v", ev)
+		}
+		if strings.Contains(ev.Message, driftSig) || !strings.Contains(ev.Message, "gave up") {
+			t.Errorf("event message %q: want it without the link's signature", ev.Message)
+		}
 	}
-	if strings.Contains(ev.Message, driftSig) || !strings.Contains(ev.Message, "gave up") {
-		t.Errorf("event message %q: want it without the link's signature", ev.Message)
+	if !on["Secret/"+rev.Name] || !on["Deployment/docs-docsadmin-self-hosted"] {
+		t.Errorf("events on %v, want the revision Secret and the Deployment", on)
 	}
 
 	if at, err := c.Roller.RetryRequestedAt(ctx, driftRelease); err != nil || !at.IsZero() {

@@ -99,14 +99,7 @@ func (r *Roller) Drift(ctx context.Context, release string, ignore []string) ([]
 		return nil, fmt.Errorf("read the deployed revision of release %q: %w", release, redact.Error(err))
 	}
 	var out []Drift
-	for _, m := range releaseutil.SplitManifests(rel.Manifest) {
-		var obj manifestObject
-		if err := yaml.Unmarshal([]byte(m), &obj); err != nil || obj.Kind == "" {
-			continue
-		}
-		if obj.Metadata.Namespace == "" {
-			obj.Metadata.Namespace = r.namespace
-		}
+	for _, obj := range manifestObjects(rel.Manifest, r.namespace) {
 		found, err := driftOf(ctx, cs, obj)
 		if err != nil {
 			return nil, fmt.Errorf("compare %s/%s: %w", obj.Kind, obj.Metadata.Name, redact.Error(err))
@@ -118,6 +111,23 @@ func (r *Roller) Drift(ctx context.Context, release string, ignore []string) ([]
 		}
 	}
 	return out, nil
+}
+
+// manifestObjects decodes the objects of a release manifest, in the
+// release's namespace unless they name another.
+func manifestObjects(manifest, namespace string) []manifestObject {
+	var out []manifestObject
+	for _, m := range releaseutil.SplitManifests(manifest) {
+		var obj manifestObject
+		if err := yaml.Unmarshal([]byte(m), &obj); err != nil || obj.Kind == "" {
+			continue
+		}
+		if obj.Metadata.Namespace == "" {
+			obj.Metadata.Namespace = namespace
+		}
+		out = append(out, obj)
+	}
+	return out
 }
 
 // driftOf reads one object's live state and compares it.

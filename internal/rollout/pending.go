@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"time"
 
@@ -22,13 +23,19 @@ const RecoverGrace = 2 * time.Minute
 const labelRevision = "docsadmin.dev/rollout-revision"
 
 // revisionLabels are the labels of the revision an install or upgrade
-// creates on top of last (nil for a first install).
-func revisionLabels(last *release.Release) map[string]string {
+// creates on top of last (nil for a first install): the request's labels
+// and ours. Helm merges them into last's on an upgrade.
+func revisionLabels(last *release.Release, req map[string]string) map[string]string {
 	next := 1
 	if last != nil {
 		next = last.Version + 1
 	}
-	return map[string]string{labelRevision: strconv.Itoa(next)}
+	out := maps.Clone(req)
+	if out == nil {
+		out = map[string]string{}
+	}
+	out[labelRevision] = strconv.Itoa(next)
+	return out
 }
 
 // createdHere reports whether this package created rel: an install or

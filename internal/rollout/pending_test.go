@@ -34,7 +34,7 @@ func (f *fixture) stuck(from int, status release.Status, at time.Time, ours bool
 		// label, never with its own number.
 		rel.Labels = maps.Clone(prev.Labels)
 	case ours:
-		rel.Labels = revisionLabels(prev)
+		rel.Labels = revisionLabels(prev, nil)
 	}
 	if err := f.cfg.Releases.Create(rel); err != nil {
 		f.t.Fatal(err)

@@ -136,6 +136,11 @@ type Request struct {
 	// these values, so that Helm's three-way merge puts objects edited or
 	// deleted by hand back as the chart renders them (drift: correct).
 	Repair bool
+	// Labels are Helm release labels to add (helm --labels): kept by every
+	// later upgrade, and what `rollout --selector` selects by. The value
+	// "null" removes a label, as with helm. They are applied with a new
+	// revision; labels alone do not make one.
+	Labels map[string]string
 	// Wait waits for resources to become ready even with KeepFailed.
 	Wait bool
 	// Timeout bounds the wait and the rollback; zero means DefaultTimeout.

@@ -43,7 +43,9 @@ func (r *Runner) event(ctx context.Context, reason, msg string, warning bool) {
 // the release changes (a new revision or status: someone upgraded, rolled
 // back or fixed it). It returns false when ctx ends first.
 func (r *Runner) awaitPerson(ctx context.Context, cause error, failures int) bool {
-	since := r.Clock.Now()
+	// The annotation holds whole seconds (RFC 3339): a retry asked for in
+	// the second the loop gave up counts.
+	since := r.Clock.Now().Truncate(time.Second)
 	before := r.revisionOf(ctx)
 	msg := fmt.Sprintf("stopped retrying release %s after %d failed attempts: %s; "+
 		"retry with `rollout --retry --release %s --namespace %s`, or change the release",
@@ -58,7 +60,7 @@ func (r *Runner) awaitPerson(ctx context.Context, cause error, failures int) boo
 		}
 		why := ""
 		if n, ok := r.Roller.(notifier); ok {
-			if at, err := n.RetryRequestedAt(ctx, r.Opts.Release); err == nil && at.After(since) {
+			if at, err := n.RetryRequestedAt(ctx, r.Opts.Release); err == nil && !at.IsZero() && !at.Before(since) {
 				why = "a retry was requested at " + at.Format(time.RFC3339)
 			}
 		}

@@ -14,10 +14,12 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"golang.org/x/term"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
@@ -63,6 +65,13 @@ type Options struct {
 	Releases    string
 	Parallel    int
 	MetricsAddr string
+	// Selector chooses the fleet by Helm release label instead (see
+	// LabelDomain), in Namespaces (default Namespace) or in the
+	// namespaces NamespaceSelector matches, looked up again every Resync.
+	Selector          string
+	Namespaces        []string
+	NamespaceSelector string
+	Resync            time.Duration
 	// Retry asks a watching renewer to try a release it gave up on again.
 	Retry bool
 	// Drift is off, warn or correct: what the watch loop does when the
@@ -115,6 +124,8 @@ const usage = `Usage: terraform-provider-docsadmin rollout --release R --namespa
        [--renew-before 15m] [--watch [--reexport-every 24h]] [--dry-run]
        [--log-level info]
        rollout --watch --releases FILE [--parallel 4] [--namespace N] [shared flags]
+       rollout --watch --selector SEL [--namespaces A,B | --namespace-selector SEL]
+       [--resync 1m] [--parallel 4] [shared flags]
        rollout --retry --release R --namespace N
 
 With --watch, --max-retries failures in a row (default 10, with back-off)
@@ -122,6 +133,13 @@ mark the release as needing attention: an error line, a Kubernetes Event
 and the docsadmin_renewer_needs_attention metric, and no more retries until
 someone runs rollout --retry or the release changes. --metrics-addr serves
 Prometheus metrics per release.
+
+With --selector the fleet is every Helm release whose labels match SEL and
+whose values carry a staticExport table, in --namespaces (default
+--namespace) or in the namespaces --namespace-selector matches; each names
+its export with the release label ` + LabelDomain + ` or ` + LabelJobID + `
+(helm upgrade --labels). Releases that join or leave the selection are
+picked up every --resync.
 
 Exports the docs (--domain starts a new export, --job-id reuses one), gets a
 presigned bundle link and upgrades the Helm release with
@@ -191,9 +209,12 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "metrics on http://%s/metrics\n", addr)
 	}
-	if opts.Releases != "" {
-		f := &Fleet{Base: r, Entries: entries, Parallel: opts.Parallel,
+	if opts.Releases != "" || opts.Selector != "" {
+		f := &Fleet{Base: r, Entries: entries, Parallel: opts.Parallel, Resync: opts.Resync,
 			Rollers: func(ns string) (Roller, error) { return rollers(ns) }}
+		if opts.Selector != "" {
+			f.Select = selection(opts, log)
+		}
 		return f.Run(ctx)
 	}
 	roller, err := rollers(opts.Namespace)
@@ -203,6 +224,26 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	r.Roller = roller
 	return r.Run(ctx)
+}
+
+// selection looks the fleet up on the command's cluster.
+func selection(opts Options, log hclog.Logger) *Selection {
+	spaces := opts.Namespaces
+	if len(spaces) == 0 && opts.NamespaceSelector == "" {
+		spaces = []string{opts.Namespace}
+	}
+	in := func(ns string) rollout.Config {
+		o := opts
+		o.Namespace = ns
+		return kubeConfig(o, os.Getenv)
+	}
+	return &Selection{Selector: opts.Selector, Namespaces: spaces, NamespaceSelector: opts.NamespaceSelector, Log: log,
+		List: func(ctx context.Context, ns, selector string) ([]rollout.Selected, error) {
+			return rollout.Select(ctx, in(ns), selector, log.Named("helm"))
+		},
+		Spaces: func(ctx context.Context, selector string) ([]string, error) {
+			return rollout.Namespaces(ctx, in(opts.Namespace), selector)
+		}}
 }
 
 // retry is `rollout --retry`: it asks the renewer watching the release,
@@ -268,6 +309,17 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 	fs.BoolVar(&o.DryRun, "dry-run", false, "say what would change without upgrading")
 	fs.IntVar(&o.MaxRetries, "max-retries", 10, "with --watch: failures in a row before the release is marked as needing attention and no longer retried (0: retry forever)")
 	fs.StringVar(&o.Releases, "releases", "", "with --watch: keep every release of this YAML file fresh (a list under releases: of release, namespace, domain or jobId, version, chart, repo, chartVersion)")
+	fs.StringVar(&o.Selector, "selector", "", "with --watch: keep every Helm release whose labels match this selector (e.g. docsadmin.io/fleet=docs) and whose values carry staticExport fresh; each names its export with the label "+LabelDomain+" or "+LabelJobID)
+	fs.Func("namespaces", "with --selector: the namespaces to look in, comma-separated (default: --namespace)", func(s string) error {
+		for n := range strings.SplitSeq(s, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				o.Namespaces = append(o.Namespaces, n)
+			}
+		}
+		return nil
+	})
+	fs.StringVar(&o.NamespaceSelector, "namespace-selector", "", "with --selector: look in every namespace whose labels match this selector (needs the right to list namespaces)")
+	fs.DurationVar(&o.Resync, "resync", defaultResync, "with --selector: how often to look for releases that joined or left the selection")
 	fs.IntVar(&o.Parallel, "parallel", 4, "with --releases: how many releases may be exported and upgraded at once")
 	fs.StringVar(&o.MetricsAddr, "metrics-addr", "", "with --watch: serve Prometheus metrics at /metrics on this address (empty: off)")
 	fs.StringVar(&o.Drift, "drift", driftOff, "with --watch: when the release's objects differ from the release (an image edited, the bundle Secret deleted, scaled to zero): off, warn (log, Event, metric) or correct (upgrade to put them back)")
@@ -290,9 +342,9 @@ func parseFlags(args []string, stderr io.Writer) (Options, hclog.Logger, int) {
 		return bad(msg)
 	}
 	switch {
-	case o.Release == "" && o.Releases == "":
-		return bad("--release is required (or --releases with --watch)")
-	case o.Releases == "" && !o.Retry && (o.Domain == "") == (o.JobID == ""):
+	case o.Release == "" && o.Releases == "" && o.Selector == "":
+		return bad("--release is required (or --releases or --selector with --watch)")
+	case o.Releases == "" && o.Selector == "" && !o.Retry && (o.Domain == "") == (o.JobID == ""):
 		return bad("give exactly one of --domain and --job-id")
 	case o.RenewBefore < 0 || o.ReexportEvery < 0 || o.Timeout <= 0:
 		return bad("durations must not be negative")
@@ -326,6 +378,19 @@ func fleetFlags(o Options) string {
 		return "--retry takes --release (and --namespace) only: it asks the renewer watching it to try again"
 	case o.Releases != "" && !o.Watch:
 		return "--releases needs --watch"
+	case o.Selector != "" && (!o.Watch || o.Releases != ""):
+		return "--selector needs --watch, and takes the place of --releases"
+	case o.Selector != "" && perRelease:
+		return "--selector finds each release's domain or job in its labels: " +
+			"do not combine it with --release, --domain, --job-id, --version, --chart or --install"
+	case o.Selector == "" && (len(o.Namespaces) > 0 || o.NamespaceSelector != ""):
+		return "--namespaces and --namespace-selector need --selector"
+	case len(o.Namespaces) > 0 && o.NamespaceSelector != "":
+		return "give one of --namespaces and --namespace-selector"
+	case o.Resync <= 0:
+		return "--resync must be positive"
+	case o.Selector != "" && badSelector(o.Selector, o.NamespaceSelector) != "":
+		return badSelector(o.Selector, o.NamespaceSelector)
 	case o.Releases != "" && perRelease:
 		return "--releases gives each release its own release, domain or jobId, version and chart: " +
 			"do not combine it with --release, --domain, --job-id, --version, --chart or --install"
@@ -337,6 +402,17 @@ func fleetFlags(o Options) string {
 		return "--drift needs --watch"
 	case len(o.DriftIgnore) > 0 && o.Drift == driftOff:
 		return "--drift-ignore needs --drift warn or correct"
+	}
+	return ""
+}
+
+// badSelector says what is wrong with the label selectors, or "".
+func badSelector(release, namespace string) string {
+	if _, err := labels.Parse(release); err != nil {
+		return "--selector: " + err.Error()
+	}
+	if _, err := labels.Parse(namespace); err != nil {
+		return "--namespace-selector: " + err.Error()
 	}
 	return ""
 }

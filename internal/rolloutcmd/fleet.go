@@ -2,13 +2,17 @@ package rolloutcmd
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 )
 
 // Entry is one release of a fleet file (--releases): which release to keep
@@ -75,46 +79,162 @@ func LoadFleet(path, defaultNamespace string) ([]Entry, error) {
 	return f.Releases, nil
 }
 
-// Fleet keeps every release of Entries on a live link from one process:
-// each release has a watch loop of its own (its own link, back-off and
-// retry budget), so a failing release never delays another, and at most
-// Parallel of them talk to the API and the cluster at once.
+// Fleet keeps every release of Entries (or of Select) on a live link from
+// one process: each release has a watch loop of its own (its own link,
+// back-off and retry budget), so a failing release never delays another,
+// and at most Parallel of them talk to the API and the cluster at once.
 type Fleet struct {
 	// Base carries what every release shares: the API, clock, sleep,
 	// logger, output, metrics and the options that are not per release
 	// (renew-before, re-export interval, timeout, atomic mode...).
 	Base    Runner
 	Entries []Entry
+	// Select, when set, replaces Entries: the fleet is looked up by label
+	// every Resync (zero: a minute), and releases that join it get a loop,
+	// those that leave it lose theirs.
+	Select *Selection
+	Resync time.Duration
 	// Rollers returns the Roller for a namespace; it is called once per
 	// namespace.
 	Rollers  func(namespace string) (Roller, error)
 	Parallel int
 }
 
+// fleetRun is one Run's running loops.
+type fleetRun struct {
+	f       *Fleet
+	out     *lockedWriter
+	slots   chan struct{}
+	rollers map[string]Roller
+	wg      sync.WaitGroup
+	loops   map[string]*fleetLoop // by namespace/release
+}
+
+type fleetLoop struct {
+	entry  Entry
+	cancel context.CancelFunc
+	done   chan struct{} // closed once the loop has returned
+}
+
 // Run watches every release until ctx ends. A namespace the cluster
 // cannot be reached for is reported; the other releases go on.
 func (f *Fleet) Run(ctx context.Context) int {
-	out := &lockedWriter{w: f.Base.Out}
-	slots := make(chan struct{}, max(f.Parallel, 1))
-	rollers := map[string]Roller{}
-	var wg sync.WaitGroup
-	for _, e := range f.Entries {
-		roller, ok := rollers[e.Namespace]
-		if !ok {
-			var err error
-			if roller, err = f.Rollers(e.Namespace); err != nil {
-				_, _ = fmt.Fprintf(out, "namespace %s: %v\n", e.Namespace, err)
-				f.Base.Log.Error("cannot reach the namespace; its releases are not renewed", "namespace", e.Namespace, "error", err.Error())
-				continue
-			}
-			rollers[e.Namespace] = roller
+	fr := &fleetRun{f: f, out: &lockedWriter{w: f.Base.Out}, slots: make(chan struct{}, max(f.Parallel, 1)),
+		rollers: map[string]Roller{}, loops: map[string]*fleetLoop{}}
+	if f.Select == nil {
+		for _, e := range f.Entries {
+			fr.start(ctx, e)
 		}
-		r := f.member(e, roller, slots, out)
-		wg.Go(func() { r.Run(ctx) })
+	} else {
+		fr.follow(ctx)
 	}
-	wg.Wait()
-	_, _ = fmt.Fprintln(out, "stopped")
+	fr.wg.Wait()
+	_, _ = fmt.Fprintln(fr.out, "stopped")
 	return ExitOK
+}
+
+// follow looks the fleet up every Resync until ctx ends, starting a loop
+// for each release that joins and stopping the loop of each that leaves
+// (or whose labels now name another export, which restarts it).
+func (fr *fleetRun) follow(ctx context.Context) {
+	sel, sleep, resync := fr.f.Select, fr.f.Base.Sleep, cmp.Or(fr.f.Resync, defaultResync)
+	if sel.Out == nil {
+		sel.Out = fr.out
+	}
+	if sel.Log == nil {
+		sel.Log = fr.f.Base.Log
+	}
+	if sleep == nil {
+		sleep = clock.Sleep
+	}
+	lastErr := ""
+	for {
+		known := map[string]Entry{}
+		for k, l := range fr.loops {
+			known[k] = l.entry
+		}
+		entries, err := sel.discover(ctx, known)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			if err.Error() != lastErr {
+				_, _ = fmt.Fprintf(fr.out, "cannot look up the fleet: %v\n", err)
+				fr.f.Base.Log.Error("cannot look up the fleet; the releases found before keep their loops", "error", err.Error())
+			}
+			lastErr = err.Error()
+		case err == nil:
+			lastErr = ""
+			fr.reconcile(ctx, entries)
+		}
+		if sleep(ctx, resync) != nil {
+			return
+		}
+	}
+}
+
+// reconcile starts and stops loops so that exactly entries run.
+func (fr *fleetRun) reconcile(ctx context.Context, entries []Entry) {
+	want := map[string]Entry{}
+	for _, e := range entries {
+		want[e.Namespace+"/"+e.Release] = e
+	}
+	for k, l := range fr.loops {
+		if e, ok := want[k]; !ok || e != l.entry {
+			l.cancel()
+			if ok {
+				// Restarted with another export: the old loop finishes
+				// first (an upgrade it was making is rolled back), so two
+				// never work on the release at once.
+				<-l.done
+			}
+			delete(fr.loops, k)
+			fr.f.Base.Metrics.forget(l.entry.Namespace, l.entry.Release)
+			if !ok {
+				_, _ = fmt.Fprintf(fr.out, "%s: left the fleet (no longer selected); no longer renewed\n", k)
+				fr.f.Base.Log.Info("release left the fleet", "release", l.entry.Release, "namespace", l.entry.Namespace)
+			}
+		}
+	}
+	for _, e := range entries {
+		k := e.Namespace + "/" + e.Release
+		if _, ok := fr.loops[k]; ok {
+			continue
+		}
+		if fr.start(ctx, e) {
+			_, _ = fmt.Fprintf(fr.out, "%s: joined the fleet (%s)\n", k, source(e))
+			fr.f.Base.Log.Info("release joined the fleet", "release", e.Release, "namespace", e.Namespace)
+		}
+	}
+}
+
+// source says which export feeds an entry, for the output.
+func source(e Entry) string {
+	if e.Domain != "" {
+		return "domain " + e.Domain
+	}
+	return "job " + e.JobID
+}
+
+// start runs the watch loop of e until ctx ends or the loop is stopped.
+func (fr *fleetRun) start(ctx context.Context, e Entry) bool {
+	roller, ok := fr.rollers[e.Namespace]
+	if !ok {
+		var err error
+		if roller, err = fr.f.Rollers(e.Namespace); err != nil {
+			_, _ = fmt.Fprintf(fr.out, "namespace %s: %v\n", e.Namespace, err)
+			fr.f.Base.Log.Error("cannot reach the namespace; its releases are not renewed", "namespace", e.Namespace, "error", err.Error())
+			return false
+		}
+		fr.rollers[e.Namespace] = roller
+	}
+	lctx, cancel := context.WithCancel(ctx)
+	l := &fleetLoop{entry: e, cancel: cancel, done: make(chan struct{})}
+	fr.loops[e.Namespace+"/"+e.Release] = l
+	r := fr.f.member(e, roller, fr.slots, fr.out)
+	fr.wg.Go(func() {
+		defer close(l.done)
+		r.Run(lctx)
+	})
+	return true
 }
 
 // member is the watch loop of one entry.

@@ -92,3 +92,16 @@ func (m *Metrics) drifted(ns, release string, n int) {
 	}
 	m.drift.WithLabelValues(ns, release).Set(float64(n))
 }
+
+// forget drops a release's series once it has left the fleet, so an alert
+// on its expiry does not fire for a release nobody renews on purpose.
+func (m *Metrics) forget(ns, release string) {
+	if m == nil {
+		return
+	}
+	for _, v := range []interface {
+		DeleteLabelValues(...string) bool
+	}{m.expiry, m.lastSuccess, m.failures, m.attention, m.drift} {
+		v.DeleteLabelValues(ns, release)
+	}
+}

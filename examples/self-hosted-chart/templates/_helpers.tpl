@@ -65,16 +65,70 @@ default), as a YAML list.
 {{- end }}
 
 {{/*
-The namespaces the renewer works in: the listed releases' or, without a
-fleet, this release's. Its Role is created in each and nowhere else.
+The namespaces the renewer works in: the listed releases', those
+renewer.selectorNamespaces lists for a selected fleet or, without either,
+this release's. Its Role is created in each and nowhere else.
 */}}
 {{- define "docsadmin.renewerNamespaces" -}}
 {{- $ns := list }}
 {{- range (include "docsadmin.renewerReleases" . | fromYamlArray) }}
 {{- $ns = append $ns .namespace }}
 {{- end }}
+{{- if and .Values.renewer.selector (not $ns) }}
+{{- $ns = .Values.renewer.selectorNamespaces }}
+{{- end }}
 {{- if not $ns }}
 {{- $ns = list .Release.Namespace }}
 {{- end }}
 {{- toYaml ($ns | uniq | sortAlpha) }}
+{{- end }}
+
+{{/*
+What the renewer may do in a namespace it upgrades releases in.
+*/}}
+{{- define "docsadmin.renewerRules" -}}
+# Helm keeps each revision of the release in a Secret: it lists them by
+# label to find the last one, creates the new one, updates the previous
+# one to superseded, and deletes those beyond the history limit. The
+# chart's bundle Secret (the link) is created, patched and, on a rollback
+# of a first upgrade, deleted like any other object of the release. RBAC
+# cannot name Secrets by prefix, so this reaches every Secret of the
+# namespace: give the release a namespace of its own.
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["get", "list", "create", "update", "patch", "delete"]
+# serve-bundle's Deployment and Service, and the renewer's own Deployment:
+# Helm reads each object to diff it, patches what changed, creates what
+# is new (staticExport.enabled turned on by the first rollout) and deletes
+# what a rollback removes.
+- apiGroups: ["apps"]
+  resources: ["deployments"]
+  verbs: ["get", "create", "patch", "delete"]
+- apiGroups: [""]
+  resources: ["services"]
+  verbs: ["get", "create", "patch", "delete"]
+# Waiting (--atomic, --wait) finds a Deployment's newest ReplicaSet to tell
+# whether it has rolled out.
+- apiGroups: ["apps"]
+  resources: ["replicasets"]
+  verbs: ["list"]
+# These three objects are part of the release too, so Helm reads them to
+# diff them; a renewal never changes them (it reuses the release's chart
+# and changes only staticExport values). Read-only, so the renewer cannot
+# widen its own rights.
+- apiGroups: [""]
+  resources: ["serviceaccounts"]
+  verbs: ["get"]
+- apiGroups: ["rbac.authorization.k8s.io"]
+  resources: ["roles", "rolebindings"]
+  verbs: ["get"]
+# Events on the release (upgraded, failed, needs attention) for
+# `kubectl get events`; the fleet's ConfigMap and the metrics Service
+# are part of a release too, read to diff them.
+- apiGroups: [""]
+  resources: ["events"]
+  verbs: ["create"]
+- apiGroups: [""]
+  resources: ["configmaps"]
+  verbs: ["get"]
 {{- end }}
