@@ -402,8 +402,23 @@ func (s *Server) removeExport(id string) error {
 	if err := s.store.DeleteExportJob(id); err != nil {
 		return fmt.Errorf("delete record: %w", err)
 	}
-	if err := os.RemoveAll(s.jobDir(id)); err != nil {
+	if err := removeTree(s.jobDir(id)); err != nil {
 		return fmt.Errorf("delete files: %w", err)
 	}
 	return nil
+}
+
+// removeTree is os.RemoveAll that tries again for a moment: a job deleted
+// while a worker still renders it (a control-plane reset) has files
+// appearing under it until the worker notices its record is gone, and
+// RemoveAll then fails with "directory not empty".
+func removeTree(dir string) error {
+	var err error
+	for range 40 {
+		if err = os.RemoveAll(dir); err == nil {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return err
 }
