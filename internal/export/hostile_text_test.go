@@ -212,3 +212,31 @@ func TestBrowser_cloudPolicyRefusesInjectedScript(t *testing.T) {
 		})
 	}
 }
+
+// TestExport_specImagesOnlyFromTheBundle: an image in a spec description
+// that comes from another server is left out (it would tell that server
+// who reads the docs), with a warning naming it; one from the bundle
+// stays; the banner, written by the repository, keeps web images.
+func TestExport_specImagesOnlyFromTheBundle(t *testing.T) {
+	src := mapFS(map[string]string{
+		"docs.json": `{"banner": {"content": "![b](https://cdn.test/banner.png)"}, "navigation": {"tabs": [{"tab": "API", "openapi": "o.json"}]}}`,
+		"img/d.png": "png",
+		"o.json": `{"openapi": "3.1.0", "paths": {"/a": {"get": {"summary": "A", "description": "![pixel](https://tracker.test/p.png) and ![local](/img/d.png)",
+			"responses": {"200": {"description": "ok"}}}}}}`,
+	})
+	var warnings []string
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(m string) { warnings = append(warnings, m) }})
+	page := readOut(t, dir, "api-reference/a.html")
+	if strings.Contains(page, "tracker.test") {
+		t.Error("a spec description's remote image is kept")
+	}
+	if !strings.Contains(page, `src="../img/d.png"`) {
+		t.Error("a spec description's image from the bundle is lost")
+	}
+	if !strings.Contains(page, `src="https://cdn.test/banner.png"`) {
+		t.Error("the banner's web image is lost in a cloud bundle")
+	}
+	if !strings.Contains(strings.Join(warnings, "\n"), "https://tracker.test/p.png") {
+		t.Errorf("no warning names the image left out: %q", warnings)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -204,6 +205,23 @@ func isHTMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c =
 // links made relative like any page content and the HTML sanitized:
 // formatting survives, script and unsafe URLs do not.
 func (j *pipeline) mdHTML(s, key string, prefix markup.Prefix) markup.HTML {
+	return j.untrustedHTML(s, key, prefix, "")
+}
+
+// specHTML is mdHTML for the descriptions of a spec, shown on the page
+// built from file: images come only from the bundle, and each one from
+// elsewhere that is left out is named in a warning.
+func (j *pipeline) specHTML(s, key string, prefix markup.Prefix, file string) markup.HTML {
+	return j.untrustedHTML(s, key, prefix, file)
+}
+
+// remoteImage finds the address of an image from another server in
+// rendered HTML.
+var remoteImage = regexp.MustCompile(`(?i)<img[^>]*\ssrc="((?:https?:)?//[^"]*)"`)
+
+// untrustedHTML renders s; a specFile other than "" is the spec's page,
+// whose images must come from the bundle.
+func (j *pipeline) untrustedHTML(s, key string, prefix markup.Prefix, specFile string) markup.HTML {
 	if !strings.ContainsAny(s, "*_`[]<>#|\n&!~\\") && !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+") &&
 		(len(s) == 0 || s[0] < '0' || s[0] > '9') {
 		// Plain sentences, most descriptions, need no Markdown parser.
@@ -213,5 +231,12 @@ func (j *pipeline) mdHTML(s, key string, prefix markup.Prefix) markup.HTML {
 	if _, err := mdx.ToHTML(j.e.md, []byte(s), &buf); err != nil {
 		return markup.Concat(markup.Const(`<p>`), markup.Text(s), markup.Const(`</p>`))
 	}
-	return markup.Sanitized(string(j.link.rewrite(buf.Bytes(), key, prefix)))
+	out := string(j.link.rewrite(buf.Bytes(), key, prefix))
+	if specFile == "" {
+		return markup.Sanitized(out)
+	}
+	for _, m := range remoteImage.FindAllStringSubmatch(out, -1) {
+		j.warn("%s: an image of a spec description comes from another server and is left out: %s", specFile, m[1])
+	}
+	return markup.SanitizedBundleImages(out)
 }

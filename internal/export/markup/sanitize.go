@@ -21,10 +21,24 @@ import (
 // HTML5 tokenizer of golang.org/x/net/html: it parses as a browser does,
 // which hand-written filters get wrong.
 func Sanitized(untrusted string) HTML {
-	return HTML{textPolicy().Sanitize(untrusted)}
+	return HTML{webImagesPolicy().Sanitize(untrusted)}
 }
 
-var textPolicy = sync.OnceValue(func() *bluemonday.Policy {
+// SanitizedBundleImages is Sanitized that keeps only images from the
+// bundle itself: for text from a spec, whose author may be anyone, an
+// image from another server would tell that server who reads the docs.
+func SanitizedBundleImages(untrusted string) HTML {
+	return HTML{bundleImagesPolicy().Sanitize(untrusted)}
+}
+
+var (
+	webImagesPolicy    = sync.OnceValue(func() *bluemonday.Policy { return textPolicy(imageRef) })
+	bundleImagesPolicy = sync.OnceValue(func() *bluemonday.Policy { return textPolicy(bundleRef) })
+)
+
+// textPolicy is the allowlist of formatted text, with images whose source
+// matches images.
+func textPolicy(images *regexp.Regexp) *bluemonday.Policy {
 	p := bluemonday.NewPolicy()
 	p.AllowElements(
 		"h1", "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "div", "span",
@@ -56,13 +70,16 @@ var textPolicy = sync.OnceValue(func() *bluemonday.Policy {
 	p.AllowAttrs("href").OnElements("a")
 	// Images from the bundle (a relative path) or from a web server; never
 	// another scheme, a protocol-relative or backslashed host.
-	p.AllowAttrs("src").Matching(imageRef).OnElements("img")
+	p.AllowAttrs("src").Matching(images).OnElements("img")
 	p.AllowAttrs("alt", "width", "height").OnElements("img")
 	return p
-})
+}
 
 // imageRef is an http or https URL, or a relative reference that stays
 // on the bundle: no scheme (no colon before the first slash, question mark
 // or hash), no leading slash or backslash (root- or protocol-relative,
 // UNC).
 var imageRef = regexp.MustCompile(`^(?i:https?://[^/\\]|[^/\\:?#][^:?#]*([?#].*)?$)`)
+
+// bundleRef is the relative half of imageRef: a file of the bundle.
+var bundleRef = regexp.MustCompile(`^[^/\\:?#][^:?#]*([?#].*)?$`)

@@ -33,3 +33,17 @@ func TestSanitized(t *testing.T) {
 		}
 	}
 }
+
+func TestSanitizedBundleImages(t *testing.T) {
+	for in, want := range map[string]string{
+		`<img src="https://cdn.test/d.png" alt="d">`: "",
+		`<img src="//cdn.test/d.png">`:               "",
+		`<img src="images/d.png" alt="d">`:           `<img src="images/d.png" alt="d">`,
+		`<img src="../images/d.png">`:                `<img src="../images/d.png">`,
+	} {
+		got := SanitizedBundleImages(in).String()
+		if strings.Contains(got, "cdn.test") || want != "" && got != want {
+			t.Errorf("SanitizedBundleImages(%q) = %q, want %q (an image from elsewhere loses its source)", in, got, want)
+		}
+	}
+}
