@@ -1,0 +1,101 @@
+package export
+
+import (
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// TestCorpus_linksAndAnchorsResolve exports every fixture source and
+// follows every link and image of every page inside the bundle: the file
+// it names exists, and a #fragment names an id of that page. Links out of
+// the bundle (a scheme) are not followed. No endpoint page is an empty
+// shell (a method badge with no reference under it).
+func TestCorpus_linksAndAnchorsResolve(t *testing.T) {
+	for name, src := range map[string]fs.FS{"fixture": fixture(), "apisite": apiSite(), "docsrepo": docsRepo(), "airgap": os.DirFS("testdata/airgap")} {
+		t.Run(name, func(t *testing.T) {
+			dir, m := exportTo(t, Request{Source: src, Kind: KindCloud})
+			ids := map[string]map[string]bool{}
+			idsOf := func(file string) map[string]bool {
+				if got, ok := ids[file]; ok {
+					return got
+				}
+				set := map[string]bool{}
+				b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(file)))
+				if err == nil {
+					z := html.NewTokenizer(strings.NewReader(string(b)))
+					for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
+						if tt == html.StartTagToken || tt == html.SelfClosingTagToken {
+							for _, a := range z.Token().Attr {
+								if a.Key == "id" || a.Key == "name" {
+									set[a.Val] = true
+								}
+							}
+						}
+					}
+				}
+				ids[file] = set
+				return set
+			}
+			checked, fragments := 0, 0
+			defer func() {
+				t.Logf("%d links and images followed, %d with a fragment", checked, fragments)
+				if checked < 20 {
+					t.Errorf("only %d links followed: the check is not reading the pages", checked)
+				}
+			}()
+			for _, f := range m.Files {
+				if !strings.HasSuffix(f.Path, ".html") {
+					continue
+				}
+				b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Path)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				// An endpoint page shows its reference: a method badge
+				// with nothing under it is an empty shell.
+				if page := string(b); strings.Contains(page, `<div class="endpoint`) && !strings.Contains(page, `class="api-reference"`) &&
+					!strings.Contains(page, `class="playground`) && !strings.Contains(page, `class="field"`) {
+					t.Errorf("%s is an endpoint page with no reference", f.Path)
+				}
+				z := html.NewTokenizer(strings.NewReader(string(b)))
+				for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
+					if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+						continue
+					}
+					tok := z.Token()
+					for _, a := range tok.Attr {
+						if (a.Key != "href" || tok.Data != "a") && (a.Key != "src" || tok.Data != "img") {
+							continue
+						}
+						u, err := url.Parse(a.Val)
+						if err != nil || u.Scheme != "" || u.Host != "" || a.Val == "" {
+							continue
+						}
+						checked++
+						target := f.Path
+						if u.Path != "" {
+							target = path.Join(path.Dir(f.Path), u.Path)
+						}
+						if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(target))); err != nil {
+							t.Errorf("%s: %s %q names %s, which the bundle lacks", f.Path, a.Key, a.Val, target)
+							continue
+						}
+						if u.Fragment != "" {
+							fragments++
+						}
+						if u.Fragment != "" && strings.HasSuffix(target, ".html") && !idsOf(target)[u.Fragment] {
+							t.Errorf("%s: %s %q: %s has no id %q", f.Path, a.Key, a.Val, target, u.Fragment)
+						}
+					}
+				}
+			}
+		})
+	}
+}
