@@ -38,19 +38,8 @@ func IsRemote(ref string) bool {
 // The export has already made every root-relative link that names a file
 // of the bundle relative, so what is left here names nothing in it.
 func Outside(ref string) bool {
-	ref = browserRef(ref)
+	ref = markup.BrowserRef(ref)
 	return IsRemote(ref) || strings.HasPrefix(ref, "/") || strings.HasPrefix(ref, `\`)
-}
-
-// browserRef is ref as a browser reads it before resolving: leading and
-// trailing spaces and control characters dropped, tabs and newlines
-// removed anywhere.
-func browserRef(ref string) string {
-	ref = strings.TrimFunc(ref, func(r rune) bool { return r <= ' ' })
-	if strings.ContainsAny(ref, "\t\n\r") {
-		ref = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(ref)
-	}
-	return ref
 }
 
 // HTML returns content with embeds that load from outside the bundle
@@ -344,7 +333,7 @@ func CSS(css, prefix string) (string, []string) {
 			ref := importTarget(rule[len("@import"):])
 			switch {
 			case rootRelative(ref):
-				replace(i, i+end+1, `@import url("`+cssString(prefix+browserRef(ref)[1:])+`");`)
+				replace(i, i+end+1, `@import url("`+cssString(prefix+markup.BrowserRef(ref)[1:])+`");`)
 			case Outside(ref):
 				replace(i, i+end+1, "/* remote stylesheet not included: "+cssComment(ref)+" */")
 				urls = append(urls, ref)
@@ -359,7 +348,7 @@ func CSS(css, prefix string) (string, []string) {
 			ref := strings.Trim(strings.TrimSpace(css[i+4:i+end]), `"'`)
 			switch {
 			case rootRelative(ref):
-				replace(i, i+end+1, `url("`+cssString(prefix+browserRef(ref)[1:])+`")`)
+				replace(i, i+end+1, `url("`+cssString(prefix+markup.BrowserRef(ref)[1:])+`")`)
 			case Outside(ref):
 				replace(i, i+end+1, "none /* remote: "+cssComment(ref)+" */")
 				urls = append(urls, ref)
@@ -379,7 +368,7 @@ func CSS(css, prefix string) (string, []string) {
 // rootRelative is a reference from the root of the site (/a/b), not a
 // protocol-relative or backslashed host.
 func rootRelative(ref string) bool {
-	ref = browserRef(ref)
+	ref = markup.BrowserRef(ref)
 	return strings.HasPrefix(ref, "/") && !strings.HasPrefix(ref, "//") && !strings.HasPrefix(ref, `/\`)
 }
 

@@ -26,14 +26,24 @@ var allowedSchemes = map[string]bool{"http": true, "https": true, "mailto": true
 // ErrScheme is returned for a reference whose scheme is not allowed.
 var ErrScheme = errors.New("only relative links and http, https, mailto and tel are allowed")
 
-// Scheme returns the scheme of ref in lower case, "" when it has none.
-// Browsers ignore ASCII tab and newline anywhere in a URL and leading
-// spaces and control characters, so "java\tscript:" and " javascript:"
-// are javascript: to them, and to this function too.
+// BrowserRef is ref as a browser reads it before resolving it: leading
+// and trailing spaces and control characters dropped, ASCII tab and
+// newline removed anywhere. "java\tscript:" and " javascript:" are
+// javascript: to a browser, and so to everything that reads BrowserRef.
+func BrowserRef(ref string) string {
+	ref = strings.TrimFunc(ref, func(r rune) bool { return r <= ' ' })
+	if strings.ContainsAny(ref, "\t\n\r") {
+		ref = dropTabsAndNewlines.Replace(ref)
+	}
+	return ref
+}
+
+var dropTabsAndNewlines = strings.NewReplacer("\t", "", "\n", "", "\r", "")
+
+// Scheme returns the scheme of ref in lower case, "" when it has none,
+// read as a browser reads it (BrowserRef).
 func Scheme(ref string) string {
-	ref = strings.TrimLeft(ref, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"+
-		"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
-	ref = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(ref)
+	ref = BrowserRef(ref)
 	for i := 0; i < len(ref); i++ {
 		c := ref[i]
 		switch {
