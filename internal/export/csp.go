@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/airgap"
 	"golang.org/x/net/html"
 )
 
@@ -131,7 +132,7 @@ func pageScripts(content []byte) []string {
 					typ = a.Val
 				}
 			}
-			if !runsAsScript(typ) {
+			if !airgap.RunsAsScript(typ) {
 				continue
 			}
 			if src == "" {
@@ -148,14 +149,4 @@ func pageScripts(content []byte) []string {
 			inline = false
 		}
 	}
-}
-
-// runsAsScript reports a script type the browser executes (data blocks
-// such as JSON-LD do not run and need nothing from the policy).
-func runsAsScript(typ string) bool {
-	switch strings.ToLower(strings.TrimSpace(typ)) {
-	case "", "module", "text/javascript", "application/javascript", "text/ecmascript", "application/ecmascript":
-		return true
-	}
-	return false
 }

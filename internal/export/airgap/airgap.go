@@ -111,7 +111,7 @@ func HTML(content []byte, prefix string) ([]byte, []string) {
 				// blocks (JSON-LD and the like) do not run and may stay, and
 				// a script the bundle ships (a local src) is allowed.
 				cont.inline = tok.Data == "script" && attr(&tok, "src") == "" && len(urls) == 0 &&
-					isJavaScript(attr(&tok, "type"))
+					RunsAsScript(attr(&tok, "type"))
 				continue
 			}
 			inStyle = tok.Data == "style" && tt == html.StartTagToken
@@ -246,7 +246,9 @@ func rawTagName(raw []byte) string {
 	return strings.ToLower(string(name))
 }
 
-func isJavaScript(typ string) bool {
+// RunsAsScript reports a <script> type the browser executes; data blocks
+// (JSON-LD and the like) do not run.
+func RunsAsScript(typ string) bool {
 	switch strings.ToLower(strings.TrimSpace(typ)) {
 	case "", "module", "text/javascript", "application/javascript", "text/ecmascript", "application/ecmascript":
 		return true
