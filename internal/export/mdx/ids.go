@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
-	"unicode"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 )
@@ -42,22 +42,7 @@ func (h *headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
 func (h *headingIDs) Put(value []byte) { h.used[string(value)] = true }
 
 // HeadingSlug is the id of a heading whose text is s (see headingIDs).
-func HeadingSlug(s string) string {
-	s = stripTags(s)
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r):
-			b.WriteRune(r)
-			dash = false
-		case !dash && b.Len() > 0:
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	return strings.TrimSuffix(b.String(), "-")
-}
+func HeadingSlug(s string) string { return markup.TextSlug(stripTags(s)) }
 
 // stripTags drops <…> tags from heading text, keeping what they enclose.
 func stripTags(s string) string {
