@@ -72,32 +72,36 @@ func (g *ignoring) hidden(name string, dir bool) bool {
 	return g.m.Match(parts, dir)
 }
 
-// hiddenPath is hidden for a path whose kind is not known yet: stat it.
-func (g *ignoring) hiddenPath(name string) bool {
-	dir := false
-	if st, err := fs.Stat(g.fsys, name); err == nil {
-		dir = st.IsDir()
-	}
-	return g.hidden(path.Clean(name), dir)
-}
+// notExist is the error of a hidden path, as if it were not there.
+func notExist(op, name string) error { return &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist} }
 
+// Open opens name and then asks the open file what it is, so a hidden
+// path costs no extra stat.
 func (g *ignoring) Open(name string) (fs.File, error) {
-	if g.hiddenPath(name) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	f, err := g.fsys.Open(name)
+	if err != nil {
+		return nil, err
 	}
-	return g.fsys.Open(name)
+	if st, err := f.Stat(); err == nil && g.hidden(path.Clean(name), st.IsDir()) {
+		_ = f.Close()
+		return nil, notExist("open", name)
+	}
+	return f, nil
 }
 
 func (g *ignoring) Stat(name string) (fs.FileInfo, error) {
-	if g.hiddenPath(name) {
-		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+	st, err := fs.Stat(g.fsys, name)
+	if err == nil && g.hidden(path.Clean(name), st.IsDir()) {
+		return nil, notExist("stat", name)
 	}
-	return fs.Stat(g.fsys, name)
+	return st, err
 }
 
+// ReadDir lists a folder (a folder pattern applies) without its hidden
+// entries.
 func (g *ignoring) ReadDir(name string) ([]fs.DirEntry, error) {
-	if g.hiddenPath(name) {
-		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
+	if g.hidden(path.Clean(name), true) {
+		return nil, notExist("readdir", name)
 	}
 	entries, err := fs.ReadDir(g.fsys, name)
 	kept := entries[:0]
@@ -109,9 +113,10 @@ func (g *ignoring) ReadDir(name string) ([]fs.DirEntry, error) {
 	return kept, err
 }
 
+// ReadFile reads a file (a folder pattern does not apply).
 func (g *ignoring) ReadFile(name string) ([]byte, error) {
-	if g.hiddenPath(name) {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
+	if g.hidden(path.Clean(name), false) {
+		return nil, notExist("read", name)
 	}
 	return fs.ReadFile(g.fsys, name)
 }
@@ -119,15 +124,16 @@ func (g *ignoring) ReadFile(name string) ([]byte, error) {
 // ReadLink and Lstat keep links visible to the walk, as the source shows
 // them (confine has already made them safe).
 func (g *ignoring) ReadLink(name string) (string, error) {
-	if g.hiddenPath(name) {
-		return "", &fs.PathError{Op: "readlink", Path: name, Err: fs.ErrNotExist}
+	if g.hidden(path.Clean(name), false) {
+		return "", notExist("readlink", name)
 	}
 	return fs.ReadLink(g.fsys, name)
 }
 
 func (g *ignoring) Lstat(name string) (fs.FileInfo, error) {
-	if g.hiddenPath(name) {
-		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
+	st, err := fs.Lstat(g.fsys, name)
+	if err == nil && g.hidden(path.Clean(name), st.IsDir()) {
+		return nil, notExist("lstat", name)
 	}
-	return fs.Lstat(g.fsys, name)
+	return st, err
 }
