@@ -215,7 +215,7 @@ func TestBrowser_airGappedStaysInItsDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Let the browser act on what was clicked before reading the log.
-	if err := b.call("Runtime.evaluate", map[string]any{"expression": `new Promise(r => setTimeout(r, 300))`, "awaitPromise": true}, nil); err != nil {
+	if err := b.pause(300*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if len(tr.requests) < 2 {

@@ -185,6 +185,13 @@ func (b *browser) eval(expr string, into any) error {
 	return json.Unmarshal(r.Result.Value, into)
 }
 
+// pause lets the page's own timers and event handlers run for d, in the
+// page's clock, before the test reads what they did.
+func (b *browser) pause(d time.Duration) error {
+	return b.call("Runtime.evaluate", map[string]any{
+		"expression": fmt.Sprintf("new Promise(r => setTimeout(r, %d))", d.Milliseconds()), "awaitPromise": true}, nil)
+}
+
 // waitFor polls a boolean expression until it holds or the deadline passes.
 func (b *browser) waitFor(ctx context.Context, expr string) error {
 	for {
