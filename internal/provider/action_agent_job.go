@@ -81,8 +81,7 @@ func (a *agentJobAction) Invoke(ctx context.Context, req action.InvokeRequest, r
 
 	job, err := a.data.client.CreateAgentJob(ctx, project, m.Prompt.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
-		resp.Diagnostics.AddAttributeError(path.Root("project_id"), "Project Not Found",
-			fmt.Sprintf("No project %q exists (or the key cannot see it): %s", project, err))
+		projectNotFound(&resp.Diagnostics, project, err)
 		return
 	}
 	if err != nil {
@@ -167,4 +166,11 @@ type agentJobActionModel struct {
 	Prompt    types.String `tfsdk:"prompt"`
 	Wait      types.Bool   `tfsdk:"wait"`
 	Timeout   types.String `tfsdk:"timeout"`
+}
+
+// projectNotFound is the attribute error of an action whose project_id
+// names no project the key can see.
+func projectNotFound(diags *diag.Diagnostics, project string, err error) {
+	diags.AddAttributeError(path.Root("project_id"), "Project Not Found",
+		fmt.Sprintf("No project %q exists (or the key cannot see it): %s", project, err))
 }

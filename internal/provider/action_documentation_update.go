@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -80,8 +79,7 @@ func (a *documentationUpdateAction) Invoke(ctx context.Context, req action.Invok
 
 	id, err := a.data.client.TriggerUpdate(ctx, project)
 	if errors.Is(err, client.ErrNotFound) {
-		resp.Diagnostics.AddAttributeError(path.Root("project_id"), "Project Not Found",
-			fmt.Sprintf("No project %q exists (or the key cannot see it): %s", project, err))
+		projectNotFound(&resp.Diagnostics, project, err)
 		return
 	}
 	if err != nil {

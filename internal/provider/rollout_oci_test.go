@@ -17,6 +17,7 @@ import (
 
 	"github.com/distribution/distribution/v3/configuration"
 	"github.com/distribution/distribution/v3/registry/handlers"
+
 	// The in-memory storage driver registers itself for "inmemory".
 	_ "github.com/distribution/distribution/v3/registry/storage/driver/inmemory"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
