@@ -106,7 +106,7 @@ func webOrigin(s string) string {
 // content: the hash of each inline script and the origin of each remote
 // one. Most pages have none, and are not parsed.
 func pageScripts(content []byte) []string {
-	if !bytes.Contains(bytes.ToLower(content), []byte("<script")) {
+	if !hasScriptTag(content) {
 		return nil
 	}
 	var out []string
@@ -148,5 +148,20 @@ func pageScripts(content []byte) []string {
 		case html.EndTagToken:
 			inline = false
 		}
+	}
+}
+
+// hasScriptTag reports a <script tag in any case, without copying the
+// page to lower-case it: it runs on every page of a cloud export.
+func hasScriptTag(b []byte) bool {
+	for {
+		i := bytes.IndexByte(b, '<')
+		if i < 0 || len(b)-i < 7 {
+			return false
+		}
+		if bytes.EqualFold(b[i+1:i+7], []byte("script")) {
+			return true
+		}
+		b = b[i+1:]
 	}
 }
