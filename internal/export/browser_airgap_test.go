@@ -215,7 +215,7 @@ func TestBrowser_airGappedStaysInItsDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Let the browser act on what was clicked before reading the log.
-	if err := b.pause(300*time.Millisecond); err != nil {
+	if err := b.pause(300 * time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if len(tr.requests) < 2 {

@@ -143,7 +143,7 @@ func TestBrowser_descriptionsAndBannerRunNoScript(t *testing.T) {
 				must(b.call("Page.navigate", map[string]any{"url": u}, nil))
 				must(b.waitFor(ctx, `document.readyState === "complete" && location.pathname.endsWith(`+jsString(filepath.Base(p))+`)`))
 				// Give error handlers of broken images a moment to fire.
-				must(b.pause(100*time.Millisecond))
+				must(b.pause(100 * time.Millisecond))
 				var pwned string
 				must(b.eval(`String(window.pwned || "")`, &pwned))
 				if pwned != "" {
@@ -196,7 +196,7 @@ func TestBrowser_cloudPolicyRefusesInjectedScript(t *testing.T) {
 			if err := b.eval(`document.body.insertAdjacentHTML("beforeend", '<img src="x" onerror="window.pwned = 1">'); 0`, nil); err != nil {
 				t.Fatal(err)
 			}
-			if err := b.pause(200*time.Millisecond); err != nil {
+			if err := b.pause(200 * time.Millisecond); err != nil {
 				t.Fatal(err)
 			}
 			var pwned int
