@@ -234,6 +234,12 @@ func New(opts Options) (*Server, error) {
 		_ = s.store.Close()
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
+	if s.control != nil {
+		if err := s.loadControlState(); err != nil {
+			_ = s.store.Close()
+			return nil, fmt.Errorf("apiserver: %w", err)
+		}
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wake = make(chan struct{}, 1)
 	if err := s.recoverJobs(); err != nil {
