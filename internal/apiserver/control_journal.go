@@ -137,15 +137,22 @@ func (s *Server) journalRequests(next http.Handler) http.Handler {
 		defer func() {
 			note.mu.Lock()
 			e := api.ControlRequest{
-				Time: at, Method: r.Method, Path: r.URL.Path, Query: s.redactQuery(r.URL.RawQuery),
+				Time: at, Method: r.Method, Path: s.redactText(r.URL.Path), Query: s.redactQuery(r.URL.RawQuery),
 				Status: rec.status, Organization: note.org, Headers: s.redactHeaders(r.Header), BodyBytes: body.n,
 			}
 			if note.aborted {
 				e.Status = 0
 			}
 			note.mu.Unlock()
-			if len(body.kept) > 0 {
-				e.Body = s.redactText(string(body.kept))
+			if kept := body.kept; len(kept) > 0 {
+				if len(kept) == maxJournalBody {
+					// Cut: a secret may straddle the cut, too short
+					// after it to be recognised. Every secret is
+					// shorter than maxControlToken, so one that does
+					// starts within that many bytes of the end.
+					kept = kept[:len(kept)-maxControlToken]
+				}
+				e.Body = s.redactText(string(kept))
 			}
 			s.control.journal.add(e)
 		}()
