@@ -137,7 +137,7 @@ func (s *Server) journalRequests(next http.Handler) http.Handler {
 		defer func() {
 			note.mu.Lock()
 			e := api.ControlRequest{
-				Time: at, Method: r.Method, Path: s.redactText(r.URL.Path), Query: s.redactQuery(r.URL.RawQuery),
+				Time: at, Method: r.Method, Path: s.redactPath(r.URL.Path), Query: s.redactQuery(r.URL.RawQuery),
 				Status: rec.status, Organization: note.org, Headers: s.redactHeaders(r.Header), BodyBytes: body.n,
 			}
 			if note.aborted {
@@ -218,6 +218,20 @@ func (s *Server) redactText(v string) string {
 		prefix, _, _ := strings.Cut(k, "_")
 		return prefix + "_" + redact.Marker
 	})
+}
+
+// redactPath masks a path segment that is an admin key of this server's
+// shape (its keyPrefix: ids such as se_0123456789abcdef, which the key
+// shape of redactText would take too, stay readable) and the control
+// token.
+func (s *Server) redactPath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, seg := range segs {
+		if wellFormedKey(s.cfg.KeyPrefix, seg) {
+			segs[i] = s.cfg.KeyPrefix + "_" + redact.Marker
+		}
+	}
+	return redact.Text(strings.Join(segs, "/"), s.control.token)
 }
 
 // controlJournal answers GET /_control/v1/requests with the entries that

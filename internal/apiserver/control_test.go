@@ -502,10 +502,16 @@ func TestControl_journalHoldsNoSecretAnywhere(t *testing.T) {
 	filler := strings.Repeat("a", 64<<10-len(lead)-10)
 	call(t, http.MethodPost, env.URL+fill(api.PathAgentJobs, "projectId", env.ProjectID), env.Key,
 		lead+filler+"dak_"+secret+` tail"}`)
+	job := "se_0123456789abcdef"
+	call(t, http.MethodGet, env.URL+fill(api.PathExportJob, "jobId", job), env.Key, nil)
 	raw := ctl(t, env, http.MethodGet, api.PathControlRequests, nil, 200)
 	for _, s := range []string{strings.TrimPrefix(env.OtherKey, "dak_")[:8], testControlToken[:8], secret[:6]} {
 		if strings.Contains(string(raw.body), s) {
 			t.Errorf("the journal holds (part of) a secret %q", s)
 		}
+	}
+	// Ids, shaped much like keys, stay readable.
+	if !strings.Contains(string(raw.body), `"path":"/v1/static-export/jobs/`+job+`"`) {
+		t.Errorf("the journal lost a job id: %s", raw.body)
 	}
 }
