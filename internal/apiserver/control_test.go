@@ -497,7 +497,7 @@ func TestControl_journalHoldsNoSecretAnywhere(t *testing.T) {
 	env := controlEnv(t)
 	call(t, http.MethodGet, env.URL+"/v1/static-export/jobs/"+env.OtherKey, env.Key, nil)
 	call(t, http.MethodGet, env.URL+"/v2/agent/"+testControlToken+"/job/x", env.Key, nil)
-	const secret = "Zq7Xw9Vb3Nm5Lk8Jh2Gf4Ds6"
+	const secret = "Zq7Xw9Vb3Nm5Lk8Jh2Gf4Ds6" //nolint:gosec // G101: a made-up key, to see it is not journaled
 	lead := `{"prompt": "`
 	filler := strings.Repeat("a", 64<<10-len(lead)-10)
 	call(t, http.MethodPost, env.URL+fill(api.PathAgentJobs, "projectId", env.ProjectID), env.Key,
