@@ -1,13 +1,18 @@
 package apiserver_test
 
 import (
+	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // What the control plane set that changes the admin API's answers
@@ -35,13 +40,7 @@ func controlStateSurvivesRestart(t *testing.T, db apiservertest.Option) {
 	}
 	start := func(key, domain string) string {
 		t.Helper()
-		var j api.ExportJob
-		r := call(t, http.MethodPost, env.URL+api.PathExportJobs, key, api.StartExportRequest{Domain: domain})
-		if r.status != http.StatusAccepted {
-			t.Fatalf("start %s: %d %s", domain, r.status, r.body)
-		}
-		r.decode(t, &j)
-		return j.JobID
+		return startExportAs(t, env, key, domain)
 	}
 	force := func(id string, st api.ControlExportState) {
 		t.Helper()
@@ -152,4 +151,94 @@ func controlStateSurvivesRestart(t *testing.T, db apiservertest.Option) {
 			t.Errorf("link of a job a reset deleted, after a restart: %d %s", st, body)
 		}
 	}
+}
+
+// The same across a SIGKILL of the server process: holds, forced states
+// and revocations were on disk before their requests were answered.
+func TestControl_stateSurvivesKill(t *testing.T) {
+	dir := t.TempDir()
+	apiservertest.WriteSites(t, dir)
+	key := "dak_" + strings.Repeat("cd", 16)
+	cfg := fmt.Sprintf(`
+control: {token: %q}
+organizations:
+  - id: acme
+    plan: enterprise
+    apiKeys: [%q]
+    projects:
+      - id: docs
+        repository: https://git.example.com/acme/docs
+        agent: {duration: 1h}
+        deployments:
+          - {domain: small.acme.test, source: ./site, kind: air-gapped}
+`, testControlToken, key)
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := fmt.Sprintf("--config %s --data-dir %s --addr %s", filepath.Join(dir, "config.yaml"), filepath.Join(dir, "data"), testutil.FreeAddr(t))
+	env := &apiservertest.Env{Key: key, Domain: "small.acme.test", ProjectID: "docs"}
+	first := startChild(t, args)
+	env.URL = first.url
+
+	kept := newOrg(t, env, map[string]any{"id": "kept", "persist": true})
+	keptJob := waitExport(t, env, kept.APIKey, startExportAs(t, env, kept.APIKey, kept.Domain))
+	var keptLink api.Bundle
+	call(t, http.MethodPost, env.URL+fill(api.PathExportBundle, "jobId", keptJob.JobID), kept.APIKey, nil).decode(t, &keptLink)
+	ctl(t, env, http.MethodPost, api.PathControlReset, api.ControlReset{Organization: "kept"}, http.StatusNoContent)
+	ctl(t, env, http.MethodPost, api.PathControlExportHold, api.ControlHold{Organization: "kept"}, http.StatusNoContent)
+	failed := startExportAs(t, env, key, env.Domain)
+	ctl(t, env, http.MethodPost, fill(api.PathControlExportState, "jobId", failed),
+		api.ControlExportState{Status: api.ExportFailed, Error: "forced"}, http.StatusOK)
+	ctl(t, env, http.MethodPost, api.PathControlExportHold, api.ControlHold{Organization: "acme"}, http.StatusNoContent)
+	held := startExportAs(t, env, key, env.Domain)
+	var aj api.AgentJob
+	call(t, http.MethodPost, env.URL+fill(api.PathAgentJobs, "projectId", "docs"), key,
+		api.CreateAgentJobRequest{Prompt: "document the flag"}).decode(t, &aj)
+	ctl(t, env, http.MethodPost, fill(api.PathControlAgentState, "projectId", "docs", "id", aj.ID),
+		api.ControlAgentState{Status: api.AgentFailed}, http.StatusOK)
+
+	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = first.cmd.Wait()
+	env.URL = startChild(t, args).url
+
+	var j api.ExportJob
+	call(t, http.MethodGet, env.URL+fill(api.PathExportJob, "jobId", failed), key, nil).decode(t, &j)
+	if j.Status != api.ExportFailed || j.Error != "forced" {
+		t.Errorf("forced failed export after a kill: %+v", j)
+	}
+	for _, id := range []string{held, startExportAs(t, env, key, env.Domain)} {
+		j = api.ExportJob{}
+		call(t, http.MethodGet, env.URL+fill(api.PathExportJob, "jobId", id), key, nil).decode(t, &j)
+		if j.Status != api.ExportQueued {
+			t.Errorf("export of a held organization after a kill: %+v", j)
+		}
+	}
+	id := startExportAs(t, env, kept.APIKey, kept.Domain)
+	j = api.ExportJob{}
+	call(t, http.MethodGet, env.URL+fill(api.PathExportJob, "jobId", id), kept.APIKey, nil).decode(t, &j)
+	if j.Status != api.ExportQueued {
+		t.Errorf("export of a held persisted organization after a kill: %+v", j)
+	}
+	var agent api.AgentJob
+	call(t, http.MethodGet, env.URL+fill(api.PathAgentJob, "projectId", "docs", "id", aj.ID), key, nil).decode(t, &agent)
+	if agent.Status != api.AgentFailed {
+		t.Errorf("forced agent job after a kill: %+v", agent)
+	}
+	if r := call(t, http.MethodGet, keptLink.BundleURL, "", nil); r.status != http.StatusForbidden || !strings.Contains(string(r.body), "revoked") {
+		t.Errorf("revoked link after a kill: %d %s", r.status, r.body)
+	}
+}
+
+// startExportAs starts an export of domain with key and returns its id.
+func startExportAs(t *testing.T, env *apiservertest.Env, key, domain string) string {
+	t.Helper()
+	var j api.ExportJob
+	r := call(t, http.MethodPost, env.URL+api.PathExportJobs, key, api.StartExportRequest{Domain: domain})
+	if r.status != http.StatusAccepted {
+		t.Fatalf("start %s: %d %s", domain, r.status, r.body)
+	}
+	r.decode(t, &j)
+	return j.JobID
 }
