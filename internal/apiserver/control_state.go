@@ -38,6 +38,12 @@ type controlState struct {
 // holds s.control.mu, so writes happen in the order the changes did.
 func (s *Server) saveControlStateLocked() error {
 	c := s.control
+	cutoff := s.clock.Now().Add(-s.linkTTL)
+	for id, at := range c.revoked {
+		if !at.After(cutoff) {
+			delete(c.revoked, id) // every link it covered has expired
+		}
+	}
 	st := controlState{Held: []string{}, Revoked: c.revoked}
 	for org := range c.held {
 		st.Held = append(st.Held, org)
