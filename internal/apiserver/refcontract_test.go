@@ -23,8 +23,11 @@ import (
 // (and then exercised here: success and each documented error status) or
 // listed in refNotImplemented; every response is validated by kin-openapi
 // against the operation's documented statuses, content types and schemas.
-// Where we answer a status the reference does not document, it must be
-// listed in refExtensions with its reason.
+// By default, where we answer a status the reference does not document,
+// it must be listed in refExtensions with its reason; with --strict no
+// such status may be answered at all (strictAnswers says what stands in,
+// and TestStrictStatuses_matchReference covers the statuses this test
+// cannot provoke).
 
 // refDocs are the reference documents and where their server URL's path
 // puts their paths on our server: the static-export and external
