@@ -66,8 +66,15 @@ func WithAgentJobsPerHour(n int) Option {
 	}
 }
 
+// WithStrict runs the server as `apiserver --strict` does: answers carry
+// only the fields and statuses the real service documents (a missing key
+// on an agent job is its 404, a start over a limit its 403), so a suite
+// proves it does not depend on what the reference server adds.
+func WithStrict() Option { return func(s *settings) { s.strict = true } }
+
 // WithMaxActiveExports sets how many exports an organization may have
-// queued or running (default 10); one more is a 429.
+// queued or running (default 10); one more is a 429 (with WithStrict, a
+// 403).
 func WithMaxActiveExports(n int) Option {
 	return func(s *settings) {
 		s.tune = append(s.tune, func(c *apiserver.Config) { c.MaxActiveExports = n })

@@ -241,3 +241,24 @@ func TestControl_twoSuites(t *testing.T) {
 		t.Errorf("deleted organization's key: %d", st)
 	}
 }
+
+// WithStrict: no field and no status the real service does not document.
+func TestNew_strict(t *testing.T) {
+	srv := docsadmintest.New(t, docsadmintest.WithStrict(), docsadmintest.WithMaxActiveExports(1))
+	j := waitExport(t, srv, srv.AdminKey, startExport(t, srv, srv.AdminKey, docsadmintest.Domain).JobID)
+	if j.Status != "completed" || j.Version != "" {
+		t.Fatalf("export in strict mode (no version): %+v", j)
+	}
+	// A missing key on an agent job: the documented 404, not a 401.
+	if st := admin(t, srv, "", http.MethodGet, "/v2/agent/"+docsadmintest.ProjectID+"/job/aj_0000000000000000", nil, nil); st != http.StatusNotFound {
+		t.Errorf("agent job without a key: %d, want 404", st)
+	}
+	// Over maxActiveExports: the documented 403, not a 429.
+	if err := srv.Control.Hold(t.Context(), docsadmintest.OrganizationID); err != nil {
+		t.Fatal(err)
+	}
+	startExport(t, srv, srv.AdminKey, docsadmintest.Domain)
+	if st := admin(t, srv, srv.AdminKey, http.MethodPost, "/v1/static-export/jobs", map[string]string{"domain": docsadmintest.Domain}, nil); st != http.StatusForbidden {
+		t.Errorf("start over the limit: %d, want 403", st)
+	}
+}

@@ -64,7 +64,7 @@ func (s *Server) createAgentJob(w http.ResponseWriter, r *http.Request) error {
 	limit := s.cfg.jobsPerHour(project)
 	oldest, limited, err := s.store.CreateAgentJob(rec, limit, now.Add(-time.Hour))
 	if err != nil {
-		return fmt.Errorf("store agent job: %w", err)
+		return storeError("store agent job", err)
 	}
 	if limited {
 		return agentRateLimited(project, limit, oldest, now)

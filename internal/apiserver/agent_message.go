@@ -65,7 +65,7 @@ func (s *Server) sendAgentMessage(w http.ResponseWriter, r *http.Request) error 
 	case errors.As(err, &herr):
 		return err
 	case err != nil:
-		return fmt.Errorf("store agent message: %w", err)
+		return storeError("store agent message", err)
 	case limited:
 		return agentRateLimited(project, limit, oldest, now)
 	}

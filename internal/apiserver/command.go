@@ -73,7 +73,8 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"s3://BUCKET?endpoint=URL&region=R&path-style=true bucket for sites and archives (env "+EnvObjectStore+
 			", config storage.objects); credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
 	strict := fs.Bool("strict", false, "leave out what the real service does not document (content version, warnings, "+
-		"Idempotency-Key, 408/413/415 answered 400), so a suite can prove it does not depend on them")
+		"Idempotency-Key, statuses its reference does not list, each answered as the closest one it does), "+
+		"so a suite can prove it does not depend on them")
 	controlToken := fs.String("control-token", "",
 		"enable the control plane for test suites (/_control/v1/...) with this bearer token (env "+EnvControlToken+", config control.token)")
 	fs.Usage = func() {

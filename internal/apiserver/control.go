@@ -56,10 +56,10 @@ type controlPlane struct {
 	mu sync.Mutex
 	// held organizations keep their new exports queued.
 	held map[string]bool
-	// agentStates are forced agent job states, by job id.
-	agentStates map[string]agentOverride
-	// revoked are jobs deleted by a reset: their links answer 403.
-	revoked map[string]bool
+	// revoked are jobs deleted by a reset, with its time: their links
+	// answer 403. Holds and revocations are kept in the data dir
+	// (control_state.go).
+	revoked map[string]time.Time
 }
 
 // checkControlToken refuses a token that is too short to be a secret or
@@ -103,7 +103,7 @@ func (s *Server) newControlPlane(token string, journalSize int) error {
 	s.clock = adj
 	s.control = &controlPlane{
 		digest: sha256.Sum256([]byte(token)), token: token, clock: adj, journal: newJournal(journalSize),
-		held: map[string]bool{}, agentStates: map[string]agentOverride{}, revoked: map[string]bool{},
+		held: map[string]bool{}, revoked: map[string]time.Time{},
 	}
 	return nil
 }
@@ -205,8 +205,9 @@ func decodeOptional(r *http.Request, v any) error {
 }
 
 // farFuture is the lease of a job the control plane pins (held, or forced
-// running): no worker claims it before the control plane lets it go.
-var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+// running): no worker claims it before the control plane lets it go, and
+// a restart keeps it pinned.
+var farFuture = jobstore.Pinned
 
 // Owners of pinned jobs, in place of a worker's name.
 const (
@@ -252,21 +253,17 @@ func (s *Server) resetOrganization(orgID string) error {
 	if _, err := s.store.DeleteOrgUpdates(orgID); err != nil {
 		return storeError("delete documentation updates", err)
 	}
-	s.control.mu.Lock()
-	for id := range s.control.agentStates {
-		// Forced states of deleted jobs go with them; ids never repeat,
-		// so a stale entry could only cost memory.
-		if rec, err := s.store.AgentJob(id); errors.Is(err, jobstore.ErrNoRecord) || (err == nil && rec.OrgID == orgID) {
-			delete(s.control.agentStates, id)
-		}
-	}
-	s.control.mu.Unlock()
 	c := s.control
 	c.faults.removeOrg(orgID)
 	c.journal.removeOrg(orgID)
 	c.mu.Lock()
-	delete(c.held, orgID)
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	if c.held[orgID] {
+		delete(c.held, orgID)
+		if err := s.saveControlStateLocked(); err != nil {
+			return storeError("release the hold", err)
+		}
+	}
 	return nil
 }
 
@@ -293,8 +290,12 @@ func (s *Server) resetAll() error {
 	c.faults.clear()
 	c.journal.clear()
 	c.mu.Lock()
-	c.held, c.agentStates = map[string]bool{}, map[string]agentOverride{}
+	c.held = map[string]bool{}
+	err := s.saveControlStateLocked()
 	c.mu.Unlock()
+	if err != nil {
+		return storeError("release the holds", err)
+	}
 	c.clock.Reset()
 	return nil
 }
@@ -306,15 +307,31 @@ func (s *Server) deleteExports(doomed func(*jobstore.ExportJob) bool) error {
 	if err != nil {
 		return fmt.Errorf("list export jobs: %w", err)
 	}
+	var ids []string
 	for _, rec := range jobs {
-		if !doomed(rec) {
-			continue
+		if doomed(rec) {
+			ids = append(ids, rec.JobID)
 		}
-		s.control.mu.Lock()
-		s.control.revoked[rec.JobID] = true
-		s.control.mu.Unlock()
-		if err := s.removeExport(rec.JobID); err != nil {
-			return storeError("delete export job "+rec.JobID, err)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	// The revocations are on disk before the jobs go, so no restart can
+	// find a job neither stored nor revoked.
+	c := s.control
+	now := s.clock.Now().UTC()
+	c.mu.Lock()
+	for _, id := range ids {
+		c.revoked[id] = now
+	}
+	err = s.saveControlStateLocked()
+	c.mu.Unlock()
+	if err != nil {
+		return storeError("revoke the links of deleted jobs", err)
+	}
+	for _, id := range ids {
+		if err := s.removeExport(id); err != nil {
+			return storeError("delete export job "+id, err)
 		}
 	}
 	return nil
@@ -327,7 +344,8 @@ func (s *Server) linkRevoked(jobID string) bool {
 	}
 	s.control.mu.Lock()
 	defer s.control.mu.Unlock()
-	return s.control.revoked[jobID]
+	_, revoked := s.control.revoked[jobID]
+	return revoked
 }
 
 func (s *Server) controlGetClock(w http.ResponseWriter, _ *http.Request) error {

@@ -276,7 +276,7 @@ func (s *Server) injectFaults(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		he := &httpError{status: f.Status, msg: f.Error}
+		he := &httpError{status: f.Status, msg: f.Error, injected: true}
 		if f.retryAfter > 0 {
 			he.retryAfter = max(1, int(math.Ceil(f.retryAfter.Seconds())))
 		}

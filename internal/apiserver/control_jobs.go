@@ -150,7 +150,11 @@ func (s *Server) controlHold(w http.ResponseWriter, r *http.Request) error {
 	} else {
 		delete(c.held, req.Organization)
 	}
+	err := s.saveControlStateLocked()
 	c.mu.Unlock()
+	if err != nil {
+		return storeError("store the hold", err)
+	}
 	if !hold {
 		if err := s.releaseHeld(req.Organization); err != nil {
 			return err
@@ -196,15 +200,6 @@ func (s *Server) releaseHeld(org string) error {
 	return nil
 }
 
-// agentOverride is a forced agent job state. It holds until the job gets
-// another follow-up message (messages counts those it had when forced).
-type agentOverride struct {
-	status   string
-	prLink   *string
-	at       time.Time
-	messages int
-}
-
 func (s *Server) controlAgentState(w http.ResponseWriter, r *http.Request) error {
 	var req api.ControlAgentState
 	if err := decodeJSON(r, &req); err != nil {
@@ -230,40 +225,42 @@ func (s *Server) controlAgentState(w http.ResponseWriter, r *http.Request) error
 	if req.PRLink != nil && req.Status != api.AgentCompleted {
 		return badRequest("prLink is only for status %q", api.AgentCompleted)
 	}
+	// The forced state is part of the job's record, like the state a
+	// message moves: it survives a restart and goes with the job.
 	now := s.clock.Now().UTC()
-	ov := agentOverride{status: req.Status, prLink: req.PRLink, at: now, messages: len(rec.Messages)}
-	s.control.mu.Lock()
-	s.control.agentStates[id] = ov
-	s.control.mu.Unlock()
+	rec, err = s.store.ForceAgentState(id, &jobstore.AgentForced{
+		Status: req.Status, PRLink: req.PRLink, At: now, Messages: len(rec.Messages)})
+	if errors.Is(err, jobstore.ErrNoRecord) {
+		return errMissing
+	}
+	if err != nil {
+		return storeError("store agent job state", err)
+	}
 	s.log.Info("control: agent job state forced", "job", id, "status", req.Status)
 	writeJSON(w, http.StatusOK, s.agentJobView(rec, now))
 	return nil
 }
 
-// agentJobView is agentView with a forced state laid over it.
+// agentJobView is agentView with a forced state laid over it. A forced
+// state holds until the job's next follow-up message.
 func (s *Server) agentJobView(rec *jobstore.AgentJob, now time.Time) api.AgentJob {
 	job := agentView(rec, now)
-	if s.control == nil {
+	ov := rec.Forced
+	if ov == nil || len(rec.Messages) > ov.Messages {
 		return job
 	}
-	s.control.mu.Lock()
-	ov, ok := s.control.agentStates[rec.ID]
-	s.control.mu.Unlock()
-	if !ok || len(rec.Messages) > ov.messages {
-		return job
-	}
-	job.Status, job.ArchivedAt = ov.status, nil
-	switch ov.status {
+	job.Status, job.ArchivedAt = ov.Status, nil
+	switch ov.Status {
 	case api.AgentCompleted:
-		if ov.prLink != nil {
-			link := *ov.prLink
+		if ov.PRLink != nil {
+			link := *ov.PRLink
 			job.PRLink = &link
 		} else if job.PRLink == nil && rec.Outcome == OutcomePullRequest {
 			link := fmt.Sprintf("%s/pull/%d", rec.Repository, rec.PRNumber)
 			job.PRLink = &link
 		}
 	case api.AgentArchived:
-		at := ov.at
+		at := ov.At
 		job.ArchivedAt = &at
 	}
 	return job

@@ -137,15 +137,22 @@ func (s *Server) journalRequests(next http.Handler) http.Handler {
 		defer func() {
 			note.mu.Lock()
 			e := api.ControlRequest{
-				Time: at, Method: r.Method, Path: r.URL.Path, Query: s.redactQuery(r.URL.RawQuery),
+				Time: at, Method: r.Method, Path: s.redactPath(r.URL.Path), Query: s.redactQuery(r.URL.RawQuery),
 				Status: rec.status, Organization: note.org, Headers: s.redactHeaders(r.Header), BodyBytes: body.n,
 			}
 			if note.aborted {
 				e.Status = 0
 			}
 			note.mu.Unlock()
-			if len(body.kept) > 0 {
-				e.Body = s.redactText(string(body.kept))
+			if kept := body.kept; len(kept) > 0 {
+				if len(kept) == maxJournalBody {
+					// Cut: a secret may straddle the cut, too short
+					// after it to be recognised. Every secret is
+					// shorter than maxControlToken, so one that does
+					// starts within that many bytes of the end.
+					kept = kept[:len(kept)-maxControlToken]
+				}
+				e.Body = s.redactText(string(kept))
 			}
 			s.control.journal.add(e)
 		}()
@@ -211,6 +218,20 @@ func (s *Server) redactText(v string) string {
 		prefix, _, _ := strings.Cut(k, "_")
 		return prefix + "_" + redact.Marker
 	})
+}
+
+// redactPath masks a path segment that is an admin key of this server's
+// shape (its keyPrefix: ids such as se_0123456789abcdef, which the key
+// shape of redactText would take too, stay readable) and the control
+// token.
+func (s *Server) redactPath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, seg := range segs {
+		if wellFormedKey(s.cfg.KeyPrefix, seg) {
+			segs[i] = s.cfg.KeyPrefix + "_" + redact.Marker
+		}
+	}
+	return redact.Text(strings.Join(segs, "/"), s.control.token)
 }
 
 // controlJournal answers GET /_control/v1/requests with the entries that

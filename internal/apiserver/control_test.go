@@ -489,3 +489,29 @@ func TestControl_badRequests(t *testing.T) {
 		}
 	}
 }
+
+// Secrets where a client should not put them still never reach the
+// journal: a key or the control token in the path, and a key cut in two
+// by the end of what the journal keeps of a body.
+func TestControl_journalHoldsNoSecretAnywhere(t *testing.T) {
+	env := controlEnv(t)
+	call(t, http.MethodGet, env.URL+"/v1/static-export/jobs/"+env.OtherKey, env.Key, nil)
+	call(t, http.MethodGet, env.URL+"/v2/agent/"+testControlToken+"/job/x", env.Key, nil)
+	const secret = "Zq7Xw9Vb3Nm5Lk8Jh2Gf4Ds6" //nolint:gosec // G101: a made-up key, to see it is not journaled
+	lead := `{"prompt": "`
+	filler := strings.Repeat("a", 64<<10-len(lead)-10)
+	call(t, http.MethodPost, env.URL+fill(api.PathAgentJobs, "projectId", env.ProjectID), env.Key,
+		lead+filler+"dak_"+secret+` tail"}`)
+	job := "se_0123456789abcdef"
+	call(t, http.MethodGet, env.URL+fill(api.PathExportJob, "jobId", job), env.Key, nil)
+	raw := ctl(t, env, http.MethodGet, api.PathControlRequests, nil, 200)
+	for _, s := range []string{strings.TrimPrefix(env.OtherKey, "dak_")[:8], testControlToken[:8], secret[:6]} {
+		if strings.Contains(string(raw.body), s) {
+			t.Errorf("the journal holds (part of) a secret %q", s)
+		}
+	}
+	// Ids, shaped much like keys, stay readable.
+	if !strings.Contains(string(raw.body), `"path":"/v1/static-export/jobs/`+job+`"`) {
+		t.Errorf("the journal lost a job id: %s", raw.body)
+	}
+}

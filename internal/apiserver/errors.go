@@ -20,6 +20,9 @@ type httpError struct {
 	retryAfter int
 	// authFailed adds the WWW-Authenticate challenge RFC 6750 asks for.
 	authFailed bool
+	// injected marks a fault the control plane injected: its status is
+	// the suite's choice, which strict mode leaves alone.
+	injected bool
 }
 
 func (e *httpError) Error() string { return e.msg }
@@ -81,13 +84,10 @@ func (s *Server) serveError(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "error", err)
 		he = &httpError{status: http.StatusInternalServerError, msg: "internal server error"}
 	}
-	if s.strict {
-		switch he.status {
-		case http.StatusRequestTimeout, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType:
-			// Statuses of our own for a request that cannot be read:
-			// the real service documents only 400 for a bad request.
-			he = &httpError{status: http.StatusBadRequest, msg: he.msg}
-		}
+	if s.strict && !he.injected {
+		// Only statuses the real service documents (strict.go); a fault
+		// a suite injected answers what the suite asked for.
+		he = s.strictError(r, he)
 	}
 	if he.retryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(he.retryAfter))

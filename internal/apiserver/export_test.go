@@ -12,3 +12,11 @@ func StopLeaseRenewal(s *Server) { s.leaseHooks.renewalStopped.Store(true) }
 // OnRender makes every render of s call f first, with the job's id; f may
 // block, as a replica that hangs mid-export would.
 func OnRender(s *Server, f func(jobID string)) { s.leaseHooks.beforeRender.Store(&f) }
+
+// StrictDocumented returns, for each reference operation ("METHOD
+// pattern"), the statuses a strict server may answer.
+func StrictDocumented() map[string][]int { return strictDocumented }
+
+// StrictStatus is what a strict server answers on op for our status, and
+// false when it closes the connection instead.
+func StrictStatus(op string, status int) (int, bool) { return strictStatus(op, status) }

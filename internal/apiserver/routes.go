@@ -70,13 +70,17 @@ func (s *Server) routes() http.Handler {
 		if s.control != nil {
 			h = s.injectFaults(h)
 		}
-		switch rt.access {
+		pattern := rt.Method + " " + rt.Pattern
+		access := rt.access
+		if s.strict && strictNoBody[pattern] {
+			access = authed // the body is not read, so not checked (strict.go)
+		}
+		switch access {
 		case withBody:
 			h = s.requireAuth(s.limitBody(h))
 		case authed:
 			h = s.requireAuth(h)
 		}
-		pattern := rt.Method + " " + rt.Pattern
 		mux.Handle(pattern, h)
 		patterns[pattern] = true
 	}

@@ -85,8 +85,9 @@ type Options struct {
 	JournalSize  int
 	// Strict leaves out of every answer what the real service does not
 	// document (the content version, warnings, the ETag of a download,
-	// Idempotency-Key, 408/413/415 answered 400), so a suite can prove
-	// it does not depend on them.
+	// Idempotency-Key, and every status the reference does not list for
+	// an operation: strict.go), so a suite can prove it does not depend
+	// on them.
 	Strict bool
 }
 
@@ -232,6 +233,12 @@ func New(opts Options) (*Server, error) {
 	if err := s.loadRuntimeOrgs(); err != nil {
 		_ = s.store.Close()
 		return nil, fmt.Errorf("apiserver: %w", err)
+	}
+	if s.control != nil {
+		if err := s.loadControlState(); err != nil {
+			_ = s.store.Close()
+			return nil, fmt.Errorf("apiserver: %w", err)
+		}
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wake = make(chan struct{}, 1)

@@ -72,3 +72,39 @@ func TestStore_agentMessagesShareHourlyLimit(t *testing.T) {
 		})
 	}
 }
+
+// A forced state is part of the job's record: one replica writes it, the
+// other reads it, a message keeps it, and nil clears it.
+func TestStore_forceAgentState(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			stores := b.pair(t)
+			if _, err := stores[0].ForceAgentState("aj_none", &AgentForced{Status: "failed"}); !errors.Is(err, ErrNoRecord) {
+				t.Fatalf("force an unknown job: %v", err)
+			}
+			job := &AgentJob{ID: "aj_forced", OrgID: "acme", ProjectID: "proj_docs", CreatedAt: t0}
+			if _, _, err := stores[0].CreateAgentJob(job, 10, t0.Add(-time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			link := "https://git.example.test/pull/7"
+			f := &AgentForced{Status: "completed", PRLink: &link, At: t0.Add(time.Minute)}
+			if rec, err := stores[0].ForceAgentState(job.ID, f); err != nil || rec.Forced == nil || rec.Forced.Status != "completed" {
+				t.Fatalf("force: %+v %v", rec, err)
+			}
+			msg := AgentMessage{At: t0.Add(2 * time.Minute), Outcome: "pullRequest", Duration: time.Second}
+			if _, _, _, err := stores[1].AddAgentMessage(job.ID, msg, 10, t0.Add(-time.Hour), func(*AgentJob) error { return nil }); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := stores[1].AgentJob(job.ID)
+			if err != nil || rec.Forced == nil || *rec.Forced.PRLink != link || !rec.Forced.At.Equal(f.At) || len(rec.Messages) != 1 {
+				t.Fatalf("read through the other store after a message: %+v %v", rec, err)
+			}
+			if _, err := stores[1].ForceAgentState(job.ID, nil); err != nil {
+				t.Fatal(err)
+			}
+			if rec, err := stores[0].AgentJob(job.ID); err != nil || rec.Forced != nil {
+				t.Fatalf("after clearing: %+v %v", rec, err)
+			}
+		})
+	}
+}

@@ -173,6 +173,28 @@ func (s *Bolt) AddAgentMessage(id string, msg AgentMessage, limit int, since tim
 	return rec, oldest, limited, err
 }
 
+// ForceAgentState implements Store.
+func (s *Bolt) ForceAgentState(id string, f *AgentForced) (rec *AgentJob, err error) {
+	err = s.update(func(tx *bolt.Tx) error {
+		jobs := tx.Bucket(bucketAgentJobs)
+		data := jobs.Get([]byte(id))
+		if data == nil {
+			return ErrNoRecord
+		}
+		rec = &AgentJob{}
+		if err := json.Unmarshal(data, rec); err != nil {
+			return err
+		}
+		rec.Forced = f
+		data, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		return jobs.Put([]byte(id), data)
+	})
+	return rec, err
+}
+
 // AgentJob implements Store.
 func (s *Bolt) AgentJob(id string) (*AgentJob, error) {
 	var rec AgentJob

@@ -125,7 +125,8 @@ func (s *Bolt) CompleteAttempt(mine *ExportJob) error {
 
 // ReleaseLeases ends the leases of jobs a previous process left running.
 // Only one process opens the file (bbolt locks it), so they are orphans:
-// the next claim resumes them at once rather than after their lease.
+// the next claim resumes them at once rather than after their lease. A
+// job the control plane pinned is no orphan and stays pinned.
 func (s *Bolt) ReleaseLeases() error {
 	return s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketExportJobs)
@@ -135,7 +136,7 @@ func (s *Bolt) ReleaseLeases() error {
 			if err := json.Unmarshal(v, &rec); err != nil {
 				return err
 			}
-			if rec.Status != api.ExportRunning || rec.LeaseUntil.IsZero() {
+			if rec.Status != api.ExportRunning || rec.LeaseUntil.IsZero() || rec.LeaseUntil.Equal(Pinned) {
 				return nil
 			}
 			rec.LeaseUntil = time.Time{}

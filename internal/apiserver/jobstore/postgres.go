@@ -136,6 +136,24 @@ func (s *Postgres) AgentJob(id string) (*AgentJob, error) {
 	return &rec, scanRecord(s.pool.QueryRow(ctx, "SELECT record FROM agent_jobs WHERE id = $1", id), &rec)
 }
 
+// ForceAgentState implements Store.
+func (s *Postgres) ForceAgentState(id string, f *AgentForced) (rec *AgentJob, err error) {
+	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
+		rec = &AgentJob{}
+		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM agent_jobs WHERE id = $1 FOR UPDATE", id), rec); err != nil {
+			return err
+		}
+		rec.Forced = f
+		data, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, "UPDATE agent_jobs SET record = $2 WHERE id = $1", id, data)
+		return err
+	})
+	return rec, err
+}
+
 // scanRecord decodes the one JSON record row returns, or ErrNoRecord.
 func scanRecord(row pgx.Row, v any) error {
 	var data []byte

@@ -31,6 +31,10 @@ type Store interface {
 	// the message appended.
 	AddAgentMessage(id string, msg AgentMessage, limit int, since time.Time,
 		accept func(*AgentJob) error) (rec *AgentJob, oldest time.Time, limited bool, err error)
+	// ForceAgentState sets, or with nil clears, the state the control
+	// plane forced on agent job id, in the job's record, and returns the
+	// record; ErrNoRecord when there is no such job.
+	ForceAgentState(id string, f *AgentForced) (*AgentJob, error)
 	// DeleteAgentJobsBefore drops agent jobs created before cutoff.
 	DeleteAgentJobsBefore(cutoff time.Time) (int, error)
 	// DeleteOrgAgentJobs drops every agent job of an organization, for a
@@ -129,7 +133,25 @@ type AgentJob struct {
 	CreatedAt    time.Time     `json:"createdAt"`
 	// Messages are the follow-ups sent to the job, oldest first.
 	Messages []AgentMessage `json:"messages,omitempty"`
+	// Forced is a state the control plane forced, kept with the job so
+	// that it survives a restart and goes when the job goes.
+	Forced *AgentForced `json:"forced,omitempty"`
 }
+
+// AgentForced is an agent job state forced by the control plane. It
+// holds until the job gets another follow-up message: Messages counts
+// those it had when forced.
+type AgentForced struct {
+	Status   string    `json:"status"`
+	PRLink   *string   `json:"prLink,omitempty"`
+	At       time.Time `json:"at"`
+	Messages int       `json:"messages"`
+}
+
+// Pinned is the lease of a job the control plane pinned (held, or forced
+// running): a lease that never ends, so no worker claims the job, and
+// one that ReleaseLeases keeps, so the pin survives a restart.
+var Pinned = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // AgentMessage is one follow-up of an agent job. Like the job, it copies
 // the project's agent script as it was when the message arrived. The
