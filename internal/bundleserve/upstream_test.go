@@ -104,12 +104,13 @@ func TestUpdate_refusedBundleBacksOff(t *testing.T) {
 // A download that stops sending (before the headers, or half-way through
 // the body) is given up after the stall timeout, not after an overall
 // limit, and says so; one that keeps flowing, however slowly and however
-// long in all, completes.
+// long in all, completes (with a longer stall timeout, so that a loaded
+// machine's scheduling delays are not mistaken for a stall).
 func TestUpdate_stallTimeout(t *testing.T) {
 	f := newFixture(t)
 	good := fetchBytes(t, bundleOf(t, f.env, "index", "quickstart").BundleURL)
 
-	const stall = 300 * time.Millisecond
+	const stall, flowingStall = 300 * time.Millisecond, time.Second
 	for _, tc := range []struct {
 		name string
 		h    func(w http.ResponseWriter, release <-chan struct{})
@@ -122,13 +123,16 @@ func TestUpdate_stallTimeout(t *testing.T) {
 			<-release
 		}, "download-stalled"},
 		{"slow but flowing", func(w http.ResponseWriter, release <-chan struct{}) {
-			// Ten pieces 100 ms apart: four stall timeouts in all.
-			step := len(good)/10 + 1
+			// Twenty pieces a sixth of the flowing case's stall timeout
+			// apart: more than three stall timeouts in all, with most of
+			// one timeout of slack per gap for a loaded machine (a third
+			// of 300 ms was not enough at load 20).
+			step := len(good)/20 + 1
 			for i := 0; i < len(good); i += step {
 				_, _ = w.Write(good[i:min(i+step, len(good))])
 				w.(http.Flusher).Flush()
 				select {
-				case <-time.After(stall / 3):
+				case <-time.After(flowingStall / 6):
 				case <-release:
 					return
 				}
@@ -139,7 +143,11 @@ func TestUpdate_stallTimeout(t *testing.T) {
 			release := make(chan struct{})
 			ts, _ := upstream(t, func(w http.ResponseWriter, _ *http.Request) { tc.h(w, release) })
 			t.Cleanup(func() { close(release) }) // before the server closes (LIFO)
-			srv, err := New(Options{URL: ts.URL + "/b.tar.gz", DataDir: t.TempDir(), StallTimeout: stall})
+			timeout := stall
+			if tc.want == "" {
+				timeout = flowingStall
+			}
+			srv, err := New(Options{URL: ts.URL + "/b.tar.gz", DataDir: t.TempDir(), StallTimeout: timeout})
 			if err != nil {
 				t.Fatal(err)
 			}
