@@ -31,6 +31,7 @@ type pipeline struct {
 	warn     func(format string, args ...any) // warnings.add
 	kind     Kind
 	domain   string
+	base     string // the base path of the live site (Request.BasePath), or ""
 	features map[string]bool
 	out      *bundleDir
 	progress func(Progress)
