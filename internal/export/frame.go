@@ -38,3 +38,10 @@ type frame struct {
 
 	chromes sync.Map // chromeKey -> markup.HTML
 }
+
+// drilldown reports docs.json's interaction.drilldown set to true: a
+// reader selecting a nested group goes to its first page.
+func (f *frame) drilldown() bool {
+	d := f.cfg.Interaction.Drilldown
+	return d != nil && *d
+}

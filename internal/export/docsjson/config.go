@@ -30,6 +30,12 @@ type Config struct {
 	Styling     struct {
 		Eyebrows string `json:"eyebrows"` // "section" or "breadcrumbs" above a page's title
 	} `json:"styling"`
+	Interaction struct {
+		// Drilldown true opens a group's first page when a reader
+		// selects the group; false or unset only expands it (the
+		// bundle's one layout does not navigate).
+		Drilldown *bool `json:"drilldown"`
+	} `json:"interaction"`
 	Background struct {
 		Color struct {
 			Light string `json:"light"`
@@ -273,7 +279,7 @@ func (n *NavNode) Label() string {
 // warning, since the hosted site would show something the bundle lacks.
 var supportedKeys = map[string]bool{"$schema": true, "name": true, "description": true, "theme": true,
 	"colors": true, "logo": true, "favicon": true, "navigation": true, "redirects": true, "navbar": true,
-	"footer": true, "background": true, "api": true, "banner": true, "styling": true}
+	"footer": true, "background": true, "api": true, "banner": true, "styling": true, "interaction": true}
 
 // Decode reads and decodes docs.json, turning syntax errors into a
 // message with a line number that a docs author can act on.
@@ -338,7 +344,8 @@ func Decode(read func(string) ([]byte, error), warn func(string, ...any)) (*Conf
 		}
 		checkNavKeys(top["navigation"], warn)
 		CheckKeys(top["api"], warn)
-		checkStylingKeys(top["styling"], warn)
+		checkSubKeys("styling", top["styling"], "eyebrows", warn)
+		checkSubKeys("interaction", top["interaction"], "drilldown", warn)
 	}
 	if c.Name == "" {
 		c.Name = "Documentation"
