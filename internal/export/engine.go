@@ -237,6 +237,7 @@ func (j *pipeline) plan() error {
 	j.link.warn = j.warn
 	j.frame = &frame{cfg: j.cfg, tree: j.tree, byKey: j.byKey, link: j.link, features: j.features, kind: j.kind,
 		domain: j.domain, warn: j.warn, markdown: j.mdHTML, offline: j.offline}
+	j.planSpecDownload(gen.named)
 	return j.planStatic()
 }
 

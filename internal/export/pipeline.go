@@ -32,9 +32,11 @@ type pipeline struct {
 	kind     Kind
 	domain   string
 	base     string // the base path of the live site (Request.BasePath), or ""
-	features map[string]bool
-	out      *bundleDir
-	progress func(Progress)
+	// specFiles are the specs written to api-specs.zip (planSpecDownload).
+	specFiles []string
+	features  map[string]bool
+	out       *bundleDir
+	progress  func(Progress)
 
 	progMu      sync.Mutex
 	done, total int
@@ -169,6 +171,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		b.Text(p.fm.Description)
 		b.Markup(`</p>`)
 	}
+	j.frame.downloadSpecLink(b, prefix)
 	b.Markup(`</header>`)
 	if p.api == nil {
 		apiEndpoint(b, p.fm, j.cfg.API.MDX.Server)
