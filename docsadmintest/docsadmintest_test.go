@@ -21,6 +21,9 @@ type exportJob struct {
 	Status  string `json:"status"`
 	Error   string `json:"error"`
 	Version string `json:"version"`
+	Warning struct {
+		Messages []string `json:"messages"`
+	} `json:"warnings"`
 }
 
 type bundle struct {
@@ -260,5 +263,40 @@ func TestNew_strict(t *testing.T) {
 	startExport(t, srv, srv.AdminKey, docsadmintest.Domain)
 	if st := admin(t, srv, srv.AdminKey, http.MethodPost, "/v1/static-export/jobs", map[string]string{"domain": docsadmintest.Domain}, nil); st != http.StatusForbidden {
 		t.Errorf("start over the limit: %d, want 403", st)
+	}
+}
+
+// TestControl_basePath: an organization created with the base path its
+// site is served under gets exports whose links written with that prefix
+// resolve; without it the same source reports them unresolved.
+func TestControl_basePath(t *testing.T) {
+	srv := docsadmintest.New(t)
+	ctx := t.Context()
+	site := docsadmintest.Source{Files: map[string]string{
+		"docs.json": `{"name": "Prefixed", "navigation": {"pages": ["index", "guide"]}}`,
+		"index.mdx": "# Home\n\nRead [the guide](/docs/guide).\n",
+		"guide.mdx": "# Guide\n\nBack [home](/docs).\n",
+	}}
+	for _, tc := range []struct {
+		base       string
+		unresolved bool
+	}{{"/docs", false}, {"", true}} {
+		o, err := srv.Control.NewOrganization(ctx, docsadmintest.NewOrganization{BasePath: tc.base, Source: site})
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := waitExport(t, srv, o.APIKey, startExport(t, srv, o.APIKey, o.Domain).JobID)
+		if j.Status != "completed" {
+			t.Fatalf("base path %q: export %+v", tc.base, j)
+		}
+		var got exportJob
+		admin(t, srv, o.APIKey, http.MethodGet, "/v1/static-export/jobs/"+j.JobID, nil, &got)
+		reported := strings.Contains(strings.Join(got.Warning.Messages, "\n"), "index: /docs/guide")
+		if reported != tc.unresolved {
+			t.Errorf("base path %q: /docs/guide reported unresolved: %v, want %v (warnings %q)", tc.base, reported, tc.unresolved, got.Warning.Messages)
+		}
+	}
+	if _, err := srv.Control.NewOrganization(ctx, docsadmintest.NewOrganization{BasePath: "/a/../b", Source: site}); err == nil {
+		t.Error("a base path with dot segments was accepted")
 	}
 }

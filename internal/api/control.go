@@ -54,12 +54,15 @@ type ControlNow struct {
 // ControlNewOrganization creates an organization at runtime, with one
 // project and one deployment serving Source.
 type ControlNewOrganization struct {
-	ID      string        `json:"id,omitempty"`
-	Plan    string        `json:"plan,omitempty"`
-	Kind    string        `json:"kind,omitempty"`
-	Domain  string        `json:"domain,omitempty"`
-	Source  ControlSource `json:"source"`
-	Persist bool          `json:"persist,omitempty"`
+	ID     string `json:"id,omitempty"`
+	Plan   string `json:"plan,omitempty"`
+	Kind   string `json:"kind,omitempty"`
+	Domain string `json:"domain,omitempty"`
+	// BasePath is the path the deployment's site is served under
+	// ("/docs"); see the deployment's basePath in the server config.
+	BasePath string        `json:"basePath,omitempty"`
+	Source   ControlSource `json:"source"`
+	Persist  bool          `json:"persist,omitempty"`
 }
 
 // ControlSource is a docs source given inline (Files: path → content) or

@@ -126,9 +126,14 @@ type Deployment struct {
 	Source   string   `yaml:"source"`
 	Kind     string   `yaml:"kind"`
 	Features []string `yaml:"features"`
+	// BasePath is the path the site is served under on its domain
+	// ("/docs"); docs.json has no field for it. Links its authors wrote
+	// with it resolve inside the bundle (export.Request.BasePath).
+	BasePath string `yaml:"basePath"`
 
-	kind   export.Kind
-	source fs.FS
+	kind     export.Kind
+	basePath string
+	source   fs.FS
 }
 
 // Duration is a time.Duration written as a Go duration string in YAML.
@@ -318,6 +323,9 @@ func (p *Project) check(seenProject, seenDomain map[string]bool) error {
 			return fmt.Errorf("deployment %q: %w", d.Domain, err)
 		}
 		d.kind = kind
+		if d.basePath, err = export.CleanBasePath(d.BasePath); err != nil {
+			return fmt.Errorf("deployment %q: %w", d.Domain, err)
+		}
 		if err := export.CheckFeatures(kind, d.Features); err != nil {
 			return fmt.Errorf("deployment %q: %w", d.Domain, err)
 		}

@@ -36,6 +36,7 @@ func TestParseConfig_errors(t *testing.T) {
 		{"wildcardWithPath", "corsAllowedOrigins: [\"https://*.acme.test/x\"]\n" + base, "is not an origin"},
 		{"airGappedAssistant", base + "    projects:\n      - id: p\n        repository: r\n        deployments:\n          - {domain: d.test, source: ./site, kind: air-gapped, features: [assistant]}\n", "may list only playground"},
 		{"unknownFeature", base + "    projects:\n      - id: p\n        repository: r\n        deployments:\n          - {domain: d.test, source: ./site, kind: client-hosted, features: [chat]}\n", `unknown feature "chat"`},
+		{"badBasePath", base + "    projects:\n      - id: p\n        repository: r\n        deployments:\n          - {domain: d.test, source: ./site, basePath: \"/docs?x\"}\n", "invalid base path"},
 		{"badDomain", base + "    projects:\n      - id: p\n        repository: r\n        deployments:\n          - {domain: https://d.test, source: ./site}\n", "not a hostname"},
 	}
 	for _, tc := range tests {

@@ -56,6 +56,7 @@ type savedOrg struct {
 	ProjectID string `json:"projectId"`
 	Domain    string `json:"domain"`
 	Kind      string `json:"kind"`
+	BasePath  string `json:"basePath,omitempty"`
 	Source    string `json:"source"`
 	Owned     bool   `json:"owned"` // Source was written by the server and is deleted with the organization
 }
@@ -92,7 +93,7 @@ func (s *Server) newRuntimeOrg(sv savedOrg, source fs.FS, digest [sha256.Size]by
 		Projects: []Project{{
 			ID: sv.ProjectID, Repository: "https://git.example.com/" + sv.ID + "/docs", Branch: "main",
 			Agent:       AgentScript{Outcome: OutcomePullRequest, Duration: Duration(5 * time.Second), Model: "reference"},
-			Deployments: []Deployment{{Domain: sv.Domain, Source: sv.Source, Kind: sv.Kind, source: source}},
+			Deployments: []Deployment{{Domain: sv.Domain, Source: sv.Source, Kind: sv.Kind, BasePath: sv.BasePath, source: source}},
 		}},
 	}
 	if o.Plan != PlanEnterprise && o.Plan != PlanPro {
@@ -124,7 +125,7 @@ func (s *Server) controlCreateOrganization(w http.ResponseWriter, r *http.Reques
 	if err := decodeJSON(r, &req); err != nil {
 		return err
 	}
-	sv := savedOrg{ID: req.ID, Plan: req.Plan, Kind: req.Kind, Domain: req.Domain}
+	sv := savedOrg{ID: req.ID, Plan: req.Plan, Kind: req.Kind, Domain: req.Domain, BasePath: req.BasePath}
 	if sv.ID == "" {
 		h, err := randomHex(s.random, 6)
 		if err != nil {

@@ -198,7 +198,7 @@ func (s *Server) exportInto(leaseCtx context.Context, rec *jobstore.ExportJob, l
 	ctx, cancel := context.WithTimeout(leaseCtx, limit)
 	defer cancel()
 	man, err := s.exporter.Export(ctx, export.Request{
-		Source: dep.source, Domain: rec.Domain, Kind: dep.kind, Label: rec.Label,
+		Source: dep.source, Domain: rec.Domain, BasePath: dep.basePath, Kind: dep.kind, Label: rec.Label,
 		Paths: rec.Paths, Features: dep.Features, Warn: lj.warn,
 	}, dir, func(p export.Progress) {
 		lj.mu.Lock()

@@ -23,7 +23,7 @@ func (j *pipeline) offline(file string, prefix markup.Prefix, h markup.HTML) mar
 // offlineBytes is offline for rendered page content; prefix leads from
 // the page to the bundle root.
 func (j *pipeline) offlineBytes(file string, prefix markup.Prefix, content []byte) []byte {
-	out, urls := airgap.HTML(content, string(prefix))
+	out, urls := airgap.HTML(content, string(prefix), j.base)
 	if len(urls) > 0 {
 		j.warn("%s: remote content replaced (%d: %s); air-gapped pages load nothing from outside the bundle", file, len(urls), listSome(urls, 5))
 	}
@@ -66,7 +66,7 @@ func (j *pipeline) copyOfflineCSS(rel string, in io.Reader, lim int64) error {
 	if err := j.budget.take(rel, int64(len(data))); err != nil {
 		return err
 	}
-	css, urls := airgap.CSS(string(data), string(markup.RootPrefix(rel)))
+	css, urls := airgap.CSS(string(data), string(markup.RootPrefix(rel)), j.base)
 	if len(urls) > 0 {
 		j.warn("%s: remote content replaced (%d: %s); air-gapped pages load nothing from outside the bundle", rel, len(urls), listSome(urls, 5))
 	}

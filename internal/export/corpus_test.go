@@ -16,11 +16,19 @@ import (
 // follows every link and image of every page inside the bundle: the file
 // it names exists, and a #fragment names an id of that page. Links out of
 // the bundle (a scheme) are not followed. No endpoint page is an empty
-// shell (a method badge with no reference under it).
+// shell (a method badge with no reference under it). The basepath site
+// writes its links with the base path of its deployment, and has one link
+// to nothing on purpose: it must stay as written.
 func TestCorpus_linksAndAnchorsResolve(t *testing.T) {
-	for name, src := range map[string]fs.FS{"fixture": fixture(), "apisite": apiSite(), "docsrepo": docsRepo(), "airgap": os.DirFS("testdata/airgap")} {
+	cloud := func(src fs.FS) Request { return Request{Source: src, Kind: KindCloud} }
+	for name, req := range map[string]Request{"fixture": cloud(fixture()), "apisite": cloud(apiSite()), "docsrepo": cloud(docsRepo()),
+		"airgap": cloud(os.DirFS("testdata/airgap")), "basepath": basePathSite()} {
 		t.Run(name, func(t *testing.T) {
-			dir, m := exportTo(t, Request{Source: src, Kind: KindCloud})
+			dir, m := exportTo(t, req)
+			unresolved := map[string]bool{}
+			if name == "basepath" {
+				unresolved["reference/rules.html /docs/guides/sailing-notes"] = true
+			}
 			ids := map[string]map[string]bool{}
 			idsOf := func(file string) map[string]bool {
 				if got, ok := ids[file]; ok {
@@ -84,6 +92,9 @@ func TestCorpus_linksAndAnchorsResolve(t *testing.T) {
 							target = path.Join(path.Dir(f.Path), u.Path)
 						}
 						if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(target))); err != nil {
+							if unresolved[f.Path+" "+a.Val] {
+								continue
+							}
 							t.Errorf("%s: %s %q names %s, which the bundle lacks", f.Path, a.Key, a.Val, target)
 							continue
 						}

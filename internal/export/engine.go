@@ -107,6 +107,25 @@ func cleanDomain(d string) (string, error) {
 	return d, nil
 }
 
+// CleanBasePath checks the path a deployment is served under and returns
+// it as "/a/b" (no slash at the end), or "" for the root. It takes "docs",
+// "/docs" and "/docs/" alike; it refuses what is not a plain path (a
+// scheme, host, query, fragment, dot segments, backslashes).
+func CleanBasePath(p string) (string, error) {
+	t := strings.Trim(strings.TrimSpace(p), "/")
+	if t == "" {
+		return "", nil
+	}
+	bad := strings.ContainsAny(t, "?#\\\"'<>: \t\n%") || strings.Contains(t, "//")
+	for _, seg := range strings.Split(t, "/") {
+		bad = bad || seg == "." || seg == ".."
+	}
+	if bad {
+		return "", fmt.Errorf("invalid base path %q: want a path such as /docs", p)
+	}
+	return "/" + t, nil
+}
+
 // Export renders req into outDir, which must exist and be empty, writes
 // manifest.json there and returns the manifest. progress, if not nil, is
 // called as pages finish, never concurrently and with Done increasing. An
@@ -127,6 +146,10 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 	if err != nil {
 		return nil, err
 	}
+	base, err := CleanBasePath(req.BasePath)
+	if err != nil {
+		return nil, &docsjson.InputError{Msg: err.Error()}
+	}
 	if progress == nil {
 		progress = func(Progress) {}
 	}
@@ -136,7 +159,7 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 	}
 	defer closeSrc()
 	src = withIgnore(src)
-	j := &pipeline{e: e, req: req, src: src, kind: kind, domain: domain, features: feats, out: &bundleDir{dir: outDir}, progress: progress}
+	j := &pipeline{e: e, req: req, src: src, kind: kind, domain: domain, base: base, features: feats, out: &bundleDir{dir: outDir}, progress: progress}
 	j.warnings.sink, j.warnings.log = req.Warn, e.log
 	j.warn = j.warnings.add
 	j.budget.lim = e.limits
@@ -209,10 +232,12 @@ func (j *pipeline) plan() error {
 	}
 	j.tree.prune(func(k string) bool { _, ok := j.byKey[k]; return ok })
 	j.link = newLinker(j.src, j.domain, j.byKey, all)
-	j.link.redirects = redirectSources(j.cfg.Redirects)
+	j.link.base = j.base
+	j.link.redirects = redirectSources(j.cfg.Redirects, j.base)
 	j.link.warn = j.warn
 	j.frame = &frame{cfg: j.cfg, tree: j.tree, byKey: j.byKey, link: j.link, features: j.features, kind: j.kind,
 		domain: j.domain, warn: j.warn, markdown: j.mdHTML, offline: j.offline}
+	j.planSpecDownload(gen.named)
 	return j.planStatic()
 }
 

@@ -46,6 +46,12 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 			make func() ([]byte, error)
 		}{a[0], func() ([]byte, error) { return assets.ReadFile(a[1]) }})
 	}
+	if len(j.specFiles) > 0 {
+		gen = append(gen, struct {
+			path string
+			make func() ([]byte, error)
+		}{specArchive, j.specZip})
+	}
 	if j.features["analytics"] {
 		gen = append(gen, struct {
 			path string
@@ -114,11 +120,11 @@ func (j *pipeline) indexRedirect() ([]byte, error) {
 
 // redirectSources maps the page key of each plain redirect source to its
 // destination; patterns have no key.
-func redirectSources(rs []docsjson.Redirect) map[string]string {
+func redirectSources(rs []docsjson.Redirect, base string) map[string]string {
 	out := map[string]string{}
 	for _, r := range rs {
-		src, ok := docsjson.CleanPagePath(strings.TrimSuffix(strings.TrimPrefix(r.Source, "/"), "/"))
-		if ok && !strings.ContainsAny(src, ":*") && r.Destination != "" {
+		src, ok := redirectKey(r.Source, base)
+		if ok && r.Destination != "" {
 			if _, dup := out[src]; !dup { // the first rule for a path wins
 				out[src] = r.Destination
 			}
@@ -127,13 +133,30 @@ func redirectSources(rs []docsjson.Redirect) map[string]string {
 	return out
 }
 
+// redirectKey is the page key of a plain redirect source, false for a
+// pattern. A source written with the live site's base path names the
+// page the same path without it names.
+func redirectKey(source, base string) (string, bool) {
+	src, ok := docsjson.CleanPagePath(strings.TrimSuffix(strings.TrimPrefix(source, "/"), "/"))
+	if !ok || strings.ContainsAny(src, ":*") {
+		return "", false
+	}
+	if q, ok := unbased(src, base); ok {
+		if q == "" {
+			q = "index"
+		}
+		return q, true
+	}
+	return src, true
+}
+
 // redirects writes a redirect page for each docs.json redirect whose
 // source is a plain path that no page or file of the bundle occupies.
 // Patterns with wildcards have no static equivalent and are skipped.
 func (j *pipeline) redirects(written map[string]bool) error {
 	for _, r := range j.cfg.Redirects {
-		src, ok := docsjson.CleanPagePath(strings.TrimSuffix(strings.TrimPrefix(r.Source, "/"), "/"))
-		if !ok || strings.ContainsAny(src, ":*") {
+		src, ok := redirectKey(r.Source, j.base)
+		if !ok {
 			j.warn("docs.json: redirect %q has a pattern with no static equivalent; skipped", r.Source)
 			continue
 		}

@@ -24,6 +24,9 @@ type frame struct {
 	domain   string
 
 	logoLight, logoDark, favicon markup.URL // bundle paths relative to the root, empty when absent
+	// specDownload is the spec file or archive the pages offer for
+	// download (contextual option "download-spec"), empty when none.
+	specDownload markup.URL
 
 	// cspConnect are origins air-gapped pages may send requests to beyond
 	// the bundle: the API playground's servers, when it is enabled.
@@ -37,4 +40,11 @@ type frame struct {
 	offline  func(file string, prefix markup.Prefix, h markup.HTML) markup.HTML
 
 	chromes sync.Map // chromeKey -> markup.HTML
+}
+
+// drilldown reports docs.json's interaction.drilldown set to true: a
+// reader selecting a nested group goes to its first page.
+func (f *frame) drilldown() bool {
+	d := f.cfg.Interaction.Drilldown
+	return d != nil && *d
 }

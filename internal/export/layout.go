@@ -235,9 +235,23 @@ func (f *frame) items(b *markup.Builder, items []*navItem, prefix markup.Prefix,
 			b.Markup(` open`)
 		}
 		b.Markup(`><summary>`)
+		// With interaction.drilldown the group's title leads to its first
+		// page, whose sidebar has the group open (markCurrent).
+		first := ""
+		if f.drilldown() {
+			first = f.firstPage(it)
+		}
+		if first != "" {
+			b.Markup(`<a class="nav-drill" href="`)
+			b.URL(markup.Path(prefix, f.byKey[first].out, ""))
+			b.Markup(`">`)
+		}
 		b.HTML(mdx.Icon(it.icon))
 		b.Text(it.group)
 		navTag(b, it.tag)
+		if first != "" {
+			b.Markup(`</a>`)
+		}
 		b.Markup(`</summary><ul class="nav-list">`)
 		f.groupBody(b, it, prefix)
 		b.Markup(`</ul></details></li>`)
@@ -245,6 +259,29 @@ func (f *frame) items(b *markup.Builder, items []*navItem, prefix markup.Prefix,
 	if open {
 		b.Markup(`</ul>`)
 	}
+}
+
+// firstPage is the key of the first page a reader sees in group it (its
+// root page, else its first listed page at any depth), or "".
+func (f *frame) firstPage(it *navItem) string {
+	if it.root != "" && f.byKey[it.root] != nil && !f.byKey[it.root].fm.Hidden {
+		return it.root
+	}
+	for _, c := range it.children {
+		if c.hidden {
+			continue
+		}
+		if c.page != "" {
+			if p := f.byKey[c.page]; p != nil && !p.fm.Hidden {
+				return c.page
+			}
+			continue
+		}
+		if k := f.firstPage(c); k != "" {
+			return k
+		}
+	}
+	return ""
 }
 
 func (f *frame) groupBody(b *markup.Builder, it *navItem, prefix markup.Prefix) {

@@ -19,8 +19,12 @@ import (
 // file://. It also records which static files pages reference, so only
 // those are copied.
 type linker struct {
-	src      fs.FS
-	domain   string
+	src    fs.FS
+	domain string
+	// base is the path the live site is served under ("/docs"), or "":
+	// authors write their own links with it, and those name what the same
+	// links without it name.
+	base     string
 	exported map[string]*page
 	all      map[string]string // every page key of the source -> file
 
@@ -70,17 +74,58 @@ func (l *linker) targetVia(from, ref string, hops int) (markup.URL, bool) {
 		p = path.Clean("/" + path.Join(path.Dir(from), ref))
 	}
 	p = strings.TrimPrefix(p, "/")
+	// A root-relative reference written with the base path names what it
+	// names without it; when that is nothing, it is tried as written (a
+	// folder of the source may have the base path's name).
+	if q, ok := l.unbased(p); ok && strings.HasPrefix(ref, "/") {
+		u, ok, err := l.resolve(q, rest, hops)
+		if ok || l.outside(from, ref, err) {
+			return u, ok
+		}
+	}
+	u, ok, err := l.resolve(p, rest, hops)
+	if ok || l.outside(from, ref, err) {
+		return u, ok
+	}
+	l.mu.Lock()
+	l.broken[from+": "+ref] = true
+	l.mu.Unlock()
+	return markup.URL{}, false
+}
+
+// unbased returns p, a path from the site's root without its leading
+// slash, without the base path, and whether p started with it.
+func (l *linker) unbased(p string) (string, bool) { return unbased(p, l.base) }
+
+func unbased(p, base string) (string, bool) {
+	if base == "" {
+		return p, false
+	}
+	b := base[1:]
+	if p == b {
+		return "", true
+	}
+	if q, ok := strings.CutPrefix(p, b+"/"); ok {
+		return q, true
+	}
+	return p, false
+}
+
+// resolve finds p, a path from the source root, among the pages, the
+// redirect sources and the files of the source; rest is the query or
+// fragment to keep. err is the error of looking p up as a file.
+func (l *linker) resolve(p, rest string, hops int) (markup.URL, bool, error) {
 	if p == "" || p == "." {
 		p = "index"
 	}
 	key := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(p, ".html"), ".mdx"), ".md")
 	for _, k := range []string{key, key + "/index"} {
 		if _, ok := l.exported[k]; ok {
-			return markup.Path("", k+".html", rest), true
+			return markup.Path("", k+".html", rest), true, nil
 		}
 		if _, ok := l.all[k]; ok {
 			// Left out by the request's paths: the live site still has it.
-			return l.canonicalURL(k, rest), true
+			return l.canonicalURL(k, rest), true, nil
 		}
 	}
 	if dest, ok := l.redirects[key]; ok && hops < maxRedirectHops {
@@ -89,12 +134,12 @@ func (l *linker) targetVia(from, ref string, hops int) (markup.URL, bool) {
 		}
 		if hasScheme(dest) {
 			if u, err := markup.Parse(dest + rest); err == nil {
-				return u, true
+				return u, true, nil
 			}
-			return markup.URL{}, false
+			return markup.URL{}, false, nil
 		}
 		if u, ok := l.targetVia("index", "/"+strings.TrimPrefix(dest, "/")+rest, hops+1); ok {
-			return u, true
+			return u, true, nil
 		}
 	}
 	st, err := fs.Stat(l.src, p)
@@ -102,16 +147,19 @@ func (l *linker) targetVia(from, ref string, hops int) (markup.URL, bool) {
 		l.mu.Lock()
 		l.assets[p] = true
 		l.mu.Unlock()
-		return markup.Path("", p, rest), true
+		return markup.Path("", p, rest), true, nil
 	}
-	if docsjson.IsOutside(err) && l.warn != nil {
-		l.warn("%s: %q is a link out of the docs source; refused and left as written", from, ref)
-		return markup.URL{}, false
+	return markup.URL{}, false, err
+}
+
+// outside reports, with a warning, a reference that err says leaves the
+// docs source.
+func (l *linker) outside(from, ref string, err error) bool {
+	if !docsjson.IsOutside(err) || l.warn == nil {
+		return false
 	}
-	l.mu.Lock()
-	l.broken[from+": "+ref] = true
-	l.mu.Unlock()
-	return markup.URL{}, false
+	l.warn("%s: %q is a link out of the docs source; refused and left as written", from, ref)
+	return true
 }
 
 // hrefPath escapes a bundle path for use in a URL.
@@ -120,9 +168,9 @@ func hrefPath(p string) string { return (&url.URL{Path: p}).EscapedPath() }
 // canonical is the extensionless public URL of a page.
 func (l *linker) canonical(key string) string {
 	if key == "index" {
-		return "https://" + l.domain + "/"
+		return "https://" + l.domain + hrefPath(l.base) + "/"
 	}
-	return "https://" + l.domain + "/" + hrefPath(strings.TrimSuffix(key, "/index"))
+	return "https://" + l.domain + hrefPath(l.base) + "/" + hrefPath(strings.TrimSuffix(key, "/index"))
 }
 
 // canonicalURL is canonical as a link, with rest (an escaped query or

@@ -115,3 +115,50 @@ func TestExport_pagesDifferingByCaseOrNormalization(t *testing.T) {
 }
 
 func mdxBody(title string) string { return "---\ntitle: " + title + "\n---\n\nBody.\n" }
+
+// TestNavigation_drilldown: with interaction.drilldown true the title of
+// a nested group leads to its first page (a hidden one skipped, a root
+// page first), where the group is open; without it a group only expands.
+// No warning names the setting it honours; another key of interaction is
+// named.
+func TestNavigation_drilldown(t *testing.T) {
+	nav := `"navigation": {"groups": [{"group": "Guide", "pages": ["intro",
+		{"group": "Boats", "pages": ["boats/secret", {"group": "Sails", "pages": ["boats/sails"]}, "boats/hulls"]},
+		{"group": "Crew", "root": "crew/index", "pages": ["crew/roles"]}]}]}`
+	src := func(interaction string) fstest.MapFS {
+		return fstest.MapFS{
+			"docs.json":        {Data: []byte(`{"name": "Drill", ` + interaction + nav + `}`)},
+			"intro.mdx":        mdxPage("Intro"),
+			"boats/secret.mdx": mdxPage("Secret", "hidden: true"),
+			"boats/sails.mdx":  mdxPage("Sails"),
+			"boats/hulls.mdx":  mdxPage("Hulls"),
+			"crew/index.mdx":   mdxPage("Crew"),
+			"crew/roles.mdx":   mdxPage("Roles"),
+		}
+	}
+	var warns []string
+	dir, _ := exportTo(t, Request{Source: src(`"interaction": {"drilldown": true, "tooltips": 1}, `), Warn: func(m string) { warns = append(warns, m) }})
+	intro := readOut(t, dir, "intro.html")
+	for _, want := range []string{
+		`<summary><a class="nav-drill" href="boats/sails.html">Boats</a></summary>`,
+		`<summary><a class="nav-drill" href="boats/sails.html">Sails</a></summary>`,
+		`<summary><a class="nav-drill" href="crew/index.html">Crew</a></summary>`,
+	} {
+		if !strings.Contains(intro, want) {
+			t.Errorf("intro.html lacks %s", want)
+		}
+	}
+	if sails := readOut(t, dir, "boats/sails.html"); strings.Count(sails, "<details open>") < 2 {
+		t.Errorf("the first page of Boats does not open its groups:\n%s", sails)
+	}
+	all := strings.Join(warns, "\n")
+	if strings.Contains(all, `"interaction"`) || strings.Contains(all, "drilldown") || !strings.Contains(all, `"interaction.tooltips"`) {
+		t.Errorf("warnings = %q: want interaction.tooltips named, drilldown not", warns)
+	}
+	for _, off := range []string{`"interaction": {"drilldown": false}, `, ``} {
+		dir, _ := exportTo(t, Request{Source: src(off)})
+		if intro := readOut(t, dir, "intro.html"); strings.Contains(intro, "nav-drill") || !strings.Contains(intro, `<summary>Boats</summary>`) {
+			t.Errorf("with %q a group title is a link", off)
+		}
+	}
+}

@@ -31,9 +31,12 @@ type pipeline struct {
 	warn     func(format string, args ...any) // warnings.add
 	kind     Kind
 	domain   string
-	features map[string]bool
-	out      *bundleDir
-	progress func(Progress)
+	base     string // the base path of the live site (Request.BasePath), or ""
+	// specFiles are the specs written to api-specs.zip (planSpecDownload).
+	specFiles []string
+	features  map[string]bool
+	out       *bundleDir
+	progress  func(Progress)
 
 	progMu      sync.Mutex
 	done, total int
@@ -168,6 +171,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		b.Text(p.fm.Description)
 		b.Markup(`</p>`)
 	}
+	j.frame.downloadSpecLink(b, prefix)
 	b.Markup(`</header>`)
 	if p.api == nil {
 		apiEndpoint(b, p.fm, j.cfg.API.MDX.Server)

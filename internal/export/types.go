@@ -56,6 +56,13 @@ type Request struct {
 	Source fs.FS
 	// Domain is the deployment's hostname, used for canonical URLs.
 	Domain string
+	// BasePath is the path the live site is served under ("/docs" for
+	// https://example.com/docs/...), or "" at the root. docs.json has no
+	// field for it: it is a setting of the deployment. Links, images and
+	// docs.json references written with it ("/docs/guides/start") resolve
+	// inside the bundle like those written without it, and canonical URLs
+	// carry it.
+	BasePath string
 	// Kind gates network-reaching features.
 	Kind Kind
 	// Label is the optional version label given by the caller; it is

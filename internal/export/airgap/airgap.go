@@ -48,8 +48,10 @@ func Outside(ref string) bool {
 // form target outside the bundle, <base>, and ping. It returns the
 // addresses it took out, in order, and content as is when there were
 // none. prefix leads from the page to the bundle root: a root-relative
-// CSS url() is made relative to it, so it stays inside the bundle.
-func HTML(content []byte, prefix string) ([]byte, []string) {
+// CSS url() is made relative to it, so it stays inside the bundle; base is
+// the path the live site is served under ("/docs", or ""), taken off such
+// a url() that starts with it.
+func HTML(content []byte, prefix, base string) ([]byte, []string) {
 	z := html.NewTokenizer(bytes.NewReader(content))
 	out := make([]byte, 0, len(content)+256)
 	var removed []string
@@ -92,7 +94,7 @@ func HTML(content []byte, prefix string) ([]byte, []string) {
 				removed = append(removed, gone)
 				continue
 			}
-			urls, gone, edited := remoteRefs(&tok, prefix)
+			urls, gone, edited := remoteRefs(&tok, prefix, base)
 			if edited { // a style lost a remote url(), or a target or ping went
 				out = append(out[:mark], tok.String()...)
 				removed = append(removed, gone...)
@@ -138,7 +140,7 @@ func HTML(content []byte, prefix string) ([]byte, []string) {
 			}
 		case html.TextToken:
 			if inStyle {
-				if css, urls := CSS(string(raw), prefix); css != string(raw) {
+				if css, urls := CSS(string(raw), prefix, base); css != string(raw) {
 					out = append(out[:mark], css...)
 					removed = append(removed, urls...)
 					rewritten = true
@@ -196,7 +198,7 @@ func dropped(tok *html.Token) (string, bool) {
 // the element, and then reports edited: remote url()s leave its style
 // (root-relative ones are made relative to prefix), a ping goes, a form
 // target outside the bundle goes; those addresses are returned as gone.
-func remoteRefs(tok *html.Token, prefix string) (urls, gone []string, edited bool) {
+func remoteRefs(tok *html.Token, prefix, base string) (urls, gone []string, edited bool) {
 	kind := embedKinds[tok.Data]
 	isLink := tok.Data == "link" && loadingLink(attr(tok, "rel"))
 	kept := tok.Attr[:0]
@@ -209,7 +211,7 @@ func remoteRefs(tok *html.Token, prefix string) (urls, gone []string, edited boo
 			gone, edited = append(gone, a.Val), true
 			continue
 		case key == "style":
-			if v, u := CSS(a.Val, prefix); v != a.Val {
+			if v, u := CSS(a.Val, prefix, base); v != a.Val {
 				a.Val, gone, edited = v, append(gone, u...), true
 			}
 		}
@@ -309,8 +311,10 @@ func placeholder(tag, label string, urls []string) string {
 // source), so nothing is fetched. A root-relative address (/fonts/a.woff)
 // is made relative to prefix, the way from the stylesheet to the bundle
 // root, so it stays inside the bundle rather than reaching the root of
-// the reader's disk.
-func CSS(css, prefix string) (string, []string) {
+// the reader's disk; one starting with base, the path the live site is
+// served under ("/docs", or ""), loses it first (/docs/fonts/a.woff is
+// the bundle's fonts/a.woff).
+func CSS(css, prefix, base string) (string, []string) {
 	lower := strings.ToLower(css)
 	if !strings.Contains(lower, "url(") && !strings.Contains(lower, "@import") {
 		return css, nil
@@ -335,7 +339,7 @@ func CSS(css, prefix string) (string, []string) {
 			ref := importTarget(rule[len("@import"):])
 			switch {
 			case rootRelative(ref):
-				replace(i, i+end+1, `@import url("`+cssString(prefix+markup.BrowserRef(ref)[1:])+`");`)
+				replace(i, i+end+1, `@import url("`+cssString(prefix+fromRoot(ref, base))+`");`)
 			case Outside(ref):
 				replace(i, i+end+1, "/* remote stylesheet not included: "+cssComment(ref)+" */")
 				urls = append(urls, ref)
@@ -350,7 +354,7 @@ func CSS(css, prefix string) (string, []string) {
 			ref := strings.Trim(strings.TrimSpace(css[i+4:i+end]), `"'`)
 			switch {
 			case rootRelative(ref):
-				replace(i, i+end+1, `url("`+cssString(prefix+markup.BrowserRef(ref)[1:])+`")`)
+				replace(i, i+end+1, `url("`+cssString(prefix+fromRoot(ref, base))+`")`)
 			case Outside(ref):
 				replace(i, i+end+1, "none /* remote: "+cssComment(ref)+" */")
 				urls = append(urls, ref)
@@ -365,6 +369,18 @@ func CSS(css, prefix string) (string, []string) {
 	}
 	b.WriteString(css[last:])
 	return b.String(), urls
+}
+
+// fromRoot is root-relative ref as a path from the bundle root: without
+// its leading slash, and without base when it starts with it.
+func fromRoot(ref, base string) string {
+	p := markup.BrowserRef(ref)[1:]
+	if b := strings.TrimPrefix(base, "/"); b != "" {
+		if q, ok := strings.CutPrefix(p, b+"/"); ok {
+			return q
+		}
+	}
+	return p
 }
 
 // rootRelative is a reference from the root of the site (/a/b), not a

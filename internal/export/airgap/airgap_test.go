@@ -63,7 +63,7 @@ func TestOfflineHTML(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, urls := HTML([]byte(tc.in), "")
+			out, urls := HTML([]byte(tc.in), "", "")
 			got := string(out)
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
@@ -88,7 +88,7 @@ func TestOfflineHTML(t *testing.T) {
 func TestOfflineCSS(t *testing.T) {
 	in := "@import url(\"https://f.example/a.css\") screen;\n@import 'local.css';\n@font-face { src: url(https://f.example/x.woff2) format('woff2'), url(fonts/x.woff) }\n" +
 		".a { background: URL( \"http://i.example/*/evil.png\" ) }\n"
-	got, urls := CSS(in, "")
+	got, urls := CSS(in, "", "")
 	want := "/* remote stylesheet not included: https://f.example/a.css */\n@import 'local.css';\n@font-face { src: none /* remote: https://f.example/x.woff2 */ format('woff2'), url(fonts/x.woff) }\n" +
 		".a { background: none /* remote: http://i.example/*\\/evil.png */ }\n"
 	if got != want {
@@ -104,12 +104,22 @@ func TestOfflineCSS(t *testing.T) {
 // backslashed host is taken out like a remote address.
 func TestOfflineCSS_rootRelative(t *testing.T) {
 	in := "@import '/base.css';\n.a { background: url(/img/a.png) }\n.b { background: url(\\\\host\\x.png) }\n"
-	got, urls := CSS(in, "../")
+	got, urls := CSS(in, "../", "")
 	want := "@import url(\"../base.css\");\n.a { background: url(\"../img/a.png\") }\n.b { background: none /* remote: \\\\host\\x.png */ }\n"
 	if got != want {
 		t.Errorf("CSS =\n%s\nwant\n%s", got, want)
 	}
 	if !slices.Equal(urls, []string{`\\host\x.png`}) {
 		t.Errorf("urls = %q", urls)
+	}
+}
+
+// TestOfflineCSS_basePath: a root-relative url() written with the live
+// site's base path names the bundle's file without it.
+func TestOfflineCSS_basePath(t *testing.T) {
+	got, _ := CSS(".a { background: url(/docs/img/a.png) } .b { background: url(/docsets/b.png) }", "../", "/docs")
+	want := `.a { background: url("../img/a.png") } .b { background: url("../docsets/b.png") }`
+	if got != want {
+		t.Errorf("CSS =\n%s\nwant\n%s", got, want)
 	}
 }

@@ -30,6 +30,17 @@ type Config struct {
 	Styling     struct {
 		Eyebrows string `json:"eyebrows"` // "section" or "breadcrumbs" above a page's title
 	} `json:"styling"`
+	Contextual struct {
+		// Options of the page context menu: names ("copy",
+		// "download-spec") or custom entries (objects).
+		Options []json.RawMessage `json:"options"`
+	} `json:"contextual"`
+	Interaction struct {
+		// Drilldown true opens a group's first page when a reader
+		// selects the group; false or unset only expands it (the
+		// bundle's one layout does not navigate).
+		Drilldown *bool `json:"drilldown"`
+	} `json:"interaction"`
 	Background struct {
 		Color struct {
 			Light string `json:"light"`
@@ -273,7 +284,7 @@ func (n *NavNode) Label() string {
 // warning, since the hosted site would show something the bundle lacks.
 var supportedKeys = map[string]bool{"$schema": true, "name": true, "description": true, "theme": true,
 	"colors": true, "logo": true, "favicon": true, "navigation": true, "redirects": true, "navbar": true,
-	"footer": true, "background": true, "api": true, "banner": true, "styling": true}
+	"footer": true, "background": true, "api": true, "banner": true, "styling": true, "interaction": true, "contextual": true}
 
 // Decode reads and decodes docs.json, turning syntax errors into a
 // message with a line number that a docs author can act on.
@@ -338,7 +349,12 @@ func Decode(read func(string) ([]byte, error), warn func(string, ...any)) (*Conf
 		}
 		checkNavKeys(top["navigation"], warn)
 		CheckKeys(top["api"], warn)
-		checkStylingKeys(top["styling"], warn)
+		checkSubKeys("styling", top["styling"], "eyebrows", warn)
+		checkSubKeys("interaction", top["interaction"], "drilldown", warn)
+		checkSubKeys("contextual", top["contextual"], "options", warn)
+		if left := c.contextualLeftOut(); len(left) > 0 {
+			warn("docs.json: the contextual options %s are not supported by the static export yet; ignored", strings.Join(left, ", "))
+		}
 	}
 	if c.Name == "" {
 		c.Name = "Documentation"
@@ -472,3 +488,39 @@ func (r *OpenAPIRef) UnmarshalJSON(b []byte) error {
 
 // Set reports whether any spec is named.
 func (r OpenAPIRef) Set() bool { return len(r.Files) > 0 }
+
+// DownloadSpec reports "download-spec" among the contextual options: the
+// reader may download the site's OpenAPI spec.
+func (c *Config) DownloadSpec() bool {
+	for _, o := range c.Contextual.Options {
+		var name string
+		if json.Unmarshal(o, &name) == nil && name == "download-spec" {
+			return true
+		}
+	}
+	return false
+}
+
+// contextualLeftOut names the contextual options other than
+// "download-spec" (a custom entry by its title), which the export leaves
+// out.
+func (c *Config) contextualLeftOut() []string {
+	var out []string
+	for _, o := range c.Contextual.Options {
+		var name string
+		var custom struct {
+			Title string `json:"title"`
+		}
+		switch {
+		case json.Unmarshal(o, &name) == nil:
+			if name != "download-spec" {
+				out = append(out, strconv.Quote(name))
+			}
+		case json.Unmarshal(o, &custom) == nil && custom.Title != "":
+			out = append(out, "custom "+strconv.Quote(custom.Title))
+		default:
+			out = append(out, "custom")
+		}
+	}
+	return out
+}

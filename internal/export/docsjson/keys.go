@@ -74,16 +74,17 @@ func checkNavKeys(nav json.RawMessage, warn func(string, ...any)) {
 	}
 }
 
-// checkStylingKeys warns about the settings of "styling" the export
-// leaves out; "eyebrows" is the one it honours.
-func checkStylingKeys(raw json.RawMessage, warn func(string, ...any)) {
+// checkSubKeys warns about the settings of the object setting name
+// ("styling", "interaction") the export leaves out; honoured is the one
+// it uses.
+func checkSubKeys(name string, raw json.RawMessage, honoured string, warn func(string, ...any)) {
 	var m map[string]json.RawMessage
 	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
 		return
 	}
 	for _, k := range sortedKeys(m) {
-		if k != "eyebrows" {
-			warn("docs.json: the setting \"styling.%s\" is not supported by the static export yet; ignored", k)
+		if k != honoured {
+			warn("docs.json: the setting \"%s.%s\" is not supported by the static export yet; ignored", name, k)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 // TestHeadingIDs: ids follow the platform's rules: letters of every script
@@ -25,5 +27,75 @@ func TestHeadingIDs(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), `<h2 id="始める">`) {
 		t.Errorf("the heading does not carry its id:\n%s", buf.String())
+	}
+}
+
+// TestHeadingIDs_markupInHeading: a heading holding markup or components
+// gets its id from its text alone (no link address, tag or attribute in
+// it), and no block element is ever written inside an <h1>–<h6>: a
+// component that renders as a block is written there as a span.
+func TestHeadingIDs_markupInHeading(t *testing.T) {
+	src := strings.Join([]string{
+		`## <Icon icon="rocket" /> Setup`,
+		"## The `code` **bold** [link](/a) step",
+		`## Install <Badge>New</Badge>`,
+		`## Keys <Tooltip tip="more" cta="Read" href="/x">term</Tooltip>`,
+		`### <Icon icon="x" size={16} /> Run ![a diagram](/i.png) it`,
+		`## Press <Kbd>K</Kbd> now`,
+		`## Done <Check>ok</Check>`,
+		`# Cards <Card title="T" href="/c">body</Card>`,
+		`#### Notes <Update label="v2">changes</Update>`,
+		"Setext <Tip>hint</Tip>\n---",
+		`## Custom <details-box>x</details-box>`,
+	}, "\n\n") + "\n"
+	var buf bytes.Buffer
+	hs, err := ToHTML(NewMarkdown(), []byte(Preprocess(src, nil)), &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids, texts []string
+	for _, h := range hs {
+		ids = append(ids, h.ID)
+		texts = append(texts, h.Text)
+	}
+	want := []string{"setup", "the-code-bold-link-step", "install-new", "keys-term", "run-it", "press-k-now", "done-ok", "setext-hint", "custom-x"}
+	if strings.Join(ids, " ") != strings.Join(want, " ") {
+		t.Errorf("ids = %q, want %q", ids, want)
+	}
+	if texts[0] != "Setup" || texts[1] != "The code bold link step" {
+		t.Errorf("table of contents texts = %q", texts)
+	}
+	page := buf.String()
+	for _, id := range []string{"cards-tbody", "notes-v2changes"} {
+		if !strings.Contains(page, `id="`+id+`"`) {
+			t.Errorf("no heading with id %q (levels 1 and 4 get ids too):\n%s", id, page)
+		}
+	}
+	// Every element open inside a heading is phrasing content.
+	phrasing := map[string]bool{"span": true, "a": true, "code": true, "strong": true, "em": true, "img": true, "svg": true, "path": true, "kbd": true, "details-box": true}
+	z := html.NewTokenizer(strings.NewReader(page))
+	var inHeading string
+	for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
+		name, _ := z.TagName()
+		tag := string(name)
+		isHeading := len(tag) == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6'
+		switch tt {
+		case html.StartTagToken, html.SelfClosingTagToken:
+			if inHeading != "" && !phrasing[tag] {
+				t.Errorf("<%s> inside <%s>", tag, inHeading)
+			}
+			if isHeading && tt == html.StartTagToken {
+				inHeading = tag
+			}
+		case html.EndTagToken:
+			if tag == inHeading {
+				inHeading = ""
+			}
+		}
+	}
+	for _, keep := range []string{`<span class="callout callout-check" role="note">`, `<span class="card">`, `<code>code</code>`, `<span class="badge">New</span>`, `<img src="/i.png" alt="a diagram">`} {
+		if !strings.Contains(page, keep) {
+			t.Errorf("heading content lost %s:\n%s", keep, page)
+		}
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
@@ -32,11 +31,12 @@ type Heading struct {
 // keeps per-document state in the parser context, so one instance is safe
 // for concurrent use. Indented code blocks stay enabled (goldmark's list
 // parser depends on them); MDX indentation inside components is removed
-// by the preprocessor instead.
+// by the preprocessor instead. Heading ids are made by ToHTML, once a
+// heading's inline content is parsed (goldmark's own would see only the
+// raw line, markup and link addresses included).
 func NewMarkdown() goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(extension.GFM, extension.Footnote),
-		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 		goldmark.WithRendererOptions(
 			html.WithUnsafe(), // components are emitted as raw HTML
 			renderer.WithNodeRenderers(util.Prioritized(&codeRenderer{}, 100)),
@@ -45,9 +45,11 @@ func NewMarkdown() goldmark.Markdown {
 }
 
 // ToHTML converts preprocessed Markdown and returns the headings of
-// levels 2 and 3 for the table of contents.
+// levels 2 and 3 for the table of contents. Every heading gets its id
+// from its text (headingIDs) and holds no block element (inlineHeading).
 func ToHTML(md goldmark.Markdown, src []byte, w *bytes.Buffer) ([]Heading, error) {
-	doc := md.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext(parser.WithIDs(newHeadingIDs()))))
+	doc := md.Parser().Parse(text.NewReader(src))
+	ids := newHeadingIDs()
 	var toc []Heading
 	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -57,38 +59,19 @@ func ToHTML(md goldmark.Markdown, src []byte, w *bytes.Buffer) ([]Heading, error
 		if !ok {
 			return ast.WalkContinue, nil
 		}
+		txt := headingText(h, src)
+		id := ids.next(txt)
+		h.SetAttributeString("id", []byte(id))
 		if h.Level >= 2 && h.Level <= 3 {
-			id, _ := h.AttributeString("id")
-			idb, _ := id.([]byte)
-			toc = append(toc, Heading{Level: h.Level, ID: string(idb), Text: plainText(h, src)})
+			toc = append(toc, Heading{Level: h.Level, ID: id, Text: txt})
 		}
+		inlineHeading(h, src)
 		return ast.WalkSkipChildren, nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return toc, md.Renderer().Render(w, src, doc)
-}
-
-// plainText concatenates the text below n.
-func plainText(n ast.Node, src []byte) string {
-	var b strings.Builder
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch t := c.(type) {
-		case *ast.Text:
-			b.Write(t.Value(src))
-			if t.SoftLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(t.Value)
-		}
-		return ast.WalkContinue, nil
-	})
-	return b.String()
 }
 
 // codeRenderer highlights fenced code at export time with chroma, so pages
