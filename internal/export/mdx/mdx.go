@@ -26,6 +26,9 @@ type mdx struct {
 	pending  string // a tag split over several lines, being joined
 	// pendingLines counts the lines joined into pending.
 	pendingLines int
+	// comp records the page's custom components; nil when it has none
+	// (and in snippets, whose own modules are not evaluated).
+	comp *pageComponents
 }
 
 // maxTagLines and maxTagBytes bound how much one component tag may span,
@@ -50,6 +53,10 @@ type openBlock struct {
 // nil when snippets are not available.
 func preprocess(src string, load func(string) (string, error), props map[string]string, depth int) string {
 	m := &mdx{snippets: map[string]string{}, props: props, load: load, depth: depth}
+	return m.run(src)
+}
+
+func (m *mdx) run(src string) string {
 	m.out.Grow(len(src) + len(src)/4)
 	for len(src) > 0 {
 		line := src
@@ -288,6 +295,9 @@ func (m *mdx) blockTag(t jsxTag) {
 	if len(m.stack) >= maxNesting && !t.selfClosing {
 		return // deeper nesting renders its content without the frame
 	}
+	if m.comp != nil && m.comp.names[t.name] && m.customTag(&t) {
+		return
+	}
 	openHTML, closeHTML := renderComponent(&t)
 	m.block(openHTML.String())
 	if t.selfClosing {
@@ -398,6 +408,15 @@ func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
 			return strings.TrimSpace(preprocess(string(body), m.load, t.attrs, m.depth+1))
 		}
 		return ""
+	}
+	if m.comp != nil && m.comp.names[t.name] {
+		if openM, closeM, ok := m.comp.add(&t); ok {
+			if t.selfClosing {
+				return openM + closeM
+			}
+			*closes = append(*closes, closeM)
+			return openM
+		}
 	}
 	openHTML, closeHTML := renderComponent(&t)
 	if t.selfClosing {
