@@ -104,8 +104,9 @@ func TestCustomComponents_versionBadges(t *testing.T) {
 }
 
 // TestCustomComponents_stateAndPlatformComponents: useState renders the
-// initial state (effects never run), and a platform component used inside
-// a custom one renders exactly as it does in MDX.
+// initial state (effects never run), a platform component used inside a
+// custom one renders exactly as it does in MDX, and components of .mdx
+// snippets render, imported by name or used inside an inlined snippet.
 func TestCustomComponents_stateAndPlatformComponents(t *testing.T) {
 	dir, warns := exportComponents(t, KindCloud)
 	got := prose(t, readOut(t, dir, "widgets.html"))
@@ -120,6 +121,19 @@ func TestCustomComponents_stateAndPlatformComponents(t *testing.T) {
 		`<div class="callout-body">Prices exclude tax.</div></div></div></div>`
 	if !strings.Contains(got, card) {
 		t.Errorf("plan card: want\n%s\nin\n%s", card, got)
+	}
+	// A component exported by an .mdx snippet and imported by name, and
+	// one an inlined snippet defines and gives the snippet's own prop.
+	for _, want := range []string{
+		`<strong class="shout"><p>Loud and clear</p></strong>`,
+		`<p class="tier">Tier Enterprise, 50 seats</p>`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("snippets: want %s in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "not part of what a page imports") {
+		t.Errorf("the content of a snippet imported by name was inlined:\n%s", got)
 	}
 	for _, w := range warns {
 		if strings.HasPrefix(w, "widgets.mdx") {

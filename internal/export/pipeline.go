@@ -118,12 +118,10 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if err != nil {
 		return fmt.Errorf("%s: render: %w", p.file, err)
 	}
-	rendered := buf.html.Bytes()
-	if doc.HasComponents() {
-		rendered = j.comps.Expand(ctx, &doc, rendered, func(msg string) { j.warn("%s: %s", p.file, msg) })
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("%s: %w", p.file, err)
-		}
+	// Custom components: a page that uses none returns at once.
+	rendered := j.comps.Expand(ctx, &doc, buf.html.Bytes(), func(msg string) { j.warn("%s: %s", p.file, msg) })
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: %w", p.file, err)
 	}
 	content := j.link.rewrite(rendered, p.key, prefix)
 	var apiTop, apiRest markup.HTML

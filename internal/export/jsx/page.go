@@ -22,8 +22,9 @@ import (
 type Scope struct {
 	// ESM is the module's import and export statements.
 	ESM string
-	// Dir is the folder relative imports are resolved from.
-	Dir string
+	// File is the page or snippet the statements come from, named in
+	// errors; relative imports are resolved from its folder.
+	File string
 	// Calls are the uses of components in the module's content.
 	Calls []Call
 }
@@ -42,6 +43,8 @@ type Page struct {
 	m      *Modules
 	ctx    context.Context
 	scopes []Scope
+
+	compiled map[int]scopeProgram
 
 	vm       *goja.Runtime
 	render   goja.Callable
@@ -132,8 +135,8 @@ func (p *Page) resolve(from, spec string) string {
 		return ""
 	}
 	dir := path.Dir(from)
-	if i, ok := scopeIndex(from); ok {
-		dir = p.scopes[i].Dir
+	if i, ok := scopeIndex(from); ok && i >= 0 && i < len(p.scopes) {
+		dir = path.Dir(p.scopes[i].File)
 	}
 	return p.m.resolveImport(dir, spec)
 }
@@ -152,7 +155,16 @@ func (p *Page) load(vm *goja.Runtime, file string) (goja.Value, error) {
 	var prog *goja.Program
 	var err error
 	if i, ok := scopeIndex(file); ok && i >= 0 && i < len(p.scopes) {
-		prog, err = compile("page.jsx", scopeSource(p.scopes[i]))
+		c, ok := p.compiled[i]
+		if !ok {
+			// Once per page, however many uses fail on it.
+			c.prog, c.err = compile(p.scopes[i].File, scopeSource(p.scopes[i]))
+			if p.compiled == nil {
+				p.compiled = map[int]scopeProgram{}
+			}
+			p.compiled[i] = c
+		}
+		prog, err = c.prog, c.err
 	} else {
 		prog, err = p.m.program(file)
 	}
@@ -160,6 +172,11 @@ func (p *Page) load(vm *goja.Runtime, file string) (goja.Value, error) {
 		return nil, err
 	}
 	return vm.RunProgram(prog)
+}
+
+type scopeProgram struct {
+	prog *goja.Program
+	err  error
 }
 
 // scopeSource is a scope as a module whose __calls export holds one

@@ -8,6 +8,7 @@ import (
 	"html"
 	"path"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +55,29 @@ func NewComponents(load func(string) (string, error), budget time.Duration) *Com
 	})}
 }
 
+// noteUnknown records a component that renders as the generic wrapper:
+// neither one of the platform's nor bound by the document's module. MDX
+// would refuse to compile the page; the export shows its content.
+func (m *mdx) noteUnknown(name string) {
+	if m.comp == nil || isBuiltin[name] {
+		return
+	}
+	for _, n := range m.comp.unknown {
+		if n == name {
+			return
+		}
+	}
+	m.comp.unknown = append(m.comp.unknown, name)
+}
+
+var isBuiltin = func() map[string]bool {
+	set := map[string]bool{}
+	for _, n := range builtinNames {
+		set[n] = true
+	}
+	return set
+}()
+
 // builtinNames are the platform's components renderComponent draws; inside
 // a custom component's JSX they render exactly as in MDX.
 var builtinNames = []string{
@@ -80,28 +104,96 @@ func (p *Page) HasComponents() bool { return p.comp != nil && len(p.comp.uses) >
 // the page defines or imports are left as markers for Expand. file is the
 // page's path in the source, from which relative imports resolve.
 func PreprocessPage(src string, load func(string) (string, error), file string) Page {
-	var comp *pageComponents
-	if strings.Contains(src, "export ") || strings.Contains(src, "import ") {
-		esm := esmOf(src)
-		if names := componentNames(esm); len(names) > 0 {
-			comp = &pageComponents{names: names, nonce: newNonce(), scope: jsx.Scope{ESM: esm, Dir: path.Dir(file)}}
+	comp := &pageComponents{}
+	m := &mdx{snippets: map[string]string{}, load: load, comp: comp}
+	m.bindModule(src, file, nil)
+	return Page{Markdown: m.run(src), comp: comp}
+}
+
+// bindModule reads the import and export statements of a page or an
+// inlined snippet; when they bind components, the document gets a scope
+// of its own. A snippet's props are constants of its scope, so its
+// components may be given them ({title}).
+func (m *mdx) bindModule(src, file string, props map[string]string) {
+	if !strings.Contains(src, "export ") && !strings.Contains(src, "import ") {
+		return
+	}
+	esm := esmOf(src)
+	names := componentNames(esm)
+	if len(names) == 0 {
+		return
+	}
+	m.names, m.scope = names, len(m.comp.scopes)
+	m.comp.scopes = append(m.comp.scopes, jsx.Scope{ESM: propConsts(props, esm) + esm, File: file})
+}
+
+// nested preprocesses an inlined snippet with the props it was given.
+func (m *mdx) nested(file, body string, props map[string]string) string {
+	c := &mdx{snippets: map[string]string{}, props: props, load: m.load, depth: m.depth + 1, comp: m.comp}
+	if m.comp != nil {
+		c.bindModule(body, file, props)
+	}
+	return c.run(body)
+}
+
+// declares reports whether a module's statements bind name at the top
+// level: declared, exported or imported.
+func declares(esm, name string) bool {
+	word := `\b` + regexp.QuoteMeta(name) + `\b`
+	if regexp.MustCompile(`(?:const|let|var|function\*?|class)\s+` + word).MatchString(esm) {
+		return true
+	}
+	for _, m := range importStmt.FindAllStringSubmatch(esm, -1) {
+		if regexp.MustCompile(word).MatchString(m[1]) {
+			return true
 		}
 	}
-	m := &mdx{snippets: map[string]string{}, load: load, comp: comp}
-	return Page{Markdown: m.run(src), comp: comp}
+	return false
+}
+
+var jsIdent = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
+
+// jsReserved are the words a prop name cannot be declared as.
+var jsReserved = map[string]bool{
+	"break": true, "case": true, "catch": true, "class": true, "const": true, "continue": true, "debugger": true,
+	"default": true, "delete": true, "do": true, "else": true, "enum": true, "export": true, "extends": true,
+	"false": true, "finally": true, "for": true, "function": true, "if": true, "import": true, "in": true,
+	"instanceof": true, "let": true, "new": true, "null": true, "return": true, "super": true, "switch": true,
+	"this": true, "throw": true, "true": true, "try": true, "typeof": true, "var": true, "void": true,
+	"while": true, "with": true, "yield": true, "await": true, "static": true, "implements": true,
+	"interface": true, "package": true, "private": true, "protected": true, "public": true,
+}
+
+// propConsts declares a snippet's props as string constants, leaving out
+// names its own statements mention (they would clash).
+func propConsts(props map[string]string, esm string) string {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		if jsIdent.MatchString(k) && !jsReserved[k] && !declares(esm, k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		v, _ := json.Marshal(props[k])
+		b.WriteString("const " + k + " = " + string(v) + ";\n")
+	}
+	return b.String()
 }
 
 // pageComponents is what the preprocessor records of a page's custom
 // components.
 type pageComponents struct {
-	names    map[string]bool // components the page's module binds
-	nonce    string
-	scope    jsx.Scope
-	uses     []use // by marker id
-	overflow int   // uses past maxUses
+	unknown  []string    // components neither the platform's nor bound by a module
+	nonce    string      // set on the first use
+	scopes   []jsx.Scope // the page's module and those of inlined snippets
+	uses     []use       // by marker id
+	overflow int         // uses past maxUses
 }
 
 type use struct {
+	scope, call int // the use is Calls[call] of scopes[scope]
 	name        string
 	selfClosing bool
 }
@@ -114,20 +206,25 @@ func newNonce() string {
 
 // add records a use of a component and returns its opening and closing
 // markers; ok is false past maxUses.
-func (c *pageComponents) add(t *jsxTag) (open, closing string, ok bool) {
+func (m *mdx) addUse(t *jsxTag) (open, closing string, ok bool) {
+	c := m.comp
 	if len(c.uses) >= maxUses {
 		c.overflow++
 		return "", "", false
 	}
+	if c.nonce == "" {
+		c.nonce = newNonce()
+	}
 	id := strconv.Itoa(len(c.uses))
-	c.uses = append(c.uses, use{name: t.name, selfClosing: t.selfClosing})
-	c.scope.Calls = append(c.scope.Calls, jsx.Call{Name: t.name, Props: jsProps(t.src)})
+	s := &c.scopes[m.scope]
+	c.uses = append(c.uses, use{scope: m.scope, call: len(s.Calls), name: t.name, selfClosing: t.selfClosing})
+	s.Calls = append(s.Calls, jsx.Call{Name: t.name, Props: jsProps(t.src)})
 	return "<!--jsx " + c.nonce + " " + id + "-->", "<!--/jsx " + c.nonce + " " + id + "-->", true
 }
 
 // customTag writes the markers of a block-level use of a custom component.
 func (m *mdx) customTag(t *jsxTag) bool {
-	openM, closeM, ok := m.comp.add(t)
+	openM, closeM, ok := m.addUse(t)
 	if !ok {
 		return false
 	}
@@ -145,6 +242,12 @@ func (m *mdx) customTag(t *jsxTag) bool {
 // cannot be evaluated shows its body; warn receives one message per
 // failure, naming the component.
 func (c *Components) Expand(ctx context.Context, p *Page, rendered []byte, warn func(msg string)) []byte {
+	if p.comp == nil {
+		return rendered
+	}
+	for _, name := range p.comp.unknown {
+		warn("<" + name + "> is neither a component of the platform the export knows nor one the page defines or imports; its content is shown without it")
+	}
 	if !p.HasComponents() {
 		return rendered
 	}
@@ -152,7 +255,7 @@ func (c *Components) Expand(ctx context.Context, p *Page, rendered []byte, warn 
 	if pc.overflow > 0 {
 		warn(strconv.Itoa(pc.overflow) + " uses of custom components past the first " + strconv.Itoa(maxUses) + " show their content only")
 	}
-	ev := c.mods.NewPage(ctx, []jsx.Scope{pc.scope})
+	ev := c.mods.NewPage(ctx, pc.scopes)
 	defer ev.Close()
 	x := expander{pc: pc, ev: ev, warn: warn, open: "<!--jsx " + pc.nonce + " ", close: "<!--/jsx " + pc.nonce + " "}
 	return []byte(x.expand(string(rendered), 0))
@@ -217,7 +320,7 @@ func (x *expander) dropClosing(s string) string {
 func (x *expander) render(id int, body string) string {
 	u := x.pc.uses[id]
 	// body is goldmark's output of the page, links not yet rewritten.
-	out, err := x.ev.Render(0, id, markup.Rendered(strings.TrimSpace(body)), u.selfClosing)
+	out, err := x.ev.Render(u.scope, u.call, markup.Rendered(strings.TrimSpace(body)), u.selfClosing)
 	if err != nil {
 		x.warn("the component <" + u.name + "> could not be rendered (" + err.Error() + "); its content is shown without it")
 		openHTML, closeHTML := renderComponent(&jsxTag{name: u.name})

@@ -26,9 +26,12 @@ type mdx struct {
 	pending  string // a tag split over several lines, being joined
 	// pendingLines counts the lines joined into pending.
 	pendingLines int
-	// comp records the page's custom components; nil when it has none
-	// (and in snippets, whose own modules are not evaluated).
-	comp *pageComponents
+	// comp records the page's custom components (nil outside
+	// PreprocessPage); names are the components this document's own
+	// module binds, evaluated in comp's scope number scope.
+	comp  *pageComponents
+	names map[string]bool
+	scope int
 }
 
 // maxTagLines and maxTagBytes bound how much one component tag may span,
@@ -295,9 +298,10 @@ func (m *mdx) blockTag(t jsxTag) {
 	if len(m.stack) >= maxNesting && !t.selfClosing {
 		return // deeper nesting renders its content without the frame
 	}
-	if m.comp != nil && m.comp.names[t.name] && m.customTag(&t) {
+	if m.names[t.name] && m.customTag(&t) {
 		return
 	}
+	m.noteUnknown(t.name)
 	openHTML, closeHTML := renderComponent(&t)
 	m.block(openHTML.String())
 	if t.selfClosing {
@@ -319,7 +323,7 @@ func (m *mdx) snippet(file string, t jsxTag) {
 		return
 	}
 	_, body := SplitFrontmatter([]byte(src))
-	m.block(preprocess(string(body), m.load, t.attrs, m.depth+1))
+	m.block(m.nested(file, string(body), t.attrs))
 }
 
 func (m *mdx) block(html string) {
@@ -405,12 +409,12 @@ func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
 	if file, ok := m.snippets[t.name]; ok && m.load != nil && m.depth < 8 {
 		if src, err := m.load(file); err == nil {
 			_, body := SplitFrontmatter([]byte(src))
-			return strings.TrimSpace(preprocess(string(body), m.load, t.attrs, m.depth+1))
+			return strings.TrimSpace(m.nested(file, string(body), t.attrs))
 		}
 		return ""
 	}
-	if m.comp != nil && m.comp.names[t.name] {
-		if openM, closeM, ok := m.comp.add(&t); ok {
+	if m.names[t.name] {
+		if openM, closeM, ok := m.addUse(&t); ok {
 			if t.selfClosing {
 				return openM + closeM
 			}
@@ -418,6 +422,7 @@ func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
 			return openM
 		}
 	}
+	m.noteUnknown(t.name)
 	openHTML, closeHTML := renderComponent(&t)
 	if t.selfClosing {
 		return openHTML.String() + closeHTML.String()
