@@ -44,7 +44,7 @@ type pipeline struct {
 	pages []*page // sorted by key
 	byKey map[string]*page
 	link  *linker
-	frame *frame           // writes the page frame
+	frame *frame          // writes the page frame
 	comps *mdx.Components // the custom components of the source's pages
 
 	entries []searchEntry // one per page, filled by the workers
