@@ -2,11 +2,14 @@ package export
 
 import (
 	"context"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
@@ -207,3 +210,32 @@ func hasWarning(warns []string, prefix string) bool {
 }
 
 func mdxIcon(name string) string { return mdx.Icon(name).String() }
+
+// BenchmarkExport_customComponents exports the components source without
+// its endless component (which spends the page's whole budget by design)
+// and, for comparison, the fixture source, whose pages use none that run.
+//
+//	go test -run '^$' -bench BenchmarkExport_customComponents ./internal/export/
+func BenchmarkExport_customComponents(b *testing.B) {
+	src := fstest.MapFS{}
+	err := fs.WalkDir(os.DirFS(componentsSource()), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || p == "spinner.mdx" {
+			return err
+		}
+		data, err := os.ReadFile(filepath.Join(componentsSource(), p))
+		src[p] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for name, s := range map[string]fs.FS{"components": src, "fixture": fixture()} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := New(Options{}).Export(context.Background(), Request{Source: s, Domain: "d.example"}, b.TempDir(), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -118,3 +118,24 @@ func TestRender_contextStops(t *testing.T) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
 }
+
+// TestRender_concurrentPages: pages rendered in parallel share the
+// compiled prelude and snippet modules (go test -race checks the sharing).
+func TestRender_concurrentPages(t *testing.T) {
+	m := testModules(map[string]string{"snippets/b.jsx": `export const B = ({ v }) => <b title={v}>{v}</b>;`}, time.Second)
+	errs := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		go func() {
+			got, err := render(t, m, `import { B } from "/snippets/b.jsx";`, Call{Name: "B", Props: `{"v": "1.0"}`}, "")
+			if err == nil && got != `<b title="1.0">1.0</b>` {
+				err = errors.New("got " + got)
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
