@@ -46,7 +46,7 @@ type Options struct {
 	ESM func(mdxSource string) string
 	// Builtin writes the opening and closing HTML of one of the platform's
 	// components, with its attributes as text, exactly as MDX renders it.
-	Builtin func(name string, attrs map[string]string) (open, close markup.HTML)
+	Builtin func(name string, attrs map[string]string) (open, closing markup.HTML)
 	// Builtins names the platform's components ("Card", "Tree.Folder").
 	Builtins []string
 	// Budget is the time all the components of one page may run.

@@ -20,7 +20,7 @@ import (
 // dangerouslySetInnerHTML beyond what markup.Sanitized keeps. Only the
 // MDX children (raw), rendered by us, are written as they are.
 type renderer struct {
-	builtin func(name string, attrs map[string]string) (open, close markup.HTML)
+	builtin func(name string, attrs map[string]string) (open, closing markup.HTML)
 	raw     markup.HTML
 	limit   int
 	b       markup.Builder

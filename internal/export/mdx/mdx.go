@@ -54,8 +54,8 @@ type openBlock struct {
 
 // preprocess converts one MDX document. load reads snippet files; it may be
 // nil when snippets are not available.
-func preprocess(src string, load func(string) (string, error), props map[string]string, depth int) string {
-	m := &mdx{snippets: map[string]string{}, props: props, load: load, depth: depth}
+func preprocess(src string, load func(string) (string, error), props map[string]string) string {
+	m := &mdx{snippets: map[string]string{}, props: props, load: load}
 	return m.run(src)
 }
 
@@ -435,5 +435,5 @@ func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
 // renders. load reads the snippet files it imports; it may be nil when
 // snippets are not available.
 func Preprocess(src string, load func(string) (string, error)) string {
-	return preprocess(src, load, nil, 0)
+	return preprocess(src, load, nil)
 }
