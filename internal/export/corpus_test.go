@@ -1,14 +1,19 @@
 package export
 
 import (
+	"context"
 	"io/fs"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
 	"golang.org/x/net/html"
 )
 
@@ -104,6 +109,48 @@ func TestCorpus_linksAndAnchorsResolve(t *testing.T) {
 						if u.Fragment != "" && strings.HasSuffix(target, ".html") && !idsOf(target)[u.Fragment] {
 							t.Errorf("%s: %s %q: %s has no id %q", f.Path, a.Key, a.Val, target, u.Fragment)
 						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestCorpus_customComponentsRenderOrWarn exports every fixture source and
+// checks that no custom component vanishes silently: every component left
+// as the generic wrapper (a component that could not be rendered, or one
+// the export does not know) is named in a warning of its page, and no
+// marker of the component pass is left in a page.
+func TestCorpus_customComponentsRenderOrWarn(t *testing.T) {
+	wrapper := regexp.MustCompile(`<div class="component" data-component="([^"]+)">`)
+	sources := map[string]fs.FS{"fixture": fixture(), "apisite": apiSite(), "docsrepo": docsRepo(),
+		"airgap": os.DirFS("testdata/airgap"), "components": os.DirFS(componentsSource()), "demosite": demosite.FS()}
+	for name, src := range sources {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			var mu sync.Mutex
+			var warns []string
+			m, err := New(Options{Limits: Limits{ComponentTime: 300 * time.Millisecond}}).Export(context.Background(),
+				Request{Source: src, Kind: KindCloud, Domain: "docs.example.com",
+					Warn: func(w string) { mu.Lock(); warns = append(warns, w); mu.Unlock() }}, dir, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range m.Files {
+				if !strings.HasSuffix(f.Path, ".html") {
+					continue
+				}
+				page := readOut(t, dir, f.Path)
+				if strings.Contains(page, "<!--jsx ") || strings.Contains(page, "<!--/jsx ") {
+					t.Errorf("%s: a component marker is left in the page", f.Path)
+				}
+				for _, c := range wrapper.FindAllStringSubmatch(page, -1) {
+					named := false
+					for _, w := range warns {
+						named = named || strings.Contains(w, "<"+c[1]+">")
+					}
+					if !named {
+						t.Errorf("%s: the component %s renders as an empty wrapper and no warning names it", f.Path, c[1])
 					}
 				}
 			}

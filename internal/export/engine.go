@@ -164,6 +164,7 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 	j.warn = j.warnings.add
 	j.budget.lim = e.limits
 	j.read = &reader{src: src, limits: e.limits, budget: &j.budget, workers: e.workers, warn: j.warn}
+	j.comps = mdx.NewComponents(j.read.loadSnippet, e.limits.ComponentTime)
 	start := time.Now()
 	if err := j.plan(); err != nil {
 		return nil, err

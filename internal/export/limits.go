@@ -3,6 +3,7 @@ package export
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 )
@@ -21,6 +22,9 @@ type Limits struct {
 	MaxFiles int
 	// MaxTotalBytes bounds the bytes read from the source in all.
 	MaxTotalBytes int64
+	// ComponentTime bounds how long the custom (JSX) components of one
+	// page may run; past it they show their content only, with a warning.
+	ComponentTime time.Duration
 }
 
 // DefaultLimits are the limits of an Engine built without its own.
@@ -29,6 +33,7 @@ var DefaultLimits = Limits{
 	MaxAssetBytes: 100 << 20,
 	MaxFiles:      50_000,
 	MaxTotalBytes: 2 << 30,
+	ComponentTime: 2 * time.Second,
 }
 
 // WithDefaults returns l with every zero or negative field set to its
@@ -45,6 +50,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxTotalBytes <= 0 {
 		l.MaxTotalBytes = DefaultLimits.MaxTotalBytes
+	}
+	if l.ComponentTime <= 0 {
+		l.ComponentTime = DefaultLimits.ComponentTime
 	}
 	return l
 }

@@ -47,7 +47,8 @@ type pipeline struct {
 	pages []*page // sorted by key
 	byKey map[string]*page
 	link  *linker
-	frame *frame // writes the page frame
+	frame *frame          // writes the page frame
+	comps *mdx.Components // the custom components of the source's pages
 
 	entries []searchEntry // one per page, filled by the workers
 }
@@ -113,14 +114,19 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		// only when the page shows a panel.
 		mdxPanel = j.api.MDXPanel(ap, func() []*mdx.ParamField { return mdx.ParamFields(string(p.body), j.read.loadSnippet) })
 	}
-	md := mdx.Bound(mdx.Preprocess(string(p.body), j.read.loadSnippet))
+	doc := mdx.PreprocessPage(string(p.body), j.read.loadSnippet, p.file)
 	p.body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
-	hs, err := mdx.ToHTML(j.e.md, []byte(md), &buf.html)
+	hs, err := mdx.ToHTML(j.e.md, []byte(mdx.Bound(doc.Markdown)), &buf.html)
 	if err != nil {
 		return fmt.Errorf("%s: render: %w", p.file, err)
 	}
-	content := j.link.rewrite(buf.html.Bytes(), p.key, prefix)
+	// Custom components: a page that uses none returns at once.
+	rendered := j.comps.Expand(ctx, &doc, buf.html.Bytes(), func(msg string) { j.warn("%s: %s", p.file, msg) })
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: %w", p.file, err)
+	}
+	content := j.link.rewrite(rendered, p.key, prefix)
 	var apiTop, apiRest markup.HTML
 	if p.api != nil {
 		var apiHs []mdx.Heading

@@ -1,8 +1,9 @@
 // Package mdx turns one MDX or Markdown page into HTML: the MDX
 // preprocessor (imports, snippets, comments, JSX tags and style objects),
-// the platform's components, the bounds that keep hostile Markdown linear
-// to render, goldmark with highlighted code blocks and heading anchors,
-// and the scan of a page's ParamField declarations.
+// the platform's components, the custom components a docs source writes
+// in JSX (evaluated by internal/export/jsx), the bounds that keep hostile
+// Markdown linear to render, goldmark with highlighted code blocks and
+// heading anchors, and the scan of a page's ParamField declarations.
 //
 // It writes HTML through internal/export/markup only. It knows nothing of
 // docs.json, navigation, other pages, OpenAPI specs, links between pages

@@ -8,8 +8,9 @@ import (
 type jsxTag struct {
 	name        string
 	attrs       map[string]string
-	closing     bool // </Name>
-	selfClosing bool // <Name />
+	closing     bool   // </Name>
+	selfClosing bool   // <Name />
+	src         string // the tag as written, for the props of a custom component
 }
 
 // attr returns the first non-empty attribute among names; components accept
@@ -58,6 +59,7 @@ func scanTag(s string) (t jsxTag, n int, ok bool, stop int) {
 	t, n, ok, stop = scanTagBody(s)
 	if ok {
 		stop = n
+		t.src = s[:n]
 	}
 	return t, n, ok, max(stop, 1)
 }

@@ -26,6 +26,12 @@ type mdx struct {
 	pending  string // a tag split over several lines, being joined
 	// pendingLines counts the lines joined into pending.
 	pendingLines int
+	// comp records the page's custom components (nil outside
+	// PreprocessPage); names are the components this document's own
+	// module binds, evaluated in comp's scope number scope.
+	comp  *pageComponents
+	names map[string]bool
+	scope int
 }
 
 // maxTagLines and maxTagBytes bound how much one component tag may span,
@@ -48,8 +54,12 @@ type openBlock struct {
 
 // preprocess converts one MDX document. load reads snippet files; it may be
 // nil when snippets are not available.
-func preprocess(src string, load func(string) (string, error), props map[string]string, depth int) string {
-	m := &mdx{snippets: map[string]string{}, props: props, load: load, depth: depth}
+func preprocess(src string, load func(string) (string, error), props map[string]string) string {
+	m := &mdx{snippets: map[string]string{}, props: props, load: load}
+	return m.run(src)
+}
+
+func (m *mdx) run(src string) string {
 	m.out.Grow(len(src) + len(src)/4)
 	for len(src) > 0 {
 		line := src
@@ -288,6 +298,10 @@ func (m *mdx) blockTag(t jsxTag) {
 	if len(m.stack) >= maxNesting && !t.selfClosing {
 		return // deeper nesting renders its content without the frame
 	}
+	if m.names[t.name] && m.customTag(&t) {
+		return
+	}
+	m.noteUnknown(t.name)
 	openHTML, closeHTML := renderComponent(&t)
 	m.block(openHTML.String())
 	if t.selfClosing {
@@ -309,7 +323,7 @@ func (m *mdx) snippet(file string, t jsxTag) {
 		return
 	}
 	_, body := SplitFrontmatter([]byte(src))
-	m.block(preprocess(string(body), m.load, t.attrs, m.depth+1))
+	m.block(m.nested(file, string(body), t.attrs))
 }
 
 func (m *mdx) block(html string) {
@@ -395,10 +409,20 @@ func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
 	if file, ok := m.snippets[t.name]; ok && m.load != nil && m.depth < 8 {
 		if src, err := m.load(file); err == nil {
 			_, body := SplitFrontmatter([]byte(src))
-			return strings.TrimSpace(preprocess(string(body), m.load, t.attrs, m.depth+1))
+			return strings.TrimSpace(m.nested(file, string(body), t.attrs))
 		}
 		return ""
 	}
+	if m.names[t.name] {
+		if openM, closeM, ok := m.addUse(&t); ok {
+			if t.selfClosing {
+				return openM + closeM
+			}
+			*closes = append(*closes, closeM)
+			return openM
+		}
+	}
+	m.noteUnknown(t.name)
 	openHTML, closeHTML := renderComponent(&t)
 	if t.selfClosing {
 		return openHTML.String() + closeHTML.String()
@@ -411,5 +435,5 @@ func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
 // renders. load reads the snippet files it imports; it may be nil when
 // snippets are not available.
 func Preprocess(src string, load func(string) (string, error)) string {
-	return preprocess(src, load, nil, 0)
+	return preprocess(src, load, nil)
 }

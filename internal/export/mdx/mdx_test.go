@@ -17,7 +17,7 @@ func render(t *testing.T, src string, snippets map[string]string) string {
 		return "", errors.New("no snippet " + file)
 	}
 	var buf bytes.Buffer
-	if _, err := ToHTML(NewMarkdown(), []byte(preprocess(src, load, nil, 0)), &buf); err != nil {
+	if _, err := ToHTML(NewMarkdown(), []byte(preprocess(src, load, nil)), &buf); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()
@@ -132,7 +132,7 @@ func FuzzRender(f *testing.F) {
 	md := NewMarkdown()
 	f.Fuzz(func(t *testing.T, src string) {
 		var buf bytes.Buffer
-		out := Bound(preprocess(src, func(string) (string, error) { return "<Note>snippet</Note>", nil }, nil, 0))
+		out := Bound(preprocess(src, func(string) (string, error) { return "<Note>snippet</Note>", nil }, nil))
 		if _, err := ToHTML(md, []byte(out), &buf); err != nil {
 			t.Fatalf("render: %v", err)
 		}

@@ -63,7 +63,7 @@ type pageRenderer struct{ buf bytes.Buffer }
 
 func (r *pageRenderer) render(page string) {
 	r.buf.Reset()
-	out := Bound(preprocess(page, nil, map[string]string{}, 0))
+	out := Bound(preprocess(page, nil, map[string]string{}))
 	_, _ = ToHTML(testMarkdown, []byte(out), &r.buf)
 }
 

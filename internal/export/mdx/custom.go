@@ -1,0 +1,485 @@
+package mdx
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"html"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/jsx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+)
+
+// Custom components are React components a docs source defines itself:
+// `export const Card = (...) => (...)` in a page, or exported by a snippet
+// (.jsx, .tsx, .js, .ts, or the exports of an .mdx) the page imports by
+// name. The preprocessor leaves a pair of markers around each use (an
+// HTML comment carrying a nonce the source cannot guess), goldmark renders
+// the body between them like any content, and Expand replaces each pair,
+// innermost first, with what the component renders given its props and
+// that body as children. A page without custom components never starts
+// a JavaScript runtime.
+
+// maxUses bounds the custom component uses of one page; further uses
+// render their body only, with a warning.
+const maxUses = 2000
+
+// Components renders the custom components of one export's pages; its
+// modules are transpiled once per export. It is safe for concurrent use.
+type Components struct {
+	mods *jsx.Modules
+}
+
+// NewComponents returns the custom component renderer of one export. load
+// reads snippet files; budget is the time one page's components may run
+// (0 for jsx.DefaultBudget).
+func NewComponents(load func(string) (string, error), budget time.Duration) *Components {
+	return &Components{mods: jsx.NewModules(jsx.Options{
+		Load: load,
+		ESM: func(src string) string {
+			_, body := SplitFrontmatter([]byte(src))
+			return esmOf(string(body))
+		},
+		Builtin: func(name string, attrs map[string]string) (markup.HTML, markup.HTML) {
+			return renderComponent(&jsxTag{name: name, attrs: attrs})
+		},
+		Builtins: builtinNames,
+		Budget:   budget,
+	})}
+}
+
+// noteUnknown records a component that renders as the generic wrapper:
+// neither one of the platform's nor bound by the document's module. MDX
+// would refuse to compile the page; the export shows its content.
+func (m *mdx) noteUnknown(name string) {
+	if m.comp == nil || isBuiltin[name] {
+		return
+	}
+	for _, n := range m.comp.unknown {
+		if n == name {
+			return
+		}
+	}
+	m.comp.unknown = append(m.comp.unknown, name)
+}
+
+var isBuiltin = func() map[string]bool {
+	set := map[string]bool{}
+	for _, n := range builtinNames {
+		set[n] = true
+	}
+	return set
+}()
+
+// builtinNames are the platform's components renderComponent draws; inside
+// a custom component's JSX they render exactly as in MDX.
+var builtinNames = []string{
+	"Note", "Info", "Tip", "Warning", "Check", "Danger", "Callout",
+	"Steps", "Step", "Tabs", "Tab", "CodeGroup", "CardGroup", "Columns", "Card",
+	"AccordionGroup", "Accordion", "Expandable", "Frame", "ParamField", "ResponseField",
+	"Icon", "Badge", "Tooltip", "Update", "RequestExample", "ResponseExample",
+	"Tree", "Tree.Folder", "Tree.File",
+}
+
+// Page is a preprocessed page: the Markdown goldmark renders and what
+// Expand needs for the custom components it uses.
+type Page struct {
+	// Markdown is the page as Markdown with HTML, for Bound and ToHTML.
+	Markdown string
+	comp     *pageComponents
+}
+
+// HasComponents reports whether the page uses a custom component, so
+// its rendered HTML goes through Expand.
+func (p *Page) HasComponents() bool { return p.comp != nil && len(p.comp.uses) > 0 }
+
+// PreprocessPage is Preprocess for a page of an export: custom components
+// the page defines or imports are left as markers for Expand. file is the
+// page's path in the source, from which relative imports resolve.
+func PreprocessPage(src string, load func(string) (string, error), file string) Page {
+	comp := &pageComponents{}
+	m := &mdx{snippets: map[string]string{}, load: load, comp: comp}
+	m.bindModule(src, file, nil)
+	return Page{Markdown: m.run(src), comp: comp}
+}
+
+// bindModule reads the import and export statements of a page or an
+// inlined snippet; when they bind components, the document gets a scope
+// of its own. A snippet's props are constants of its scope, so its
+// components may be given them ({title}).
+func (m *mdx) bindModule(src, file string, props map[string]string) {
+	if !strings.Contains(src, "export ") && !strings.Contains(src, "import ") {
+		return
+	}
+	esm := esmOf(src)
+	names := componentNames(esm)
+	if len(names) == 0 {
+		return
+	}
+	m.names, m.scope = names, len(m.comp.scopes)
+	m.comp.scopes = append(m.comp.scopes, jsx.Scope{ESM: propConsts(props, esm) + esm, File: file})
+}
+
+// nested preprocesses an inlined snippet with the props it was given.
+func (m *mdx) nested(file, body string, props map[string]string) string {
+	c := &mdx{snippets: map[string]string{}, props: props, load: m.load, depth: m.depth + 1, comp: m.comp}
+	if m.comp != nil {
+		c.bindModule(body, file, props)
+	}
+	return c.run(body)
+}
+
+// declares reports whether a module's statements bind name at the top
+// level: declared, exported or imported.
+func declares(esm, name string) bool {
+	word := `\b` + regexp.QuoteMeta(name) + `\b`
+	if regexp.MustCompile(`(?:const|let|var|function\*?|class)\s+` + word).MatchString(esm) {
+		return true
+	}
+	for _, m := range importStmt.FindAllStringSubmatch(esm, -1) {
+		if regexp.MustCompile(word).MatchString(m[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+var jsIdent = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
+
+// jsReserved are the words a prop name cannot be declared as.
+var jsReserved = map[string]bool{
+	"break": true, "case": true, "catch": true, "class": true, "const": true, "continue": true, "debugger": true,
+	"default": true, "delete": true, "do": true, "else": true, "enum": true, "export": true, "extends": true,
+	"false": true, "finally": true, "for": true, "function": true, "if": true, "import": true, "in": true,
+	"instanceof": true, "let": true, "new": true, "null": true, "return": true, "super": true, "switch": true,
+	"this": true, "throw": true, "true": true, "try": true, "typeof": true, "var": true, "void": true,
+	"while": true, "with": true, "yield": true, "await": true, "static": true, "implements": true,
+	"interface": true, "package": true, "private": true, "protected": true, "public": true,
+}
+
+// propConsts declares a snippet's props as string constants, leaving out
+// names its own statements mention (they would clash).
+func propConsts(props map[string]string, esm string) string {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		if jsIdent.MatchString(k) && !jsReserved[k] && !declares(esm, k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		v, _ := json.Marshal(props[k])
+		b.WriteString("const " + k + " = " + string(v) + ";\n")
+	}
+	return b.String()
+}
+
+// pageComponents is what the preprocessor records of a page's custom
+// components.
+type pageComponents struct {
+	unknown  []string    // components neither the platform's nor bound by a module
+	nonce    string      // set on the first use
+	scopes   []jsx.Scope // the page's module and those of inlined snippets
+	uses     []use       // by marker id
+	overflow int         // uses past maxUses
+}
+
+type use struct {
+	scope, call int // the use is Calls[call] of scopes[scope]
+	name        string
+	selfClosing bool
+}
+
+func newNonce() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// add records a use of a component and returns its opening and closing
+// markers; ok is false past maxUses.
+func (m *mdx) addUse(t *jsxTag) (open, closing string, ok bool) {
+	c := m.comp
+	if len(c.uses) >= maxUses {
+		c.overflow++
+		return "", "", false
+	}
+	if c.nonce == "" {
+		c.nonce = newNonce()
+	}
+	id := strconv.Itoa(len(c.uses))
+	s := &c.scopes[m.scope]
+	c.uses = append(c.uses, use{scope: m.scope, call: len(s.Calls), name: t.name, selfClosing: t.selfClosing})
+	s.Calls = append(s.Calls, jsx.Call{Name: t.name, Props: jsProps(t.src)})
+	return "<!--jsx " + c.nonce + " " + id + "-->", "<!--/jsx " + c.nonce + " " + id + "-->", true
+}
+
+// customTag writes the markers of a block-level use of a custom component.
+func (m *mdx) customTag(t *jsxTag) bool {
+	openM, closeM, ok := m.addUse(t)
+	if !ok {
+		return false
+	}
+	m.block(openM)
+	if t.selfClosing {
+		m.block(closeM)
+		return true
+	}
+	m.stack = append(m.stack, openBlock{name: t.name, close: closeM, indent: -1})
+	return true
+}
+
+// Expand replaces the markers of the page's custom components in its
+// rendered HTML with what each component renders. A component that
+// cannot be evaluated shows its body; warn receives one message per
+// failure, naming the component.
+func (c *Components) Expand(ctx context.Context, p *Page, rendered []byte, warn func(msg string)) []byte {
+	if p.comp == nil {
+		return rendered
+	}
+	for _, name := range p.comp.unknown {
+		warn("<" + name + "> is neither a component of the platform the export knows nor one the page defines or imports; its content is shown without it")
+	}
+	if !p.HasComponents() {
+		return rendered
+	}
+	pc := p.comp
+	if pc.overflow > 0 {
+		warn(strconv.Itoa(pc.overflow) + " uses of custom components past the first " + strconv.Itoa(maxUses) + " show their content only")
+	}
+	ev := c.mods.NewPage(ctx, pc.scopes)
+	defer ev.Close()
+	x := expander{pc: pc, ev: ev, warn: warn, open: "<!--jsx " + pc.nonce + " ", close: "<!--/jsx " + pc.nonce + " "}
+	return []byte(x.expand(string(rendered), 0))
+}
+
+type expander struct {
+	pc          *pageComponents
+	ev          *jsx.Page
+	warn        func(string)
+	open, close string
+}
+
+// expand replaces the marker pairs of s, each one's content expanded
+// first; a closing marker without its opening one is dropped.
+func (x *expander) expand(s string, depth int) string {
+	var out strings.Builder
+	for {
+		i := strings.Index(s, x.open)
+		if i < 0 {
+			out.WriteString(x.dropClosing(s))
+			return out.String()
+		}
+		out.WriteString(x.dropClosing(s[:i]))
+		rest := s[i+len(x.open):]
+		end := strings.Index(rest, "-->")
+		id, err := strconv.Atoi(rest[:max(end, 0)])
+		if end < 0 || err != nil || id < 0 || id >= len(x.pc.uses) {
+			s = rest // not one of ours after all
+			continue
+		}
+		rest = rest[end+3:]
+		closeM := x.close + strconv.Itoa(id) + "-->"
+		var body string
+		if j := strings.Index(rest, closeM); j >= 0 {
+			body, rest = rest[:j], rest[j+len(closeM):]
+		}
+		if depth < maxNesting {
+			body = x.expand(body, depth+1)
+		}
+		out.WriteString(x.render(id, body))
+		s = rest
+	}
+}
+
+func (x *expander) dropClosing(s string) string {
+	for {
+		i := strings.Index(s, x.close)
+		if i < 0 {
+			return s
+		}
+		end := strings.Index(s[i:], "-->")
+		if end < 0 {
+			return s
+		}
+		s = s[:i] + s[i+end+3:]
+	}
+}
+
+// render returns what use id renders around body. A component that
+// cannot be evaluated shows body in the wrapper MDX gives a component it
+// does not know, as before components were evaluated.
+func (x *expander) render(id int, body string) string {
+	u := x.pc.uses[id]
+	// body is goldmark's output of the page, links not yet rewritten.
+	out, err := x.ev.Render(u.scope, u.call, markup.Rendered(strings.TrimSpace(body)), u.selfClosing)
+	if err != nil {
+		x.warn("the component <" + u.name + "> could not be rendered (" + err.Error() + "); its content is shown without it")
+		openHTML, closeHTML := renderComponent(&jsxTag{name: u.name})
+		return openHTML.String() + body + closeHTML.String()
+	}
+	return out.String()
+}
+
+// esmOf returns the import and export statements of an MDX document:
+// the lines the preprocessor drops, outside code fences, at the top level.
+func esmOf(src string) string {
+	var b strings.Builder
+	m := &mdx{snippets: map[string]string{}}
+	var fence codeFence
+	for len(src) > 0 {
+		line := src
+		if i := strings.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = ""
+		}
+		line = strings.TrimSuffix(line, "\r")
+		trimmed := strings.TrimSpace(line)
+		if fence.inside() {
+			fence.close(trimmed)
+			continue
+		}
+		if m.skipping == 0 && (fence.open(trimmed) || !isESM(trimmed) || line[0] == ' ' || line[0] == '\t') {
+			continue
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+		m.esm(trimmed)
+	}
+	return b.String()
+}
+
+var (
+	exportName = regexp.MustCompile(`(?m)^\s*export\s+(?:default\s+)?(?:const|let|var|class|(?:async\s+)?function\*?)\s+([A-Z][\w$]*)`)
+	importStmt = regexp.MustCompile(`(?m)^\s*import\s+([^;'"]+?)\s+from\s+['"]([^'"]+)['"]`)
+	importItem = regexp.MustCompile(`^([\w$]+)(?:\s+as\s+([\w$]+))?$`)
+)
+
+// componentNames lists the names a page's module binds that can be
+// components (they start with a capital): its exports, and the imports
+// of modules of the source (a path), except the default import of an
+// .mdx or .md snippet, which the preprocessor inlines.
+func componentNames(esm string) map[string]bool {
+	names := map[string]bool{}
+	for _, m := range exportName.FindAllStringSubmatch(esm, -1) {
+		names[m[1]] = true
+	}
+	for _, m := range importStmt.FindAllStringSubmatch(esm, -1) {
+		clause, spec := strings.TrimSpace(m[1]), m[2]
+		if !strings.HasPrefix(spec, "/") && !strings.HasPrefix(spec, ".") {
+			continue // a package: nothing of the source
+		}
+		mdxFile := path.Ext(spec) == ".mdx" || path.Ext(spec) == ".md"
+		named := ""
+		if i := strings.IndexByte(clause, '{'); i >= 0 {
+			named = clause[i+1:]
+			if j := strings.IndexByte(named, '}'); j >= 0 {
+				named = named[:j]
+			}
+			clause = strings.TrimRight(strings.TrimSpace(clause[:i]), ",")
+		}
+		if clause != "" && !mdxFile && !strings.HasPrefix(clause, "*") {
+			addName(names, strings.TrimSpace(clause))
+		}
+		for _, item := range strings.Split(named, ",") {
+			if im := importItem.FindStringSubmatch(strings.TrimSpace(item)); im != nil {
+				if im[2] != "" {
+					addName(names, im[2])
+				} else {
+					addName(names, im[1])
+				}
+			}
+		}
+	}
+	return names
+}
+
+func addName(names map[string]bool, n string) {
+	if n != "" && n[0] >= 'A' && n[0] <= 'Z' {
+		names[n] = true
+	}
+}
+
+// jsProps writes the attributes of a tag (its source, as parseTag read
+// it) as a JavaScript object literal: strings as string literals,
+// expressions and spreads as written, bare attributes as true.
+func jsProps(src string) string {
+	var b strings.Builder
+	b.WriteString("{")
+	i := 1
+	for i < len(src) && (isNameByte(src[i]) || src[i] == '/') {
+		i++
+	}
+	for i < len(src) {
+		for i < len(src) && isSpace(src[i]) {
+			i++
+		}
+		if i >= len(src) || src[i] == '>' || src[i] == '/' {
+			break
+		}
+		if src[i] == '{' {
+			end := matchBrace(src, i)
+			if end < 0 {
+				break
+			}
+			if e := strings.TrimSpace(src[i+1 : end]); strings.HasPrefix(e, "...") {
+				b.WriteString("...(" + e[3:] + "),")
+			}
+			i = end + 1
+			continue
+		}
+		ns := i
+		for i < len(src) && (isNameByte(src[i]) || src[i] == ':') {
+			i++
+		}
+		if ns == i {
+			break
+		}
+		key, _ := json.Marshal(src[ns:i])
+		b.Write(key)
+		b.WriteString(":")
+		if i >= len(src) || src[i] != '=' {
+			b.WriteString("true,")
+			continue
+		}
+		i++
+		if i >= len(src) {
+			break
+		}
+		switch q := src[i]; q {
+		case '"', '\'':
+			end := strings.IndexByte(src[i+1:], q)
+			if end < 0 {
+				return "{}"
+			}
+			v, _ := json.Marshal(html.UnescapeString(src[i+1 : i+1+end]))
+			b.Write(v)
+			i += end + 2
+		case '{':
+			end := matchBrace(src, i)
+			if end < 0 {
+				return "{}"
+			}
+			if e := strings.TrimSpace(src[i+1 : end]); e != "" {
+				b.WriteString("(" + e + ")")
+			} else {
+				b.WriteString("undefined")
+			}
+			i = end + 1
+		default:
+			return "{}"
+		}
+		b.WriteString(",")
+	}
+	b.WriteString("}")
+	return b.String()
+}
