@@ -70,7 +70,7 @@ func (r *Roller) newestByLabels(ctx context.Context, md metadata.Interface, name
 // releases are not kept by Helm's secret driver on a cluster.
 func (r *Roller) metadataClient() metadata.Interface {
 	if r.kube != nil || r.cfg.RESTClientGetter == nil || r.cfg.Releases == nil ||
-		r.cfg.Releases.Driver == nil || r.cfg.Releases.Driver.Name() != driver.SecretsDriverName {
+		r.cfg.Releases.Driver == nil || r.cfg.Releases.Name() != driver.SecretsDriverName {
 		return nil
 	}
 	r.clients.once.Do(r.buildClients)

@@ -191,7 +191,7 @@ func TestWatch_driftOnCluster(t *testing.T) {
 	)
 	var installed, imageFixed int
 	log := watchOnCluster(t, env, c.Kubeconfig, []string{"--drift", "correct", "--drift-ignore", "Deployment:spec.replicas"}, []driftStep{
-		{name: "image edited", check: func(t *testing.T, s *rollout.State) { installed = s.Revision }, change: e.image},
+		{name: "image edited", check: func(_ *testing.T, s *rollout.State) { installed = s.Revision }, change: e.image},
 		{name: "bundle Secret deleted", check: func(t *testing.T, s *rollout.State) {
 			imageFixed = s.Revision
 			if img, _, _ := e.live(t); strings.Contains(img, "example.com/other") || s.Revision != installed+1 {
@@ -229,7 +229,7 @@ func TestWatch_driftOnCluster(t *testing.T) {
 	before := len(e.driftEvents(t))
 	var rev int
 	log = watchOnCluster(t, env, c.Kubeconfig, []string{"--drift", "warn"}, []driftStep{
-		{name: "image edited, scaled to zero, Secret deleted", check: func(t *testing.T, s *rollout.State) { rev = s.Revision },
+		{name: "image edited, scaled to zero, Secret deleted", check: func(_ *testing.T, s *rollout.State) { rev = s.Revision },
 			change: func(ctx context.Context, t *testing.T) {
 				e.image(ctx, t)
 				e.scaleToZero(ctx, t)

@@ -454,7 +454,7 @@ func measureFleet(t *testing.T, fs *fleetSim, where string, d time.Duration) {
 		user.Round(time.Millisecond), sys.Round(time.Millisecond),
 		((user + sys) / time.Duration(max(n, 1))).Round(time.Millisecond),
 		after.maxRSS>>20, ms.HeapInuse>>20, runtime.NumGoroutine())
-	if want := int32(len(fs.entries)) * int32(d/time.Hour); n < want {
+	if want := int64(len(fs.entries)) * int64(d/time.Hour); int64(n) < want {
 		t.Fatalf("%d upgrades for %d releases over %s of one-hour links", n, len(fs.entries), d)
 	}
 }

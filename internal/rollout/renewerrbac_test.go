@@ -1,4 +1,4 @@
-package rolloutcmd
+package rollout_test
 
 import (
 	"context"
@@ -26,6 +26,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/kubetest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/rolloutcmd"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
@@ -46,7 +47,7 @@ type renderedRenewer struct {
 // renewer values r (apiUrl and key filled in).
 func renderRenewer(t *testing.T, name string, r map[string]interface{}) renderedRenewer {
 	t.Helper()
-	ch, err := loader.Load(chartPath)
+	ch, err := loader.Load(driftChart)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func runRenewer(t *testing.T, env *apiservertest.Env, rr renderedRenewer, kubeco
 	out := &testutil.SyncBuffer{}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan int, 1)
-	go func() { done <- Command(ctx, append(args, "--log-level", "error"), out, out) }()
+	go func() { done <- rolloutcmd.Command(ctx, append(args, "--log-level", "error"), out, out) }()
 	t.Cleanup(func() {
 		cancel()
 		<-done
@@ -230,8 +231,8 @@ func TestRenewer_rbacInSelectorModes(t *testing.T) {
 	// renewer wrote it; team-c holds one of each, outside every Role.
 	install := func(ns, name, fleet string) {
 		t.Helper()
-		if _, err := rollers[ns].Apply(ctx, rollout.Request{Release: name, Install: true, Chart: chartPath, OnFailure: rollout.KeepFailed,
-			Labels: map[string]string{"docsadmin.io/fleet": fleet, LabelDomain: env.Domain}, BundleURL: "https://bundles.example.com/old.tar.gz",
+		if _, err := rollers[ns].Apply(ctx, rollout.Request{Release: name, Install: true, Chart: driftChart, OnFailure: rollout.KeepFailed,
+			Labels: map[string]string{"docsadmin.io/fleet": fleet, rolloutcmd.LabelDomain: env.Domain}, BundleURL: "https://bundles.example.com/old.tar.gz",
 			Version: "old", ExpiresAt: env.Clock.Now().Add(-time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
@@ -333,19 +334,6 @@ func TestRenewer_rbacInSelectorModes(t *testing.T) {
 		}
 		untouched("team-c", "docs-nssel")
 	})
-}
-
-func clientsetFor(t *testing.T, kubeconfig string) kubernetes.Interface {
-	t.Helper()
-	rc, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := kubernetes.NewForConfig(rc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cs
 }
 
 // logLines logs the lines of out that mention what.
