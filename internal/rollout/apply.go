@@ -35,7 +35,7 @@ func (r *Roller) Apply(ctx context.Context, req Request) (Result, error) {
 	log := r.log.With("release", req.Release, "namespace", r.namespace,
 		"bundle_url", redact.URL(req.BundleURL), "version", req.Version, "expires_at", want.ExpiresAt)
 
-	last, history, err := r.lastRevision(req.Release)
+	last, history, err := r.revisions(ctx, req.Release)
 	if errors.Is(err, ErrReleaseNotFound) && req.Install {
 		return r.install(ctx, req, want, last, log)
 	}
@@ -188,13 +188,25 @@ func (r *Roller) Current(ctx context.Context, name string) (*State, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	last, _, err := r.lastRevision(name)
+	last, err := r.newest(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	s := stateOf(last)
 	s.Release, s.Namespace = name, r.namespace // as asked, even if a record says otherwise
 	return s, nil
+}
+
+// revisions is lastRevision, reading the whole history only when the
+// newest revision is not deployed: an upgrade builds on the deployed
+// revision, which then is the newest, and only a pending or failed
+// newest revision needs the others (recovery, the revision to build on).
+func (r *Roller) revisions(ctx context.Context, name string) (*release.Release, []*release.Release, error) {
+	last, err := r.newest(ctx, name)
+	if err == nil && last.Info.Status == release.StatusDeployed {
+		return last, []*release.Release{last}, nil
+	}
+	return r.lastRevision(name)
 }
 
 // lastRevision returns the highest revision and the whole history. When the

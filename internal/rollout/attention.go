@@ -34,28 +34,14 @@ func revisionSecret(release string, rev int) string {
 	return fmt.Sprintf("sh.helm.release.v1.%s.v%d", release, rev)
 }
 
-func (r *Roller) clientset() (kubernetes.Interface, error) {
-	if r.kube != nil {
-		return r.kube, nil
-	}
-	if r.cfg.RESTClientGetter == nil {
-		return nil, errNoCluster
-	}
-	rc, err := r.cfg.RESTClientGetter.ToRESTConfig()
-	if err != nil {
-		return nil, err
-	}
-	return kubernetes.NewForConfig(rc)
-}
-
 // newestSecret returns the clientset and the name of the Secret holding
 // the release's newest revision.
-func (r *Roller) newestSecret(release string) (kubernetes.Interface, string, error) {
+func (r *Roller) newestSecret(ctx context.Context, release string) (kubernetes.Interface, string, error) {
 	cs, err := r.clientset()
 	if err != nil {
 		return nil, "", err
 	}
-	last, _, err := r.lastRevision(release)
+	last, err := r.newest(ctx, release)
 	if err != nil {
 		return nil, "", err
 	}
@@ -65,7 +51,7 @@ func (r *Roller) newestSecret(release string) (kubernetes.Interface, string, err
 // RequestRetry annotates the release's newest revision with at, asking a
 // renewer that gave up on it to try again.
 func (r *Roller) RequestRetry(ctx context.Context, release string, at time.Time) error {
-	cs, name, err := r.newestSecret(release)
+	cs, name, err := r.newestSecret(ctx, release)
 	if err != nil {
 		return err
 	}
@@ -79,7 +65,7 @@ func (r *Roller) RequestRetry(ctx context.Context, release string, at time.Time)
 // RetryRequestedAt returns the time of the newest retry request on the
 // release, zero when there is none (or it is not a time).
 func (r *Roller) RetryRequestedAt(ctx context.Context, release string) (time.Time, error) {
-	cs, name, err := r.newestSecret(release)
+	cs, name, err := r.newestSecret(ctx, release)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -98,7 +84,7 @@ func (r *Roller) RetryRequestedAt(ctx context.Context, release string) (time.Tim
 // redacted again here all the same. A Deployment that is gone (deleted by
 // hand: drift) is skipped; the Secret's Event still tells.
 func (r *Roller) RecordEvent(ctx context.Context, release, reason, msg string, warning bool) error {
-	cs, name, err := r.newestSecret(release)
+	cs, name, err := r.newestSecret(ctx, release)
 	if err != nil {
 		return err
 	}

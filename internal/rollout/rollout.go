@@ -221,6 +221,7 @@ type Roller struct {
 	clock clock.Clock
 	// kube, when set, replaces the clientset built from cfg (tests).
 	kube      kubernetes.Interface
+	clients   kubeClients
 	cfg       *action.Configuration
 	namespace string
 	log       hclog.Logger
@@ -244,6 +245,7 @@ func newFromGetter(getter genericclioptions.RESTClientGetter, ns string, log hcl
 	if err := ac.Init(getter, ns, "secret", helmLog(log)); err != nil {
 		return nil, fmt.Errorf("initialise helm: %w", err)
 	}
+	cacheValidation(ac.KubeClient)
 	return &Roller{cfg: ac, namespace: ns, log: log, clock: clock.Real{}}, nil
 }
 
