@@ -126,6 +126,10 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", p.file, err)
 	}
+	if doc.HasComponents() {
+		// Headings a component writes belong in the table of contents too.
+		rendered, hs = mdx.WithComponentHeadings(rendered, hs)
+	}
 	content := j.link.rewrite(rendered, p.key, prefix)
 	var apiTop, apiRest markup.HTML
 	if p.api != nil {
