@@ -70,7 +70,7 @@ func (f *frame) redirectPage(out string, href markup.URL, title string, canonica
 func (f *frame) notFound() ([]byte, error) {
 	var b markup.Builder
 	f.head(&b, "Page not found - "+f.cfg.Name, "", markup.URL{}, "", true, markup.HTML{}, nil)
-	b.HTML(f.chrome(f.firstSection(), ""))
+	b.HTML(f.chrome(f.firstSection(), "", modeDefault))
 	b.Markup(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>Page not found</h1>` +
 		`<p class="lead">The page you are looking for does not exist. Try the search above, or go to the <a href="index.html">start page</a>.</p></header></article>`)
 	// The site's footer, as on every page: its links are a way back too.

@@ -15,12 +15,14 @@ import (
 type chromeKey struct {
 	section int
 	prefix  markup.Prefix
+	mode    pageMode
 }
 
 // chrome returns the top bar, division switchers and sidebar for pages of
-// section s whose root is at prefix.
-func (f *frame) chrome(s *division, prefix markup.Prefix) markup.HTML {
-	k := chromeKey{-1, prefix}
+// section s whose root is at prefix, shown in mode m: a mode without the
+// sidebar has no menu button to open it either.
+func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTML {
+	k := chromeKey{-1, prefix, m}
 	if s != nil {
 		k.section = s.index
 	}
@@ -30,8 +32,11 @@ func (f *frame) chrome(s *division, prefix markup.Prefix) markup.HTML {
 	var b markup.Builder
 	b.Markup(`<a class="skip" href="#content">Skip to content</a>`)
 	f.banner(&b, bannerOf(s, f.cfg.Banner), prefix)
-	b.Markup(`<header class="topbar"><button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false" aria-label="Menu">` +
-		`<svg viewBox="0 0 24 24" width="20" height="20" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M3 6h18M3 12h18M3 18h18"/></svg></button>`)
+	b.Markup(`<header class="topbar">`)
+	if m.sidebar() {
+		b.Markup(`<button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false" aria-label="Menu">` +
+			`<svg viewBox="0 0 24 24" width="20" height="20" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M3 6h18M3 12h18M3 18h18"/></svg></button>`)
+	}
 	b.Markup(`<a class="brand" href="`)
 	b.URL(markup.Path(prefix, "index.html", ""))
 	b.Markup(`">`)
@@ -60,21 +65,32 @@ func (f *frame) chrome(s *division, prefix markup.Prefix) markup.HTML {
 	}
 	b.Markup(`<button class="theme-toggle" type="button" aria-label="Toggle dark mode"><svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z"/></svg></button></header>`)
 	f.switchers(&b, s, prefix)
-	b.Markup(`<div class="layout"><nav class="sidebar" id="sidebar" aria-label="Documentation">`)
+	b.Markup(`<div`)
+	b.Attr("class", m.class())
+	b.Markup(`>`)
+	if m.sidebar() {
+		f.sidebar(&b, s, prefix)
+	}
+	v, _ := f.chromes.LoadOrStore(k, b.Fragment())
+	return v.(markup.HTML)
+}
+
+// sidebar renders the navigation of section s: the global anchors, the
+// section's anchors and its groups and pages.
+func (f *frame) sidebar(b *markup.Builder, s *division, prefix markup.Prefix) {
+	b.Markup(`<nav class="sidebar" id="sidebar" aria-label="Documentation">`)
 	if len(f.tree.global) > 0 {
 		b.Markup(`<ul class="anchors">`)
 		for _, g := range f.tree.global {
-			f.divisionLink(&b, g, prefix, false)
+			f.divisionLink(b, g, prefix, false)
 		}
 		b.Markup(`</ul>`)
 	}
 	if s != nil {
-		f.anchors(&b, s, prefix)
-		f.items(&b, s.items, prefix, true)
+		f.anchors(b, s, prefix)
+		f.items(b, s.items, prefix, true)
 	}
 	b.Markup(`</nav>`)
-	v, _ := f.chromes.LoadOrStore(k, b.Fragment())
-	return v.(markup.HTML)
 }
 
 // switchers renders, for each level above the page's section, the sibling

@@ -126,6 +126,10 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", p.file, err)
 	}
+	if doc.HasComponents() {
+		// Headings a component writes belong in the table of contents too.
+		rendered, hs = mdx.WithComponentHeadings(rendered, hs)
+	}
 	content := j.link.rewrite(rendered, p.key, prefix)
 	var apiTop, apiRest markup.HTML
 	if p.api != nil {
@@ -166,19 +170,22 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		scripts = pageScripts(content)
 	}
 	j.frame.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, p.fm.Noindex, p.fm.metaTags(), scripts)
-	b.HTML(markCurrent(j.frame.chrome(j.frame.section(p), prefix), prefix, p.out))
-	b.Markup(`<main id="content" class="main"><article class="page"><header class="page-head">`)
-	j.frame.eyebrow(b, p)
-	b.Markup(`<h1>`)
-	b.Text(p.title)
-	b.Markup(`</h1>`)
-	if p.fm.Description != "" {
-		b.Markup(`<p class="lead">`)
-		b.Text(p.fm.Description)
-		b.Markup(`</p>`)
+	b.HTML(markCurrent(j.frame.chrome(j.frame.section(p), prefix, p.mode), prefix, p.out))
+	b.Markup(`<main id="content" class="main"><article class="page">`)
+	if p.mode.header() {
+		b.Markup(`<header class="page-head">`)
+		j.frame.eyebrow(b, p)
+		b.Markup(`<h1>`)
+		b.Text(p.title)
+		b.Markup(`</h1>`)
+		if p.fm.Description != "" {
+			b.Markup(`<p class="lead">`)
+			b.Text(p.fm.Description)
+			b.Markup(`</p>`)
+		}
+		j.frame.downloadSpecLink(b, prefix)
+		b.Markup(`</header>`)
 	}
-	j.frame.downloadSpecLink(b, prefix)
-	b.Markup(`</header>`)
 	if p.api == nil {
 		apiEndpoint(b, p.fm, j.cfg.API.MDX.Server)
 		j.api.MDXAuth(b, ap)
@@ -192,11 +199,16 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	b.HTML(mdxPanel)
 	j.frame.directory(b, p, prefix)
 	b.HTML(apiRest)
-	j.frame.pager(b, p, prefix)
+	if p.mode.header() {
+		// A custom or frame page is the author's own design to its end.
+		j.frame.pager(b, p, prefix)
+	}
 	b.Markup(`</article>`)
 	j.frame.footer(b, j.frame.section(p), prefix)
 	b.Markup(`</main>`)
-	toc(b, hs)
+	if p.mode.toc() {
+		toc(b, hs)
+	}
 	tail(b, prefix)
 	return j.out.write(p.out, []byte(b.String()))
 }

@@ -94,6 +94,11 @@ func (r *reader) readPage(key, file string) (*page, error) {
 			return nil, &docsjson.InputError{Msg: fmt.Sprintf("%s: invalid frontmatter: %v", file, err)}
 		}
 	}
+	m, ok := parseMode(p.fm.Mode)
+	if !ok {
+		r.warn("%s: unknown page mode %q; the page is shown in the default mode", file, p.fm.Mode)
+	}
+	p.mode = m
 	p.title = p.fm.Title
 	if p.title == "" {
 		p.title, p.body = leadingHeading(p.body)

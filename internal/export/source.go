@@ -34,6 +34,8 @@ type frontmatter struct {
 	Deprecated bool `yaml:"deprecated"`
 	// AuthMethod overrides api.mdx.auth.method on an MDX API page.
 	AuthMethod string `yaml:"authMethod"`
+	// Mode is the page's layout (mode.go).
+	Mode string `yaml:"mode"`
 	// Extra holds the other keys; the og: and twitter: ones become meta
 	// tags of the page (metaTags).
 	Extra map[string]any `yaml:",inline"`
@@ -76,6 +78,7 @@ type page struct {
 	fm    frontmatter
 	title string
 	body  []byte // source after the frontmatter
+	mode  pageMode
 	// unlisted pages exist on disk but not in the navigation.
 	unlisted bool
 	api      *openapi.Operation // the endpoint the page documents (openapi_nav.go), or nil
