@@ -145,27 +145,19 @@ func (s *Bolt) AddAgentMessage(id string, msg AgentMessage, limit int, since tim
 	accept func(*AgentJob) error,
 ) (rec *AgentJob, oldest time.Time, limited bool, err error) {
 	err = s.update(func(tx *bolt.Tx) error {
-		jobs, idx := tx.Bucket(bucketAgentJobs), tx.Bucket(bucketAgentIndex)
-		data := jobs.Get([]byte(id))
-		if data == nil {
-			return ErrNoRecord
-		}
-		rec = &AgentJob{}
-		if err := json.Unmarshal(data, rec); err != nil {
-			return err
-		}
-		if err := accept(rec); err != nil {
-			return err
-		}
-		if oldest, limited = agentLimited(idx, rec.ProjectID, limit, since); limited {
-			return nil
-		}
-		rec.Messages = append(rec.Messages, msg)
-		data, err := json.Marshal(rec)
-		if err != nil {
-			return err
-		}
-		if err := jobs.Put([]byte(id), data); err != nil {
+		idx := tx.Bucket(bucketAgentIndex)
+		var changed bool
+		rec, changed, err = modifyAgentJob(tx, id, func(rec *AgentJob) (bool, error) {
+			if err := accept(rec); err != nil {
+				return false, err
+			}
+			if oldest, limited = agentLimited(idx, rec.ProjectID, limit, since); limited {
+				return false, nil
+			}
+			rec.Messages = append(rec.Messages, msg)
+			return true, nil
+		})
+		if err != nil || !changed {
 			return err
 		}
 		return idx.Put(indexKey(rec.ProjectID, msg.At, messageIndexID(id, len(rec.Messages))), nil)
@@ -173,24 +165,35 @@ func (s *Bolt) AddAgentMessage(id string, msg AgentMessage, limit int, since tim
 	return rec, oldest, limited, err
 }
 
+// modifyAgentJob reads agent job id in tx, lets change edit it, and
+// writes it back when change reports a change.
+func modifyAgentJob(tx *bolt.Tx, id string, change func(*AgentJob) (bool, error)) (rec *AgentJob, changed bool, err error) {
+	jobs := tx.Bucket(bucketAgentJobs)
+	data := jobs.Get([]byte(id))
+	if data == nil {
+		return nil, false, ErrNoRecord
+	}
+	rec = &AgentJob{}
+	if err := json.Unmarshal(data, rec); err != nil {
+		return nil, false, err
+	}
+	if changed, err = change(rec); err != nil || !changed {
+		return rec, false, err
+	}
+	if data, err = json.Marshal(rec); err != nil {
+		return nil, false, err
+	}
+	return rec, true, jobs.Put([]byte(id), data)
+}
+
 // ForceAgentState implements Store.
 func (s *Bolt) ForceAgentState(id string, f *AgentForced) (rec *AgentJob, err error) {
-	err = s.update(func(tx *bolt.Tx) error {
-		jobs := tx.Bucket(bucketAgentJobs)
-		data := jobs.Get([]byte(id))
-		if data == nil {
-			return ErrNoRecord
-		}
-		rec = &AgentJob{}
-		if err := json.Unmarshal(data, rec); err != nil {
-			return err
-		}
-		rec.Forced = f
-		data, err := json.Marshal(rec)
-		if err != nil {
-			return err
-		}
-		return jobs.Put([]byte(id), data)
+	err = s.update(func(tx *bolt.Tx) (err error) {
+		rec, _, err = modifyAgentJob(tx, id, func(rec *AgentJob) (bool, error) {
+			rec.Forced = f
+			return true, nil
+		})
+		return err
 	})
 	return rec, err
 }
