@@ -335,14 +335,8 @@ func esmOf(src string) string {
 	var b strings.Builder
 	m := &mdx{snippets: map[string]string{}}
 	var fence codeFence
-	for len(src) > 0 {
-		line := src
-		if i := strings.IndexByte(src, '\n'); i >= 0 {
-			line, src = src[:i], src[i+1:]
-		} else {
-			src = ""
-		}
-		line = strings.TrimSuffix(line, "\r")
+	for line := range strings.Lines(src) {
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
 		trimmed := strings.TrimSpace(line)
 		if fence.inside() {
 			fence.close(trimmed)

@@ -61,14 +61,8 @@ func preprocess(src string, load func(string) (string, error), props map[string]
 
 func (m *mdx) run(src string) string {
 	m.out.Grow(len(src) + len(src)/4)
-	for len(src) > 0 {
-		line := src
-		if i := strings.IndexByte(src, '\n'); i >= 0 {
-			line, src = src[:i], src[i+1:]
-		} else {
-			src = ""
-		}
-		m.line(strings.TrimSuffix(line, "\r"))
+	for line := range strings.Lines(src) {
+		m.line(strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"))
 	}
 	if m.pending != "" {
 		m.text(m.pending)
