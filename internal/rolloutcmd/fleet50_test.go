@@ -3,6 +3,7 @@ package rolloutcmd
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -22,12 +23,21 @@ import (
 // own and not counted). FLEET50_CLUSTER=1 runs it; nothing is asserted on
 // the figures. The day takes about 1,650 upgrades; on a shared two-core
 // machine they ran at 25-30 a minute whatever the renewer's CPU (the API
-// server and etcd set the pace), so give it -timeout 90m.
+// server and etcd set the pace), so give it -timeout 90m. FLEET50_HOURS
+// runs a shorter (or longer) simulated span.
 func TestFleet_fiftyReleasesOnCluster(t *testing.T) {
 	if os.Getenv("FLEET50_CLUSTER") != "1" {
 		t.Skip("set FLEET50_CLUSTER=1 to run the 50-release measurement on the test cluster")
 	}
-	measureFleetOnCluster(t, 10, 5, 24*time.Hour)
+	d := 24 * time.Hour
+	if v := os.Getenv("FLEET50_HOURS"); v != "" {
+		h, err := strconv.Atoi(v)
+		if err != nil || h < 2 {
+			t.Fatalf("FLEET50_HOURS=%q: want a whole number of hours, at least 2", v)
+		}
+		d = time.Duration(h) * time.Hour
+	}
+	measureFleetOnCluster(t, 10, 5, d)
 }
 
 // TestFleet_profileOnCluster is the same run, smaller: five releases in

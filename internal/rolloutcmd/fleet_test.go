@@ -264,10 +264,15 @@ func (fs *fleetSim) run(t *testing.T, d time.Duration) int {
 	// Each loop wakes on its own (real time runs on under the offset), at
 	// most every ten simulated minutes here.
 	limit := len(fs.entries) * int(d/(10*time.Minute))
-	steps := 0
+	steps, hour, began := 0, time.Duration(0), time.Now()
 	for ; fs.env.Clock.Now().Before(start.Add(d)); steps++ {
 		if steps > limit {
 			t.Fatalf("more than %d steps for %s", limit, d)
+		}
+		// A line per simulated hour, so a long run shows its pace (with -v).
+		if h := fs.env.Clock.Now().Sub(start).Truncate(time.Hour); h > hour {
+			hour = h
+			t.Logf("+%s simulated: %d upgrades, %s wall", h, fs.applies.Load(), time.Since(began).Round(time.Second))
 		}
 		next := fs.sim.settle(t, len(fs.entries))
 		for _, e := range fs.entries {
