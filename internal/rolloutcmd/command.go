@@ -109,6 +109,9 @@ type Runner struct {
 	// makes a member of a Fleet wait for a person instead of exiting.
 	slots chan struct{}
 	fleet bool
+	// warnedDrift is the drift --drift warn last said, so a recheck that
+	// finds the same differences does not say it again.
+	warnedDrift string
 	// Download fetches the head of a bundle to read its manifest, needed
 	// only when the API does not send the content version. nil means a
 	// client with a 30-second timeout.

@@ -40,6 +40,7 @@ func (r *Runner) drift(ctx context.Context, l link) error {
 	}
 	r.Metrics.drifted(r.Opts.Namespace, r.Opts.Release, len(found))
 	if len(found) == 0 {
+		r.warnedDrift = ""
 		return nil
 	}
 	lines := make([]string, len(found))
@@ -48,6 +49,14 @@ func (r *Runner) drift(ctx context.Context, l link) error {
 	}
 	what := strings.Join(lines, "; ")
 	if r.Opts.Drift == driftWarn {
+		// Said once per drift: each recheck that finds the same
+		// differences keeps the metric up but adds no output line, log
+		// warning or Event; a change in what differs is said again.
+		if what == r.warnedDrift {
+			r.Log.Debug("release objects still differ from the release", "drift", what)
+			return nil
+		}
+		r.warnedDrift = what
 		_, _ = fmt.Fprintf(r.Out, "drift (not corrected, --drift warn): %s\n", what)
 		r.Log.Warn("release objects differ from the release", "drift", what)
 		r.event(ctx, reasonDrift, "objects differ from the release: "+what, true)

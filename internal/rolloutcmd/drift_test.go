@@ -73,12 +73,17 @@ func watchWithDrift(t *testing.T, mode string, ignore ...string) (string, int) {
 // --drift warn reports the scaled-down Deployment, naming object and
 // field, and changes nothing; correct upgrades again (a revision per
 // correction, which makes Helm put the object back); an ignore rule for
-// the replicas (an autoscaler's) silences it.
+// the replicas (an autoscaler's) silences it. warn says a drift once, not
+// at every recheck that finds it still there.
 func TestWatch_drift(t *testing.T) {
 	const want = "Deployment/" + workload + ": spec.replicas is 0, the release says 1"
 	log, rev := watchWithDrift(t, driftWarn)
 	if !strings.Contains(log, "drift (not corrected, --drift warn): "+want) || rev != 1 {
 		t.Errorf("warn: revision %d\n%s", rev, log)
+	}
+	// The output line, the warning and the Event are said together.
+	if n := strings.Count(log, "drift (not corrected"); n != 1 {
+		t.Errorf("warn over two rechecks of the same drift: said %d times, want once\n%s", n, log)
 	}
 	log, rev = watchWithDrift(t, driftCorrect)
 	if !strings.Contains(log, "correcting drift: "+want) || rev < 2 {

@@ -100,6 +100,14 @@ func (r *Runner) watch(ctx context.Context) int {
 	for {
 		err := r.withSlot(ctx, func() error {
 			if jobID == "" || (r.Opts.ReexportEvery > 0 && !r.Clock.Now().Before(lastExport.Add(r.Opts.ReexportEvery))) {
+				// Read the release before the first export: a release this
+				// process may not touch (RBAC, a missing namespace) fails
+				// here, without a render it could never roll out.
+				if cur == nil {
+					if _, err := r.current(ctx); err != nil {
+						return err
+					}
+				}
 				id, err := r.export(ctx)
 				if err != nil {
 					return err

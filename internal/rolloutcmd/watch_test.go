@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
@@ -223,5 +224,60 @@ func TestCommand_inClusterAutomaticInsideAPod(t *testing.T) {
 	code := Command(context.Background(), []string{"--release", "docs", "--domain", "d"}, &out, &errs)
 	if code != ExitFailed || !strings.Contains(errs.String(), "in-cluster configuration") {
 		t.Fatalf("exit %d, stderr %q; want 1 from the in-cluster configuration", code, errs.String())
+	}
+}
+
+// forbiddenRoller is a release this process may not read or upgrade, as
+// with a releases-file entry in a namespace its RBAC does not cover.
+type forbiddenRoller struct{}
+
+func (forbiddenRoller) Apply(context.Context, rollout.Request) (rollout.Result, error) {
+	return rollout.Result{}, errors.New(`secrets is forbidden: User "renewer" cannot list resource "secrets" in namespace "elsewhere"`)
+}
+
+func (forbiddenRoller) Current(context.Context, string) (*rollout.State, error) {
+	return nil, errors.New(`secrets is forbidden: User "renewer" cannot list resource "secrets" in namespace "elsewhere"`)
+}
+
+// TestWatch_readsTheReleaseBeforeExporting: a watch loop over a release it
+// may not read fails on the release, as often as it retries, without
+// starting an export it could never roll out.
+func TestWatch_readsTheReleaseBeforeExporting(t *testing.T) {
+	var starts atomic.Int32
+	env := apiservertest.Start(t, apiservertest.WithMiddleware(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && r.URL.Path == "/v1/static-export/jobs" {
+				starts.Add(1)
+			}
+			next.ServeHTTP(w, r)
+		})
+	}))
+	api, err := client.New(client.Config{BaseURL: env.URL, APIKey: env.Key, Clock: env.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var out testutil.SyncBuffer
+	sleeps := 0
+	r := &Runner{
+		Opts: Options{Request: rollout.Request{Release: release, Chart: chartPath}, Namespace: "elsewhere",
+			Domain: env.Domain, RenewBefore: 15 * time.Minute, Watch: true, MaxRetries: 3},
+		API: api, Roller: forbiddenRoller{}, Clock: env.Clock, Out: &out, Log: hclog.NewNullLogger(),
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			if sleeps++; sleeps == 3 {
+				cancel()
+				return ctx.Err()
+			}
+			env.Clock.Advance(d)
+			return nil
+		},
+	}
+	r.Run(ctx)
+	if !strings.Contains(out.String(), "forbidden") {
+		t.Fatalf("the refusal was not reported:\n%s", out.String())
+	}
+	if n := starts.Load(); n != 0 {
+		t.Fatalf("%d exports started for a release the renewer may not read:\n%s", n, out.String())
 	}
 }
