@@ -17,6 +17,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
 var (
@@ -134,7 +135,7 @@ func actionTimeoutAttribute(what string, def time.Duration) schema.StringAttribu
 	return schema.StringAttribute{
 		MarkdownDescription: what + ", as a duration such as `20m`. Defaults to `" + def.String() + "`.",
 		Optional:            true,
-		Validators:          []validator.String{durationValidator{min: time.Second}},
+		Validators:          []validator.String{tfvalue.DurationValidator{Min: time.Second}},
 	}
 }
 

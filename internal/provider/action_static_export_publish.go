@@ -16,6 +16,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 )
 
@@ -53,7 +54,7 @@ func (a *publishAction) Schema(_ context.Context, _ action.SchemaRequest, resp *
 			"domain": schema.StringAttribute{
 				MarkdownDescription: "Hostname of the deployment to export, such as `docs.example.com`.",
 				Required:            true,
-				Validators:          []validator.String{hostnameValidator{}},
+				Validators:          []validator.String{tfvalue.HostnameValidator{}},
 			},
 			"export_version": schema.StringAttribute{
 				MarkdownDescription: "Docs version label to export, as `docsadmin_static_export.version`. Defaults to the latest published.",

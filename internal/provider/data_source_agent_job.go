@@ -16,6 +16,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
 var (
@@ -157,10 +158,10 @@ func (d *agentJobDataSource) Read(ctx context.Context, req datasource.ReadReques
 	m.Source = src
 	m.Model = types.StringValue(job.Model)
 	m.PRLink = types.StringPointerValue(job.PRLink)
-	m.CreatedAt = rfc3339(job.CreatedAt)
+	m.CreatedAt = tfvalue.RFC3339(job.CreatedAt)
 	m.ArchivedAt = types.StringNull()
 	if job.ArchivedAt != nil {
-		m.ArchivedAt = rfc3339(*job.ArchivedAt)
+		m.ArchivedAt = tfvalue.RFC3339(*job.ArchivedAt)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
 var (
@@ -124,8 +125,8 @@ func (d *staticExportDataSource) Read(ctx context.Context, req datasource.ReadRe
 	m.Error = nullIfEmpty(job.Error)
 	m.ContentVersion = nullIfEmpty(job.Version)
 	m.WarningCount, m.Warnings = warningsValues(job)
-	m.CreatedAt = rfc3339(job.CreatedAt)
-	m.UpdatedAt = rfc3339(job.UpdatedAt)
+	m.CreatedAt = tfvalue.RFC3339(job.CreatedAt)
+	m.UpdatedAt = tfvalue.RFC3339(job.UpdatedAt)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

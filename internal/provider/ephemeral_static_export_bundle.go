@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
 var (
@@ -87,7 +88,7 @@ func (e *staticExportBundleEphemeral) Open(ctx context.Context, req ephemeral.Op
 		return
 	}
 	m.BundleURL = types.StringValue(b.BundleURL)
-	m.ExpiresAt = rfc3339(b.ExpiresAt)
+	m.ExpiresAt = tfvalue.RFC3339(b.ExpiresAt)
 	m.SizeBytes = types.Int64Value(b.SizeBytes)
 	m.Version = types.StringNull()
 	if v, err := client.BundleVersion(ctx, b, &http.Client{Timeout: manifestTimeout}); err == nil {

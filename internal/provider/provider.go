@@ -27,6 +27,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
@@ -120,7 +121,7 @@ func (p *docsadminProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 				MarkdownDescription: "Base URL of the admin API, for example `https://api.mintlify.com`. " +
 					"May also be set with the `" + EnvBaseURL + "` environment variable.",
 				Optional:   true,
-				Validators: []validator.String{urlValidator{}},
+				Validators: []validator.String{tfvalue.URLValidator{}},
 			},
 			"api_key": schema.StringAttribute{
 				MarkdownDescription: "Admin API key. May also be set with the `" + EnvAPIKey + "` environment variable.",
@@ -135,7 +136,7 @@ func (p *docsadminProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 			"request_timeout": schema.StringAttribute{
 				MarkdownDescription: "Time limit of one HTTP attempt, as a Go duration such as `30s`. Defaults to `30s`.",
 				Optional:            true,
-				Validators:          []validator.String{durationValidator{min: time.Millisecond}},
+				Validators:          []validator.String{tfvalue.DurationValidator{Min: time.Millisecond}},
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: fmt.Sprintf("How many times a rate-limited (429) or failed (5xx) request is retried, "+

@@ -24,6 +24,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
 var (
@@ -64,7 +65,7 @@ func (r *staticExportResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"domain": schema.StringAttribute{
 				MarkdownDescription: "Hostname of the deployment to export, such as `docs.example.com`: no scheme, path or slash.",
 				Required:            true,
-				Validators:          []validator.String{hostnameValidator{}},
+				Validators:          []validator.String{tfvalue.HostnameValidator{}},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplaceIf(replaceStringUnlessImported, replaceDesc, replaceDesc)},
 			},
 			"version": schema.StringAttribute{
@@ -313,6 +314,6 @@ func (m *staticExportModel) fill(j api.ExportJob) {
 	if j.Version != "" {
 		m.ContentVersion = types.StringValue(j.Version)
 	}
-	m.CreatedAt = rfc3339(j.CreatedAt)
-	m.UpdatedAt = rfc3339(j.UpdatedAt)
+	m.CreatedAt = tfvalue.RFC3339(j.CreatedAt)
+	m.UpdatedAt = tfvalue.RFC3339(j.UpdatedAt)
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
 var (
@@ -69,7 +70,7 @@ func (r *staticExportBundleResource) Schema(_ context.Context, _ resource.Schema
 				Optional:   true,
 				Computed:   true,
 				Default:    stringdefault.StaticString(DefaultRenewBefore),
-				Validators: []validator.String{durationValidator{}},
+				Validators: []validator.String{tfvalue.DurationValidator{}},
 			},
 			"bundle_url": schema.StringAttribute{
 				MarkdownDescription: "Presigned link to the bundle archive. It is a credential: anyone holding it can download the bundle until `expires_at`.",
@@ -295,6 +296,6 @@ type staticExportBundleModel struct {
 func (m *staticExportBundleModel) fill(b api.Bundle) {
 	m.ID = m.JobID
 	m.BundleURL = types.StringValue(b.BundleURL)
-	m.ExpiresAt = rfc3339(b.ExpiresAt)
+	m.ExpiresAt = tfvalue.RFC3339(b.ExpiresAt)
 	m.SizeBytes = types.Int64Value(b.SizeBytes)
 }

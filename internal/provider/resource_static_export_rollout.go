@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 )
 
@@ -150,8 +151,8 @@ func (r *staticExportRolloutResource) Read(ctx context.Context, req resource.Rea
 	if src != sourceJob || state.Version.IsNull() {
 		state.Version = types.StringValue(cur.Version)
 	}
-	if !sameExpiry(state.ExpiresAt, rfc3339(cur.ExpiresAt)) {
-		state.ExpiresAt = rfc3339(cur.ExpiresAt)
+	if !tfvalue.SameExpiry(state.ExpiresAt, tfvalue.RFC3339(cur.ExpiresAt)) {
+		state.ExpiresAt = tfvalue.RFC3339(cur.ExpiresAt)
 	}
 	state.Revision = types.Int64Value(int64(cur.Revision))
 	state.Status = types.StringValue(cur.Status)

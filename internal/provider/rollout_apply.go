@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 )
 
@@ -135,7 +136,7 @@ func (r *staticExportRolloutResource) link(ctx context.Context, m *staticExportR
 		addBundleError(ctx, r.data, jobID, err, diags)
 		return "", false
 	}
-	m.ExpiresAt = rfc3339(b.ExpiresAt)
+	m.ExpiresAt = tfvalue.RFC3339(b.ExpiresAt)
 	if m.Version.IsUnknown() {
 		v, err := client.BundleVersion(ctx, b, &http.Client{Timeout: manifestTimeout})
 		if err != nil {

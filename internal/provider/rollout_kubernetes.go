@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -266,30 +267,27 @@ func validateKubernetes(ctx context.Context, m staticExportRolloutModel, diags *
 	}
 	checkPEM(root.AtName("cluster_ca_certificate"), "CA Certificate", k.CACert, diags)
 	checkPEM(root.AtName("client_certificate"), "Client Certificate", k.ClientCert, diags)
-	if known(k.ClientKey) {
+	if tfvalue.Known(k.ClientKey) {
 		if err := checkKey(k.ClientCert, k.ClientKey); err != nil {
 			diags.AddAttributeError(root.AtName("client_key"), "Invalid Client Key", err.Error())
 		}
 	}
 	if e != nil {
 		ep := root.AtName("exec")
-		if e.Command.IsNull() || (known(e.Command) && e.Command.ValueString() == "") {
+		if e.Command.IsNull() || (tfvalue.Known(e.Command) && e.Command.ValueString() == "") {
 			diags.AddAttributeError(ep.AtName("command"), "Missing Exec Command",
 				"The exec block needs command, the credential plugin to run, such as \"aws\" or an absolute path.")
 		}
-		if known(e.APIVersion) && !slices.Contains(execAPIVersions, e.APIVersion.ValueString()) {
+		if tfvalue.Known(e.APIVersion) && !slices.Contains(execAPIVersions, e.APIVersion.ValueString()) {
 			diags.AddAttributeError(ep.AtName("api_version"), "Unsupported Exec API Version",
 				fmt.Sprintf("%q is not one of %s.", e.APIVersion.ValueString(), strings.Join(execAPIVersions, ", ")))
 		}
 	}
 }
 
-// known reports whether v is set and known.
-func known(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
-
 // checkPEM checks that v, when known, holds only PEM certificates.
 func checkPEM(p path.Path, what string, v types.String, diags *diag.Diagnostics) {
-	if !known(v) {
+	if !tfvalue.Known(v) {
 		return
 	}
 	if _, err := parseCertificates(v.ValueString()); err != nil {
@@ -329,7 +327,7 @@ func checkKey(cert, key types.String) error {
 	if b == nil || !strings.HasSuffix(b.Type, "PRIVATE KEY") {
 		return errors.New("no PEM private key found; expected text starting with -----BEGIN ... PRIVATE KEY-----")
 	}
-	if !known(cert) {
+	if !tfvalue.Known(cert) {
 		return nil
 	}
 	if _, err := tls.X509KeyPair([]byte(cert.ValueString()), []byte(key.ValueString())); err != nil {

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -67,7 +68,7 @@ func (r *staticExportRolloutResource) planRevision(ctx context.Context, plan *st
 	}
 	changes := !plan.BundleURL.Equal(state.BundleURL) || !plan.BundleURLWOVer.Equal(state.BundleURLWOVer) ||
 		!plan.JobID.Equal(state.JobID) || !plan.Version.Equal(state.Version) ||
-		!sameExpiry(plan.ExpiresAt, state.ExpiresAt) || !plan.Chart.Equal(state.Chart) ||
+		!tfvalue.SameExpiry(plan.ExpiresAt, state.ExpiresAt) || !plan.Chart.Equal(state.Chart) ||
 		!plan.KubeconfigPath.Equal(state.KubeconfigPath) || !plan.KubeContext.Equal(state.KubeContext) ||
 		!plan.ChartRepo.Equal(state.ChartRepo) || !plan.ChartVersion.Equal(state.ChartVersion) ||
 		!plan.Kubernetes.Equal(state.Kubernetes)

@@ -1,0 +1,10 @@
+// Package tfvalue holds the attribute helpers every resource, data source
+// and action of the provider shares: plan-time validators for hostnames,
+// durations, URLs and timestamps, and the one way timestamps are written
+// into and compared in state.
+//
+// It knows Terraform attribute values and the API's wire rules
+// (internal/api), nothing more: not the provider's resources, its client,
+// or the server. The provider and its subpackages import it; it imports
+// none of them.
+package tfvalue
