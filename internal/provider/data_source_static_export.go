@@ -14,6 +14,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/providerdata"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
@@ -69,7 +70,7 @@ func (d *staticExportDataSource) Schema(ctx context.Context, _ datasource.Schema
 }
 
 func (d *staticExportDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configured(req.ProviderData, &resp.Diagnostics)
+	d.data = providerdata.Configured(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *staticExportDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -92,7 +93,7 @@ func (d *staticExportDataSource) Read(ctx context.Context, req datasource.ReadRe
 		waitCtx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		last := ""
-		job, err = d.data.client.WaitExport(waitCtx, id, func(j api.ExportJob) {
+		job, err = d.data.Client.WaitExport(waitCtx, id, func(j api.ExportJob) {
 			if j.Status != last {
 				tflog.Info(ctx, "static export status", map[string]any{"id": id, "status": j.Status, "progress": j.Progress})
 			}
@@ -108,7 +109,7 @@ func (d *staticExportDataSource) Read(ctx context.Context, req datasource.ReadRe
 			return
 		}
 	} else {
-		job, err = d.data.client.GetExport(ctx, id)
+		job, err = d.data.Client.GetExport(ctx, id)
 	}
 	if errors.Is(err, client.ErrNotFound) {
 		resp.Diagnostics.AddAttributeError(path.Root("id"), "Static Export Not Found",

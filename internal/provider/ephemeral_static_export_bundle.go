@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/providerdata"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
@@ -66,7 +67,7 @@ func (e *staticExportBundleEphemeral) Schema(_ context.Context, _ ephemeral.Sche
 }
 
 func (e *staticExportBundleEphemeral) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	e.data = configured(req.ProviderData, &resp.Diagnostics)
+	e.data = providerdata.Configured(req.ProviderData, &resp.Diagnostics)
 }
 
 // Open asks for a link. A job that is unknown, failed or still running is
@@ -82,7 +83,7 @@ func (e *staticExportBundleEphemeral) Open(ctx context.Context, req ephemeral.Op
 		return
 	}
 	jobID := m.JobID.ValueString()
-	b, err := e.data.client.GenerateBundle(ctx, jobID)
+	b, err := e.data.Client.GenerateBundle(ctx, jobID)
 	if err != nil {
 		addBundleError(ctx, e.data, jobID, err, &resp.Diagnostics)
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/kubeblock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -149,7 +150,7 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 			},
 			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true}),
 		},
-		Blocks: map[string]schema.Block{"kubernetes": kubernetesBlock()},
+		Blocks: map[string]schema.Block{"kubernetes": kubeblock.Block()},
 	}
 	maps.Copy(resp.Schema.Attributes, driftAttributes())
 }

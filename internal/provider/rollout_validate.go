@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/kubeblock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -61,7 +62,7 @@ func (r *staticExportRolloutResource) ValidateConfig(ctx context.Context, req re
 			"With job_id the provider fetches the link and records its expiry; remove expires_at.")
 	}
 	validateChart(m, &resp.Diagnostics)
-	validateKubernetes(ctx, m, &resp.Diagnostics)
+	kubeblock.Validate(ctx, m.Kubernetes, m.KubeconfigPath, m.KubeContext, &resp.Diagnostics)
 }
 
 // validateChart checks that the chart settings name one kind of chart

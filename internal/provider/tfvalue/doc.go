@@ -1,7 +1,8 @@
 // Package tfvalue holds the attribute helpers every resource, data source
 // and action of the provider shares: plan-time validators for hostnames,
-// durations, URLs and timestamps, and the one way timestamps are written
-// into and compared in state.
+// durations, URLs and timestamps, the one way timestamps are written
+// into and compared in state, and what every action shares (its timeout
+// attribute and its progress lines).
 //
 // It knows Terraform attribute values and the API's wire rules
 // (internal/api), nothing more: not the provider's resources, its client,

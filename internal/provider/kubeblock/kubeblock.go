@@ -1,4 +1,4 @@
-package provider
+package kubeblock
 
 import (
 	"context"
@@ -25,11 +25,11 @@ import (
 // first is the default, as in kubeconfig files written today.
 var execAPIVersions = []string{"client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1"}
 
-// kubernetesBlock describes how to reach the cluster without a kubeconfig
+// Block describes how to reach the cluster without a kubeconfig
 // file. It is a block of the resource rather than of the provider so that a
 // cluster created in the same run can feed it: its values may be unknown
 // at plan time and are only needed at apply.
-func kubernetesBlock() schema.SingleNestedBlock {
+func Block() schema.SingleNestedBlock {
 	return schema.SingleNestedBlock{
 		MarkdownDescription: "How to reach the cluster, as an alternative to `kubeconfig_path`, usually wired from the " +
 			"resource that creates the cluster in the same run. Needs `host` and one kind of credentials: `token`, " +
@@ -194,12 +194,12 @@ func mergeEnv(ctx context.Context, env, wo types.Map, at path.Path, diags *diag.
 	return m
 }
 
-// writeOnlyCredentials reports whether a configuration's kubernetes block
+// WriteOnlyCredentials reports whether a configuration's kubernetes block
 // passes any credential write-only. Such a block is stored without it, so
 // refresh, which Terraform gives no configuration, cannot authenticate:
 // the rollout records the fact privately and reads the release at plan
 // time instead.
-func writeOnlyCredentials(ctx context.Context, config types.Object) bool {
+func WriteOnlyCredentials(ctx context.Context, config types.Object) bool {
 	if config.IsNull() || config.IsUnknown() {
 		return false
 	}
@@ -217,15 +217,17 @@ func writeOnlyCredentials(ctx context.Context, config types.Object) bool {
 	return !e.EnvWO.IsNull()
 }
 
-// validateKubernetes checks the block at plan time. Unknown values count as
-// set and are checked at apply, when restConfig builds the client.
-func validateKubernetes(ctx context.Context, m staticExportRolloutModel, diags *diag.Diagnostics) {
-	k, e, ok := kubernetesSettings(ctx, m.Kubernetes, diags)
+// Validate checks the block at plan time; kubeconfigPath and kubeContext
+// are the resource's other ways to reach a cluster, which conflict with
+// it. Unknown values count as set and are checked at apply, when
+// RESTConfig builds the client.
+func Validate(ctx context.Context, obj types.Object, kubeconfigPath, kubeContext types.String, diags *diag.Diagnostics) {
+	k, e, ok := kubernetesSettings(ctx, obj, diags)
 	if !ok {
 		return
 	}
 	root := path.Root("kubernetes")
-	for name, v := range map[string]types.String{"kubeconfig_path": m.KubeconfigPath, "kube_context": m.KubeContext} {
+	for name, v := range map[string]types.String{"kubeconfig_path": kubeconfigPath, "kube_context": kubeContext} {
 		if !v.IsNull() {
 			diags.AddAttributeError(path.Root(name), "Conflicting Cluster Settings",
 				name+" and the kubernetes block both say how to reach the cluster; set only one of them.")
@@ -336,9 +338,9 @@ func checkKey(cert, key types.String) error {
 	return nil
 }
 
-// restConfig builds the client configuration from the block at apply (or
+// RESTConfig builds the client configuration from the block at apply (or
 // refresh), when every value is known.
-func restConfig(ctx context.Context, obj types.Object, diags *diag.Diagnostics) *rest.Config {
+func RESTConfig(ctx context.Context, obj types.Object, diags *diag.Diagnostics) *rest.Config {
 	k, e, ok := kubernetesSettings(ctx, obj, diags)
 	if !ok {
 		return nil
