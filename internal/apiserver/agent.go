@@ -97,7 +97,7 @@ func (s *Server) getAgentJob(w http.ResponseWriter, r *http.Request) error {
 	if rec.OrgID != org.ID || rec.ProjectID != project.ID || s.expired(rec.CreatedAt) {
 		return errMissing
 	}
-	writeJSON(w, http.StatusOK, s.agentJobView(rec, s.clock.Now()))
+	writeJSON(w, http.StatusOK, agentJobView(rec, s.clock.Now()))
 	return nil
 }
 

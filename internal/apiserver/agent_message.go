@@ -46,7 +46,7 @@ func (s *Server) sendAgentMessage(w http.ResponseWriter, r *http.Request) error 
 		if rec.OrgID != org.ID || rec.ProjectID != project.ID || s.expired(rec.CreatedAt) {
 			return errMissing
 		}
-		if s.agentJobView(rec, now).Status == api.AgentArchived {
+		if agentJobView(rec, now).Status == api.AgentArchived {
 			return badRequest("agent job %q is archived and takes no more messages; create a new job", id)
 		}
 		if pending := pendingMessages(rec, now); len(pending) >= maxPendingMessages {

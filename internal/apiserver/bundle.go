@@ -186,7 +186,7 @@ func (s *Server) downloadBundle(w http.ResponseWriter, r *http.Request) error {
 	}
 	err := s.signer.verify(id, file, r.URL.Query(), s.clock.Now())
 	switch {
-	case err == nil && s.linkRevoked(id):
+	case err == nil && s.control.linkRevoked(id):
 		return errorf(http.StatusForbidden, "this bundle link was revoked: its job was deleted by a reset")
 	case errors.Is(err, errLinkExpired):
 		return errorf(http.StatusForbidden, "this bundle link has expired; generate the bundle again for a fresh link")

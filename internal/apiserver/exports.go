@@ -77,7 +77,7 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 		JobID: id, OrgID: org.ID, Domain: domain, Label: req.Version, Paths: paths,
 		Status: api.ExportQueued, CreatedAt: now, UpdatedAt: now,
 	}
-	s.holdNew(rec)
+	s.control.holdNew(rec)
 	existing, err := s.store.CreateExportJob(rec, idemKey, requestHash(domain, req.Version, paths), s.exportLimits())
 	switch {
 	case errors.Is(err, jobstore.ErrIdempotencyConflict):

@@ -68,7 +68,7 @@ func (s *Server) routes() http.Handler {
 	for _, rt := range routeTable {
 		h := s.apiHandler(func(w http.ResponseWriter, r *http.Request) error { return rt.handler(s, w, r) })
 		if s.control != nil {
-			h = s.injectFaults(h)
+			h = s.control.injectFaults(h)
 		}
 		pattern := rt.Method + " " + rt.Pattern
 		access := rt.access
@@ -89,8 +89,8 @@ func (s *Server) routes() http.Handler {
 	if s.control == nil {
 		return s.logAndRecover(s.cors(s.fallback(mux, patterns)))
 	}
-	s.registerControl(mux, patterns)
-	return s.logAndRecover(s.cors(s.journalRequests(s.fallback(mux, patterns))))
+	s.control.registerControl(mux, patterns)
+	return s.logAndRecover(s.cors(s.control.journalRequests(s.fallback(mux, patterns))))
 }
 
 // fallback answers what the mux would answer in plain text (404, 405, a

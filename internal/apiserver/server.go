@@ -235,7 +235,7 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
 	if s.control != nil {
-		if err := s.loadControlState(); err != nil {
+		if err := s.control.loadControlState(); err != nil {
 			_ = s.store.Close()
 			return nil, fmt.Errorf("apiserver: %w", err)
 		}
