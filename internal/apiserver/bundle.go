@@ -32,7 +32,7 @@ func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return errorf(http.StatusConflict, "static export job %q is %s; a bundle can be generated once it is completed", rec.JobID, rec.Status)
 	}
-	size, version, err := s.ensureArchive(r, rec)
+	size, version, err := s.runner.ensureArchive(r, rec)
 	if err != nil {
 		return err
 	}
@@ -63,9 +63,10 @@ type archiveBuild struct {
 // under the server's context, not the request's: a client that gives up
 // does not cancel it, and every concurrent call waits for the same build.
 // It returns the archive's size and content version.
-func (s *Server) ensureArchive(r *http.Request, rec *jobstore.ExportJob) (int64, string, error) {
+func (er *exportRunner) ensureArchive(r *http.Request, rec *jobstore.ExportJob) (int64, string, error) {
+	s := er.srv
 	build := func() (int64, string, error) {
-		size, err := s.buildArchive(rec.JobID)
+		size, err := er.buildArchive(rec.JobID)
 		return size, rec.Version, err
 	}
 	if s.objects != nil {
@@ -74,12 +75,12 @@ func (s *Server) ensureArchive(r *http.Request, rec *jobstore.ExportJob) (int64,
 		// Not the request's context: a client that gives up must not
 		// turn a missing answer into a failed build (see below).
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), readyzTimeout)
-		size, version, err := s.statArchive(ctx, rec)
+		size, version, err := er.statArchive(ctx, rec)
 		cancel()
 		if !errors.Is(err, objstore.ErrNotFound) {
 			return size, version, err
 		}
-		build = func() (int64, string, error) { return s.buildObjectArchive(rec) }
+		build = func() (int64, string, error) { return er.buildObjectArchive(rec) }
 	} else if rec.BundleSize > 0 {
 		return rec.BundleSize, rec.Version, nil
 	}
@@ -109,7 +110,8 @@ func (s *Server) ensureArchive(r *http.Request, rec *jobstore.ExportJob) (int64,
 	}
 }
 
-func (s *Server) buildArchive(id string) (int64, error) {
+func (er *exportRunner) buildArchive(id string) (int64, error) {
+	s := er.srv
 	// Another server run may have built it: the record is the truth.
 	fresh, err := s.store.ExportJob(id)
 	if err != nil {
@@ -119,7 +121,7 @@ func (s *Server) buildArchive(id string) (int64, error) {
 		return fresh.BundleSize, nil
 	}
 	start := time.Now()
-	size, err := s.writeArchive(s.ctx, id)
+	size, err := er.writeArchive(s.ctx, id)
 	if err != nil {
 		return 0, err
 	}
@@ -133,8 +135,8 @@ func (s *Server) buildArchive(id string) (int64, error) {
 
 // writeArchive streams the site into a temporary file, syncs it and renames
 // it into place, so a crash never leaves a truncated bundle to be served.
-func (s *Server) writeArchive(ctx context.Context, id string) (_ int64, err error) {
-	final := s.bundlePath(id)
+func (er *exportRunner) writeArchive(ctx context.Context, id string) (_ int64, err error) {
+	final := er.bundlePath(id)
 	tmp, err := os.CreateTemp(filepath.Dir(final), ".bundle-*.tmp")
 	if err != nil {
 		return 0, fmt.Errorf("create bundle: %w", err)
@@ -149,7 +151,7 @@ func (s *Server) writeArchive(ctx context.Context, id string) (_ int64, err erro
 	}()
 	bw := bufio.NewWriterSize(tmp, 256<<10)
 	// 0 workers: compress on every core; the bytes do not depend on it.
-	if err := bundle.Write(ctx, s.siteDir(id), bw, 0); err != nil {
+	if err := bundle.Write(ctx, er.siteDir(id), bw, 0); err != nil {
 		return 0, fmt.Errorf("archive export: %w", err)
 	}
 	if err := bw.Flush(); err != nil {
@@ -205,7 +207,7 @@ func (s *Server) downloadBundle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("load export job: %w", err)
 	}
-	f, err := os.Open(s.bundlePath(id))
+	f, err := os.Open(s.runner.bundlePath(id))
 	if err != nil {
 		return fmt.Errorf("open bundle: %w", err)
 	}

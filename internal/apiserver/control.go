@@ -339,7 +339,7 @@ func (cp *controlPlane) deleteExports(doomed func(*jobstore.ExportJob) bool) err
 		return storeError("revoke the links of deleted jobs", err)
 	}
 	for _, id := range ids {
-		if err := s.removeExport(id); err != nil {
+		if err := s.runner.removeExport(id); err != nil {
 			return storeError("delete export job "+id, err)
 		}
 	}
@@ -381,7 +381,7 @@ func (cp *controlPlane) controlSetClock(w http.ResponseWriter, r *http.Request) 
 		c.Freeze(false)
 	}
 	s.log.Info("control: clock set", "now", c.Now().UTC(), "frozen", c.Frozen())
-	s.wakeWorkers()
+	s.runner.wakeWorkers()
 	writeJSON(w, http.StatusOK, api.ControlClock{Now: c.Now().UTC(), Frozen: c.Frozen()})
 	return nil
 }
@@ -402,7 +402,7 @@ func (cp *controlPlane) controlAdvance(w http.ResponseWriter, r *http.Request) e
 	}
 	now := cp.clock.Advance(d)
 	s.log.Info("control: clock advanced", "by", d, "now", now.UTC())
-	s.wakeWorkers()
+	s.runner.wakeWorkers()
 	writeJSON(w, http.StatusOK, api.ControlNow{Now: now.UTC()})
 	return nil
 }

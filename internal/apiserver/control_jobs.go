@@ -101,7 +101,7 @@ func (cp *controlPlane) forceCompleted(w http.ResponseWriter, r *http.Request, r
 		if err := s.store.PutExportJob(rec); err != nil {
 			return storeError("store export job", err)
 		}
-		s.wakeWorkers()
+		s.runner.wakeWorkers()
 	}
 	deadline := time.Now().Add(maxForcedRender)
 	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
@@ -132,7 +132,7 @@ func (cp *controlPlane) siteExists(rec *jobstore.ExportJob) bool {
 	if s.objects != nil {
 		return rec.SitePrefix != ""
 	}
-	_, err := os.Stat(s.siteDir(rec.JobID))
+	_, err := os.Stat(s.runner.siteDir(rec.JobID))
 	return err == nil
 }
 
@@ -202,7 +202,7 @@ func (cp *controlPlane) releaseHeld(org string) error {
 			}
 		}
 	}
-	s.wakeWorkers()
+	s.runner.wakeWorkers()
 	return nil
 }
 

@@ -63,7 +63,7 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 	}
 	// A job accepted now could not be stored once rendered: refuse it
 	// before anything is written, rather than keep a job that would fail.
-	if err := s.objectsReady(r.Context()); err != nil {
+	if err := s.runner.objectsReady(r.Context()); err != nil {
 		s.log.Warn("export refused: the object store failed its check", "error", redact.Error(err))
 		return &httpError{status: http.StatusServiceUnavailable, retryAfter: 5,
 			msg: "the object store that keeps exports is unreachable; retry later"}
@@ -88,7 +88,7 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 	case errors.Is(err, jobstore.ErrTooManyStored):
 		return errorf(http.StatusInsufficientStorage, "organization %q stores %d exports, the most allowed; they are deleted after the retention of %s", org.ID, s.cfg.MaxStoredExports, s.retention())
 	case errors.Is(err, jobstore.ErrTooManyBytes):
-		return errorf(http.StatusInsufficientStorage, "organization %q stores %d bytes of exports, the most allowed is %d; they are deleted after the retention of %s", org.ID, s.orgStoredBytes(org.ID), s.cfg.MaxStoredBytes, s.retention())
+		return errorf(http.StatusInsufficientStorage, "organization %q stores %d bytes of exports, the most allowed is %d; they are deleted after the retention of %s", org.ID, s.runner.orgStoredBytes(org.ID), s.cfg.MaxStoredBytes, s.retention())
 	case err != nil:
 		return storeError("store export job", err)
 	case existing != nil:
@@ -100,7 +100,7 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 		writeJSON(w, http.StatusAccepted, s.exportView(existing))
 		return nil
 	}
-	s.wakeWorkers()
+	s.runner.wakeWorkers()
 	s.log.Info("export queued", "job", id, "domain", domain, "paths", len(paths))
 	w.Header().Set("Location", strings.Replace(api.PathExportJob, "{jobId}", id, 1))
 	writeJSON(w, http.StatusAccepted, s.exportView(rec))
@@ -131,7 +131,7 @@ func (s *Server) findExport(r *http.Request) (*jobstore.ExportJob, error) {
 		return nil, exportNotFound(id)
 	}
 	if s.expired(rec.CreatedAt) {
-		s.forgetExport(rec.JobID)
+		s.runner.forgetExport(rec.JobID)
 		return nil, exportNotFound(id)
 	}
 	return rec, nil

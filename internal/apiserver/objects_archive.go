@@ -20,7 +20,8 @@ import (
 // statArchive returns the size and content version of rec's archive
 // object, objstore.ErrNotFound (wrapped) if nobody has built it yet, and
 // a 503 if the store cannot be asked.
-func (s *Server) statArchive(ctx context.Context, rec *jobstore.ExportJob) (int64, string, error) {
+func (er *exportRunner) statArchive(ctx context.Context, rec *jobstore.ExportJob) (int64, string, error) {
+	s := er.srv
 	info, err := s.objects.Stat(ctx, archiveObjectKey(rec.JobID))
 	switch {
 	case errors.Is(err, objstore.ErrNotFound):
@@ -48,13 +49,14 @@ func (s *Server) statArchive(ctx context.Context, rec *jobstore.ExportJob) (int6
 // Replicas asked at once may each build it: the upload is conditional
 // (IfAbsent), so exactly one object is stored and the losers use it. The
 // archive bytes are deterministic, so which one wins does not matter.
-func (s *Server) buildObjectArchive(rec *jobstore.ExportJob) (int64, string, error) {
+func (er *exportRunner) buildObjectArchive(rec *jobstore.ExportJob) (int64, string, error) {
+	s := er.srv
 	if rec.SitePrefix == "" {
 		return 0, "", errorf(http.StatusConflict, "static export job %q was rendered without the object store, "+
 			"so its site is not in the bucket; start a new export", rec.JobID)
 	}
 	start := time.Now()
-	scratch, err := s.scratchDir(rec.JobID, "archive")
+	scratch, err := er.scratchDir(rec.JobID, "archive")
 	if err != nil {
 		return 0, "", err
 	}
@@ -64,7 +66,7 @@ func (s *Server) buildObjectArchive(rec *jobstore.ExportJob) (int64, string, err
 		}
 	}()
 	site := filepath.Join(scratch, "site")
-	if err := s.downloadSite(s.ctx, rec.SitePrefix, site); err != nil {
+	if err := er.downloadSite(s.ctx, rec.SitePrefix, site); err != nil {
 		return 0, "", s.objectsUnavailable("fetch site objects", rec.JobID, err)
 	}
 	key := archiveObjectKey(rec.JobID)
@@ -96,7 +98,7 @@ func (s *Server) buildObjectArchive(rec *jobstore.ExportJob) (int64, string, err
 		s.archives.Add(1)
 		s.log.Info("bundle archived", "job", rec.JobID, "duration", time.Since(start).Round(time.Millisecond))
 	}
-	return s.statArchive(s.ctx, rec)
+	return er.statArchive(s.ctx, rec)
 }
 
 // objectBundleLink answers a bundle request with a SigV4 presigned GET of

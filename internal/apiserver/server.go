@@ -111,6 +111,9 @@ type Server struct {
 	handler   http.Handler
 	metrics   *metrics
 
+	// runner renders the export jobs (worker.go).
+	runner *exportRunner
+
 	// owner names this server's workers in the leases they hold.
 	owner         string
 	lease         time.Duration
@@ -175,6 +178,7 @@ func New(opts Options) (*Server, error) {
 		exporter:  opts.Exporter,
 		strict:    opts.Strict,
 	}
+	s.runner = &exportRunner{srv: s}
 	if opts.BundleLinkTTL > 0 {
 		s.linkTTL = opts.BundleLinkTTL
 	}
@@ -242,7 +246,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wake = make(chan struct{}, 1)
-	if err := s.recoverJobs(); err != nil {
+	if err := s.runner.recoverJobs(); err != nil {
 		s.cancel()
 		_ = s.store.Close()
 		return nil, fmt.Errorf("apiserver: recover jobs: %w", err)
@@ -253,14 +257,14 @@ func New(opts Options) (*Server, error) {
 	}
 	for i := range workers {
 		s.workers.Add(1)
-		go s.worker(i)
+		go s.runner.worker(i)
 	}
 	s.background.Add(1)
-	go s.sweeper()
+	go s.runner.sweeper()
 	s.background.Add(1)
 	go func() {
 		defer s.background.Done()
-		s.store.Watch(s.ctx, s.wakeWorkers)
+		s.store.Watch(s.ctx, s.runner.wakeWorkers)
 	}()
 	s.metrics = newMetrics(s)
 	s.handler = s.routes()
