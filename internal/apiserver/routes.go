@@ -34,15 +34,15 @@ var routeTable = []struct {
 	access  access
 	handler func(*Server, http.ResponseWriter, *http.Request) error
 }{
-	{Route{http.MethodPost, api.PathAgentJobs}, withBody, (*Server).createAgentJob},
-	{Route{http.MethodGet, api.PathAgentJob}, authed, (*Server).getAgentJob},
-	{Route{http.MethodPost, api.PathAgentMessage}, withBody, (*Server).sendAgentMessage},
+	{Route{http.MethodPost, api.PathAgentJobs}, withBody, agentOp((*agentAPI).createAgentJob)},
+	{Route{http.MethodGet, api.PathAgentJob}, authed, agentOp((*agentAPI).getAgentJob)},
+	{Route{http.MethodPost, api.PathAgentMessage}, withBody, agentOp((*agentAPI).sendAgentMessage)},
 	{Route{http.MethodPost, api.PathExportJobs}, withBody, (*Server).startExport},
 	{Route{http.MethodGet, api.PathExportJob}, authed, (*Server).getExport},
 	{Route{http.MethodPost, api.PathExportBundle}, withBody, (*Server).generateBundle},
 	{Route{http.MethodGet, api.PathBundleDownload}, public, (*Server).downloadBundle},
-	{Route{http.MethodPost, api.PathProjectUpdate}, withBody, (*Server).triggerUpdate},
-	{Route{http.MethodGet, api.PathUpdateStatus}, authed, (*Server).getUpdateStatus},
+	{Route{http.MethodPost, api.PathProjectUpdate}, withBody, agentOp((*agentAPI).triggerUpdate)},
+	{Route{http.MethodGet, api.PathUpdateStatus}, authed, agentOp((*agentAPI).getUpdateStatus)},
 	{Route{http.MethodGet, api.PathOpenAPI}, public, func(_ *Server, w http.ResponseWriter, r *http.Request) error {
 		return serveOpenAPI(w, r)
 	}},

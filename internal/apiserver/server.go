@@ -113,6 +113,8 @@ type Server struct {
 
 	// runner renders the export jobs (worker.go).
 	runner *exportRunner
+	// agents answers the agent job and documentation update operations.
+	agents *agentAPI
 
 	// owner names this server's workers in the leases they hold.
 	owner         string
@@ -179,6 +181,7 @@ func New(opts Options) (*Server, error) {
 		strict:    opts.Strict,
 	}
 	s.runner = &exportRunner{srv: s}
+	s.agents = &agentAPI{srv: s}
 	if opts.BundleLinkTTL > 0 {
 		s.linkTTL = opts.BundleLinkTTL
 	}
