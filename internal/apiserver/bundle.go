@@ -20,8 +20,9 @@ import (
 // generateBundle answers POST /v1/static-export/jobs/{jobId}/bundle. The
 // archive is built on the first call and kept; every later call, before or
 // after a link expired, only signs a new link to the same file.
-func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
-	rec, err := s.findExport(r)
+func (ex *exportAPI) generateBundle(w http.ResponseWriter, r *http.Request) error {
+	s := ex.srv
+	rec, err := ex.findExport(r)
 	if err != nil {
 		return err
 	}
@@ -37,7 +38,7 @@ func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if s.objects != nil {
-		return s.metrics.linkIssued(s.objectBundleLink(w, r, rec.JobID, size, version))
+		return s.metrics.linkIssued(ex.objectBundleLink(w, r, rec.JobID, size, version))
 	}
 	expires := s.clock.Now().Add(s.linkTTL).Truncate(time.Second).UTC()
 	// The link's path is the route downloadBundle is registered under, so
@@ -179,7 +180,8 @@ func (er *exportRunner) writeArchive(ctx context.Context, id string) (_ int64, e
 // downloadBundle serves GET on a presigned link. The link is the whole
 // credential: no API key is asked for, and nothing in the link can be
 // changed without failing the signature check.
-func (s *Server) downloadBundle(w http.ResponseWriter, r *http.Request) error {
+func (ex *exportAPI) downloadBundle(w http.ResponseWriter, r *http.Request) error {
+	s := ex.srv
 	id, file := r.PathValue("jobId"), r.PathValue("file")
 	if s.objects != nil {
 		// This server never issues such links: its bundles are served by

@@ -33,7 +33,7 @@ func (cp *controlPlane) controlExportState(w http.ResponseWriter, r *http.Reques
 		return err
 	}
 	id := r.PathValue("jobId")
-	rec, err := s.loadExport(id)
+	rec, err := s.exports.loadExport(id)
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func (cp *controlPlane) controlExportState(w http.ResponseWriter, r *http.Reques
 		return storeError("store export job", err)
 	}
 	s.log.Info("control: export state forced", "job", id, "status", rec.Status)
-	writeJSON(w, http.StatusOK, s.exportView(rec))
+	writeJSON(w, http.StatusOK, s.exports.exportView(rec))
 	return nil
 }
 
@@ -88,7 +88,7 @@ func (cp *controlPlane) forceCompleted(w http.ResponseWriter, r *http.Request, r
 		if err := s.store.PutExportJob(rec); err != nil {
 			return storeError("store export job", err)
 		}
-		writeJSON(w, http.StatusOK, s.exportView(rec))
+		writeJSON(w, http.StatusOK, s.exports.exportView(rec))
 		return nil
 	}
 	// A job a worker has queued or is rendering is left to it; anything
@@ -105,13 +105,13 @@ func (cp *controlPlane) forceCompleted(w http.ResponseWriter, r *http.Request, r
 	}
 	deadline := time.Now().Add(maxForcedRender)
 	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
-		cur, err := s.loadExport(rec.JobID)
+		cur, err := s.exports.loadExport(rec.JobID)
 		if err != nil {
 			return err
 		}
 		switch {
 		case cur.Status == api.ExportCompleted && cur.Owner == "":
-			writeJSON(w, http.StatusOK, s.exportView(cur))
+			writeJSON(w, http.StatusOK, s.exports.exportView(cur))
 			return nil
 		case cur.Status == api.ExportFailed:
 			return errorf(http.StatusConflict, "the job was rendered for real and failed: %s", cur.Error)

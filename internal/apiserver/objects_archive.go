@@ -67,7 +67,7 @@ func (er *exportRunner) buildObjectArchive(rec *jobstore.ExportJob) (int64, stri
 	}()
 	site := filepath.Join(scratch, "site")
 	if err := er.downloadSite(s.ctx, rec.SitePrefix, site); err != nil {
-		return 0, "", s.objectsUnavailable("fetch site objects", rec.JobID, err)
+		return 0, "", er.objectsUnavailable("fetch site objects", rec.JobID, err)
 	}
 	key := archiveObjectKey(rec.JobID)
 	meta := map[string]string{}
@@ -91,7 +91,7 @@ func (er *exportRunner) buildObjectArchive(rec *jobstore.ExportJob) (int64, stri
 	case err != nil:
 		// A failed archive write surfaces here too, as the upload's
 		// read error.
-		return 0, "", s.objectsUnavailable("store bundle archive", rec.JobID, err)
+		return 0, "", er.objectsUnavailable("store bundle archive", rec.JobID, err)
 	case werr != nil:
 		return 0, "", fmt.Errorf("archive export: %w", werr)
 	default:
@@ -103,7 +103,8 @@ func (er *exportRunner) buildObjectArchive(rec *jobstore.ExportJob) (int64, stri
 
 // objectBundleLink answers a bundle request with a SigV4 presigned GET of
 // the archive object: the store checks its expiry and signature itself.
-func (s *Server) objectBundleLink(w http.ResponseWriter, r *http.Request, id string, size int64, version string) error {
+func (ex *exportAPI) objectBundleLink(w http.ResponseWriter, r *http.Request, id string, size int64, version string) error {
+	s := ex.srv
 	// The signing time is whole seconds (X-Amz-Date), so the expiry we
 	// report is computed from the same truncated time.
 	signed := s.clock.Now().Truncate(time.Second).UTC()
@@ -119,7 +120,8 @@ func (s *Server) objectBundleLink(w http.ResponseWriter, r *http.Request, id str
 // objectsUnavailable logs a failed object store operation and turns it into
 // a 503 asking the client to retry: the cause is the store, not the
 // request, and the next call builds again.
-func (s *Server) objectsUnavailable(op, id string, err error) error {
+func (er *exportRunner) objectsUnavailable(op, id string, err error) error {
+	s := er.srv
 	s.log.Error(op, "job", id, "error", redact.Error(err))
 	return &httpError{status: http.StatusServiceUnavailable, retryAfter: 1,
 		msg: "the object store failed while the bundle was being built; ask again"}

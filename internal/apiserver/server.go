@@ -115,6 +115,8 @@ type Server struct {
 	runner *exportRunner
 	// agents answers the agent job and documentation update operations.
 	agents *agentAPI
+	// exports answers the static export and bundle operations.
+	exports *exportAPI
 
 	// owner names this server's workers in the leases they hold.
 	owner         string
@@ -182,6 +184,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.runner = &exportRunner{srv: s}
 	s.agents = &agentAPI{srv: s}
+	s.exports = &exportAPI{srv: s}
 	if opts.BundleLinkTTL > 0 {
 		s.linkTTL = opts.BundleLinkTTL
 	}
