@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
@@ -45,7 +46,7 @@ func (ex *exportAPI) generateBundle(w http.ResponseWriter, r *http.Request) erro
 	// the two cannot drift apart.
 	u := s.publicURL.JoinPath(api.FillPath(api.PathBundleDownload,
 		map[string]string{"jobId": rec.JobID, "file": api.BundleFileName}))
-	u.RawQuery = s.signer.sign(rec.JobID, api.BundleFileName, expires).Encode()
+	u.RawQuery = s.signer.Sign(rec.JobID, api.BundleFileName, expires).Encode()
 	_ = s.metrics.linkIssued(nil)
 	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: u.String(), SizeBytes: size, ExpiresAt: expires, Version: s.contentVersion(rec.Version)})
 	return nil
@@ -188,11 +189,11 @@ func (ex *exportAPI) downloadBundle(w http.ResponseWriter, r *http.Request) erro
 		// the object store, through links the store checks itself.
 		return notFound("bundles of this server are downloaded from the object store; generate the bundle for a link")
 	}
-	err := s.signer.verify(id, file, r.URL.Query(), s.clock.Now())
+	err := s.signer.Verify(id, file, r.URL.Query(), s.clock.Now())
 	switch {
 	case err == nil && s.control.linkRevoked(id):
 		return errorf(http.StatusForbidden, "this bundle link was revoked: its job was deleted by a reset")
-	case errors.Is(err, errLinkExpired):
+	case errors.Is(err, linksign.ErrLinkExpired):
 		return errorf(http.StatusForbidden, "this bundle link has expired; generate the bundle again for a fresh link")
 	case err != nil:
 		return errorf(http.StatusForbidden, "this bundle link is not valid: its signature does not match")

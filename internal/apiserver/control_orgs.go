@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
 )
@@ -128,7 +129,7 @@ func (cp *controlPlane) controlCreateOrganization(w http.ResponseWriter, r *http
 	}
 	sv := savedOrg{ID: req.ID, Plan: req.Plan, Kind: req.Kind, Domain: req.Domain, BasePath: req.BasePath}
 	if sv.ID == "" {
-		h, err := randomHex(s.random, 6)
+		h, err := linksign.RandomHex(s.random, 6)
 		if err != nil {
 			return err
 		}
@@ -150,7 +151,7 @@ func (cp *controlPlane) controlCreateOrganization(w http.ResponseWriter, r *http
 		return badRequest("kind: %s", err.Error())
 	}
 	sv.ProjectID = "proj_" + sv.ID
-	secret, err := randomHex(s.random, 20)
+	secret, err := linksign.RandomHex(s.random, 20)
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
@@ -103,7 +104,7 @@ type Server struct {
 	log       hclog.Logger
 	exporter  Exporter
 	store     jobstore.Store
-	signer    *signer
+	signer    *linksign.Signer
 	// objects is the bucket of sites and archives; nil keeps them in the
 	// data dir.
 	objects   *objstore.Store
@@ -234,12 +235,12 @@ func New(opts Options) (*Server, error) {
 	if s.store, err = openJobStore(opts); err != nil {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
-	ring, err := loadKeyRing(opts.DataDir, s.random, s.clock.Now(), s.linkTTL)
+	ring, err := linksign.LoadKeyRing(opts.DataDir, s.random, s.clock.Now(), s.linkTTL)
 	if err != nil {
 		_ = s.store.Close()
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
-	s.signer = &signer{ring: ring}
+	s.signer = &linksign.Signer{Ring: ring}
 	if err := s.loadRuntimeOrgs(); err != nil {
 		_ = s.store.Close()
 		return nil, fmt.Errorf("apiserver: %w", err)
@@ -379,7 +380,7 @@ func (s *Server) authenticate(key string) *Organization {
 
 // newID returns prefix followed by 16 random hex digits.
 func (s *Server) newID(prefix string) (string, error) {
-	h, err := randomHex(s.random, 8)
+	h, err := linksign.RandomHex(s.random, 8)
 	if err != nil {
 		return "", fmt.Errorf("generate id: %w", err)
 	}
