@@ -21,6 +21,20 @@ import (
 // so it needs no timers, moves with an injected clock and is the same after
 // a restart.
 
+// agentAPI answers the agent job and documentation update operations
+// (agent.go, agent_message.go, updates.go). It holds no state of its own:
+// the records are in the server's store, and their states follow from
+// them and the clock.
+type agentAPI struct {
+	// srv is the server whose store, clock and organizations it reads.
+	srv *Server
+}
+
+// agentOp makes a route handler of an agentAPI method.
+func agentOp(h func(*agentAPI, http.ResponseWriter, *http.Request) error) func(*Server, http.ResponseWriter, *http.Request) error {
+	return func(s *Server, w http.ResponseWriter, r *http.Request) error { return h(s.agents, w, r) }
+}
+
 const maxPromptBytes = 64 << 10
 
 // decodePrompt decodes a body that carries a prompt (a new job's or a
@@ -38,9 +52,10 @@ func decodePrompt(r *http.Request, req any, prompt *string) error {
 	return nil
 }
 
-func (s *Server) createAgentJob(w http.ResponseWriter, r *http.Request) error {
+func (ag *agentAPI) createAgentJob(w http.ResponseWriter, r *http.Request) error {
+	s := ag.srv
 	org := orgFrom(r.Context())
-	project, err := s.agentProject(org, r.PathValue("projectId"))
+	project, err := ag.agentProject(org, r.PathValue("projectId"))
 	if err != nil {
 		return err
 	}
@@ -74,9 +89,10 @@ func (s *Server) createAgentJob(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *Server) getAgentJob(w http.ResponseWriter, r *http.Request) error {
+func (ag *agentAPI) getAgentJob(w http.ResponseWriter, r *http.Request) error {
+	s := ag.srv
 	org := orgFrom(r.Context())
-	project, err := s.agentProject(org, r.PathValue("projectId"))
+	project, err := ag.agentProject(org, r.PathValue("projectId"))
 	if err != nil {
 		return err
 	}
@@ -97,12 +113,12 @@ func (s *Server) getAgentJob(w http.ResponseWriter, r *http.Request) error {
 	if rec.OrgID != org.ID || rec.ProjectID != project.ID || s.expired(rec.CreatedAt) {
 		return errMissing
 	}
-	writeJSON(w, http.StatusOK, s.agentJobView(rec, s.clock.Now()))
+	writeJSON(w, http.StatusOK, agentJobView(rec, s.clock.Now()))
 	return nil
 }
 
 // agentProject resolves a project id of the caller's organization.
-func (s *Server) agentProject(org *Organization, id string) (*Project, error) {
+func (ag *agentAPI) agentProject(org *Organization, id string) (*Project, error) {
 	if idPattern.MatchString(id) {
 		if p := org.project(id); p != nil {
 			return p, nil

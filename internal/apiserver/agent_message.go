@@ -21,9 +21,10 @@ const maxPendingMessages = 10
 // sendAgentMessage queues a follow-up for an agent job. The agent takes it
 // up once it has finished what it was doing (the prompt and any earlier
 // follow-ups), so the job stays active until all of them are done.
-func (s *Server) sendAgentMessage(w http.ResponseWriter, r *http.Request) error {
+func (ag *agentAPI) sendAgentMessage(w http.ResponseWriter, r *http.Request) error {
+	s := ag.srv
 	org := orgFrom(r.Context())
-	project, err := s.agentProject(org, r.PathValue("projectId"))
+	project, err := ag.agentProject(org, r.PathValue("projectId"))
 	if err != nil {
 		return err
 	}
@@ -46,7 +47,7 @@ func (s *Server) sendAgentMessage(w http.ResponseWriter, r *http.Request) error 
 		if rec.OrgID != org.ID || rec.ProjectID != project.ID || s.expired(rec.CreatedAt) {
 			return errMissing
 		}
-		if s.agentJobView(rec, now).Status == api.AgentArchived {
+		if agentJobView(rec, now).Status == api.AgentArchived {
 			return badRequest("agent job %q is archived and takes no more messages; create a new job", id)
 		}
 		if pending := pendingMessages(rec, now); len(pending) >= maxPendingMessages {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
@@ -20,8 +21,9 @@ import (
 // generateBundle answers POST /v1/static-export/jobs/{jobId}/bundle. The
 // archive is built on the first call and kept; every later call, before or
 // after a link expired, only signs a new link to the same file.
-func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
-	rec, err := s.findExport(r)
+func (ex *exportAPI) generateBundle(w http.ResponseWriter, r *http.Request) error {
+	s := ex.srv
+	rec, err := ex.findExport(r)
 	if err != nil {
 		return err
 	}
@@ -32,19 +34,19 @@ func (s *Server) generateBundle(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return errorf(http.StatusConflict, "static export job %q is %s; a bundle can be generated once it is completed", rec.JobID, rec.Status)
 	}
-	size, version, err := s.ensureArchive(r, rec)
+	size, version, err := s.runner.ensureArchive(r, rec)
 	if err != nil {
 		return err
 	}
 	if s.objects != nil {
-		return s.metrics.linkIssued(s.objectBundleLink(w, r, rec.JobID, size, version))
+		return s.metrics.linkIssued(ex.objectBundleLink(w, r, rec.JobID, size, version))
 	}
 	expires := s.clock.Now().Add(s.linkTTL).Truncate(time.Second).UTC()
 	// The link's path is the route downloadBundle is registered under, so
 	// the two cannot drift apart.
 	u := s.publicURL.JoinPath(api.FillPath(api.PathBundleDownload,
 		map[string]string{"jobId": rec.JobID, "file": api.BundleFileName}))
-	u.RawQuery = s.signer.sign(rec.JobID, api.BundleFileName, expires).Encode()
+	u.RawQuery = s.signer.Sign(rec.JobID, api.BundleFileName, expires).Encode()
 	_ = s.metrics.linkIssued(nil)
 	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: u.String(), SizeBytes: size, ExpiresAt: expires, Version: s.contentVersion(rec.Version)})
 	return nil
@@ -63,9 +65,10 @@ type archiveBuild struct {
 // under the server's context, not the request's: a client that gives up
 // does not cancel it, and every concurrent call waits for the same build.
 // It returns the archive's size and content version.
-func (s *Server) ensureArchive(r *http.Request, rec *jobstore.ExportJob) (int64, string, error) {
+func (er *exportRunner) ensureArchive(r *http.Request, rec *jobstore.ExportJob) (int64, string, error) {
+	s := er.srv
 	build := func() (int64, string, error) {
-		size, err := s.buildArchive(rec.JobID)
+		size, err := er.buildArchive(rec.JobID)
 		return size, rec.Version, err
 	}
 	if s.objects != nil {
@@ -74,12 +77,12 @@ func (s *Server) ensureArchive(r *http.Request, rec *jobstore.ExportJob) (int64,
 		// Not the request's context: a client that gives up must not
 		// turn a missing answer into a failed build (see below).
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), readyzTimeout)
-		size, version, err := s.statArchive(ctx, rec)
+		size, version, err := er.statArchive(ctx, rec)
 		cancel()
 		if !errors.Is(err, objstore.ErrNotFound) {
 			return size, version, err
 		}
-		build = func() (int64, string, error) { return s.buildObjectArchive(rec) }
+		build = func() (int64, string, error) { return er.buildObjectArchive(rec) }
 	} else if rec.BundleSize > 0 {
 		return rec.BundleSize, rec.Version, nil
 	}
@@ -109,7 +112,8 @@ func (s *Server) ensureArchive(r *http.Request, rec *jobstore.ExportJob) (int64,
 	}
 }
 
-func (s *Server) buildArchive(id string) (int64, error) {
+func (er *exportRunner) buildArchive(id string) (int64, error) {
+	s := er.srv
 	// Another server run may have built it: the record is the truth.
 	fresh, err := s.store.ExportJob(id)
 	if err != nil {
@@ -119,7 +123,7 @@ func (s *Server) buildArchive(id string) (int64, error) {
 		return fresh.BundleSize, nil
 	}
 	start := time.Now()
-	size, err := s.writeArchive(s.ctx, id)
+	size, err := er.writeArchive(s.ctx, id)
 	if err != nil {
 		return 0, err
 	}
@@ -133,8 +137,8 @@ func (s *Server) buildArchive(id string) (int64, error) {
 
 // writeArchive streams the site into a temporary file, syncs it and renames
 // it into place, so a crash never leaves a truncated bundle to be served.
-func (s *Server) writeArchive(ctx context.Context, id string) (_ int64, err error) {
-	final := s.bundlePath(id)
+func (er *exportRunner) writeArchive(ctx context.Context, id string) (_ int64, err error) {
+	final := er.bundlePath(id)
 	tmp, err := os.CreateTemp(filepath.Dir(final), ".bundle-*.tmp")
 	if err != nil {
 		return 0, fmt.Errorf("create bundle: %w", err)
@@ -149,7 +153,7 @@ func (s *Server) writeArchive(ctx context.Context, id string) (_ int64, err erro
 	}()
 	bw := bufio.NewWriterSize(tmp, 256<<10)
 	// 0 workers: compress on every core; the bytes do not depend on it.
-	if err := bundle.Write(ctx, s.siteDir(id), bw, 0); err != nil {
+	if err := bundle.Write(ctx, er.siteDir(id), bw, 0); err != nil {
 		return 0, fmt.Errorf("archive export: %w", err)
 	}
 	if err := bw.Flush(); err != nil {
@@ -177,18 +181,19 @@ func (s *Server) writeArchive(ctx context.Context, id string) (_ int64, err erro
 // downloadBundle serves GET on a presigned link. The link is the whole
 // credential: no API key is asked for, and nothing in the link can be
 // changed without failing the signature check.
-func (s *Server) downloadBundle(w http.ResponseWriter, r *http.Request) error {
+func (ex *exportAPI) downloadBundle(w http.ResponseWriter, r *http.Request) error {
+	s := ex.srv
 	id, file := r.PathValue("jobId"), r.PathValue("file")
 	if s.objects != nil {
 		// This server never issues such links: its bundles are served by
 		// the object store, through links the store checks itself.
 		return notFound("bundles of this server are downloaded from the object store; generate the bundle for a link")
 	}
-	err := s.signer.verify(id, file, r.URL.Query(), s.clock.Now())
+	err := s.signer.Verify(id, file, r.URL.Query(), s.clock.Now())
 	switch {
-	case err == nil && s.linkRevoked(id):
+	case err == nil && s.control.linkRevoked(id):
 		return errorf(http.StatusForbidden, "this bundle link was revoked: its job was deleted by a reset")
-	case errors.Is(err, errLinkExpired):
+	case errors.Is(err, linksign.ErrLinkExpired):
 		return errorf(http.StatusForbidden, "this bundle link has expired; generate the bundle again for a fresh link")
 	case err != nil:
 		return errorf(http.StatusForbidden, "this bundle link is not valid: its signature does not match")
@@ -205,7 +210,7 @@ func (s *Server) downloadBundle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("load export job: %w", err)
 	}
-	f, err := os.Open(s.bundlePath(id))
+	f, err := os.Open(s.runner.bundlePath(id))
 	if err != nil {
 		return fmt.Errorf("open bundle: %w", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
@@ -207,7 +208,7 @@ func demoKey(dataDir string) (key string, created bool, err error) {
 	if !errors.Is(err, os.ErrNotExist) {
 		return "", false, fmt.Errorf("read admin key: %w", err)
 	}
-	secret, err := randomHex(rand.Reader, 20)
+	secret, err := linksign.RandomHex(rand.Reader, 20)
 	if err != nil {
 		return "", false, fmt.Errorf("generate admin key: %w", err)
 	}

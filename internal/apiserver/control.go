@@ -47,6 +47,9 @@ const (
 // controlPlane is the state of the control plane; nil on a Server
 // without a control token.
 type controlPlane struct {
+	// srv is the server the control plane drives: its store, clock,
+	// organizations and workers.
+	srv     *Server
 	digest  [sha256.Size]byte
 	token   string // only to redact it from the journal
 	clock   *clock.Adjustable
@@ -102,7 +105,7 @@ func (s *Server) newControlPlane(token string, journalSize int) error {
 	adj := clock.NewAdjustable(s.clock)
 	s.clock = adj
 	s.control = &controlPlane{
-		digest: sha256.Sum256([]byte(token)), token: token, clock: adj, journal: newJournal(journalSize),
+		srv: s, digest: sha256.Sum256([]byte(token)), token: token, clock: adj, journal: newJournal(journalSize),
 		held: map[string]bool{}, revoked: map[string]time.Time{},
 	}
 	return nil
@@ -113,23 +116,23 @@ func (s *Server) newControlPlane(token string, journalSize int) error {
 var controlRouteTable = []struct {
 	Route
 	body    bool
-	handler func(*Server, http.ResponseWriter, *http.Request) error
+	handler func(*controlPlane, http.ResponseWriter, *http.Request) error
 }{
-	{Route{http.MethodPost, api.PathControlReset}, true, (*Server).controlReset},
-	{Route{http.MethodGet, api.PathControlClock}, false, (*Server).controlGetClock},
-	{Route{http.MethodPost, api.PathControlClock}, true, (*Server).controlSetClock},
-	{Route{http.MethodPost, api.PathControlClockAdvance}, true, (*Server).controlAdvance},
-	{Route{http.MethodPost, api.PathControlOrganizations}, true, (*Server).controlCreateOrganization},
-	{Route{http.MethodDelete, api.PathControlOrganization}, false, (*Server).controlDeleteOrganization},
-	{Route{http.MethodPost, api.PathControlExportState}, true, (*Server).controlExportState},
-	{Route{http.MethodPost, api.PathControlExportHold}, true, (*Server).controlHold},
-	{Route{http.MethodPost, api.PathControlAgentState}, true, (*Server).controlAgentState},
-	{Route{http.MethodPost, api.PathControlFaults}, true, (*Server).controlAddFault},
-	{Route{http.MethodGet, api.PathControlFaults}, false, (*Server).controlListFaults},
-	{Route{http.MethodDelete, api.PathControlFault}, false, (*Server).controlDeleteFault},
-	{Route{http.MethodGet, api.PathControlRequests}, false, (*Server).controlJournal},
-	{Route{http.MethodDelete, api.PathControlRequests}, false, (*Server).controlClearJournal},
-	{Route{http.MethodGet, api.PathControlOpenAPI}, false, func(_ *Server, w http.ResponseWriter, _ *http.Request) error {
+	{Route{http.MethodPost, api.PathControlReset}, true, (*controlPlane).controlReset},
+	{Route{http.MethodGet, api.PathControlClock}, false, (*controlPlane).controlGetClock},
+	{Route{http.MethodPost, api.PathControlClock}, true, (*controlPlane).controlSetClock},
+	{Route{http.MethodPost, api.PathControlClockAdvance}, true, (*controlPlane).controlAdvance},
+	{Route{http.MethodPost, api.PathControlOrganizations}, true, (*controlPlane).controlCreateOrganization},
+	{Route{http.MethodDelete, api.PathControlOrganization}, false, (*controlPlane).controlDeleteOrganization},
+	{Route{http.MethodPost, api.PathControlExportState}, true, (*controlPlane).controlExportState},
+	{Route{http.MethodPost, api.PathControlExportHold}, true, (*controlPlane).controlHold},
+	{Route{http.MethodPost, api.PathControlAgentState}, true, (*controlPlane).controlAgentState},
+	{Route{http.MethodPost, api.PathControlFaults}, true, (*controlPlane).controlAddFault},
+	{Route{http.MethodGet, api.PathControlFaults}, false, (*controlPlane).controlListFaults},
+	{Route{http.MethodDelete, api.PathControlFault}, false, (*controlPlane).controlDeleteFault},
+	{Route{http.MethodGet, api.PathControlRequests}, false, (*controlPlane).controlJournal},
+	{Route{http.MethodDelete, api.PathControlRequests}, false, (*controlPlane).controlClearJournal},
+	{Route{http.MethodGet, api.PathControlOpenAPI}, false, func(_ *controlPlane, w http.ResponseWriter, _ *http.Request) error {
 		writeRaw(w, controlOpenAPIDoc)
 		return nil
 	}},
@@ -158,21 +161,23 @@ func writeRaw(w http.ResponseWriter, doc []byte) {
 
 // registerControl adds the control plane's routes to mux, each behind the
 // control token.
-func (s *Server) registerControl(mux *http.ServeMux, patterns map[string]bool) {
+func (cp *controlPlane) registerControl(mux *http.ServeMux, patterns map[string]bool) {
+	s := cp.srv
 	for _, rt := range controlRouteTable {
-		h := s.apiHandler(func(w http.ResponseWriter, r *http.Request) error { return rt.handler(s, w, r) })
+		h := s.apiHandler(func(w http.ResponseWriter, r *http.Request) error { return rt.handler(cp, w, r) })
 		if rt.body {
 			h = s.limitBody(h)
 		}
 		pattern := rt.Method + " " + rt.Pattern
-		mux.Handle(pattern, s.requireControl(h))
+		mux.Handle(pattern, cp.requireControl(h))
 		patterns[pattern] = true
 	}
 }
 
 // requireControl admits requests carrying the control token. The digests
 // are compared in constant time; an admin key is just another wrong token.
-func (s *Server) requireControl(next http.Handler) http.Handler {
+func (cp *controlPlane) requireControl(next http.Handler) http.Handler {
+	s := cp.srv
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := r.Header.Get("Authorization")
 		scheme, token, ok := strings.Cut(h, " ")
@@ -184,7 +189,7 @@ func (s *Server) requireControl(next http.Handler) http.Handler {
 			msg = "malformed Authorization header: want \"Bearer <control token>\""
 		default:
 			d := sha256.Sum256([]byte(strings.TrimSpace(token)))
-			if subtle.ConstantTimeCompare(d[:], s.control.digest[:]) != 1 {
+			if subtle.ConstantTimeCompare(d[:], cp.digest[:]) != 1 {
 				msg = "invalid control token (admin API keys are not accepted here)"
 			}
 		}
@@ -216,7 +221,8 @@ const (
 )
 
 // controlReset puts the server, or one organization, back as it started.
-func (s *Server) controlReset(w http.ResponseWriter, r *http.Request) error {
+func (cp *controlPlane) controlReset(w http.ResponseWriter, r *http.Request) error {
+	s := cp.srv
 	var req api.ControlReset
 	if err := decodeOptional(r, &req); err != nil {
 		return err
@@ -225,14 +231,14 @@ func (s *Server) controlReset(w http.ResponseWriter, r *http.Request) error {
 		if s.organization(req.Organization) == nil {
 			return notFound("organization %q not found", req.Organization)
 		}
-		if err := s.resetOrganization(req.Organization); err != nil {
+		if err := cp.resetOrganization(req.Organization); err != nil {
 			return err
 		}
 		s.log.Info("control: organization reset", "organization", req.Organization)
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	}
-	if err := s.resetAll(); err != nil {
+	if err := cp.resetAll(); err != nil {
 		return err
 	}
 	s.log.Info("control: server reset")
@@ -243,8 +249,9 @@ func (s *Server) controlReset(w http.ResponseWriter, r *http.Request) error {
 // resetOrganization deletes one organization's jobs (their links answer
 // 403 from now on), its faults, hold and journal entries; a runtime
 // organization itself stays.
-func (s *Server) resetOrganization(orgID string) error {
-	if err := s.deleteExports(func(rec *jobstore.ExportJob) bool { return rec.OrgID == orgID }); err != nil {
+func (cp *controlPlane) resetOrganization(orgID string) error {
+	s := cp.srv
+	if err := cp.deleteExports(func(rec *jobstore.ExportJob) bool { return rec.OrgID == orgID }); err != nil {
 		return err
 	}
 	if _, err := s.store.DeleteOrgAgentJobs(orgID); err != nil {
@@ -253,14 +260,14 @@ func (s *Server) resetOrganization(orgID string) error {
 	if _, err := s.store.DeleteOrgUpdates(orgID); err != nil {
 		return storeError("delete documentation updates", err)
 	}
-	c := s.control
+	c := cp
 	c.faults.removeOrg(orgID)
 	c.journal.removeOrg(orgID)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.held[orgID] {
 		delete(c.held, orgID)
-		if err := s.saveControlStateLocked(); err != nil {
+		if err := cp.saveControlStateLocked(); err != nil {
 			return storeError("release the hold", err)
 		}
 	}
@@ -270,8 +277,9 @@ func (s *Server) resetOrganization(orgID string) error {
 // resetAll deletes every job, idempotency key, fault, hold, forced state,
 // journal entry and runtime organization, and gives the clock back to the
 // wall.
-func (s *Server) resetAll() error {
-	if err := s.deleteExports(func(*jobstore.ExportJob) bool { return true }); err != nil {
+func (cp *controlPlane) resetAll() error {
+	s := cp.srv
+	if err := cp.deleteExports(func(*jobstore.ExportJob) bool { return true }); err != nil {
 		return err
 	}
 	if _, err := s.store.DeleteAgentJobsBefore(farFuture); err != nil {
@@ -283,15 +291,15 @@ func (s *Server) resetAll() error {
 	if err := s.store.PruneIdempotency(farFuture); err != nil {
 		return storeError("delete idempotency keys", err)
 	}
-	if err := s.removeRuntimeOrganizations(); err != nil {
+	if err := cp.removeRuntimeOrganizations(); err != nil {
 		return err
 	}
-	c := s.control
+	c := cp
 	c.faults.clear()
 	c.journal.clear()
 	c.mu.Lock()
 	c.held = map[string]bool{}
-	err := s.saveControlStateLocked()
+	err := cp.saveControlStateLocked()
 	c.mu.Unlock()
 	if err != nil {
 		return storeError("release the holds", err)
@@ -302,7 +310,8 @@ func (s *Server) resetAll() error {
 
 // deleteExports deletes the export jobs doomed picks, records and files,
 // and revokes their links.
-func (s *Server) deleteExports(doomed func(*jobstore.ExportJob) bool) error {
+func (cp *controlPlane) deleteExports(doomed func(*jobstore.ExportJob) bool) error {
+	s := cp.srv
 	jobs, err := s.store.ExportJobs()
 	if err != nil {
 		return fmt.Errorf("list export jobs: %w", err)
@@ -318,47 +327,50 @@ func (s *Server) deleteExports(doomed func(*jobstore.ExportJob) bool) error {
 	}
 	// The revocations are on disk before the jobs go, so no restart can
 	// find a job neither stored nor revoked.
-	c := s.control
+	c := cp
 	now := s.clock.Now().UTC()
 	c.mu.Lock()
 	for _, id := range ids {
 		c.revoked[id] = now
 	}
-	err = s.saveControlStateLocked()
+	err = cp.saveControlStateLocked()
 	c.mu.Unlock()
 	if err != nil {
 		return storeError("revoke the links of deleted jobs", err)
 	}
 	for _, id := range ids {
-		if err := s.removeExport(id); err != nil {
+		if err := s.runner.removeExport(id); err != nil {
 			return storeError("delete export job "+id, err)
 		}
 	}
 	return nil
 }
 
-// linkRevoked reports whether a reset deleted the job a link points to.
-func (s *Server) linkRevoked(jobID string) bool {
-	if s.control == nil {
+// linkRevoked reports whether a reset deleted the job a link points to;
+// never on a server without a control plane (a nil cp).
+func (cp *controlPlane) linkRevoked(jobID string) bool {
+	if cp == nil {
 		return false
 	}
-	s.control.mu.Lock()
-	defer s.control.mu.Unlock()
-	_, revoked := s.control.revoked[jobID]
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	_, revoked := cp.revoked[jobID]
 	return revoked
 }
 
-func (s *Server) controlGetClock(w http.ResponseWriter, _ *http.Request) error {
-	writeJSON(w, http.StatusOK, api.ControlClock{Now: s.clock.Now().UTC(), Frozen: s.control.clock.Frozen()})
+func (cp *controlPlane) controlGetClock(w http.ResponseWriter, _ *http.Request) error {
+	s := cp.srv
+	writeJSON(w, http.StatusOK, api.ControlClock{Now: s.clock.Now().UTC(), Frozen: cp.clock.Frozen()})
 	return nil
 }
 
-func (s *Server) controlSetClock(w http.ResponseWriter, r *http.Request) error {
+func (cp *controlPlane) controlSetClock(w http.ResponseWriter, r *http.Request) error {
+	s := cp.srv
 	var req api.ControlSetClock
 	if err := decodeJSON(r, &req); err != nil {
 		return err
 	}
-	c := s.control.clock
+	c := cp.clock
 	if req.Frozen != nil && *req.Frozen {
 		c.Freeze(true)
 	}
@@ -369,7 +381,7 @@ func (s *Server) controlSetClock(w http.ResponseWriter, r *http.Request) error {
 		c.Freeze(false)
 	}
 	s.log.Info("control: clock set", "now", c.Now().UTC(), "frozen", c.Frozen())
-	s.wakeWorkers()
+	s.runner.wakeWorkers()
 	writeJSON(w, http.StatusOK, api.ControlClock{Now: c.Now().UTC(), Frozen: c.Frozen()})
 	return nil
 }
@@ -377,7 +389,8 @@ func (s *Server) controlSetClock(w http.ResponseWriter, r *http.Request) error {
 // maxAdvance keeps an advance within what time.Time can add.
 const maxAdvance = 100 * 365 * 24 * time.Hour
 
-func (s *Server) controlAdvance(w http.ResponseWriter, r *http.Request) error {
+func (cp *controlPlane) controlAdvance(w http.ResponseWriter, r *http.Request) error {
+	s := cp.srv
 	var req api.ControlAdvance
 	if err := decodeJSON(r, &req); err != nil {
 		return err
@@ -387,9 +400,9 @@ func (s *Server) controlAdvance(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("by %q: want a positive Go duration such as \"90m\" (at most 100 years); to go back, POST %s with \"now\"",
 			req.By, api.PathControlClock)
 	}
-	now := s.control.clock.Advance(d)
+	now := cp.clock.Advance(d)
 	s.log.Info("control: clock advanced", "by", d, "now", now.UTC())
-	s.wakeWorkers()
+	s.runner.wakeWorkers()
 	writeJSON(w, http.StatusOK, api.ControlNow{Now: now.UTC()})
 	return nil
 }

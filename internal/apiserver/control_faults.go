@@ -163,7 +163,8 @@ func globMatch(pattern, path string) bool {
 }
 
 // parseFault checks a fault as a suite sent it.
-func (s *Server) parseFault(req api.ControlFault) (*fault, error) {
+func (cp *controlPlane) parseFault(req api.ControlFault) (*fault, error) {
+	s := cp.srv
 	f := &fault{ControlFault: req}
 	if !strings.HasPrefix(req.Path, "/") || strings.HasPrefix(req.Path, api.ControlPrefix) {
 		return nil, badRequest("path %q: want a path of the admin API or of bundle downloads, starting with \"/\" (\"*\" matches anything)", req.Path)
@@ -219,32 +220,33 @@ func (s *Server) parseFault(req api.ControlFault) (*fault, error) {
 	return f, nil
 }
 
-func (s *Server) controlAddFault(w http.ResponseWriter, r *http.Request) error {
+func (cp *controlPlane) controlAddFault(w http.ResponseWriter, r *http.Request) error {
+	s := cp.srv
 	var req api.ControlFault
 	if err := decodeJSON(r, &req); err != nil {
 		return err
 	}
-	f, err := s.parseFault(req)
+	f, err := cp.parseFault(req)
 	if err != nil {
 		return err
 	}
 	if f.id, err = s.newID("flt_"); err != nil {
 		return err
 	}
-	s.control.faults.add(f)
+	cp.faults.add(f)
 	s.log.Info("control: fault added", "id", f.id, "method", f.Method, "path", f.Path, "status", f.Status, "reset", f.Reset)
 	writeJSON(w, http.StatusCreated, api.ControlFaultID{ID: f.id})
 	return nil
 }
 
-func (s *Server) controlListFaults(w http.ResponseWriter, _ *http.Request) error {
-	writeJSON(w, http.StatusOK, api.ControlFaults{Faults: s.control.faults.states(time.Now())})
+func (cp *controlPlane) controlListFaults(w http.ResponseWriter, _ *http.Request) error {
+	writeJSON(w, http.StatusOK, api.ControlFaults{Faults: cp.faults.states(time.Now())})
 	return nil
 }
 
-func (s *Server) controlDeleteFault(w http.ResponseWriter, r *http.Request) error {
+func (cp *controlPlane) controlDeleteFault(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
-	if !s.control.faults.remove(id) {
+	if !cp.faults.remove(id) {
 		return notFound("fault %q not found", id)
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -254,10 +256,11 @@ func (s *Server) controlDeleteFault(w http.ResponseWriter, r *http.Request) erro
 // injectFaults stands in front of every admin API handler (after
 // authentication, so a fault can be scoped to the caller's organization)
 // and of bundle downloads (whose organization is the job's).
-func (s *Server) injectFaults(next http.Handler) http.Handler {
+func (cp *controlPlane) injectFaults(next http.Handler) http.Handler {
+	s := cp.srv
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		org := s.requestOrg(r)
-		f := s.control.faults.strike(r.Method, r.URL.Path, org, time.Now())
+		org := cp.requestOrg(r)
+		f := cp.faults.strike(r.Method, r.URL.Path, org, time.Now())
 		if f == nil {
 			next.ServeHTTP(w, r)
 			return
@@ -286,7 +289,8 @@ func (s *Server) injectFaults(next http.Handler) http.Handler {
 
 // requestOrg is the organization a request acts for: the caller's, or
 // for a bundle download the job's; "" for the public probes.
-func (s *Server) requestOrg(r *http.Request) string {
+func (cp *controlPlane) requestOrg(r *http.Request) string {
+	s := cp.srv
 	if o := orgFrom(r.Context()); o != nil {
 		return o.ID
 	}

@@ -26,13 +26,14 @@ const maxForcedRender = 2 * time.Minute
 // maxErrorLen bounds a forced error message.
 const maxErrorLen = 4096
 
-func (s *Server) controlExportState(w http.ResponseWriter, r *http.Request) error {
+func (cp *controlPlane) controlExportState(w http.ResponseWriter, r *http.Request) error {
+	s := cp.srv
 	var req api.ControlExportState
 	if err := decodeJSON(r, &req); err != nil {
 		return err
 	}
 	id := r.PathValue("jobId")
-	rec, err := s.loadExport(id)
+	rec, err := s.exports.loadExport(id)
 	if err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func (s *Server) controlExportState(w http.ResponseWriter, r *http.Request) erro
 		}
 		rec.Status, rec.Error, rec.Owner, rec.LeaseUntil = api.ExportFailed, msg, "", time.Time{}
 	case api.ExportCompleted:
-		return s.forceCompleted(w, r, rec)
+		return cp.forceCompleted(w, r, rec)
 	default:
 		return badRequest("status %q: want running, failed or completed", req.Status)
 	}
@@ -73,20 +74,21 @@ func (s *Server) controlExportState(w http.ResponseWriter, r *http.Request) erro
 		return storeError("store export job", err)
 	}
 	s.log.Info("control: export state forced", "job", id, "status", rec.Status)
-	writeJSON(w, http.StatusOK, s.exportView(rec))
+	writeJSON(w, http.StatusOK, s.exports.exportView(rec))
 	return nil
 }
 
 // forceCompleted completes a job: at once if its site was rendered (it
 // was completed before a forced state), else by queueing it for a worker
 // and waiting for the render.
-func (s *Server) forceCompleted(w http.ResponseWriter, r *http.Request, rec *jobstore.ExportJob) error {
-	if rec.Version != "" && s.siteExists(rec) {
+func (cp *controlPlane) forceCompleted(w http.ResponseWriter, r *http.Request, rec *jobstore.ExportJob) error {
+	s := cp.srv
+	if rec.Version != "" && cp.siteExists(rec) {
 		rec.Status, rec.Progress, rec.Error, rec.Owner, rec.LeaseUntil = api.ExportCompleted, 100, "", "", time.Time{}
 		if err := s.store.PutExportJob(rec); err != nil {
 			return storeError("store export job", err)
 		}
-		writeJSON(w, http.StatusOK, s.exportView(rec))
+		writeJSON(w, http.StatusOK, s.exports.exportView(rec))
 		return nil
 	}
 	// A job a worker has queued or is rendering is left to it; anything
@@ -99,17 +101,17 @@ func (s *Server) forceCompleted(w http.ResponseWriter, r *http.Request, rec *job
 		if err := s.store.PutExportJob(rec); err != nil {
 			return storeError("store export job", err)
 		}
-		s.wakeWorkers()
+		s.runner.wakeWorkers()
 	}
 	deadline := time.Now().Add(maxForcedRender)
 	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
-		cur, err := s.loadExport(rec.JobID)
+		cur, err := s.exports.loadExport(rec.JobID)
 		if err != nil {
 			return err
 		}
 		switch {
 		case cur.Status == api.ExportCompleted && cur.Owner == "":
-			writeJSON(w, http.StatusOK, s.exportView(cur))
+			writeJSON(w, http.StatusOK, s.exports.exportView(cur))
 			return nil
 		case cur.Status == api.ExportFailed:
 			return errorf(http.StatusConflict, "the job was rendered for real and failed: %s", cur.Error)
@@ -125,16 +127,18 @@ func (s *Server) forceCompleted(w http.ResponseWriter, r *http.Request, rec *job
 }
 
 // siteExists reports whether a job's rendered site is still there.
-func (s *Server) siteExists(rec *jobstore.ExportJob) bool {
+func (cp *controlPlane) siteExists(rec *jobstore.ExportJob) bool {
+	s := cp.srv
 	if s.objects != nil {
 		return rec.SitePrefix != ""
 	}
-	_, err := os.Stat(s.siteDir(rec.JobID))
+	_, err := os.Stat(s.runner.siteDir(rec.JobID))
 	return err == nil
 }
 
 // controlHold holds or releases an organization's exports.
-func (s *Server) controlHold(w http.ResponseWriter, r *http.Request) error {
+func (cp *controlPlane) controlHold(w http.ResponseWriter, r *http.Request) error {
+	s := cp.srv
 	var req api.ControlHold
 	if err := decodeJSON(r, &req); err != nil {
 		return err
@@ -143,20 +147,20 @@ func (s *Server) controlHold(w http.ResponseWriter, r *http.Request) error {
 		return notFound("organization %q not found", req.Organization)
 	}
 	hold := req.Hold == nil || *req.Hold
-	c := s.control
+	c := cp
 	c.mu.Lock()
 	if hold {
 		c.held[req.Organization] = true
 	} else {
 		delete(c.held, req.Organization)
 	}
-	err := s.saveControlStateLocked()
+	err := cp.saveControlStateLocked()
 	c.mu.Unlock()
 	if err != nil {
 		return storeError("store the hold", err)
 	}
 	if !hold {
-		if err := s.releaseHeld(req.Organization); err != nil {
+		if err := cp.releaseHeld(req.Organization); err != nil {
 			return err
 		}
 	}
@@ -165,25 +169,27 @@ func (s *Server) controlHold(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// held reports whether new exports of org are to be held.
-func (s *Server) held(org string) bool {
-	if s.control == nil {
+// isHeld reports whether new exports of org are to be held; never on a
+// server without a control plane (a nil cp).
+func (cp *controlPlane) isHeld(org string) bool {
+	if cp == nil {
 		return false
 	}
-	s.control.mu.Lock()
-	defer s.control.mu.Unlock()
-	return s.control.held[org]
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	return cp.held[org]
 }
 
 // holdNew marks a job about to be created as held, if its organization is.
-func (s *Server) holdNew(rec *jobstore.ExportJob) {
-	if s.held(rec.OrgID) {
+func (cp *controlPlane) holdNew(rec *jobstore.ExportJob) {
+	if cp.isHeld(rec.OrgID) {
 		rec.Status, rec.Owner, rec.LeaseUntil = api.ExportRunning, holdOwner, farFuture
 	}
 }
 
 // releaseHeld queues an organization's held jobs for the workers.
-func (s *Server) releaseHeld(org string) error {
+func (cp *controlPlane) releaseHeld(org string) error {
+	s := cp.srv
 	jobs, err := s.store.ExportJobs()
 	if err != nil {
 		return fmt.Errorf("list export jobs: %w", err)
@@ -196,11 +202,12 @@ func (s *Server) releaseHeld(org string) error {
 			}
 		}
 	}
-	s.wakeWorkers()
+	s.runner.wakeWorkers()
 	return nil
 }
 
-func (s *Server) controlAgentState(w http.ResponseWriter, r *http.Request) error {
+func (cp *controlPlane) controlAgentState(w http.ResponseWriter, r *http.Request) error {
+	s := cp.srv
 	var req api.ControlAgentState
 	if err := decodeJSON(r, &req); err != nil {
 		return err
@@ -237,13 +244,13 @@ func (s *Server) controlAgentState(w http.ResponseWriter, r *http.Request) error
 		return storeError("store agent job state", err)
 	}
 	s.log.Info("control: agent job state forced", "job", id, "status", req.Status)
-	writeJSON(w, http.StatusOK, s.agentJobView(rec, now))
+	writeJSON(w, http.StatusOK, agentJobView(rec, now))
 	return nil
 }
 
 // agentJobView is agentView with a forced state laid over it. A forced
 // state holds until the job's next follow-up message.
-func (s *Server) agentJobView(rec *jobstore.AgentJob, now time.Time) api.AgentJob {
+func agentJobView(rec *jobstore.AgentJob, now time.Time) api.AgentJob {
 	job := agentView(rec, now)
 	ov := rec.Forced
 	if ov == nil || len(rec.Messages) > ov.Messages {

@@ -119,7 +119,8 @@ func (b *bodyCapture) Read(p []byte) (int, error) {
 }
 
 // journalRequests records every request outside the control plane.
-func (s *Server) journalRequests(next http.Handler) http.Handler {
+func (cp *controlPlane) journalRequests(next http.Handler) http.Handler {
+	s := cp.srv
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, api.ControlPrefix) || r.URL.Path == PathMetrics {
 			// The control plane and metrics scrapes are not the client's
@@ -137,8 +138,8 @@ func (s *Server) journalRequests(next http.Handler) http.Handler {
 		defer func() {
 			note.mu.Lock()
 			e := api.ControlRequest{
-				Time: at, Method: r.Method, Path: s.redactPath(r.URL.Path), Query: s.redactQuery(r.URL.RawQuery),
-				Status: rec.status, Organization: note.org, Headers: s.redactHeaders(r.Header), BodyBytes: body.n,
+				Time: at, Method: r.Method, Path: cp.redactPath(r.URL.Path), Query: cp.redactQuery(r.URL.RawQuery),
+				Status: rec.status, Organization: note.org, Headers: cp.redactHeaders(r.Header), BodyBytes: body.n,
 			}
 			if note.aborted {
 				e.Status = 0
@@ -152,9 +153,9 @@ func (s *Server) journalRequests(next http.Handler) http.Handler {
 					// starts within that many bytes of the end.
 					kept = kept[:len(kept)-maxControlToken]
 				}
-				e.Body = s.redactText(string(kept))
+				e.Body = cp.redactText(string(kept))
 			}
-			s.control.journal.add(e)
+			cp.journal.add(e)
 		}()
 		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), noteKey, note)))
 	})
@@ -169,7 +170,7 @@ var (
 	secretParams = map[string]bool{"signature": true, "x-amz-signature": true, "x-amz-credential": true, "x-amz-security-token": true}
 )
 
-func (s *Server) redactHeaders(h http.Header) map[string]string {
+func (cp *controlPlane) redactHeaders(h http.Header) map[string]string {
 	out := make(map[string]string, len(h))
 	for name, vals := range h {
 		v := strings.Join(vals, ", ")
@@ -183,14 +184,14 @@ func (s *Server) redactHeaders(h http.Header) map[string]string {
 		case secretHeaders[name]:
 			v = redact.Marker
 		default:
-			v = s.redactText(v)
+			v = cp.redactText(v)
 		}
 		out[name] = v
 	}
 	return out
 }
 
-func (s *Server) redactQuery(raw string) string {
+func (cp *controlPlane) redactQuery(raw string) string {
 	if raw == "" {
 		return ""
 	}
@@ -203,7 +204,7 @@ func (s *Server) redactQuery(raw string) string {
 			q[k] = []string{redact.Marker}
 		}
 	}
-	return s.redactText(q.Encode())
+	return cp.redactText(q.Encode())
 }
 
 // keyShape finds admin keys of any prefix: "<prefix>_<16-128 letters or
@@ -212,8 +213,8 @@ var keyShape = regexp.MustCompile(`\b[a-z][a-z0-9]{1,15}_[A-Za-z0-9]{16,128}\b`)
 
 // redactText masks URLs' secret parts, anything shaped like an admin key,
 // and the control token.
-func (s *Server) redactText(v string) string {
-	v = redact.Text(v, s.control.token)
+func (cp *controlPlane) redactText(v string) string {
+	v = redact.Text(v, cp.token)
 	return keyShape.ReplaceAllStringFunc(v, func(k string) string {
 		prefix, _, _ := strings.Cut(k, "_")
 		return prefix + "_" + redact.Marker
@@ -224,19 +225,20 @@ func (s *Server) redactText(v string) string {
 // shape (its keyPrefix: ids such as se_0123456789abcdef, which the key
 // shape of redactText would take too, stay readable) and the control
 // token.
-func (s *Server) redactPath(p string) string {
+func (cp *controlPlane) redactPath(p string) string {
+	s := cp.srv
 	segs := strings.Split(p, "/")
 	for i, seg := range segs {
 		if wellFormedKey(s.cfg.KeyPrefix, seg) {
 			segs[i] = s.cfg.KeyPrefix + "_" + redact.Marker
 		}
 	}
-	return redact.Text(strings.Join(segs, "/"), s.control.token)
+	return redact.Text(strings.Join(segs, "/"), cp.token)
 }
 
 // controlJournal answers GET /_control/v1/requests with the entries that
 // match every filter given, the newest limit of them, oldest first.
-func (s *Server) controlJournal(w http.ResponseWriter, r *http.Request) error {
+func (cp *controlPlane) controlJournal(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	for k := range q {
 		switch k {
@@ -255,7 +257,7 @@ func (s *Server) controlJournal(w http.ResponseWriter, r *http.Request) error {
 		limit = n
 	}
 	out := []api.ControlRequest{}
-	for _, e := range s.control.journal.entries() {
+	for _, e := range cp.journal.entries() {
 		if (method == "" || strings.EqualFold(method, e.Method)) && (path == "" || globMatch(path, e.Path)) &&
 			(org == "" || org == e.Organization) {
 			out = append(out, e)
@@ -268,8 +270,8 @@ func (s *Server) controlJournal(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *Server) controlClearJournal(w http.ResponseWriter, _ *http.Request) error {
-	s.control.journal.clear()
+func (cp *controlPlane) controlClearJournal(w http.ResponseWriter, _ *http.Request) error {
+	cp.journal.clear()
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
 )
@@ -120,14 +121,15 @@ func (s *Server) newRuntimeOrg(sv savedOrg, source fs.FS, digest [sha256.Size]by
 	return o, nil
 }
 
-func (s *Server) controlCreateOrganization(w http.ResponseWriter, r *http.Request) error {
+func (cp *controlPlane) controlCreateOrganization(w http.ResponseWriter, r *http.Request) error {
+	s := cp.srv
 	var req api.ControlNewOrganization
 	if err := decodeJSON(r, &req); err != nil {
 		return err
 	}
 	sv := savedOrg{ID: req.ID, Plan: req.Plan, Kind: req.Kind, Domain: req.Domain, BasePath: req.BasePath}
 	if sv.ID == "" {
-		h, err := randomHex(s.random, 6)
+		h, err := linksign.RandomHex(s.random, 6)
 		if err != nil {
 			return err
 		}
@@ -149,7 +151,7 @@ func (s *Server) controlCreateOrganization(w http.ResponseWriter, r *http.Reques
 		return badRequest("kind: %s", err.Error())
 	}
 	sv.ProjectID = "proj_" + sv.ID
-	secret, err := randomHex(s.random, 20)
+	secret, err := linksign.RandomHex(s.random, 20)
 	if err != nil {
 		return err
 	}
@@ -164,7 +166,7 @@ func (s *Server) controlCreateOrganization(w http.ResponseWriter, r *http.Reques
 	if err != nil {
 		return err
 	}
-	src, err := s.runtimeSource(&sv, req.Source)
+	src, err := cp.runtimeSource(&sv, req.Source)
 	if err != nil {
 		return err
 	}
@@ -175,8 +177,8 @@ func (s *Server) controlCreateOrganization(w http.ResponseWriter, r *http.Reques
 	s.runtime.list = append(s.runtime.list, ro)
 	s.runtime.mu.Unlock()
 	if req.Persist {
-		if err := s.saveRuntimeOrgs(); err != nil {
-			s.dropRuntimeOrg(o.ID)
+		if err := cp.saveRuntimeOrgs(); err != nil {
+			cp.dropRuntimeOrg(o.ID)
 			return storeError("persist organization", err)
 		}
 	}
@@ -187,7 +189,8 @@ func (s *Server) controlCreateOrganization(w http.ResponseWriter, r *http.Reques
 
 // runtimeSource checks the docs source of a new organization and, when it
 // is given inline, writes it under the data dir.
-func (s *Server) runtimeSource(sv *savedOrg, src api.ControlSource) (fs.FS, error) {
+func (cp *controlPlane) runtimeSource(sv *savedOrg, src api.ControlSource) (fs.FS, error) {
+	s := cp.srv
 	switch {
 	case (len(src.Files) == 0) == (src.Path == ""):
 		return nil, badRequest("source: give either files (name → content) or path (a directory on the server)")
@@ -229,7 +232,8 @@ func (s *Server) runtimeSource(sv *savedOrg, src api.ControlSource) (fs.FS, erro
 	return export.Dir(dir), nil
 }
 
-func (s *Server) controlDeleteOrganization(w http.ResponseWriter, r *http.Request) error {
+func (cp *controlPlane) controlDeleteOrganization(w http.ResponseWriter, r *http.Request) error {
+	s := cp.srv
 	id := r.PathValue("id")
 	for i := range s.cfg.Organizations {
 		if s.cfg.Organizations[i].ID == id {
@@ -239,7 +243,7 @@ func (s *Server) controlDeleteOrganization(w http.ResponseWriter, r *http.Reques
 	if s.organization(id) == nil {
 		return notFound("organization %q not found", id)
 	}
-	if err := s.removeRuntimeOrganization(id); err != nil {
+	if err := cp.removeRuntimeOrganization(id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -247,13 +251,14 @@ func (s *Server) controlDeleteOrganization(w http.ResponseWriter, r *http.Reques
 }
 
 // removeRuntimeOrganization deletes a runtime organization with its jobs.
-func (s *Server) removeRuntimeOrganization(id string) error {
+func (cp *controlPlane) removeRuntimeOrganization(id string) error {
+	s := cp.srv
 	s.runtime.edit.Lock()
 	defer s.runtime.edit.Unlock()
-	if err := s.resetOrganization(id); err != nil {
+	if err := cp.resetOrganization(id); err != nil {
 		return err
 	}
-	gone := s.dropRuntimeOrg(id)
+	gone := cp.dropRuntimeOrg(id)
 	if gone == nil {
 		return nil
 	}
@@ -263,7 +268,7 @@ func (s *Server) removeRuntimeOrganization(id string) error {
 		}
 	}
 	if gone.persist {
-		if err := s.saveRuntimeOrgs(); err != nil {
+		if err := cp.saveRuntimeOrgs(); err != nil {
 			return storeError("persist organizations", err)
 		}
 	}
@@ -272,7 +277,8 @@ func (s *Server) removeRuntimeOrganization(id string) error {
 }
 
 // dropRuntimeOrg takes an organization out of the list and returns it.
-func (s *Server) dropRuntimeOrg(id string) *runtimeOrg {
+func (cp *controlPlane) dropRuntimeOrg(id string) *runtimeOrg {
+	s := cp.srv
 	s.runtime.mu.Lock()
 	defer s.runtime.mu.Unlock()
 	var gone *runtimeOrg
@@ -287,7 +293,8 @@ func (s *Server) dropRuntimeOrg(id string) *runtimeOrg {
 }
 
 // removeRuntimeOrganizations deletes every runtime organization.
-func (s *Server) removeRuntimeOrganizations() error {
+func (cp *controlPlane) removeRuntimeOrganizations() error {
+	s := cp.srv
 	s.runtime.mu.RLock()
 	ids := make([]string, len(s.runtime.list))
 	for i, r := range s.runtime.list {
@@ -295,7 +302,7 @@ func (s *Server) removeRuntimeOrganizations() error {
 	}
 	s.runtime.mu.RUnlock()
 	for _, id := range ids {
-		if err := s.removeRuntimeOrganization(id); err != nil {
+		if err := cp.removeRuntimeOrganization(id); err != nil {
 			return err
 		}
 	}
@@ -304,7 +311,8 @@ func (s *Server) removeRuntimeOrganizations() error {
 
 // saveRuntimeOrgs writes the persisted runtime organizations; the caller
 // holds s.runtime.edit.
-func (s *Server) saveRuntimeOrgs() error {
+func (cp *controlPlane) saveRuntimeOrgs() error {
+	s := cp.srv
 	saved := []savedOrg{}
 	s.runtime.mu.RLock()
 	for _, r := range s.runtime.list {

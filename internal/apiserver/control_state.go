@@ -35,9 +35,10 @@ type controlState struct {
 }
 
 // saveControlStateLocked writes the holds and revocations; the caller
-// holds s.control.mu, so writes happen in the order the changes did.
-func (s *Server) saveControlStateLocked() error {
-	c := s.control
+// holds cp.mu, so writes happen in the order the changes did.
+func (cp *controlPlane) saveControlStateLocked() error {
+	s := cp.srv
+	c := cp
 	cutoff := s.clock.Now().Add(-s.linkTTL)
 	for id, at := range c.revoked {
 		if !at.After(cutoff) {
@@ -59,7 +60,8 @@ func (s *Server) saveControlStateLocked() error {
 // loadControlState brings back the holds of organizations that still
 // exist and the revocations younger than a link's lifetime. It runs at
 // start, once the runtime organizations are loaded.
-func (s *Server) loadControlState() error {
+func (cp *controlPlane) loadControlState() error {
+	s := cp.srv
 	data, err := os.ReadFile(filepath.Join(s.dataDir, controlStateFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -71,7 +73,7 @@ func (s *Server) loadControlState() error {
 	if err := json.Unmarshal(data, &st); err != nil {
 		return fmt.Errorf("read %s: %w", controlStateFile, err)
 	}
-	c := s.control
+	c := cp
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, org := range st.Held {

@@ -24,7 +24,21 @@ const (
 	maxPathLen  = 512
 )
 
-func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
+// exportAPI answers the static export operations: start an export, read
+// it, get a bundle link and download through it (exports.go, bundle.go).
+// It stores jobs and reads them back; the rendering is exportRunner's.
+type exportAPI struct {
+	// srv is the server whose store, runner and signer it uses.
+	srv *Server
+}
+
+// exportOp makes a route handler of an exportAPI method.
+func exportOp(h func(*exportAPI, http.ResponseWriter, *http.Request) error) func(*Server, http.ResponseWriter, *http.Request) error {
+	return func(s *Server, w http.ResponseWriter, r *http.Request) error { return h(s.exports, w, r) }
+}
+
+func (ex *exportAPI) startExport(w http.ResponseWriter, r *http.Request) error {
+	s := ex.srv
 	org := orgFrom(r.Context())
 	if org.Plan != PlanEnterprise {
 		return errorf(http.StatusForbidden, "static export is not enabled for organization %q: it needs the enterprise plan", org.ID)
@@ -58,12 +72,12 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 	if dep == nil {
 		return badRequest("unknown domain %q: no deployment of this organization has it", domain)
 	}
-	if err := s.checkRequestedPages(dep, paths); err != nil {
+	if err := ex.checkRequestedPages(dep, paths); err != nil {
 		return err
 	}
 	// A job accepted now could not be stored once rendered: refuse it
 	// before anything is written, rather than keep a job that would fail.
-	if err := s.objectsReady(r.Context()); err != nil {
+	if err := s.runner.objectsReady(r.Context()); err != nil {
 		s.log.Warn("export refused: the object store failed its check", "error", redact.Error(err))
 		return &httpError{status: http.StatusServiceUnavailable, retryAfter: 5,
 			msg: "the object store that keeps exports is unreachable; retry later"}
@@ -77,7 +91,7 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 		JobID: id, OrgID: org.ID, Domain: domain, Label: req.Version, Paths: paths,
 		Status: api.ExportQueued, CreatedAt: now, UpdatedAt: now,
 	}
-	s.holdNew(rec)
+	s.control.holdNew(rec)
 	existing, err := s.store.CreateExportJob(rec, idemKey, requestHash(domain, req.Version, paths), s.exportLimits())
 	switch {
 	case errors.Is(err, jobstore.ErrIdempotencyConflict):
@@ -88,7 +102,7 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 	case errors.Is(err, jobstore.ErrTooManyStored):
 		return errorf(http.StatusInsufficientStorage, "organization %q stores %d exports, the most allowed; they are deleted after the retention of %s", org.ID, s.cfg.MaxStoredExports, s.retention())
 	case errors.Is(err, jobstore.ErrTooManyBytes):
-		return errorf(http.StatusInsufficientStorage, "organization %q stores %d bytes of exports, the most allowed is %d; they are deleted after the retention of %s", org.ID, s.orgStoredBytes(org.ID), s.cfg.MaxStoredBytes, s.retention())
+		return errorf(http.StatusInsufficientStorage, "organization %q stores %d bytes of exports, the most allowed is %d; they are deleted after the retention of %s", org.ID, s.runner.orgStoredBytes(org.ID), s.cfg.MaxStoredBytes, s.retention())
 	case err != nil:
 		return storeError("store export job", err)
 	case existing != nil:
@@ -97,33 +111,35 @@ func (s *Server) startExport(w http.ResponseWriter, r *http.Request) error {
 			lj.(*liveJob).overlay(existing)
 		}
 		w.Header().Set("Location", strings.Replace(api.PathExportJob, "{jobId}", existing.JobID, 1))
-		writeJSON(w, http.StatusAccepted, s.exportView(existing))
+		writeJSON(w, http.StatusAccepted, ex.exportView(existing))
 		return nil
 	}
-	s.wakeWorkers()
+	s.runner.wakeWorkers()
 	s.log.Info("export queued", "job", id, "domain", domain, "paths", len(paths))
 	w.Header().Set("Location", strings.Replace(api.PathExportJob, "{jobId}", id, 1))
-	writeJSON(w, http.StatusAccepted, s.exportView(rec))
+	writeJSON(w, http.StatusAccepted, ex.exportView(rec))
 	return nil
 }
 
-func (s *Server) getExport(w http.ResponseWriter, r *http.Request) error {
-	rec, err := s.findExport(r)
+func (ex *exportAPI) getExport(w http.ResponseWriter, r *http.Request) error {
+	s := ex.srv
+	rec, err := ex.findExport(r)
 	if err != nil {
 		return err
 	}
 	if lj, ok := s.live.Load(rec.JobID); ok {
 		lj.(*liveJob).overlay(rec)
 	}
-	writeJSON(w, http.StatusOK, s.exportView(rec))
+	writeJSON(w, http.StatusOK, ex.exportView(rec))
 	return nil
 }
 
 // findExport loads the job named in the path, if the caller's organization
 // owns it. Another organization's job answers exactly like a missing one.
-func (s *Server) findExport(r *http.Request) (*jobstore.ExportJob, error) {
+func (ex *exportAPI) findExport(r *http.Request) (*jobstore.ExportJob, error) {
+	s := ex.srv
 	id := r.PathValue("jobId")
-	rec, err := s.loadExport(id)
+	rec, err := ex.loadExport(id)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +147,7 @@ func (s *Server) findExport(r *http.Request) (*jobstore.ExportJob, error) {
 		return nil, exportNotFound(id)
 	}
 	if s.expired(rec.CreatedAt) {
-		s.forgetExport(rec.JobID)
+		s.runner.forgetExport(rec.JobID)
 		return nil, exportNotFound(id)
 	}
 	return rec, nil
@@ -143,7 +159,8 @@ func (s *Server) findExport(r *http.Request) (*jobstore.ExportJob, error) {
 func exportNotFound(id string) error { return notFound("static export job %q not found", id) }
 
 // loadExport loads any organization's export job, or answers 404.
-func (s *Server) loadExport(id string) (*jobstore.ExportJob, error) {
+func (ex *exportAPI) loadExport(id string) (*jobstore.ExportJob, error) {
+	s := ex.srv
 	if !exportIDPattern.MatchString(id) {
 		return nil, exportNotFound(id)
 	}
@@ -159,7 +176,8 @@ func (s *Server) loadExport(id string) (*jobstore.ExportJob, error) {
 
 // exportView is the job as the API shows it; in strict mode without the
 // fields the real service does not document.
-func (s *Server) exportView(rec *jobstore.ExportJob) api.ExportJob {
+func (ex *exportAPI) exportView(rec *jobstore.ExportJob) api.ExportJob {
+	s := ex.srv
 	v := exportView(rec)
 	if s.strict {
 		v.Version, v.Warnings = "", nil
@@ -186,7 +204,8 @@ func exportView(rec *jobstore.ExportJob) api.ExportJob {
 // checkRequestedPages makes sure every requested page exists. Only a
 // request that names pages is checked against the source: a source that
 // does not parse is the deployment's fault, reported when the job fails.
-func (s *Server) checkRequestedPages(dep *Deployment, paths []string) error {
+func (ex *exportAPI) checkRequestedPages(dep *Deployment, paths []string) error {
+	s := ex.srv
 	if len(paths) == 0 {
 		return nil
 	}

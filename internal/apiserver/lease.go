@@ -30,14 +30,16 @@ type leaseHooks struct {
 }
 
 // wakeWorkers tells an idle worker that there may be a job to claim.
-func (s *Server) wakeWorkers() {
+func (er *exportRunner) wakeWorkers() {
+	s := er.srv
 	select {
 	case s.wake <- struct{}{}:
 	default:
 	}
 }
 
-func (s *Server) worker(n int) {
+func (er *exportRunner) worker(n int) {
+	s := er.srv
 	defer s.workers.Done()
 	owner := s.owner + "/" + strconv.Itoa(n)
 	wait := storeRetryFirst
@@ -65,11 +67,11 @@ func (s *Server) worker(n int) {
 			}
 		default:
 			wait = storeRetryFirst
-			s.wakeWorkers() // more may be waiting: let an idle worker look
+			er.wakeWorkers() // more may be waiting: let an idle worker look
 			if rec.Attempts > 1 {
 				s.log.Info("resuming export", "job", rec.JobID, "attempt", rec.Attempts)
 			}
-			s.runExport(rec)
+			er.runExport(rec)
 		}
 	}
 }
@@ -78,7 +80,8 @@ func (s *Server) worker(n int) {
 // render's progress from lj with each renewal. The context ends
 // when the lease is lost to another worker (or the server shuts down), so
 // the render stops instead of finishing work nobody will keep.
-func (s *Server) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx context.Context, release func()) {
+func (er *exportRunner) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx context.Context, release func()) {
+	s := er.srv
 	ctx, cancel := context.WithCancelCause(s.ctx)
 	done := make(chan struct{})
 	mine := *rec // the worker changes rec as it goes; the fence is fixed

@@ -58,7 +58,8 @@ const objectCheckTTL = 1500 * time.Millisecond
 // objectsReady reports whether the bucket passed a check at most
 // objectCheckTTL ago, checking it again if the last one is older. It is
 // nil without an object store. Concurrent callers share one check.
-func (s *Server) objectsReady(ctx context.Context) error {
+func (er *exportRunner) objectsReady(ctx context.Context) error {
+	s := er.srv
 	if s.objects == nil {
 		return nil
 	}
@@ -71,7 +72,7 @@ func (s *Server) objectsReady(ctx context.Context) error {
 		return h.err
 	}
 	cctx, cancel := context.WithTimeout(ctx, readyzTimeout)
-	err := s.probeObjects(cctx)
+	err := er.probeObjects(cctx)
 	cancel()
 	if err != nil && ctx.Err() != nil {
 		// The caller went away: that says nothing about the bucket.
@@ -88,7 +89,8 @@ func (s *Server) objectsReady(ctx context.Context) error {
 // slow enough on a loaded machine to time out and refuse exports.
 const readinessProbeKey = objstore.ProbePrefix + "readiness"
 
-func (s *Server) probeObjects(ctx context.Context) error {
+func (er *exportRunner) probeObjects(ctx context.Context) error {
+	s := er.srv
 	_, err := s.objects.Stat(ctx, readinessProbeKey)
 	if err == nil || errors.Is(err, objstore.ErrNotFound) {
 		return nil
@@ -100,10 +102,11 @@ func (s *Server) probeObjects(ctx context.Context) error {
 // and returns the bytes uploaded. A failed upload is retried with back-off
 // until ctx ends (the lease lost, the export timed out, shutdown): a
 // bucket that is down for a moment should delay an export, not fail it.
-func (s *Server) uploadSite(ctx context.Context, dir, prefix string) (int64, error) {
+func (er *exportRunner) uploadSite(ctx context.Context, dir, prefix string) (int64, error) {
+	s := er.srv
 	wait := storeRetryFirst
 	for {
-		n, err := s.uploadTree(ctx, dir, prefix)
+		n, err := er.uploadTree(ctx, dir, prefix)
 		if err == nil || ctx.Err() != nil {
 			return n, err
 		}
@@ -125,7 +128,8 @@ func (s *Server) uploadSite(ctx context.Context, dir, prefix string) (int64, err
 // embedded store's before uploads ran in parallel.
 const uploadConcurrency = 16
 
-func (s *Server) uploadTree(ctx context.Context, dir, prefix string) (int64, error) {
+func (er *exportRunner) uploadTree(ctx context.Context, dir, prefix string) (int64, error) {
+	s := er.srv
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -166,7 +170,8 @@ func (s *Server) uploadTree(ctx context.Context, dir, prefix string) (int64, err
 
 // downloadSite fetches the site objects under prefix into dir, which must
 // exist and be empty.
-func (s *Server) downloadSite(ctx context.Context, prefix, dir string) error {
+func (er *exportRunner) downloadSite(ctx context.Context, prefix, dir string) error {
+	s := er.srv
 	found := false
 	for o, err := range s.objects.List(ctx, prefix) {
 		if err != nil {
@@ -178,7 +183,7 @@ func (s *Server) downloadSite(ctx context.Context, prefix, dir string) error {
 			return fmt.Errorf("site object %q has an unsafe name", o.Key)
 		}
 		found = true
-		if err := s.downloadObject(ctx, o.Key, filepath.Join(dir, filepath.FromSlash(rel))); err != nil {
+		if err := er.downloadObject(ctx, o.Key, filepath.Join(dir, filepath.FromSlash(rel))); err != nil {
 			return err
 		}
 	}
@@ -188,7 +193,8 @@ func (s *Server) downloadSite(ctx context.Context, prefix, dir string) error {
 	return nil
 }
 
-func (s *Server) downloadObject(ctx context.Context, key, dst string) (err error) {
+func (er *exportRunner) downloadObject(ctx context.Context, key, dst string) (err error) {
+	s := er.srv
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return fmt.Errorf("download site: %w", err)
 	}
@@ -214,7 +220,8 @@ func (s *Server) downloadObject(ctx context.Context, key, dst string) (err error
 
 // deleteJobObjects removes every object of a job: all attempts' sites and
 // the archive.
-func (s *Server) deleteJobObjects(ctx context.Context, id string) error {
+func (er *exportRunner) deleteJobObjects(ctx context.Context, id string) error {
+	s := er.srv
 	if s.objects == nil {
 		return nil
 	}
@@ -225,7 +232,8 @@ func (s *Server) deleteJobObjects(ctx context.Context, id string) error {
 // scratchDir is a fresh local directory for one job's temporary files
 // (a render before upload, a site downloaded to be archived); the caller
 // removes it.
-func (s *Server) scratchDir(id, what string) (string, error) {
+func (er *exportRunner) scratchDir(id, what string) (string, error) {
+	s := er.srv
 	base := filepath.Join(s.dataDir, "scratch")
 	if err := os.MkdirAll(base, 0o700); err != nil {
 		return "", fmt.Errorf("scratch dir: %w", err)
@@ -241,8 +249,9 @@ func (s *Server) scratchDir(id, what string) (string, error) {
 // under the attempt's own prefix, which the fenced completion then makes
 // the job's. The scratch dir goes whatever happens: the bucket is the
 // only copy replicas share.
-func (s *Server) renderToObjects(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (*bundle.Manifest, error) {
-	dir, err := s.scratchDir(rec.JobID, "render")
+func (er *exportRunner) renderToObjects(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (*bundle.Manifest, error) {
+	s := er.srv
+	dir, err := er.scratchDir(rec.JobID, "render")
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +261,7 @@ func (s *Server) renderToObjects(leaseCtx context.Context, rec *jobstore.ExportJ
 		}
 	}()
 	start := time.Now()
-	man, err := s.exportInto(leaseCtx, rec, lj, dir)
+	man, err := er.exportInto(leaseCtx, rec, lj, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +273,7 @@ func (s *Server) renderToObjects(leaseCtx context.Context, rec *jobstore.ExportJ
 	ctx, cancel := context.WithTimeout(leaseCtx, time.Duration(s.cfg.ExportTimeout))
 	defer cancel()
 	prefix := siteObjectPrefix(rec.JobID, rec.Attempts)
-	n, err := s.uploadSite(ctx, dir, prefix)
+	n, err := er.uploadSite(ctx, dir, prefix)
 	if err != nil {
 		if leaseCtx.Err() != nil {
 			return nil, jobstore.ErrLeaseLost
@@ -282,7 +291,8 @@ func (s *Server) renderToObjects(leaseCtx context.Context, rec *jobstore.ExportJ
 // otherwise its own upload goes (it failed, was taken over or was
 // interrupted, and the next attempt uploads afresh). Best effort: what
 // is left is removed with the job at the latest.
-func (s *Server) settleSiteObjects(rec *jobstore.ExportJob, kept bool) {
+func (er *exportRunner) settleSiteObjects(rec *jobstore.ExportJob, kept bool) {
+	s := er.srv
 	// Runs at shutdown too, when the server's context has ended.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 30*time.Second)
 	defer cancel()

@@ -20,7 +20,8 @@ import (
 // statArchive returns the size and content version of rec's archive
 // object, objstore.ErrNotFound (wrapped) if nobody has built it yet, and
 // a 503 if the store cannot be asked.
-func (s *Server) statArchive(ctx context.Context, rec *jobstore.ExportJob) (int64, string, error) {
+func (er *exportRunner) statArchive(ctx context.Context, rec *jobstore.ExportJob) (int64, string, error) {
+	s := er.srv
 	info, err := s.objects.Stat(ctx, archiveObjectKey(rec.JobID))
 	switch {
 	case errors.Is(err, objstore.ErrNotFound):
@@ -48,13 +49,14 @@ func (s *Server) statArchive(ctx context.Context, rec *jobstore.ExportJob) (int6
 // Replicas asked at once may each build it: the upload is conditional
 // (IfAbsent), so exactly one object is stored and the losers use it. The
 // archive bytes are deterministic, so which one wins does not matter.
-func (s *Server) buildObjectArchive(rec *jobstore.ExportJob) (int64, string, error) {
+func (er *exportRunner) buildObjectArchive(rec *jobstore.ExportJob) (int64, string, error) {
+	s := er.srv
 	if rec.SitePrefix == "" {
 		return 0, "", errorf(http.StatusConflict, "static export job %q was rendered without the object store, "+
 			"so its site is not in the bucket; start a new export", rec.JobID)
 	}
 	start := time.Now()
-	scratch, err := s.scratchDir(rec.JobID, "archive")
+	scratch, err := er.scratchDir(rec.JobID, "archive")
 	if err != nil {
 		return 0, "", err
 	}
@@ -64,8 +66,8 @@ func (s *Server) buildObjectArchive(rec *jobstore.ExportJob) (int64, string, err
 		}
 	}()
 	site := filepath.Join(scratch, "site")
-	if err := s.downloadSite(s.ctx, rec.SitePrefix, site); err != nil {
-		return 0, "", s.objectsUnavailable("fetch site objects", rec.JobID, err)
+	if err := er.downloadSite(s.ctx, rec.SitePrefix, site); err != nil {
+		return 0, "", er.objectsUnavailable("fetch site objects", rec.JobID, err)
 	}
 	key := archiveObjectKey(rec.JobID)
 	meta := map[string]string{}
@@ -89,19 +91,20 @@ func (s *Server) buildObjectArchive(rec *jobstore.ExportJob) (int64, string, err
 	case err != nil:
 		// A failed archive write surfaces here too, as the upload's
 		// read error.
-		return 0, "", s.objectsUnavailable("store bundle archive", rec.JobID, err)
+		return 0, "", er.objectsUnavailable("store bundle archive", rec.JobID, err)
 	case werr != nil:
 		return 0, "", fmt.Errorf("archive export: %w", werr)
 	default:
 		s.archives.Add(1)
 		s.log.Info("bundle archived", "job", rec.JobID, "duration", time.Since(start).Round(time.Millisecond))
 	}
-	return s.statArchive(s.ctx, rec)
+	return er.statArchive(s.ctx, rec)
 }
 
 // objectBundleLink answers a bundle request with a SigV4 presigned GET of
 // the archive object: the store checks its expiry and signature itself.
-func (s *Server) objectBundleLink(w http.ResponseWriter, r *http.Request, id string, size int64, version string) error {
+func (ex *exportAPI) objectBundleLink(w http.ResponseWriter, r *http.Request, id string, size int64, version string) error {
+	s := ex.srv
 	// The signing time is whole seconds (X-Amz-Date), so the expiry we
 	// report is computed from the same truncated time.
 	signed := s.clock.Now().Truncate(time.Second).UTC()
@@ -117,7 +120,8 @@ func (s *Server) objectBundleLink(w http.ResponseWriter, r *http.Request, id str
 // objectsUnavailable logs a failed object store operation and turns it into
 // a 503 asking the client to retry: the cause is the store, not the
 // request, and the next call builds again.
-func (s *Server) objectsUnavailable(op, id string, err error) error {
+func (er *exportRunner) objectsUnavailable(op, id string, err error) error {
+	s := er.srv
 	s.log.Error(op, "job", id, "error", redact.Error(err))
 	return &httpError{status: http.StatusServiceUnavailable, retryAfter: 1,
 		msg: "the object store failed while the bundle was being built; ask again"}

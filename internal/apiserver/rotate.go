@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 )
 
@@ -42,7 +43,7 @@ func RotateCommand(_ context.Context, args []string, stdout, stderr io.Writer) i
 		return cli.ExitFailed
 	}
 	defer st.Close() //nolint:errcheck // nothing was written through the store
-	old, next, err := rotateKeyRing(*dataDir, rand.Reader, time.Now(), *drop)
+	old, next, err := linksign.RotateKeyRing(*dataDir, rand.Reader, time.Now(), *drop)
 	if err != nil {
 		log.Error("rotate signing key", "error", err)
 		return cli.ExitFailed

@@ -34,15 +34,15 @@ var routeTable = []struct {
 	access  access
 	handler func(*Server, http.ResponseWriter, *http.Request) error
 }{
-	{Route{http.MethodPost, api.PathAgentJobs}, withBody, (*Server).createAgentJob},
-	{Route{http.MethodGet, api.PathAgentJob}, authed, (*Server).getAgentJob},
-	{Route{http.MethodPost, api.PathAgentMessage}, withBody, (*Server).sendAgentMessage},
-	{Route{http.MethodPost, api.PathExportJobs}, withBody, (*Server).startExport},
-	{Route{http.MethodGet, api.PathExportJob}, authed, (*Server).getExport},
-	{Route{http.MethodPost, api.PathExportBundle}, withBody, (*Server).generateBundle},
-	{Route{http.MethodGet, api.PathBundleDownload}, public, (*Server).downloadBundle},
-	{Route{http.MethodPost, api.PathProjectUpdate}, withBody, (*Server).triggerUpdate},
-	{Route{http.MethodGet, api.PathUpdateStatus}, authed, (*Server).getUpdateStatus},
+	{Route{http.MethodPost, api.PathAgentJobs}, withBody, agentOp((*agentAPI).createAgentJob)},
+	{Route{http.MethodGet, api.PathAgentJob}, authed, agentOp((*agentAPI).getAgentJob)},
+	{Route{http.MethodPost, api.PathAgentMessage}, withBody, agentOp((*agentAPI).sendAgentMessage)},
+	{Route{http.MethodPost, api.PathExportJobs}, withBody, exportOp((*exportAPI).startExport)},
+	{Route{http.MethodGet, api.PathExportJob}, authed, exportOp((*exportAPI).getExport)},
+	{Route{http.MethodPost, api.PathExportBundle}, withBody, exportOp((*exportAPI).generateBundle)},
+	{Route{http.MethodGet, api.PathBundleDownload}, public, exportOp((*exportAPI).downloadBundle)},
+	{Route{http.MethodPost, api.PathProjectUpdate}, withBody, agentOp((*agentAPI).triggerUpdate)},
+	{Route{http.MethodGet, api.PathUpdateStatus}, authed, agentOp((*agentAPI).getUpdateStatus)},
 	{Route{http.MethodGet, api.PathOpenAPI}, public, func(_ *Server, w http.ResponseWriter, r *http.Request) error {
 		return serveOpenAPI(w, r)
 	}},
@@ -68,7 +68,7 @@ func (s *Server) routes() http.Handler {
 	for _, rt := range routeTable {
 		h := s.apiHandler(func(w http.ResponseWriter, r *http.Request) error { return rt.handler(s, w, r) })
 		if s.control != nil {
-			h = s.injectFaults(h)
+			h = s.control.injectFaults(h)
 		}
 		pattern := rt.Method + " " + rt.Pattern
 		access := rt.access
@@ -89,8 +89,8 @@ func (s *Server) routes() http.Handler {
 	if s.control == nil {
 		return s.logAndRecover(s.cors(s.fallback(mux, patterns)))
 	}
-	s.registerControl(mux, patterns)
-	return s.logAndRecover(s.cors(s.journalRequests(s.fallback(mux, patterns))))
+	s.control.registerControl(mux, patterns)
+	return s.logAndRecover(s.cors(s.control.journalRequests(s.fallback(mux, patterns))))
 }
 
 // fallback answers what the mux would answer in plain text (404, 405, a
@@ -159,7 +159,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 		return errorf(http.StatusServiceUnavailable, "the database is unreachable")
 	}
 	// Likewise the bucket: without it nothing can be exported or linked.
-	if err := s.objectsReady(r.Context()); err != nil {
+	if err := s.runner.objectsReady(r.Context()); err != nil {
 		s.log.Warn("not ready: the object store failed its check", "error", redact.Error(err))
 		return errorf(http.StatusServiceUnavailable, "the object store is unreachable")
 	}

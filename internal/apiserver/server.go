@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
@@ -103,13 +104,20 @@ type Server struct {
 	log       hclog.Logger
 	exporter  Exporter
 	store     jobstore.Store
-	signer    *signer
+	signer    *linksign.Signer
 	// objects is the bucket of sites and archives; nil keeps them in the
 	// data dir.
 	objects   *objstore.Store
 	objHealth objectHealth
 	handler   http.Handler
 	metrics   *metrics
+
+	// runner renders the export jobs (worker.go).
+	runner *exportRunner
+	// agents answers the agent job and documentation update operations.
+	agents *agentAPI
+	// exports answers the static export and bundle operations.
+	exports *exportAPI
 
 	// owner names this server's workers in the leases they hold.
 	owner         string
@@ -175,6 +183,9 @@ func New(opts Options) (*Server, error) {
 		exporter:  opts.Exporter,
 		strict:    opts.Strict,
 	}
+	s.runner = &exportRunner{srv: s}
+	s.agents = &agentAPI{srv: s}
+	s.exports = &exportAPI{srv: s}
 	if opts.BundleLinkTTL > 0 {
 		s.linkTTL = opts.BundleLinkTTL
 	}
@@ -224,25 +235,25 @@ func New(opts Options) (*Server, error) {
 	if s.store, err = openJobStore(opts); err != nil {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
-	ring, err := loadKeyRing(opts.DataDir, s.random, s.clock.Now(), s.linkTTL)
+	ring, err := linksign.LoadKeyRing(opts.DataDir, s.random, s.clock.Now(), s.linkTTL)
 	if err != nil {
 		_ = s.store.Close()
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
-	s.signer = &signer{ring: ring}
+	s.signer = &linksign.Signer{Ring: ring}
 	if err := s.loadRuntimeOrgs(); err != nil {
 		_ = s.store.Close()
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
 	if s.control != nil {
-		if err := s.loadControlState(); err != nil {
+		if err := s.control.loadControlState(); err != nil {
 			_ = s.store.Close()
 			return nil, fmt.Errorf("apiserver: %w", err)
 		}
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wake = make(chan struct{}, 1)
-	if err := s.recoverJobs(); err != nil {
+	if err := s.runner.recoverJobs(); err != nil {
 		s.cancel()
 		_ = s.store.Close()
 		return nil, fmt.Errorf("apiserver: recover jobs: %w", err)
@@ -253,14 +264,14 @@ func New(opts Options) (*Server, error) {
 	}
 	for i := range workers {
 		s.workers.Add(1)
-		go s.worker(i)
+		go s.runner.worker(i)
 	}
 	s.background.Add(1)
-	go s.sweeper()
+	go s.runner.sweeper()
 	s.background.Add(1)
 	go func() {
 		defer s.background.Done()
-		s.store.Watch(s.ctx, s.wakeWorkers)
+		s.store.Watch(s.ctx, s.runner.wakeWorkers)
 	}()
 	s.metrics = newMetrics(s)
 	s.handler = s.routes()
@@ -369,7 +380,7 @@ func (s *Server) authenticate(key string) *Organization {
 
 // newID returns prefix followed by 16 random hex digits.
 func (s *Server) newID(prefix string) (string, error) {
-	h, err := randomHex(s.random, 8)
+	h, err := linksign.RandomHex(s.random, 8)
 	if err != nil {
 		return "", fmt.Errorf("generate id: %w", err)
 	}

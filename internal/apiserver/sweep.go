@@ -11,7 +11,8 @@ import (
 // keep its files forever, and one key could fill the disk.
 const sweepInterval = time.Minute
 
-func (s *Server) sweeper() {
+func (er *exportRunner) sweeper() {
+	s := er.srv
 	defer s.background.Done()
 	t := time.NewTicker(sweepInterval)
 	defer t.Stop()
@@ -39,7 +40,7 @@ func (s *Server) Sweep() error {
 	for _, rec := range jobs {
 		// A job being rendered is left to finish; the next sweep takes it.
 		if s.expired(rec.CreatedAt) && rec.Status != api.ExportRunning {
-			s.forgetExport(rec.JobID)
+			s.runner.forgetExport(rec.JobID)
 		}
 	}
 	now := s.clock.Now()

@@ -41,9 +41,10 @@ var updateIDPattern = regexp.MustCompile(`^upd_[0-9a-f]{16}$`)
 // triggerUpdate answers POST /v1/project/update/{projectId}. It takes no
 // body (the reference documents none): one sent is read by nobody, as
 // for a bundle.
-func (s *Server) triggerUpdate(w http.ResponseWriter, r *http.Request) error {
+func (ag *agentAPI) triggerUpdate(w http.ResponseWriter, r *http.Request) error {
+	s := ag.srv
 	org := orgFrom(r.Context())
-	project, err := s.agentProject(org, r.PathValue("projectId"))
+	project, err := ag.agentProject(org, r.PathValue("projectId"))
 	if err != nil {
 		return err
 	}
@@ -60,7 +61,7 @@ func (s *Server) triggerUpdate(w http.ResponseWriter, r *http.Request) error {
 		ID: id, OrgID: org.ID, ProjectID: project.ID,
 		Repository: project.Repository, Branch: branch, CreatedAt: now,
 	}
-	if err := s.snapshotUpdate(project, rec); err != nil {
+	if err := ag.snapshotUpdate(project, rec); err != nil {
 		return err
 	}
 	firstEnd, limited, err := s.store.CreateUpdate(rec, maxRunningUpdates, now, func(prev *jobstore.Update) {
@@ -88,7 +89,8 @@ func (s *Server) triggerUpdate(w http.ResponseWriter, r *http.Request) error {
 }
 
 // getUpdateStatus answers GET /v1/project/update-status/{statusId}.
-func (s *Server) getUpdateStatus(w http.ResponseWriter, r *http.Request) error {
+func (ag *agentAPI) getUpdateStatus(w http.ResponseWriter, r *http.Request) error {
+	s := ag.srv
 	org := orgFrom(r.Context())
 	id := r.PathValue("statusId")
 	errMissing := notFound("update %q not found", id)
@@ -113,7 +115,8 @@ func (s *Server) getUpdateStatus(w http.ResponseWriter, r *http.Request) error {
 
 // snapshotUpdate records what the update deploys: the primary
 // deployment's files, their hash and page count, and whether it builds.
-func (s *Server) snapshotUpdate(project *Project, rec *jobstore.Update) error {
+func (ag *agentAPI) snapshotUpdate(project *Project, rec *jobstore.Update) error {
+	s := ag.srv
 	if len(project.Deployments) == 0 {
 		rec.Failure = fmt.Sprintf("project %q has no deployment to update", project.ID)
 		return nil

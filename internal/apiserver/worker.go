@@ -23,17 +23,30 @@ import (
 // so a source that crashes the server cannot crash it forever.
 const maxAttempts = 3
 
+// exportRunner renders export jobs: the workers that claim them and hold
+// their leases, the files and objects of a render, the archive a bundle
+// link points to, and the sweep of what passed the retention. The
+// handlers only store jobs and read them back; everything that happens to
+// a job afterwards happens here.
+type exportRunner struct {
+	// srv is the server whose store, clock, exporter and object store
+	// the runner works with.
+	srv *Server
+}
+
 // Files of a job live in <data-dir>/exports/<jobId>/: the rendered site in
 // site/ (renamed into place only when complete) and the archive.
-func (s *Server) jobDir(id string) string  { return filepath.Join(s.dataDir, "exports", id) }
-func (s *Server) siteDir(id string) string { return filepath.Join(s.jobDir(id), "site") }
+func (er *exportRunner) jobDir(id string) string  { return filepath.Join(er.srv.dataDir, "exports", id) }
+func (er *exportRunner) siteDir(id string) string { return filepath.Join(er.jobDir(id), "site") }
 
 // partialDir is per attempt: after a takeover the old attempt may still be
 // writing its own.
-func (s *Server) partialDir(id string, attempt int) string {
-	return filepath.Join(s.jobDir(id), fmt.Sprintf("site.partial-%d", attempt))
+func (er *exportRunner) partialDir(id string, attempt int) string {
+	return filepath.Join(er.jobDir(id), fmt.Sprintf("site.partial-%d", attempt))
 }
-func (s *Server) bundlePath(id string) string { return filepath.Join(s.jobDir(id), api.BundleFileName) }
+func (er *exportRunner) bundlePath(id string) string {
+	return filepath.Join(er.jobDir(id), api.BundleFileName)
+}
 
 // liveJob holds the progress of a job being rendered. Progress changes many
 // times a second; it is served from memory rather than written to the
@@ -72,30 +85,31 @@ func (l *liveJob) overlay(rec *jobstore.ExportJob) {
 // runExport renders one claimed job while holding its lease. Interrupted
 // by shutdown, the job stays "running" in the store until its lease ends;
 // then any worker (here after a restart, or another replica) resumes it.
-func (s *Server) runExport(rec *jobstore.ExportJob) {
+func (er *exportRunner) runExport(rec *jobstore.ExportJob) {
+	s := er.srv
 	id := rec.JobID
 	if rec.Attempts > maxAttempts {
-		s.finishExport(rec, fmt.Errorf("export was interrupted %d times and is not retried again", maxAttempts))
+		er.finishExport(rec, fmt.Errorf("export was interrupted %d times and is not retried again", maxAttempts))
 		return
 	}
 	lj := &liveJob{updatedAt: rec.UpdatedAt}
 	s.live.Store(id, lj)
 	defer s.live.Delete(id)
-	ctx, release := s.holdLease(rec, lj)
+	ctx, release := er.holdLease(rec, lj)
 	defer release()
 	// kept says this attempt's site is the job's; otherwise whatever it
 	// uploaded is removed. Deferred after holdLease, so it runs while the
 	// lease is still held: nobody else uses this attempt's prefix anyway.
 	var kept bool
 	if s.objects != nil {
-		defer func() { s.settleSiteObjects(rec, kept) }()
+		defer func() { er.settleSiteObjects(rec, kept) }()
 	}
 
 	if h := s.leaseHooks.beforeRender.Load(); h != nil {
 		(*h)(id)
 	}
 	start := time.Now()
-	man, err := s.render(ctx, rec, lj)
+	man, err := er.render(ctx, rec, lj)
 	rec.Warnings = lj.warnings // the export has returned: no more writers
 	switch {
 	case s.ctx.Err() != nil:
@@ -113,24 +127,25 @@ func (s *Server) runExport(rec *jobstore.ExportJob) {
 	if err == nil {
 		rec.PageCount, rec.Version = man.PageCount, man.Version
 		if s.objects == nil {
-			if rec.SiteBytes, err = treeSize(s.siteDir(id)); err != nil {
+			if rec.SiteBytes, err = treeSize(er.siteDir(id)); err != nil {
 				err = fmt.Errorf("measure export: %w", err)
 			}
 		}
 	}
-	stored := s.finishExport(rec, err)
+	stored := er.finishExport(rec, err)
 	kept = stored && rec.Status == api.ExportCompleted
 	s.metrics.exportFinished(rec.Status, time.Since(start))
 }
 
-func (s *Server) render(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (*bundle.Manifest, error) {
+func (er *exportRunner) render(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (*bundle.Manifest, error) {
+	s := er.srv
 	if s.objects != nil {
-		return s.renderToObjects(leaseCtx, rec, lj)
+		return er.renderToObjects(leaseCtx, rec, lj)
 	}
 	// A crash after the site was renamed into place but before the job
 	// was recorded completed leaves a whole, synced site: finish the job
 	// from it. A site that does not verify is replaced.
-	site := s.siteDir(rec.JobID)
+	site := er.siteDir(rec.JobID)
 	if _, err := os.Stat(site); err == nil {
 		man, verr := bundle.VerifyDir(site)
 		if verr == nil {
@@ -142,7 +157,7 @@ func (s *Server) render(leaseCtx context.Context, rec *jobstore.ExportJob, lj *l
 			return nil, fmt.Errorf("clear unverified site: %w", err)
 		}
 	}
-	partial := s.partialDir(rec.JobID, rec.Attempts)
+	partial := er.partialDir(rec.JobID, rec.Attempts)
 	if err := os.RemoveAll(partial); err != nil {
 		return nil, fmt.Errorf("clear previous attempt: %w", err)
 	}
@@ -150,7 +165,7 @@ func (s *Server) render(leaseCtx context.Context, rec *jobstore.ExportJob, lj *l
 		return nil, fmt.Errorf("create export dir: %w", err)
 	}
 	start := time.Now()
-	man, err := s.exportInto(leaseCtx, rec, lj, partial)
+	man, err := er.exportInto(leaseCtx, rec, lj, partial)
 	if err != nil {
 		return nil, err
 	}
@@ -167,19 +182,19 @@ func (s *Server) render(leaseCtx context.Context, rec *jobstore.ExportJob, lj *l
 		_ = os.RemoveAll(partial)
 		return nil, jobstore.ErrLeaseLost
 	}
-	if err := os.RemoveAll(s.siteDir(rec.JobID)); err != nil {
+	if err := os.RemoveAll(er.siteDir(rec.JobID)); err != nil {
 		return nil, fmt.Errorf("clear stale site: %w", err)
 	}
-	if err := os.Rename(partial, s.siteDir(rec.JobID)); err != nil {
+	if err := os.Rename(partial, er.siteDir(rec.JobID)); err != nil {
 		return nil, fmt.Errorf("publish export: %w", err)
 	}
-	if err := fsutil.SyncDir(s.jobDir(rec.JobID)); err != nil {
+	if err := fsutil.SyncDir(er.jobDir(rec.JobID)); err != nil {
 		return nil, fmt.Errorf("sync export dir: %w", err)
 	}
 	// Earlier attempts, interrupted or taken over, leave their partial
 	// renders behind; a stale one still writing fails and is fenced.
 	for a := 1; a < rec.Attempts; a++ {
-		if err := os.RemoveAll(s.partialDir(rec.JobID, a)); err != nil {
+		if err := os.RemoveAll(er.partialDir(rec.JobID, a)); err != nil {
 			s.log.Warn("remove an earlier attempt's partial render", "job", rec.JobID, "attempt", a, "error", err)
 		}
 	}
@@ -189,7 +204,8 @@ func (s *Server) render(leaseCtx context.Context, rec *jobstore.ExportJob, lj *l
 
 // exportInto renders rec's site into dir, bounded by the export timeout,
 // with progress going to lj.
-func (s *Server) exportInto(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob, dir string) (*bundle.Manifest, error) {
+func (er *exportRunner) exportInto(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob, dir string) (*bundle.Manifest, error) {
+	s := er.srv
 	_, dep := s.orgDeployment(rec.OrgID, rec.Domain)
 	if dep == nil {
 		return nil, fmt.Errorf("deployment %q is no longer configured", rec.Domain)
@@ -222,16 +238,17 @@ func (s *Server) exportInto(leaseCtx context.Context, rec *jobstore.ExportJob, l
 
 // finishExport records the attempt's outcome and reports whether it was
 // stored (false: the job was taken over or deleted, or the server stopped).
-func (s *Server) finishExport(rec *jobstore.ExportJob, err error) bool {
+func (er *exportRunner) finishExport(rec *jobstore.ExportJob, err error) bool {
+	s := er.srv
 	rec.UpdatedAt = s.clock.Now().UTC()
 	if err != nil {
-		rec.Status, rec.Error = api.ExportFailed, s.exportErrorText(err)
-		_ = os.RemoveAll(s.partialDir(rec.JobID, rec.Attempts))
+		rec.Status, rec.Error = api.ExportFailed, er.exportErrorText(err)
+		_ = os.RemoveAll(er.partialDir(rec.JobID, rec.Attempts))
 		s.log.Warn("export failed", "job", rec.JobID, "error", err)
 	} else {
 		rec.Status, rec.Progress, rec.Error = api.ExportCompleted, 100, ""
 	}
-	return s.completeUntilStored(rec)
+	return er.completeUntilStored(rec)
 }
 
 // exportErrorText is a failed export's error as clients read it. The
@@ -239,7 +256,8 @@ func (s *Server) finishExport(rec *jobstore.ExportJob, err error) bool {
 // stay; a file operation that failed names a server path (under the data
 // dir, most often), which is the operator's business: the client reads
 // the operation and its cause, the log (export failed) the whole error.
-func (s *Server) exportErrorText(err error) string {
+func (er *exportRunner) exportErrorText(err error) string {
+	s := er.srv
 	msg := err.Error()
 	var (
 		pe *fs.PathError
@@ -280,7 +298,8 @@ const (
 // It stops when the server shuts down (the lease then lapses and the job
 // is rendered again) or when the job was taken over, whose new owner
 // writes the outcome instead.
-func (s *Server) completeUntilStored(rec *jobstore.ExportJob) bool {
+func (er *exportRunner) completeUntilStored(rec *jobstore.ExportJob) bool {
+	s := er.srv
 	wait := storeRetryFirst
 	for attempt := 1; ; attempt++ {
 		err := s.store.CompleteAttempt(rec)
@@ -325,7 +344,8 @@ func treeSize(dir string) (int64, error) {
 
 // orgStoredBytes is what maxStoredBytes counts for an organization, for the
 // message of a refused start.
-func (s *Server) orgStoredBytes(orgID string) int64 {
+func (er *exportRunner) orgStoredBytes(orgID string) int64 {
+	s := er.srv
 	jobs, err := s.store.ExportJobs()
 	if err != nil {
 		return 0
@@ -351,7 +371,8 @@ func (s *Server) orgDeployment(orgID, domain string) (*Project, *Deployment) {
 // retention are dropped. Queued and running jobs need nothing: workers
 // claim them (running ones once their lease has ended, and are rendered
 // again from scratch).
-func (s *Server) recoverJobs() error {
+func (er *exportRunner) recoverJobs() error {
+	s := er.srv
 	jobs, err := s.store.ExportJobs()
 	if err != nil {
 		return err
@@ -359,11 +380,11 @@ func (s *Server) recoverJobs() error {
 	for _, rec := range jobs {
 		switch {
 		case s.expired(rec.CreatedAt):
-			s.forgetExport(rec.JobID)
+			er.forgetExport(rec.JobID)
 		case rec.Status == api.ExportCompleted && s.objects == nil:
 			// With an object store the site is uploaded before the job is
 			// recorded completed, and no local file is involved.
-			if _, err := os.Stat(s.siteDir(rec.JobID)); err == nil {
+			if _, err := os.Stat(er.siteDir(rec.JobID)); err == nil {
 				continue
 			}
 			rec.Status, rec.Error = api.ExportFailed, "the exported files were lost; start a new export"
@@ -382,8 +403,9 @@ func (s *Server) recoverJobs() error {
 }
 
 // forgetExport removes a job past its retention, record and files.
-func (s *Server) forgetExport(id string) {
-	if err := s.removeExport(id); err != nil {
+func (er *exportRunner) forgetExport(id string) {
+	s := er.srv
+	if err := er.removeExport(id); err != nil {
 		s.log.Error("delete expired export job", "job", id, "error", redact.Error(err))
 		return
 	}
@@ -393,16 +415,17 @@ func (s *Server) forgetExport(id string) {
 // removeExport deletes a job's objects, record and files, in that order:
 // a failure keeps the record, so the next try finds the job again instead
 // of leaving objects nothing points to.
-func (s *Server) removeExport(id string) error {
+func (er *exportRunner) removeExport(id string) error {
+	s := er.srv
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), time.Minute)
 	defer cancel()
-	if err := s.deleteJobObjects(ctx, id); err != nil {
+	if err := er.deleteJobObjects(ctx, id); err != nil {
 		return fmt.Errorf("delete objects: %w", err)
 	}
 	if err := s.store.DeleteExportJob(id); err != nil {
 		return fmt.Errorf("delete record: %w", err)
 	}
-	if err := removeTree(s.jobDir(id)); err != nil {
+	if err := removeTree(er.jobDir(id)); err != nil {
 		return fmt.Errorf("delete files: %w", err)
 	}
 	return nil

@@ -16,6 +16,8 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/providerdata"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 )
 
@@ -53,7 +55,7 @@ func (a *publishAction) Schema(_ context.Context, _ action.SchemaRequest, resp *
 			"domain": schema.StringAttribute{
 				MarkdownDescription: "Hostname of the deployment to export, such as `docs.example.com`.",
 				Required:            true,
-				Validators:          []validator.String{hostnameValidator{}},
+				Validators:          []validator.String{tfvalue.HostnameValidator{}},
 			},
 			"export_version": schema.StringAttribute{
 				MarkdownDescription: "Docs version label to export, as `docsadmin_static_export.version`. Defaults to the latest published.",
@@ -86,13 +88,13 @@ func (a *publishAction) Schema(_ context.Context, _ action.SchemaRequest, resp *
 				MarkdownDescription: "Wait for the release's resources and roll a failed upgrade back. Defaults to `true`.",
 				Optional:            true,
 			},
-			"timeout": actionTimeoutAttribute("Time limit of the whole publish", DefaultPublishTimeout),
+			"timeout": tfvalue.ActionTimeoutAttribute("Time limit of the whole publish", DefaultPublishTimeout),
 		},
 	}
 }
 
 func (a *publishAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.data = configured(req.ProviderData, &resp.Diagnostics)
+	a.data = providerdata.Configured(req.ProviderData, &resp.Diagnostics)
 }
 
 func (a *publishAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
@@ -103,7 +105,7 @@ func (a *publishAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 	if resp.Diagnostics.HasError() || a.data == nil {
 		return
 	}
-	timeout := actionTimeout(m.Timeout, DefaultPublishTimeout)
+	timeout := tfvalue.ActionTimeout(m.Timeout, DefaultPublishTimeout)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	send := resp.SendProgress
@@ -122,17 +124,17 @@ func (a *publishAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 		return
 	}
 
-	job, err := a.data.client.StartExport(ctx, api.StartExportRequest{
+	job, err := a.data.Client.StartExport(ctx, api.StartExportRequest{
 		Domain: m.Domain.ValueString(), Version: m.ExportVersion.ValueString(), Paths: paths})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Start Static Export", err.Error())
 		return
 	}
-	progress(ctx, send, "static export %s of %s started", job.JobID, m.Domain.ValueString())
+	tfvalue.Progress(ctx, send, "static export %s of %s started", job.JobID, m.Domain.ValueString())
 	last := job
-	job, err = a.data.client.WaitExport(ctx, job.JobID, func(j api.ExportJob) {
+	job, err = a.data.Client.WaitExport(ctx, job.JobID, func(j api.ExportJob) {
 		if j.Status != last.Status || j.Progress != last.Progress {
-			progress(ctx, send, "static export %s %s, %.0f%%", j.JobID, j.Status, j.Progress)
+			tfvalue.Progress(ctx, send, "static export %s %s, %.0f%%", j.JobID, j.Status, j.Progress)
 		}
 		last = j
 	})
@@ -149,9 +151,9 @@ func (a *publishAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 		resp.Diagnostics.AddError("Unable to Wait for Static Export", err.Error())
 		return
 	}
-	progress(ctx, send, "static export %s completed: %d pages", job.JobID, job.PageCount)
+	tfvalue.Progress(ctx, send, "static export %s completed: %d pages", job.JobID, job.PageCount)
 
-	b, err := a.data.client.GenerateBundle(ctx, job.JobID)
+	b, err := a.data.Client.GenerateBundle(ctx, job.JobID)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Generate Bundle Link", err.Error())
 		return
@@ -161,7 +163,7 @@ func (a *publishAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 		resp.Diagnostics.AddError("Content Version Unknown", fmt.Sprintf("Static export %s: %s", job.JobID, err))
 		return
 	}
-	progress(ctx, send, "bundle link for %s expires at %s; content version %s", job.JobID,
+	tfvalue.Progress(ctx, send, "bundle link for %s expires at %s; content version %s", job.JobID,
 		b.ExpiresAt.UTC().Format(time.RFC3339), version)
 
 	res, err := roller.Apply(ctx, rollout.Request{Release: release, OnFailure: rollout.Atomic(m.atomic()), Timeout: timeout,
@@ -171,10 +173,10 @@ func (a *publishAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 		return
 	}
 	if res.Changed {
-		progress(ctx, send, "release %s/%s upgraded to revision %d (%s), serving content version %s", ns, release,
+		tfvalue.Progress(ctx, send, "release %s/%s upgraded to revision %d (%s), serving content version %s", ns, release,
 			res.Revision, res.Status, version)
 	} else {
-		progress(ctx, send, "release %s/%s already serves content version %s with this link (revision %d)", ns, release,
+		tfvalue.Progress(ctx, send, "release %s/%s already serves content version %s with this link (revision %d)", ns, release,
 			version, res.Revision)
 	}
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/providerdata"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
 var (
@@ -68,7 +70,7 @@ func (d *staticExportDataSource) Schema(ctx context.Context, _ datasource.Schema
 }
 
 func (d *staticExportDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configured(req.ProviderData, &resp.Diagnostics)
+	d.data = providerdata.Configured(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *staticExportDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -91,7 +93,7 @@ func (d *staticExportDataSource) Read(ctx context.Context, req datasource.ReadRe
 		waitCtx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		last := ""
-		job, err = d.data.client.WaitExport(waitCtx, id, func(j api.ExportJob) {
+		job, err = d.data.Client.WaitExport(waitCtx, id, func(j api.ExportJob) {
 			if j.Status != last {
 				tflog.Info(ctx, "static export status", map[string]any{"id": id, "status": j.Status, "progress": j.Progress})
 			}
@@ -107,7 +109,7 @@ func (d *staticExportDataSource) Read(ctx context.Context, req datasource.ReadRe
 			return
 		}
 	} else {
-		job, err = d.data.client.GetExport(ctx, id)
+		job, err = d.data.Client.GetExport(ctx, id)
 	}
 	if errors.Is(err, client.ErrNotFound) {
 		resp.Diagnostics.AddAttributeError(path.Root("id"), "Static Export Not Found",
@@ -124,8 +126,8 @@ func (d *staticExportDataSource) Read(ctx context.Context, req datasource.ReadRe
 	m.Error = nullIfEmpty(job.Error)
 	m.ContentVersion = nullIfEmpty(job.Version)
 	m.WarningCount, m.Warnings = warningsValues(job)
-	m.CreatedAt = rfc3339(job.CreatedAt)
-	m.UpdatedAt = rfc3339(job.UpdatedAt)
+	m.CreatedAt = tfvalue.RFC3339(job.CreatedAt)
+	m.UpdatedAt = tfvalue.RFC3339(job.UpdatedAt)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/providerdata"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
 var (
@@ -65,7 +67,7 @@ func (e *staticExportBundleEphemeral) Schema(_ context.Context, _ ephemeral.Sche
 }
 
 func (e *staticExportBundleEphemeral) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	e.data = configured(req.ProviderData, &resp.Diagnostics)
+	e.data = providerdata.Configured(req.ProviderData, &resp.Diagnostics)
 }
 
 // Open asks for a link. A job that is unknown, failed or still running is
@@ -81,13 +83,13 @@ func (e *staticExportBundleEphemeral) Open(ctx context.Context, req ephemeral.Op
 		return
 	}
 	jobID := m.JobID.ValueString()
-	b, err := e.data.client.GenerateBundle(ctx, jobID)
+	b, err := e.data.Client.GenerateBundle(ctx, jobID)
 	if err != nil {
 		addBundleError(ctx, e.data, jobID, err, &resp.Diagnostics)
 		return
 	}
 	m.BundleURL = types.StringValue(b.BundleURL)
-	m.ExpiresAt = rfc3339(b.ExpiresAt)
+	m.ExpiresAt = tfvalue.RFC3339(b.ExpiresAt)
 	m.SizeBytes = types.Int64Value(b.SizeBytes)
 	m.Version = types.StringNull()
 	if v, err := client.BundleVersion(ctx, b, &http.Client{Timeout: manifestTimeout}); err == nil {

@@ -48,7 +48,7 @@ func addBundleError(ctx context.Context, pd *providerData, jobID string, err err
 	var apiErr *client.APIError
 	if errors.Is(err, client.ErrNotFound) || errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusConflict {
 		var found diag.Diagnostics
-		if _, ok := completedJob(ctx, pd.client, jobID, &found); !ok {
+		if _, ok := completedJob(ctx, pd.Client, jobID, &found); !ok {
 			diags.Append(found...)
 			return
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 )
 
@@ -104,7 +105,7 @@ func setListedRollout(ctx context.Context, res *tfsdk.Resource, s *rollout.State
 		"kubeconfig_path": cfg.KubeconfigPath,
 		"kube_context":    cfg.KubeContext,
 		"version":         types.StringValue(s.Version),
-		"expires_at":      rfc3339(s.ExpiresAt),
+		"expires_at":      tfvalue.RFC3339(s.ExpiresAt),
 		// The defaults an import sets too (ImportState).
 		"install": types.BoolValue(false), "atomic": types.BoolValue(true), "wait": types.BoolValue(false),
 		"plain_http": types.BoolValue(false), "create_namespace": types.BoolValue(false),

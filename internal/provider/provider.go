@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -27,6 +26,9 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/agent"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/providerdata"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
@@ -83,28 +85,9 @@ type docsadminProvider struct {
 	clock   clock.Clock
 }
 
-// providerData is what resources and data sources receive in Configure.
-type providerData struct {
-	client    *client.Client
-	projectID string
-	clock     clock.Clock
-}
-
-// configured unpacks the provider's data in a resource or data source
-// Configure. It returns nil before the provider is configured (Terraform
-// validates configuration first), which callers treat as "not yet".
-func configured(data any, diags *diag.Diagnostics) *providerData {
-	if data == nil {
-		return nil
-	}
-	pd, ok := data.(*providerData)
-	if !ok {
-		diags.AddError("Unexpected Provider Data",
-			fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider; please report it.", data))
-		return nil
-	}
-	return pd
-}
+// providerData is what resources, data sources and actions receive in
+// Configure (internal/provider/providerdata).
+type providerData = providerdata.Data
 
 func (p *docsadminProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
 	resp.TypeName = "docsadmin"
@@ -120,7 +103,7 @@ func (p *docsadminProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 				MarkdownDescription: "Base URL of the admin API, for example `https://api.mintlify.com`. " +
 					"May also be set with the `" + EnvBaseURL + "` environment variable.",
 				Optional:   true,
-				Validators: []validator.String{urlValidator{}},
+				Validators: []validator.String{tfvalue.URLValidator{}},
 			},
 			"api_key": schema.StringAttribute{
 				MarkdownDescription: "Admin API key. May also be set with the `" + EnvAPIKey + "` environment variable.",
@@ -135,7 +118,7 @@ func (p *docsadminProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 			"request_timeout": schema.StringAttribute{
 				MarkdownDescription: "Time limit of one HTTP attempt, as a Go duration such as `30s`. Defaults to `30s`.",
 				Optional:            true,
-				Validators:          []validator.String{durationValidator{min: time.Millisecond}},
+				Validators:          []validator.String{tfvalue.DurationValidator{Min: time.Millisecond}},
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: fmt.Sprintf("How many times a rate-limited (429) or failed (5xx) request is retried, "+
@@ -220,7 +203,7 @@ func (p *docsadminProvider) Configure(ctx context.Context, req provider.Configur
 		return
 	}
 	tflog.Debug(ctx, "configured admin API client", map[string]any{"base_url": redact.URL(baseURL)})
-	data := &providerData{client: c, projectID: valueOrEnv(cfg.ProjectID, EnvProjectID), clock: p.clock}
+	data := &providerData{Client: c, ProjectID: valueOrEnv(cfg.ProjectID, EnvProjectID), Clock: p.clock}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.EphemeralResourceData = data
@@ -253,8 +236,8 @@ func (p *docsadminProvider) EphemeralResources(context.Context) []func() ephemer
 // triggered, and keep nothing in state.
 func (p *docsadminProvider) Actions(context.Context) []func() action.Action {
 	return []func() action.Action{
-		NewAgentJobAction,
-		NewDocumentationUpdateAction,
+		agent.NewAgentJobAction,
+		agent.NewDocumentationUpdateAction,
 		NewStaticExportPublishAction,
 	}
 }
@@ -267,7 +250,7 @@ func (p *docsadminProvider) ListResources(context.Context) []func() list.ListRes
 
 func (p *docsadminProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
-		NewAgentJobDataSource,
+		agent.NewAgentJobDataSource,
 		NewStaticExportDataSource,
 	}
 }

@@ -24,6 +24,8 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/providerdata"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
 var (
@@ -64,7 +66,7 @@ func (r *staticExportResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"domain": schema.StringAttribute{
 				MarkdownDescription: "Hostname of the deployment to export, such as `docs.example.com`: no scheme, path or slash.",
 				Required:            true,
-				Validators:          []validator.String{hostnameValidator{}},
+				Validators:          []validator.String{tfvalue.HostnameValidator{}},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplaceIf(replaceStringUnlessImported, replaceDesc, replaceDesc)},
 			},
 			"version": schema.StringAttribute{
@@ -151,7 +153,7 @@ func replaceMapUnlessImported(ctx context.Context, req planmodifier.MapRequest, 
 }
 
 func (r *staticExportResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configured(req.ProviderData, &resp.Diagnostics)
+	r.data = providerdata.Configured(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *staticExportResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -168,7 +170,7 @@ func (r *staticExportResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 
-	job, err := r.data.client.StartExport(ctx, api.StartExportRequest{
+	job, err := r.data.Client.StartExport(ctx, api.StartExportRequest{
 		Domain: plan.Domain.ValueString(), Version: plan.Version.ValueString(), Paths: paths})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Start Static Export", err.Error())
@@ -184,7 +186,7 @@ func (r *staticExportResource) Create(ctx context.Context, req resource.CreateRe
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	last := job
-	job, err = r.data.client.WaitExport(waitCtx, job.JobID, func(j api.ExportJob) {
+	job, err = r.data.Client.WaitExport(waitCtx, job.JobID, func(j api.ExportJob) {
 		if j.Status != last.Status || j.Progress != last.Progress {
 			tflog.Info(ctx, "static export progress", map[string]any{"job_id": j.JobID, "status": j.Status,
 				"progress": j.Progress, "page_count": j.PageCount})
@@ -223,7 +225,7 @@ func (r *staticExportResource) Read(ctx context.Context, req resource.ReadReques
 	// removes the resource, and a state written before identities (or
 	// by an older CLI) has none yet.
 	setIdentity(ctx, resp.Identity, exportIdentity{JobID: state.ID}, &resp.Diagnostics)
-	job, err := r.data.client.GetExport(ctx, state.ID.ValueString())
+	job, err := r.data.Client.GetExport(ctx, state.ID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "static export job no longer exists; removing it from state", map[string]any{"job_id": state.ID.ValueString()})
 		resp.State.RemoveResource(ctx)
@@ -252,7 +254,7 @@ func (r *staticExportResource) manifestFallback(ctx context.Context, m *staticEx
 	if job.Status != api.ExportCompleted || !m.ContentVersion.IsNull() {
 		return
 	}
-	v, err := r.data.client.ContentVersion(ctx, job, &http.Client{Timeout: manifestTimeout})
+	v, err := r.data.Client.ContentVersion(ctx, job, &http.Client{Timeout: manifestTimeout})
 	if err != nil {
 		diags.AddAttributeWarning(path.Root("content_version"), "Content Version Unknown",
 			"content_version of job "+job.JobID+" is null: "+err.Error())
@@ -313,6 +315,6 @@ func (m *staticExportModel) fill(j api.ExportJob) {
 	if j.Version != "" {
 		m.ContentVersion = types.StringValue(j.Version)
 	}
-	m.CreatedAt = rfc3339(j.CreatedAt)
-	m.UpdatedAt = rfc3339(j.UpdatedAt)
+	m.CreatedAt = tfvalue.RFC3339(j.CreatedAt)
+	m.UpdatedAt = tfvalue.RFC3339(j.UpdatedAt)
 }

@@ -20,6 +20,8 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/providerdata"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
 var (
@@ -69,7 +71,7 @@ func (r *staticExportBundleResource) Schema(_ context.Context, _ resource.Schema
 				Optional:   true,
 				Computed:   true,
 				Default:    stringdefault.StaticString(DefaultRenewBefore),
-				Validators: []validator.String{durationValidator{}},
+				Validators: []validator.String{tfvalue.DurationValidator{}},
 			},
 			"bundle_url": schema.StringAttribute{
 				MarkdownDescription: "Presigned link to the bundle archive. It is a credential: anyone holding it can download the bundle until `expires_at`.",
@@ -97,7 +99,7 @@ func (r *staticExportBundleResource) Schema(_ context.Context, _ resource.Schema
 }
 
 func (r *staticExportBundleResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configured(req.ProviderData, &resp.Diagnostics)
+	r.data = providerdata.Configured(req.ProviderData, &resp.Diagnostics)
 }
 
 // renewalDue reports whether a link expiring at expiresAt must be renewed
@@ -140,7 +142,7 @@ func (r *staticExportBundleResource) ModifyPlan(ctx context.Context, req resourc
 	if renewBefore.IsUnknown() || planJob.IsUnknown() || !planJob.Equal(stateJob) {
 		return // not decidable yet, or a replacement that generates a new link anyway
 	}
-	due, err := renewalDue(r.data.clock.Now(), expiresAt, renewBefore.ValueString())
+	due, err := renewalDue(r.data.Clock.Now(), expiresAt, renewBefore.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
 		return
@@ -175,7 +177,7 @@ func (r *staticExportBundleResource) Create(ctx context.Context, req resource.Cr
 	if !r.generate(ctx, &plan, &resp.Diagnostics) {
 		return
 	}
-	due, err := renewalDue(r.data.clock.Now(), plan.ExpiresAt, plan.RenewBefore.ValueString())
+	due, err := renewalDue(r.data.Clock.Now(), plan.ExpiresAt, plan.RenewBefore.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
 		return
@@ -197,7 +199,7 @@ func warnIfAlwaysDue(due bool, plan staticExportBundleModel, resp *resource.Crea
 
 // generate asks the server for a fresh link and records it in m.
 func (r *staticExportBundleResource) generate(ctx context.Context, m *staticExportBundleModel, diags *diag.Diagnostics) bool {
-	b, err := r.data.client.GenerateBundle(ctx, m.JobID.ValueString())
+	b, err := r.data.Client.GenerateBundle(ctx, m.JobID.ValueString())
 	if err != nil {
 		detail := err.Error()
 		var apiErr *client.APIError
@@ -227,7 +229,7 @@ func (r *staticExportBundleResource) Read(ctx context.Context, req resource.Read
 	}
 	// The link only works while its job exists; a job past retention
 	// leaves a dead link, so the bundle leaves state with it.
-	_, err := r.data.client.GetExport(ctx, jobID.ValueString())
+	_, err := r.data.Client.GetExport(ctx, jobID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "static export job of bundle no longer exists; removing the bundle from state",
 			map[string]any{"job_id": jobID.ValueString()})
@@ -238,7 +240,7 @@ func (r *staticExportBundleResource) Read(ctx context.Context, req resource.Read
 		resp.Diagnostics.AddError("Unable to Read Static Export Bundle", err.Error())
 		return
 	}
-	due, err := renewalDue(r.data.clock.Now(), expiresAt, renewBefore.ValueString())
+	due, err := renewalDue(r.data.Clock.Now(), expiresAt, renewBefore.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
 		return
@@ -260,7 +262,7 @@ func (r *staticExportBundleResource) Update(ctx context.Context, req resource.Up
 		return
 	}
 	if plan.ReadyForRenewal.IsUnknown() {
-		due, err := renewalDue(r.data.clock.Now(), plan.ExpiresAt, plan.RenewBefore.ValueString())
+		due, err := renewalDue(r.data.Clock.Now(), plan.ExpiresAt, plan.RenewBefore.ValueString())
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
 			return
@@ -295,6 +297,6 @@ type staticExportBundleModel struct {
 func (m *staticExportBundleModel) fill(b api.Bundle) {
 	m.ID = m.JobID
 	m.BundleURL = types.StringValue(b.BundleURL)
-	m.ExpiresAt = rfc3339(b.ExpiresAt)
+	m.ExpiresAt = tfvalue.RFC3339(b.ExpiresAt)
 	m.SizeBytes = types.Int64Value(b.SizeBytes)
 }

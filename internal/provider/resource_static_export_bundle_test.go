@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -151,4 +152,30 @@ func TestAccStaticExportBundle_renewBeforeMustBeADuration(t *testing.T) {
 	t.Parallel()
 	env := newAccEnv(t)
 	env.expectError(t, env.config(bundleConfig(env.Domain, "a while")), `(?s)Invalid Duration.*renew_before`, true)
+}
+
+func TestRenewalDue(t *testing.T) {
+	exp := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	expires := types.StringValue(exp.Format(time.RFC3339))
+	for _, c := range []struct {
+		now    time.Time
+		before string
+		due    bool
+	}{
+		{exp.Add(-16 * time.Minute), "15m", false},
+		{exp.Add(-15 * time.Minute), "15m", true}, // the window includes its start
+		{exp.Add(time.Hour), "15m", true},         // long expired
+		{exp.Add(-time.Minute), "0s", false},
+	} {
+		due, err := renewalDue(c.now, expires, c.before)
+		if err != nil || due != c.due {
+			t.Errorf("renewalDue(expiry%+v, %s) = %v, %v; want %v", c.now.Sub(exp), c.before, due, err, c.due)
+		}
+	}
+	if due, err := renewalDue(exp, types.StringNull(), "15m"); err != nil || !due {
+		t.Errorf("a link of unknown expiry (imported) must be due: %v, %v", due, err)
+	}
+	if _, err := renewalDue(exp, expires, "soon"); err == nil {
+		t.Error("an unparsable renew_before must be an error")
+	}
 }

@@ -17,6 +17,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/kubeblock"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/providerdata"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 )
 
@@ -39,7 +42,7 @@ const DefaultRolloutTimeout = 10 * time.Minute
 const appliedDigestKey = "applied_digest"
 
 // writeOnlyCredsKey names the private state flag set when the kubernetes
-// block passed its credentials write-only (see writeOnlyCredentials).
+// block passed its credentials write-only (see kubeblock.WriteOnlyCredentials).
 const writeOnlyCredsKey = "kube_write_only"
 
 // Helm's own limits: a release name is a DNS subdomain of at most 53
@@ -63,7 +66,7 @@ func (r *staticExportRolloutResource) Metadata(_ context.Context, req resource.M
 }
 
 func (r *staticExportRolloutResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configured(req.ProviderData, &resp.Diagnostics)
+	r.data = providerdata.Configured(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *staticExportRolloutResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -74,7 +77,7 @@ func (r *staticExportRolloutResource) Create(ctx context.Context, req resource.C
 	resp.Diagnostics.Append(diags...)
 	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, nil, timeout, &resp.Diagnostics) {
 		save(ctx, &plan, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
-		resp.Diagnostics.Append(setFlag(ctx, resp.Private, writeOnlyCredsKey, writeOnlyCredentials(ctx, config.Kubernetes))...)
+		resp.Diagnostics.Append(setFlag(ctx, resp.Private, writeOnlyCredsKey, kubeblock.WriteOnlyCredentials(ctx, config.Kubernetes))...)
 	}
 }
 
@@ -87,7 +90,7 @@ func (r *staticExportRolloutResource) Update(ctx context.Context, req resource.U
 	resp.Diagnostics.Append(diags...)
 	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, &prior, timeout, &resp.Diagnostics) {
 		save(ctx, &plan, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
-		resp.Diagnostics.Append(setFlag(ctx, resp.Private, writeOnlyCredsKey, writeOnlyCredentials(ctx, config.Kubernetes))...)
+		resp.Diagnostics.Append(setFlag(ctx, resp.Private, writeOnlyCredsKey, kubeblock.WriteOnlyCredentials(ctx, config.Kubernetes))...)
 	}
 }
 
@@ -150,8 +153,8 @@ func (r *staticExportRolloutResource) Read(ctx context.Context, req resource.Rea
 	if src != sourceJob || state.Version.IsNull() {
 		state.Version = types.StringValue(cur.Version)
 	}
-	if !sameExpiry(state.ExpiresAt, rfc3339(cur.ExpiresAt)) {
-		state.ExpiresAt = rfc3339(cur.ExpiresAt)
+	if !tfvalue.SameExpiry(state.ExpiresAt, tfvalue.RFC3339(cur.ExpiresAt)) {
+		state.ExpiresAt = tfvalue.RFC3339(cur.ExpiresAt)
 	}
 	state.Revision = types.Int64Value(int64(cur.Revision))
 	state.Status = types.StringValue(cur.Status)

@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/kubeblock"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 )
 
@@ -130,12 +132,12 @@ func (r *staticExportRolloutResource) link(ctx context.Context, m *staticExportR
 		return "", false
 	}
 	jobID := m.JobID.ValueString()
-	b, err := r.data.client.GenerateBundle(ctx, jobID)
+	b, err := r.data.Client.GenerateBundle(ctx, jobID)
 	if err != nil {
 		addBundleError(ctx, r.data, jobID, err, diags)
 		return "", false
 	}
-	m.ExpiresAt = rfc3339(b.ExpiresAt)
+	m.ExpiresAt = tfvalue.RFC3339(b.ExpiresAt)
 	if m.Version.IsUnknown() {
 		v, err := client.BundleVersion(ctx, b, &http.Client{Timeout: manifestTimeout})
 		if err != nil {
@@ -179,7 +181,7 @@ func newRoller(ctx context.Context, m staticExportRolloutModel, diags *diag.Diag
 	at := path.Root("kubeconfig_path")
 	if !m.Kubernetes.IsNull() {
 		at = path.Root("kubernetes")
-		if cfg.REST = restConfig(ctx, m.Kubernetes, diags); cfg.REST == nil {
+		if cfg.REST = kubeblock.RESTConfig(ctx, m.Kubernetes, diags); cfg.REST == nil {
 			return nil, false
 		}
 	}

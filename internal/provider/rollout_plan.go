@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/kubeblock"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -36,7 +38,7 @@ func (r *staticExportRolloutResource) ModifyPlan(ctx context.Context, req resour
 	} else if config.ExpiresAt.IsNull() {
 		plan.ExpiresAt = types.StringNull() // computed only for job_id
 	}
-	if state != nil && writeOnlyCredentials(ctx, config.Kubernetes) {
+	if state != nil && kubeblock.WriteOnlyCredentials(ctx, config.Kubernetes) {
 		readAtPlan(ctx, config, state)
 	}
 	if state != nil {
@@ -67,7 +69,7 @@ func (r *staticExportRolloutResource) planRevision(ctx context.Context, plan *st
 	}
 	changes := !plan.BundleURL.Equal(state.BundleURL) || !plan.BundleURLWOVer.Equal(state.BundleURLWOVer) ||
 		!plan.JobID.Equal(state.JobID) || !plan.Version.Equal(state.Version) ||
-		!sameExpiry(plan.ExpiresAt, state.ExpiresAt) || !plan.Chart.Equal(state.Chart) ||
+		!tfvalue.SameExpiry(plan.ExpiresAt, state.ExpiresAt) || !plan.Chart.Equal(state.Chart) ||
 		!plan.KubeconfigPath.Equal(state.KubeconfigPath) || !plan.KubeContext.Equal(state.KubeContext) ||
 		!plan.ChartRepo.Equal(state.ChartRepo) || !plan.ChartVersion.Equal(state.ChartVersion) ||
 		!plan.Kubernetes.Equal(state.Kubernetes)
@@ -92,7 +94,7 @@ func (r *staticExportRolloutResource) planJobLink(ctx context.Context, plan *sta
 		if r.data == nil || plan.RenewBefore.IsUnknown() {
 			return // the provider is not configured yet; the next plan decides
 		}
-		due, err := renewalDue(r.data.clock.Now(), state.ExpiresAt, renewBefore(*plan))
+		due, err := renewalDue(r.data.Clock.Now(), state.ExpiresAt, renewBefore(*plan))
 		if err != nil {
 			diags.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
 			return
@@ -101,7 +103,7 @@ func (r *staticExportRolloutResource) planJobLink(ctx context.Context, plan *sta
 			tflog.Info(ctx, "the release's bundle link is within its renewal window; planning a new link",
 				map[string]any{"job_id": plan.JobID.ValueString(), "expires_at": state.ExpiresAt.ValueString()})
 			plan.ExpiresAt = types.StringUnknown()
-			completedJob(ctx, r.data.client, plan.JobID.ValueString(), diags)
+			completedJob(ctx, r.data.Client, plan.JobID.ValueString(), diags)
 		}
 		return
 	}
@@ -112,7 +114,7 @@ func (r *staticExportRolloutResource) planJobLink(ctx context.Context, plan *sta
 	if plan.JobID.IsUnknown() || r.data == nil {
 		return
 	}
-	job, ok := completedJob(ctx, r.data.client, plan.JobID.ValueString(), diags)
+	job, ok := completedJob(ctx, r.data.Client, plan.JobID.ValueString(), diags)
 	if ok && config.Version.IsNull() && job.Version != "" {
 		plan.Version = types.StringValue(job.Version)
 	}

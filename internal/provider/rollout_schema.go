@@ -4,6 +4,8 @@ import (
 	"context"
 	"maps"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/kubeblock"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -61,7 +63,7 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 				MarkdownDescription: "With `job_id`: how long before `expires_at` a plan renews the link, as a duration such as `15m` or `2h`. " +
 					"Defaults to `" + DefaultRenewBefore + "`.",
 				Optional:   true,
-				Validators: []validator.String{durationValidator{}},
+				Validators: []validator.String{tfvalue.DurationValidator{}},
 			},
 			"bundle_url_wo": schema.StringAttribute{
 				MarkdownDescription: "Write-only presigned bundle link (Terraform 1.11 and later), for links that come from elsewhere, such as " +
@@ -70,7 +72,7 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 				Optional:   true,
 				Sensitive:  true,
 				WriteOnly:  true,
-				Validators: []validator.String{urlValidator{}},
+				Validators: []validator.String{tfvalue.URLValidator{}},
 			},
 			"bundle_url_wo_version": schema.StringAttribute{
 				MarkdownDescription: "Any value that changes when `bundle_url_wo` should be written again, such as the export's `id`. " +
@@ -83,7 +85,7 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 					"so renewing the link does not restart pods.",
 				Optional:   true,
 				Sensitive:  true,
-				Validators: []validator.String{urlValidator{}},
+				Validators: []validator.String{tfvalue.URLValidator{}},
 				DeprecationMessage: "bundle_url stores the presigned link in state. Set job_id to " +
 					"docsadmin_static_export.<name>.id instead (the link is fetched at apply and never stored), or pass the " +
 					"ephemeral docsadmin_static_export_bundle's link to bundle_url_wo.",
@@ -104,7 +106,7 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 					"from the release on refresh; otherwise set it with the link, usually `docsadmin_static_export_bundle.<name>.expires_at`.",
 				Optional:   true,
 				Computed:   true,
-				Validators: []validator.String{rfc3339Validator{}},
+				Validators: []validator.String{tfvalue.RFC3339Validator{}},
 			},
 			"chart": schema.StringAttribute{
 				MarkdownDescription: "Chart to run: a directory or archive, a chart name in `chart_repository`, or an " +
@@ -116,7 +118,7 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 				MarkdownDescription: "URL of a chart repository (one serving `index.yaml`) that holds the chart named by `chart`. " +
 					"Repository and registry credentials come from Helm's own configuration (`helm registry login`, `HELM_*`).",
 				Optional:   true,
-				Validators: []validator.String{urlValidator{}},
+				Validators: []validator.String{tfvalue.URLValidator{}},
 			},
 			"chart_version": schema.StringAttribute{
 				MarkdownDescription: "Version or version constraint of a chart from `chart_repository` or an `oci://` registry. " +
@@ -148,7 +150,7 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 			},
 			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true}),
 		},
-		Blocks: map[string]schema.Block{"kubernetes": kubernetesBlock()},
+		Blocks: map[string]schema.Block{"kubernetes": kubeblock.Block()},
 	}
 	maps.Copy(resp.Schema.Attributes, driftAttributes())
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/kubeblock"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -60,14 +62,14 @@ func (r *staticExportRolloutResource) ValidateConfig(ctx context.Context, req re
 			"With job_id the provider fetches the link and records its expiry; remove expires_at.")
 	}
 	validateChart(m, &resp.Diagnostics)
-	validateKubernetes(ctx, m, &resp.Diagnostics)
+	kubeblock.Validate(ctx, m.Kubernetes, m.KubeconfigPath, m.KubeContext, &resp.Diagnostics)
 }
 
 // validateChart checks that the chart settings name one kind of chart
 // source. A chart not known yet is taken to be whatever the others need.
 func validateChart(m staticExportRolloutModel, diags *diag.Diagnostics) {
-	oci := known(m.Chart) && registryRef(m.Chart.ValueString())
-	local := known(m.Chart) && !oci
+	oci := tfvalue.Known(m.Chart) && registryRef(m.Chart.ValueString())
+	local := tfvalue.Known(m.Chart) && !oci
 	if !m.ChartRepo.IsNull() {
 		switch {
 		case m.Chart.IsNull():

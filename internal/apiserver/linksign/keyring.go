@@ -1,4 +1,4 @@
-package apiserver
+package linksign
 
 import (
 	"encoding/hex"
@@ -35,8 +35,8 @@ type signingKey struct {
 	RetiredAt *time.Time `json:"retiredAt,omitempty"`
 }
 
-// keyRing is the file's content: the last key signs, every key verifies.
-type keyRing struct {
+// KeyRing is the file's content: the last key signs, every key verifies.
+type KeyRing struct {
 	Keys []signingKey `json:"keys"`
 }
 
@@ -59,9 +59,9 @@ func (h *hexBytes) UnmarshalJSON(b []byte) error {
 }
 
 // current is the key new links are signed with.
-func (r *keyRing) current() signingKey { return r.Keys[len(r.Keys)-1] }
+func (r *KeyRing) current() signingKey { return r.Keys[len(r.Keys)-1] }
 
-func (r *keyRing) find(id string) (signingKey, bool) {
+func (r *KeyRing) find(id string) (signingKey, bool) {
 	for _, k := range r.Keys {
 		if k.ID == id {
 			return k, true
@@ -72,10 +72,10 @@ func (r *keyRing) find(id string) (signingKey, bool) {
 
 // readKeyRing loads the ring, or migrates the legacy key into a new one.
 // It returns (nil, nil) when the data dir holds no key at all.
-func readKeyRing(dataDir string) (*keyRing, error) {
+func readKeyRing(dataDir string) (*KeyRing, error) {
 	raw, err := os.ReadFile(filepath.Join(dataDir, keyRingFile))
 	if err == nil {
-		var r keyRing
+		var r KeyRing
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return nil, fmt.Errorf("signing key ring %s: %w", keyRingFile, err)
 		}
@@ -102,12 +102,12 @@ func readKeyRing(dataDir string) (*keyRing, error) {
 	if len(legacy) != keyBytes {
 		return nil, fmt.Errorf("signing key %s: want %d bytes, have %d", legacyKeyFile, keyBytes, len(legacy))
 	}
-	return &keyRing{Keys: []signingKey{{ID: legacyKeyID, Key: legacy}}}, nil
+	return &KeyRing{Keys: []signingKey{{ID: legacyKeyID, Key: legacy}}}, nil
 }
 
 // writeKeyRing replaces the ring atomically and then removes the legacy
 // key file, whose key (if still trusted) is in the ring now.
-func writeKeyRing(dataDir string, r *keyRing) error {
+func writeKeyRing(dataDir string, r *KeyRing) error {
 	raw, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
@@ -122,7 +122,7 @@ func writeKeyRing(dataDir string, r *keyRing) error {
 }
 
 func newSigningKey(random io.Reader, now time.Time) (signingKey, error) {
-	id, err := randomHex(random, keyIDBytes)
+	id, err := RandomHex(random, keyIDBytes)
 	if err != nil {
 		return signingKey{}, fmt.Errorf("generate signing key id: %w", err)
 	}
@@ -133,11 +133,11 @@ func newSigningKey(random io.Reader, now time.Time) (signingKey, error) {
 	return signingKey{ID: "k" + id, Key: key, CreatedAt: now.UTC()}, nil
 }
 
-// loadKeyRing reads the ring, creating it on first start, and drops
+// LoadKeyRing reads the ring, creating it on first start, and drops
 // retired keys whose every link has expired (retired more than linkTTL
 // ago). The caller holds the data-dir lock, so two servers started at once
 // cannot write different keys.
-func loadKeyRing(dataDir string, random io.Reader, now time.Time, linkTTL time.Duration) (*keyRing, error) {
+func LoadKeyRing(dataDir string, random io.Reader, now time.Time, linkTTL time.Duration) (*KeyRing, error) {
 	r, err := readKeyRing(dataDir)
 	if err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ func loadKeyRing(dataDir string, random io.Reader, now time.Time, linkTTL time.D
 		if err != nil {
 			return nil, err
 		}
-		r, changed = &keyRing{Keys: []signingKey{k}}, true
+		r, changed = &KeyRing{Keys: []signingKey{k}}, true
 	} else if _, err := os.Stat(filepath.Join(dataDir, keyRingFile)); err != nil {
 		changed = true // migrated from the legacy file
 	}
@@ -169,16 +169,16 @@ func loadKeyRing(dataDir string, random io.Reader, now time.Time, linkTTL time.D
 	return r, nil
 }
 
-// rotateKeyRing adds a new current key. The previous keys are retired:
+// RotateKeyRing adds a new current key. The previous keys are retired:
 // they keep verifying links until those expire, unless dropPrevious asks
 // to forget them at once (after a leak, every link they signed must die).
-func rotateKeyRing(dataDir string, random io.Reader, now time.Time, dropPrevious bool) (old []string, next string, err error) {
+func RotateKeyRing(dataDir string, random io.Reader, now time.Time, dropPrevious bool) (old []string, next string, err error) {
 	r, err := readKeyRing(dataDir)
 	if err != nil {
 		return nil, "", err
 	}
 	if r == nil {
-		r = &keyRing{}
+		r = &KeyRing{}
 	}
 	k, err := newSigningKey(random, now)
 	if err != nil {

@@ -1,4 +1,4 @@
-package provider
+package kubeblock
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -24,11 +25,11 @@ import (
 // first is the default, as in kubeconfig files written today.
 var execAPIVersions = []string{"client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1"}
 
-// kubernetesBlock describes how to reach the cluster without a kubeconfig
+// Block describes how to reach the cluster without a kubeconfig
 // file. It is a block of the resource rather than of the provider so that a
 // cluster created in the same run can feed it: its values may be unknown
 // at plan time and are only needed at apply.
-func kubernetesBlock() schema.SingleNestedBlock {
+func Block() schema.SingleNestedBlock {
 	return schema.SingleNestedBlock{
 		MarkdownDescription: "How to reach the cluster, as an alternative to `kubeconfig_path`, usually wired from the " +
 			"resource that creates the cluster in the same run. Needs `host` and one kind of credentials: `token`, " +
@@ -193,12 +194,12 @@ func mergeEnv(ctx context.Context, env, wo types.Map, at path.Path, diags *diag.
 	return m
 }
 
-// writeOnlyCredentials reports whether a configuration's kubernetes block
+// WriteOnlyCredentials reports whether a configuration's kubernetes block
 // passes any credential write-only. Such a block is stored without it, so
 // refresh, which Terraform gives no configuration, cannot authenticate:
 // the rollout records the fact privately and reads the release at plan
 // time instead.
-func writeOnlyCredentials(ctx context.Context, config types.Object) bool {
+func WriteOnlyCredentials(ctx context.Context, config types.Object) bool {
 	if config.IsNull() || config.IsUnknown() {
 		return false
 	}
@@ -216,15 +217,17 @@ func writeOnlyCredentials(ctx context.Context, config types.Object) bool {
 	return !e.EnvWO.IsNull()
 }
 
-// validateKubernetes checks the block at plan time. Unknown values count as
-// set and are checked at apply, when restConfig builds the client.
-func validateKubernetes(ctx context.Context, m staticExportRolloutModel, diags *diag.Diagnostics) {
-	k, e, ok := kubernetesSettings(ctx, m.Kubernetes, diags)
+// Validate checks the block at plan time; kubeconfigPath and kubeContext
+// are the resource's other ways to reach a cluster, which conflict with
+// it. Unknown values count as set and are checked at apply, when
+// RESTConfig builds the client.
+func Validate(ctx context.Context, obj types.Object, kubeconfigPath, kubeContext types.String, diags *diag.Diagnostics) {
+	k, e, ok := kubernetesSettings(ctx, obj, diags)
 	if !ok {
 		return
 	}
 	root := path.Root("kubernetes")
-	for name, v := range map[string]types.String{"kubeconfig_path": m.KubeconfigPath, "kube_context": m.KubeContext} {
+	for name, v := range map[string]types.String{"kubeconfig_path": kubeconfigPath, "kube_context": kubeContext} {
 		if !v.IsNull() {
 			diags.AddAttributeError(path.Root(name), "Conflicting Cluster Settings",
 				name+" and the kubernetes block both say how to reach the cluster; set only one of them.")
@@ -266,30 +269,27 @@ func validateKubernetes(ctx context.Context, m staticExportRolloutModel, diags *
 	}
 	checkPEM(root.AtName("cluster_ca_certificate"), "CA Certificate", k.CACert, diags)
 	checkPEM(root.AtName("client_certificate"), "Client Certificate", k.ClientCert, diags)
-	if known(k.ClientKey) {
+	if tfvalue.Known(k.ClientKey) {
 		if err := checkKey(k.ClientCert, k.ClientKey); err != nil {
 			diags.AddAttributeError(root.AtName("client_key"), "Invalid Client Key", err.Error())
 		}
 	}
 	if e != nil {
 		ep := root.AtName("exec")
-		if e.Command.IsNull() || (known(e.Command) && e.Command.ValueString() == "") {
+		if e.Command.IsNull() || (tfvalue.Known(e.Command) && e.Command.ValueString() == "") {
 			diags.AddAttributeError(ep.AtName("command"), "Missing Exec Command",
 				"The exec block needs command, the credential plugin to run, such as \"aws\" or an absolute path.")
 		}
-		if known(e.APIVersion) && !slices.Contains(execAPIVersions, e.APIVersion.ValueString()) {
+		if tfvalue.Known(e.APIVersion) && !slices.Contains(execAPIVersions, e.APIVersion.ValueString()) {
 			diags.AddAttributeError(ep.AtName("api_version"), "Unsupported Exec API Version",
 				fmt.Sprintf("%q is not one of %s.", e.APIVersion.ValueString(), strings.Join(execAPIVersions, ", ")))
 		}
 	}
 }
 
-// known reports whether v is set and known.
-func known(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
-
 // checkPEM checks that v, when known, holds only PEM certificates.
 func checkPEM(p path.Path, what string, v types.String, diags *diag.Diagnostics) {
-	if !known(v) {
+	if !tfvalue.Known(v) {
 		return
 	}
 	if _, err := parseCertificates(v.ValueString()); err != nil {
@@ -329,7 +329,7 @@ func checkKey(cert, key types.String) error {
 	if b == nil || !strings.HasSuffix(b.Type, "PRIVATE KEY") {
 		return errors.New("no PEM private key found; expected text starting with -----BEGIN ... PRIVATE KEY-----")
 	}
-	if !known(cert) {
+	if !tfvalue.Known(cert) {
 		return nil
 	}
 	if _, err := tls.X509KeyPair([]byte(cert.ValueString()), []byte(key.ValueString())); err != nil {
@@ -338,9 +338,9 @@ func checkKey(cert, key types.String) error {
 	return nil
 }
 
-// restConfig builds the client configuration from the block at apply (or
+// RESTConfig builds the client configuration from the block at apply (or
 // refresh), when every value is known.
-func restConfig(ctx context.Context, obj types.Object, diags *diag.Diagnostics) *rest.Config {
+func RESTConfig(ctx context.Context, obj types.Object, diags *diag.Diagnostics) *rest.Config {
 	k, e, ok := kubernetesSettings(ctx, obj, diags)
 	if !ok {
 		return nil

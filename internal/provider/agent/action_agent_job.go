@@ -1,10 +1,9 @@
-package provider
+package agent
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -13,10 +12,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/providerdata"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
 var (
@@ -30,7 +31,7 @@ func NewAgentJobAction() action.Action { return &agentJobAction{} }
 // agentJobAction starts an agent job: something done, not something kept,
 // so it is an action (Terraform 1.14) rather than a resource whose
 // destroy could not undo anything.
-type agentJobAction struct{ data *providerData }
+type agentJobAction struct{ data *providerdata.Data }
 
 func (a *agentJobAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_agent_job"
@@ -58,13 +59,13 @@ func (a *agentJobAction) Schema(_ context.Context, _ action.SchemaRequest, resp 
 					"Defaults to `false`: the action returns once the job is created.",
 				Optional: true,
 			},
-			"timeout": actionTimeoutAttribute("With `wait`: how long to wait", DefaultAgentJobReadTimeout),
+			"timeout": tfvalue.ActionTimeoutAttribute("With `wait`: how long to wait", DefaultAgentJobReadTimeout),
 		},
 	}
 }
 
 func (a *agentJobAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.data = configured(req.ProviderData, &resp.Diagnostics)
+	a.data = providerdata.Configured(req.ProviderData, &resp.Diagnostics)
 }
 
 func (a *agentJobAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
@@ -77,9 +78,9 @@ func (a *agentJobAction) Invoke(ctx context.Context, req action.InvokeRequest, r
 	if !ok {
 		return
 	}
-	timeout := actionTimeout(m.Timeout, DefaultAgentJobReadTimeout)
+	timeout := tfvalue.ActionTimeout(m.Timeout, DefaultAgentJobReadTimeout)
 
-	job, err := a.data.client.CreateAgentJob(ctx, project, m.Prompt.ValueString())
+	job, err := a.data.Client.CreateAgentJob(ctx, project, m.Prompt.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		projectNotFound(&resp.Diagnostics, project, err)
 		return
@@ -88,7 +89,7 @@ func (a *agentJobAction) Invoke(ctx context.Context, req action.InvokeRequest, r
 		resp.Diagnostics.AddError("Unable to Create Agent Job", err.Error())
 		return
 	}
-	progress(ctx, resp.SendProgress, "agent job %s created in project %s (%s)", job.ID, project, job.Status)
+	tfvalue.Progress(ctx, resp.SendProgress, "agent job %s created in project %s (%s)", job.ID, project, job.Status)
 	if !m.Wait.ValueBool() {
 		return
 	}
@@ -96,9 +97,9 @@ func (a *agentJobAction) Invoke(ctx context.Context, req action.InvokeRequest, r
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	last := job.Status
-	job, err = a.data.client.WaitAgentJob(waitCtx, project, job.ID, func(j api.AgentJob) {
+	job, err = a.data.Client.WaitAgentJob(waitCtx, project, job.ID, func(j api.AgentJob) {
 		if j.Status != last {
-			progress(ctx, resp.SendProgress, "agent job %s is %s", j.ID, j.Status)
+			tfvalue.Progress(ctx, resp.SendProgress, "agent job %s is %s", j.ID, j.Status)
 		}
 		last = j.Status
 	})
@@ -112,53 +113,24 @@ func (a *agentJobAction) Invoke(ctx context.Context, req action.InvokeRequest, r
 	case job.Status == api.AgentFailed:
 		resp.Diagnostics.AddError("Agent Job Failed", fmt.Sprintf("Agent job %s in project %s failed.", job.ID, project))
 	case job.PRLink != nil:
-		progress(ctx, resp.SendProgress, "agent job %s %s: pull request %s", job.ID, job.Status, *job.PRLink)
+		tfvalue.Progress(ctx, resp.SendProgress, "agent job %s %s: pull request %s", job.ID, job.Status, *job.PRLink)
 	default:
-		progress(ctx, resp.SendProgress, "agent job %s %s without changes: no pull request", job.ID, job.Status)
-	}
-}
-
-// progress reports one line of an action's progress to the CLI, and to
-// the provider's log for runs that read logs instead.
-func progress(ctx context.Context, send func(action.InvokeProgressEvent), format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	tflog.Info(ctx, msg)
-	if send != nil {
-		send(action.InvokeProgressEvent{Message: msg})
-	}
-}
-
-// actionTimeoutAttribute is an action's optional time limit; what says
-// what it bounds.
-func actionTimeoutAttribute(what string, def time.Duration) schema.StringAttribute {
-	return schema.StringAttribute{
-		MarkdownDescription: what + ", as a duration such as `20m`. Defaults to `" + def.String() + "`.",
-		Optional:            true,
-		Validators:          []validator.String{durationValidator{min: time.Second}},
+		tfvalue.Progress(ctx, resp.SendProgress, "agent job %s %s without changes: no pull request", job.ID, job.Status)
 	}
 }
 
 // projectOrDefault is the configured project, else the provider's; with
 // neither it adds an error on project_id.
-func projectOrDefault(v types.String, pd *providerData, diags *diag.Diagnostics) (string, bool) {
+func projectOrDefault(v types.String, pd *providerdata.Data, diags *diag.Diagnostics) (string, bool) {
 	if s := v.ValueString(); s != "" {
 		return s, true
 	}
-	if pd.projectID != "" {
-		return pd.projectID, true
+	if pd.ProjectID != "" {
+		return pd.ProjectID, true
 	}
 	diags.AddAttributeError(path.Root("project_id"), "Missing Project ID",
-		"Set project_id here, or project_id in the provider block, or the "+EnvProjectID+" environment variable.")
+		"Set project_id here, or project_id in the provider block, or the "+cli.EnvProjectID+" environment variable.")
 	return "", false
-}
-
-// actionTimeout reads an action's optional timeout attribute, which its
-// validator has checked.
-func actionTimeout(v types.String, def time.Duration) time.Duration {
-	if d, err := time.ParseDuration(v.ValueString()); err == nil {
-		return d
-	}
-	return def
 }
 
 type agentJobActionModel struct {

@@ -1,4 +1,4 @@
-package provider
+package tfvalue
 
 import (
 	"time"
@@ -10,20 +10,20 @@ import (
 // the API sends them, state stores them and the release keeps them in its
 // values. Rendering and comparing them in one place keeps plans stable.
 
-// rfc3339 renders API timestamps the same way everywhere, so that plan-time
+// RFC3339 renders API timestamps the same way everywhere, so that plan-time
 // comparisons can parse them back.
 // A zero time (a field the server left out) becomes null.
-func rfc3339(t time.Time) types.String {
+func RFC3339(t time.Time) types.String {
 	if t.IsZero() {
 		return types.StringNull()
 	}
 	return types.StringValue(t.UTC().Format(time.RFC3339))
 }
 
-// sameExpiry compares two RFC 3339 values as instants to the second, the
+// SameExpiry compares two RFC 3339 values as instants to the second, the
 // precision the release stores, so "+01:00" or fractional seconds in the
 // configuration do not show as a permanent diff.
-func sameExpiry(a, b types.String) bool {
+func SameExpiry(a, b types.String) bool {
 	if a.IsUnknown() || b.IsUnknown() {
 		return false
 	}
@@ -37,3 +37,6 @@ func sameExpiry(a, b types.String) bool {
 	}
 	return ta.Truncate(time.Second).Equal(tb.Truncate(time.Second))
 }
+
+// Known reports whether v is set and known.
+func Known(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }

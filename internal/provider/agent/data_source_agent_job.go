@@ -1,4 +1,4 @@
-package provider
+package agent
 
 import (
 	"context"
@@ -16,6 +16,8 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/providerdata"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
 var (
@@ -29,7 +31,7 @@ const DefaultAgentJobReadTimeout = 20 * time.Minute
 // NewAgentJobDataSource returns the docsadmin_agent_job data source.
 func NewAgentJobDataSource() datasource.DataSource { return &agentJobDataSource{} }
 
-type agentJobDataSource struct{ data *providerData }
+type agentJobDataSource struct{ data *providerdata.Data }
 
 func (d *agentJobDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_agent_job"
@@ -91,7 +93,7 @@ func (d *agentJobDataSource) Schema(ctx context.Context, _ datasource.SchemaRequ
 }
 
 func (d *agentJobDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configured(req.ProviderData, &resp.Diagnostics)
+	d.data = providerdata.Configured(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *agentJobDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -121,7 +123,7 @@ func (d *agentJobDataSource) Read(ctx context.Context, req datasource.ReadReques
 		waitCtx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		last := ""
-		job, err = d.data.client.WaitAgentJob(waitCtx, project, id, func(j api.AgentJob) {
+		job, err = d.data.Client.WaitAgentJob(waitCtx, project, id, func(j api.AgentJob) {
 			if j.Status != last {
 				tflog.Info(ctx, "agent job status", map[string]any{"id": id, "status": j.Status})
 			}
@@ -133,7 +135,7 @@ func (d *agentJobDataSource) Read(ctx context.Context, req datasource.ReadReques
 			return
 		}
 	} else {
-		job, err = d.data.client.GetAgentJob(ctx, project, id)
+		job, err = d.data.Client.GetAgentJob(ctx, project, id)
 	}
 	// A 404 is the user's input at fault (wrong id or project), so it
 	// points at the attribute; anything else is the API's.
@@ -157,10 +159,10 @@ func (d *agentJobDataSource) Read(ctx context.Context, req datasource.ReadReques
 	m.Source = src
 	m.Model = types.StringValue(job.Model)
 	m.PRLink = types.StringPointerValue(job.PRLink)
-	m.CreatedAt = rfc3339(job.CreatedAt)
+	m.CreatedAt = tfvalue.RFC3339(job.CreatedAt)
 	m.ArchivedAt = types.StringNull()
 	if job.ArchivedAt != nil {
-		m.ArchivedAt = rfc3339(*job.ArchivedAt)
+		m.ArchivedAt = tfvalue.RFC3339(*job.ArchivedAt)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -1,4 +1,4 @@
-package provider
+package agent
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/providerdata"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider/tfvalue"
 )
 
 var (
@@ -33,7 +35,7 @@ func NewDocumentationUpdateAction() action.Action { return &documentationUpdateA
 // documentationUpdateAction triggers a documentation update: a deployment
 // of the project from its branch, done once, with nothing to keep or
 // destroy, so an action rather than a resource.
-type documentationUpdateAction struct{ data *providerData }
+type documentationUpdateAction struct{ data *providerdata.Data }
 
 func (a *documentationUpdateAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_documentation_update"
@@ -56,13 +58,13 @@ func (a *documentationUpdateAction) Schema(_ context.Context, _ action.SchemaReq
 					"the action returns once the update is queued, and prints its status id.",
 				Optional: true,
 			},
-			"timeout": actionTimeoutAttribute("With `wait`: how long to wait", DefaultDocumentationUpdateTimeout),
+			"timeout": tfvalue.ActionTimeoutAttribute("With `wait`: how long to wait", DefaultDocumentationUpdateTimeout),
 		},
 	}
 }
 
 func (a *documentationUpdateAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.data = configured(req.ProviderData, &resp.Diagnostics)
+	a.data = providerdata.Configured(req.ProviderData, &resp.Diagnostics)
 }
 
 func (a *documentationUpdateAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
@@ -75,9 +77,9 @@ func (a *documentationUpdateAction) Invoke(ctx context.Context, req action.Invok
 	if !ok {
 		return
 	}
-	timeout := actionTimeout(m.Timeout, DefaultDocumentationUpdateTimeout)
+	timeout := tfvalue.ActionTimeout(m.Timeout, DefaultDocumentationUpdateTimeout)
 
-	id, err := a.data.client.TriggerUpdate(ctx, project)
+	id, err := a.data.Client.TriggerUpdate(ctx, project)
 	if errors.Is(err, client.ErrNotFound) {
 		projectNotFound(&resp.Diagnostics, project, err)
 		return
@@ -86,7 +88,7 @@ func (a *documentationUpdateAction) Invoke(ctx context.Context, req action.Invok
 		resp.Diagnostics.AddError("Unable to Trigger Documentation Update", err.Error())
 		return
 	}
-	progress(ctx, resp.SendProgress, "documentation update %s queued for project %s", id, project)
+	tfvalue.Progress(ctx, resp.SendProgress, "documentation update %s queued for project %s", id, project)
 	if !m.Wait.IsNull() && !m.Wait.ValueBool() {
 		return
 	}
@@ -94,17 +96,17 @@ func (a *documentationUpdateAction) Invoke(ctx context.Context, req action.Invok
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	last, logged := api.UpdateQueued, 0
-	st, err := a.data.client.WaitUpdate(waitCtx, id, func(s api.UpdateStatus) {
+	st, err := a.data.Client.WaitUpdate(waitCtx, id, func(s api.UpdateStatus) {
 		// The status when it moved, then each new log line once; the
 		// last line of an ended update is its summary, which the
 		// closing line or the error carries.
 		terminal := api.UpdateTerminal(s.Status)
 		if s.Status != last && !terminal {
-			progress(ctx, resp.SendProgress, "documentation update %s is %s", id, s.Status)
+			tfvalue.Progress(ctx, resp.SendProgress, "documentation update %s is %s", id, s.Status)
 		}
 		for _, line := range s.Logs[min(logged, len(s.Logs)):] {
 			if !terminal || line != s.Summary {
-				progress(ctx, resp.SendProgress, "documentation update %s: %s", id, line)
+				tfvalue.Progress(ctx, resp.SendProgress, "documentation update %s: %s", id, line)
 			}
 		}
 		logged = max(logged, len(s.Logs))
@@ -123,7 +125,7 @@ func (a *documentationUpdateAction) Invoke(ctx context.Context, req action.Invok
 	case err != nil:
 		resp.Diagnostics.AddError("Unable to Wait for Documentation Update", err.Error())
 	default:
-		progress(ctx, resp.SendProgress, "documentation update %s succeeded: %s (commit %s)", id, st.Summary, shortSHA(st.Commit.SHA))
+		tfvalue.Progress(ctx, resp.SendProgress, "documentation update %s succeeded: %s (commit %s)", id, st.Summary, shortSHA(st.Commit.SHA))
 	}
 }
 

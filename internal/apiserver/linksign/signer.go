@@ -1,4 +1,4 @@
-package apiserver
+package linksign
 
 import (
 	"crypto/hmac"
@@ -20,19 +20,23 @@ const (
 )
 
 var (
-	errLinkExpired   = errors.New("link has expired")
-	errLinkSignature = errors.New("link signature does not match")
+	// ErrLinkExpired is a link whose signature holds but whose time is up.
+	ErrLinkExpired = errors.New("link has expired")
+	// ErrLinkSignature is a link that was not signed by a key of the ring
+	// for what it asks: forged, altered, or signed by a dropped key.
+	ErrLinkSignature = errors.New("link signature does not match")
 )
 
-// signer issues and checks presigned bundle links: an HMAC-SHA256 over the
+// Signer issues and checks presigned bundle links: an HMAC-SHA256 over the
 // job, the file, the expiry and the key id, keyed by a secret of the key
 // ring in the data dir, so links survive a restart and a key can be
 // rotated. Nothing in a link can be changed without breaking its signature.
-type signer struct {
-	ring *keyRing
+type Signer struct {
+	// Ring holds the keys: the current one signs, all of them verify.
+	Ring *KeyRing
 }
 
-func (s *signer) mac(k signingKey, jobID, file string, expires int64) []byte {
+func (s *Signer) mac(k signingKey, jobID, file string, expires int64) []byte {
 	m := hmac.New(sha256.New, k.Key)
 	// The legacy key signed without a key id; its links must still verify.
 	if k.ID == legacyKeyID {
@@ -43,10 +47,10 @@ func (s *signer) mac(k signingKey, jobID, file string, expires int64) []byte {
 	return m.Sum(nil)
 }
 
-// sign returns the query string of a link to file of jobID valid until
+// Sign returns the query string of a link to file of jobID valid until
 // expires (whole seconds: the link carries no finer time).
-func (s *signer) sign(jobID, file string, expires time.Time) url.Values {
-	k := s.ring.current()
+func (s *Signer) Sign(jobID, file string, expires time.Time) url.Values {
+	k := s.Ring.current()
 	exp := expires.Unix()
 	v := url.Values{
 		paramExpires:   {strconv.FormatInt(exp, 10)},
@@ -58,35 +62,35 @@ func (s *signer) sign(jobID, file string, expires time.Time) url.Values {
 	return v
 }
 
-// verify checks a presented link at time now. The signature is compared in
+// Verify checks a presented link at time now. The signature is compared in
 // constant time and checked before expiry, so a forged link never learns
 // whether its expiry would have been acceptable. A link naming a key that
 // is no longer in the ring (dropped after a leak) fails like a forgery.
-func (s *signer) verify(jobID, file string, q url.Values, now time.Time) error {
+func (s *Signer) Verify(jobID, file string, q url.Values, now time.Time) error {
 	kid := q.Get(paramKeyID)
 	if kid == "" {
 		kid = legacyKeyID
 	}
-	k, ok := s.ring.find(kid)
+	k, ok := s.Ring.find(kid)
 	if !ok {
-		return errLinkSignature
+		return ErrLinkSignature
 	}
 	exp, err := strconv.ParseInt(q.Get(paramExpires), 10, 64)
 	if err != nil {
-		return errLinkSignature
+		return ErrLinkSignature
 	}
 	sig, err := hex.DecodeString(q.Get(paramSignature))
 	if err != nil || !hmac.Equal(sig, s.mac(k, jobID, file, exp)) {
-		return errLinkSignature
+		return ErrLinkSignature
 	}
 	if now.Unix() >= exp {
-		return errLinkExpired
+		return ErrLinkExpired
 	}
 	return nil
 }
 
-// randomHex returns n random bytes as hex, for ids and keys.
-func randomHex(r io.Reader, n int) (string, error) {
+// RandomHex returns n random bytes as hex, for ids and keys.
+func RandomHex(r io.Reader, n int) (string, error) {
 	b := make([]byte, n)
 	if _, err := io.ReadFull(r, b); err != nil {
 		return "", err
