@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"sync/atomic"
 	"time"
 
@@ -21,10 +22,26 @@ import (
 
 // runChild exports docs into out, archives it twice and prints a
 // childResult. It runs in its own process so that its peak memory is the
-// export's alone.
-func runChild(docs, out string) error {
+// export's alone. A non-empty cpuprofile receives a CPU profile of the
+// whole run.
+func runChild(docs, out, cpuprofile string) (err error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
+	}
+	if cpuprofile != "" {
+		f, err := os.Create(cpuprofile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}()
 	}
 	e := export.New(export.Options{})
 	var done atomic.Int64

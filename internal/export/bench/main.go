@@ -39,9 +39,11 @@ func main() {
 	keep := flag.String("work", "", "work directory to keep (default: a temporary one, removed)")
 	child := flag.String("child", "", "internal: export this docs source and report as JSON")
 	out := flag.String("out", "", "internal: export directory of -child")
+	flag.StringVar(&profileDir, "profile", "", "directory for CPU profiles of each export run (export-N.pprof, api-export-N.pprof: render and both archives)")
+	cpuprofile := flag.String("cpuprofile", "", "internal: CPU profile file of -child")
 	flag.Parse()
 	if *child != "" {
-		if err := runChild(*child, *out); err != nil {
+		if err := runChild(*child, *out, *cpuprofile); err != nil {
 			fmt.Fprintln(os.Stderr, "bench child:", err)
 			os.Exit(1)
 		}
@@ -86,7 +88,7 @@ func run(hugo string, runs int, keep string) error {
 		}
 		lastOut = filepath.Join(root, fmt.Sprintf("export-%d", r))
 		var res childResult
-		use, err := measure(&res, self, "-child", docs, "-out", lastOut)
+		use, err := measure(&res, self, childArgs(docs, lastOut)...)
 		if err != nil {
 			return fmt.Errorf("export run: %w", err)
 		}
@@ -154,7 +156,7 @@ func apiCase(self, hugo, root string, runs int, keep bool) (string, error) {
 	for r := 0; r < runs; r++ {
 		out := filepath.Join(root, fmt.Sprintf("api-export-%d", r))
 		var res childResult
-		use, err := measure(&res, self, "-child", docs, "-out", out)
+		use, err := measure(&res, self, childArgs(docs, out)...)
 		if err != nil {
 			return "", fmt.Errorf("API export run: %w", err)
 		}
@@ -190,6 +192,19 @@ func apiCase(self, hugo, root string, runs int, keep bool) (string, error) {
 	}
 	return line + fmt.Sprintf(", hugo %.2fs on %d Markdown pages, ratio %.2f (goal <= 1.0)\n  cpu time: export %.2fs, hugo %.2fs, ratio %.2f",
 		hugoBest, apiPages, total/hugoBest, bestUse.cpu, hugoUse.cpu, bestUse.cpu/hugoUse.cpu), nil
+}
+
+// profileDir is where -profile puts the children's CPU profiles.
+var profileDir string
+
+// childArgs are the arguments of a child that exports docs into out, with
+// a CPU profile named after out when -profile is set.
+func childArgs(docs, out string) []string {
+	args := []string{"-child", docs, "-out", out}
+	if profileDir != "" {
+		args = append(args, "-cpuprofile", filepath.Join(profileDir, filepath.Base(out)+".pprof"))
+	}
+	return args
 }
 
 // usage is what the kernel accounted to a finished process.
