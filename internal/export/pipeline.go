@@ -75,18 +75,15 @@ func (j *pipeline) planStatic() error {
 		j.frame.order[k] = i
 	}
 	for _, f := range []struct {
-		ref string
-		to  *markup.URL
-	}{{j.cfg.Logo.Light, &j.frame.logoLight}, {j.cfg.Logo.Dark, &j.frame.logoDark}, {string(j.cfg.Favicon), &j.frame.favicon}} {
+		field, ref string
+		to         *markup.URL
+	}{{"logo", j.cfg.Logo.Light, &j.frame.logoLight}, {"logo", j.cfg.Logo.Dark, &j.frame.logoDark}, {"favicon", string(j.cfg.Favicon), &j.frame.favicon}} {
 		if f.ref == "" {
 			continue
 		}
-		t, ok := j.link.target("index", f.ref)
-		if !ok || hasScheme(t.String()) {
-			j.warn("docs.json: the logo or favicon %q is not a file of the source; left out", f.ref)
-			continue
+		if t, ok := j.brandURL(f.field, f.ref); ok {
+			*f.to = t
 		}
-		*f.to = t
 	}
 	if f := j.frame; f.logoLight.Empty() {
 		f.logoLight = f.logoDark
