@@ -13,8 +13,10 @@ import (
 )
 
 // themeScript sets the theme before the first paint so dark mode does not
-// flash. It is our one inline script; the CSP names its hash.
-const themeScript = `try{var t=localStorage.getItem("theme");if(t)document.documentElement.dataset.theme=t}catch(e){}`
+// flash: the reader's stored choice, unless docs.json's appearance.strict
+// fixes the mode (data-strict). It is our one inline script; the CSP
+// names its hash.
+const themeScript = `try{var d=document.documentElement,t=localStorage.getItem("theme");if(t&&!d.hasAttribute("data-strict"))d.dataset.theme=t}catch(e){}`
 
 // scriptHash is the CSP source that allows exactly one inline script.
 func scriptHash(script string) string {

@@ -63,7 +63,10 @@ func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTM
 		b.URL(f.assistantURL())
 		b.Markup(`" target="_blank" rel="noopener">Ask AI</a>`)
 	}
-	b.Markup(`<button class="theme-toggle" type="button" aria-label="Toggle dark mode"><svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z"/></svg></button></header>`)
+	if !f.cfg.Appearance.Strict { // appearance.strict: the mode is the site's, not the reader's
+		b.Markup(`<button class="theme-toggle" type="button" aria-label="Toggle dark mode"><svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z"/></svg></button>`)
+	}
+	b.Markup(`</header>`)
 	f.switchers(&b, s, prefix)
 	b.Markup(`<div`)
 	b.Attr("class", m.class())
@@ -385,6 +388,7 @@ func openDetails(s string) []int {
 func (f *frame) head(b *markup.Builder, title, desc string, canonical markup.URL, prefix markup.Prefix, noindex bool, meta markup.HTML, scripts []string) {
 	b.Markup("<!DOCTYPE html>\n<html lang=\"en\"")
 	b.Attr("data-root", string(prefix))
+	f.appearanceAttrs(b)
 	b.Markup(`><head><meta charset="utf-8">`)
 	f.cspMeta(b, scripts)
 	b.Markup(`<meta name="viewport" content="width=device-width, initial-scale=1"><title>`)

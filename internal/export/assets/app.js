@@ -10,12 +10,19 @@
   function prefersDark() {
     return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
   }
-  if (!doc.dataset.theme) doc.dataset.theme = prefersDark() ? "dark" : "light";
+  // Without a mode from docs.json or the reader, the page follows the
+  // system's, also when it changes while the page is open.
+  var followSystem = !doc.dataset.theme;
+  if (followSystem) doc.dataset.theme = prefersDark() ? "dark" : "light";
   var toggle = document.querySelector(".theme-toggle");
   if (toggle) toggle.addEventListener("click", function () {
     var t = doc.dataset.theme === "dark" ? "light" : "dark";
     doc.dataset.theme = t;
+    followSystem = false;
     try { localStorage.setItem("theme", t); } catch (e) { /* storage may be off on file:// */ }
+  });
+  if (followSystem && window.matchMedia) window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", function (ev) {
+    if (followSystem) doc.dataset.theme = ev.matches ? "dark" : "light";
   });
 
   // A parameter's link icon goes to the parameter, as any anchor does,
