@@ -50,6 +50,25 @@ func (u uiText) t(key string) string {
 	return uiStrings["en"][key]
 }
 
+// english is the text whose English is en in the page's language, for
+// packages that write interface text in English (the API pages); a text
+// the table lacks stays as given.
+func (u uiText) english(en string) string {
+	if k, ok := englishKeys()[en]; ok {
+		return u.t(k)
+	}
+	return en
+}
+
+// englishKeys are the keys of the table by their English text.
+var englishKeys = sync.OnceValue(func() map[string]string {
+	m := make(map[string]string, len(uiStrings["en"]))
+	for k, v := range uiStrings["en"] {
+		m[v] = k
+	}
+	return m
+})
+
 // htmlLang is the page's language as <html lang> takes it.
 func (u uiText) htmlLang() string {
 	if l, ok := htmlLangs[u.code]; ok {

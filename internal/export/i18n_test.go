@@ -1,6 +1,9 @@
 package export
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -149,4 +152,67 @@ func TestExport_translatedInterface(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUIStrings_englishIsUnique: packages that write English interface
+// text (the API pages) find its key by the English, so no two keys may
+// share it.
+func TestUIStrings_englishIsUnique(t *testing.T) {
+	seen := map[string]string{}
+	for k, v := range uiStrings["en"] {
+		if o, ok := seen[v]; ok {
+			t.Errorf("keys %q and %q are both %q in English", k, o, v)
+		}
+		seen[v] = k
+	}
+}
+
+// TestExport_translatedAPIHeadings: the section headings of a generated
+// endpoint page, and its table of contents, are in the language of its
+// navigation branch; their ids stay, so links to them hold in every
+// language.
+func TestExport_translatedAPIHeadings(t *testing.T) {
+	spec, err := fs.ReadFile(os.DirFS("testdata/apisite/specs"), "shop.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := mapFS(map[string]string{
+		"docs.json": `{"name": "Shop", "navigation": {"languages": [
+			{"language": "en", "groups": [{"group": "API", "openapi": "shop.yaml", "pages": ["GET /pets/{petId}"]}]},
+			{"language": "ja", "groups": [{"group": "API", "openapi": "shop.yaml", "pages": ["DELETE /pets/{petId}"]}]}]}}`,
+		"shop.yaml": string(spec),
+	})
+	dir, _ := exportTo(t, Request{Source: src})
+	var pages []string
+	err = filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".html") && strings.Contains(readOut(t, dir, mustRel(t, dir, p)), `<h2 id="path-parameters">`) {
+			pages = append(pages, mustRel(t, dir, p))
+		}
+		return err
+	})
+	if err != nil || len(pages) != 2 {
+		t.Fatalf("endpoint pages %v (%v); want one per language", pages, err)
+	}
+	for _, page := range pages {
+		html := readOut(t, dir, page)
+		ja := strings.Contains(html, `<html lang="ja"`)
+		want := []string{`<h2 id="path-parameters">Path Parameters<`, `<h2 id="responses">Responses<`, `<a href="#responses">Responses</a>`}
+		if ja {
+			want = []string{`<h2 id="path-parameters">パスパラメータ<`, `<h2 id="responses">レスポンス<`, `<a href="#responses">レスポンス</a>`}
+		}
+		for _, w := range want {
+			if !strings.Contains(html, w) {
+				t.Errorf("%s (ja %v) lacks %s", page, ja, w)
+			}
+		}
+	}
+}
+
+func mustRel(t *testing.T, dir, p string) string {
+	t.Helper()
+	r, err := filepath.Rel(dir, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.ToSlash(r)
 }
