@@ -72,3 +72,43 @@ func TestBrowser_contrastInBothModes(t *testing.T) {
 		t.Errorf("strict dark site paints a light background %s", bg.hex())
 	}
 }
+
+// TestBrowser_followsSystemMode: without appearance.default and without a
+// reader's choice, a page opens in the system's mode (set before the first
+// paint, by the head script) and follows it when it changes; once the
+// reader picks a mode with the toggle, the system no longer moves it.
+func TestBrowser_followsSystemMode(t *testing.T) {
+	bin := chromium(t)
+	src := mapFS(map[string]string{
+		"docs.json": `{"name": "Plain", "navigation": {"pages": ["index"]}}`,
+		"index.mdx": "---\ntitle: Home\n---\n\nBody.\n",
+	})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped})
+	b, ctx, must := browserSession(t, bin, 60*time.Second)
+	system := func(mode string) {
+		must(b.call("Emulation.setEmulatedMedia", map[string]any{"features": []map[string]string{{"name": "prefers-color-scheme", "value": mode}}}, nil))
+	}
+	system("dark")
+	u := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "index.html")}).String()
+	must(b.call("Page.navigate", map[string]any{"url": u}, nil))
+	must(b.waitFor(ctx, `document.readyState === "complete" && document.documentElement.classList.contains("js")`))
+	must(b.eval(`localStorage.removeItem("theme")`, nil))
+	must(b.call("Page.reload", map[string]any{}, nil))
+	must(b.waitFor(ctx, `document.readyState === "complete" && document.documentElement.classList.contains("js")`))
+	var theme string
+	must(b.eval(`document.documentElement.dataset.theme`, &theme))
+	if theme != "dark" {
+		t.Fatalf("system dark: page opened %q", theme)
+	}
+	system("light")
+	must(b.waitFor(ctx, `document.documentElement.dataset.theme === "light"`))
+	must(b.eval(`document.querySelector(".theme-toggle").click()`, nil))
+	must(b.waitFor(ctx, `document.documentElement.dataset.theme === "dark"`))
+	system("dark")
+	system("light")
+	must(b.pause(100 * time.Millisecond)) // the page's change listener runs, if it would
+	must(b.eval(`document.documentElement.dataset.theme`, &theme))
+	if theme != "dark" {
+		t.Errorf("after the reader chose dark, a system change moved the page to %q", theme)
+	}
+}

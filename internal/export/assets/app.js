@@ -17,7 +17,7 @@
   }
   // Without a mode from docs.json or the reader, the page follows the
   // system's, also when it changes while the page is open.
-  var followSystem = !doc.dataset.theme;
+  var followSystem = doc.hasAttribute("data-system") || !doc.dataset.theme;
   if (followSystem) doc.dataset.theme = prefersDark() ? "dark" : "light";
   var toggle = document.querySelector(".theme-toggle");
   if (toggle) toggle.addEventListener("click", function () {
