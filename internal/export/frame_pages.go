@@ -20,10 +20,12 @@ func (f *frame) pager(b *markup.Builder, p *page, prefix markup.Prefix) {
 		return
 	}
 	u := f.ui(f.section(p))
+	// Reading order does not lead from one language into another.
+	sameLang := func(q *page) bool { return f.ui(f.section(q)).code == u.code }
 	b.Markup(`<nav class="pager"`)
 	b.Attr("aria-label", u.t("prevNext"))
 	b.Markup(`>`)
-	if i > 0 {
+	if i > 0 && sameLang(f.byKey[f.tree.order[i-1]]) {
 		q := f.byKey[f.tree.order[i-1]]
 		b.Markup(`<a class="prev" rel="prev" href="`)
 		b.URL(markup.Path(prefix, q.out, ""))
@@ -33,7 +35,7 @@ func (f *frame) pager(b *markup.Builder, p *page, prefix markup.Prefix) {
 		b.Text(q.navTitle())
 		b.Markup(`</a>`)
 	}
-	if i+1 < len(f.tree.order) {
+	if i+1 < len(f.tree.order) && sameLang(f.byKey[f.tree.order[i+1]]) {
 		q := f.byKey[f.tree.order[i+1]]
 		b.Markup(`<a class="next" rel="next" href="`)
 		b.URL(markup.Path(prefix, q.out, ""))

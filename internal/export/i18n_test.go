@@ -128,8 +128,9 @@ func TestExport_translatedInterface(t *testing.T) {
 			`<p class="toc-title">このページの内容</p>`, `<span>次へ</span>`, `>本文へスキップ</a>`, `aria-label="お知らせ"`, `aria-label="閉じる"`,
 			`<button class="copy" type="button">コピー</button>`, `aria-label="このセクションへのリンク"`, `aria-label="メニュー"`,
 			`<summary>日本語</summary>`, `>English</a>`, `>简体中文</a>`, `&#34;copied&#34;:&#34;コピーしました&#34;`},
-			[]string{"On this page", ">Copy<", "Search…", "<span>Next</span>"}},
-		{"ja/b.html", []string{`<span>前へ</span>`}, []string{"<span>Previous</span>"}},
+			[]string{"On this page", ">Copy<", "Search…", "<span>Next</span>", `rel="prev"`}}, // no previous into English
+		{"ja/b.html", []string{`<span>前へ</span>`}, []string{"<span>Previous</span>", `rel="next"`}}, // no next into Chinese
+		{"en/b.html", []string{`rel="prev"`}, []string{`rel="next"`}},
 		{"zh/a.html", []string{`<html lang="zh-Hans"`, `placeholder="搜索…"`, `<p class="toc-title">本页内容</p>`, `<span>下一页</span>`,
 			`<button class="copy" type="button">复制</button>`, `<summary>简体中文</summary>`},
 			[]string{"On this page", ">Copy<"}},
