@@ -109,7 +109,7 @@ func TestExport_confinedToSource(t *testing.T) {
 			for _, want := range []string{"leakpage.mdx: a link out of the docs source; refused",
 				`"leak.png" is a link out of the docs source`, `"linked/signing.key" is a link out of the docs source`,
 				`"abs.png" is a link out of the docs source`, "snippets/leak.mdx: snippet is a link out of the docs source",
-				`the logo or favicon "/logo.svg" is not a file of the source`} {
+				`the logo "/logo.svg" is not a file of the source`} {
 				if !strings.Contains(all, want) {
 					t.Errorf("warnings lack %q; got:\n%s", want, all)
 				}

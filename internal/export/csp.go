@@ -13,8 +13,12 @@ import (
 )
 
 // themeScript sets the theme before the first paint so dark mode does not
-// flash. It is our one inline script; the CSP names its hash.
-const themeScript = `try{var t=localStorage.getItem("theme");if(t)document.documentElement.dataset.theme=t}catch(e){}`
+// flash: the reader's stored choice, unless docs.json's appearance.strict
+// fixes the mode (data-strict); else docs.json's default (data-theme
+// already); else the system's, marked data-system for app.js to follow.
+// It is our one inline script; the CSP names its hash.
+const themeScript = `var d=document.documentElement;try{var t=localStorage.getItem("theme");if(t&&!d.hasAttribute("data-strict"))d.dataset.theme=t}catch(e){}` +
+	`if(!d.dataset.theme&&window.matchMedia){d.dataset.system="";d.dataset.theme=matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light"}`
 
 // scriptHash is the CSP source that allows exactly one inline script.
 func scriptHash(script string) string {

@@ -40,7 +40,8 @@ func (f *frame) directory(b *markup.Builder, p *page, prefix markup.Prefix) {
 	}
 	b.Markup(`<nav`)
 	b.Attr("class", "directory directory-"+g.directory)
-	b.Markup(` aria-label="In this section">`)
+	b.Attr("aria-label", f.ui(f.section(p)).t("inThisSection"))
+	b.Markup(`>`)
 	if g.directory == "card" {
 		b.Markup(`<div class="card-group">`)
 		for _, it := range g.children {

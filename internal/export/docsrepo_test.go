@@ -95,7 +95,7 @@ func TestExport_docsRepo(t *testing.T) {
 	index := readOut(t, dir, "en/index.html")
 	wantAll(t, "en/index.html", index,
 		`<a href="../en/index.html" class="current" aria-current="true">Guides</a>`, // sibling key over tabs/en-guides.json
-		`<a href="../fr/index.html">fr</a>`,                                         // sibling key over languages/fr.json
+		`<a href="../fr/index.html">Français</a>`,                                   // sibling key over languages/fr.json
 		`<p class="nav-group-title">`+mdx.Icon("video").String()+`Media</p>`,        // group from a $ref two files deep
 		`<a href="../en/quickstart.html">Status</a>`,                                // navbar primary from the sibling key
 		`<a href="mailto:support@acme.test">Support</a>`,                            // navbar links from the referenced file
@@ -129,8 +129,10 @@ func TestExport_docsRepo(t *testing.T) {
 		t.Errorf("redirect from the referenced redirects file missing:\n%s", got)
 	}
 	slices.Sort(warns)
-	if len(warns) != 5 || !strings.HasPrefix(warns[2], "en/media/images.mdx: remote content replaced") ||
-		!strings.Contains(warns[0], `"swift" has no generated sample`) || !strings.Contains(warns[1], `"api.playground.proxy" is ignored`) {
+	// The platform's own green reads at 3.6:1 on the light background.
+	if len(warns) != 6 || !strings.HasPrefix(warns[3], "en/media/images.mdx: remote content replaced") ||
+		!strings.Contains(warns[0], `"swift" has no generated sample`) || !strings.Contains(warns[2], `"api.playground.proxy" is ignored`) ||
+		!strings.Contains(warns[1], "colors.primary #0D9373 reads at 3.6:1 on the light background") {
 		t.Errorf("warnings = %q, want the api settings left out and the three pages with remote content", warns)
 	}
 }

@@ -55,7 +55,9 @@ func (f *frame) eyebrow(b *markup.Builder, p *page) {
 		b.Text(path[len(path)-1])
 		b.Markup(`</p>`)
 	case "breadcrumbs":
-		b.Markup(`<nav class="eyebrow breadcrumbs" aria-label="Breadcrumb"><ol>`)
+		b.Markup(`<nav class="eyebrow breadcrumbs"`)
+		b.Attr("aria-label", f.ui(f.section(p)).t("breadcrumb"))
+		b.Markup(`><ol>`)
 		for _, l := range path {
 			b.Markup(`<li>`)
 			b.Text(l)

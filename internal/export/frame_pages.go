@@ -19,20 +19,29 @@ func (f *frame) pager(b *markup.Builder, p *page, prefix markup.Prefix) {
 	if !ok {
 		return
 	}
-	b.Markup(`<nav class="pager" aria-label="Previous and next">`)
-	if i > 0 {
+	u := f.ui(f.section(p))
+	// Reading order does not lead from one language into another.
+	sameLang := func(q *page) bool { return f.ui(f.section(q)).code == u.code }
+	b.Markup(`<nav class="pager"`)
+	b.Attr("aria-label", u.t("prevNext"))
+	b.Markup(`>`)
+	if i > 0 && sameLang(f.byKey[f.tree.order[i-1]]) {
 		q := f.byKey[f.tree.order[i-1]]
 		b.Markup(`<a class="prev" rel="prev" href="`)
 		b.URL(markup.Path(prefix, q.out, ""))
-		b.Markup(`"><span>Previous</span>`)
+		b.Markup(`"><span>`)
+		b.Text(u.t("previous"))
+		b.Markup(`</span>`)
 		b.Text(q.navTitle())
 		b.Markup(`</a>`)
 	}
-	if i+1 < len(f.tree.order) {
+	if i+1 < len(f.tree.order) && sameLang(f.byKey[f.tree.order[i+1]]) {
 		q := f.byKey[f.tree.order[i+1]]
 		b.Markup(`<a class="next" rel="next" href="`)
 		b.URL(markup.Path(prefix, q.out, ""))
-		b.Markup(`"><span>Next</span>`)
+		b.Markup(`"><span>`)
+		b.Text(u.t("next"))
+		b.Markup(`</span>`)
 		b.Text(q.navTitle())
 		b.Markup(`</a>`)
 	}
@@ -50,7 +59,7 @@ func (f *frame) redirectPage(out string, href markup.URL, title string, canonica
 	prefix := markup.RootPrefix(out)
 	href = markup.Join(prefix, href)
 	var b markup.Builder
-	f.head(&b, f.cfg.Name, f.cfg.Description, canonical, prefix, false, markup.HTML{}, nil)
+	f.head(&b, f.ui(f.firstSection()), f.cfg.Name, f.cfg.Description, canonical, prefix, false, markup.HTML{}, nil)
 	// The refresh goes after the head so the early theme script still runs.
 	// An air-gapped page never moves to a place outside the bundle by
 	// itself: a redirect out keeps its link, for the reader to follow.
@@ -69,10 +78,17 @@ func (f *frame) redirectPage(out string, href markup.URL, title string, canonica
 
 func (f *frame) notFound() ([]byte, error) {
 	var b markup.Builder
-	f.head(&b, "Page not found - "+f.cfg.Name, "", markup.URL{}, "", true, markup.HTML{}, nil)
+	// One 404 page serves every language: it speaks the first section's.
+	u := f.ui(f.firstSection())
+	f.head(&b, u, u.t("notFound")+" - "+f.cfg.Name, "", markup.URL{}, "", true, markup.HTML{}, nil)
 	b.HTML(f.chrome(f.firstSection(), "", modeDefault))
-	b.Markup(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>Page not found</h1>` +
-		`<p class="lead">The page you are looking for does not exist. Try the search above, or go to the <a href="index.html">start page</a>.</p></header></article>`)
+	b.Markup(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>`)
+	b.Text(u.t("notFound"))
+	b.Markup(`</h1><p class="lead">`)
+	b.Text(u.t("notFoundText"))
+	b.Markup(` <a href="index.html">`)
+	b.Text(u.t("startPage"))
+	b.Markup(`</a></p></header></article>`)
 	// The site's footer, as on every page: its links are a way back too.
 	f.footer(&b, f.firstSection(), "")
 	b.Markup(`</main><aside class="toc"></aside>`)

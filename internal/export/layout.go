@@ -30,11 +30,16 @@ func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTM
 		return v.(markup.HTML)
 	}
 	var b markup.Builder
-	b.Markup(`<a class="skip" href="#content">Skip to content</a>`)
-	f.banner(&b, bannerOf(s, f.cfg.Banner), prefix)
+	u := f.ui(s)
+	b.Markup(`<a class="skip" href="#content">`)
+	b.Text(u.t("skip"))
+	b.Markup(`</a>`)
+	f.banner(&b, bannerOf(s, f.cfg.Banner), prefix, u)
 	b.Markup(`<header class="topbar">`)
 	if m.sidebar() {
-		b.Markup(`<button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false" aria-label="Menu">` +
+		b.Markup(`<button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false"`)
+		b.Attr("aria-label", u.t("menu"))
+		b.Markup(`>` +
 			`<svg viewBox="0 0 24 24" width="20" height="20" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M3 6h18M3 12h18M3 18h18"/></svg></button>`)
 	}
 	b.Markup(`<a class="brand" href="`)
@@ -55,21 +60,31 @@ func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTM
 		b.Text(f.cfg.Name)
 		b.Markup(`</span>`)
 	}
-	b.Markup(`</a><div class="search"><input id="search-input" type="search" placeholder="Search…" aria-label="Search the docs" autocomplete="off">` +
+	b.Markup(`</a><div class="search"><input id="search-input" type="search"`)
+	b.Attr("placeholder", u.t("search"))
+	b.Attr("aria-label", u.t("searchLabel"))
+	b.Markup(` autocomplete="off">` +
 		`<div id="search-results" class="search-results" role="listbox" hidden></div></div>`)
-	f.navbar(&b, navbarOf(s, &f.cfg.Navbar), prefix)
+	f.navbar(&b, navbarOf(s, &f.cfg.Navbar), prefix, u)
 	if f.features["assistant"] {
 		b.Markup(`<a class="assistant" href="`)
 		b.URL(f.assistantURL())
-		b.Markup(`" target="_blank" rel="noopener">Ask AI</a>`)
+		b.Markup(`" target="_blank" rel="noopener">`)
+		b.Text(u.t("askAI"))
+		b.Markup(`</a>`)
 	}
-	b.Markup(`<button class="theme-toggle" type="button" aria-label="Toggle dark mode"><svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z"/></svg></button></header>`)
-	f.switchers(&b, s, prefix)
+	if !f.cfg.Appearance.Strict { // appearance.strict: the mode is the site's, not the reader's
+		b.Markup(`<button class="theme-toggle" type="button"`)
+		b.Attr("aria-label", u.t("toggleTheme"))
+		b.Markup(`><svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z"/></svg></button>`)
+	}
+	b.Markup(`</header>`)
+	f.switchers(&b, s, prefix, u)
 	b.Markup(`<div`)
 	b.Attr("class", m.class())
 	b.Markup(`>`)
 	if m.sidebar() {
-		f.sidebar(&b, s, prefix)
+		f.sidebar(&b, s, prefix, u)
 	}
 	v, _ := f.chromes.LoadOrStore(k, b.Fragment())
 	return v.(markup.HTML)
@@ -77,8 +92,10 @@ func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTM
 
 // sidebar renders the navigation of section s: the global anchors, the
 // section's anchors and its groups and pages.
-func (f *frame) sidebar(b *markup.Builder, s *division, prefix markup.Prefix) {
-	b.Markup(`<nav class="sidebar" id="sidebar" aria-label="Documentation">`)
+func (f *frame) sidebar(b *markup.Builder, s *division, prefix markup.Prefix, u uiText) {
+	b.Markup(`<nav class="sidebar" id="sidebar"`)
+	b.Attr("aria-label", u.t("documentation"))
+	b.Markup(`>`)
 	if len(f.tree.global) > 0 {
 		b.Markup(`<ul class="anchors">`)
 		for _, g := range f.tree.global {
@@ -95,7 +112,7 @@ func (f *frame) sidebar(b *markup.Builder, s *division, prefix markup.Prefix) {
 
 // switchers renders, for each level above the page's section, the sibling
 // divisions: tabs as a tab bar, languages, versions and dropdowns as menus.
-func (f *frame) switchers(b *markup.Builder, s *division, prefix markup.Prefix) {
+func (f *frame) switchers(b *markup.Builder, s *division, prefix markup.Prefix, u uiText) {
 	var path []*division
 	for d := s; d != nil && d.parent != nil; d = d.parent {
 		path = append([]*division{d}, path...)
@@ -103,7 +120,9 @@ func (f *frame) switchers(b *markup.Builder, s *division, prefix markup.Prefix) 
 	if len(path) == 0 {
 		return
 	}
-	b.Markup(`<nav class="divisions" aria-label="Sections">`)
+	b.Markup(`<nav class="divisions"`)
+	b.Attr("aria-label", u.t("sections"))
+	b.Markup(`>`)
 	for _, d := range path {
 		if d.kind == "anchor" {
 			continue // anchors are listed at the top of the sidebar
@@ -382,9 +401,12 @@ func openDetails(s string) []int {
 
 // head writes the document head shared by pages and generated documents.
 // scripts are the CSP sources of the page's own scripts (pageScripts).
-func (f *frame) head(b *markup.Builder, title, desc string, canonical markup.URL, prefix markup.Prefix, noindex bool, meta markup.HTML, scripts []string) {
-	b.Markup("<!DOCTYPE html>\n<html lang=\"en\"")
+// u is the page's interface language.
+func (f *frame) head(b *markup.Builder, u uiText, title, desc string, canonical markup.URL, prefix markup.Prefix, noindex bool, meta markup.HTML, scripts []string) {
+	b.Markup("<!DOCTYPE html>\n<html")
+	u.htmlAttrs(b)
 	b.Attr("data-root", string(prefix))
+	f.appearanceAttrs(b)
 	b.Markup(`><head><meta charset="utf-8">`)
 	f.cspMeta(b, scripts)
 	b.Markup(`<meta name="viewport" content="width=device-width, initial-scale=1"><title>`)
@@ -428,12 +450,16 @@ func tail(b *markup.Builder, prefix markup.Prefix) {
 }
 
 // toc renders the table of contents from a page's headings.
-func toc(b *markup.Builder, hs []mdx.Heading) {
+func toc(b *markup.Builder, hs []mdx.Heading, u uiText) {
 	if len(hs) == 0 {
 		b.Markup(`<aside class="toc"></aside>`)
 		return
 	}
-	b.Markup(`<aside class="toc" aria-label="On this page"><p class="toc-title">On this page</p><ul>`)
+	b.Markup(`<aside class="toc"`)
+	b.Attr("aria-label", u.t("onThisPage"))
+	b.Markup(`><p class="toc-title">`)
+	b.Text(u.t("onThisPage"))
+	b.Markup(`</p><ul>`)
 	for _, h := range hs {
 		b.Markup(`<li`)
 		b.Attr("class", "toc-"+strconv.Itoa(h.Level))
@@ -450,7 +476,7 @@ func toc(b *markup.Builder, hs []mdx.Heading) {
 // Markdown links resolve like any link; in an air-gapped bundle remote
 // content in it is replaced as in a page. app.js lets a reader dismiss a
 // dismissible one.
-func (f *frame) banner(b *markup.Builder, bn *docsjson.Banner, prefix markup.Prefix) {
+func (f *frame) banner(b *markup.Builder, bn *docsjson.Banner, prefix markup.Prefix, u uiText) {
 	if bn == nil || strings.TrimSpace(bn.Content) == "" {
 		return
 	}
@@ -458,18 +484,22 @@ func (f *frame) banner(b *markup.Builder, bn *docsjson.Banner, prefix markup.Pre
 	if f.kind == KindAirGapped {
 		body = f.offline("docs.json banner", prefix, body)
 	}
-	b.Markup(`<div class="banner" role="region" aria-label="Announcement"><div class="banner-body">`)
+	b.Markup(`<div class="banner" role="region"`)
+	b.Attr("aria-label", u.t("announcement"))
+	b.Markup(`><div class="banner-body">`)
 	b.HTML(markup.Rendered(strings.TrimSpace(body.String()))) // trimming white space keeps it safe
 	b.Markup(`</div>`)
 	if bn.Dismissible {
-		b.Markup(`<button class="banner-close" type="button" aria-label="Dismiss">×</button>`)
+		b.Markup(`<button class="banner-close" type="button"`)
+		b.Attr("aria-label", u.t("dismiss"))
+		b.Markup(`>×</button>`)
 	}
 	b.Markup(`</div>`)
 }
 
 // navbar renders the top bar links of docs.json; site-relative ones are
 // resolved like any link.
-func (f *frame) navbar(b *markup.Builder, nb *docsjson.Navbar, prefix markup.Prefix) {
+func (f *frame) navbar(b *markup.Builder, nb *docsjson.Navbar, prefix markup.Prefix, u uiText) {
 	links := nb.Links
 	if p := nb.Primary; p != nil {
 		links = append(links[:len(links):len(links)], *p)
@@ -477,7 +507,9 @@ func (f *frame) navbar(b *markup.Builder, nb *docsjson.Navbar, prefix markup.Pre
 	if len(links) == 0 {
 		return
 	}
-	b.Markup(`<nav class="navbar-links" aria-label="Links">`)
+	b.Markup(`<nav class="navbar-links"`)
+	b.Attr("aria-label", u.t("links"))
+	b.Markup(`>`)
 	for _, l := range links {
 		f.siteLink(b, "navbar link", l, prefix)
 	}

@@ -13,7 +13,8 @@ import (
 // groups or pages are sections: a page's section decides its sidebar.
 type division struct {
 	kind     string // "root", "language", "version", "product", "tab", "menu", "dropdown", "anchor"
-	label    string
+	label    string // a language's name in that language (languageName)
+	lang     string // a language's code as docs.json writes it
 	icon     string
 	tag      string
 	desc     string           // shown under the label in a product or menu switcher
@@ -121,6 +122,9 @@ func (t *navTree) division(n *docsjson.NavNode, kind string, parent *division, e
 	t.checkIcon(n)
 	d := &division{kind: kind, label: n.Label(), icon: n.Icon.Name, tag: n.Tag.Text, href: n.Href, dflt: n.Default, parent: parent, index: -1,
 		navbar: n.Navbar, footer: n.Footer, banner: n.Banner, desc: n.Description}
+	if kind == "language" && n.Language != "" {
+		d.lang, d.label = n.Language, languageName(n.Language)
+	}
 	in = t.inherit(n, in)
 	for _, g := range n.Groups {
 		if it := t.group(&g, exists, in); it != nil {

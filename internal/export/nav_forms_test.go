@@ -195,7 +195,7 @@ func TestNavigation_languageNavbarAndFooter(t *testing.T) {
 	es := readOut(t, dir, "es/overview.html")
 	wantAll(t, "es/overview.html", es, `<div class="banner-body"><p>Site banner with <img src="https://cdn.test/x.png" alt="x"></p></div></div>`)
 	wantAll(t, "es/overview.html", es,
-		`<nav class="navbar-links" aria-label="Links"><a href="../es/overview.html">Documentación</a></nav>`,
+		`<nav class="navbar-links" aria-label="Enlaces"><a href="../es/overview.html">Documentación</a></nav>`,
 		`<p class="footer-header">Recursos</p><a href="../es/overview.html">Documentación</a></div></footer>`)
 	if strings.Contains(es, "Get Started") || strings.Contains(es, "x.com") {
 		t.Error("es/overview.html shows the English top bar or footer")

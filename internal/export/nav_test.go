@@ -36,8 +36,8 @@ func TestNavigation_languagesAndHidden(t *testing.T) {
 	}
 	a := readOut(t, dir, "en/a.html")
 	for _, want := range []string{
-		`<details class="switch switch-language"><summary>en</summary>`,
-		`<a href="../fr/a.html">fr</a>`,
+		`<details class="switch switch-language"><summary>English</summary>`,
+		`<a href="../fr/a.html">Français</a>`,
 		`<a href="../en/b.html">B short</a>`,
 		`<a class="next" rel="next" href="../en/b.html">`,
 	} {

@@ -75,18 +75,15 @@ func (j *pipeline) planStatic() error {
 		j.frame.order[k] = i
 	}
 	for _, f := range []struct {
-		ref string
-		to  *markup.URL
-	}{{j.cfg.Logo.Light, &j.frame.logoLight}, {j.cfg.Logo.Dark, &j.frame.logoDark}, {string(j.cfg.Favicon), &j.frame.favicon}} {
+		field, ref string
+		to         *markup.URL
+	}{{"logo", j.cfg.Logo.Light, &j.frame.logoLight}, {"logo", j.cfg.Logo.Dark, &j.frame.logoDark}, {"favicon", string(j.cfg.Favicon), &j.frame.favicon}} {
 		if f.ref == "" {
 			continue
 		}
-		t, ok := j.link.target("index", f.ref)
-		if !ok || hasScheme(t.String()) {
-			j.warn("docs.json: the logo or favicon %q is not a file of the source; left out", f.ref)
-			continue
+		if t, ok := j.brandURL(f.field, f.ref); ok {
+			*f.to = t
 		}
-		*f.to = t
 	}
 	if f := j.frame; f.logoLight.Empty() {
 		f.logoLight = f.logoDark
@@ -169,7 +166,8 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if j.kind != KindAirGapped { // an air-gapped page keeps no inline or remote script
 		scripts = pageScripts(content)
 	}
-	j.frame.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, p.fm.Noindex, p.fm.metaTags(), scripts)
+	u := j.frame.ui(j.frame.section(p))
+	j.frame.head(b, u, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, p.fm.Noindex, p.fm.metaTags(), scripts)
 	b.HTML(markCurrent(j.frame.chrome(j.frame.section(p), prefix, p.mode), prefix, p.out))
 	b.Markup(`<main id="content" class="main"><article class="page">`)
 	if p.mode.header() {
@@ -207,10 +205,10 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	j.frame.footer(b, j.frame.section(p), prefix)
 	b.Markup(`</main>`)
 	if p.mode.toc() {
-		toc(b, hs)
+		toc(b, hs, u)
 	}
 	tail(b, prefix)
-	return j.out.write(p.out, []byte(b.String()))
+	return j.out.write(p.out, []byte(u.localize(b.String())))
 }
 
 // apiEndpoint shows the method and path of an API reference page; a

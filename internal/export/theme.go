@@ -54,6 +54,7 @@ func (j *pipeline) stylesheet() ([]byte, error) {
 		fmt.Fprintf(&b, ";--bg-dark:%s", c)
 	}
 	b.WriteString("}\n")
+	b.WriteString(j.themeCSS())
 	b.Write(highlightCSS)
 	base, err := assets.ReadFile("assets/style.css")
 	if err != nil {

@@ -68,7 +68,7 @@ func TestExport_everyURLFieldRefusesJavascript(t *testing.T) {
 			}
 			joined := strings.Join(warnings, "\n")
 			for _, field := range []string{`navbar link "Evil"`, `navbar link "Go"`, `footer social "github"`, `footer social "x"`,
-				`footer link "Bad"`, `redirect "/old"`, `anchor "Out" href`, `tab "Evil tab" href`, "logo or favicon"} {
+				`footer link "Bad"`, `redirect "/old"`, `anchor "Out" href`, `tab "Evil tab" href`, `logo "javascript:alert(1)"`, `favicon "javascript:alert(2)"`} {
 				if !strings.Contains(joined, field) {
 					t.Errorf("no warning names %s; warnings:\n%s", field, joined)
 				}

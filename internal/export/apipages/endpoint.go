@@ -53,7 +53,7 @@ func (w *Pages) Endpoint(o *openapi.Operation, p Page) (top, rest markup.HTML, h
 	top = b.Fragment()
 	b.Reset()
 
-	section := sectionWriter(&b, &hs)
+	section := sectionWriter(&b, &hs, p.text)
 	b.Markup(`<div class="api-reference">`)
 	if tryIt {
 		w.panel(&b, e, p.Work)

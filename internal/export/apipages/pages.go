@@ -51,6 +51,17 @@ type Page struct {
 	// Work bounds the schema expansion of the page, across every view of
 	// it; nil is unbounded.
 	Work *openapi.Work
+	// Text puts an interface text, given in English, in the page's
+	// language; nil leaves it English.
+	Text func(en string) string
+}
+
+// text is en in the page's language.
+func (p Page) text(en string) string {
+	if p.Text == nil {
+		return en
+	}
+	return p.Text(en)
 }
 
 // warnRef formats a structured warning: a message and key-value details.

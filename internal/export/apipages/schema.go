@@ -36,7 +36,7 @@ func (w *Pages) Schema(r *openapi.SchemaRef, p Page) (top, rest markup.HTML, hs 
 	v.description(&b, f.O.Str("description"))
 	top = b.Fragment()
 	b.Reset()
-	section := sectionWriter(&b, &hs)
+	section := sectionWriter(&b, &hs, p.text)
 	b.Markup(`<div class="api-reference">`)
 	section("attributes", "Attributes")
 	v.path = []string{"schema"}
@@ -53,9 +53,11 @@ func (w *Pages) Schema(r *openapi.SchemaRef, p Page) (top, rest markup.HTML, hs 
 
 // sectionWriter returns the function the reference pages (endpoints and
 // schemas) open a section with: an h2 with its anchor link in b, and the
-// heading in hs for the page's table of contents.
-func sectionWriter(b *markup.Builder, hs *[]mdx.Heading) func(id, title string) {
+// heading in hs for the page's table of contents. The title is given in
+// English and shown in the page's language (text); the id stays.
+func sectionWriter(b *markup.Builder, hs *[]mdx.Heading, text func(string) string) func(id, title string) {
 	return func(id, title string) {
+		title = text(title)
 		*hs = append(*hs, mdx.Heading{Level: 2, ID: id, Text: title})
 		b.Markup(`<h2`)
 		b.Attr("id", id)

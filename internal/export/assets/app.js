@@ -6,16 +6,28 @@
   var doc = document.documentElement;
   var root = doc.getAttribute("data-root") || "";
   doc.classList.add("js");
+  // Interface text in the page's language (data-ui, written for pages
+  // not in English); English otherwise.
+  var ui = {};
+  try { ui = JSON.parse(doc.getAttribute("data-ui") || "{}"); } catch (e) { /* English */ }
+  function t(key, en) { return ui[key] || en; }
 
   function prefersDark() {
     return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
   }
-  if (!doc.dataset.theme) doc.dataset.theme = prefersDark() ? "dark" : "light";
+  // Without a mode from docs.json or the reader, the page follows the
+  // system's, also when it changes while the page is open.
+  var followSystem = doc.hasAttribute("data-system") || !doc.dataset.theme;
+  if (followSystem) doc.dataset.theme = prefersDark() ? "dark" : "light";
   var toggle = document.querySelector(".theme-toggle");
   if (toggle) toggle.addEventListener("click", function () {
     var t = doc.dataset.theme === "dark" ? "light" : "dark";
     doc.dataset.theme = t;
+    followSystem = false;
     try { localStorage.setItem("theme", t); } catch (e) { /* storage may be off on file:// */ }
+  });
+  if (followSystem && window.matchMedia) window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", function (ev) {
+    if (followSystem) doc.dataset.theme = ev.matches ? "dark" : "light";
   });
 
   // A parameter's link icon goes to the parameter, as any anchor does,
@@ -57,7 +69,7 @@
       b.type = "button";
       b.setAttribute("role", "tab");
       b.id = "tab-" + gi + "-" + i;
-      b.textContent = panel.getAttribute("data-title") || "Tab " + (i + 1);
+      b.textContent = panel.getAttribute("data-title") || t("tab", "Tab {n}").replace("{n}", i + 1);
       b.addEventListener("click", function () { select(i); });
       bar.appendChild(b);
       panel.setAttribute("role", "tabpanel");
@@ -74,8 +86,8 @@
     b.addEventListener("click", function () {
       var pre = b.closest(".code-block").querySelector("pre");
       if (navigator.clipboard) navigator.clipboard.writeText(pre.innerText).then(function () {
-        b.textContent = "Copied";
-        setTimeout(function () { b.textContent = "Copy"; }, 1500);
+        b.textContent = t("copied", "Copied");
+        setTimeout(function () { b.textContent = t("copy", "Copy"); }, 1500);
       });
     });
   });
@@ -140,7 +152,7 @@
     if (t0) box.setAttribute("data-search-ms", (performance.now() - t0).toFixed(2));
     var first = q.toLowerCase().split(/\s+/).filter(Boolean)[0] || "";
     if (!hits.length) {
-      box.innerHTML = '<span class="r-empty">No results for “' + esc(q) + '”</span>';
+      box.innerHTML = '<span class="r-empty">' + esc(t("noResults", "No results for “{q}”")).replace("{q}", function () { return esc(q); }) + "</span>";
     } else {
       box.innerHTML = hits.map(function (h) {
         var p = h.e.p, href = root + p.u, sub = p.s ? esc(p.s) : "";

@@ -27,6 +27,7 @@ type Config struct {
 	Navbar      Navbar     `json:"navbar"`
 	Footer      Footer     `json:"footer"`
 	Banner      *Banner    `json:"banner"`
+	Appearance  Appearance `json:"appearance"`
 	Styling     struct {
 		Eyebrows string `json:"eyebrows"` // "section" or "breadcrumbs" above a page's title
 	} `json:"styling"`
@@ -284,7 +285,8 @@ func (n *NavNode) Label() string {
 // warning, since the hosted site would show something the bundle lacks.
 var supportedKeys = map[string]bool{"$schema": true, "name": true, "description": true, "theme": true,
 	"colors": true, "logo": true, "favicon": true, "navigation": true, "redirects": true, "navbar": true,
-	"footer": true, "background": true, "api": true, "banner": true, "styling": true, "interaction": true, "contextual": true}
+	"footer": true, "background": true, "api": true, "banner": true, "styling": true, "interaction": true, "contextual": true,
+	"appearance": true}
 
 // Decode reads and decodes docs.json, turning syntax errors into a
 // message with a line number that a docs author can act on.
@@ -352,6 +354,7 @@ func Decode(read func(string) ([]byte, error), warn func(string, ...any)) (*Conf
 		checkSubKeys("styling", top["styling"], "eyebrows", warn)
 		checkSubKeys("interaction", top["interaction"], "drilldown", warn)
 		checkSubKeys("contextual", top["contextual"], "options", warn)
+		c.Appearance.check(top["appearance"], warn)
 		if left := c.contextualLeftOut(); len(left) > 0 {
 			warn("docs.json: the contextual options %s are not supported by the static export yet; ignored", strings.Join(left, ", "))
 		}

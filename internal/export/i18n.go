@@ -1,0 +1,167 @@
+package export
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+)
+
+// uiText is the interface language of a page: the language of the
+// navigation branch it sits in (navigation.languages), English for a
+// site without languages.
+type uiText struct {
+	code  string            // the platform's code ("cn", "pt-BR"), or the code as written when the table lacks it
+	table map[string]string // nil when the table lacks the language: every string is English
+}
+
+// langAliases are codes authors write for the platform's languages
+// (the ISO and BCP 47 ones) in lower case.
+var langAliases = map[string]string{"zh": "cn", "zh-cn": "cn", "zh-hans": "cn", "zh-sg": "cn", "ja": "jp", "ja-jp": "jp",
+	"zh-tw": "zh-Hant", "zh-hk": "zh-Hant", "zh-hant": "zh-Hant", "pt": "pt-BR", "pt-br": "pt-BR", "nb": "no", "nn": "no",
+	"iw": "he", "in": "id", "en-us": "en", "en-gb": "en"}
+
+// htmlLangs are the BCP 47 tags of the platform codes that are not one.
+var htmlLangs = map[string]string{"cn": "zh-Hans", "jp": "ja", "no": "nb"}
+
+// uiFor returns the interface language for a code of navigation.languages.
+func uiFor(code string) uiText {
+	c := strings.ReplaceAll(strings.TrimSpace(code), "_", "-")
+	if c == "" {
+		c = "en"
+	}
+	if a, ok := langAliases[strings.ToLower(c)]; ok {
+		c = a
+	}
+	for k, table := range uiStrings {
+		if strings.EqualFold(k, c) {
+			return uiText{code: k, table: table}
+		}
+	}
+	return uiText{code: c}
+}
+
+// t is the text for key in the page's language, else in English.
+func (u uiText) t(key string) string {
+	if s := u.table[key]; s != "" {
+		return s
+	}
+	return uiStrings["en"][key]
+}
+
+// english is the text whose English is en in the page's language, for
+// packages that write interface text in English (the API pages); a text
+// the table lacks stays as given.
+func (u uiText) english(en string) string {
+	if k, ok := englishKeys()[en]; ok {
+		return u.t(k)
+	}
+	return en
+}
+
+// englishKeys are the keys of the table by their English text.
+var englishKeys = sync.OnceValue(func() map[string]string {
+	m := make(map[string]string, len(uiStrings["en"]))
+	for k, v := range uiStrings["en"] {
+		m[v] = k
+	}
+	return m
+})
+
+// htmlLang is the page's language as <html lang> takes it.
+func (u uiText) htmlLang() string {
+	if l, ok := htmlLangs[u.code]; ok {
+		return l
+	}
+	if !validLangTag(u.code) {
+		return "en"
+	}
+	return u.code
+}
+
+// validLangTag reports a string of the shape of a BCP 47 tag: letter
+// and digit subtags joined by hyphens.
+func validLangTag(s string) bool {
+	if s == "" || len(s) > 35 {
+		return false
+	}
+	for _, sub := range strings.Split(s, "-") {
+		if sub == "" || len(sub) > 8 {
+			return false
+		}
+		for _, r := range sub {
+			if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// rtl reports a language written right to left.
+func (u uiText) rtl() bool { return u.code == "ar" || u.code == "he" }
+
+// languageName is the name of a language of navigation.languages in
+// that language, as the language switcher shows it; a code the platform
+// does not list stays as written.
+func languageName(code string) string {
+	if n, ok := languageNames[uiFor(code).code]; ok {
+		return n
+	}
+	return code
+}
+
+// ui is the interface language of the pages of section s.
+func (f *frame) ui(s *division) uiText {
+	for d := s; d != nil; d = d.parent {
+		if d.kind == "language" {
+			return uiFor(d.lang)
+		}
+	}
+	return uiFor("en")
+}
+
+// htmlAttrs writes the language attributes of <html>, and for a language
+// other than English the texts app.js writes (data-ui, JSON).
+func (u uiText) htmlAttrs(b *markup.Builder) {
+	b.Attr("lang", u.htmlLang())
+	if u.rtl() {
+		b.Markup(` dir="rtl"`)
+	}
+	if u.table == nil || u.code == "en" {
+		return
+	}
+	js := map[string]string{}
+	for _, k := range []string{"copy", "copied", "noResults", "tab"} {
+		js[k] = u.t(k)
+	}
+	data, _ := json.Marshal(js) // a map of strings always encodes
+	b.Attr("data-ui", string(data))
+}
+
+// localize turns the English interface text that leaf packages write
+// into page content (the copy button of a code block, a heading's link
+// label, the sidebar's "deprecated" tag, the spec download link) into
+// the page's language. Each pattern is our own markup, which text of a
+// page cannot produce: its < and " are escaped.
+func (u uiText) localize(page string) string {
+	if u.table == nil || u.code == "en" {
+		return page
+	}
+	return localizers()[u.code].Replace(page)
+}
+
+// localizers are localize's replacers by language, built on first use.
+var localizers = sync.OnceValue(func() map[string]*strings.Replacer {
+	m := make(map[string]*strings.Replacer, len(uiStrings))
+	for code := range uiStrings {
+		u := uiFor(code)
+		m[code] = strings.NewReplacer(
+			`<button class="copy" type="button">Copy</button>`, `<button class="copy" type="button">`+markup.Escape(u.t("copy"))+`</button>`,
+			`aria-label="Link to this section"`, `aria-label="`+markup.Escape(u.t("anchorLink"))+`"`,
+			`<span class="nav-tag nav-deprecated">deprecated</span>`, `<span class="nav-tag nav-deprecated">`+markup.Escape(u.t("deprecated"))+`</span>`,
+			`" download>Download API spec</a>`, `" download>`+markup.Escape(u.t("downloadSpec"))+`</a>`)
+	}
+	return m
+})
