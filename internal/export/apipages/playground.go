@@ -59,14 +59,22 @@ func (w *Pages) panel(b *markup.Builder, e *openapi.Endpoint, work *openapi.Work
 	writePlayground(b, &cfg)
 }
 
-// writePlayground writes the panel of one request model, OpenAPI or MDX.
+// writePlayground writes the panel of one request model, OpenAPI or MDX:
+// a dialog that the "Try it" button playground.js adds next to the
+// method and path opens. Without script it stays closed, and the page
+// shows the full reference.
 func writePlayground(b *markup.Builder, cfg *PlaygroundConfig) {
 	data, err := markup.JSON(cfg)
 	if err != nil {
 		return
 	}
-	b.Markup(`<section class="playground" id="try-it" aria-label="Try it"><p class="playground-title">Try it</p>` +
+	b.Markup(`<dialog class="playground" id="try-it" aria-labelledby="try-it-title"><div class="pg-head">`)
+	methodBadge(b, cfg.Method)
+	b.Markup(`<code class="pg-path">`)
+	b.Text(cfg.Path)
+	b.Markup(`</code><p class="playground-title" id="try-it-title">Try it</p>` +
+		`<button class="pg-close" type="button" aria-label="Close">×</button></div>` +
 		`<script type="application/json" class="playground-config">`)
 	b.HTML(data)
-	b.Markup(`</script></section>`)
+	b.Markup(`</script></dialog>`)
 }

@@ -28,6 +28,36 @@
   var form = el("form", { "class": "pg-form" });
   panel.appendChild(form);
 
+  // The panel is a dialog that a "Try it" button next to the method and
+  // path opens, as on the hosted site; a link to #try-it opens it too.
+  // Without script there is neither button nor panel: the page is the
+  // reference alone.
+  function openPanel() {
+    if (panel.open) return;
+    if (typeof panel.showModal === "function") panel.showModal();
+    else panel.setAttribute("open", "");
+    var first = form.querySelector("input:not([disabled]),select,textarea");
+    if (first) first.focus();
+  }
+  var tryIt = el("button", { "class": "try-it", type: "button", "aria-haspopup": "dialog", "aria-controls": "try-it" }, "Try it");
+  tryIt.addEventListener("click", openPanel);
+  var bar = document.querySelector(".page .endpoint") || document.querySelector(".page-head");
+  if (bar) bar.appendChild(tryIt);
+  else panel.parentNode.insertBefore(tryIt, panel);
+  document.addEventListener("click", function (ev) {
+    var a = ev.target.closest && ev.target.closest('a[href="#try-it"]');
+    if (a) { ev.preventDefault(); openPanel(); }
+  });
+  // The close button, Escape (the browser's) and a click on the backdrop
+  // (outside the dialog's box) close it.
+  var closer = panel.querySelector(".pg-close");
+  if (closer) closer.addEventListener("click", function () { panel.close(); });
+  panel.addEventListener("click", function (ev) {
+    if (ev.target !== panel || !panel.open) return;
+    var r = panel.getBoundingClientRect();
+    if (ev.clientX < r.left || ev.clientX > r.right || ev.clientY < r.top || ev.clientY > r.bottom) panel.close();
+  });
+
   function row(labelText, input, required) {
     var l = el("label");
     var span = el("span", {}, labelText);
@@ -198,6 +228,7 @@
   form.appendChild(send);
   var result = el("div", { "class": "pg-result", "aria-live": "polite" });
   panel.appendChild(result);
+  if (location.hash === "#try-it") openPanel();
 
   function fail(msg) {
     result.textContent = "";
