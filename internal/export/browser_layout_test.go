@@ -76,7 +76,7 @@ func (b *browser) box(selector string) (layoutBox, error) {
 
 // TestBrowser_layoutScreenshots opens a home page, a guide and API pages
 // (an MDX page with its own examples and a page generated from a spec)
-// at phone and desktop width, keeps a screenshot of each as a test
+// at phone and desktop width, keeps a screenshot of each, light and dark, as a test
 // artifact (go test -artifacts keeps them under the output directory; the
 // path is logged), and checks the layout a reader sees: on the desktop
 // an API page reads in two columns, the examples on the right staying in
@@ -102,6 +102,9 @@ func TestBrowser_layoutScreenshots(t *testing.T) {
 		for _, p := range pages {
 			must(b.openFile(ctx, p.dir, p.page))
 			must(b.screenshot(filepath.Join(shots, fmt.Sprintf("%s-%d.png", p.name, width)), true))
+			// The same page in dark mode, as its toggle sets it.
+			must(b.eval(`document.documentElement.dataset.theme = "dark"`, nil))
+			must(b.screenshot(filepath.Join(shots, fmt.Sprintf("%s-%d-dark.png", p.name, width)), true))
 		}
 	}
 
@@ -247,4 +250,39 @@ func TestBrowser_noHorizontalOverflowAtPhoneWidth(t *testing.T) {
 		t.Fatalf("only %d pages checked; the fixtures have more", checked)
 	}
 	t.Logf("%d pages checked at %dpx", checked, phoneWidth)
+}
+
+// TestBrowser_apiPageWithoutScript opens an endpoint page with script
+// turned off: it must still read in full, every example shown (the
+// request in each language, each named example of a status), with no
+// "Try it" button and no empty playground.
+func TestBrowser_apiPageWithoutScript(t *testing.T) {
+	bin := chromium(t)
+	api, _ := exportTo(t, Request{Source: apiSite(), Kind: KindAirGapped, Features: []string{"playground"}})
+	b, ctx, must := browserSession(t, bin, 60*time.Second)
+	must(b.call("Emulation.setScriptExecutionDisabled", map[string]any{"value": true}, nil))
+	for _, width := range []int{phoneWidth, desktopWidth} {
+		must(b.setViewport(width, 900))
+		must(b.openFile(ctx, api, "api-reference/pets/create-a-pet.html"))
+		var got struct {
+			Script, TryIt, Panel bool
+			Shown, Blocks        int
+			Titles               []string
+		}
+		must(b.eval(`(function () {
+			var blocks = Array.from(document.querySelectorAll(".api-examples .code-block"));
+			var shown = blocks.filter(function (e) { return e.getClientRects().length > 0; });
+			return {Script: document.documentElement.classList.contains("js"), TryIt: !!document.querySelector(".try-it"),
+				Panel: document.querySelector(".playground").getClientRects().length > 0,
+				Shown: shown.length, Blocks: blocks.length,
+				Titles: shown.map(function (e) { return e.getAttribute("data-title"); })};
+		})()`, &got))
+		if got.Script {
+			t.Fatal("script ran although it is turned off")
+		}
+		if got.TryIt || got.Panel || got.Shown != got.Blocks || strings.Join(got.Titles, ",") != "cURL,Python,JavaScript,201 dog,201 cat,400" {
+			t.Errorf("at %dpx without script: Try it %v, panel shown %v, examples shown %q (%d of %d); want no Try it, no panel, every example",
+				width, got.TryIt, got.Panel, got.Titles, got.Shown, got.Blocks)
+		}
+	}
 }
