@@ -39,3 +39,7 @@ func (tb *TestBrowser) Eval(expr string, into any) error { return tb.b.eval(expr
 func (tb *TestBrowser) WaitFor(ctx context.Context, expr string) error {
 	return tb.b.waitFor(ctx, expr)
 }
+
+// OpenTryIt presses the page's "Try it" button and waits until the
+// playground dialog shows.
+func (tb *TestBrowser) OpenTryIt(ctx context.Context) error { return openTryIt(ctx, tb.b) }

@@ -63,8 +63,8 @@ func TestOpenAPI_xDefaultPrefill(t *testing.T) {
 			t.Errorf("prefill %v: JSON body starts as %v, want %v", prefill, body, wantBody)
 		}
 		// The samples and the reference show the spec's own values.
-		i := strings.Index(page, `<section class="playground"`)
-		k := strings.Index(page[max(i, 0):], `</section>`)
+		i := strings.Index(page, `<dialog class="playground"`)
+		k := strings.Index(page[max(i, 0):], `</dialog>`)
 		if i < 0 || k < 0 {
 			t.Fatal("no playground panel")
 		}

@@ -148,7 +148,9 @@ func TestOpenAPI_frontmatterWebhookAndMDXOnly(t *testing.T) {
 	mdx := readOut(t, dir, "guides/mdx-endpoint.html")
 	wantAll(t, "mdx-endpoint", mdx, `<span class="method method-post">POST</span>`, `<code class="field-name">amount</code>`,
 		`<span class="field-in">body</span>`, `default: <code>10</code>`, `<details class="expandable">`,
-		`<div class="example example-request">`, `<div class="example example-response">`)
+		// the page's own examples, in the examples column
+		`<aside class="api-examples" aria-label="Examples"><div class="api-example api-example-request"><p class="api-example-title">Request</p><div class="example example-request" data-tabs>`,
+		`<div class="example example-response" data-tabs>`)
 	if log != "" && strings.Contains(log, "item") {
 		t.Errorf("unexpected warnings: %s", log)
 	}

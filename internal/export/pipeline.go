@@ -129,10 +129,11 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	}
 	content := j.link.rewrite(rendered, p.key, prefix)
 	var apiTop, apiRest markup.HTML
+	var ex mdx.Examples // the right-hand column of an API page
 	if p.api != nil {
-		var apiHs []mdx.Heading
-		apiTop, apiRest, apiHs = j.api.Endpoint(p.api, ap)
-		hs = append(hs, apiHs...)
+		ref := j.api.Endpoint(p.api, ap)
+		apiTop, apiRest, ex.Request, ex.Response = ref.Top, ref.Rest, []byte(ref.Request.String()), []byte(ref.Response.String())
+		hs = append(hs, ref.Headings...)
 	} else if p.schema != nil {
 		var apiHs []mdx.Heading
 		apiTop, apiRest, apiHs = j.api.Schema(p.schema, ap)
@@ -148,8 +149,13 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if !p.fm.Noindex {
 		j.entries[i] = newSearchEntry(p, hs, content)
 	}
+	cols := twoColumns(p)
+	if cols {
+		content, ex = withAuthorExamples(content, ex)
+	}
 	if j.kind == KindAirGapped {
 		content = j.offlineBytes(p.file, prefix, content)
+		ex.Request, ex.Response = j.offlineBytes(p.file, prefix, ex.Request), j.offlineBytes(p.file, prefix, ex.Response)
 		// Spec descriptions are Markdown too: an image or embed in them
 		// must not load from outside the bundle either.
 		apiTop = j.offline(p.file, prefix, apiTop)
@@ -168,8 +174,16 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	}
 	u := j.frame.ui(j.frame.section(p))
 	j.frame.head(b, u, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, p.fm.Noindex, p.fm.metaTags(), scripts)
-	b.HTML(markCurrent(j.frame.chrome(j.frame.section(p), prefix, p.mode), prefix, p.out))
-	b.Markup(`<main id="content" class="main"><article class="page">`)
+	mode := p.mode
+	if cols = cols && len(ex.Request)+len(ex.Response) > 0; cols {
+		mode = modeWide // the examples column takes the place of the contents
+	}
+	b.HTML(markCurrent(j.frame.chrome(j.frame.section(p), prefix, mode), prefix, p.out))
+	if cols {
+		b.Markup(`<main id="content" class="main"><article class="page page-cols">`)
+	} else {
+		b.Markup(`<main id="content" class="main"><article class="page">`)
+	}
 	if p.mode.header() {
 		b.Markup(`<header class="page-head">`)
 		j.frame.eyebrow(b, p)
@@ -184,11 +198,19 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		j.frame.downloadSpecLink(b, prefix)
 		b.Markup(`</header>`)
 	}
+	if cols {
+		b.Markup(`<div class="cols-top">`)
+	}
 	if p.api == nil {
 		apiEndpoint(b, p.fm, j.cfg.API.MDX.Server)
 		j.api.MDXAuth(b, ap)
 	}
 	b.HTML(apiTop)
+	if cols {
+		b.Markup(`</div>`)
+		examplesColumn(b, prefix, ex)
+		b.Markup(`<div class="cols-body">`)
+	}
 	b.Markup(`<div class="prose">`)
 	// The page's own content: goldmark's output of the author's MDX,
 	// with links rewritten (and remote content replaced when air-gapped).
@@ -201,10 +223,13 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		// A custom or frame page is the author's own design to its end.
 		j.frame.pager(b, p, prefix)
 	}
+	if cols {
+		b.Markup(`</div>`)
+	}
 	b.Markup(`</article>`)
 	j.frame.footer(b, j.frame.section(p), prefix)
 	b.Markup(`</main>`)
-	if p.mode.toc() {
+	if mode.toc() {
 		toc(b, hs, u)
 	}
 	tail(b, prefix)

@@ -45,6 +45,7 @@ func TestBrowser_playgroundSendsBase64Files(t *testing.T) {
 	b, ctx, must := browserSession(t, bin, 90*time.Second)
 	must(b.call("Page.navigate", map[string]any{"url": (&url.URL{Scheme: "file", Path: filepath.Join(dir, "api-reference/import.html")}).String()}, nil))
 	must(b.waitFor(ctx, `document.readyState === "complete" && !!document.querySelector(".playground .send")`))
+	must(openTryIt(ctx, b))
 	// Bytes whose base64 and base64url spellings differ (+ and / against
 	// - and _), with padding.
 	must(b.eval(`(function () {

@@ -70,6 +70,7 @@ func TestBrowser_playgroundStartsExport(t *testing.T) {
 	page := (&url.URL{Scheme: "file", Path: filepath.Join(out, "api-reference/static-export/start-a-static-export-job.html")}).String()
 	must(b.Navigate(page))
 	must(b.WaitFor(ctx, `document.readyState === "complete" && document.querySelector(".playground .send")`))
+	must(b.OpenTryIt(ctx))
 	// docs.json leaves api.examples.prefill at its default, false: the
 	// editor starts with the required domain, empty, not its example.
 	var prefilled string

@@ -114,6 +114,7 @@ func TestBrowser_playgroundSendsForms(t *testing.T) {
 		t.Helper()
 		must(b.call("Page.navigate", map[string]any{"url": (&url.URL{Scheme: "file", Path: filepath.Join(dir, page)}).String()}, nil))
 		must(b.waitFor(ctx, `location.pathname.endsWith(`+strconv.Quote("/"+page)+`) && document.readyState === "complete" && !!document.querySelector(".playground .send")`))
+		must(openTryIt(ctx, b))
 	}
 	sendAndWait := func() {
 		t.Helper()

@@ -79,3 +79,18 @@ func corsEcho[T any](t *testing.T, methods, headers string, record func(*http.Re
 	t.Cleanup(srv.Close)
 	return srv, func() []T { mu.Lock(); defer mu.Unlock(); return append([]T(nil), got...) }
 }
+
+// openTryItScript presses the page's "Try it" button and reports whether
+// the playground dialog is open with its Send button shown, as a reader
+// gets to it.
+const openTryItScript = `(function () {
+	var d = document.querySelector(".playground"), send = d && d.querySelector(".send");
+	if (d && !d.open) { var t = document.querySelector(".try-it"); if (t) t.click(); }
+	return !!(d && d.open && send && send.getClientRects().length > 0);
+})()`
+
+// openTryIt opens the playground of the page as a reader does, with its
+// "Try it" button, and waits until the dialog shows.
+func openTryIt(ctx context.Context, b *browser) error {
+	return b.waitFor(ctx, openTryItScript)
+}

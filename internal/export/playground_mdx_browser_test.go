@@ -48,6 +48,7 @@ func TestBrowser_mdxPlaygroundSends(t *testing.T) {
 	b, ctx, must := browserSession(t, bin, 90*time.Second)
 	must(b.call("Page.navigate", map[string]any{"url": (&url.URL{Scheme: "file", Path: filepath.Join(dir, "update-order.html")}).String()}, nil))
 	must(b.waitFor(ctx, `document.readyState === "complete" && !!document.querySelector(".playground .send")`))
+	must(openTryIt(ctx, b))
 
 	// The panel starts from the page's declarations.
 	var start struct{ Limit, Body string }
@@ -77,6 +78,7 @@ func TestBrowser_mdxPlaygroundSends(t *testing.T) {
 	// A body field of type file makes a multipart form.
 	must(b.call("Page.navigate", map[string]any{"url": (&url.URL{Scheme: "file", Path: filepath.Join(dir, "upload.html")}).String()}, nil))
 	must(b.waitFor(ctx, `location.pathname.endsWith("/upload.html") && document.readyState === "complete" && !!document.querySelector(".playground .send")`))
+	must(openTryIt(ctx, b))
 	must(b.eval(`(function () {
 		var dt = new DataTransfer();
 		dt.items.add(new File(["png bytes"], "rex.png", {type: "image/png"}));

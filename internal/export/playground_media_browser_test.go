@@ -52,6 +52,7 @@ paths:
 	page := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "api-reference/get-the-avatar.html")}).String()
 	must(b.call("Page.navigate", map[string]any{"url": page}, nil))
 	must(b.waitFor(ctx, `document.readyState === "complete" && !!document.querySelector(".playground .send")`))
+	must(openTryIt(ctx, b))
 	must(b.eval(`document.querySelector(".playground .send").click()`, nil))
 	must(b.waitFor(ctx, `!!document.querySelector(".playground .pg-error") || (function () {
 		var img = document.querySelector(".playground img.pg-media-out");

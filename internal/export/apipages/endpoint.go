@@ -1,6 +1,7 @@
 package apipages
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
@@ -8,10 +9,22 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
+// Reference is the generated part of an endpoint page.
+type Reference struct {
+	// Top goes above the page's own content, Rest below it.
+	Top, Rest markup.HTML
+	// Request and Response are the request samples (a tab per language)
+	// and the response examples (a tab per status) that the page shows
+	// in its right-hand column; either may be empty.
+	Request, Response markup.HTML
+	// Headings are what the reference adds to the table of contents.
+	Headings []mdx.Heading
+}
+
 // Endpoint renders the generated part of the page p documenting
-// operation o: top goes above the page's own content, rest below it. It
-// returns the headings it adds to the table of contents.
-func (w *Pages) Endpoint(o *openapi.Operation, p Page) (top, rest markup.HTML, hs []mdx.Heading) {
+// operation o.
+func (w *Pages) Endpoint(o *openapi.Operation, p Page) Reference {
+	var hs []mdx.Heading
 	prefix := p.Prefix
 	v := &schemaWriter{View: &openapi.View{Spec: o.Spec, Budget: openapi.ExampleBudget, Warn: w.refWarner(p), Work: p.Work}, md: p.Markdown}
 	e := o.Resolve(v.View)
@@ -50,7 +63,7 @@ func (w *Pages) Endpoint(o *openapi.Operation, p Page) (top, rest markup.HTML, h
 		b.Markup(`</code></p>`)
 	}
 	v.description(&b, o.Op.Str("description"))
-	top = b.Fragment()
+	top := b.Fragment()
 	b.Reset()
 
 	section := sectionWriter(&b, &hs, p.text)
@@ -106,19 +119,27 @@ func (w *Pages) Endpoint(o *openapi.Operation, p Page) (top, rest markup.HTML, h
 		}
 	}
 	w.callbacks(&b, o, v, section)
-	w.responses(&b, e, v, section)
-	if samples := w.requestSamples(e, v.View); !o.Webhook && len(samples) > 0 {
-		section("examples", "Request examples")
-		w.codeGroup(&b, samples)
-	}
+	answers := w.responses(&b, e, v, section)
 	b.Markup(`</div>`)
-	if len(e.Servers) > 1 {
+	// api.js switches the server and the examples of a status.
+	if len(e.Servers) > 1 || slices.ContainsFunc(answers, func(a answer) bool { return len(a.samples) > 1 }) {
 		script(&b, prefix, "_static/api.js")
 	}
 	if tryIt {
 		script(&b, prefix, "_static/playground.js")
 	}
-	return top, b.Fragment(), hs
+	ref := Reference{Top: top, Rest: b.Fragment(), Headings: hs}
+	if samples := w.requestSamples(e, v.View); !o.Webhook && len(samples) > 0 {
+		b.Reset()
+		w.codeGroup(&b, samples)
+		ref.Request = b.Fragment()
+	}
+	if len(answers) > 0 {
+		b.Reset()
+		w.statusGroup(&b, answers)
+		ref.Response = b.Fragment()
+	}
+	return ref
 }
 
 // methodBadge writes an operation's method as the coloured badge.

@@ -1,6 +1,8 @@
 package apipages
 
 import (
+	"strings"
+
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
@@ -16,6 +18,10 @@ type PlaygroundConfig struct {
 	Security [][]openapi.Scheme `json:"security"`
 	Bodies   []openapi.Body     `json:"bodies,omitempty"` // one per request content type
 	BodyReq  bool               `json:"bodyRequired,omitempty"`
+	// Shared are the header parameters that carry a credential of
+	// Security (the same header name, in any case): the panel shows one
+	// input for both, the credential's, and sends the header once.
+	Shared []PlaygroundParam `json:"shared,omitempty"`
 }
 
 // PlaygroundParam is one parameter input of the playground.
@@ -59,14 +65,54 @@ func (w *Pages) panel(b *markup.Builder, e *openapi.Endpoint, work *openapi.Work
 	writePlayground(b, &cfg)
 }
 
-// writePlayground writes the panel of one request model, OpenAPI or MDX.
+// writePlayground writes the panel of one request model, OpenAPI or MDX:
+// a dialog that the "Try it" button playground.js adds next to the
+// method and path opens. Without script it stays closed, and the page
+// shows the full reference.
 func writePlayground(b *markup.Builder, cfg *PlaygroundConfig) {
+	shareCredentials(cfg)
 	data, err := markup.JSON(cfg)
 	if err != nil {
 		return
 	}
-	b.Markup(`<section class="playground" id="try-it" aria-label="Try it"><p class="playground-title">Try it</p>` +
+	b.Markup(`<dialog class="playground" id="try-it" aria-labelledby="try-it-title"><div class="pg-head">`)
+	methodBadge(b, cfg.Method)
+	b.Markup(`<code class="pg-path">`)
+	b.Text(cfg.Path)
+	b.Markup(`</code><p class="playground-title" id="try-it-title">Try it</p>` +
+		`<button class="pg-close" type="button" aria-label="Close">×</button></div>` +
 		`<script type="application/json" class="playground-config">`)
 	b.HTML(data)
-	b.Markup(`</script></section>`)
+	b.Markup(`</script></dialog>`)
+}
+
+// shareCredentials moves out of cfg.Params every header parameter whose
+// name is that of a credential's header (an API key sent in a header, or
+// Authorization for bearer and basic), into cfg.Shared: a spec that
+// declares the header its security scheme already sends gets one input
+// for the one value, not two that could disagree.
+func shareCredentials(cfg *PlaygroundConfig) {
+	headers := map[string]bool{}
+	for _, set := range cfg.Security {
+		for _, sc := range set {
+			switch {
+			case sc.Type == "apiKey" && sc.In == "header" && sc.Param != "":
+				headers[strings.ToLower(sc.Param)] = true
+			case sc.Type == "bearer" || sc.Type == "basic":
+				headers["authorization"] = true
+			}
+		}
+	}
+	if len(headers) == 0 {
+		return
+	}
+	params := cfg.Params[:0:0]
+	for _, p := range cfg.Params {
+		if p.In == "header" && headers[strings.ToLower(p.Name)] {
+			cfg.Shared = append(cfg.Shared, p)
+			continue
+		}
+		params = append(params, p)
+	}
+	cfg.Params = params
 }

@@ -8,14 +8,21 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
-// responses writes every response status with its schema and examples.
-func (w *Pages) responses(b *markup.Builder, e *openapi.Endpoint, v *schemaWriter, section func(id, title string)) {
+// answer is the examples of one response status.
+type answer struct {
+	code    string
+	samples []sample
+}
+
+// responses writes every response status with its schema, and returns
+// the examples of each status that has some, for the examples column.
+func (w *Pages) responses(b *markup.Builder, e *openapi.Endpoint, v *schemaWriter, section func(id, title string)) []answer {
 	rs := e.Op.Op.Sub("responses")
 	if rs == nil || len(rs.Keys) == 0 {
-		return
+		return nil
 	}
 	section("responses", "Responses")
-	var samples []sample
+	var answers []answer
 	for _, code := range rs.Keys {
 		r, _, err := v.Spec.Deref(rs.Get(code))
 		if err != nil || r == nil {
@@ -38,6 +45,7 @@ func (w *Pages) responses(b *markup.Builder, e *openapi.Endpoint, v *schemaWrite
 			}
 		}
 		if content := r.Sub("content"); content != nil {
+			var samples []sample
 			for _, mt := range content.Keys {
 				m := content.Sub(mt)
 				mediaLine(b, mt, false)
@@ -46,13 +54,13 @@ func (w *Pages) responses(b *markup.Builder, e *openapi.Endpoint, v *schemaWrite
 				v.path = nil
 				samples = append(samples, responseSamples(v.View, code, mt, m)...)
 			}
+			if len(samples) > 0 {
+				answers = append(answers, answer{code: code, samples: samples})
+			}
 		}
 		b.Markup(`</div></details>`)
 	}
-	if len(samples) > 0 {
-		b.Markup(`<p class="api-subtitle">Response examples</p>`)
-		w.codeGroup(b, samples)
-	}
+	return answers
 }
 
 // responseSamples lists a media type's named examples, or one example.

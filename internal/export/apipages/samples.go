@@ -1,6 +1,7 @@
 package apipages
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
@@ -25,23 +26,60 @@ type sample struct {
 func (w *Pages) codeGroup(b *markup.Builder, samples []sample) {
 	b.Markup(`<div class="code-group" data-tabs>`)
 	for _, s := range samples {
-		mdx.CodeHead(b, s.title)
-		if s.media != "" {
-			if u, err := markup.Parse(s.code); err == nil {
-				if s.media == "audio" {
-					b.Markup(`<audio class="example-media" controls preload="none" src="`)
-					b.URL(u)
-					b.Markup(`"></audio>`)
-				} else {
-					b.Markup(`<video class="example-media" controls preload="none" src="`)
-					b.URL(u)
-					b.Markup(`"></video>`)
-				}
-			}
+		w.codeBlock(b, s)
+	}
+	b.Markup(`</div>`)
+}
+
+// statusGroup writes the response examples as a code group with a tab
+// per status. A status with several examples (named examples, or more
+// than one content type) gets a selector that api.js switches; without
+// script every example of the status shows, each under its title.
+func (w *Pages) statusGroup(b *markup.Builder, answers []answer) {
+	b.Markup(`<div class="code-group api-statuses" data-tabs>`)
+	for _, a := range answers {
+		if len(a.samples) == 1 {
+			w.codeBlock(b, a.samples[0])
+			continue
 		}
-		b.HTML(w.highlighted(s.lang, s.code))
+		b.Markup(`<div class="api-status-examples"`)
+		b.Attr("data-title", a.code)
+		b.Markup(`><select class="api-example-select"`)
+		b.Attr("aria-label", "Example of the "+a.code+" response")
+		b.Markup(` hidden>`)
+		for i, s := range a.samples {
+			b.Markup(`<option`)
+			b.Attr("value", strconv.Itoa(i))
+			b.Markup(`>`)
+			b.Text(s.title)
+			b.Markup(`</option>`)
+		}
+		b.Markup(`</select>`)
+		for _, s := range a.samples {
+			w.codeBlock(b, s)
+		}
 		b.Markup(`</div>`)
 	}
+	b.Markup(`</div>`)
+}
+
+// codeBlock writes one sample with its title and copy button.
+func (w *Pages) codeBlock(b *markup.Builder, s sample) {
+	mdx.CodeHead(b, s.title)
+	if s.media != "" {
+		if u, err := markup.Parse(s.code); err == nil {
+			if s.media == "audio" {
+				b.Markup(`<audio class="example-media" controls preload="none" src="`)
+				b.URL(u)
+				b.Markup(`"></audio>`)
+			} else {
+				b.Markup(`<video class="example-media" controls preload="none" src="`)
+				b.URL(u)
+				b.Markup(`"></video>`)
+			}
+		}
+	}
+	b.HTML(w.highlighted(s.lang, s.code))
 	b.Markup(`</div>`)
 }
 

@@ -28,6 +28,36 @@
   var form = el("form", { "class": "pg-form" });
   panel.appendChild(form);
 
+  // The panel is a dialog that a "Try it" button next to the method and
+  // path opens, as on the hosted site; a link to #try-it opens it too.
+  // Without script there is neither button nor panel: the page is the
+  // reference alone.
+  function openPanel() {
+    if (panel.open) return;
+    if (typeof panel.showModal === "function") panel.showModal();
+    else panel.setAttribute("open", "");
+    var first = form.querySelector("input:not([disabled]),select,textarea");
+    if (first) first.focus();
+  }
+  var tryIt = el("button", { "class": "try-it", type: "button", "aria-haspopup": "dialog", "aria-controls": "try-it" }, "Try it");
+  tryIt.addEventListener("click", openPanel);
+  var bar = document.querySelector(".page .endpoint") || document.querySelector(".page-head");
+  if (bar) bar.appendChild(tryIt);
+  else panel.parentNode.insertBefore(tryIt, panel);
+  document.addEventListener("click", function (ev) {
+    var a = ev.target.closest && ev.target.closest('a[href="#try-it"]');
+    if (a) { ev.preventDefault(); openPanel(); }
+  });
+  // The close button, Escape (the browser's) and a click on the backdrop
+  // (outside the dialog's box) close it.
+  var closer = panel.querySelector(".pg-close");
+  if (closer) closer.addEventListener("click", function () { panel.close(); });
+  panel.addEventListener("click", function (ev) {
+    if (ev.target !== panel || !panel.open) return;
+    var r = panel.getBoundingClientRect();
+    if (ev.clientX < r.left || ev.clientX > r.right || ev.clientY < r.top || ev.clientY > r.bottom) panel.close();
+  });
+
   function row(labelText, input, required) {
     var l = el("label");
     var span = el("span", {}, labelText);
@@ -61,17 +91,31 @@
   }
   row("Server", server, true);
 
+  // Header parameters that carry a credential (the same header name) are
+  // not asked for twice: the credential's input feeds them.
+  var shared = {};
+  (cfg.shared || []).forEach(function (p) { shared[p.name.toLowerCase()] = p; });
+  function sharedParam(sc) {
+    if (sc.type === "apiKey") return sc["in"] === "header" ? shared[(sc.param || "").toLowerCase()] : null;
+    return sc.type === "bearer" || sc.type === "basic" ? shared.authorization : null;
+  }
+  function sharedNote(p) {
+    form.appendChild(el("p", { "class": "pg-note pg-shared" }, "Also sent as the " + p.name + " header parameter."));
+  }
+
   var auth = [];
   var seen = {};
   (cfg.security || []).forEach(function (set) {
     set.forEach(function (sc) {
       if (seen[sc.name]) return;
       seen[sc.name] = true;
+      var sp = sharedParam(sc);
       if (sc.type === "basic") {
-        var u = row(sc.name + " username", el("input", { "class": "pg-auth", type: "text", autocomplete: "off" }));
-        var p = row(sc.name + " password", el("input", { "class": "pg-auth", type: "password", autocomplete: "off" }));
+        var u = row(sc.name + " username", el("input", { "class": "pg-auth", type: "text", autocomplete: "off" }), sp && sp.required);
+        var p = row(sc.name + " password", el("input", { "class": "pg-auth", type: "password", autocomplete: "off" }), sp && sp.required);
         u.value = recall(sc.name + ":user");
-        auth.push({ sc: sc, user: u, pass: p });
+        if (sp) sharedNote(sp);
+        auth.push({ sc: sc, user: u, pass: p, shared: sp });
         return;
       }
       var label = sc.type === "apiKey" ? sc.param + " (" + sc["in"] + ")" : "Authorization (" + (sc.type === "bearer" ? "Bearer" : sc.type) + ")";
@@ -79,9 +123,14 @@
         cookieRow(label);
         return;
       }
-      var i = row(label, el("input", { "class": "pg-auth", "data-scheme": sc.name, type: "password", autocomplete: "off", placeholder: sc.type === "apiKey" ? "API key" : "token" }));
-      i.value = recall(sc.name) || sc.prefill || "";
-      auth.push({ sc: sc, input: i });
+      var i = row(label, el("input", { "class": "pg-auth", "data-scheme": sc.name, type: "password", autocomplete: "off", placeholder: sc.type === "apiKey" ? "API key" : "token" }), sp && sp.required);
+      i.value = recall(sc.name) || sc.prefill || (sp && sp["default"]) || "";
+      if (sp) {
+        i.setAttribute("data-name", sp.name);
+        i.setAttribute("data-in", "header");
+        sharedNote(sp);
+      }
+      auth.push({ sc: sc, input: i, shared: sp });
     });
   });
 
@@ -198,6 +247,7 @@
   form.appendChild(send);
   var result = el("div", { "class": "pg-result", "aria-live": "polite" });
   panel.appendChild(result);
+  if (location.hash === "#try-it") openPanel();
 
   function fail(msg) {
     result.textContent = "";
@@ -216,6 +266,13 @@
       else if (x.p["in"] === "query") query.append(x.p.name, v);
       else if (x.p["in"] === "header") headers[x.p.name] = v;
     });
+    // A credential that a required header parameter shares must be given
+    // (basic: a user name or a password).
+    auth.forEach(function (a) {
+      if (!a.shared || !a.shared.required) return;
+      var v = a.user ? a.user.value + a.pass.value : a.input.value.trim();
+      if (v === "" && missing.indexOf(a.shared.name) < 0) missing.push(a.shared.name);
+    });
     var payload = null;
     if (body && body.b.form) payload = formBody(missing);
     if (missing.length) return fail("Required: " + missing.join(", "));
@@ -231,7 +288,9 @@
       if (!v) return;
       if (sc.type === "apiKey" && sc["in"] === "header") headers[sc.param] = v;
       else if (sc.type === "apiKey" && sc["in"] === "query") query.append(sc.param, v);
-      else if (sc.type !== "apiKey") headers.Authorization = "Bearer " + v;
+      // A value that already names its scheme (pasted whole, or a
+      // parameter's example) is sent as it is.
+      else if (sc.type !== "apiKey") headers.Authorization = /^bearer\s/i.test(v) ? v : "Bearer " + v;
     });
     var init = { method: cfg.method, headers: headers, mode: "cors", credentials: "omit", cache: "no-store" };
     if (!payload && body && body.text && body.text.value.trim() !== "") {

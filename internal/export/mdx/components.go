@@ -127,9 +127,9 @@ func renderComponent(t *jsxTag) (openHTML, closeHTML markup.HTML) {
 		b.Markup(`<div class="update-body">`)
 		return b.Fragment(), markup.Const(`</div></section>`)
 	case "RequestExample":
-		return markup.Const(`<div class="example example-request"><p class="example-title">Request example</p>`), markup.Const(`</div>`)
+		return markup.Const(`<div class="example example-request" data-tabs><p class="example-title">Request example</p>`), markup.Const(`</div>`)
 	case "ResponseExample":
-		return markup.Const(`<div class="example example-response"><p class="example-title">Response example</p>`), markup.Const(`</div>`)
+		return markup.Const(`<div class="example example-response" data-tabs><p class="example-title">Response example</p>`), markup.Const(`</div>`)
 	case "Tree":
 		return markup.Const(`<ul class="tree">`), markup.Const(`</ul>`)
 	case "Tree.Folder":

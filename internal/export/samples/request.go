@@ -32,6 +32,7 @@ func FromEndpoint(e *openapi.Endpoint, v *openapi.View, all bool) Request {
 	path := e.Op.Path
 	q := url.Values{}
 	r := Request{method: e.Op.Method}
+	sent := credentialHeaders(e)
 	for _, p := range e.Params {
 		val := "<" + p.Name + ">"
 		if ex, ok := p.O.M["example"]; ok {
@@ -51,7 +52,9 @@ func FromEndpoint(e *openapi.Endpoint, v *openapi.View, all bool) Request {
 				q.Set(p.Name, val)
 			}
 		case "header":
-			if p.Required || all {
+			// A header the credential below sends is sent once, as the
+			// credential.
+			if (p.Required || all) && !sent[strings.ToLower(p.Name)] {
 				r.headers = append(r.headers, [2]string{p.Name, val})
 			}
 		case "cookie":
@@ -302,4 +305,22 @@ func (r Request) javascript() string {
 	}
 	b.WriteString("\n};\n\nfetch(" + jsonString(r.url) + ", options)\n  .then(response => response.json())\n  .then(response => console.log(response))\n  .catch(err => console.error(err));")
 	return b.String()
+}
+
+// credentialHeaders are the lower-case names of the headers the sample's
+// credentials (the first security alternative) send.
+func credentialHeaders(e *openapi.Endpoint) map[string]bool {
+	out := map[string]bool{}
+	if len(e.Security) == 0 {
+		return out
+	}
+	for _, sc := range e.Security[0] {
+		switch {
+		case sc.Type == "bearer" || sc.Type == "basic":
+			out["authorization"] = true
+		case sc.Type == "apiKey" && sc.In == "header":
+			out[strings.ToLower(sc.Param)] = true
+		}
+	}
+	return out
 }

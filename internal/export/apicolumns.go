@@ -1,0 +1,60 @@
+package export
+
+import (
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+)
+
+// An API page (an endpoint of a spec, or an MDX page with "api"
+// frontmatter) reads in two columns on a wide screen, as on the hosted
+// site: the reference on the left and, pinned on the right in place of
+// the table of contents, the request samples and the response examples.
+// The page is a grid of four parts (the title header, the method and
+// path with the description, the examples, the rest) whose document
+// order is the order of one column on a narrow screen: the examples come
+// right after the description, before the parameters. api.css places
+// them.
+
+// twoColumns reports whether page p is laid out in columns when it has
+// examples: API pages in the modes that keep the title and the content's
+// width to themselves (default and wide).
+func twoColumns(p *page) bool {
+	return (p.api != nil || p.fm.API != "") && (p.mode == modeDefault || p.mode == modeWide)
+}
+
+// withAuthorExamples takes the page's own <RequestExample> and
+// <ResponseExample> blocks out of its content for the examples column. An
+// author's request examples stand in for the generated request samples,
+// and their response examples for the generated ones, as the page's
+// written examples win over what the spec gives.
+func withAuthorExamples(content []byte, gen mdx.Examples) ([]byte, mdx.Examples) {
+	own := mdx.SplitExamples(content)
+	if len(own.Request) == 0 {
+		own.Request = gen.Request
+	}
+	if len(own.Response) == 0 {
+		own.Response = gen.Response
+	}
+	return own.Rest, own
+}
+
+// examplesColumn writes the examples column: the request, then the
+// response. On a wide screen it stays in view as the reference scrolls.
+// The column's layout is in api.css, which an MDX page without a
+// playground would not link otherwise.
+func examplesColumn(b *markup.Builder, prefix markup.Prefix, ex mdx.Examples) {
+	b.Markup(`<link rel="stylesheet" href="`)
+	b.URL(markup.Path(prefix, "_static/api.css", ""))
+	b.Markup(`"><aside class="api-examples" aria-label="Examples">`)
+	if len(ex.Request) > 0 {
+		b.Markup(`<div class="api-example api-example-request"><p class="api-example-title">Request</p>`)
+		b.HTML(markup.Rendered(string(ex.Request)))
+		b.Markup(`</div>`)
+	}
+	if len(ex.Response) > 0 {
+		b.Markup(`<div class="api-example api-example-response"><p class="api-example-title">Response</p>`)
+		b.HTML(markup.Rendered(string(ex.Response)))
+		b.Markup(`</div>`)
+	}
+	b.Markup(`</aside>`)
+}
