@@ -51,6 +51,10 @@ type pipeline struct {
 	comps *mdx.Components // the custom components of the source's pages
 
 	entries []searchEntry // one per page, filled by the workers
+	// markdown is each page's Markdown copy (machines.go), filled by
+	// the workers; pageIndex finds a page's place in pages by key.
+	markdown  []string
+	pageIndex map[string]int
 }
 
 // renderBuffers are reused by one worker across pages.
@@ -115,6 +119,8 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		mdxPanel = j.api.MDXPanel(ap, func() []*mdx.ParamField { return mdx.ParamFields(string(p.body), j.read.loadSnippet) })
 	}
 	doc := mdx.PreprocessPage(string(p.body), j.read.loadSnippet, p.file)
+	md := j.pageMarkdown(ctx, p)
+	j.markdown[i] = md
 	p.body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
 	hs, err := mdx.ToHTML(j.e.md, []byte(mdx.Bound(doc.Markdown)), &buf.html)
@@ -148,7 +154,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		j.warn("%s: the schemas fan out past what one page may expand (%d steps); %d shown by name with \"…\"",
 			p.apiName(), openapi.PageWork, work.Cut)
 	}
-	if !p.fm.Noindex {
+	if !j.noindex(p) {
 		j.entries[i] = newSearchEntry(p, hs, content)
 	}
 	if j.kind == KindAirGapped {
@@ -169,7 +175,10 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if j.kind != KindAirGapped { // an air-gapped page keeps no inline or remote script
 		scripts = pageScripts(content)
 	}
-	j.frame.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, p.fm.Noindex, p.fm.metaTags(), scripts)
+	noindex := j.noindex(p)
+	meta := j.metaHTML(p, noindex)
+	meta = markup.Concat(meta, mdAlternate(p))
+	j.frame.head(b, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, noindex, meta, scripts)
 	b.HTML(markCurrent(j.frame.chrome(j.frame.section(p), prefix, p.mode), prefix, p.out))
 	b.Markup(`<main id="content" class="main"><article class="page">`)
 	if p.mode.header() {
@@ -184,6 +193,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 			b.Markup(`</p>`)
 		}
 		j.frame.downloadSpecLink(b, prefix)
+		j.pageActions(b, p, md)
 		b.Markup(`</header>`)
 	}
 	if p.api == nil {
@@ -210,6 +220,9 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		toc(b, hs)
 	}
 	tail(b, prefix)
+	if err := j.out.write(mdOut(p.out), []byte(md)); err != nil {
+		return err
+	}
 	return j.out.write(p.out, []byte(b.String()))
 }
 

@@ -186,3 +186,36 @@
     load(function () { render(input.value.trim()); });
   }
 })();
+
+// Copy page: the page's Markdown is embedded next to the button, so it
+// copies from file:// too, where a script may not read other files.
+(function () {
+  "use strict";
+  var btn = document.querySelector(".md-copy");
+  var src = document.querySelector(".md-source");
+  if (!btn || !src) return;
+  var label = btn.textContent;
+  function done() {
+    btn.textContent = btn.getAttribute("data-copied") || label;
+    btn.classList.add("copied");
+    setTimeout(function () { btn.textContent = label; btn.classList.remove("copied"); }, 1500);
+  }
+  btn.addEventListener("click", function () {
+    var text = src.value;
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, fallback);
+    } else {
+      fallback();
+    }
+    // Without the async clipboard (an http:// page), the selection of a
+    // shown textarea is copied the old way.
+    function fallback() {
+      src.hidden = false;
+      src.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { /* not allowed */ }
+      src.hidden = true;
+      if (ok) done();
+    }
+  });
+})();
