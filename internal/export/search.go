@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -150,6 +151,40 @@ func (j *pipeline) searchIndexJS() ([]byte, error) {
 	if err := enc.Encode(entries); err != nil {
 		return nil, err
 	}
+	b.WriteString(";\nwindow.__docsSearchWords=")
+	if err := enc.Encode(searchVocabulary(entries)); err != nil {
+		return nil, err
+	}
 	b.WriteString(";\n")
 	return b.Bytes(), nil
+}
+
+// searchWord is a word as app.js reads one: a run of letters and digits.
+var searchWord = regexp.MustCompile(`[\pL\pN]+`)
+
+// searchVocabulary lists, space-separated and sorted, every distinct
+// lower-case word of the index. app.js matches a query's words against
+// it (exactly, by prefix, with a typo) and then looks for the words it
+// found in the text, so the browser never has to cut all the text into
+// words itself before the first result.
+func searchVocabulary(entries []searchEntry) string {
+	seen := map[string]bool{}
+	add := func(s string) {
+		for _, w := range searchWord.FindAllString(strings.ToLower(s), -1) {
+			seen[w] = true
+		}
+	}
+	for _, e := range entries {
+		add(e.Title)
+		for _, x := range e.Parts {
+			add(x[0])
+			add(x[2])
+		}
+	}
+	words := make([]string, 0, len(seen))
+	for w := range seen {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	return strings.Join(words, " ")
 }

@@ -81,11 +81,12 @@
   });
 
   // Search. The index loads on first use, so pages stay light. It is a
-  // script, not a fetch, so it loads from file:// too. On load each word
-  // of the titles, headings and section texts goes into a map from word
-  // to where it occurs; a query then matches words exactly, by prefix or
-  // with a small typo, ranks title above heading above body, and shows
-  // each page once with its matching sections under it.
+  // script, not a fetch, so it loads from file:// too. It holds the
+  // pages' titles, headings and section texts and the list of their
+  // words: a query's words are matched against that list (exactly, by
+  // prefix or with a small typo), then the words found are looked for in
+  // the text, title above heading above body, and each page is shown
+  // once with its matching sections under it.
   var input = document.getElementById("search-input");
   var box = document.getElementById("search-results");
   if (!input || !box) return;
@@ -93,30 +94,15 @@
   var WEIGHT = [10, 5, 1]; // title, heading, body
   var wordRE = /[\p{L}\p{N}]+/gu, cjkRE = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
   function words(s) { return s.toLowerCase().match(wordRE) || []; }
-  function build(raw) {
+  function build(raw, vocab) {
     var t0 = performance.now();
-    var post = new Map(), pages = [];
-    function add(seen, w, code) {
-      if (seen[w] === code) return;
-      seen[w] = code;
-      var l = post.get(w);
-      if (l) l.push(code); else post.set(w, [code]);
-    }
-    raw.forEach(function (p, i) {
-      var seen = Object.create(null), secs = (p.x || []).slice(0, 1000);
-      words(p.t).forEach(function (w) { add(seen, w, i * 4096); });
-      secs.forEach(function (x, j) {
-        var base = (i * 1024 + j + 1) * 4;
-        seen = Object.create(null);
-        words(x[0]).forEach(function (w) { add(seen, w, base + 1); });
-        seen = Object.create(null);
-        words(x[2]).forEach(function (w) { add(seen, w, base + 2); });
-      });
-      pages.push({ p: p, t: p.t.toLowerCase(), x: secs.map(function (x) { return (x[0] + " " + x[2]).toLowerCase(); }) });
+    var pages = raw.map(function (p) {
+      var x = (p.x || []).map(function (x) { return [x[0].toLowerCase(), x[2].toLowerCase()]; });
+      var t = p.t.toLowerCase();
+      return { p: p, t: t, x: x, all: t + "\n" + x.map(function (x) { return x[0] + "\n" + x[1]; }).join("\n") };
     });
-    var vocab = Array.from(post.keys());
     box.setAttribute("data-build-ms", (performance.now() - t0).toFixed(1));
-    return { pages: pages, vocab: vocab, post: vocab.map(function (w) { return post.get(w); }) };
+    return { pages: pages, vocab: vocab ? vocab.split(" ") : [] };
   }
   function load(then) {
     if (index) return then();
@@ -125,8 +111,8 @@
       var s = document.createElement("script");
       s.src = root + "_static/search-index.js";
       s.onload = function () {
-        index = build(window.__docsSearchIndex || []);
-        window.__docsSearchIndex = null; // the built form replaces it
+        index = build(window.__docsSearchIndex || [], window.__docsSearchWords || "");
+        window.__docsSearchIndex = window.__docsSearchWords = null; // the built form replaces them
         loading.forEach(function (f) { f(); });
       };
       document.head.appendChild(s);
@@ -162,63 +148,73 @@
     }
     return 0;
   }
+  function reEsc(w) { return w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
   // match scores one term on every page and section: the best quality
-  // times the weight of the field it was found in.
-  function match(t) {
-    var pages = new Map(), secs = new Map(), found = [];
-    function note(i, key, score) {
-      if (!(pages.get(i) >= score)) pages.set(i, score);
-      if (key >= 0 && !(secs.get(key) >= score)) secs.set(key, score);
+  // of a word it matches times the weight of the field it is in. Only
+  // the pages in only are looked at, when it is given.
+  function match(t, only) {
+    var pages = new Map(), secs = new Map(), q = new Map(), cjk = cjkRE.test(t);
+    if (cjk || t.length < 2) { // CJK has no spaces: match inside text; one letter: that word
+      q.set(t, 1);
+    } else {
+      for (var w = 0; w < index.vocab.length; w++) {
+        var v = quality(t, index.vocab[w]);
+        if (v) q.set(index.vocab[w], v);
+      }
     }
-    if (cjkRE.test(t)) { // no spaces between words: match inside text
-      index.pages.forEach(function (e, i) {
-        if (e.t.indexOf(t) >= 0) note(i, -1, WEIGHT[0]);
-        e.x.forEach(function (x, j) { if (x.indexOf(t) >= 0) note(i, i * 1024 + j + 1, WEIGHT[1]); });
+    var found = Array.from(q.keys());
+    if (!found.length) return { pages: pages, secs: secs, found: found };
+    found.sort(function (a, b) { return b.length - a.length; }); // longest first in the alternation
+    var alt = found.map(reEsc).join("|");
+    var re = cjk ? new RegExp("()(" + alt + ")", "g") : new RegExp("(^|[^\\p{L}\\p{N}])(" + alt + ")(?![\\p{L}\\p{N}])", "gu");
+    // best is the best quality of a match in s, 0 for none.
+    function best(s) {
+      re.lastIndex = 0;
+      var m, top = 0;
+      while (top < 1 && (m = re.exec(s))) {
+        var v = q.get(m[2]);
+        if (v > top) top = v;
+      }
+      return top;
+    }
+    index.pages.forEach(function (e, i) {
+      if (only && !only.has(i)) return;
+      re.lastIndex = 0;
+      if (!re.test(e.all)) return;
+      var top = best(e.t) * WEIGHT[0];
+      e.x.forEach(function (x, j) {
+        var s = Math.max(best(x[0]) * WEIGHT[1], best(x[1]) * WEIGHT[2]);
+        if (s > 0) secs.set(i * 1024 + j, s);
+        if (s > top) top = s;
       });
-      return { pages: pages, secs: secs, found: [t] };
-    }
-    if (t.length < 2) { // one letter: exact words only
-      var at = index.vocab.indexOf(t);
-      return at < 0 ? { pages: pages, secs: secs, found: [] } : scan([at], [1]);
-    }
-    var ws = [], qs = [];
-    for (var w = 0; w < index.vocab.length; w++) {
-      var q = quality(t, index.vocab[w]);
-      if (q) { ws.push(w); qs.push(q); }
-    }
-    return scan(ws, qs);
-    function scan(ws, qs) {
-      ws.forEach(function (w, n) {
-        found.push(index.vocab[w]);
-        var list = index.post[w];
-        for (var k = 0; k < list.length; k++) {
-          var code = list[k], f = code & 3, key = code >> 2;
-          var i = Math.floor(key / 1024);
-          note(i, f === 0 ? -1 : key, qs[n] * WEIGHT[f]);
-        }
-      });
-      return { pages: pages, secs: secs, found: found };
-    }
+      if (top > 0) pages.set(i, top);
+    });
+    return { pages: pages, secs: secs, found: found };
   }
   function search(q) {
     var terms = words(q);
     if (!terms.length) return [];
-    var per = terms.map(match), hits = [];
-    per[0].pages.forEach(function (s, i) {
+    // Every term must match: each looks only at the pages the one
+    // before it matched.
+    var per = [], only = null;
+    for (var k = 0; k < terms.length && (!only || only.size); k++) {
+      per.push(match(terms[k], only));
+      only = per[k].pages;
+    }
+    var hits = [];
+    if (per.length === terms.length) only.forEach(function (s, i) {
       var score = 0;
-      for (var k = 0; k < per.length; k++) {
-        var v = per[k].pages.get(i);
-        if (v === undefined) return; // every term must match
-        score += v;
-      }
+      per.forEach(function (m) { score += m.pages.get(i); });
       var e = index.pages[i];
       if (e.t === terms.join(" ")) score += 20; // the page is named so
-      var secs = [];
+      // Sections that hold every term, else each section that holds one.
+      var secs = [], some = [];
       e.x.forEach(function (x, j) {
-        var key = i * 1024 + j + 1, ss = 0, all = true;
+        var key = i * 1024 + j, ss = 0, all = true;
         per.forEach(function (m) { var v = m.secs.get(key); if (v === undefined) all = false; else ss += v; });
-        if (ss > 0 && (all || per.length === 1)) secs.push({ j: j, score: ss });
+        if (ss > 0) (all ? secs : some).push({ j: j, score: ss });
       });
+      if (!secs.length) secs = some;
       secs.sort(function (a, b) { return b.score - a.score || a.j - b.j; });
       hits.push({ e: e, score: score, secs: secs.slice(0, 3) });
     });
