@@ -14,7 +14,8 @@ import (
 // places: a title, a heading, body text.
 func searchSite() map[string]string {
 	return map[string]string{
-		"docs.json": `{"name": "Search test", "navigation": {"groups": [{"group": "Guides", "pages": ["rate-limits", "webhooks", "errors", "authentication"]}]}}`,
+		"docs.json": `{"name": "Search test", "navigation": {"groups": [{"group": "Guides", "pages": ["rate-limits", "webhooks", "errors", "authentication", "ninshou"]}]}}`,
+		"ninshou.mdx": "---\ntitle: 認証\n---\nAPIキーで呼び出しを認証します。\n\n## キーの更新\n\n古いキーは一日使えます。\n",
 		"rate-limits.mdx": "---\ntitle: Rate limits\n---\nEach token has a quota. A request without authentication counts against the address.\n\n" +
 			"## Headers\n\nThe response headers tell how much is left.\n",
 		"webhooks.mdx": "---\ntitle: Webhooks\n---\nWebhooks send events to your endpoint.\n\n## Verify\n\nCheck the signature: authentication of the sender " +
@@ -87,6 +88,7 @@ func TestBrowser_searchRanking(t *testing.T) {
 		{"authentcaton", "two edits in a long word", []string{"Authentication", "Errors"}},
 		{"webhoks", "one letter missing in a short word", []string{"Webhooks"}},
 		{"rotate key", "two words in one section", []string{"Authentication"}},
+		{"認証", "Japanese, which has no spaces: inside the text", []string{"認証"}},
 	} {
 		got := titles(runSearch(ctx, t, b, tc.q))
 		if len(got) < len(tc.want) || strings.Join(got[:len(tc.want)], "|") != strings.Join(tc.want, "|") {
@@ -99,6 +101,10 @@ func TestBrowser_searchRanking(t *testing.T) {
 	// A typo is small only: two edits in a six-letter word find nothing.
 	if got := runSearch(ctx, t, b, "wbhok"); len(got) != 0 {
 		t.Errorf("wbhok matched %q; a typo of two edits in a short word should not", titles(got))
+	}
+
+	if got := runSearch(ctx, t, b, "古いキー"); len(got) != 1 || got[0].Title != "認証" || strings.Join(got[0].Sections, "|") != "キーの更新" {
+		t.Errorf("古いキー: %+v; want 認証 with its section キーの更新", got)
 	}
 
 	groups := runSearch(ctx, t, b, "key")
