@@ -249,14 +249,14 @@
       box.innerHTML = '<span class="r-empty">No results for “' + esc(q) + '”</span>';
     } else {
       box.innerHTML = hits.map(function (h) {
-        // The page, with a snippet of its lead or of its best section,
-        // then the sections that match, each to its anchor.
+        // The page, then the sections that match, each to its anchor.
         var p = h.e.p, href = root + p.u, x0 = p.x && p.x[0] ? p.x[0] : ["", "", ""];
+        // The lead's snippet when the lead matches or nothing else does;
+        // a matching section shows its own below.
         var leadHit = h.secs.some(function (s) { return s.j === 0; });
-        var best = !leadHit && h.secs.length ? p.x[h.secs[0].j] : x0;
+        var snip = leadHit || !h.secs.length ? '<span class="r-snip">' + snippet(x0[2], res.found) + "</span>" : "";
         var html = '<div class="r-group" role="group"><a role="option" class="r-page" href="' + esc(href) +
-          '"><span class="r-title">' + esc(p.t) + "</span>" + (p.s ? '<span class="r-sub">' + esc(p.s) + "</span>" : "") +
-          '<span class="r-snip">' + snippet(best[2] || x0[2], res.found) + "</span></a>";
+          '"><span class="r-title">' + esc(p.t) + "</span>" + (p.s ? '<span class="r-sub">' + esc(p.s) + "</span>" : "") + snip + "</a>";
         h.secs.forEach(function (s) {
           var x = p.x[s.j];
           if (!x[0]) return;
