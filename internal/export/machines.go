@@ -87,8 +87,12 @@ func noRemoteImages(md string) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// mdLink finds inline link and image destinations: ](dest) and ](dest "title").
-var mdLink = regexp.MustCompile(`\]\(([^()\s]+)((?:\s+"[^"]*")?)\)`)
+// mdLink finds inline link and image destinations: ](dest) and ](dest "title");
+// htmlRef the src and href attributes of raw HTML in Markdown.
+var (
+	mdLink  = regexp.MustCompile(`\]\(([^()\s]+)((?:\s+"[^"]*")?)\)`)
+	htmlRef = regexp.MustCompile(`\b(src|href)="([^"]+)"`)
+)
 
 // mdLinks rewrites, outside code, the destinations of links to pages of
 // the bundle to their Markdown copies and those to files to the file,
@@ -103,32 +107,42 @@ func (j *pipeline) mdLinks(md string, p *page) string {
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			fence = !fence
 		}
-		if fence || !strings.Contains(line, "](") {
+		if fence || !strings.Contains(line, "](") && !strings.Contains(line, `="`) {
 			out.WriteString(line)
 			continue
 		}
 		out.WriteString(rewriteOutsideCode(line, func(s string) string {
-			return mdLink.ReplaceAllStringFunc(s, func(m string) string {
+			s = mdLink.ReplaceAllStringFunc(s, func(m string) string {
 				sm := mdLink.FindStringSubmatch(m)
-				u, ok := j.link.target(p.key, sm[1])
-				if !ok || hasScheme(u.String()) {
-					return m
-				}
-				dest := u.String()
-				path, rest, _ := strings.Cut(dest, "#")
-				if strings.HasSuffix(path, ".html") {
-					if _, page := j.byKey[strings.TrimSuffix(path, ".html")]; page {
-						path = mdOut(path)
-					}
-				}
-				if rest != "" {
-					path += "#" + rest
-				}
-				return "](" + string(prefix) + path + sm[2] + ")"
+				return "](" + j.mdTarget(p, prefix, sm[1]) + sm[2] + ")"
+			})
+			return htmlRef.ReplaceAllStringFunc(s, func(m string) string {
+				sm := htmlRef.FindStringSubmatch(m)
+				return sm[1] + `="` + j.mdTarget(p, prefix, sm[2]) + `"`
 			})
 		}))
 	}
 	return out.String()
+}
+
+// mdTarget is where a reference of page p's Markdown copy leads: a page
+// of the bundle's copy or a file of the bundle, relative to the copy; a
+// reference the bundle cannot resolve stays as written.
+func (j *pipeline) mdTarget(p *page, prefix markup.Prefix, ref string) string {
+	u, ok := j.link.target(p.key, ref)
+	if !ok || hasScheme(u.String()) {
+		return ref
+	}
+	dest, rest, _ := strings.Cut(u.String(), "#")
+	if strings.HasSuffix(dest, ".html") {
+		if _, page := j.byKey[strings.TrimSuffix(dest, ".html")]; page {
+			dest = mdOut(dest)
+		}
+	}
+	if rest != "" {
+		dest += "#" + rest
+	}
+	return string(prefix) + dest
 }
 
 // rewriteOutsideCode applies f to the parts of line outside code spans.

@@ -61,7 +61,8 @@ func TestMachines_pageMarkdown(t *testing.T) {
 	md := readOut(t, dir, "components.md")
 	for _, want := range []string{"# All components\n\n> Every component the exporter renders.\n",
 		"> **Note:**\n>\n> A note with **bold** text.", "**1. First step**", "**[Linked card](nested/child.md)**",
-		"`limit` (query, integer, required, default: 10)", "![A pixel](images/pic.png)"} {
+		"`limit` (query, integer, required, default: 10)", "![A pixel](images/pic.png)", `<img src="images/pic.png"`,
+		"Literal `<Note>` in code stays text."} {
 		if !strings.Contains(md, want) {
 			t.Errorf("components.md lacks %q", want)
 		}
