@@ -14,7 +14,7 @@ import (
 // places: a title, a heading, body text.
 func searchSite() map[string]string {
 	return map[string]string{
-		"docs.json": `{"name": "Search test", "navigation": {"groups": [{"group": "Guides", "pages": ["rate-limits", "webhooks", "errors", "authentication", "ninshou"]}]}}`,
+		"docs.json":   `{"name": "Search test", "navigation": {"groups": [{"group": "Guides", "pages": ["rate-limits", "webhooks", "errors", "authentication", "ninshou"]}]}}`,
 		"ninshou.mdx": "---\ntitle: 認証\n---\nAPIキーで呼び出しを認証します。\n\n## キーの更新\n\n古いキーは一日使えます。\n",
 		"rate-limits.mdx": "---\ntitle: Rate limits\n---\nEach token has a quota. A request without authentication counts against the address.\n\n" +
 			"## Headers\n\nThe response headers tell how much is left.\n",
