@@ -43,15 +43,15 @@ func TestBrowser_searchAndFollowLinks(t *testing.T) {
 	})()`, nil))
 	must(b.waitFor(ctx, `document.querySelectorAll("#search-results a").length > 0`))
 	var hits []struct{ Title, Href string }
-	must(b.eval(`Array.from(document.querySelectorAll("#search-results a")).map(function (a) {
-		return {title: a.querySelector(".r-title").textContent, href: a.href};
+	must(b.eval(`Array.from(document.querySelectorAll("#search-results .r-group")).map(function (g) {
+		return {title: g.querySelector(".r-title").textContent, href: g.querySelector(".r-section").href};
 	})`, &hits))
 	wantHref := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "guides/webhooks.html"), Fragment: "verify-the-signature"}).String()
 	if hits[0].Title != "Webhooks" || hits[0].Href != wantHref {
-		t.Fatalf("first search hit = %+v, want Webhooks at %s", hits[0], wantHref)
+		t.Fatalf("first search hit = %+v, want Webhooks with its section at %s", hits[0], wantHref)
 	}
 
-	must(b.eval(`document.querySelector("#search-results a").click()`, nil))
+	must(b.eval(`document.querySelector("#search-results .r-section").click()`, nil))
 	must(b.waitFor(ctx, `location.pathname.endsWith("/guides/webhooks.html") && document.readyState === "complete"`))
 	var title, current string
 	must(b.eval(`document.querySelector("h1").textContent`, &title))

@@ -118,12 +118,12 @@ func TestConfig_refLinkOutOfSource(t *testing.T) {
 // TestConfig_unsupportedKeysWarn reports settings the export ignores.
 func TestConfig_unsupportedKeysWarn(t *testing.T) {
 	var warns []string
-	_, err := loadConfig(mapFS(map[string]string{"docs.json": `{"name": "x", "seo": {}, "contextual": {"options": ["copy"]}}`}),
+	_, err := loadConfig(mapFS(map[string]string{"docs.json": `{"name": "x", "seo": {"pathMetatags": []}, "contextual": {"options": ["chatgpt"]}}`}),
 		DefaultLimits, func(f string, _ ...any) { warns = append(warns, f) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(warns) != 2 {
-		t.Fatalf("warnings = %q, want one per unsupported key (seo, contextual option copy)", warns)
+		t.Fatalf("warnings = %q, want one per unsupported key (seo.pathMetatags, contextual option chatgpt)", warns)
 	}
 }

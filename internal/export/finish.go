@@ -36,6 +36,9 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 		{"index.html", j.indexRedirect},
 		{"404.html", j.frame.notFound},
 		{"sitemap.xml", j.sitemap},
+		{"robots.txt", j.robotsTxt},
+		{"llms.txt", j.llmsTxt},
+		{"llms-full.txt", j.llmsFullTxt},
 		{"_static/style.css", j.stylesheet},
 		{"_static/app.js", func() ([]byte, error) { return assets.ReadFile("assets/app.js") }},
 		{"_static/search-index.js", j.searchIndexJS},
@@ -61,6 +64,15 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 	for _, g := range gen {
 		if written[g.path] {
 			continue // the source has its own index or 404 page
+		}
+		if j.ownMachineFile(g.path) {
+			// The source's own llms.txt or robots.txt wins, as on the platform.
+			if err := j.copyFile(g.path); err != nil {
+				return nil, err
+			}
+			written[g.path] = true
+			delete(j.link.assets, g.path)
+			continue
 		}
 		data, err := g.make()
 		if err != nil {
@@ -190,7 +202,7 @@ func (j *pipeline) sitemap() ([]byte, error) {
 	var b markup.Builder
 	b.Markup(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 	for _, p := range j.pages {
-		if p.fm.Noindex || p.unlisted || p.key == "404" {
+		if j.noindex(p) {
 			continue
 		}
 		b.Markup("<url><loc>")

@@ -51,6 +51,10 @@ type pipeline struct {
 	comps *mdx.Components // the custom components of the source's pages
 
 	entries []searchEntry // one per page, filled by the workers
+	// markdown is each page's Markdown copy (machines.go), filled by
+	// the workers; pageIndex finds a page's place in pages by key.
+	markdown  []string
+	pageIndex map[string]int
 }
 
 // renderBuffers are reused by one worker across pages.
@@ -112,6 +116,8 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		mdxPanel = j.api.MDXPanel(ap, func() []*mdx.ParamField { return mdx.ParamFields(string(p.body), j.read.loadSnippet) })
 	}
 	doc := mdx.PreprocessPage(string(p.body), j.read.loadSnippet, p.file)
+	md := j.pageMarkdown(ctx, p)
+	j.markdown[i] = md
 	p.body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
 	hs, err := mdx.ToHTML(j.e.md, []byte(mdx.Bound(doc.Markdown)), &buf.html)
@@ -146,7 +152,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		j.warn("%s: the schemas fan out past what one page may expand (%d steps); %d shown by name with \"…\"",
 			p.apiName(), openapi.PageWork, work.Cut)
 	}
-	if !p.fm.Noindex {
+	if !j.noindex(p) {
 		j.entries[i] = newSearchEntry(p, hs, content)
 	}
 	cols := twoColumns(p)
@@ -173,7 +179,10 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		scripts = pageScripts(content)
 	}
 	u := j.frame.ui(j.frame.section(p))
-	j.frame.head(b, u, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, p.fm.Noindex, p.fm.metaTags(), scripts)
+	noindex := j.noindex(p)
+	meta := j.metaHTML(p, noindex)
+	meta = markup.Concat(meta, mdAlternate(p))
+	j.frame.head(b, u, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, noindex, meta, scripts)
 	mode := p.mode
 	if cols = cols && len(ex.Request)+len(ex.Response) > 0; cols {
 		mode = modeWide // the examples column takes the place of the contents
@@ -196,6 +205,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 			b.Markup(`</p>`)
 		}
 		j.frame.downloadSpecLink(b, prefix)
+		j.pageActions(b, p, md)
 		b.Markup(`</header>`)
 	}
 	if cols {
@@ -233,6 +243,9 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		toc(b, hs, u)
 	}
 	tail(b, prefix)
+	if err := j.out.write(mdOut(p.out), []byte(md)); err != nil {
+		return err
+	}
 	return j.out.write(p.out, []byte(u.localize(b.String())))
 }
 

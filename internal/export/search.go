@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"html"
+	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -12,33 +14,74 @@ import (
 )
 
 // searchEntry is one page in the offline search index. Field names are
-// short because the index is shipped to the browser as is.
+// short because the index is shipped to the browser as is. The page's
+// text is cut into sections at its headings, so that a search can rank
+// a heading above body text and show the sections that match under
+// their page (app.js).
 type searchEntry struct {
-	Title    string      `json:"t"`
-	URL      string      `json:"u"`
-	Section  string      `json:"s,omitempty"`
-	Headings [][2]string `json:"h,omitempty"` // text, anchor
-	Body     string      `json:"b"`
+	Title   string `json:"t"`
+	URL     string `json:"u"`
+	Section string `json:"s,omitempty"`
+	// Parts are the page's sections: heading text, anchor and the text
+	// under the heading; the first has no heading (the page's lead).
+	Parts [][3]string `json:"x"`
 }
 
 // maxSearchBody bounds the text indexed per page, so a site of long pages
 // still loads its index quickly; the start of a page is what searchers
-// most often mean.
-const maxSearchBody = 6000
+// most often mean. maxSearchParts bounds the sections of a page.
+const (
+	maxSearchBody  = 6000
+	maxSearchParts = 200
+)
+
+// headingOpen finds the opening tag of a heading with an id in rendered
+// content.
+var headingOpen = regexp.MustCompile(`<h[1-6][^>]*\sid="([^"]+)"[^>]*>`)
 
 func newSearchEntry(p *page, hs []mdx.Heading, content []byte) searchEntry {
-	e := searchEntry{Title: p.title, URL: markup.Path("", p.out, "").String(), Body: visibleText(content, maxSearchBody)}
-	if p.fm.Description != "" {
-		e.Body = p.fm.Description + " " + e.Body
-	}
+	e := searchEntry{Title: p.title, URL: markup.Path("", p.out, "").String()}
+	lead := []string{}
 	if p.api != nil {
 		// Readers search endpoints by path and parameter names too.
-		e.Body = p.api.SearchText() + " " + e.Body
+		lead = append(lead, p.api.SearchText())
 	} else if p.schema != nil {
-		e.Body = p.schema.SearchText() + " " + e.Body
+		lead = append(lead, p.schema.SearchText())
+	}
+	if p.fm.Description != "" {
+		lead = append(lead, p.fm.Description)
+	}
+	text := map[string]string{} // heading id -> its section's text
+	locs := headingOpen.FindAllSubmatchIndex(content, -1)
+	budget := maxSearchBody
+	end := len(content)
+	if len(locs) > 0 {
+		end = locs[0][0]
+	}
+	intro := visibleText(content[:end], budget)
+	budget -= len(intro)
+	e.Parts = append(e.Parts, [3]string{"", "", strings.TrimSpace(strings.Join(append(lead, intro), " "))})
+	for k, l := range locs {
+		from, to := l[1], len(content)
+		if k+1 < len(locs) {
+			to = locs[k+1][0]
+		}
+		// The heading's own text ends at its closing tag.
+		if c := bytes.Index(content[from:to], []byte("</h")); c >= 0 {
+			from += c
+		}
+		t := ""
+		if budget > 0 {
+			t = visibleText(content[from:to], budget)
+			budget -= len(t)
+		}
+		text[string(content[l[2]:l[3]])] = t
 	}
 	for _, h := range hs {
-		e.Headings = append(e.Headings, [2]string{h.Text, h.ID})
+		if len(e.Parts) >= maxSearchParts {
+			break
+		}
+		e.Parts = append(e.Parts, [3]string{h.Text, h.ID, text[h.ID]})
 	}
 	return e
 }
@@ -108,6 +151,40 @@ func (j *pipeline) searchIndexJS() ([]byte, error) {
 	if err := enc.Encode(entries); err != nil {
 		return nil, err
 	}
+	b.WriteString(";\nwindow.__docsSearchWords=")
+	if err := enc.Encode(searchVocabulary(entries)); err != nil {
+		return nil, err
+	}
 	b.WriteString(";\n")
 	return b.Bytes(), nil
+}
+
+// searchWord is a word as app.js reads one: a run of letters and digits.
+var searchWord = regexp.MustCompile(`[\pL\pN]+`)
+
+// searchVocabulary lists, space-separated and sorted, every distinct
+// lower-case word of the index. app.js matches a query's words against
+// it (exactly, by prefix, with a typo) and then looks for the words it
+// found in the text, so the browser never has to cut all the text into
+// words itself before the first result.
+func searchVocabulary(entries []searchEntry) string {
+	seen := map[string]bool{}
+	add := func(s string) {
+		for _, w := range searchWord.FindAllString(strings.ToLower(s), -1) {
+			seen[w] = true
+		}
+	}
+	for _, e := range entries {
+		add(e.Title)
+		for _, x := range e.Parts {
+			add(x[0])
+			add(x[2])
+		}
+	}
+	words := make([]string, 0, len(seen))
+	for w := range seen {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	return strings.Join(words, " ")
 }

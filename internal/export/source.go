@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 	"golang.org/x/text/unicode/norm"
 )
@@ -39,35 +38,6 @@ type frontmatter struct {
 	// Extra holds the other keys; the og: and twitter: ones become meta
 	// tags of the page (metaTags).
 	Extra map[string]any `yaml:",inline"`
-}
-
-// metaTags are the social card tags of the page's frontmatter ("og:image",
-// "twitter:card", ...), in key order so the output is stable.
-func (fm *frontmatter) metaTags() markup.HTML {
-	var b markup.Builder
-	for _, k := range sortedKeys(fm.Extra) {
-		attr := ""
-		switch {
-		case strings.HasPrefix(k, "og:"):
-			attr = "property"
-		case strings.HasPrefix(k, "twitter:"):
-			attr = "name"
-		default:
-			continue
-		}
-		switch v := fm.Extra[k].(type) {
-		case string, int, float64, bool:
-			b.Markup(`<meta`)
-			if attr == "property" {
-				b.Attr("property", k)
-			} else {
-				b.Attr("name", k)
-			}
-			b.Attr("content", fmt.Sprint(v))
-			b.Markup(`>`)
-		}
-	}
-	return b.Fragment()
 }
 
 // page is one exported page.

@@ -42,6 +42,8 @@ type Config struct {
 		// bundle's one layout does not navigate).
 		Drilldown *bool `json:"drilldown"`
 	} `json:"interaction"`
+	// SEO holds indexing and meta tags (seo.go).
+	SEO        SEO `json:"seo"`
 	Background struct {
 		Color struct {
 			Light string `json:"light"`
@@ -286,7 +288,7 @@ func (n *NavNode) Label() string {
 var supportedKeys = map[string]bool{"$schema": true, "name": true, "description": true, "theme": true,
 	"colors": true, "logo": true, "favicon": true, "navigation": true, "redirects": true, "navbar": true,
 	"footer": true, "background": true, "api": true, "banner": true, "styling": true, "interaction": true, "contextual": true,
-	"appearance": true}
+	"appearance": true, "seo": true}
 
 // Decode reads and decodes docs.json, turning syntax errors into a
 // message with a line number that a docs author can act on.
@@ -355,6 +357,7 @@ func Decode(read func(string) ([]byte, error), warn func(string, ...any)) (*Conf
 		checkSubKeys("interaction", top["interaction"], "drilldown", warn)
 		checkSubKeys("contextual", top["contextual"], "options", warn)
 		c.Appearance.check(top["appearance"], warn)
+		c.checkSEO(top["seo"], warn)
 		if left := c.contextualLeftOut(); len(left) > 0 {
 			warn("docs.json: the contextual options %s are not supported by the static export yet; ignored", strings.Join(left, ", "))
 		}
@@ -516,7 +519,7 @@ func (c *Config) contextualLeftOut() []string {
 		}
 		switch {
 		case json.Unmarshal(o, &name) == nil:
-			if name != "download-spec" {
+			if name != "download-spec" && name != "copy" && name != "view" {
 				out = append(out, strconv.Quote(name))
 			}
 		case json.Unmarshal(o, &custom) == nil && custom.Title != "":

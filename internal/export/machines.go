@@ -1,0 +1,277 @@
+package export
+
+import (
+	"context"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+)
+
+// The files machines read: a Markdown copy of every page next to its
+// HTML (guides/intro.md beside guides/intro.html), llms.txt (an index of
+// those copies by navigation group) and llms-full.txt (all of them in
+// reading order), as the platform publishes them. Links in them are
+// relative, so they work from file:// as from a server.
+
+// MachineStrings are the interface texts of the page's Markdown actions,
+// kept in one place for the translation table of the frame.
+var MachineStrings = map[string]string{
+	"copyPage":       "Copy page",
+	"copiedPage":     "Copied",
+	"viewMarkdown":   "View as Markdown",
+	"llmsOtherPages": "Other pages",
+	"llmsDocs":       "Docs",
+}
+
+// mdOut is the bundle path of a page's Markdown copy.
+func mdOut(htmlOut string) string { return strings.TrimSuffix(htmlOut, ".html") + ".md" }
+
+// pageMarkdown is the Markdown copy of page p: the title as a heading,
+// the description as a quote, then the source with its components made
+// readable (mdx.ToMarkdown) and links to pages and files of the bundle
+// made relative to the copy, or for an endpoint page the reference in
+// Markdown. It reads p.body, so it runs before the body is freed.
+func (j *pipeline) pageMarkdown(ctx context.Context, p *page) string {
+	var b strings.Builder
+	b.WriteString("# " + oneLine(p.title) + "\n\n")
+	if d := strings.TrimSpace(p.fm.Description); d != "" {
+		b.WriteString("> " + oneLine(d) + "\n\n")
+	}
+	body := mdx.ToMarkdown(string(p.body), j.read.loadSnippet)
+	body = j.mdLinks(body, p)
+	if j.kind == KindAirGapped {
+		body = noRemoteImages(body)
+	}
+	if strings.TrimSpace(body) != "" {
+		b.WriteString(body)
+		b.WriteString("\n")
+	}
+	if p.api != nil {
+		b.WriteString(noRemoteImages(apiMarkdown(ctx, p.api)))
+	} else if p.schema != nil {
+		b.WriteString(noRemoteImages(schemaMarkdown(ctx, p.schema)))
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+// remoteMDImage matches a Markdown image loaded from another server,
+// htmlImage any HTML image and remoteRef a src or srcset that names
+// another server.
+var (
+	remoteMDImage = regexp.MustCompile(`!\[([^\]]*)\]\(\s*<?(?:[a-zA-Z][a-zA-Z0-9+.-]*:)?//[^)]*\)`)
+	htmlImage     = regexp.MustCompile(`(?i)<(?:img|script|iframe|source|video|audio|embed|object|track|input|link)\b[^>]*>`)
+	remoteRef     = regexp.MustCompile(`(?i)\b(?:src|srcset|data|poster|href)\s*=\s*["']?[^"'>]*//`)
+	styleBlock    = regexp.MustCompile(`(?is)<style\b.*?</style>`)
+)
+
+// noRemoteImages keeps only the alternative text of images that load
+// from another server and drops HTML elements that would load anything
+// from one (an embed, a script, a stylesheet, a style block). It is used
+// where nothing may come from outside: spec descriptions (which would
+// tell that server who reads the docs) and every page of an air-gapped
+// bundle, whose copies a Markdown viewer may render.
+func noRemoteImages(md string) string {
+	md = remoteMDImage.ReplaceAllString(md, "$1")
+	md = styleBlock.ReplaceAllString(md, "")
+	return htmlImage.ReplaceAllStringFunc(md, func(m string) string {
+		if remoteRef.MatchString(m) {
+			return ""
+		}
+		return m
+	})
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// mdLink finds inline link and image destinations: ](dest) and ](dest "title");
+// htmlRef the src and href attributes of raw HTML in Markdown.
+var (
+	mdLink  = regexp.MustCompile(`\]\(([^()\s]+)((?:\s+"[^"]*")?)\)`)
+	htmlRef = regexp.MustCompile(`\b(src|href)="([^"]+)"`)
+)
+
+// mdLinks rewrites, outside code, the destinations of links to pages of
+// the bundle to their Markdown copies and those to files to the file,
+// relative to p's copy; other links stay as written.
+func (j *pipeline) mdLinks(md string, p *page) string {
+	prefix := markup.RootPrefix(p.out)
+	var out strings.Builder
+	out.Grow(len(md))
+	fence := false
+	for line := range strings.Lines(md) {
+		t := strings.TrimLeft(line, "> \t")
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+		}
+		if fence || !strings.Contains(line, "](") && !strings.Contains(line, `="`) {
+			out.WriteString(line)
+			continue
+		}
+		out.WriteString(rewriteOutsideCode(line, func(s string) string {
+			s = mdLink.ReplaceAllStringFunc(s, func(m string) string {
+				sm := mdLink.FindStringSubmatch(m)
+				return "](" + j.mdTarget(p, prefix, sm[1]) + sm[2] + ")"
+			})
+			return htmlRef.ReplaceAllStringFunc(s, func(m string) string {
+				sm := htmlRef.FindStringSubmatch(m)
+				return sm[1] + `="` + j.mdTarget(p, prefix, sm[2]) + `"`
+			})
+		}))
+	}
+	return out.String()
+}
+
+// mdTarget is where a reference of page p's Markdown copy leads: a page
+// of the bundle's copy or a file of the bundle, relative to the copy; a
+// reference the bundle cannot resolve stays as written.
+func (j *pipeline) mdTarget(p *page, prefix markup.Prefix, ref string) string {
+	u, ok := j.link.target(p.key, ref)
+	if !ok || hasScheme(u.String()) {
+		return ref
+	}
+	dest, rest, _ := strings.Cut(u.String(), "#")
+	if strings.HasSuffix(dest, ".html") {
+		if _, page := j.byKey[strings.TrimSuffix(dest, ".html")]; page {
+			dest = mdOut(dest)
+		}
+	}
+	if rest != "" {
+		dest += "#" + rest
+	}
+	return string(prefix) + dest
+}
+
+// rewriteOutsideCode applies f to the parts of line outside code spans.
+func rewriteOutsideCode(line string, f func(string) string) string {
+	parts := strings.Split(line, "`")
+	for i := 0; i < len(parts); i += 2 {
+		parts[i] = f(parts[i])
+	}
+	return strings.Join(parts, "`")
+}
+
+// llmsListed are the pages llms.txt and llms-full.txt list, in reading
+// order: the navigation's, then with seo.indexing "all" the pages
+// outside it, by key.
+func (j *pipeline) llmsListed() []*page {
+	var out []*page
+	seen := map[string]bool{}
+	for _, k := range j.tree.order {
+		if p := j.byKey[k]; p != nil && !seen[k] && !j.noindex(p) {
+			out = append(out, p)
+			seen[k] = true
+		}
+	}
+	for _, p := range j.pages {
+		if !seen[p.key] && !j.noindex(p) {
+			out = append(out, p)
+			seen[p.key] = true
+		}
+	}
+	return out
+}
+
+// llmsTxt is the index of the site for language models: its name as the
+// title, its description as the summary, then a section per navigation
+// group with a link to each page's Markdown copy and its description.
+func (j *pipeline) llmsTxt() ([]byte, error) {
+	var b strings.Builder
+	b.WriteString("# " + oneLine(j.cfg.Name) + "\n\n")
+	if d := oneLine(j.cfg.Description); d != "" {
+		b.WriteString("> " + d + "\n\n")
+	}
+	last := "\x00"
+	for _, p := range j.llmsListed() {
+		group := strings.Join(j.tree.crumbs[p.key], " › ")
+		if _, listed := j.tree.sectOf[p.key]; !listed || group == "" {
+			group = MachineStrings["llmsOtherPages"]
+			if listed {
+				group = MachineStrings["llmsDocs"]
+			}
+		}
+		if group != last {
+			b.WriteString("\n## " + oneLine(group) + "\n\n")
+			last = group
+		}
+		b.WriteString("- [" + escapeMDText(oneLine(p.title)) + "](" + markup.Path("", mdOut(p.out), "").String() + ")")
+		if d := oneLine(p.fm.Description); d != "" {
+			b.WriteString(": " + d)
+		}
+		b.WriteString("\n")
+	}
+	return []byte(strings.Replace(b.String(), "\n\n\n", "\n\n", 1)), nil
+}
+
+// llmsFullTxt is every listed page's Markdown copy, in reading order,
+// each under a line naming its copy.
+func (j *pipeline) llmsFullTxt() ([]byte, error) {
+	var b strings.Builder
+	for i, p := range j.llmsListed() {
+		if i > 0 {
+			b.WriteString("\n---\n\n")
+		}
+		b.WriteString("<!-- Source: " + markup.Path("", mdOut(p.out), "").String() + " -->\n\n")
+		b.WriteString(j.markdown[j.pageIndex[p.key]])
+	}
+	return []byte(b.String()), nil
+}
+
+// escapeMDText keeps a title from ending a link's text early.
+func escapeMDText(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(s)
+}
+
+// pageActions writes the page's Markdown actions under its title: copy
+// the page as Markdown (the Markdown is embedded, so copying works from
+// file://, where a script may not read other files) and open the copy.
+func (j *pipeline) pageActions(b *markup.Builder, p *page, md string) {
+	copyPage, viewPage := j.cfg.MarkdownActions()
+	if !copyPage && !viewPage {
+		return
+	}
+	b.Markup(`<div class="md-actions">`)
+	if copyPage {
+		b.Markup(`<button type="button" class="md-copy"`)
+		b.Attr("data-copied", MachineStrings["copiedPage"])
+		b.Markup(`>`)
+		b.Text(MachineStrings["copyPage"])
+		b.Markup(`</button><textarea class="md-source" hidden readonly aria-hidden="true" tabindex="-1">`)
+		b.Text(md)
+		b.Markup(`</textarea>`)
+	}
+	if viewPage {
+		b.Markup(`<a class="md-view" type="text/markdown" href="`)
+		b.URL(markup.Path("", path.Base(mdOut(p.out)), ""))
+		b.Markup(`">`)
+		b.Text(MachineStrings["viewMarkdown"])
+		b.Markup(`</a>`)
+	}
+	b.Markup(`</div>`)
+}
+
+// ownMachineFile reports a file machines read that the source has at its
+// root (a hand-written llms.txt, llms-full.txt or robots.txt): it is
+// copied instead of the generated one.
+func (j *pipeline) ownMachineFile(name string) bool {
+	switch name {
+	case "llms.txt", "llms-full.txt", "robots.txt":
+	default:
+		return false
+	}
+	st, err := fs.Stat(j.src, name)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// mdAlternate links a page's head to its Markdown copy, where tools
+// that read pages look for it.
+func mdAlternate(p *page) markup.HTML {
+	var b markup.Builder
+	b.Markup(`<link rel="alternate" type="text/markdown" href="`)
+	b.URL(markup.Path("", path.Base(mdOut(p.out)), ""))
+	b.Markup(`">`)
+	return b.Fragment()
+}
