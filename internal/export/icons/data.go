@@ -32,7 +32,7 @@ type style struct {
 }
 
 type drawing struct {
-	Box [2]int     `json:"v"` // viewBox width and height
+	Box [4]int     `json:"v"` // viewBox x, y, width, height
 	El  [][]string `json:"e"` // [tag, attribute, value, attribute, value, ...]
 }
 

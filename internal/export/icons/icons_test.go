@@ -21,7 +21,7 @@ func TestDraw_namesFromEachLibrary(t *testing.T) {
 		s := NewSet(c.lib)
 		for _, n := range c.names {
 			h := s.Draw(Ref{Name: n}, "test").String()
-			if !strings.HasPrefix(h, `<svg class="i" viewBox="0 0 `) || !strings.Contains(h, c.paint) ||
+			if !strings.HasPrefix(h, `<svg class="i" viewBox="`) || !strings.Contains(h, c.paint) ||
 				!strings.Contains(h, `<path d="M`) && !strings.Contains(h, `<circle`) && !strings.Contains(h, `<rect`) {
 				t.Errorf("%s %q drew %q", c.lib, n, h)
 			}
@@ -192,6 +192,18 @@ func TestData_everyShapeIsWritten(t *testing.T) {
 			if strings.Count(h, "/>") != els || strings.Count(h, `="`)-7 != attrs {
 				t.Fatalf("%s drawing %d lost shapes or attributes: %v -> %s", lib, i, ic.El, h)
 			}
+		}
+	}
+}
+
+// Font Awesome's trimmed drawings reach past their own box; drawn in the
+// 640 square of its svgs-full, every icon has the same size and nothing
+// is cut off.
+func TestDraw_fontAwesomeSquare(t *testing.T) {
+	s := NewSet(FontAwesome)
+	for name, box := range map[string]string{"house": "-64 -64 640 640", "star": "-32 -64 640 640", "info": "-224 -64 640 640"} {
+		if h := s.Draw(Ref{Name: name, Type: "solid"}, "").String(); !strings.Contains(h, `viewBox="`+box+`"`) {
+			t.Errorf("%s: %.80s", name, h)
 		}
 	}
 }

@@ -13,8 +13,8 @@ import (
 // hold nothing that runs.
 func svg(paint string, d drawing) markup.HTML {
 	var b markup.Builder
-	b.Markup(`<svg class="i" viewBox="0 0 `)
-	b.Text(strconv.Itoa(d.Box[0]) + " " + strconv.Itoa(d.Box[1]))
+	b.Markup(`<svg class="i" viewBox="`)
+	b.Text(strconv.Itoa(d.Box[0]) + " " + strconv.Itoa(d.Box[1]) + " " + strconv.Itoa(d.Box[2]) + " " + strconv.Itoa(d.Box[3]))
 	b.Markup(`" width="16" height="16" `)
 	if paint == "stroke" {
 		b.Markup(`fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"`)

@@ -69,7 +69,7 @@ type style struct {
 }
 
 type icon struct {
-	Box [2]int     `json:"v"` // the viewBox's width and height; it starts at 0 0
+	Box [4]int     `json:"v"` // the viewBox: x, y, width, height
 	El  [][]string `json:"e"` // [tag, name, value, name, value, ...]
 }
 
@@ -184,7 +184,7 @@ func svgsIn(files map[string][]byte, dir string) map[string][]byte {
 func fontAwesome(files map[string][]byte) (*dataFile, error) {
 	d := newData()
 	for _, st := range []string{"solid", "regular", "brands"} {
-		if err := d.addDir(files, "svgs/"+st, st, "fill", nil); err != nil {
+		if err := d.addDir(files, "svgs/"+st, st, "fill", 640, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -217,7 +217,7 @@ func fontAwesome(files map[string][]byte) (*dataFile, error) {
 // drawings are stored once.
 func lucide(files map[string][]byte) (*dataFile, error) {
 	d := newData()
-	return d, d.addDir(files, "icons", "", "stroke", nil)
+	return d, d.addDir(files, "icons", "", "stroke", 0, nil)
 }
 
 func tabler(files map[string][]byte) (*dataFile, error) {
@@ -225,17 +225,23 @@ func tabler(files map[string][]byte) (*dataFile, error) {
 	// Every tabler icon starts with a transparent 24×24 square that only
 	// sizes it in design tools.
 	skip := func(el []string) bool { return strings.Contains(strings.Join(el, " "), "d M0 0h24v24H0z") }
-	if err := d.addDir(files, "icons/outline", "outline", "stroke", skip); err != nil {
+	if err := d.addDir(files, "icons/outline", "outline", "stroke", 0, skip); err != nil {
 		return nil, err
 	}
-	return d, d.addDir(files, "icons/filled", "filled", "fill", skip)
+	return d, d.addDir(files, "icons/filled", "filled", "fill", 0, skip)
 }
 
 func newData() *dataFile {
 	return &dataFile{Styles: map[string]*style{}, index: map[string]int{}}
 }
 
-func (d *dataFile) addDir(files map[string][]byte, dir, styleName, paint string, skip func([]string) bool) error {
+// addDir adds the icons of dir as style styleName. A square > 0 centres
+// each drawing in a square viewBox that size: Font Awesome's svgs/ are
+// trimmed to the icon's width and 512 high, with shapes that may reach
+// past that box, and its svgs-full/ are the same shapes moved into a
+// 640 square. The trimmed shapes with the square's viewBox draw exactly
+// svgs-full, every icon the same size, in shorter path data.
+func (d *dataFile) addDir(files map[string][]byte, dir, styleName, paint string, square int, skip func([]string) bool) error {
 	svgs := svgsIn(files, dir)
 	if len(svgs) == 0 {
 		return fmt.Errorf("no icons in %s", dir)
@@ -251,6 +257,13 @@ func (d *dataFile) addDir(files map[string][]byte, dir, styleName, paint string,
 		ic, err := parseSVG(svgs[n], skip)
 		if err != nil {
 			return fmt.Errorf("%s/%s.svg: %w", dir, n, err)
+		}
+		if square > 0 {
+			w, h := ic.Box[2], ic.Box[3]
+			if w > square || h > square || (square-w)%2 != 0 || (square-h)%2 != 0 {
+				return fmt.Errorf("%s/%s.svg: %d×%d does not centre in %d", dir, n, w, h, square)
+			}
+			ic.Box = [4]int{-(square - w) / 2, -(square - h) / 2, square, square}
 		}
 		key, _ := json.Marshal(ic)
 		i, ok := d.index[string(key)]
@@ -300,9 +313,9 @@ func parseSVG(b []byte, skip func([]string) bool) (icon, error) {
 						if len(f) != 4 || f[0] != "0" || f[1] != "0" {
 							return ic, fmt.Errorf("viewBox %q", a.Value)
 						}
-						ic.Box[0], err = strconv.Atoi(f[2])
+						ic.Box[2], err = strconv.Atoi(f[2])
 						if err == nil {
-							ic.Box[1], err = strconv.Atoi(f[3])
+							ic.Box[3], err = strconv.Atoi(f[3])
 						}
 						if err != nil {
 							return ic, fmt.Errorf("viewBox %q", a.Value)
@@ -332,7 +345,7 @@ func parseSVG(b []byte, skip func([]string) bool) (icon, error) {
 			depth--
 		}
 	}
-	if ic.Box[0] == 0 || len(ic.El) == 0 {
+	if ic.Box[2] == 0 || len(ic.El) == 0 {
 		return ic, errors.New("no viewBox or no shapes")
 	}
 	return ic, nil
