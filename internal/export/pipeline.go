@@ -210,7 +210,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		toc(b, hs)
 	}
 	tail(b, prefix)
-	return j.out.write(p.out, []byte(b.String()))
+	return j.out.write(p.out, j.fillIcons([]byte(b.String()), p.file))
 }
 
 // apiEndpoint shows the method and path of an API reference page; a

@@ -47,6 +47,11 @@ type Config struct {
 			Dark  string `json:"dark"`
 		} `json:"color"`
 	} `json:"background"`
+	// Icons.Library is the library icon names come from: "fontawesome"
+	// (the default), "lucide" or "tabler" (internal/export/icons).
+	Icons struct {
+		Library string `json:"library"`
+	} `json:"icons"`
 }
 
 // APIBlock is the "api" block of docs.json: the settings of the API pages,
@@ -284,7 +289,8 @@ func (n *NavNode) Label() string {
 // warning, since the hosted site would show something the bundle lacks.
 var supportedKeys = map[string]bool{"$schema": true, "name": true, "description": true, "theme": true,
 	"colors": true, "logo": true, "favicon": true, "navigation": true, "redirects": true, "navbar": true,
-	"footer": true, "background": true, "api": true, "banner": true, "styling": true, "interaction": true, "contextual": true}
+	"footer": true, "background": true, "api": true, "banner": true, "styling": true, "interaction": true, "contextual": true,
+	"icons": true}
 
 // Decode reads and decodes docs.json, turning syntax errors into a
 // message with a line number that a docs author can act on.

@@ -232,7 +232,11 @@ func (s *Set) Warnings() []string {
 		if freeStyles[want] {
 			drawn = "another free style"
 		}
-		out = append(out, fmt.Sprintf("iconType %q %s; %d icons drawn in %s instead: %s", want, why, p.n, drawn, p))
+		n := strconv.Itoa(p.n) + " icons"
+		if p.n == 1 {
+			n = "1 icon"
+		}
+		out = append(out, fmt.Sprintf("iconType %q %s; %s drawn in %s instead: %s", want, why, n, drawn, p))
 	}
 	for e := range s.errs {
 		out = append(out, e)
