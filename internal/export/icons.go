@@ -2,6 +2,7 @@ package export
 
 import (
 	"path"
+	"strconv"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/icons"
@@ -99,4 +100,18 @@ func (j *pipeline) iconLicenses(written map[string]bool) error {
 		written[p] = true
 	}
 	return nil
+}
+
+// directoryIcon writes the icon of a card of a group's directory: the
+// page's own, or a nested group's.
+func (f *frame) directoryIcon(b *markup.Builder, it *navItem, q *page, prefix markup.Prefix) {
+	icon := f.pageIcon(q, prefix)
+	if it.page == "" {
+		icon = f.navIcon(it.icon, "group "+strconv.Quote(it.group), prefix)
+	}
+	if !icon.Empty() {
+		b.Markup(`<span class="card-icon">`)
+		b.HTML(icon)
+		b.Markup(`</span>`)
+	}
 }

@@ -213,3 +213,18 @@ func TestExport_iconsAirGapped(t *testing.T) {
 		`<span class="card-icon"><img class="i" src="images/logo.svg" alt=""></span>`)
 	readOut(t, dir, "images/logo.svg")
 }
+
+// TestExport_iconsInDirectory puts a page's icon and a nested group's on
+// the cards of a group's directory, as the platform does.
+func TestExport_iconsInDirectory(t *testing.T) {
+	src := fstest.MapFS{
+		"docs.json":    {Data: []byte(`{"name":"D","navigation":{"groups":[{"group":"G","root":"overview","directory":"card","pages":["a",{"group":"Sub","icon":"cloud","pages":["b"]}]}]}}`)},
+		"overview.mdx": {Data: []byte("---\ntitle: Overview\n---\n\nAll of it.\n")},
+		"a.mdx":        {Data: []byte("---\ntitle: A\nicon: rocket\n---\n\nA.\n")},
+		"b.mdx":        {Data: []byte("---\ntitle: B\n---\n\nB.\n")},
+	}
+	dir, _ := exportTo(t, Request{Source: src})
+	wantAll(t, "overview.html", readOut(t, dir, "overview.html"),
+		`<a class="card" href="a.html"><span class="card-icon">`+faIcon("rocket")+`</span><span class="card-title">A</span></a>`,
+		`<a class="card" href="b.html"><span class="card-icon">`+faIcon("cloud")+`</span><span class="card-title">Sub</span></a>`)
+}
