@@ -181,9 +181,9 @@ func (s *Set) substituted(want, name string) {
 // freeStyles are Font Awesome Free's styles; the others are Pro's.
 var freeStyles = map[string]bool{"solid": true, "regular": true, "brands": true}
 
-// styleOrder is the styles of lib to look a name up in, best first. Font
-// Awesome's default is regular, as on the platform; Free has few regular
-// icons, so the others come in solid. A Pro style is drawn in the free
+// styleOrder is the styles of lib to look a name up in, best first.
+// Without a style Font Awesome tries regular, the outline look, first;
+// Free has few regular icons, so most come in solid. A Pro style is drawn in the free
 // style closest to it: the outline styles (light, thin) in regular, the
 // filled ones (duotone, sharp-solid) in solid. Brands are found whatever
 // the style.

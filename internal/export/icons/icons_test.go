@@ -54,6 +54,13 @@ func TestDraw_iconTypeSelectsStyle(t *testing.T) {
 		strings.Count(w, "\n") != 3 {
 		t.Errorf("want one warning per Pro style, with its count:\n%s", w)
 	}
+	// A value that is no style at all is named once too.
+	if s.Draw(Ref{Name: "circle-check", Type: "fancy"}, "f").String() != regular {
+		t.Error("an unknown iconType should draw the default style")
+	}
+	if w := strings.Join(s.Warnings(), "\n"); !strings.Contains(w, `iconType "fancy" is not a Font Awesome style (solid, regular, brands; Pro: light, thin, duotone, sharp-*)`) {
+		t.Errorf("unknown iconType not warned:\n%s", w)
+	}
 	// Tabler takes filled.
 	tb := NewSet(Tabler)
 	if tb.Draw(Ref{Name: "home", Type: "filled"}, "x").String() == tb.Draw(Ref{Name: "home"}, "x").String() {
