@@ -117,7 +117,7 @@ func TestCustomComponents_stateAndPlatformComponents(t *testing.T) {
 		t.Errorf("counter: want %s in\n%s", want, got)
 	}
 	// The Card and the Note as MDX writes them (see renderComponent).
-	card := `<div class="card"><span class="card-icon">` + mdxIcon("rocket") + `</span>` +
+	card := `<div class="card"><span class="card-icon">` + faIcon("rocket") + `</span>` +
 		`<a class="card-title card-link" href="releases.html">Team</a><div class="card-body">` +
 		`<p class="plan-price">$20 per month</p><p>Up to <strong>ten</strong> pipelines.</p>` +
 		`<div class="callout callout-note" role="note"><span class="callout-icon">` + mdxIcon("info") + `</span>` +

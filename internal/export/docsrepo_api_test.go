@@ -3,8 +3,6 @@ package export
 import (
 	"strings"
 	"testing"
-
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
 
 // TestExport_docsRepoAPISettings checks, on the cloud export of the docs
@@ -24,7 +22,7 @@ func TestExport_docsRepoAPISettings(t *testing.T) {
 	wantAll(t, "order-status", status, `<h1>Look up an order</h1>`, `<p class="lead">Where an order is and what it holds.</p>`,
 		`<meta name="description" content="Where an order is and what it holds.">`, `<span class="field-deprecated">deprecated</span>`,
 		`Orders are kept for <strong>90 days</strong>`, `href="../../en/quickstart.html"`,
-		`<a href="../../en/guides/order-status.html" aria-current="page">`+mdx.Icon("box").String()+`Order status <span class="nav-tag nav-deprecated">deprecated</span></a>`,
+		`<a href="../../en/guides/order-status.html" aria-current="page">`+faIcon("box")+`Order status <span class="nav-tag nav-deprecated">deprecated</span></a>`,
 		// the operation's own deprecated flag labels its sidebar entry too
 		`<a href="../../en/api-reference/pets/delete-a-pet.html">Delete a pet <span class="nav-tag nav-deprecated">deprecated</span></a>`)
 	if strings.Contains(status, `class="playground"`) || strings.Contains(status, `playground.js`) {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"golang.org/x/net/html"
 )
 
@@ -96,7 +95,7 @@ func TestExport_docsRepo(t *testing.T) {
 	wantAll(t, "en/index.html", index,
 		`<a href="../en/index.html" class="current" aria-current="true">Guides</a>`, // sibling key over tabs/en-guides.json
 		`<a href="../fr/index.html">Français</a>`,                                   // sibling key over languages/fr.json
-		`<p class="nav-group-title">`+mdx.Icon("video").String()+`Media</p>`,        // group from a $ref two files deep
+		`<p class="nav-group-title">`+faIcon("video")+`Media</p>`,                   // group from a $ref two files deep
 		`<a href="../en/quickstart.html">Status</a>`,                                // navbar primary from the sibling key
 		`<a href="mailto:support@acme.test">Support</a>`,                            // navbar links from the referenced file
 		`Questions? Write to`) // the snippet

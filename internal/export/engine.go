@@ -238,6 +238,7 @@ func (j *pipeline) plan() error {
 	j.link.warn = j.warn
 	j.frame = &frame{cfg: j.cfg, tree: j.tree, byKey: j.byKey, link: j.link, features: j.features, kind: j.kind,
 		domain: j.domain, warn: j.warn, markdown: j.mdHTML, offline: j.offline}
+	j.frame.icons = j.iconSet()
 	j.planSpecDownload(gen.named)
 	return j.planStatic()
 }

@@ -83,6 +83,9 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 		}
 		written[g.path] = true
 	}
+	if err := j.iconLicenses(written); err != nil {
+		return nil, err
+	}
 	if err := j.redirects(written); err != nil {
 		return nil, err
 	}

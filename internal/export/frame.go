@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/icons"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
@@ -40,6 +41,8 @@ type frame struct {
 	offline  func(file string, prefix markup.Prefix, h markup.HTML) markup.HTML
 
 	chromes sync.Map // chromeKey -> markup.HTML
+
+	icons *icons.Set // draws the icons of docs.json's icons.library (icons.go)
 }
 
 // drilldown reports docs.json's interaction.drilldown set to true: a

@@ -187,7 +187,7 @@ func (f *frame) divisionLink(b *markup.Builder, d *division, prefix markup.Prefi
 		b.Markup(` class="current" aria-current="true"`)
 	}
 	b.Markup(`>`)
-	b.HTML(mdx.Icon(d.icon))
+	b.HTML(f.navIcon(d.icon, d.kind+" "+strconv.Quote(d.label), prefix))
 	b.Text(d.label)
 	navTag(b, d.tag)
 	if d.desc != "" && (d.kind == "product" || d.kind == "menu") {
@@ -247,7 +247,7 @@ func (f *frame) items(b *markup.Builder, items []*navItem, prefix markup.Prefix,
 				open = false
 			}
 			b.Markup(`<div class="nav-group"><p class="nav-group-title">`)
-			b.HTML(mdx.Icon(it.icon))
+			b.HTML(f.navIcon(it.icon, "group "+strconv.Quote(it.group), prefix))
 			b.Text(it.group)
 			navTag(b, it.tag)
 			b.Markup(`</p><ul class="nav-list">`)
@@ -281,7 +281,7 @@ func (f *frame) items(b *markup.Builder, items []*navItem, prefix markup.Prefix,
 			b.URL(markup.Path(prefix, f.byKey[first].out, ""))
 			b.Markup(`">`)
 		}
-		b.HTML(mdx.Icon(it.icon))
+		b.HTML(f.navIcon(it.icon, "group "+strconv.Quote(it.group), prefix))
 		b.Text(it.group)
 		navTag(b, it.tag)
 		if first != "" {
@@ -331,7 +331,7 @@ func (f *frame) pageLink(b *markup.Builder, key string, prefix markup.Prefix) {
 	b.Markup(`<li><a href="`)
 	b.URL(markup.Path(prefix, p.out, ""))
 	b.Markup(`">`)
-	b.HTML(mdx.Icon(p.fm.Icon))
+	b.HTML(f.pageIcon(p, prefix))
 	b.Text(p.navTitle())
 	// A deprecated endpoint is labelled in the sidebar too, as on the platform.
 	if p.fm.Deprecated || p.api != nil && p.api.Op.Flag("deprecated") {

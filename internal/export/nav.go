@@ -15,7 +15,7 @@ type division struct {
 	kind     string // "root", "language", "version", "product", "tab", "menu", "dropdown", "anchor"
 	label    string // a language's name in that language (languageName)
 	lang     string // a language's code as docs.json writes it
-	icon     string
+	icon     docsjson.Icon
 	tag      string
 	desc     string           // shown under the label in a product or menu switcher
 	href     string           // external or site link instead of content
@@ -34,7 +34,7 @@ type division struct {
 type navItem struct {
 	page     string // page key; empty for a group
 	group    string
-	icon     string
+	icon     docsjson.Icon
 	tag      string
 	root     string // page key a group's title links to
 	hidden   bool
@@ -120,7 +120,7 @@ func (t *navTree) generateAll(n *docsjson.NavNode) bool {
 
 func (t *navTree) division(n *docsjson.NavNode, kind string, parent *division, exists func(string) bool, in inherited) *division {
 	t.checkIcon(n)
-	d := &division{kind: kind, label: n.Label(), icon: n.Icon.Name, tag: n.Tag.Text, href: n.Href, dflt: n.Default, parent: parent, index: -1,
+	d := &division{kind: kind, label: n.Label(), icon: n.Icon, tag: n.Tag.Text, href: n.Href, dflt: n.Default, parent: parent, index: -1,
 		navbar: n.Navbar, footer: n.Footer, banner: n.Banner, desc: n.Description}
 	if kind == "language" && n.Language != "" {
 		d.lang, d.label = n.Language, languageName(n.Language)
@@ -167,7 +167,7 @@ func (t *navTree) checkIcon(n *docsjson.NavNode) {
 func (t *navTree) group(n *docsjson.NavNode, exists func(string) bool, in inherited) *navItem {
 	in = t.inherit(n, in)
 	t.checkIcon(n)
-	it := &navItem{group: n.Group, icon: n.Icon.Name, tag: n.Tag.Text, hidden: n.Hidden, expanded: n.Expanded}
+	it := &navItem{group: n.Group, icon: n.Icon, tag: n.Tag.Text, hidden: n.Hidden, expanded: n.Expanded}
 	if in.dir == "accordion" || in.dir == "card" {
 		it.directory = in.dir
 	}

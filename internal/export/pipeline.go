@@ -246,7 +246,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if err := j.out.write(mdOut(p.out), []byte(md)); err != nil {
 		return err
 	}
-	return j.out.write(p.out, []byte(u.localize(b.String())))
+	return j.out.write(p.out, j.fillIcons([]byte(u.localize(b.String())), p.file))
 }
 
 // apiEndpoint shows the method and path of an API reference page; a

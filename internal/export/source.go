@@ -21,6 +21,7 @@ type frontmatter struct {
 	Description  string `yaml:"description"`
 	SidebarTitle string `yaml:"sidebarTitle"`
 	Icon         string `yaml:"icon"`
+	IconType     string `yaml:"iconType"` // the Font Awesome style of Icon
 	Hidden       bool   `yaml:"hidden"`
 	Noindex      bool   `yaml:"noindex"`
 	API          string `yaml:"api"`

@@ -70,6 +70,8 @@
       b.setAttribute("role", "tab");
       b.id = "tab-" + gi + "-" + i;
       b.textContent = panel.getAttribute("data-title") || t("tab", "Tab {n}").replace("{n}", i + 1);
+      var icon = panel.querySelector(":scope > .tab-title > .i"); // a <Tab icon>
+      if (icon) b.insertBefore(icon.cloneNode(true), b.firstChild);
       b.addEventListener("click", function () { select(i); });
       bar.appendChild(b);
       panel.setAttribute("role", "tabpanel");

@@ -50,6 +50,11 @@ type Config struct {
 			Dark  string `json:"dark"`
 		} `json:"color"`
 	} `json:"background"`
+	// Icons.Library is the library icon names come from: "fontawesome"
+	// (the default), "lucide" or "tabler" (internal/export/icons).
+	Icons struct {
+		Library string `json:"library"`
+	} `json:"icons"`
 }
 
 // APIBlock is the "api" block of docs.json: the settings of the API pages,
@@ -288,7 +293,7 @@ func (n *NavNode) Label() string {
 var supportedKeys = map[string]bool{"$schema": true, "name": true, "description": true, "theme": true,
 	"colors": true, "logo": true, "favicon": true, "navigation": true, "redirects": true, "navbar": true,
 	"footer": true, "background": true, "api": true, "banner": true, "styling": true, "interaction": true, "contextual": true,
-	"appearance": true, "seo": true}
+	"appearance": true, "seo": true, "icons": true}
 
 // Decode reads and decodes docs.json, turning syntax errors into a
 // message with a line number that a docs author can act on.

@@ -17,7 +17,7 @@ var navKeys = map[string]bool{"language": true, "version": true, "product": true
 
 // navValueKeys hold settings rather than navigation; their insides are
 // not walked for navigation keys.
-var navValueKeys = map[string]bool{"openapi": true, "navbar": true, "footer": true, "banner": true}
+var navValueKeys = map[string]bool{"openapi": true, "navbar": true, "footer": true, "banner": true, "icon": true}
 
 // navKeyWhy says, for settings of the platform the export knows it
 // leaves out, what a reader of the bundle will miss.

@@ -27,10 +27,13 @@ func renderComponent(t *jsxTag) (openHTML, closeHTML markup.HTML) {
 		if c := t.attr("color"); c != "" {
 			b.Attr("style", "--callout:"+c)
 		}
-		icon := map[string]string{"note": "info", "info": "info", "tip": "lightbulb", "warning": "warning",
-			"check": "check", "danger": "danger", "callout": t.attr("icon")}[kind]
+		icon := iconOf(t) // an icon the page names, else the kind's own
+		if icon.Empty() {
+			icon = Icon(map[string]string{"note": "info", "info": "info", "tip": "lightbulb", "warning": "warning",
+				"check": "check", "danger": "danger"}[kind])
+		}
 		b.Markup(`><span class="callout-icon">`)
-		b.HTML(Icon(icon))
+		b.HTML(icon)
 		b.Markup(`</span><div class="callout-body">`)
 		return b.Fragment(), markup.Const(`</div></div>`)
 	}
@@ -38,7 +41,13 @@ func renderComponent(t *jsxTag) (openHTML, closeHTML markup.HTML) {
 	case "Steps":
 		return markup.Const(`<ol class="steps">`), markup.Const(`</ol>`)
 	case "Step":
-		b.Markup(`<li class="step">`)
+		if icon := iconOf(t); !icon.Empty() {
+			b.Markup(`<li class="step step-with-icon"><span class="step-icon">`)
+			b.HTML(icon)
+			b.Markup(`</span>`)
+		} else {
+			b.Markup(`<li class="step">`)
+		}
 		if s := t.attr("title"); s != "" {
 			b.Markup(`<p class="step-title">`)
 			b.Text(s)
@@ -53,6 +62,7 @@ func renderComponent(t *jsxTag) (openHTML, closeHTML markup.HTML) {
 		b.Markup(`<section class="tab-panel"`)
 		b.Attr("data-title", title)
 		b.Markup(`><p class="tab-title">`)
+		b.HTML(iconOf(t))
 		b.Text(title)
 		b.Markup(`</p>`)
 		return b.Fragment(), markup.Const(`</section>`)
@@ -82,7 +92,7 @@ func renderComponent(t *jsxTag) (openHTML, closeHTML markup.HTML) {
 			b.Markup(` open`)
 		}
 		b.Markup(`><summary>`)
-		b.HTML(Icon(t.attr("icon")))
+		b.HTML(iconOf(t))
 		b.Text(title)
 		b.Markup(`</summary><div class="details-body">`)
 		return b.Fragment(), markup.Const(`</div></details>`)
@@ -98,16 +108,22 @@ func renderComponent(t *jsxTag) (openHTML, closeHTML markup.HTML) {
 		return field(t)
 	case "Icon":
 		b.Markup(`<span class="icon"`)
+		style := iconSize(t)
 		if c := t.attr("color"); c != "" {
-			b.Attr("style", "color:"+c)
+			style = strings.TrimPrefix(style+";color:"+c, ";")
+		}
+		if style != "" {
+			b.Attr("style", style)
 		}
 		b.Markup(` role="img"`)
 		b.Attr("aria-label", t.attr("icon"))
 		b.Markup(`>`)
-		b.HTML(Icon(t.attr("icon")))
+		b.HTML(iconOf(t))
 		return b.Fragment(), markup.Const(`</span>`)
 	case "Badge":
-		return markup.Const(`<span class="badge">`), markup.Const(`</span>`)
+		b.Markup(`<span class="badge">`)
+		b.HTML(iconOf(t))
+		return b.Fragment(), markup.Const(`</span>`)
 	case "Tooltip":
 		b.Markup(`<span class="tooltip"`)
 		b.Attr("title", t.attr("tip"))
@@ -162,9 +178,9 @@ func card(t *jsxTag) (markup.HTML, markup.HTML) {
 			b.Markup(`" alt="">`)
 		}
 	}
-	if icon := t.attr("icon"); icon != "" {
+	if icon := iconOf(t); !icon.Empty() {
 		b.Markup(`<span class="card-icon">`)
-		b.HTML(Icon(icon))
+		b.HTML(icon)
 		b.Markup(`</span>`)
 	}
 	title := t.attr("title")
@@ -247,9 +263,9 @@ func FieldAnchor(b *markup.Builder, id, name string) {
 	b.Markup(`</a>`)
 }
 
-// iconPaths draws the icons docs use most as inline SVG: an icon font would
-// have to be fetched from a CDN, which a bundle must never do. Names not
-// listed fall back to a neutral dot.
+// iconPaths are the export's own interface glyphs (callout kinds, field
+// links) as inline SVG. The icons a page or docs.json names come from the
+// site's icon library instead (iconOf, internal/export/icons).
 var iconPaths = map[string]markup.HTML{
 	"info":      markup.Const(`<circle cx="12" cy="12" r="9"/><path d="M12 11v5M12 8h.01"/>`),
 	"lightbulb": markup.Const(`<path d="M9 18h6M10 21h4M12 3a6 6 0 0 0-4 10.5c.7.7 1 1.5 1 2.5h6c0-1 .3-1.8 1-2.5A6 6 0 0 0 12 3z"/>`),
@@ -274,7 +290,7 @@ var iconAliases = map[string]string{
 	"square-terminal": "terminal", "cog": "gear", "sliders": "gear",
 }
 
-// Icon draws a named icon as inline SVG; "" draws nothing.
+// Icon draws one of the export's own glyphs as inline SVG; "" draws nothing.
 func Icon(name string) markup.HTML {
 	if name == "" {
 		return markup.HTML{}

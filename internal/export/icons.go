@@ -1,0 +1,117 @@
+package export
+
+import (
+	"path"
+	"strconv"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/icons"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+)
+
+// iconLicenseDir holds the licences of the icon libraries a bundle draws
+// from (CC BY 4.0 asks for attribution; MIT and ISC for the notice).
+const iconLicenseDir = "_static/licenses/"
+
+// iconSet is the icon library of docs.json's icons.library; a value the
+// platform does not document is warned about and Font Awesome, its
+// default, drawn instead.
+func (j *pipeline) iconSet() *icons.Set {
+	lib, err := icons.ParseLibrary(j.cfg.Icons.Library)
+	if err != nil {
+		j.warn("docs.json: %v; Font Awesome is used", err)
+	}
+	return icons.NewSet(lib)
+}
+
+// navIcon draws the icon of a navigation entry; where names the entry
+// ("group \"Guides\"") for a warning.
+func (f *frame) navIcon(ic docsjson.Icon, where string, prefix markup.Prefix) markup.HTML {
+	if ic.Name == "" {
+		return markup.HTML{}
+	}
+	if icons.IsImage(ic.Name) {
+		return f.iconImage(ic.Name, "docs.json navigation "+where, prefix)
+	}
+	return f.icons.Draw(icons.Ref{Name: ic.Name, Type: ic.Style, Library: ic.Library}, "docs.json navigation "+where)
+}
+
+// pageIcon draws the icon of a page's frontmatter in its sidebar link.
+func (f *frame) pageIcon(p *page, prefix markup.Prefix) markup.HTML {
+	if p.fm.Icon == "" {
+		return markup.HTML{}
+	}
+	if icons.IsImage(p.fm.Icon) {
+		return f.iconImage(p.fm.Icon, p.file+" frontmatter", prefix)
+	}
+	return f.icons.Draw(icons.Ref{Name: p.fm.Icon, Type: p.fm.IconType}, p.file+" frontmatter")
+}
+
+// iconImage draws an icon given as an image: a file of the source, or a
+// remote URL, which an air-gapped bundle leaves out like any remote
+// content.
+func (f *frame) iconImage(ref, where string, prefix markup.Prefix) markup.HTML {
+	remote := markup.Scheme(ref) != ""
+	if remote && f.kind == KindAirGapped {
+		f.warn("%s: the icon %q is remote; an air-gapped bundle leaves it out", where, ref)
+		return markup.HTML{}
+	}
+	u := f.configLink(where+" icon", ref, prefix, remote)
+	if u.Empty() {
+		f.warn("%s: the icon %q is neither an icon name nor a file of the source; left out", where, ref)
+		return markup.HTML{}
+	}
+	var b markup.Builder
+	b.Markup(`<img class="i" src="`)
+	b.URL(u)
+	b.Markup(`" alt="">`)
+	return b.Fragment()
+}
+
+// fillIcons draws the icon slots MDX left in a page of file: icons by
+// name, and remote icon images (left out when air-gapped).
+func (j *pipeline) fillIcons(page []byte, file string) []byte {
+	return icons.Fill(page, func(r icons.Ref, in string) markup.HTML {
+		if icons.IsImage(r.Name) {
+			return j.frame.iconImage(r.Name, file+" ("+in+")", "")
+		}
+		return j.frame.icons.Draw(r, file+" ("+in+")")
+	})
+}
+
+// iconLicenses writes the licence of each icon library the pages drew
+// from, and reports what the icons could not draw, once each. It runs
+// after every page, the 404 page included, has been written.
+func (j *pipeline) iconLicenses(written map[string]bool) error {
+	for _, w := range j.frame.icons.Warnings() {
+		j.warn("%s", w)
+	}
+	lics, err := j.frame.icons.Licenses()
+	if err != nil {
+		return err
+	}
+	for _, l := range lics {
+		p := path.Join(iconLicenseDir, "icons-"+string(l.Library)+".txt")
+		text := append([]byte("The icons of this site drawn from "+string(l.Library)+" come from "+l.Package+
+			", under the licence below.\n\n"), l.Text...)
+		if err := j.out.write(p, text); err != nil {
+			return err
+		}
+		written[p] = true
+	}
+	return nil
+}
+
+// directoryIcon writes the icon of a card of a group's directory: the
+// page's own, or a nested group's.
+func (f *frame) directoryIcon(b *markup.Builder, it *navItem, q *page, prefix markup.Prefix) {
+	icon := f.pageIcon(q, prefix)
+	if it.page == "" {
+		icon = f.navIcon(it.icon, "group "+strconv.Quote(it.group), prefix)
+	}
+	if !icon.Empty() {
+		b.Markup(`<span class="card-icon">`)
+		b.HTML(icon)
+		b.Markup(`</span>`)
+	}
+}
