@@ -253,6 +253,8 @@ func New(opts Options) (*Server, error) {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wake = make(chan struct{}, 1)
+	// Before any worker starts: a worker records each finished export.
+	s.metrics = newMetrics(s)
 	if err := s.runner.recoverJobs(); err != nil {
 		s.cancel()
 		_ = s.store.Close()
@@ -273,7 +275,6 @@ func New(opts Options) (*Server, error) {
 		defer s.background.Done()
 		s.store.Watch(s.ctx, s.runner.wakeWorkers)
 	}()
-	s.metrics = newMetrics(s)
 	s.handler = s.routes()
 	return s, nil
 }
