@@ -152,7 +152,8 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		j.warn("%s: the schemas fan out past what one page may expand (%d steps); %d shown by name with \"…\"",
 			p.apiName(), openapi.PageWork, work.Cut)
 	}
-	if !j.noindex(p) {
+	noindex := j.noindex(p)
+	if !noindex {
 		j.entries[i] = newSearchEntry(p, hs, content)
 	}
 	cols := twoColumns(p)
@@ -179,9 +180,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		scripts = pageScripts(content)
 	}
 	u := j.frame.ui(j.frame.section(p))
-	noindex := j.noindex(p)
-	meta := j.metaHTML(p, noindex)
-	meta = markup.Concat(meta, mdAlternate(p))
+	meta := markup.Concat(j.metaHTML(p, noindex), mdAlternate(p))
 	j.frame.head(b, u, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, noindex, meta, scripts)
 	mode := p.mode
 	if cols = cols && len(ex.Request)+len(ex.Response) > 0; cols {
