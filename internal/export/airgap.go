@@ -7,6 +7,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/airgap"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 )
 
 // offline applies offlineHTML to markup of the bundle file named file and
@@ -61,9 +62,9 @@ func (j *pipeline) copyOfflineCSS(rel string, in io.Reader, lim int64) error {
 		return fmt.Errorf("copy %s: %w", rel, err)
 	}
 	if int64(len(data)) > lim {
-		return tooLarge(rel, "the file", int64(len(data)), lim)
+		return source.TooLarge(rel, "the file", int64(len(data)), lim)
 	}
-	if err := j.budget.take(rel, int64(len(data))); err != nil {
+	if err := j.budget.Take(rel, int64(len(data))); err != nil {
 		return err
 	}
 	css, urls := airgap.CSS(string(data), string(markup.RootPrefix(rel)), j.base)

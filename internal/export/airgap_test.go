@@ -3,40 +3,9 @@ package export
 import (
 	"strings"
 	"testing"
-)
 
-func TestContentSecurityPolicy(t *testing.T) {
-	for _, kind := range []Kind{KindAirGapped, KindCloud, KindClientHosted} {
-		base := ContentSecurityPolicy(kind, policy{})
-		for _, want := range []string{"default-src 'none'", "script-src 'self' file: " + themeScriptHash + ";", "connect-src 'self' file:;", "base-uri 'none'", "object-src 'none'"} {
-			if !strings.Contains(base, want) {
-				t.Errorf("%s policy lacks %q: %s", kind, want, base)
-			}
-		}
-		if strings.Contains(base, "unsafe-eval") || strings.Contains(base, "script-src 'self' file: 'unsafe-inline'") {
-			t.Errorf("%s policy lets inline script run: %s", kind, base)
-		}
-		if web := strings.Contains(base, "img-src 'self' file: data: blob: https:"); web == (kind == KindAirGapped) {
-			t.Errorf("%s policy: web images allowed = %v: %s", kind, web, base)
-		}
-	}
-	// The playground's servers widen connect-src only; a malformed entry
-	// cannot add a directive, and a wildcard host is never a source.
-	got := ContentSecurityPolicy(KindCloud, policy{connect: []string{"https://api.example.com", "http://127.0.0.1:8080", "https://x; script-src *", "https://*", "*", ""},
-		scripts: []string{"'sha256-abc='", "https://widget.example", "'unsafe-inline'"}})
-	if !strings.Contains(got, "connect-src 'self' file: https://api.example.com http://127.0.0.1:8080;") || strings.Contains(got, "script-src *") || strings.Contains(got, "*") {
-		t.Errorf("policy with playground servers: %s", got)
-	}
-	if !strings.Contains(got, "script-src 'self' file: "+themeScriptHash+" 'sha256-abc=' https://widget.example;") {
-		t.Errorf("policy lacks the page's own scripts: %s", got)
-	}
-	if strings.Count(got, "https://api.example.com") != 1 {
-		t.Errorf("a server leaked into another directive: %s", got)
-	}
-	if webOrigin("https://*") != "" || webOrigin("https://*.example.com/v1") != "" || webOrigin("https://api.example.com/v1") != "https://api.example.com" {
-		t.Error("webOrigin lets a wildcard host through, or loses a plain one")
-	}
-}
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/csp"
+)
 
 // TestExport_everyKindCarriesACSP: every page of every kind has a policy
 // right after its charset; the page's own inline script (written by the
@@ -62,7 +31,7 @@ func TestExport_everyKindCarriesACSP(t *testing.T) {
 			}
 		}
 		index := readOut(t, dir, "index.html")
-		if hash := scriptHash("window.ownScript = 1"); kind != KindAirGapped && !strings.Contains(index, strings.ReplaceAll(hash, "'", "&#39;")) {
+		if hash := csp.ScriptHash("window.ownScript = 1"); kind != KindAirGapped && !strings.Contains(index, strings.ReplaceAll(hash, "'", "&#39;")) {
 			t.Errorf("%s index.html: the page's own inline script is not allowed by its hash", kind)
 		}
 		if kind != KindAirGapped && !strings.Contains(strings.Join(warnings, "\n"), `"https://*" names a wildcard host`) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/csp"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
@@ -28,7 +29,7 @@ func (j *pipeline) playgroundConnectOrigins(ctx context.Context) []string {
 		}
 		for _, s := range servers {
 			_, warned := seen[s]
-			if o := webOrigin(s); o != "" {
+			if o := csp.WebOrigin(s); o != "" {
 				seen[o] = true
 			} else if strings.Contains(s, "*") && !warned {
 				seen[s] = false // warned once; false keeps it out of the list
@@ -52,7 +53,7 @@ func (j *pipeline) apiPage(p *page, work *openapi.Work) apipages.Page {
 	return apipages.Page{Key: p.key, Out: p.out, File: p.file, Prefix: prefix, Deprecated: p.fm.Deprecated,
 		Playground: p.fm.Playground, API: p.fm.API, AuthMethod: p.fm.AuthMethod,
 		Markdown: func(s string) markup.HTML { return j.specHTML(s, p.key, prefix, p.file) }, Work: work,
-		Text: j.frame.ui(j.frame.section(p)).english}
+		Text: j.frame.ui(j.frame.section(p)).English}
 }
 
 // apiAssets are the bundle files endpoint pages need, as bundle path and

@@ -3,6 +3,9 @@ package export
 import (
 	"strings"
 	"testing"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/theme"
 )
 
 // TestExport_appearance: appearance.default and strict reach every page's
@@ -63,8 +66,7 @@ func TestStylesheet_readableThemeColors(t *testing.T) {
 	var warnings []string
 	dir, _ := exportTo(t, Request{Source: src, Warn: func(m string) { warnings = append(warnings, m) }})
 	lines := strings.SplitN(readOut(t, dir, "_static/style.css"), "\n", 3)
-	light, dark := themeColors(mustDocsColors("#FFE600"), "", "", func(string, ...any) {})
-	if want := ":root{" + light.css() + "}[data-theme=dark]{" + dark.css() + "}"; lines[1] != want {
+	if want := strings.TrimSuffix(theme.ColorsCSS(&docsjson.Config{Colors: docsjson.Colors{Primary: "#FFE600"}}, func(string, ...any) {}), "\n"); lines[1] != want {
 		t.Errorf("derived colours line = %s\nwant %s", lines[1], want)
 	}
 	for _, rule := range []string{"a{color:var(--link)}", "--accent:var(--link)", "background:var(--brand);color:var(--on-brand)"} {

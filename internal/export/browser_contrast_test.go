@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/theme"
 )
 
 // TestBrowser_contrastInBothModes opens a page of a site whose primary
@@ -28,14 +30,14 @@ func TestBrowser_contrastInBothModes(t *testing.T) {
 		must(b.call("Page.navigate", map[string]any{"url": u}, nil))
 		must(b.waitFor(ctx, `document.readyState === "complete" && document.documentElement.classList.contains("js")`))
 	}
-	color := func(expr string) rgb {
+	color := func(expr string) string { // #rrggbb
 		var s string
 		must(b.eval(expr, &s))
 		var r, g, bl int
 		if _, err := fmt.Sscanf(s, "rgb(%d, %d, %d)", &r, &g, &bl); err != nil {
 			t.Fatalf("%s = %q: %v", expr, s, err)
 		}
-		return rgb{float64(r) / 255, float64(g) / 255, float64(bl) / 255}
+		return fmt.Sprintf("#%02x%02x%02x", r, g, bl)
 	}
 	open(dir)
 	for _, mode := range []string{"light", "dark"} {
@@ -51,10 +53,10 @@ func TestBrowser_contrastInBothModes(t *testing.T) {
 				back = color(c.bg)
 			}
 			fg := color(c.fg)
-			if r := contrast(fg, back); r < minTextContrast {
-				t.Errorf("%s mode: %s %s on %s reads at %.2f:1", mode, c.what, fg.hex(), back.hex(), r)
+			if r, ok := theme.ContrastRatio(fg, back); !ok || r < theme.MinTextContrast {
+				t.Errorf("%s mode: %s %s on %s reads at %.2f:1", mode, c.what, fg, back, r)
 			} else {
-				t.Logf("%s mode: %s %s on %s: %.2f:1", mode, c.what, fg.hex(), back.hex(), r)
+				t.Logf("%s mode: %s %s on %s: %.2f:1", mode, c.what, fg, back, r)
 			}
 		}
 	}
@@ -63,13 +65,13 @@ func TestBrowser_contrastInBothModes(t *testing.T) {
 	strict, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped})
 	must(b.eval(`localStorage.setItem("theme", "light")`, nil))
 	open(strict)
-	var theme string
-	must(b.eval(`document.documentElement.dataset.theme + (document.querySelector(".theme-toggle") ? " toggle" : "")`, &theme))
-	if theme != "dark" {
-		t.Errorf("strict dark site with a stored light choice: theme %q", theme)
+	var shown string
+	must(b.eval(`document.documentElement.dataset.theme + (document.querySelector(".theme-toggle") ? " toggle" : "")`, &shown))
+	if shown != "dark" {
+		t.Errorf("strict dark site with a stored light choice: theme %q", shown)
 	}
-	if bg := color(`getComputedStyle(document.body).backgroundColor`); bg.luminance() > 0.05 {
-		t.Errorf("strict dark site paints a light background %s", bg.hex())
+	if bg := color(`getComputedStyle(document.body).backgroundColor`); func() bool { l, ok := theme.Luminance(bg); return !ok || l > 0.05 }() {
+		t.Errorf("strict dark site paints a light background %s", bg)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 )
 
 // secretMarker stands for the bytes of the server's signing key and
@@ -144,7 +145,7 @@ func TestLinkGuard_loops(t *testing.T) {
 	if err := os.Symlink("a", filepath.Join(dir, "b")); err != nil {
 		t.Fatal(err)
 	}
-	g, closeFn, err := confine(os.DirFS(dir))
+	g, closeFn, err := source.Confine(os.DirFS(dir))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func (f *frame) directory(b *markup.Builder, p *page, prefix markup.Prefix) {
 	}
 	b.Markup(`<nav`)
 	b.Attr("class", "directory directory-"+g.directory)
-	b.Attr("aria-label", f.ui(f.section(p)).t("inThisSection"))
+	b.Attr("aria-label", f.ui(f.section(p)).T("inThisSection"))
 	b.Markup(`>`)
 	if g.directory == "card" {
 		b.Markup(`<div class="card-group">`)

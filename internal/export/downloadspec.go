@@ -9,6 +9,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 )
 
 // specArchive is the bundle file holding every spec of a site that has
@@ -68,9 +69,9 @@ func (j *pipeline) specZip() ([]byte, error) {
 			return nil, fmt.Errorf("read %s: %w", f, err)
 		}
 		if int64(len(data)) > lim {
-			return nil, tooLarge(f, "the file", int64(len(data)), lim)
+			return nil, source.TooLarge(f, "the file", int64(len(data)), lim)
 		}
-		if err := j.budget.take(f, int64(len(data))); err != nil {
+		if err := j.budget.Take(f, int64(len(data))); err != nil {
 			return nil, err
 		}
 		w, err := zw.CreateHeader(&zip.FileHeader{Name: f, Method: zip.Deflate})

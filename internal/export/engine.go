@@ -15,9 +15,11 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/csp"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 )
 
 // Options configures an Engine.
@@ -153,16 +155,16 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 	if progress == nil {
 		progress = func(Progress) {}
 	}
-	src, closeSrc, err := confine(req.Source)
+	src, closeSrc, err := source.Confine(req.Source)
 	if err != nil {
 		return nil, err
 	}
 	defer closeSrc()
-	src = withIgnore(src)
+	src = source.WithIgnore(src)
 	j := &pipeline{e: e, req: req, src: src, kind: kind, domain: domain, base: base, features: feats, out: &bundleDir{dir: outDir}, progress: progress}
 	j.warnings.sink, j.warnings.log = req.Warn, e.log
 	j.warn = j.warnings.add
-	j.budget.lim = e.limits
+	j.budget.Limits = e.limits
 	j.read = &reader{src: src, limits: e.limits, budget: &j.budget, workers: e.workers, warn: j.warn}
 	j.comps = mdx.NewComponents(j.read.loadSnippet, e.limits.ComponentTime)
 	start := time.Now()
@@ -173,7 +175,7 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 	// pages' CSP admits exactly those.
 	j.frame.cspConnect = j.playgroundConnectOrigins(ctx)
 	if j.features["analytics"] {
-		j.frame.cspConnect = append(j.frame.cspConnect, webOrigin("https://"+j.domain))
+		j.frame.cspConnect = append(j.frame.cspConnect, csp.WebOrigin("https://"+j.domain))
 	}
 	planned := time.Now()
 	if err := j.run(ctx); err != nil {

@@ -56,7 +56,7 @@ func (f *frame) eyebrow(b *markup.Builder, p *page) {
 		b.Markup(`</p>`)
 	case "breadcrumbs":
 		b.Markup(`<nav class="eyebrow breadcrumbs"`)
-		b.Attr("aria-label", f.ui(f.section(p)).t("breadcrumb"))
+		b.Attr("aria-label", f.ui(f.section(p)).T("breadcrumb"))
 		b.Markup(`><ol>`)
 		for _, l := range path {
 			b.Markup(`<li>`)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/theme"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
@@ -39,7 +40,10 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 		{"robots.txt", j.robotsTxt},
 		{"llms.txt", j.llmsTxt},
 		{"llms-full.txt", j.llmsFullTxt},
-		{"_static/style.css", j.stylesheet},
+		{"_static/style.css", func() ([]byte, error) {
+			base, err := assets.ReadFile("assets/style.css")
+			return theme.Stylesheet(j.cfg, base, j.warn), err
+		}},
 		{"_static/app.js", func() ([]byte, error) { return assets.ReadFile("assets/app.js") }},
 		{"_static/search-index.js", j.searchIndexJS},
 	}

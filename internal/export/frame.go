@@ -6,6 +6,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/icons"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
 
 // frame writes what surrounds every page of one export: the document
@@ -50,4 +51,14 @@ type frame struct {
 func (f *frame) drilldown() bool {
 	d := f.cfg.Interaction.Drilldown
 	return d != nil && *d
+}
+
+// ui is the interface language of the pages of section s.
+func (f *frame) ui(s *division) uitext.Text {
+	for d := s; d != nil; d = d.parent {
+		if d.kind == "language" {
+			return uitext.For(d.lang)
+		}
+	}
+	return uitext.For("en")
 }

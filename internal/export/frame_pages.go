@@ -21,16 +21,16 @@ func (f *frame) pager(b *markup.Builder, p *page, prefix markup.Prefix) {
 	}
 	u := f.ui(f.section(p))
 	// Reading order does not lead from one language into another.
-	sameLang := func(q *page) bool { return f.ui(f.section(q)).code == u.code }
+	sameLang := func(q *page) bool { return f.ui(f.section(q)).Code() == u.Code() }
 	b.Markup(`<nav class="pager"`)
-	b.Attr("aria-label", u.t("prevNext"))
+	b.Attr("aria-label", u.T("prevNext"))
 	b.Markup(`>`)
 	if i > 0 && sameLang(f.byKey[f.tree.order[i-1]]) {
 		q := f.byKey[f.tree.order[i-1]]
 		b.Markup(`<a class="prev" rel="prev" href="`)
 		b.URL(markup.Path(prefix, q.out, ""))
 		b.Markup(`"><span>`)
-		b.Text(u.t("previous"))
+		b.Text(u.T("previous"))
 		b.Markup(`</span>`)
 		b.Text(q.navTitle())
 		b.Markup(`</a>`)
@@ -40,7 +40,7 @@ func (f *frame) pager(b *markup.Builder, p *page, prefix markup.Prefix) {
 		b.Markup(`<a class="next" rel="next" href="`)
 		b.URL(markup.Path(prefix, q.out, ""))
 		b.Markup(`"><span>`)
-		b.Text(u.t("next"))
+		b.Text(u.T("next"))
 		b.Markup(`</span>`)
 		b.Text(q.navTitle())
 		b.Markup(`</a>`)
@@ -80,14 +80,14 @@ func (f *frame) notFound() ([]byte, error) {
 	var b markup.Builder
 	// One 404 page serves every language: it speaks the first section's.
 	u := f.ui(f.firstSection())
-	f.head(&b, u, u.t("notFound")+" - "+f.cfg.Name, "", markup.URL{}, "", true, markup.HTML{}, nil)
+	f.head(&b, u, u.T("notFound")+" - "+f.cfg.Name, "", markup.URL{}, "", true, markup.HTML{}, nil)
 	b.HTML(f.chrome(f.firstSection(), "", modeDefault))
 	b.Markup(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>`)
-	b.Text(u.t("notFound"))
+	b.Text(u.T("notFound"))
 	b.Markup(`</h1><p class="lead">`)
-	b.Text(u.t("notFoundText"))
+	b.Text(u.T("notFoundText"))
 	b.Markup(` <a href="index.html">`)
-	b.Text(u.t("startPage"))
+	b.Text(u.T("startPage"))
 	b.Markup(`</a></p></header></article>`)
 	// The site's footer, as on every page: its links are a way back too.
 	f.footer(&b, f.firstSection(), "")

@@ -4,9 +4,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/csp"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/theme"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
 
 // chromeKey identifies the page frame shared by all pages of a section at
@@ -32,13 +35,13 @@ func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTM
 	var b markup.Builder
 	u := f.ui(s)
 	b.Markup(`<a class="skip" href="#content">`)
-	b.Text(u.t("skip"))
+	b.Text(u.T("skip"))
 	b.Markup(`</a>`)
 	f.banner(&b, bannerOf(s, f.cfg.Banner), prefix, u)
 	b.Markup(`<header class="topbar">`)
 	if m.sidebar() {
 		b.Markup(`<button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false"`)
-		b.Attr("aria-label", u.t("menu"))
+		b.Attr("aria-label", u.T("menu"))
 		b.Markup(`>` +
 			`<svg viewBox="0 0 24 24" width="20" height="20" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M3 6h18M3 12h18M3 18h18"/></svg></button>`)
 	}
@@ -61,8 +64,8 @@ func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTM
 		b.Markup(`</span>`)
 	}
 	b.Markup(`</a><div class="search"><input id="search-input" type="search"`)
-	b.Attr("placeholder", u.t("search"))
-	b.Attr("aria-label", u.t("searchLabel"))
+	b.Attr("placeholder", u.T("search"))
+	b.Attr("aria-label", u.T("searchLabel"))
 	b.Markup(` autocomplete="off">` +
 		`<div id="search-results" class="search-results" role="listbox" hidden></div></div>`)
 	f.navbar(&b, navbarOf(s, &f.cfg.Navbar), prefix, u)
@@ -70,12 +73,12 @@ func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTM
 		b.Markup(`<a class="assistant" href="`)
 		b.URL(f.assistantURL())
 		b.Markup(`" target="_blank" rel="noopener">`)
-		b.Text(u.t("askAI"))
+		b.Text(u.T("askAI"))
 		b.Markup(`</a>`)
 	}
 	if !f.cfg.Appearance.Strict { // appearance.strict: the mode is the site's, not the reader's
 		b.Markup(`<button class="theme-toggle" type="button"`)
-		b.Attr("aria-label", u.t("toggleTheme"))
+		b.Attr("aria-label", u.T("toggleTheme"))
 		b.Markup(`><svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z"/></svg></button>`)
 	}
 	b.Markup(`</header>`)
@@ -92,9 +95,9 @@ func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTM
 
 // sidebar renders the navigation of section s: the global anchors, the
 // section's anchors and its groups and pages.
-func (f *frame) sidebar(b *markup.Builder, s *division, prefix markup.Prefix, u uiText) {
+func (f *frame) sidebar(b *markup.Builder, s *division, prefix markup.Prefix, u uitext.Text) {
 	b.Markup(`<nav class="sidebar" id="sidebar"`)
-	b.Attr("aria-label", u.t("documentation"))
+	b.Attr("aria-label", u.T("documentation"))
 	b.Markup(`>`)
 	if len(f.tree.global) > 0 {
 		b.Markup(`<ul class="anchors">`)
@@ -112,7 +115,7 @@ func (f *frame) sidebar(b *markup.Builder, s *division, prefix markup.Prefix, u 
 
 // switchers renders, for each level above the page's section, the sibling
 // divisions: tabs as a tab bar, languages, versions and dropdowns as menus.
-func (f *frame) switchers(b *markup.Builder, s *division, prefix markup.Prefix, u uiText) {
+func (f *frame) switchers(b *markup.Builder, s *division, prefix markup.Prefix, u uitext.Text) {
 	var path []*division
 	for d := s; d != nil && d.parent != nil; d = d.parent {
 		path = append([]*division{d}, path...)
@@ -121,7 +124,7 @@ func (f *frame) switchers(b *markup.Builder, s *division, prefix markup.Prefix, 
 		return
 	}
 	b.Markup(`<nav class="divisions"`)
-	b.Attr("aria-label", u.t("sections"))
+	b.Attr("aria-label", u.T("sections"))
 	b.Markup(`>`)
 	for _, d := range path {
 		if d.kind == "anchor" {
@@ -402,11 +405,11 @@ func openDetails(s string) []int {
 // head writes the document head shared by pages and generated documents.
 // scripts are the CSP sources of the page's own scripts (pageScripts).
 // u is the page's interface language.
-func (f *frame) head(b *markup.Builder, u uiText, title, desc string, canonical markup.URL, prefix markup.Prefix, noindex bool, meta markup.HTML, scripts []string) {
+func (f *frame) head(b *markup.Builder, u uitext.Text, title, desc string, canonical markup.URL, prefix markup.Prefix, noindex bool, meta markup.HTML, scripts []string) {
 	b.Markup("<!DOCTYPE html>\n<html")
-	u.htmlAttrs(b)
+	u.HTMLAttrs(b)
 	b.Attr("data-root", string(prefix))
-	f.appearanceAttrs(b)
+	theme.AppearanceAttrs(b, f.cfg.Appearance)
 	b.Markup(`><head><meta charset="utf-8">`)
 	f.cspMeta(b, scripts)
 	b.Markup(`<meta name="viewport" content="width=device-width, initial-scale=1"><title>`)
@@ -433,7 +436,7 @@ func (f *frame) head(b *markup.Builder, u uiText, title, desc string, canonical 
 	}
 	b.Markup(`<link rel="stylesheet" href="`)
 	b.URL(markup.Path(prefix, "_static/style.css", ""))
-	b.Markup(`"><script>` + themeScript + `</script>`)
+	b.Markup(`"><script>` + csp.ThemeScript + `</script>`)
 	if f.features["analytics"] {
 		b.Markup(`<script src="`)
 		b.URL(markup.Path(prefix, "_static/analytics.js", ""))
@@ -450,15 +453,15 @@ func tail(b *markup.Builder, prefix markup.Prefix) {
 }
 
 // toc renders the table of contents from a page's headings.
-func toc(b *markup.Builder, hs []mdx.Heading, u uiText) {
+func toc(b *markup.Builder, hs []mdx.Heading, u uitext.Text) {
 	if len(hs) == 0 {
 		b.Markup(`<aside class="toc"></aside>`)
 		return
 	}
 	b.Markup(`<aside class="toc"`)
-	b.Attr("aria-label", u.t("onThisPage"))
+	b.Attr("aria-label", u.T("onThisPage"))
 	b.Markup(`><p class="toc-title">`)
-	b.Text(u.t("onThisPage"))
+	b.Text(u.T("onThisPage"))
 	b.Markup(`</p><ul>`)
 	for _, h := range hs {
 		b.Markup(`<li`)
@@ -476,7 +479,7 @@ func toc(b *markup.Builder, hs []mdx.Heading, u uiText) {
 // Markdown links resolve like any link; in an air-gapped bundle remote
 // content in it is replaced as in a page. app.js lets a reader dismiss a
 // dismissible one.
-func (f *frame) banner(b *markup.Builder, bn *docsjson.Banner, prefix markup.Prefix, u uiText) {
+func (f *frame) banner(b *markup.Builder, bn *docsjson.Banner, prefix markup.Prefix, u uitext.Text) {
 	if bn == nil || strings.TrimSpace(bn.Content) == "" {
 		return
 	}
@@ -485,13 +488,13 @@ func (f *frame) banner(b *markup.Builder, bn *docsjson.Banner, prefix markup.Pre
 		body = f.offline("docs.json banner", prefix, body)
 	}
 	b.Markup(`<div class="banner" role="region"`)
-	b.Attr("aria-label", u.t("announcement"))
+	b.Attr("aria-label", u.T("announcement"))
 	b.Markup(`><div class="banner-body">`)
 	b.HTML(markup.Rendered(strings.TrimSpace(body.String()))) // trimming white space keeps it safe
 	b.Markup(`</div>`)
 	if bn.Dismissible {
 		b.Markup(`<button class="banner-close" type="button"`)
-		b.Attr("aria-label", u.t("dismiss"))
+		b.Attr("aria-label", u.T("dismiss"))
 		b.Markup(`>×</button>`)
 	}
 	b.Markup(`</div>`)
@@ -499,7 +502,7 @@ func (f *frame) banner(b *markup.Builder, bn *docsjson.Banner, prefix markup.Pre
 
 // navbar renders the top bar links of docs.json; site-relative ones are
 // resolved like any link.
-func (f *frame) navbar(b *markup.Builder, nb *docsjson.Navbar, prefix markup.Prefix, u uiText) {
+func (f *frame) navbar(b *markup.Builder, nb *docsjson.Navbar, prefix markup.Prefix, u uitext.Text) {
 	links := nb.Links
 	if p := nb.Primary; p != nil {
 		links = append(links[:len(links):len(links)], *p)
@@ -508,7 +511,7 @@ func (f *frame) navbar(b *markup.Builder, nb *docsjson.Navbar, prefix markup.Pre
 		return
 	}
 	b.Markup(`<nav class="navbar-links"`)
-	b.Attr("aria-label", u.t("links"))
+	b.Attr("aria-label", u.T("links"))
 	b.Markup(`>`)
 	for _, l := range links {
 		f.siteLink(b, "navbar link", l, prefix)
@@ -592,6 +595,6 @@ func siteName(key string) string {
 // page's own MDX (pageScripts).
 func (f *frame) cspMeta(b *markup.Builder, scripts []string) {
 	b.Markup(`<meta http-equiv="Content-Security-Policy"`)
-	b.Attr("content", ContentSecurityPolicy(f.kind, policy{connect: f.cspConnect, scripts: scripts}))
+	b.Attr("content", csp.ContentSecurityPolicy(f.kind == KindAirGapped, csp.Policy{Connect: f.cspConnect, Scripts: scripts}))
 	b.Markup(`>`)
 }

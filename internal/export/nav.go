@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
 
 // division is one node of the navigation above the sidebar: the root, a
@@ -123,7 +124,7 @@ func (t *navTree) division(n *docsjson.NavNode, kind string, parent *division, e
 	d := &division{kind: kind, label: n.Label(), icon: n.Icon, tag: n.Tag.Text, href: n.Href, dflt: n.Default, parent: parent, index: -1,
 		navbar: n.Navbar, footer: n.Footer, banner: n.Banner, desc: n.Description}
 	if kind == "language" && n.Language != "" {
-		d.lang, d.label = n.Language, languageName(n.Language)
+		d.lang, d.label = n.Language, uitext.LanguageName(n.Language)
 	}
 	in = t.inherit(n, in)
 	for _, g := range n.Groups {

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 )
 
 // bundleDir is the directory an export writes its bundle into: it
@@ -47,7 +48,7 @@ func (j *pipeline) copyFile(rel string) error {
 	defer in.Close()
 	lim := j.e.limits.MaxAssetBytes
 	if st, err := in.Stat(); err == nil && st.Size() > lim {
-		return tooLarge(rel, "the file", st.Size(), lim)
+		return source.TooLarge(rel, "the file", st.Size(), lim)
 	}
 	if j.kind == KindAirGapped && strings.EqualFold(path.Ext(rel), ".css") {
 		return j.copyOfflineCSS(rel, in, lim)
@@ -65,9 +66,9 @@ func (j *pipeline) copyFile(rel string) error {
 		return fmt.Errorf("copy %s: %w", rel, err)
 	}
 	if n > lim {
-		return tooLarge(rel, "the file", n, lim)
+		return source.TooLarge(rel, "the file", n, lim)
 	}
-	if err := j.budget.take(rel, n); err != nil {
+	if err := j.budget.Take(rel, n); err != nil {
 		return err
 	}
 	j.out.record(bundle.File{Path: rel, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))})

@@ -9,10 +9,12 @@ import (
 	"sync"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/csp"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 )
 
 // pipeline is one export from start to manifest: it plans the pages from
@@ -25,7 +27,7 @@ type pipeline struct {
 	e        *Engine
 	req      Request
 	src      fs.FS // req.Source confined to its root (see confine)
-	budget   budget
+	budget   source.Budget
 	read     *reader
 	warnings warnings
 	warn     func(format string, args ...any) // warnings.add
@@ -177,7 +179,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	}
 	var scripts []string
 	if j.kind != KindAirGapped { // an air-gapped page keeps no inline or remote script
-		scripts = pageScripts(content)
+		scripts = csp.PageScripts(content)
 	}
 	u := j.frame.ui(j.frame.section(p))
 	meta := markup.Concat(j.metaHTML(p, noindex), mdAlternate(p))
@@ -245,7 +247,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if err := j.out.write(mdOut(p.out), []byte(md)); err != nil {
 		return err
 	}
-	return j.out.write(p.out, j.fillIcons([]byte(u.localize(b.String())), p.file))
+	return j.out.write(p.out, j.fillIcons([]byte(u.Localize(b.String())), p.file))
 }
 
 // apiEndpoint shows the method and path of an API reference page; a

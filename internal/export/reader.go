@@ -9,6 +9,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 	"gopkg.in/yaml.v2"
 )
 
@@ -18,7 +19,7 @@ import (
 type reader struct {
 	src      fs.FS // the source confined to its root (see confine)
 	limits   Limits
-	budget   *budget
+	budget   *source.Budget
 	workers  int
 	warn     func(format string, args ...any)
 	snippets sync.Map // snippet file -> contents
@@ -29,14 +30,14 @@ type reader struct {
 // in errors ("OpenAPI file"). Code that renders from the source (OpenAPI
 // documents, $ref targets) reads through it, never through Request.Source.
 func (r *reader) readSource(name, what string, limit int64) ([]byte, error) {
-	b, err := readLimited(r.src, name, what, limit)
+	b, err := source.ReadLimited(r.src, name, what, limit)
 	if err != nil {
 		if docsjson.IsOutside(err) {
 			return nil, &docsjson.InputError{Msg: fmt.Sprintf("%s: %s is a link out of the docs source; refused", name, what)}
 		}
 		return nil, err
 	}
-	if err := r.budget.take(name, int64(len(b))); err != nil {
+	if err := r.budget.Take(name, int64(len(b))); err != nil {
 		return nil, err
 	}
 	return b, nil

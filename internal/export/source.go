@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -218,12 +219,12 @@ func titleFromKey(key string) string {
 // names no page of src. It reads docs.json and stats files only, so it is
 // cheap enough to call while answering the start request.
 func (e *Engine) CheckPaths(src fs.FS, paths []string) error {
-	src, closeSrc, err := confine(src)
+	src, closeSrc, err := source.Confine(src)
 	if err != nil {
 		return err
 	}
 	defer closeSrc()
-	src = withIgnore(src)
+	src = source.WithIgnore(src)
 	if _, err := loadConfig(src, e.limits, nil); err != nil {
 		return err
 	}

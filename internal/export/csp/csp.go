@@ -1,4 +1,8 @@
-package export
+// Package csp writes the Content-Security-Policy every exported page
+// carries and finds the sources a page's own scripts need. It knows the
+// policy's rules and HTML script tags only: nothing of docs.json, pages,
+// the navigation or the facade that calls it.
+package csp
 
 import (
 	"bytes"
@@ -12,41 +16,42 @@ import (
 	"golang.org/x/net/html"
 )
 
-// themeScript sets the theme before the first paint so dark mode does not
+// ThemeScript sets the theme before the first paint so dark mode does not
 // flash: the reader's stored choice, unless docs.json's appearance.strict
 // fixes the mode (data-strict); else docs.json's default (data-theme
 // already); else the system's, marked data-system for app.js to follow.
 // It is our one inline script; the CSP names its hash.
-const themeScript = `var d=document.documentElement;try{var t=localStorage.getItem("theme");if(t&&!d.hasAttribute("data-strict"))d.dataset.theme=t}catch(e){}` +
+const ThemeScript = `var d=document.documentElement;try{var t=localStorage.getItem("theme");if(t&&!d.hasAttribute("data-strict"))d.dataset.theme=t}catch(e){}` +
 	`if(!d.dataset.theme&&window.matchMedia){d.dataset.system="";d.dataset.theme=matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light"}`
 
-// scriptHash is the CSP source that allows exactly one inline script.
-func scriptHash(script string) string {
+// ScriptHash is the CSP source that allows exactly one inline script.
+func ScriptHash(script string) string {
 	sum := sha256.Sum256([]byte(script))
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
-var themeScriptHash = scriptHash(themeScript)
+var themeScriptHash = ScriptHash(ThemeScript)
 
-// policy is what one page's Content-Security-Policy allows beyond the
+// Policy is what one page's Content-Security-Policy allows beyond the
 // bundle itself.
-type policy struct {
-	// connect are origins the page may send requests to: the servers of
+type Policy struct {
+	// Connect are origins the page may send requests to: the servers of
 	// an OpenAPI spec when the API playground is on, the analytics
 	// endpoint of a cloud bundle (e.g. "https://api.example.com").
-	connect []string
-	// scripts are sources of the page's own scripts, written by the
+	Connect []string
+	// Scripts are sources of the page's own scripts, written by the
 	// repository's authors in its MDX: the hash of each inline script and
 	// the origin of each remote one. Nothing from a spec or docs.json
 	// reaches here: those are sanitized to text.
-	scripts []string
+	Scripts []string
 }
 
 // ContentSecurityPolicy is the policy every page carries in a <meta
 // http-equiv>, so that the browser itself refuses script the export did
 // not put there. In every kind, scripts come only from the bundle, from
 // the hash of our one inline script, and from the page's own MDX; inline
-// event handlers and javascript: URLs never run.
+// event handlers and javascript: URLs never run. airGapped is the
+// air-gapped deployment kind.
 //
 // 'self' alone is not enough: a page opened from file:// has an opaque
 // origin in some browsers, so 'self' matches none of its own files there.
@@ -65,16 +70,16 @@ type policy struct {
 //
 // Entries of p that are not a single CSP source expression, or that are a
 // wildcard host, are dropped, so a spec cannot widen the policy.
-func ContentSecurityPolicy(kind Kind, p policy) string {
+func ContentSecurityPolicy(airGapped bool, p Policy) string {
 	const local = "'self' file:"
-	connect := local + sources(p.connect)
-	scripts := local + " " + themeScriptHash + sources(p.scripts)
+	connect := local + sources(p.Connect)
+	scripts := local + " " + themeScriptHash + sources(p.Scripts)
 	web, media := "", ""
-	if kind != KindAirGapped {
+	if !airGapped {
 		web, media = " https:", " https: http:"
 	}
 	formAction := "'none'"
-	if kind != KindAirGapped {
+	if !airGapped {
 		formAction = "'self'"
 	}
 	return "default-src 'none'; script-src " + scripts +
@@ -95,10 +100,10 @@ func sources(list []string) string {
 	return b.String()
 }
 
-// webOrigin is the origin of an http or https URL as a CSP source
+// WebOrigin is the origin of an http or https URL as a CSP source
 // ("https://api.example.com"), or "" when it has none, or names a
 // wildcard host that would allow every site.
-func webOrigin(s string) string {
+func WebOrigin(s string) string {
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || strings.ContainsAny(u.Host, "*{}") {
 		return ""
@@ -106,10 +111,10 @@ func webOrigin(s string) string {
 	return u.Scheme + "://" + u.Host
 }
 
-// pageScripts returns the CSP sources of the scripts in a page's own
+// PageScripts returns the CSP sources of the scripts in a page's own
 // content: the hash of each inline script and the origin of each remote
 // one. Most pages have none, and are not parsed.
-func pageScripts(content []byte) []string {
+func PageScripts(content []byte) []string {
 	if !hasScriptTag(content) {
 		return nil
 	}
@@ -141,12 +146,12 @@ func pageScripts(content []byte) []string {
 			}
 			if src == "" {
 				inline = true
-			} else if o := webOrigin(src); o != "" {
+			} else if o := WebOrigin(src); o != "" {
 				out = append(out, o)
 			}
 		case html.TextToken:
 			if inline {
-				out = append(out, scriptHash(string(z.Text())))
+				out = append(out, ScriptHash(string(z.Text())))
 				inline = false
 			}
 		case html.EndTagToken:

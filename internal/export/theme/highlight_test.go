@@ -1,7 +1,8 @@
-package export
+package theme
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"strings"
 	"testing"
@@ -9,6 +10,8 @@ import (
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/styles"
 )
+
+var update = flag.Bool("update", false, "rewrite assets/highlight.css from chroma's styles")
 
 // TestHighlightCSS keeps assets/highlight.css equal to what chroma
 // generates for the two styles; -update rewrites it after a chroma upgrade.
@@ -32,6 +35,6 @@ func TestHighlightCSS(t *testing.T) {
 		}
 	}
 	if !bytes.Equal(b.Bytes(), highlightCSS) {
-		t.Fatal("assets/highlight.css is stale: go test ./internal/export -run TestHighlightCSS -args -update")
+		t.Fatal("assets/highlight.css is stale: go test ./internal/export/theme -run TestHighlightCSS -args -update")
 	}
 }

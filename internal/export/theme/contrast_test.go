@@ -1,4 +1,4 @@
-package export
+package theme
 
 import (
 	"fmt"
@@ -165,5 +165,3 @@ func TestThemeColors(t *testing.T) {
 		t.Errorf("a named colour gave %v", warnings)
 	}
 }
-
-func mustDocsColors(primary string) docsjson.Colors { return docsjson.Colors{Primary: primary} }

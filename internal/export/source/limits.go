@@ -1,4 +1,4 @@
-package export
+package source
 
 import (
 	"fmt"
@@ -57,25 +57,25 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
-// budget counts what an export has read against its limits.
-type budget struct {
-	lim   Limits
-	mu    sync.Mutex
-	files int
-	bytes int64
+// Budget counts what an export has read against its limits.
+type Budget struct {
+	Limits Limits
+	mu     sync.Mutex
+	files  int
+	bytes  int64
 }
 
-// take records one file of size bytes read from the source.
-func (b *budget) take(name string, size int64) error {
+// Take records one file of size bytes read from the source.
+func (b *Budget) Take(name string, size int64) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.files++
 	b.bytes += size
-	if b.files > b.lim.MaxFiles {
-		return &docsjson.InputError{Msg: fmt.Sprintf("%s: the export reads more than the limit of %d files from the source", name, b.lim.MaxFiles)}
+	if b.files > b.Limits.MaxFiles {
+		return &docsjson.InputError{Msg: fmt.Sprintf("%s: the export reads more than the limit of %d files from the source", name, b.Limits.MaxFiles)}
 	}
-	if b.bytes > b.lim.MaxTotalBytes {
-		return &docsjson.InputError{Msg: fmt.Sprintf("%s: the export reads more than the limit of %s from the source", name, byteSize(b.lim.MaxTotalBytes))}
+	if b.bytes > b.Limits.MaxTotalBytes {
+		return &docsjson.InputError{Msg: fmt.Sprintf("%s: the export reads more than the limit of %s from the source", name, ByteSize(b.Limits.MaxTotalBytes))}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package export
+package source
 
 import (
 	"bufio"
@@ -19,14 +19,14 @@ const ignoreFile = ".mintignore"
 // maxIgnoreBytes bounds the .mintignore an export reads.
 const maxIgnoreBytes = 256 << 10
 
-// withIgnore returns src with the files and folders its .mintignore
+// WithIgnore returns src with the files and folders its .mintignore
 // names hidden from every read: they are not pages, not specs, not
 // assets, and do not exist for links. Patterns follow gitignore
 // (negation with "!", "/" anchoring, "**", a trailing "/" for folders),
 // matched by go-git's implementation of those rules, which git's own test
 // cases hold. docs.json itself is never hidden. A source without the file
 // is returned as it is.
-func withIgnore(src fs.FS) fs.FS {
+func WithIgnore(src fs.FS) fs.FS {
 	f, err := src.Open(ignoreFile)
 	if err != nil {
 		return src

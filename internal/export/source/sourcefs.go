@@ -1,4 +1,10 @@
-package export
+// Package source reads a docs source safely: every read confined to its
+// root (os.Root for a Dir, links resolved and checked for other file
+// systems), the files its .mintignore names hidden, each file bounded in
+// size and all reads counted against the export's Limits. It knows files,
+// sizes and limits only: nothing of pages, docs.json's meaning, HTML or
+// the facade that calls it.
+package source
 
 import (
 	"errors"
@@ -55,12 +61,12 @@ func (d Dir) ReadFile(name string) ([]byte, error) {
 // closeRoot closes a root only read from; a close error loses nothing.
 func closeRoot(r *os.Root) { _ = r.Close() }
 
-// confine returns the view of src an export reads: a Dir becomes one
+// Confine returns the view of src an export reads: a Dir becomes one
 // os.Root held for the export; any other source that can report links
 // (os.DirFS, fstest.MapFS) is wrapped in linkGuard, which resolves each
 // link itself and refuses those leaving the root. Sources without links
 // (embedded files) are used as they are.
-func confine(src fs.FS) (fs.FS, func(), error) {
+func Confine(src fs.FS) (fs.FS, func(), error) {
 	switch s := src.(type) {
 	case Dir:
 		r, err := os.OpenRoot(string(s))
@@ -148,35 +154,37 @@ func (g linkGuard) ReadDir(name string) ([]fs.DirEntry, error) {
 	return fs.ReadDir(g.fsys, p)
 }
 
-// readLimited reads a whole file of src, refusing one larger than limit
+// ReadLimited reads a whole file of src, refusing one larger than limit
 // bytes with an *InputError naming what and the limit. The size is
 // checked while reading, not only from a stat, since a file may grow.
-func readLimited(src fs.FS, name, what string, limit int64) ([]byte, error) {
+func ReadLimited(src fs.FS, name, what string, limit int64) ([]byte, error) {
 	f, err := src.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.Size() > limit {
-		return nil, tooLarge(name, what, st.Size(), limit)
+		return nil, TooLarge(name, what, st.Size(), limit)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(b)) > limit {
-		return nil, tooLarge(name, what, int64(len(b)), limit)
+		return nil, TooLarge(name, what, int64(len(b)), limit)
 	}
 	return b, nil
 }
 
-func tooLarge(name, what string, size, limit int64) error {
+// TooLarge is the *docsjson.InputError of a file of the source over its
+// limit: what names the kind of file, size is what was seen of it.
+func TooLarge(name, what string, size, limit int64) error {
 	return &docsjson.InputError{Msg: fmt.Sprintf("%s: %s is larger than the limit of %s (at least %s); split it or raise the limit",
-		name, what, byteSize(limit), byteSize(size))}
+		name, what, ByteSize(limit), ByteSize(size))}
 }
 
-// byteSize prints a size the way a docs author reads it.
-func byteSize(n int64) string {
+// ByteSize prints a size the way a docs author reads it.
+func ByteSize(n int64) string {
 	switch {
 	case n >= 1<<30 && n%(1<<30) == 0:
 		return fmt.Sprintf("%d GiB", n>>30)

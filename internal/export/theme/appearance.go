@@ -1,4 +1,4 @@
-package export
+package theme
 
 import (
 	"fmt"
@@ -95,18 +95,17 @@ func themeColors(c docsjson.Colors, bgLight, bgDark string, warn func(string, ..
 	return light, dark
 }
 
-// themeCSS is the stylesheet's line of derived theme colours.
-func (j *pipeline) themeCSS() string {
-	light, dark := themeColors(j.cfg.Colors, j.cfg.Background.Color.Light, j.cfg.Background.Color.Dark, j.warn)
+// ColorsCSS is the stylesheet's line of derived theme colours.
+func ColorsCSS(cfg *docsjson.Config, warn func(string, ...any)) string {
+	light, dark := themeColors(cfg.Colors, cfg.Background.Color.Light, cfg.Background.Color.Dark, warn)
 	return ":root{" + light.css() + "}[data-theme=dark]{" + dark.css() + "}\n"
 }
 
-// appearanceAttrs writes the attributes of <html> that fix the mode a
+// AppearanceAttrs writes the attributes of <html> that fix the mode a
 // page opens in: data-theme for a light or dark default (the early theme
 // script lets a reader's stored choice replace it unless strict), and
 // data-strict when the reader may not change it.
-func (f *frame) appearanceAttrs(b *markup.Builder) {
-	a := f.cfg.Appearance
+func AppearanceAttrs(b *markup.Builder, a docsjson.Appearance) {
 	if a.Default == "light" || a.Default == "dark" {
 		b.Attr("data-theme", a.Default)
 	}

@@ -1,10 +1,16 @@
-package export
+// Package uitext holds the interface texts of an exported site (the page
+// frame, search, copy buttons, the 404 page, the labels app.js writes) in
+// every language of navigation.languages, and picks a page's language.
+// It knows language codes and strings only: no docs.json, pages,
+// navigation or HTML beyond the attributes of <html>; it imports none of
+// the export's packages but markup.
+package uitext
 
 // uiStrings holds every interface text of the exported site by platform
 // language code (navigation.languages; the codes are the platform's, so
 // "cn" and "jp", not "zh" and "ja"): the page frame, search, copy buttons,
 // previous/next, the 404 page and the labels app.js writes. A language
-// without a key falls back to English for that key (uiText.t); the
+// without a key falls back to English for that key (Text.t); the
 // tests hold every language of the table to every key. "{q}" and "{n}"
 // stand for the search query and a tab's number.
 //

@@ -1,4 +1,4 @@
-package export
+package uitext
 
 import (
 	"encoding/json"
@@ -8,10 +8,10 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
-// uiText is the interface language of a page: the language of the
+// Text is the interface language of a page: the language of the
 // navigation branch it sits in (navigation.languages), English for a
 // site without languages.
-type uiText struct {
+type Text struct {
 	code  string            // the platform's code ("cn", "pt-BR"), or the code as written when the table lacks it
 	table map[string]string // nil when the table lacks the language: every string is English
 }
@@ -25,8 +25,8 @@ var langAliases = map[string]string{"zh": "cn", "zh-cn": "cn", "zh-hans": "cn", 
 // htmlLangs are the BCP 47 tags of the platform codes that are not one.
 var htmlLangs = map[string]string{"cn": "zh-Hans", "jp": "ja", "no": "nb"}
 
-// uiFor returns the interface language for a code of navigation.languages.
-func uiFor(code string) uiText {
+// For returns the interface language for a code of navigation.languages.
+func For(code string) Text {
 	c := strings.ReplaceAll(strings.TrimSpace(code), "_", "-")
 	if c == "" {
 		c = "en"
@@ -36,26 +36,30 @@ func uiFor(code string) uiText {
 	}
 	for k, table := range uiStrings {
 		if strings.EqualFold(k, c) {
-			return uiText{code: k, table: table}
+			return Text{code: k, table: table}
 		}
 	}
-	return uiText{code: c}
+	return Text{code: c}
 }
 
-// t is the text for key in the page's language, else in English.
-func (u uiText) t(key string) string {
+// Code is the platform's code of the language ("cn", "pt-BR"), or the
+// code as written when the table lacks it.
+func (u Text) Code() string { return u.code }
+
+// T is the text for key in the page's language, else in English.
+func (u Text) T(key string) string {
 	if s := u.table[key]; s != "" {
 		return s
 	}
 	return uiStrings["en"][key]
 }
 
-// english is the text whose English is en in the page's language, for
+// English is the text whose English is en in the page's language, for
 // packages that write interface text in English (the API pages); a text
 // the table lacks stays as given.
-func (u uiText) english(en string) string {
+func (u Text) English(en string) string {
 	if k, ok := englishKeys()[en]; ok {
-		return u.t(k)
+		return u.T(k)
 	}
 	return en
 }
@@ -70,7 +74,7 @@ var englishKeys = sync.OnceValue(func() map[string]string {
 })
 
 // htmlLang is the page's language as <html lang> takes it.
-func (u uiText) htmlLang() string {
+func (u Text) htmlLang() string {
 	if l, ok := htmlLangs[u.code]; ok {
 		return l
 	}
@@ -100,31 +104,21 @@ func validLangTag(s string) bool {
 }
 
 // rtl reports a language written right to left.
-func (u uiText) rtl() bool { return u.code == "ar" || u.code == "he" }
+func (u Text) rtl() bool { return u.code == "ar" || u.code == "he" }
 
-// languageName is the name of a language of navigation.languages in
+// LanguageName is the name of a language of navigation.languages in
 // that language, as the language switcher shows it; a code the platform
 // does not list stays as written.
-func languageName(code string) string {
-	if n, ok := languageNames[uiFor(code).code]; ok {
+func LanguageName(code string) string {
+	if n, ok := languageNames[For(code).code]; ok {
 		return n
 	}
 	return code
 }
 
-// ui is the interface language of the pages of section s.
-func (f *frame) ui(s *division) uiText {
-	for d := s; d != nil; d = d.parent {
-		if d.kind == "language" {
-			return uiFor(d.lang)
-		}
-	}
-	return uiFor("en")
-}
-
-// htmlAttrs writes the language attributes of <html>, and for a language
+// HTMLAttrs writes the language attributes of <html>, and for a language
 // other than English the texts app.js writes (data-ui, JSON).
-func (u uiText) htmlAttrs(b *markup.Builder) {
+func (u Text) HTMLAttrs(b *markup.Builder) {
 	b.Attr("lang", u.htmlLang())
 	if u.rtl() {
 		b.Markup(` dir="rtl"`)
@@ -134,18 +128,18 @@ func (u uiText) htmlAttrs(b *markup.Builder) {
 	}
 	js := map[string]string{}
 	for _, k := range []string{"copy", "copied", "noResults", "tab"} {
-		js[k] = u.t(k)
+		js[k] = u.T(k)
 	}
 	data, _ := json.Marshal(js) // a map of strings always encodes
 	b.Attr("data-ui", string(data))
 }
 
-// localize turns the English interface text that leaf packages write
+// Localize turns the English interface text that leaf packages write
 // into page content (the copy button of a code block, a heading's link
 // label, the sidebar's "deprecated" tag, the spec download link) into
 // the page's language. Each pattern is our own markup, which text of a
 // page cannot produce: its < and " are escaped.
-func (u uiText) localize(page string) string {
+func (u Text) Localize(page string) string {
 	if u.table == nil || u.code == "en" {
 		return page
 	}
@@ -156,12 +150,12 @@ func (u uiText) localize(page string) string {
 var localizers = sync.OnceValue(func() map[string]*strings.Replacer {
 	m := make(map[string]*strings.Replacer, len(uiStrings))
 	for code := range uiStrings {
-		u := uiFor(code)
+		u := For(code)
 		m[code] = strings.NewReplacer(
-			`<button class="copy" type="button">Copy</button>`, `<button class="copy" type="button">`+markup.Escape(u.t("copy"))+`</button>`,
-			`aria-label="Link to this section"`, `aria-label="`+markup.Escape(u.t("anchorLink"))+`"`,
-			`<span class="nav-tag nav-deprecated">deprecated</span>`, `<span class="nav-tag nav-deprecated">`+markup.Escape(u.t("deprecated"))+`</span>`,
-			`" download>Download API spec</a>`, `" download>`+markup.Escape(u.t("downloadSpec"))+`</a>`)
+			`<button class="copy" type="button">Copy</button>`, `<button class="copy" type="button">`+markup.Escape(u.T("copy"))+`</button>`,
+			`aria-label="Link to this section"`, `aria-label="`+markup.Escape(u.T("anchorLink"))+`"`,
+			`<span class="nav-tag nav-deprecated">deprecated</span>`, `<span class="nav-tag nav-deprecated">`+markup.Escape(u.T("deprecated"))+`</span>`,
+			`" download>Download API spec</a>`, `" download>`+markup.Escape(u.T("downloadSpec"))+`</a>`)
 	}
 	return m
 })
