@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/machines"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
@@ -51,9 +52,9 @@ func (j *pipeline) pageMarkdown(ctx context.Context, p *page) string {
 		b.WriteString("\n")
 	}
 	if p.api != nil {
-		b.WriteString(noRemoteImages(apiMarkdown(ctx, p.api)))
+		b.WriteString(noRemoteImages(machines.APIMarkdown(ctx, p.api)))
 	} else if p.schema != nil {
-		b.WriteString(noRemoteImages(schemaMarkdown(ctx, p.schema)))
+		b.WriteString(noRemoteImages(machines.SchemaMarkdown(ctx, p.schema)))
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }

@@ -1,4 +1,4 @@
-package export
+package machines
 
 import (
 	"bytes"
@@ -9,16 +9,15 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
 
-// searchEntry is one page in the offline search index. Field names are
+// SearchEntry is one page in the offline search index. Field names are
 // short because the index is shipped to the browser as is. The page's
 // text is cut into sections at its headings, so that a search can rank
 // a heading above body text and show the sections that match under
 // their page (app.js).
-type searchEntry struct {
+type SearchEntry struct {
 	Title   string `json:"t"`
 	URL     string `json:"u"`
 	Section string `json:"s,omitempty"`
@@ -39,18 +38,12 @@ const (
 // content.
 var headingOpen = regexp.MustCompile(`<h[1-6][^>]*\sid="([^"]+)"[^>]*>`)
 
-func newSearchEntry(p *page, hs []mdx.Heading, content []byte) searchEntry {
-	e := searchEntry{Title: p.title, URL: markup.Path("", p.out, "").String()}
-	lead := []string{}
-	if p.api != nil {
-		// Readers search endpoints by path and parameter names too.
-		lead = append(lead, p.api.SearchText())
-	} else if p.schema != nil {
-		lead = append(lead, p.schema.SearchText())
-	}
-	if p.fm.Description != "" {
-		lead = append(lead, p.fm.Description)
-	}
+// NewSearchEntry is the entry of a page titled title at url (relative
+// to the bundle root): lead is text that belongs to the page's lead
+// section besides its content (an endpoint's path and parameters, the
+// description); hs are its headings and content its rendered HTML.
+func NewSearchEntry(title, url string, lead []string, hs []mdx.Heading, content []byte) SearchEntry {
+	e := SearchEntry{Title: title, URL: url}
 	text := map[string]string{} // heading id -> its section's text
 	locs := headingOpen.FindAllSubmatchIndex(content, -1)
 	budget := maxSearchBody
@@ -130,16 +123,18 @@ func visibleText(b []byte, limit int) string {
 	return html.UnescapeString(s)
 }
 
-// searchIndexJS renders the index as a script that assigns a global. A
+// IndexJS renders the index as a script that assigns a global. A
 // script, unlike fetch or XHR, loads from file:// in every browser.
-func (j *pipeline) searchIndexJS() ([]byte, error) {
-	entries := make([]searchEntry, 0, len(j.entries))
-	for i, e := range j.entries {
+// all holds an entry per page, empty for a page kept out of the index;
+// section names the navigation section of page i, or "".
+func IndexJS(all []SearchEntry, section func(i int) string) ([]byte, error) {
+	entries := make([]SearchEntry, 0, len(all))
+	for i, e := range all {
 		if e.URL == "" {
 			continue // noindex pages
 		}
-		if s := j.frame.section(j.pages[i]); s != nil && s.label != "" {
-			e.Section = s.label
+		if s := section(i); s != "" {
+			e.Section = s
 		}
 		entries = append(entries, e)
 	}
@@ -167,7 +162,7 @@ var searchWord = regexp.MustCompile(`[\pL\pN]+`)
 // it (exactly, by prefix, with a typo) and then looks for the words it
 // found in the text, so the browser never has to cut all the text into
 // words itself before the first result.
-func searchVocabulary(entries []searchEntry) string {
+func searchVocabulary(entries []SearchEntry) string {
 	seen := map[string]bool{}
 	add := func(s string) {
 		for _, w := range searchWord.FindAllString(strings.ToLower(s), -1) {

@@ -1,4 +1,10 @@
-package export
+// Package machines writes the parts of the files machines read that need
+// no site around them: the Markdown of endpoint and data-model pages (for
+// their page.md copies and llms-full.txt) from the openapi model, and the
+// offline search index (an entry per page, its vocabulary, the script
+// app.js loads). It knows the openapi model, markup and mdx headings; not
+// pages, the navigation, docs.json or the facade that assembles the site.
+package machines
 
 import (
 	"context"
@@ -7,12 +13,12 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
-// apiMarkdown renders the generated part of an endpoint page as Markdown
+// APIMarkdown renders the generated part of an endpoint page as Markdown
 // for its page.md copy: the method and path, the servers, the
 // authorization, the parameters by place, the request body's fields and
 // example, and each response with its fields and example. Field lists go
 // two levels deep; the example shows the rest.
-func apiMarkdown(ctx context.Context, o *openapi.Operation) string {
+func APIMarkdown(ctx context.Context, o *openapi.Operation) string {
 	v := &openapi.View{Spec: o.Spec, Budget: openapi.ExampleBudget, Work: openapi.NewWork(ctx, openapi.PageWork)}
 	e := o.Resolve(v)
 	var b strings.Builder
@@ -150,8 +156,8 @@ func firstText(s ...string) string {
 	return ""
 }
 
-// schemaMarkdown lists a data model's fields and shows its example.
-func schemaMarkdown(ctx context.Context, r *openapi.SchemaRef) string {
+// SchemaMarkdown lists a data model's fields and shows its example.
+func SchemaMarkdown(ctx context.Context, r *openapi.SchemaRef) string {
 	v := &openapi.View{Spec: r.Spec, Budget: openapi.ExampleBudget, Work: openapi.NewWork(ctx, openapi.PageWork)}
 	ref := openapi.NewObj()
 	ref.Set("$ref", r.Ref())
