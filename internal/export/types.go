@@ -5,8 +5,8 @@
 // here knows about HTTP, jobs, storage or archives.
 //
 // This package is the facade and the site assembly: the navigation tree,
-// the page list, links between pages, the page frame, offline
-// search and the shared files. It leaves each part of a page to a package
+// the page list, links between pages, the page frame and the shared
+// files. It leaves each part of a page to a package
 // with one job, and those never import it:
 //
 //   - markup: the only way HTML and URLs are written (escaping, safe URLs,
@@ -18,7 +18,12 @@
 //   - samples: request samples per language from that model;
 //   - apipages: the generated parts of endpoint and data-model pages and
 //     the playground;
-//   - airgap: remote content taken out of rendered HTML and CSS.
+//   - airgap: remote content taken out of rendered HTML and CSS;
+//   - source: the docs source read confined to its root and bounded;
+//   - uitext: the interface texts in every language;
+//   - theme: the stylesheet from docs.json's colours;
+//   - csp: the pages' Content-Security-Policy;
+//   - machines: endpoint Markdown and the offline search index.
 package export
 
 import (
