@@ -10,11 +10,22 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 )
 
+// offliner takes remote content out of what an air-gapped bundle holds:
+// rendered markup, pages and the source's stylesheets, warning about
+// what it replaced. Its receiver is named j, as these methods were the
+// pipeline's, so their bodies stay as they were.
+type offliner struct {
+	base   string // the live site's base path (Request.BasePath), or ""
+	warn   func(format string, args ...any)
+	budget *source.Budget // the export's, charged for copied stylesheets
+	out    *bundleDir
+}
+
 // offline applies offlineHTML to markup of the bundle file named file and
 // reports what it replaced, once per file. Whatever renders HTML into an
 // air-gapped page outside the page's Markdown content runs it through
 // here too.
-func (j *pipeline) offline(file string, prefix markup.Prefix, h markup.HTML) markup.HTML {
+func (j *offliner) offline(file string, prefix markup.Prefix, h markup.HTML) markup.HTML {
 	// airgap.HTML only takes elements and attributes out, puts
 	// placeholders built through markup in their place, and makes
 	// root-relative CSS url()s relative.
@@ -23,7 +34,7 @@ func (j *pipeline) offline(file string, prefix markup.Prefix, h markup.HTML) mar
 
 // offlineBytes is offline for rendered page content; prefix leads from
 // the page to the bundle root.
-func (j *pipeline) offlineBytes(file string, prefix markup.Prefix, content []byte) []byte {
+func (j *offliner) offlineBytes(file string, prefix markup.Prefix, content []byte) []byte {
 	out, urls := airgap.HTML(content, string(prefix), j.base)
 	if len(urls) > 0 {
 		j.warn("%s: remote content replaced (%d: %s); air-gapped pages load nothing from outside the bundle", file, len(urls), listSome(urls, 5))
@@ -56,7 +67,7 @@ func listSome(items []string, n int) string {
 
 // copyOfflineCSS copies a stylesheet of the source into an air-gapped
 // bundle without its remote url()s and @imports.
-func (j *pipeline) copyOfflineCSS(rel string, in io.Reader, lim int64) error {
+func (j *offliner) copyOfflineCSS(rel string, in io.Reader, lim int64) error {
 	data, err := io.ReadAll(io.LimitReader(in, lim+1))
 	if err != nil {
 		return fmt.Errorf("copy %s: %w", rel, err)

@@ -54,7 +54,7 @@ func (f *frame) directory(b *markup.Builder, p *page, prefix markup.Prefix) {
 				b.Markup(`<a class="card" href="`)
 				b.URL(markup.Path(prefix, q.out, ""))
 				b.Markup(`">`)
-				f.directoryIcon(b, it, q, prefix)
+				f.icon.directoryIcon(b, it, q, prefix)
 				b.Markup(`<span class="card-title">`)
 				b.Text(label)
 				b.Markup(`</span>`)

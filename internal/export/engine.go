@@ -165,6 +165,7 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 	j.warnings.sink, j.warnings.log = req.Warn, e.log
 	j.warn = j.warnings.add
 	j.budget.Limits = e.limits
+	j.gap = &offliner{base: base, warn: j.warn, budget: &j.budget, out: j.out}
 	j.read = &reader{src: src, limits: e.limits, budget: &j.budget, workers: e.workers, warn: j.warn}
 	j.comps = mdx.NewComponents(j.read.loadSnippet, e.limits.ComponentTime)
 	start := time.Now()
@@ -238,9 +239,12 @@ func (j *pipeline) plan() error {
 	j.link.base = j.base
 	j.link.redirects = redirectSources(j.cfg.Redirects, j.base)
 	j.link.warn = j.warn
+	j.untrusted = &untrusted{md: j.e.md, link: j.link, warn: j.warn}
 	j.frame = &frame{cfg: j.cfg, tree: j.tree, byKey: j.byKey, link: j.link, features: j.features, kind: j.kind,
-		domain: j.domain, warn: j.warn, markdown: j.mdHTML, offline: j.offline}
-	j.frame.icons = j.iconSet()
+		domain: j.domain, warn: j.warn, markdown: j.untrusted.mdHTML, offline: j.gap.offline}
+	j.frame.icon = &iconDrawer{icons: j.iconSet(), kind: j.kind, warn: j.warn, configLink: j.frame.configLink}
+	j.frame.nav = &navWriter{cfg: j.cfg, tree: j.tree, byKey: j.byKey, icon: j.frame.icon, configLink: j.frame.configLink}
+	j.mach = &machineFiles{cfg: j.cfg, tree: j.tree, pages: j.pages, byKey: j.byKey, link: j.link, read: j.read, kind: j.kind, src: j.src}
 	j.planSpecDownload(gen.named)
 	return j.planStatic()
 }
@@ -275,10 +279,10 @@ func (j *pipeline) run(ctx context.Context) error {
 	// the shared files written afterwards take a fraction of the time.
 	j.total = len(j.pages)
 	j.entries = make([]searchEntry, len(j.pages))
-	j.markdown = make([]string, len(j.pages))
-	j.pageIndex = make(map[string]int, len(j.pages))
+	j.mach.markdown = make([]string, len(j.pages))
+	j.mach.pageIndex = make(map[string]int, len(j.pages))
 	for i, p := range j.pages {
-		j.pageIndex[p.key] = i
+		j.mach.pageIndex[p.key] = i
 	}
 	bufs := sync.Pool{New: func() any { return new(renderBuffers) }}
 	err := parallel(ctx, len(j.pages), j.e.workers, func(i int) error {

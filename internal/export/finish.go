@@ -37,10 +37,10 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 	}{
 		{"index.html", j.indexRedirect},
 		{"404.html", j.frame.notFound},
-		{"sitemap.xml", j.sitemap},
-		{"robots.txt", j.robotsTxt},
-		{"llms.txt", j.llmsTxt},
-		{"llms-full.txt", j.llmsFullTxt},
+		{"sitemap.xml", j.mach.sitemap},
+		{"robots.txt", j.mach.robotsTxt},
+		{"llms.txt", j.mach.llmsTxt},
+		{"llms-full.txt", j.mach.llmsFullTxt},
 		{"_static/style.css", func() ([]byte, error) {
 			base, err := assets.ReadFile("assets/style.css")
 			return theme.Stylesheet(j.cfg, base, j.warn), err
@@ -77,7 +77,7 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 		if written[g.path] {
 			continue // the source has its own index or 404 page
 		}
-		if j.ownMachineFile(g.path) {
+		if j.mach.ownMachineFile(g.path) {
 			// The source's own llms.txt or robots.txt wins, as on the platform.
 			if err := j.copyFile(g.path); err != nil {
 				return nil, err
@@ -213,7 +213,7 @@ func (j *pipeline) redirects(written map[string]bool) error {
 }
 
 // sitemap lists the canonical, extensionless URLs of indexable pages.
-func (j *pipeline) sitemap() ([]byte, error) {
+func (j *machineFiles) sitemap() ([]byte, error) {
 	var b markup.Builder
 	b.Markup(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 	for _, p := range j.pages {

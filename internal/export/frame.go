@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/icons"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
@@ -43,12 +42,13 @@ type frame struct {
 
 	chromes sync.Map // chromeKey -> markup.HTML
 
-	icons *icons.Set // draws the icons of docs.json's icons.library (icons.go)
+	icon *iconDrawer // draws the icons of navigation entries and pages (icons.go)
+	nav  *navWriter  // writes the sidebar and the division switchers (layout.go)
 }
 
 // drilldown reports docs.json's interaction.drilldown set to true: a
 // reader selecting a nested group goes to its first page.
-func (f *frame) drilldown() bool {
+func (f *navWriter) drilldown() bool {
 	d := f.cfg.Interaction.Drilldown
 	return d != nil && *d
 }

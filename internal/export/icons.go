@@ -26,7 +26,7 @@ func (j *pipeline) iconSet() *icons.Set {
 
 // navIcon draws the icon of a navigation entry; where names the entry
 // ("group \"Guides\"") for a warning.
-func (f *frame) navIcon(ic docsjson.Icon, where string, prefix markup.Prefix) markup.HTML {
+func (f *iconDrawer) navIcon(ic docsjson.Icon, where string, prefix markup.Prefix) markup.HTML {
 	if ic.Name == "" {
 		return markup.HTML{}
 	}
@@ -37,7 +37,7 @@ func (f *frame) navIcon(ic docsjson.Icon, where string, prefix markup.Prefix) ma
 }
 
 // pageIcon draws the icon of a page's frontmatter in its sidebar link.
-func (f *frame) pageIcon(p *page, prefix markup.Prefix) markup.HTML {
+func (f *iconDrawer) pageIcon(p *page, prefix markup.Prefix) markup.HTML {
 	if p.fm.Icon == "" {
 		return markup.HTML{}
 	}
@@ -50,7 +50,7 @@ func (f *frame) pageIcon(p *page, prefix markup.Prefix) markup.HTML {
 // iconImage draws an icon given as an image: a file of the source, or a
 // remote URL, which an air-gapped bundle leaves out like any remote
 // content.
-func (f *frame) iconImage(ref, where string, prefix markup.Prefix) markup.HTML {
+func (f *iconDrawer) iconImage(ref, where string, prefix markup.Prefix) markup.HTML {
 	remote := markup.Scheme(ref) != ""
 	if remote && f.kind == KindAirGapped {
 		f.warn("%s: the icon %q is remote; an air-gapped bundle leaves it out", where, ref)
@@ -73,9 +73,9 @@ func (f *frame) iconImage(ref, where string, prefix markup.Prefix) markup.HTML {
 func (j *pipeline) fillIcons(page []byte, file string) []byte {
 	return icons.Fill(page, func(r icons.Ref, in string) markup.HTML {
 		if icons.IsImage(r.Name) {
-			return j.frame.iconImage(r.Name, file+" ("+in+")", "")
+			return j.frame.icon.iconImage(r.Name, file+" ("+in+")", "")
 		}
-		return j.frame.icons.Draw(r, file+" ("+in+")")
+		return j.frame.icon.icons.Draw(r, file+" ("+in+")")
 	})
 }
 
@@ -83,10 +83,10 @@ func (j *pipeline) fillIcons(page []byte, file string) []byte {
 // from, and reports what the icons could not draw, once each. It runs
 // after every page, the 404 page included, has been written.
 func (j *pipeline) iconLicenses(written map[string]bool) error {
-	for _, w := range j.frame.icons.Warnings() {
+	for _, w := range j.frame.icon.icons.Warnings() {
 		j.warn("%s", w)
 	}
-	lics, err := j.frame.icons.Licenses()
+	lics, err := j.frame.icon.icons.Licenses()
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (j *pipeline) iconLicenses(written map[string]bool) error {
 
 // directoryIcon writes the icon of a card of a group's directory: the
 // page's own, or a nested group's.
-func (f *frame) directoryIcon(b *markup.Builder, it *navItem, q *page, prefix markup.Prefix) {
+func (f *iconDrawer) directoryIcon(b *markup.Builder, it *navItem, q *page, prefix markup.Prefix) {
 	icon := f.pageIcon(q, prefix)
 	if it.page == "" {
 		icon = f.navIcon(it.icon, "group "+strconv.Quote(it.group), prefix)

@@ -82,12 +82,12 @@ func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTM
 		b.Markup(`><svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z"/></svg></button>`)
 	}
 	b.Markup(`</header>`)
-	f.switchers(&b, s, prefix, u)
+	f.nav.switchers(&b, s, prefix, u)
 	b.Markup(`<div`)
 	b.Attr("class", m.class())
 	b.Markup(`>`)
 	if m.sidebar() {
-		f.sidebar(&b, s, prefix, u)
+		f.nav.sidebar(&b, s, prefix, u)
 	}
 	v, _ := f.chromes.LoadOrStore(k, b.Fragment())
 	return v.(markup.HTML)
@@ -95,7 +95,7 @@ func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTM
 
 // sidebar renders the navigation of section s: the global anchors, the
 // section's anchors and its groups and pages.
-func (f *frame) sidebar(b *markup.Builder, s *division, prefix markup.Prefix, u uitext.Text) {
+func (f *navWriter) sidebar(b *markup.Builder, s *division, prefix markup.Prefix, u uitext.Text) {
 	b.Markup(`<nav class="sidebar" id="sidebar"`)
 	b.Attr("aria-label", u.T("documentation"))
 	b.Markup(`>`)
@@ -115,7 +115,7 @@ func (f *frame) sidebar(b *markup.Builder, s *division, prefix markup.Prefix, u 
 
 // switchers renders, for each level above the page's section, the sibling
 // divisions: tabs as a tab bar, languages, versions and dropdowns as menus.
-func (f *frame) switchers(b *markup.Builder, s *division, prefix markup.Prefix, u uitext.Text) {
+func (f *navWriter) switchers(b *markup.Builder, s *division, prefix markup.Prefix, u uitext.Text) {
 	var path []*division
 	for d := s; d != nil && d.parent != nil; d = d.parent {
 		path = append([]*division{d}, path...)
@@ -158,7 +158,7 @@ func (f *frame) switchers(b *markup.Builder, s *division, prefix markup.Prefix, 
 }
 
 // anchors lists the anchor divisions next to the section, if any.
-func (f *frame) anchors(b *markup.Builder, s *division, prefix markup.Prefix) {
+func (f *navWriter) anchors(b *markup.Builder, s *division, prefix markup.Prefix) {
 	parent := s.parent
 	if s.kind != "anchor" || parent == nil {
 		return
@@ -172,7 +172,7 @@ func (f *frame) anchors(b *markup.Builder, s *division, prefix markup.Prefix) {
 	b.Markup(`</ul>`)
 }
 
-func (f *frame) divisionLink(b *markup.Builder, d *division, prefix markup.Prefix, current bool) {
+func (f *navWriter) divisionLink(b *markup.Builder, d *division, prefix markup.Prefix, current bool) {
 	var href markup.URL
 	switch {
 	case d.href != "":
@@ -190,7 +190,7 @@ func (f *frame) divisionLink(b *markup.Builder, d *division, prefix markup.Prefi
 		b.Markup(` class="current" aria-current="true"`)
 	}
 	b.Markup(`>`)
-	b.HTML(f.navIcon(d.icon, d.kind+" "+strconv.Quote(d.label), prefix))
+	b.HTML(f.icon.navIcon(d.icon, d.kind+" "+strconv.Quote(d.label), prefix))
 	b.Text(d.label)
 	navTag(b, d.tag)
 	if d.desc != "" && (d.kind == "product" || d.kind == "menu") {
@@ -238,7 +238,7 @@ func navTag(b *markup.Builder, tag string) {
 // items renders sidebar groups and pages. Groups of the top level become
 // headed blocks; nested groups are list items that collapse with <details>.
 // Below the top level the caller has already opened the <ul>.
-func (f *frame) items(b *markup.Builder, items []*navItem, prefix markup.Prefix, top bool) {
+func (f *navWriter) items(b *markup.Builder, items []*navItem, prefix markup.Prefix, top bool) {
 	open := false
 	for _, it := range items {
 		if it.hidden || it.page != "" && f.byKey[it.page].fm.Hidden {
@@ -250,7 +250,7 @@ func (f *frame) items(b *markup.Builder, items []*navItem, prefix markup.Prefix,
 				open = false
 			}
 			b.Markup(`<div class="nav-group"><p class="nav-group-title">`)
-			b.HTML(f.navIcon(it.icon, "group "+strconv.Quote(it.group), prefix))
+			b.HTML(f.icon.navIcon(it.icon, "group "+strconv.Quote(it.group), prefix))
 			b.Text(it.group)
 			navTag(b, it.tag)
 			b.Markup(`</p><ul class="nav-list">`)
@@ -284,7 +284,7 @@ func (f *frame) items(b *markup.Builder, items []*navItem, prefix markup.Prefix,
 			b.URL(markup.Path(prefix, f.byKey[first].out, ""))
 			b.Markup(`">`)
 		}
-		b.HTML(f.navIcon(it.icon, "group "+strconv.Quote(it.group), prefix))
+		b.HTML(f.icon.navIcon(it.icon, "group "+strconv.Quote(it.group), prefix))
 		b.Text(it.group)
 		navTag(b, it.tag)
 		if first != "" {
@@ -301,7 +301,7 @@ func (f *frame) items(b *markup.Builder, items []*navItem, prefix markup.Prefix,
 
 // firstPage is the key of the first page a reader sees in group it (its
 // root page, else its first listed page at any depth), or "".
-func (f *frame) firstPage(it *navItem) string {
+func (f *navWriter) firstPage(it *navItem) string {
 	if it.root != "" && f.byKey[it.root] != nil && !f.byKey[it.root].fm.Hidden {
 		return it.root
 	}
@@ -322,19 +322,19 @@ func (f *frame) firstPage(it *navItem) string {
 	return ""
 }
 
-func (f *frame) groupBody(b *markup.Builder, it *navItem, prefix markup.Prefix) {
+func (f *navWriter) groupBody(b *markup.Builder, it *navItem, prefix markup.Prefix) {
 	if it.root != "" {
 		f.pageLink(b, it.root, prefix)
 	}
 	f.items(b, it.children, prefix, false)
 }
 
-func (f *frame) pageLink(b *markup.Builder, key string, prefix markup.Prefix) {
+func (f *navWriter) pageLink(b *markup.Builder, key string, prefix markup.Prefix) {
 	p := f.byKey[key]
 	b.Markup(`<li><a href="`)
 	b.URL(markup.Path(prefix, p.out, ""))
 	b.Markup(`">`)
-	b.HTML(f.pageIcon(p, prefix))
+	b.HTML(f.icon.pageIcon(p, prefix))
 	b.Text(p.navTitle())
 	// A deprecated endpoint is labelled in the sidebar too, as on the platform.
 	if p.fm.Deprecated || p.api != nil && p.api.Op.Flag("deprecated") {

@@ -12,6 +12,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/yuin/goldmark"
 )
 
 // linker rewrites the links and asset references of page content so that
@@ -248,18 +249,27 @@ func hasScheme(s string) bool { return markup.Scheme(s) != "" }
 
 func isHTMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
 
+// untrusted renders Markdown of docs.json and of specs as sanitized
+// HTML, with links resolved like a page's. Its receiver is named j, as
+// these methods were the pipeline's, so their bodies stay as they were.
+type untrusted struct {
+	md   goldmark.Markdown
+	link *linker
+	warn func(format string, args ...any)
+}
+
 // mdHTML renders Markdown that the repository's authors did not
 // necessarily write (a spec's descriptions, the docs.json banner), with
 // links made relative like any page content and the HTML sanitized:
 // formatting survives, script and unsafe URLs do not.
-func (j *pipeline) mdHTML(s, key string, prefix markup.Prefix) markup.HTML {
+func (j *untrusted) mdHTML(s, key string, prefix markup.Prefix) markup.HTML {
 	return j.untrustedHTML(s, key, prefix, "")
 }
 
 // specHTML is mdHTML for the descriptions of a spec, shown on the page
 // built from file: images come only from the bundle, and each one from
 // elsewhere that is left out is named in a warning.
-func (j *pipeline) specHTML(s, key string, prefix markup.Prefix, file string) markup.HTML {
+func (j *untrusted) specHTML(s, key string, prefix markup.Prefix, file string) markup.HTML {
 	return j.untrustedHTML(s, key, prefix, file)
 }
 
@@ -269,14 +279,14 @@ var remoteImage = regexp.MustCompile(`(?i)<img[^>]*\ssrc="((?:https?:)?//[^"]*)"
 
 // untrustedHTML renders s; a specFile other than "" is the spec's page,
 // whose images must come from the bundle.
-func (j *pipeline) untrustedHTML(s, key string, prefix markup.Prefix, specFile string) markup.HTML {
+func (j *untrusted) untrustedHTML(s, key string, prefix markup.Prefix, specFile string) markup.HTML {
 	if !strings.ContainsAny(s, "*_`[]<>#|\n&!~\\") && !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+") &&
 		(len(s) == 0 || s[0] < '0' || s[0] > '9') {
 		// Plain sentences, most descriptions, need no Markdown parser.
 		return markup.Concat(markup.Const(`<p>`), markup.Text(strings.TrimSpace(s)), markup.Const(`</p>`))
 	}
 	var buf bytes.Buffer
-	if _, err := mdx.ToHTML(j.e.md, []byte(s), &buf); err != nil {
+	if _, err := mdx.ToHTML(j.md, []byte(s), &buf); err != nil {
 		return markup.Concat(markup.Const(`<p>`), markup.Text(s), markup.Const(`</p>`))
 	}
 	out := string(j.link.rewrite(buf.Bytes(), key, prefix))

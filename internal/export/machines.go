@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/machines"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
@@ -17,6 +18,29 @@ import (
 // those copies by navigation group) and llms-full.txt (all of them in
 // reading order), as the platform publishes them. Links in them are
 // relative, so they work from file:// as from a server.
+
+// machineFiles writes the files machines read and decides which pages
+// they and search engines leave out (seo.go): each page's Markdown copy
+// and its actions, llms.txt, llms-full.txt, robots.txt and sitemap.xml.
+// It holds what those need from the plan; the render workers fill
+// markdown, one copy per page, which llms-full.txt joins. Its receiver is
+// named j, as these methods were the pipeline's, so their bodies stay as
+// they were.
+type machineFiles struct {
+	cfg   *docsjson.Config
+	tree  *navTree
+	pages []*page // sorted by key
+	byKey map[string]*page
+	link  *linker
+	read  *reader
+	kind  Kind
+	src   fs.FS // the source confined to its root
+
+	// markdown is each page's Markdown copy, filled by the workers;
+	// pageIndex finds a page's place in pages by key.
+	markdown  []string
+	pageIndex map[string]int
+}
 
 // MachineStrings are the interface texts of the page's Markdown actions,
 // kept in one place for the translation table of the frame.
@@ -36,7 +60,7 @@ func mdOut(htmlOut string) string { return strings.TrimSuffix(htmlOut, ".html") 
 // readable (mdx.ToMarkdown) and links to pages and files of the bundle
 // made relative to the copy, or for an endpoint page the reference in
 // Markdown. It reads p.body, so it runs before the body is freed.
-func (j *pipeline) pageMarkdown(ctx context.Context, p *page) string {
+func (j *machineFiles) pageMarkdown(ctx context.Context, p *page) string {
 	var b strings.Builder
 	b.WriteString("# " + oneLine(p.title) + "\n\n")
 	if d := strings.TrimSpace(p.fm.Description); d != "" {
@@ -98,7 +122,7 @@ var (
 // mdLinks rewrites, outside code, the destinations of links to pages of
 // the bundle to their Markdown copies and those to files to the file,
 // relative to p's copy; other links stay as written.
-func (j *pipeline) mdLinks(md string, p *page) string {
+func (j *machineFiles) mdLinks(md string, p *page) string {
 	prefix := markup.RootPrefix(p.out)
 	var out strings.Builder
 	out.Grow(len(md))
@@ -129,7 +153,7 @@ func (j *pipeline) mdLinks(md string, p *page) string {
 // mdTarget is where a reference of page p's Markdown copy leads: a page
 // of the bundle's copy or a file of the bundle, relative to the copy; a
 // reference the bundle cannot resolve stays as written.
-func (j *pipeline) mdTarget(p *page, prefix markup.Prefix, ref string) string {
+func (j *machineFiles) mdTarget(p *page, prefix markup.Prefix, ref string) string {
 	u, ok := j.link.target(p.key, ref)
 	if !ok || hasScheme(u.String()) {
 		return ref
@@ -158,7 +182,7 @@ func rewriteOutsideCode(line string, f func(string) string) string {
 // llmsListed are the pages llms.txt and llms-full.txt list, in reading
 // order: the navigation's, then with seo.indexing "all" the pages
 // outside it, by key.
-func (j *pipeline) llmsListed() []*page {
+func (j *machineFiles) llmsListed() []*page {
 	var out []*page
 	seen := map[string]bool{}
 	for _, k := range j.tree.order {
@@ -179,7 +203,7 @@ func (j *pipeline) llmsListed() []*page {
 // llmsTxt is the index of the site for language models: its name as the
 // title, its description as the summary, then a section per navigation
 // group with a link to each page's Markdown copy and its description.
-func (j *pipeline) llmsTxt() ([]byte, error) {
+func (j *machineFiles) llmsTxt() ([]byte, error) {
 	var b strings.Builder
 	b.WriteString("# " + oneLine(j.cfg.Name) + "\n\n")
 	if d := oneLine(j.cfg.Description); d != "" {
@@ -209,7 +233,7 @@ func (j *pipeline) llmsTxt() ([]byte, error) {
 
 // llmsFullTxt is every listed page's Markdown copy, in reading order,
 // each under a line naming its copy.
-func (j *pipeline) llmsFullTxt() ([]byte, error) {
+func (j *machineFiles) llmsFullTxt() ([]byte, error) {
 	var b strings.Builder
 	for i, p := range j.llmsListed() {
 		if i > 0 {
@@ -229,7 +253,7 @@ func escapeMDText(s string) string {
 // pageActions writes the page's Markdown actions under its title: copy
 // the page as Markdown (the Markdown is embedded, so copying works from
 // file://, where a script may not read other files) and open the copy.
-func (j *pipeline) pageActions(b *markup.Builder, p *page, md string) {
+func (j *machineFiles) pageActions(b *markup.Builder, p *page, md string) {
 	copyPage, viewPage := j.cfg.MarkdownActions()
 	if !copyPage && !viewPage {
 		return
@@ -257,7 +281,7 @@ func (j *pipeline) pageActions(b *markup.Builder, p *page, md string) {
 // ownMachineFile reports a file machines read that the source has at its
 // root (a hand-written llms.txt, llms-full.txt or robots.txt): it is
 // copied instead of the generated one.
-func (j *pipeline) ownMachineFile(name string) bool {
+func (j *machineFiles) ownMachineFile(name string) bool {
 	switch name {
 	case "llms.txt", "llms-full.txt", "robots.txt":
 	default:

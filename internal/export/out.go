@@ -51,7 +51,7 @@ func (j *pipeline) copyFile(rel string) error {
 		return source.TooLarge(rel, "the file", st.Size(), lim)
 	}
 	if j.kind == KindAirGapped && strings.EqualFold(path.Ext(rel), ".css") {
-		return j.copyOfflineCSS(rel, in, lim)
+		return j.gap.copyOfflineCSS(rel, in, lim)
 	}
 	out, err := j.out.create(rel)
 	if err != nil {

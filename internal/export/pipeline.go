@@ -53,10 +53,11 @@ type pipeline struct {
 	comps *mdx.Components // the custom components of the source's pages
 
 	entries []searchEntry // one per page, filled by the workers
-	// markdown is each page's Markdown copy (machines.go), filled by
-	// the workers; pageIndex finds a page's place in pages by key.
-	markdown  []string
-	pageIndex map[string]int
+	mach    *machineFiles // page.md, llms.txt, robots.txt, sitemap.xml (machines.go)
+	// gap takes remote content out of an air-gapped bundle (airgap.go);
+	// untrusted renders docs.json's and specs' Markdown (links.go).
+	gap       *offliner
+	untrusted *untrusted
 }
 
 // renderBuffers are reused by one worker across pages.
@@ -118,8 +119,8 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		mdxPanel = j.api.MDXPanel(ap, func() []*mdx.ParamField { return mdx.ParamFields(string(p.body), j.read.loadSnippet) })
 	}
 	doc := mdx.PreprocessPage(string(p.body), j.read.loadSnippet, p.file)
-	md := j.pageMarkdown(ctx, p)
-	j.markdown[i] = md
+	md := j.mach.pageMarkdown(ctx, p)
+	j.mach.markdown[i] = md
 	p.body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
 	hs, err := mdx.ToHTML(j.e.md, []byte(mdx.Bound(doc.Markdown)), &buf.html)
@@ -154,7 +155,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		j.warn("%s: the schemas fan out past what one page may expand (%d steps); %d shown by name with \"…\"",
 			p.apiName(), openapi.PageWork, work.Cut)
 	}
-	noindex := j.noindex(p)
+	noindex := j.mach.noindex(p)
 	if !noindex {
 		j.entries[i] = newSearchEntry(p, hs, content)
 	}
@@ -163,12 +164,12 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		content, ex = withAuthorExamples(content, ex)
 	}
 	if j.kind == KindAirGapped {
-		content = j.offlineBytes(p.file, prefix, content)
-		ex.Request, ex.Response = j.offlineBytes(p.file, prefix, ex.Request), j.offlineBytes(p.file, prefix, ex.Response)
+		content = j.gap.offlineBytes(p.file, prefix, content)
+		ex.Request, ex.Response = j.gap.offlineBytes(p.file, prefix, ex.Request), j.gap.offlineBytes(p.file, prefix, ex.Response)
 		// Spec descriptions are Markdown too: an image or embed in them
 		// must not load from outside the bundle either.
-		apiTop = j.offline(p.file, prefix, apiTop)
-		apiRest = j.offline(p.file, prefix, apiRest)
+		apiTop = j.gap.offline(p.file, prefix, apiTop)
+		apiRest = j.gap.offline(p.file, prefix, apiRest)
 	}
 	b := &buf.page
 	b.Reset()
@@ -182,7 +183,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		scripts = csp.PageScripts(content)
 	}
 	u := j.frame.ui(j.frame.section(p))
-	meta := markup.Concat(j.metaHTML(p, noindex), mdAlternate(p))
+	meta := markup.Concat(j.mach.metaHTML(p, noindex), mdAlternate(p))
 	j.frame.head(b, u, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, noindex, meta, scripts)
 	mode := p.mode
 	if cols = cols && len(ex.Request)+len(ex.Response) > 0; cols {
@@ -206,7 +207,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 			b.Markup(`</p>`)
 		}
 		j.frame.downloadSpecLink(b, prefix)
-		j.pageActions(b, p, md)
+		j.mach.pageActions(b, p, md)
 		b.Markup(`</header>`)
 	}
 	if cols {

@@ -11,7 +11,7 @@ import (
 // (sitemap.xml, llms.txt, llms-full.txt) leave out: its frontmatter says
 // noindex, a robots meta tag says so, or it is outside the navigation
 // (unlisted or hidden) and seo.indexing is not "all".
-func (j *pipeline) noindex(p *page) bool {
+func (j *machineFiles) noindex(p *page) bool {
 	if p.fm.Noindex || p.key == "404" {
 		return true
 	}
@@ -25,7 +25,7 @@ func (j *pipeline) noindex(p *page) bool {
 // then the frontmatter's, which win. From the frontmatter, the og: and
 // twitter: keys count, "robots" and "keywords", and any key docs.json
 // also sets.
-func (j *pipeline) metaTags(p *page) map[string]string {
+func (j *machineFiles) metaTags(p *page) map[string]string {
 	out := make(map[string]string, len(j.cfg.SEO.Metatags)+len(p.fm.Extra))
 	for k, v := range j.cfg.SEO.Metatags {
 		out[k] = v
@@ -57,7 +57,7 @@ func (j *pipeline) metaTags(p *page) map[string]string {
 // stable. og: tags are properties, as Open Graph defines them. A page
 // kept from search engines gets its robots tag from head, so a robots
 // tag of the settings is not written twice.
-func (j *pipeline) metaHTML(p *page, noindex bool) markup.HTML {
+func (j *machineFiles) metaHTML(p *page, noindex bool) markup.HTML {
 	tags := j.metaTags(p)
 	var b markup.Builder
 	for _, k := range sortedKeys(tags) {
@@ -79,7 +79,7 @@ func (j *pipeline) metaHTML(p *page, noindex bool) markup.HTML {
 // robotsTxt allows every crawler and names the sitemap by its canonical
 // address; pages kept out carry their own robots meta tag, which is what
 // keeps them from an index (a Disallow would hide that tag).
-func (j *pipeline) robotsTxt() ([]byte, error) {
+func (j *machineFiles) robotsTxt() ([]byte, error) {
 	sitemap := j.link.canonical("index") + "sitemap.xml"
 	return []byte("User-agent: *\nAllow: /\n\nSitemap: " + sitemap + "\n"), nil
 }
