@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
@@ -76,7 +77,7 @@ func (ag *agentAPI) createAgentJob(w http.ResponseWriter, r *http.Request) error
 		ArchiveAfter: time.Duration(project.Agent.ArchiveAfter),
 		CreatedAt:    now,
 	}
-	limit := s.cfg.jobsPerHour(project)
+	limit := s.cfg.JobsPerHour(project)
 	oldest, limited, err := s.store.CreateAgentJob(rec, limit, now.Add(-time.Hour))
 	if err != nil {
 		return storeError("store agent job", err)
@@ -98,7 +99,7 @@ func (ag *agentAPI) getAgentJob(w http.ResponseWriter, r *http.Request) error {
 	}
 	id := r.PathValue("id")
 	errMissing := notFound("agent job %q not found in project %q", id, project.ID)
-	if !idPattern.MatchString(id) {
+	if !apiconfig.IDPattern.MatchString(id) {
 		return errMissing
 	}
 	rec, err := s.store.AgentJob(id)
@@ -118,9 +119,9 @@ func (ag *agentAPI) getAgentJob(w http.ResponseWriter, r *http.Request) error {
 }
 
 // agentProject resolves a project id of the caller's organization.
-func (ag *agentAPI) agentProject(org *Organization, id string) (*Project, error) {
-	if idPattern.MatchString(id) {
-		if p := org.project(id); p != nil {
+func (ag *agentAPI) agentProject(org *apiconfig.Organization, id string) (*apiconfig.Project, error) {
+	if apiconfig.IDPattern.MatchString(id) {
+		if p := org.Project(id); p != nil {
 			return p, nil
 		}
 	}
@@ -149,13 +150,13 @@ func agentView(rec *jobstore.AgentJob, now time.Time) api.AgentJob {
 		return job
 	}
 	for _, run := range runs {
-		if run.outcome == OutcomePullRequest {
+		if run.outcome == apiconfig.OutcomePullRequest {
 			link := fmt.Sprintf("%s/pull/%d", rec.Repository, rec.PRNumber)
 			job.PRLink = &link
 			break
 		}
 	}
-	if last.outcome == OutcomeFail {
+	if last.outcome == apiconfig.OutcomeFail {
 		job.Status = api.AgentFailed
 		return job
 	}
@@ -166,6 +167,31 @@ func agentView(rec *jobstore.AgentJob, now time.Time) api.AgentJob {
 			job.Status = api.AgentArchived
 			job.ArchivedAt = &at
 		}
+	}
+	return job
+}
+
+// agentJobView is agentView with a forced state laid over it. A forced
+// state holds until the job's next follow-up message.
+func agentJobView(rec *jobstore.AgentJob, now time.Time) api.AgentJob {
+	job := agentView(rec, now)
+	ov := rec.Forced
+	if ov == nil || len(rec.Messages) > ov.Messages {
+		return job
+	}
+	job.Status, job.ArchivedAt = ov.Status, nil
+	switch ov.Status {
+	case api.AgentCompleted:
+		if ov.PRLink != nil {
+			link := *ov.PRLink
+			job.PRLink = &link
+		} else if job.PRLink == nil && rec.Outcome == apiconfig.OutcomePullRequest {
+			link := fmt.Sprintf("%s/pull/%d", rec.Repository, rec.PRNumber)
+			job.PRLink = &link
+		}
+	case api.AgentArchived:
+		at := ov.At
+		job.ArchivedAt = &at
 	}
 	return job
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
@@ -34,7 +35,7 @@ func (ag *agentAPI) sendAgentMessage(w http.ResponseWriter, r *http.Request) err
 	}
 	id := r.PathValue("id")
 	errMissing := notFound("agent job %q not found in project %q", id, project.ID)
-	if !idPattern.MatchString(id) {
+	if !apiconfig.IDPattern.MatchString(id) {
 		return errMissing
 	}
 	now := s.clock.Now().UTC()
@@ -52,12 +53,12 @@ func (ag *agentAPI) sendAgentMessage(w http.ResponseWriter, r *http.Request) err
 		}
 		if pending := pendingMessages(rec, now); len(pending) >= maxPendingMessages {
 			wait := retryAfterSeconds(pending[0].end.Sub(now))
-			return &httpError{status: http.StatusTooManyRequests, retryAfter: wait,
-				msg: fmt.Sprintf("agent job %q already has %d follow-up messages waiting; retry in %d s", id, len(pending), wait)}
+			return &httpError{Status: http.StatusTooManyRequests, RetryAfter: wait,
+				Msg: fmt.Sprintf("agent job %q already has %d follow-up messages waiting; retry in %d s", id, len(pending), wait)}
 		}
 		return nil
 	}
-	limit := s.cfg.jobsPerHour(project)
+	limit := s.cfg.JobsPerHour(project)
 	rec, oldest, limited, err := s.store.AddAgentMessage(id, msg, limit, now.Add(-time.Hour), accept)
 	var herr *httpError
 	switch {
@@ -76,10 +77,10 @@ func (ag *agentAPI) sendAgentMessage(w http.ResponseWriter, r *http.Request) err
 
 // agentRateLimited is the 429 for a project that has had limit agent jobs
 // and follow-ups in the hour up to now, the oldest of them at oldest.
-func agentRateLimited(project *Project, limit int, oldest, now time.Time) error {
+func agentRateLimited(project *apiconfig.Project, limit int, oldest, now time.Time) error {
 	wait := retryAfterSeconds(oldest.Add(time.Hour).Sub(now))
-	return &httpError{status: http.StatusTooManyRequests, retryAfter: wait,
-		msg: fmt.Sprintf("rate limit exceeded: project %q allows %d agent jobs per hour (follow-up messages count as jobs); retry in %d s",
+	return &httpError{Status: http.StatusTooManyRequests, RetryAfter: wait,
+		Msg: fmt.Sprintf("rate limit exceeded: project %q allows %d agent jobs per hour (follow-up messages count as jobs); retry in %d s",
 			project.ID, limit, wait)}
 }
 

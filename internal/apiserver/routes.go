@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/control"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
@@ -60,6 +62,16 @@ func Routes() []Route {
 	return out
 }
 
+// ControlRoutes returns the control plane's operations, registered only
+// when it is enabled; a copy.
+func ControlRoutes() []Route {
+	var out []Route
+	for _, rt := range control.Routes() {
+		out = append(out, Route(rt))
+	}
+	return out
+}
+
 // routes registers routeTable. Anything else gets a JSON 404, or a JSON 405
 // with Allow when the path exists under another method; see fallback.
 func (s *Server) routes() http.Handler {
@@ -68,12 +80,12 @@ func (s *Server) routes() http.Handler {
 	for _, rt := range routeTable {
 		h := s.apiHandler(func(w http.ResponseWriter, r *http.Request) error { return rt.handler(s, w, r) })
 		if s.control != nil {
-			h = s.control.injectFaults(h)
+			h = s.control.InjectFaults(h)
 		}
 		pattern := rt.Method + " " + rt.Pattern
 		access := rt.access
-		if s.strict && strictNoBody[pattern] {
-			access = authed // the body is not read, so not checked (strict.go)
+		if s.strict && httpapi.StrictNoBody[pattern] {
+			access = authed // the body is not read, so not checked (httpapi/strict.go)
 		}
 		switch access {
 		case withBody:
@@ -89,8 +101,8 @@ func (s *Server) routes() http.Handler {
 	if s.control == nil {
 		return s.logAndRecover(s.cors(s.fallback(mux, patterns)))
 	}
-	s.control.registerControl(mux, patterns)
-	return s.logAndRecover(s.cors(s.control.journalRequests(s.fallback(mux, patterns))))
+	s.control.Register(mux, patterns)
+	return s.logAndRecover(s.cors(s.control.JournalRequests(s.fallback(mux, patterns), PathMetrics)))
 }
 
 // fallback answers what the mux would answer in plain text (404, 405, a

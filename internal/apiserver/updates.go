@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
@@ -79,8 +80,8 @@ func (ag *agentAPI) triggerUpdate(w http.ResponseWriter, r *http.Request) error 
 	}
 	if limited {
 		wait := retryAfterSeconds(firstEnd.Sub(now))
-		return &httpError{status: http.StatusTooManyRequests, retryAfter: wait,
-			msg: fmt.Sprintf("project %q already has %d updates queued or in progress; retry in %d s", project.ID, maxRunningUpdates, wait)}
+		return &httpError{Status: http.StatusTooManyRequests, RetryAfter: wait,
+			Msg: fmt.Sprintf("project %q already has %d updates queued or in progress; retry in %d s", project.ID, maxRunningUpdates, wait)}
 	}
 	s.log.Info("documentation update queued", "update", id, "project", project.ID, "starts", rec.StartAt)
 	w.Header().Set("Location", api.FillPath(api.PathUpdateStatus, map[string]string{"statusId": id}))
@@ -115,7 +116,7 @@ func (ag *agentAPI) getUpdateStatus(w http.ResponseWriter, r *http.Request) erro
 
 // snapshotUpdate records what the update deploys: the primary
 // deployment's files, their hash and page count, and whether it builds.
-func (ag *agentAPI) snapshotUpdate(project *Project, rec *jobstore.Update) error {
+func (ag *agentAPI) snapshotUpdate(project *apiconfig.Project, rec *jobstore.Update) error {
 	s := ag.srv
 	if len(project.Deployments) == 0 {
 		rec.Failure = fmt.Sprintf("project %q has no deployment to update", project.ID)
@@ -124,11 +125,11 @@ func (ag *agentAPI) snapshotUpdate(project *Project, rec *jobstore.Update) error
 	dep := &project.Deployments[0]
 	rec.Subdomain = dep.Domain
 	files := map[string]string{}
-	err := fs.WalkDir(dep.source, ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(dep.SourceFS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.Type().IsRegular() {
 			return err
 		}
-		data, err := fs.ReadFile(dep.source, p)
+		data, err := fs.ReadFile(dep.SourceFS, p)
 		if err != nil {
 			return err
 		}
@@ -156,7 +157,7 @@ func (ag *agentAPI) snapshotUpdate(project *Project, rec *jobstore.Update) error
 	rec.SHA = hex.EncodeToString(h.Sum(nil))[:40]
 	// The build's check is the export's: a docs.json that does not load
 	// fails the update, as it would fail an export.
-	if err := s.exporter.CheckPaths(dep.source, nil); err != nil {
+	if err := s.exporter.CheckPaths(dep.SourceFS, nil); err != nil {
 		rec.Failure = err.Error()
 	}
 	return nil
