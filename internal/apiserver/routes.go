@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/agents"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/control"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
@@ -36,20 +37,25 @@ var routeTable = []struct {
 	access  access
 	handler func(*Server, http.ResponseWriter, *http.Request) error
 }{
-	{Route{http.MethodPost, api.PathAgentJobs}, withBody, agentOp((*agentAPI).createAgentJob)},
-	{Route{http.MethodGet, api.PathAgentJob}, authed, agentOp((*agentAPI).getAgentJob)},
-	{Route{http.MethodPost, api.PathAgentMessage}, withBody, agentOp((*agentAPI).sendAgentMessage)},
+	{Route{http.MethodPost, api.PathAgentJobs}, withBody, agentOp((*agents.API).CreateAgentJob)},
+	{Route{http.MethodGet, api.PathAgentJob}, authed, agentOp((*agents.API).GetAgentJob)},
+	{Route{http.MethodPost, api.PathAgentMessage}, withBody, agentOp((*agents.API).SendAgentMessage)},
 	{Route{http.MethodPost, api.PathExportJobs}, withBody, exportOp((*exportAPI).startExport)},
 	{Route{http.MethodGet, api.PathExportJob}, authed, exportOp((*exportAPI).getExport)},
 	{Route{http.MethodPost, api.PathExportBundle}, withBody, exportOp((*exportAPI).generateBundle)},
 	{Route{http.MethodGet, api.PathBundleDownload}, public, exportOp((*exportAPI).downloadBundle)},
-	{Route{http.MethodPost, api.PathProjectUpdate}, withBody, agentOp((*agentAPI).triggerUpdate)},
-	{Route{http.MethodGet, api.PathUpdateStatus}, authed, agentOp((*agentAPI).getUpdateStatus)},
+	{Route{http.MethodPost, api.PathProjectUpdate}, withBody, agentOp((*agents.API).TriggerUpdate)},
+	{Route{http.MethodGet, api.PathUpdateStatus}, authed, agentOp((*agents.API).GetUpdateStatus)},
 	{Route{http.MethodGet, api.PathOpenAPI}, public, func(_ *Server, w http.ResponseWriter, r *http.Request) error {
 		return serveOpenAPI(w, r)
 	}},
 	{Route{http.MethodGet, api.PathHealthz}, public, (*Server).healthz},
 	{Route{http.MethodGet, api.PathReadyz}, public, (*Server).readyz},
+}
+
+// agentOp makes a route handler of an agents.API method.
+func agentOp(h func(*agents.API, http.ResponseWriter, *http.Request) error) func(*Server, http.ResponseWriter, *http.Request) error {
+	return func(s *Server, w http.ResponseWriter, r *http.Request) error { return h(s.agents, w, r) }
 }
 
 // Routes returns the method and pattern of every operation the server

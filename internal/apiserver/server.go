@@ -25,6 +25,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/agents"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/control"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
@@ -118,7 +119,7 @@ type Server struct {
 	// runner renders the export jobs (worker.go).
 	runner *exportRunner
 	// agents answers the agent job and documentation update operations.
-	agents *agentAPI
+	agents *agents.API
 	// exports answers the static export and bundle operations.
 	exports *exportAPI
 
@@ -187,7 +188,6 @@ func New(opts Options) (*Server, error) {
 		strict:    opts.Strict,
 	}
 	s.runner = &exportRunner{srv: s}
-	s.agents = &agentAPI{srv: s}
 	s.exports = &exportAPI{srv: s}
 	if opts.BundleLinkTTL > 0 {
 		s.linkTTL = opts.BundleLinkTTL
@@ -260,6 +260,9 @@ func New(opts Options) (*Server, error) {
 			return nil, fmt.Errorf("apiserver: %w", err)
 		}
 	}
+	s.agents = agents.New(agents.Options{
+		Config: s.cfg, Store: s.store, Clock: s.clock, Log: s.log, Checker: s.exporter, Host: agentHost{s},
+	})
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wake = make(chan struct{}, 1)
 	// Before any worker starts: a worker records each finished export.

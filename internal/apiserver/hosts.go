@@ -1,11 +1,14 @@
 package apiserver
 
 import (
+	"context"
 	"net/http"
 	"os"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/agents"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/control"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
@@ -41,7 +44,7 @@ func (h controlHost) SiteExists(rec *jobstore.ExportJob) bool {
 }
 
 func (h controlHost) AgentJobView(rec *jobstore.AgentJob, now time.Time) api.AgentJob {
-	return agentJobView(rec, now)
+	return agents.JobView(rec, now)
 }
 
 func (h controlHost) NewID(prefix string) (string, error) { return h.s.newID(prefix) }
@@ -70,3 +73,15 @@ func (h controlHost) RequestOrg(r *http.Request) string {
 	}
 	return ""
 }
+
+// agentHost is what the agent handlers (internal/apiserver/agents) may
+// ask of the server.
+type agentHost struct{ s *Server }
+
+var _ agents.Host = agentHost{}
+
+func (h agentHost) Org(ctx context.Context) *apiconfig.Organization { return orgFrom(ctx) }
+
+func (h agentHost) NewID(prefix string) (string, error) { return h.s.newID(prefix) }
+
+func (h agentHost) Expired(t time.Time) bool { return h.s.expired(t) }

@@ -1,15 +1,20 @@
-package apiserver
+package agents
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
+	"github.com/hashicorp/go-hclog"
 )
 
 // The reference agent does no real work: each project scripts what its jobs
@@ -17,45 +22,81 @@ import (
 // then completes with a pull request under the project's repository,
 // completes without changes, or fails; with `archiveAfter` a finished job is
 // archived that long after it finished. A follow-up message is worked on
-// the same way, after whatever the job was still doing (agent_message.go).
+// the same way, after whatever the job was still doing (message.go).
 // The state is derived from the stored times and the clock on every read,
 // so it needs no timers, moves with an injected clock and is the same after
 // a restart.
 
-// agentAPI answers the agent job and documentation update operations
-// (agent.go, agent_message.go, updates.go). It holds no state of its own:
-// the records are in the server's store, and their states follow from
-// them and the clock.
-type agentAPI struct {
-	// srv is the server whose store, clock and organizations it reads.
-	srv *Server
+// API answers the agent job and documentation update operations
+// (agent.go, message.go, updates.go). It holds no state of its own: the
+// records are in the server's store, and their states follow from them
+// and the clock.
+type API struct {
+	cfg   *apiconfig.Config
+	store jobstore.Store
+	clock clock.Clock
+	log   hclog.Logger
+	// checker checks that a docs source loads, as an export would.
+	checker Checker
+	host    Host
 }
 
-// agentOp makes a route handler of an agentAPI method.
-func agentOp(h func(*agentAPI, http.ResponseWriter, *http.Request) error) func(*Server, http.ResponseWriter, *http.Request) error {
-	return func(s *Server, w http.ResponseWriter, r *http.Request) error { return h(s.agents, w, r) }
+// Host is what the handlers need of the server around them.
+type Host interface {
+	// Org is the organization that authenticated the request.
+	Org(ctx context.Context) *apiconfig.Organization
+	// NewID returns prefix followed by random hex digits.
+	NewID(prefix string) (string, error)
+	// Expired reports whether a job created at t has outlived the
+	// retention.
+	Expired(t time.Time) bool
 }
+
+// Checker checks paths of a docs source as an export would read them;
+// the server's exporter is one.
+type Checker interface {
+	CheckPaths(src fs.FS, paths []string) error
+}
+
+// Options configure an API; every field is required.
+type Options struct {
+	Config  *apiconfig.Config
+	Store   jobstore.Store
+	Clock   clock.Clock
+	Log     hclog.Logger
+	Checker Checker
+	Host    Host
+}
+
+// New returns the agent and documentation update handlers.
+func New(o Options) *API {
+	return &API{cfg: o.Config, store: o.Store, clock: o.Clock, log: o.Log, checker: o.Checker, host: o.Host}
+}
+
+func (ag *API) newID(prefix string) (string, error) { return ag.host.NewID(prefix) }
+
+func (ag *API) expired(t time.Time) bool { return ag.host.Expired(t) }
 
 const maxPromptBytes = 64 << 10
 
 // decodePrompt decodes a body that carries a prompt (a new job's or a
 // follow-up's) into req, and checks the prompt, which req holds at prompt.
 func decodePrompt(r *http.Request, req any, prompt *string) error {
-	if err := decodeJSON(r, req); err != nil {
+	if err := httpapi.DecodeJSON(r, req); err != nil {
 		return err
 	}
 	if strings.TrimSpace(*prompt) == "" {
-		return badRequest("prompt must not be empty")
+		return httpapi.BadRequest("prompt must not be empty")
 	}
 	if len(*prompt) > maxPromptBytes {
-		return badRequest("prompt exceeds %d bytes", maxPromptBytes)
+		return httpapi.BadRequest("prompt exceeds %d bytes", maxPromptBytes)
 	}
 	return nil
 }
 
-func (ag *agentAPI) createAgentJob(w http.ResponseWriter, r *http.Request) error {
-	s := ag.srv
-	org := orgFrom(r.Context())
+func (ag *API) CreateAgentJob(w http.ResponseWriter, r *http.Request) error {
+	s := ag
+	org := ag.host.Org(r.Context())
 	project, err := ag.agentProject(org, r.PathValue("projectId"))
 	if err != nil {
 		return err
@@ -80,25 +121,25 @@ func (ag *agentAPI) createAgentJob(w http.ResponseWriter, r *http.Request) error
 	limit := s.cfg.JobsPerHour(project)
 	oldest, limited, err := s.store.CreateAgentJob(rec, limit, now.Add(-time.Hour))
 	if err != nil {
-		return storeError("store agent job", err)
+		return httpapi.StoreError("store agent job", err)
 	}
 	if limited {
 		return agentRateLimited(project, limit, oldest, now)
 	}
 	w.Header().Set("Location", strings.NewReplacer("{projectId}", project.ID, "{id}", id).Replace(api.PathAgentJob))
-	writeJSON(w, http.StatusCreated, agentView(rec, now))
+	httpapi.WriteJSON(w, http.StatusCreated, agentView(rec, now))
 	return nil
 }
 
-func (ag *agentAPI) getAgentJob(w http.ResponseWriter, r *http.Request) error {
-	s := ag.srv
-	org := orgFrom(r.Context())
+func (ag *API) GetAgentJob(w http.ResponseWriter, r *http.Request) error {
+	s := ag
+	org := ag.host.Org(r.Context())
 	project, err := ag.agentProject(org, r.PathValue("projectId"))
 	if err != nil {
 		return err
 	}
 	id := r.PathValue("id")
-	errMissing := notFound("agent job %q not found in project %q", id, project.ID)
+	errMissing := httpapi.NotFound("agent job %q not found in project %q", id, project.ID)
 	if !apiconfig.IDPattern.MatchString(id) {
 		return errMissing
 	}
@@ -114,18 +155,18 @@ func (ag *agentAPI) getAgentJob(w http.ResponseWriter, r *http.Request) error {
 	if rec.OrgID != org.ID || rec.ProjectID != project.ID || s.expired(rec.CreatedAt) {
 		return errMissing
 	}
-	writeJSON(w, http.StatusOK, agentJobView(rec, s.clock.Now()))
+	httpapi.WriteJSON(w, http.StatusOK, JobView(rec, s.clock.Now()))
 	return nil
 }
 
 // agentProject resolves a project id of the caller's organization.
-func (ag *agentAPI) agentProject(org *apiconfig.Organization, id string) (*apiconfig.Project, error) {
+func (ag *API) agentProject(org *apiconfig.Organization, id string) (*apiconfig.Project, error) {
 	if apiconfig.IDPattern.MatchString(id) {
 		if p := org.Project(id); p != nil {
 			return p, nil
 		}
 	}
-	return nil, notFound("project %q not found", id)
+	return nil, httpapi.NotFound("project %q not found", id)
 }
 
 // agentView is the job as the API shows it at time now: active until the
@@ -171,9 +212,9 @@ func agentView(rec *jobstore.AgentJob, now time.Time) api.AgentJob {
 	return job
 }
 
-// agentJobView is agentView with a forced state laid over it. A forced
+// JobView is agentView with a forced state laid over it. A forced
 // state holds until the job's next follow-up message.
-func agentJobView(rec *jobstore.AgentJob, now time.Time) api.AgentJob {
+func JobView(rec *jobstore.AgentJob, now time.Time) api.AgentJob {
 	job := agentView(rec, now)
 	ov := rec.Forced
 	if ov == nil || len(rec.Messages) > ov.Messages {
