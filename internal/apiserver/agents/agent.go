@@ -94,6 +94,8 @@ func decodePrompt(r *http.Request, req any, prompt *string) error {
 	return nil
 }
 
+// CreateAgentJob answers POST /v2/agent/{projectId}/job: a new job of the
+// caller's project, within the project's hourly limit.
 func (ag *API) CreateAgentJob(w http.ResponseWriter, r *http.Request) error {
 	s := ag
 	org := ag.host.Org(r.Context())
@@ -131,6 +133,8 @@ func (ag *API) CreateAgentJob(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// GetAgentJob answers GET /v2/agent/{projectId}/job/{id}: the job as it
+// stands now, with any forced state laid over it.
 func (ag *API) GetAgentJob(w http.ResponseWriter, r *http.Request) error {
 	s := ag
 	org := ag.host.Org(r.Context())

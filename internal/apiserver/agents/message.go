@@ -20,7 +20,7 @@ import (
 // 409 would be an answer it was never told about.
 const maxPendingMessages = 10
 
-// sendAgentMessage queues a follow-up for an agent job. The agent takes it
+// SendAgentMessage queues a follow-up for an agent job. The agent takes it
 // up once it has finished what it was doing (the prompt and any earlier
 // follow-ups), so the job stays active until all of them are done.
 func (ag *API) SendAgentMessage(w http.ResponseWriter, r *http.Request) error {

@@ -40,7 +40,7 @@ const (
 // updateIDPattern is the shape of every status id we issue.
 var updateIDPattern = regexp.MustCompile(`^upd_[0-9a-f]{16}$`)
 
-// triggerUpdate answers POST /v1/project/update/{projectId}. It takes no
+// TriggerUpdate answers POST /v1/project/update/{projectId}. It takes no
 // body (the reference documents none): one sent is read by nobody, as
 // for a bundle.
 func (ag *API) TriggerUpdate(w http.ResponseWriter, r *http.Request) error {
@@ -90,7 +90,7 @@ func (ag *API) TriggerUpdate(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// getUpdateStatus answers GET /v1/project/update-status/{statusId}.
+// GetUpdateStatus answers GET /v1/project/update-status/{statusId}.
 func (ag *API) GetUpdateStatus(w http.ResponseWriter, r *http.Request) error {
 	s := ag
 	org := ag.host.Org(r.Context())
