@@ -26,6 +26,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 )
 
 // Names of the organization every Server starts with: one enterprise
@@ -49,7 +50,7 @@ type Server struct {
 type settings struct {
 	linkTTL time.Duration
 	strict  bool
-	tune    []func(*apiserver.Config)
+	tune    []func(*apiconfig.Config)
 }
 
 // Option changes how New starts the server.
@@ -62,7 +63,7 @@ func WithBundleLinkTTL(d time.Duration) Option { return func(s *settings) { s.li
 // follow-up messages (default 100), to test a client against 429s.
 func WithAgentJobsPerHour(n int) Option {
 	return func(s *settings) {
-		s.tune = append(s.tune, func(c *apiserver.Config) { c.AgentJobsPerHour = n })
+		s.tune = append(s.tune, func(c *apiconfig.Config) { c.AgentJobsPerHour = n })
 	}
 }
 
@@ -77,7 +78,7 @@ func WithStrict() Option { return func(s *settings) { s.strict = true } }
 // 403).
 func WithMaxActiveExports(n int) Option {
 	return func(s *settings) {
-		s.tune = append(s.tune, func(c *apiserver.Config) { c.MaxActiveExports = n })
+		s.tune = append(s.tune, func(c *apiconfig.Config) { c.MaxActiveExports = n })
 	}
 }
 

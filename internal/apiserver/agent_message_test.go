@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
 )
@@ -94,8 +94,8 @@ func TestAgentMessage_afterFailureOrNoChanges(t *testing.T) {
 // test's own running time (the injected clock follows the wall clock) is
 // far inside every margin.
 func slowAgent() apiservertest.Option {
-	return apiservertest.WithConfig(func(c *apiserver.Config) {
-		c.Organizations[0].Projects[0].Agent.Duration = apiserver.Duration(10 * time.Minute)
+	return apiservertest.WithConfig(func(c *apiconfig.Config) {
+		c.Organizations[0].Projects[0].Agent.Duration = apiconfig.Duration(10 * time.Minute)
 	})
 }
 
@@ -139,8 +139,8 @@ func TestAgentMessage_queuedWhileActive(t *testing.T) {
 // from the end of the last work; an archived job refuses messages.
 func TestAgentMessage_archived(t *testing.T) {
 	agentBackends(t, func(t *testing.T, db apiservertest.Option) {
-		env := apiservertest.Start(t, db, apiservertest.WithConfig(func(c *apiserver.Config) {
-			c.Organizations[0].Projects[0].Agent.ArchiveAfter = apiserver.Duration(10 * time.Minute)
+		env := apiservertest.Start(t, db, apiservertest.WithConfig(func(c *apiconfig.Config) {
+			c.Organizations[0].Projects[0].Agent.ArchiveAfter = apiconfig.Duration(10 * time.Minute)
 		}))
 		job := createAgentJob(t, env, env.ProjectID) // works 0-2 s, archived at 602 s
 		env.Clock.Advance(50 * time.Second)
@@ -257,8 +257,8 @@ func TestAgentMessage_concurrentPendingBound(t *testing.T) {
 // fails.
 func TestAgentMessage_followsTheScriptOfItsTime(t *testing.T) {
 	agentBackends(t, func(t *testing.T, db apiservertest.Option) {
-		var cfg *apiserver.Config
-		env := apiservertest.Start(t, db, apiservertest.WithConfig(func(c *apiserver.Config) { cfg = c }))
+		var cfg *apiconfig.Config
+		env := apiservertest.Start(t, db, apiservertest.WithConfig(func(c *apiconfig.Config) { cfg = c }))
 		job := createAgentJob(t, env, env.ProjectID)
 		env.Clock.Advance(2 * time.Second)
 		done := getAgentJob(t, env, env.ProjectID, job.ID)
@@ -267,8 +267,8 @@ func TestAgentMessage_followsTheScriptOfItsTime(t *testing.T) {
 		}
 		// The operator changes the script; a restart applies it.
 		env.Restart(t, func() {
-			cfg.Organizations[0].Projects[0].Agent.Outcome = apiserver.OutcomeFail
-			cfg.Organizations[0].Projects[0].Agent.Duration = apiserver.Duration(time.Minute)
+			cfg.Organizations[0].Projects[0].Agent.Outcome = apiconfig.OutcomeFail
+			cfg.Organizations[0].Projects[0].Agent.Duration = apiconfig.Duration(time.Minute)
 		})
 		if got := getAgentJob(t, env, env.ProjectID, job.ID); got.Status != api.AgentCompleted || got.PRLink == nil {
 			t.Fatalf("the change rewrote the finished run: %+v", got)

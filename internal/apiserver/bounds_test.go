@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 )
 
@@ -70,7 +70,7 @@ func TestStartExport_activeCap(t *testing.T) {
 		dir := t.TempDir()
 		writeLargeSite(t, dir, 400)
 		env := apiservertest.Start(t, db, apiservertest.WithDeployment("large.acme.test", dir),
-			apiservertest.WithConfig(func(c *apiserver.Config) { c.MaxActiveExports = 2; c.ExportWorkers = 1 }))
+			apiservertest.WithConfig(func(c *apiconfig.Config) { c.MaxActiveExports = 2; c.ExportWorkers = 1 }))
 		a := env.StartExport(t, api.StartExportRequest{Domain: "large.acme.test"})
 		env.StartExport(t, api.StartExportRequest{Domain: "large.acme.test"})
 		r := call(t, "POST", env.URL+"/v1/static-export/jobs", env.Key, api.StartExportRequest{Domain: env.Domain})
@@ -88,7 +88,7 @@ func TestStartExport_activeCap(t *testing.T) {
 
 func TestStartExport_storedCap(t *testing.T) {
 	eachBackend(t, func(t *testing.T, db apiservertest.Option) {
-		env := apiservertest.Start(t, db, apiservertest.WithConfig(func(c *apiserver.Config) { c.MaxStoredExports = 2 }))
+		env := apiservertest.Start(t, db, apiservertest.WithConfig(func(c *apiconfig.Config) { c.MaxStoredExports = 2 }))
 		completedExport(t, env)
 		completedExport(t, env)
 		r := call(t, "POST", env.URL+"/v1/static-export/jobs", env.Key, api.StartExportRequest{Domain: env.Domain})
@@ -103,7 +103,7 @@ func TestExport_timeLimit(t *testing.T) {
 		dir := t.TempDir()
 		writeLargeSite(t, dir, 2000)
 		env := apiservertest.Start(t, db, apiservertest.WithDeployment("large.acme.test", dir),
-			apiservertest.WithConfig(func(c *apiserver.Config) { c.ExportTimeout = apiserver.Duration(20 * time.Millisecond) }))
+			apiservertest.WithConfig(func(c *apiconfig.Config) { c.ExportTimeout = apiconfig.Duration(20 * time.Millisecond) }))
 		job := env.WaitExport(t, env.StartExport(t, api.StartExportRequest{Domain: "large.acme.test"}).JobID)
 		if job.Status != api.ExportFailed || !strings.Contains(job.Error, "longer than the limit of 20ms") {
 			t.Fatalf("export past its time limit: %+v", job)

@@ -107,8 +107,8 @@ func (er *exportRunner) ensureArchive(r *http.Request, rec *jobstore.ExportJob) 
 		return b.size, b.version, b.err
 	case <-r.Context().Done():
 		// Nobody reads this answer; the build goes on for the next call.
-		return 0, "", &httpError{status: http.StatusServiceUnavailable, retryAfter: 1,
-			msg: "the request ended while the bundle was being built; ask again"}
+		return 0, "", &httpError{Status: http.StatusServiceUnavailable, RetryAfter: 1,
+			Msg: "the request ended while the bundle was being built; ask again"}
 	}
 }
 
@@ -191,7 +191,7 @@ func (ex *exportAPI) downloadBundle(w http.ResponseWriter, r *http.Request) erro
 	}
 	err := s.signer.Verify(id, file, r.URL.Query(), s.clock.Now())
 	switch {
-	case err == nil && s.control.linkRevoked(id):
+	case err == nil && s.control.LinkRevoked(id):
 		return errorf(http.StatusForbidden, "this bundle link was revoked: its job was deleted by a reset")
 	case errors.Is(err, linksign.ErrLinkExpired):
 		return errorf(http.StatusForbidden, "this bundle link has expired; generate the bundle again for a fresh link")

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
@@ -37,6 +38,8 @@ const (
 	EnvDatabaseURL = "DOCSADMIN_DATABASE_URL"
 	// EnvObjectStore sets --object-store.
 	EnvObjectStore = "DOCSADMIN_OBJECT_STORE"
+	// EnvControlToken sets --control-token.
+	EnvControlToken = "DOCSADMIN_CONTROL_TOKEN" //nolint:gosec // the name of a variable, not a credential
 )
 
 // storageFlags are the --database-url and --object-store values, which
@@ -112,9 +115,9 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 		// Refused before anything is read or listens: see errNeedsObjectStore.
 		return errNeedsObjectStore
 	}
-	var cfg *Config
+	var cfg *apiconfig.Config
 	if configPath != "" {
-		c, err := LoadConfig(configPath)
+		c, err := apiconfig.LoadConfig(configPath)
 		if err != nil {
 			return err
 		}
@@ -182,15 +185,15 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 // DemoConfig is the embedded demo: one enterprise organization whose one
 // project has a scripted agent and an air-gapped deployment serving the
 // sample docs site built into the binary.
-func DemoConfig(key string) *Config {
-	return &Config{
-		Organizations: []Organization{{
-			ID: DemoOrganization, Plan: PlanEnterprise, APIKeys: []string{key},
-			Projects: []Project{{
+func DemoConfig(key string) *apiconfig.Config {
+	return &apiconfig.Config{
+		Organizations: []apiconfig.Organization{{
+			ID: DemoOrganization, Plan: apiconfig.PlanEnterprise, APIKeys: []string{key},
+			Projects: []apiconfig.Project{{
 				ID: DemoProject, Repository: "https://git.example.com/demo/docs", Branch: "main",
-				Agent: AgentScript{Outcome: OutcomePullRequest, Duration: Duration(5 * time.Second), Model: "reference"},
-				Deployments: []Deployment{{
-					Domain: DemoDomain, Source: "embedded:demosite", Kind: "air-gapped", source: demosite.FS(),
+				Agent: apiconfig.AgentScript{Outcome: apiconfig.OutcomePullRequest, Duration: apiconfig.Duration(5 * time.Second), Model: "reference"},
+				Deployments: []apiconfig.Deployment{{
+					Domain: DemoDomain, Source: "embedded:demosite", Kind: "air-gapped", SourceFS: demosite.FS(),
 				}},
 			}},
 		}},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
@@ -305,7 +306,7 @@ func TestControl_journal(t *testing.T) {
 }
 
 func TestControl_journalIsBounded(t *testing.T) {
-	env := controlEnv(t, apiservertest.WithConfig(func(c *apiserver.Config) { c.Control.JournalSize = 3 }))
+	env := controlEnv(t, apiservertest.WithConfig(func(c *apiconfig.Config) { c.Control.JournalSize = 3 }))
 	for range 5 {
 		call(t, http.MethodGet, env.URL+"/healthz", "", nil)
 	}
@@ -442,7 +443,7 @@ func TestControl_advanceDoesNotAbandonRenders(t *testing.T) {
 	// Idle workers stand ready to take over a render whose lease looks
 	// run out.
 	env := controlEnv(t, apiservertest.WithDeployment("large.acme.test", dir),
-		apiservertest.WithConfig(func(c *apiserver.Config) { c.ExportWorkers = 6 }))
+		apiservertest.WithConfig(func(c *apiconfig.Config) { c.ExportWorkers = 6 }))
 	job := env.StartExport(t, api.StartExportRequest{Domain: "large.acme.test"})
 	var j api.ExportJob
 	testutil.Eventually(t, apiservertest.ExportTimeout, "the render to start", func() bool {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
@@ -27,7 +28,7 @@ func TestNew_tightensWorldWritableDataDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := &testutil.SyncBuffer{}
-	cfg, err := ParseConfig([]byte("organizations:\n  - id: acme\n    plan: enterprise\n    apiKeys: [dak_0123456789abcdef0123]\n"), t.TempDir())
+	cfg, err := apiconfig.ParseConfig([]byte("organizations:\n  - id: acme\n    plan: enterprise\n    apiKeys: [dak_0123456789abcdef0123]\n"), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,7 @@
 package apiserver
 
+import "github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
+
 // FailStoreWrites makes every store write of s fail with the error f
 // returns (none when f returns nil), as a full disk would: the external
 // tests use it to check that no job is left queued or running.
@@ -15,8 +17,8 @@ func OnRender(s *Server, f func(jobID string)) { s.leaseHooks.beforeRender.Store
 
 // StrictDocumented returns, for each reference operation ("METHOD
 // pattern"), the statuses a strict server may answer.
-func StrictDocumented() map[string][]int { return strictDocumented }
+func StrictDocumented() map[string][]int { return httpapi.StrictDocumented() }
 
 // StrictStatus is what a strict server answers on op for our status, and
 // false when it closes the connection instead.
-func StrictStatus(op string, status int) (int, bool) { return strictStatus(op, status) }
+func StrictStatus(op string, status int) (int, bool) { return httpapi.StrictStatus(op, status) }

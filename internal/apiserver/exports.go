@@ -9,6 +9,8 @@ import (
 	"unicode"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/control"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
@@ -40,7 +42,7 @@ func exportOp(h func(*exportAPI, http.ResponseWriter, *http.Request) error) func
 func (ex *exportAPI) startExport(w http.ResponseWriter, r *http.Request) error {
 	s := ex.srv
 	org := orgFrom(r.Context())
-	if org.Plan != PlanEnterprise {
+	if org.Plan != apiconfig.PlanEnterprise {
 		return errorf(http.StatusForbidden, "static export is not enabled for organization %q: it needs the enterprise plan", org.ID)
 	}
 	// Idempotency-Key is our addition: strict mode ignores it, as the
@@ -68,7 +70,7 @@ func (ex *exportAPI) startExport(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	_, dep := org.deployment(domain)
+	_, dep := org.Deployment(domain)
 	if dep == nil {
 		return badRequest("unknown domain %q: no deployment of this organization has it", domain)
 	}
@@ -79,8 +81,8 @@ func (ex *exportAPI) startExport(w http.ResponseWriter, r *http.Request) error {
 	// before anything is written, rather than keep a job that would fail.
 	if err := s.runner.objectsReady(r.Context()); err != nil {
 		s.log.Warn("export refused: the object store failed its check", "error", redact.Error(err))
-		return &httpError{status: http.StatusServiceUnavailable, retryAfter: 5,
-			msg: "the object store that keeps exports is unreachable; retry later"}
+		return &httpError{Status: http.StatusServiceUnavailable, RetryAfter: 5,
+			Msg: "the object store that keeps exports is unreachable; retry later"}
 	}
 	id, err := s.newID("se_")
 	if err != nil {
@@ -91,14 +93,14 @@ func (ex *exportAPI) startExport(w http.ResponseWriter, r *http.Request) error {
 		JobID: id, OrgID: org.ID, Domain: domain, Label: req.Version, Paths: paths,
 		Status: api.ExportQueued, CreatedAt: now, UpdatedAt: now,
 	}
-	s.control.holdNew(rec)
+	s.control.HoldNew(rec)
 	existing, err := s.store.CreateExportJob(rec, idemKey, requestHash(domain, req.Version, paths), s.exportLimits())
 	switch {
 	case errors.Is(err, jobstore.ErrIdempotencyConflict):
 		return errorf(http.StatusConflict, "%s %q was already used for a different request; use a new key for a new export", api.IdempotencyHeader, idemKey)
 	case errors.Is(err, jobstore.ErrTooManyActive):
-		return &httpError{status: http.StatusTooManyRequests, retryAfter: activeRetryAfter,
-			msg: fmt.Sprintf("organization %q has %d exports queued or running, the most allowed; retry when one finishes", org.ID, s.cfg.MaxActiveExports)}
+		return &httpError{Status: http.StatusTooManyRequests, RetryAfter: activeRetryAfter,
+			Msg: fmt.Sprintf("organization %q has %d exports queued or running, the most allowed; retry when one finishes", org.ID, s.cfg.MaxActiveExports)}
 	case errors.Is(err, jobstore.ErrTooManyStored):
 		return errorf(http.StatusInsufficientStorage, "organization %q stores %d exports, the most allowed; they are deleted after the retention of %s", org.ID, s.cfg.MaxStoredExports, s.retention())
 	case errors.Is(err, jobstore.ErrTooManyBytes):
@@ -190,7 +192,7 @@ func exportView(rec *jobstore.ExportJob) api.ExportJob {
 		JobID: rec.JobID, Status: rec.Status, Progress: rec.Progress, PageCount: rec.PageCount,
 		CreatedAt: rec.CreatedAt.UTC(), UpdatedAt: rec.UpdatedAt.UTC(), Error: rec.Error, Warnings: rec.Warnings,
 	}
-	if rec.Owner == holdOwner {
+	if rec.Owner == control.HoldOwner {
 		v.Status = api.ExportQueued // held by the control plane: not started
 	}
 	// Only a completed job has content to version: a job failed after its
@@ -204,12 +206,12 @@ func exportView(rec *jobstore.ExportJob) api.ExportJob {
 // checkRequestedPages makes sure every requested page exists. Only a
 // request that names pages is checked against the source: a source that
 // does not parse is the deployment's fault, reported when the job fails.
-func (ex *exportAPI) checkRequestedPages(dep *Deployment, paths []string) error {
+func (ex *exportAPI) checkRequestedPages(dep *apiconfig.Deployment, paths []string) error {
 	s := ex.srv
 	if len(paths) == 0 {
 		return nil
 	}
-	err := s.exporter.CheckPaths(dep.source, paths)
+	err := s.exporter.CheckPaths(dep.SourceFS, paths)
 	var ie *export.InputError
 	if errors.As(err, &ie) {
 		return badRequest("paths: %s", ie.Msg)

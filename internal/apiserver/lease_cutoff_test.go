@@ -9,6 +9,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
@@ -21,7 +22,7 @@ func TestLease_notRenewedPastTheTimeLimit(t *testing.T) {
 	const lease, limit = time.Second, time.Minute
 	var log testutil.SyncBuffer
 	env := apiservertest.Start(t, apiservertest.WithExportLease(lease),
-		apiservertest.WithConfig(func(c *apiserver.Config) { c.ExportWorkers = 1; c.ExportTimeout = apiserver.Duration(limit) }),
+		apiservertest.WithConfig(func(c *apiconfig.Config) { c.ExportWorkers = 1; c.ExportTimeout = apiconfig.Duration(limit) }),
 		apiservertest.WithLogger(hclog.New(&hclog.LoggerOptions{Output: &log, Level: hclog.Info})))
 	hung, release := make(chan string, 1), make(chan struct{})
 	apiserver.OnRender(env.Server, func(id string) {

@@ -2,19 +2,18 @@ package apiserver
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 )
 
 type ctxKey int
@@ -25,8 +24,8 @@ const (
 )
 
 // orgFrom returns the organization requireAuth put in the context.
-func orgFrom(ctx context.Context) *Organization {
-	o, _ := ctx.Value(orgKey).(*Organization)
+func orgFrom(ctx context.Context) *apiconfig.Organization {
+	o, _ := ctx.Value(orgKey).(*apiconfig.Organization)
 	return o
 }
 
@@ -38,22 +37,22 @@ func (s *Server) requireAuth(next http.Handler) http.Handler {
 		h := r.Header.Get("Authorization")
 		scheme, key, ok := strings.Cut(h, " ")
 		if h == "" {
-			s.serveError(w, r, &httpError{status: http.StatusUnauthorized, authFailed: true,
-				msg: "missing Authorization header: send \"Authorization: Bearer <admin API key>\""})
+			s.serveError(w, r, &httpError{Status: http.StatusUnauthorized, AuthFailed: true,
+				Msg: "missing Authorization header: send \"Authorization: Bearer <admin API key>\""})
 			return
 		}
 		if !ok || !strings.EqualFold(scheme, "Bearer") {
-			s.serveError(w, r, &httpError{status: http.StatusUnauthorized, authFailed: true,
-				msg: "malformed Authorization header: want \"Bearer <admin API key>\""})
+			s.serveError(w, r, &httpError{Status: http.StatusUnauthorized, AuthFailed: true,
+				Msg: "malformed Authorization header: want \"Bearer <admin API key>\""})
 			return
 		}
 		org := s.authenticate(strings.TrimSpace(key))
 		if org == nil {
-			s.serveError(w, r, &httpError{status: http.StatusUnauthorized, authFailed: true,
-				msg: "invalid admin API key"})
+			s.serveError(w, r, &httpError{Status: http.StatusUnauthorized, AuthFailed: true,
+				Msg: "invalid admin API key"})
 			return
 		}
-		noteFrom(r.Context()).setOrg(org.ID) // for the control plane's journal
+		httpapi.NoteFrom(r.Context()).SetOrg(org.ID) // for the control plane's journal
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), orgKey, org)))
 	})
 }
@@ -88,58 +87,6 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, api.MaxRequestBodyBytes)
 		next.ServeHTTP(w, r)
 	})
-}
-
-// decodeJSON reads exactly one JSON object into v. Unknown fields are
-// rejected so that a misspelt field is an error instead of being ignored,
-// and so are repeated keys and keys that match a field only when case is
-// ignored (encoding/json would take either silently, and another reader
-// of the same body might take the other one).
-func decodeJSON(r *http.Request, v any) error {
-	data, err := io.ReadAll(r.Body)
-	if err != nil {
-		return decodeError(err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return decodeError(err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return badRequest("request body must hold a single JSON object")
-	}
-	return checkKeys(data, fieldNames(v))
-}
-
-func decodeError(err error) error {
-	var (
-		mbe *http.MaxBytesError
-		se  *json.SyntaxError
-		ute *json.UnmarshalTypeError
-		ne  net.Error
-	)
-	switch {
-	case errors.As(err, &mbe):
-		return errorf(http.StatusRequestEntityTooLarge, "request body exceeds %d bytes", mbe.Limit)
-	case errors.As(err, &ne) && ne.Timeout():
-		// The server's read deadline passed: the client announced a body
-		// and did not send it in time.
-		return errorf(http.StatusRequestTimeout, "request body was not received in time")
-	case errors.Is(err, io.EOF):
-		return badRequest("request body is empty: send a JSON object")
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return badRequest("request body is truncated JSON")
-	case errors.As(err, &se):
-		return badRequest("request body is not valid JSON (offset %d): %s", se.Offset, se.Error())
-	case errors.As(err, &ute):
-		if ute.Field == "" {
-			return badRequest("request body must be a JSON object, not %s", ute.Value)
-		}
-		return badRequest("field %q must be %s, not %s", ute.Field, ute.Type.String(), ute.Value)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return badRequest("unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
-	}
-	return badRequest("request body is not valid JSON: %s", err.Error())
 }
 
 // statusRecorder remembers the status a handler wrote, for the access log.
@@ -209,7 +156,7 @@ func (s *Server) cors(next http.Handler) http.Handler {
 		}
 		h := w.Header()
 		h.Add("Vary", "Origin")
-		allowed := originAllowed(s.cfg.CORSAllowedOrigins, origin)
+		allowed := apiconfig.OriginAllowed(s.cfg.CORSAllowedOrigins, origin)
 		if allowed {
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Set("Access-Control-Expose-Headers", "Retry-After, Content-Length")

@@ -28,8 +28,8 @@ func (er *exportRunner) statArchive(ctx context.Context, rec *jobstore.ExportJob
 		return 0, "", err
 	case err != nil:
 		s.log.Warn("stat bundle archive", "job", rec.JobID, "error", redact.Error(err))
-		return 0, "", &httpError{status: http.StatusServiceUnavailable, retryAfter: 1,
-			msg: "the object store holding the bundle cannot be reached; ask again"}
+		return 0, "", &httpError{Status: http.StatusServiceUnavailable, RetryAfter: 1,
+			Msg: "the object store holding the bundle cannot be reached; ask again"}
 	}
 	if rec.BundleSize != info.Size {
 		// Built by another replica whose record write was lost, or by
@@ -123,6 +123,6 @@ func (ex *exportAPI) objectBundleLink(w http.ResponseWriter, r *http.Request, id
 func (er *exportRunner) objectsUnavailable(op, id string, err error) error {
 	s := er.srv
 	s.log.Error(op, "job", id, "error", redact.Error(err))
-	return &httpError{status: http.StatusServiceUnavailable, retryAfter: 1,
-		msg: "the object store failed while the bundle was being built; ask again"}
+	return &httpError{Status: http.StatusServiceUnavailable, RetryAfter: 1,
+		Msg: "the object store failed while the bundle was being built; ask again"}
 }

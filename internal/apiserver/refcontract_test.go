@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 )
 
@@ -218,14 +219,14 @@ func testRefContract(t *testing.T, strict bool) {
 	}
 
 	// One server for the flows, one with tight limits for the 429s.
-	env := apiservertest.Start(t, mode, apiservertest.WithConfig(func(cfg *apiserver.Config) {
-		cfg.Organizations[0].Projects[0].Agent.Duration = apiserver.Duration(10 * time.Minute)
-		cfg.Organizations[0].Projects[0].Agent.ArchiveAfter = apiserver.Duration(time.Hour)
+	env := apiservertest.Start(t, mode, apiservertest.WithConfig(func(cfg *apiconfig.Config) {
+		cfg.Organizations[0].Projects[0].Agent.Duration = apiconfig.Duration(10 * time.Minute)
+		cfg.Organizations[0].Projects[0].Agent.ArchiveAfter = apiconfig.Duration(time.Hour)
 	}))
 	largeDir := filepath.Join(t.TempDir(), "large")
 	writeLargeSite(t, largeDir, 1500)
 	limited := apiservertest.Start(t, mode, apiservertest.WithAgentJobsPerHour(2), apiservertest.WithDeployment("large.acme.test", largeDir),
-		apiservertest.WithConfig(func(cfg *apiserver.Config) { cfg.MaxActiveExports = 1 }))
+		apiservertest.WithConfig(func(cfg *apiconfig.Config) { cfg.MaxActiveExports = 1 }))
 
 	const (
 		createAgent   = "POST /v2/agent/{projectId}/job"
@@ -387,7 +388,7 @@ func testRefContract(t *testing.T, strict bool) {
 	storeFails(func() { c.do(t, env, triggerUpdate, nc, env.Key, "", nil, 503, true) })
 
 	// maxStoredExports: a second export is refused while the first is kept.
-	stored := apiservertest.Start(t, mode, apiservertest.WithConfig(func(cfg *apiserver.Config) { cfg.MaxStoredExports = 1 }))
+	stored := apiservertest.Start(t, mode, apiservertest.WithConfig(func(cfg *apiconfig.Config) { cfg.MaxStoredExports = 1 }))
 	c.do(t, stored, startExport, nil, stored.Key, fmt.Sprintf(`{"domain": %q}`, stored.Domain), nil, 202, true)
 	c.do(t, stored, startExport, nil, stored.Key, fmt.Sprintf(`{"domain": %q}`, stored.Domain), nil, 507, true)
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
@@ -68,7 +69,7 @@ func jobOn(t *testing.T, base, key, id string) api.ExportJob {
 // exactly once, by either, and download through either.
 func TestReplicas_eachExportRenderedOnce(t *testing.T) {
 	env := apiservertest.Start(t, apiservertest.WithDatabase(pgtest.DB(t)),
-		apiservertest.WithConfig(func(c *apiserver.Config) { c.MaxActiveExports = 50 }))
+		apiservertest.WithConfig(func(c *apiconfig.Config) { c.MaxActiveExports = 50 }))
 	urlB, srvB := env.Replica(t)
 	counts, per := renderCounter(env.Server, srvB)
 	type started struct{ id, key string }
@@ -117,7 +118,7 @@ func TestReplicas_leaseTakeover(t *testing.T) {
 	// One worker per server: the first server's only worker hangs, so
 	// the job can go nowhere but to the other server.
 	env := apiservertest.Start(t, apiservertest.WithDatabase(pgtest.DB(t)), apiservertest.WithExportLease(lease),
-		apiservertest.WithConfig(func(c *apiserver.Config) { c.ExportWorkers = 1 }),
+		apiservertest.WithConfig(func(c *apiconfig.Config) { c.ExportWorkers = 1 }),
 		apiservertest.WithLogger(hclog.New(&hclog.LoggerOptions{Output: &log, Level: hclog.Info})))
 	hung, release := make(chan string, 1), make(chan struct{})
 	apiserver.StopLeaseRenewal(env.Server)
@@ -176,7 +177,7 @@ func TestRestart_resumesInterruptedExport(t *testing.T) {
 	eachBackend(t, func(t *testing.T, db apiservertest.Option) {
 		// A lease far longer than the test: only a handed-back job resumes.
 		env := apiservertest.Start(t, db, apiservertest.WithDeployment("large.acme.test", dir), apiservertest.WithExportLease(time.Hour),
-			apiservertest.WithConfig(func(c *apiserver.Config) { c.ExportWorkers = 1 }))
+			apiservertest.WithConfig(func(c *apiconfig.Config) { c.ExportWorkers = 1 }))
 		large := env.StartExport(t, api.StartExportRequest{Domain: "large.acme.test"}).JobID
 		queued := env.StartExport(t, api.StartExportRequest{Domain: env.Domain}).JobID
 		testutil.Eventually(t, apiservertest.ExportTimeout, "the large export to run", func() bool {
@@ -285,7 +286,7 @@ func TestReplicas_agentJobLimit(t *testing.T) {
 // an hour, nothing else would wake it.
 func TestReplicas_startWakesOtherServer(t *testing.T) {
 	env := apiservertest.Start(t, apiservertest.WithDatabase(pgtest.DB(t)), apiservertest.WithClaimInterval(time.Hour),
-		apiservertest.WithConfig(func(c *apiserver.Config) { c.ExportWorkers = 1 }))
+		apiservertest.WithConfig(func(c *apiconfig.Config) { c.ExportWorkers = 1 }))
 	hung, release := make(chan string, 1), make(chan struct{})
 	defer close(release)
 	apiserver.OnRender(env.Server, func(id string) {

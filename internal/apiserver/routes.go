@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/agents"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/control"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
@@ -34,20 +37,25 @@ var routeTable = []struct {
 	access  access
 	handler func(*Server, http.ResponseWriter, *http.Request) error
 }{
-	{Route{http.MethodPost, api.PathAgentJobs}, withBody, agentOp((*agentAPI).createAgentJob)},
-	{Route{http.MethodGet, api.PathAgentJob}, authed, agentOp((*agentAPI).getAgentJob)},
-	{Route{http.MethodPost, api.PathAgentMessage}, withBody, agentOp((*agentAPI).sendAgentMessage)},
+	{Route{http.MethodPost, api.PathAgentJobs}, withBody, agentOp((*agents.API).CreateAgentJob)},
+	{Route{http.MethodGet, api.PathAgentJob}, authed, agentOp((*agents.API).GetAgentJob)},
+	{Route{http.MethodPost, api.PathAgentMessage}, withBody, agentOp((*agents.API).SendAgentMessage)},
 	{Route{http.MethodPost, api.PathExportJobs}, withBody, exportOp((*exportAPI).startExport)},
 	{Route{http.MethodGet, api.PathExportJob}, authed, exportOp((*exportAPI).getExport)},
 	{Route{http.MethodPost, api.PathExportBundle}, withBody, exportOp((*exportAPI).generateBundle)},
 	{Route{http.MethodGet, api.PathBundleDownload}, public, exportOp((*exportAPI).downloadBundle)},
-	{Route{http.MethodPost, api.PathProjectUpdate}, withBody, agentOp((*agentAPI).triggerUpdate)},
-	{Route{http.MethodGet, api.PathUpdateStatus}, authed, agentOp((*agentAPI).getUpdateStatus)},
+	{Route{http.MethodPost, api.PathProjectUpdate}, withBody, agentOp((*agents.API).TriggerUpdate)},
+	{Route{http.MethodGet, api.PathUpdateStatus}, authed, agentOp((*agents.API).GetUpdateStatus)},
 	{Route{http.MethodGet, api.PathOpenAPI}, public, func(_ *Server, w http.ResponseWriter, r *http.Request) error {
 		return serveOpenAPI(w, r)
 	}},
 	{Route{http.MethodGet, api.PathHealthz}, public, (*Server).healthz},
 	{Route{http.MethodGet, api.PathReadyz}, public, (*Server).readyz},
+}
+
+// agentOp makes a route handler of an agents.API method.
+func agentOp(h func(*agents.API, http.ResponseWriter, *http.Request) error) func(*Server, http.ResponseWriter, *http.Request) error {
+	return func(s *Server, w http.ResponseWriter, r *http.Request) error { return h(s.agents, w, r) }
 }
 
 // Routes returns the method and pattern of every operation the server
@@ -60,6 +68,16 @@ func Routes() []Route {
 	return out
 }
 
+// ControlRoutes returns the control plane's operations, registered only
+// when it is enabled; a copy.
+func ControlRoutes() []Route {
+	var out []Route
+	for _, rt := range control.Routes() {
+		out = append(out, Route(rt))
+	}
+	return out
+}
+
 // routes registers routeTable. Anything else gets a JSON 404, or a JSON 405
 // with Allow when the path exists under another method; see fallback.
 func (s *Server) routes() http.Handler {
@@ -68,12 +86,12 @@ func (s *Server) routes() http.Handler {
 	for _, rt := range routeTable {
 		h := s.apiHandler(func(w http.ResponseWriter, r *http.Request) error { return rt.handler(s, w, r) })
 		if s.control != nil {
-			h = s.control.injectFaults(h)
+			h = s.control.InjectFaults(h)
 		}
 		pattern := rt.Method + " " + rt.Pattern
 		access := rt.access
-		if s.strict && strictNoBody[pattern] {
-			access = authed // the body is not read, so not checked (strict.go)
+		if s.strict && httpapi.StrictNoBody[pattern] {
+			access = authed // the body is not read, so not checked (httpapi/strict.go)
 		}
 		switch access {
 		case withBody:
@@ -89,8 +107,8 @@ func (s *Server) routes() http.Handler {
 	if s.control == nil {
 		return s.logAndRecover(s.cors(s.fallback(mux, patterns)))
 	}
-	s.control.registerControl(mux, patterns)
-	return s.logAndRecover(s.cors(s.control.journalRequests(s.fallback(mux, patterns))))
+	s.control.Register(mux, patterns)
+	return s.logAndRecover(s.cors(s.control.JournalRequests(s.fallback(mux, patterns), PathMetrics)))
 }
 
 // fallback answers what the mux would answer in plain text (404, 405, a

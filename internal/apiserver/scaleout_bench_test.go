@@ -6,6 +6,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
@@ -36,7 +37,7 @@ func BenchmarkScaleOut(b *testing.B) {
 			case tc.postgres:
 				db = apiservertest.WithDatabase(pgtest.DB(b))
 			}
-			env := apiservertest.Start(b, db, apiservertest.WithConfig(func(c *apiserver.Config) { c.MaxActiveExports = 1000 }))
+			env := apiservertest.Start(b, db, apiservertest.WithConfig(func(c *apiconfig.Config) { c.MaxActiveExports = 1000 }))
 			urls := []string{env.URL}
 			for len(urls) < tc.servers {
 				u, _ := env.Replica(b)
@@ -108,7 +109,7 @@ func benchTakeover(b *testing.B, backend apiservertest.Option) {
 	// One worker per server: the first server's only worker hangs, so
 	// the job can go nowhere but to the other server.
 	env := apiservertest.Start(b, backend, apiservertest.WithExportLease(lease),
-		apiservertest.WithConfig(func(c *apiserver.Config) { c.ExportWorkers = 1 }))
+		apiservertest.WithConfig(func(c *apiconfig.Config) { c.ExportWorkers = 1 }))
 	urlB, _ := env.Replica(b)
 	apiserver.StopLeaseRenewal(env.Server)
 	release, hung := make(chan struct{}), make(chan string, 1)

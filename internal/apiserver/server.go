@@ -25,6 +25,9 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/agents"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/control"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
@@ -44,7 +47,7 @@ type Exporter interface {
 
 // Options configure a Server. Config and DataDir are required.
 type Options struct {
-	Config  *Config
+	Config  *apiconfig.Config
 	DataDir string
 	// PublicURL is the base of presigned bundle links, e.g.
 	// "https://exports.example.com". Required.
@@ -80,7 +83,8 @@ type Options struct {
 	// woke it for (default 1s).
 	ClaimInterval time.Duration
 
-	// ControlToken enables the control plane (control.go) and overrides
+	// ControlToken enables the control plane (internal/apiserver/control)
+	// and overrides
 	// Config.Control.Token; JournalSize overrides its journal's size.
 	ControlToken string
 	JournalSize  int
@@ -95,7 +99,7 @@ type Options struct {
 // Server is the reference admin API. Create it with New, serve Handler, and
 // Close it to stop the export workers and release the data dir.
 type Server struct {
-	cfg       *Config
+	cfg       *apiconfig.Config
 	dataDir   string
 	publicURL *url.URL
 	linkTTL   time.Duration
@@ -115,7 +119,7 @@ type Server struct {
 	// runner renders the export jobs (worker.go).
 	runner *exportRunner
 	// agents answers the agent job and documentation update operations.
-	agents *agentAPI
+	agents *agents.API
 	// exports answers the static export and bundle operations.
 	exports *exportAPI
 
@@ -143,9 +147,9 @@ type Server struct {
 	closed   atomic.Bool
 
 	// control is the control plane, nil unless a control token is set;
-	// runtime holds the organizations it created.
-	control *controlPlane
-	runtime runtimeOrgs
+	// orgs are the configured organizations and those it created.
+	control *control.Plane
+	orgs    *control.Orgs
 	strict  bool
 	// leaseClock times export leases. It is the clock the server was
 	// given, never the control plane's: a suite moving time hours ahead
@@ -159,7 +163,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Config == nil {
 		return nil, errors.New("apiserver: no config")
 	}
-	if err := opts.Config.check(); err != nil {
+	if err := opts.Config.Check(); err != nil {
 		return nil, fmt.Errorf("apiserver: config: %w", err)
 	}
 	pub, err := url.Parse(strings.TrimSuffix(opts.PublicURL, "/"))
@@ -184,7 +188,6 @@ func New(opts Options) (*Server, error) {
 		strict:    opts.Strict,
 	}
 	s.runner = &exportRunner{srv: s}
-	s.agents = &agentAPI{srv: s}
 	s.exports = &exportAPI{srv: s}
 	if opts.BundleLinkTTL > 0 {
 		s.linkTTL = opts.BundleLinkTTL
@@ -193,23 +196,29 @@ func New(opts Options) (*Server, error) {
 		s.clock = clock.Real{}
 	}
 	s.leaseClock = s.clock
-	if token := cmp.Or(opts.ControlToken, s.cfg.Control.Token); token != "" {
-		// Before anything reads the clock: the control plane drives it.
-		if err := s.newControlPlane(token, opts.JournalSize); err != nil {
-			return nil, fmt.Errorf("apiserver: %w", err)
-		}
-	}
 	if s.random == nil {
 		s.random = rand.Reader
 	}
 	if s.log == nil {
 		s.log = hclog.NewNullLogger()
 	}
+	s.orgs = control.NewOrgs(s.cfg, opts.DataDir)
+	if token := cmp.Or(opts.ControlToken, s.cfg.Control.Token); token != "" {
+		// Before anything reads the clock: the control plane drives it.
+		s.control, err = control.New(control.Options{
+			Config: s.cfg, Token: token, JournalSize: opts.JournalSize, DataDir: opts.DataDir, LinkTTL: s.linkTTL,
+			Clock: s.clock, Random: s.random, Log: s.log, Orgs: s.orgs, Host: controlHost{s},
+		})
+		if err != nil {
+			return nil, fmt.Errorf("apiserver: %w", err)
+		}
+		s.clock = s.control.Clock()
+	}
 	if err := tightenDataDir(opts.DataDir, s.log); err != nil {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
 	if s.exporter == nil {
-		s.exporter = export.New(export.Options{Logger: s.log.Named("export"), Limits: s.cfg.Limits.export()})
+		s.exporter = export.New(export.Options{Logger: s.log.Named("export"), Limits: s.cfg.Limits.Export()})
 	}
 	s.lease, s.claimInterval = opts.ExportLease, opts.ClaimInterval
 	if s.lease <= 0 {
@@ -241,16 +250,19 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
 	s.signer = &linksign.Signer{Ring: ring}
-	if err := s.loadRuntimeOrgs(); err != nil {
+	if err := s.orgs.Load(); err != nil {
 		_ = s.store.Close()
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
 	if s.control != nil {
-		if err := s.control.loadControlState(); err != nil {
+		if err := s.control.LoadState(); err != nil {
 			_ = s.store.Close()
 			return nil, fmt.Errorf("apiserver: %w", err)
 		}
 	}
+	s.agents = agents.New(agents.Options{
+		Config: s.cfg, Store: s.store, Clock: s.clock, Log: s.log, Checker: s.exporter, Host: agentHost{s},
+	})
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wake = make(chan struct{}, 1)
 	// Before any worker starts: a worker records each finished export.
@@ -363,14 +375,14 @@ func (s *Server) ArchivesBuilt() int64 { return s.archives.Load() }
 // authenticate finds the organization owning a presented key. Every
 // configured key digest is compared, in constant time, so neither timing
 // nor order tells a caller how close a guess came.
-func (s *Server) authenticate(key string) *Organization {
-	if !wellFormedKey(s.cfg.KeyPrefix, key) {
+func (s *Server) authenticate(key string) *apiconfig.Organization {
+	if !apiconfig.WellFormedKey(s.cfg.KeyPrefix, key) {
 		return nil
 	}
 	d := sha256.Sum256([]byte(key))
-	var found *Organization
-	for _, o := range s.organizations() {
-		for _, k := range o.keyDigests {
+	var found *apiconfig.Organization
+	for _, o := range s.orgs.All() {
+		for _, k := range o.KeyDigests {
 			if subtle.ConstantTimeCompare(d[:], k[:]) == 1 {
 				found = o
 			}
@@ -378,6 +390,9 @@ func (s *Server) authenticate(key string) *Organization {
 	}
 	return found
 }
+
+// organization finds an organization by id, nil when there is none.
+func (s *Server) organization(id string) *apiconfig.Organization { return s.orgs.Find(id) }
 
 // newID returns prefix followed by 16 random hex digits.
 func (s *Server) newID(prefix string) (string, error) {

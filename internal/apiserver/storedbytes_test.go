@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 )
 
@@ -15,7 +15,7 @@ import (
 // other organizations are not affected.
 func TestLimits_maxStoredBytes(t *testing.T) {
 	eachBackend(t, func(t *testing.T, db apiservertest.Option) {
-		env := apiservertest.Start(t, db, apiservertest.WithConfig(func(c *apiserver.Config) { c.MaxStoredBytes = 1 }))
+		env := apiservertest.Start(t, db, apiservertest.WithConfig(func(c *apiconfig.Config) { c.MaxStoredBytes = 1 }))
 		first := completedExport(t, env) // nothing stored yet: accepted
 		r := call(t, "POST", env.URL+api.PathExportJobs, env.Key, api.StartExportRequest{Domain: env.Domain})
 		if r.status != http.StatusInsufficientStorage {
@@ -39,7 +39,7 @@ func TestLimits_maxStoredBytes(t *testing.T) {
 
 // A negative maxStoredBytes is refused when the configuration loads.
 func TestConfig_negativeMaxStoredBytes(t *testing.T) {
-	_, err := apiserver.ParseConfig([]byte("maxStoredBytes: -1\norganizations: []\n"), t.TempDir())
+	_, err := apiconfig.ParseConfig([]byte("maxStoredBytes: -1\norganizations: []\n"), t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "maxStoredBytes") {
 		t.Fatalf("negative maxStoredBytes: %v", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 )
 
@@ -128,7 +128,7 @@ func mustRead(t *testing.T, p string) []byte {
 // A source whose docs.json does not load fails its update with the
 // reason; so does a project with nothing deployed.
 func TestUpdate_failsWhenTheSourceDoesNotBuild(t *testing.T) {
-	env := apiservertest.Start(t, apiservertest.WithConfig(func(cfg *apiserver.Config) {
+	env := apiservertest.Start(t, apiservertest.WithConfig(func(cfg *apiconfig.Config) {
 		// The broken deployment first: it is the one updated.
 		d := cfg.Organizations[0].Projects[0].Deployments
 		d[0], d[1] = d[1], d[0]

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
@@ -214,7 +215,7 @@ func (er *exportRunner) exportInto(leaseCtx context.Context, rec *jobstore.Expor
 	ctx, cancel := context.WithTimeout(leaseCtx, limit)
 	defer cancel()
 	man, err := s.exporter.Export(ctx, export.Request{
-		Source: dep.source, Domain: rec.Domain, BasePath: dep.basePath, Kind: dep.kind, Label: rec.Label,
+		Source: dep.SourceFS, Domain: rec.Domain, BasePath: dep.ExportBasePath(), Kind: dep.ExportKind(), Label: rec.Label,
 		Paths: rec.Paths, Features: dep.Features, Warn: lj.warn,
 	}, dir, func(p export.Progress) {
 		lj.mu.Lock()
@@ -359,9 +360,9 @@ func (er *exportRunner) orgStoredBytes(orgID string) int64 {
 	return n
 }
 
-func (s *Server) orgDeployment(orgID, domain string) (*Project, *Deployment) {
+func (s *Server) orgDeployment(orgID, domain string) (*apiconfig.Project, *apiconfig.Deployment) {
 	if o := s.organization(orgID); o != nil {
-		return o.deployment(domain)
+		return o.Deployment(domain)
 	}
 	return nil, nil
 }

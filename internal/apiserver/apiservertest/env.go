@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
@@ -64,7 +65,7 @@ type Env struct {
 	// sites are local files.
 	ObjectStore string
 
-	cfg     *apiserver.Config
+	cfg     *apiconfig.Config
 	st      settings
 	handler atomic.Pointer[http.Handler]
 }
@@ -76,7 +77,7 @@ type settings struct {
 	extra          []string // more deployments of proj_docs, as YAML flow maps
 	wraps          []func(http.Handler) http.Handler
 	origins        []string
-	tune           []func(*apiserver.Config)
+	tune           []func(*apiconfig.Config)
 	top            string // more top-level YAML of the configuration
 	databaseURL    string
 	objects        string
@@ -161,7 +162,7 @@ func WithCORSOrigins(origins ...string) Option {
 
 // WithConfig changes the parsed configuration before the server starts,
 // for settings the other options do not cover (limits, timeouts).
-func WithConfig(f func(*apiserver.Config)) Option {
+func WithConfig(f func(*apiconfig.Config)) Option {
 	return func(s *settings) { s.tune = append(s.tune, f) }
 }
 
@@ -228,7 +229,7 @@ func Start(t testing.TB, opts ...Option) *Env {
 		}
 		cfgYAML += "corsAllowedOrigins: [" + strings.Join(quoted, ", ") + "]\n"
 	}
-	cfg, err := apiserver.ParseConfig([]byte(cfgYAML), dir)
+	cfg, err := apiconfig.ParseConfig([]byte(cfgYAML), dir)
 	if err != nil {
 		t.Fatalf("apiservertest: config: %v", err)
 	}

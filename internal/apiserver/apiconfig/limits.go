@@ -1,4 +1,4 @@
-package apiserver
+package apiconfig
 
 import (
 	"fmt"
@@ -73,7 +73,7 @@ func (l *ExportLimits) check() error {
 	if l.MaxFiles < 0 {
 		return fmt.Errorf("limits: maxFiles must not be negative")
 	}
-	eff := l.export().WithDefaults()
+	eff := l.Export().WithDefaults()
 	if eff.MaxPageBytes > eff.MaxTotalBytes || eff.MaxAssetBytes > eff.MaxTotalBytes {
 		return fmt.Errorf("limits: maxPageBytes (%d) and maxAssetBytes (%d) must not exceed maxTotalBytes (%d)",
 			eff.MaxPageBytes, eff.MaxAssetBytes, eff.MaxTotalBytes)
@@ -81,9 +81,9 @@ func (l *ExportLimits) check() error {
 	return nil
 }
 
-// export converts the section for export.Options; zero fields stay zero,
+// Export converts the section for export.Options; zero fields stay zero,
 // which the engine reads as its default.
-func (l ExportLimits) export() export.Limits {
+func (l ExportLimits) Export() export.Limits {
 	return export.Limits{
 		MaxPageBytes:  int64(l.MaxPageBytes),
 		MaxAssetBytes: int64(l.MaxAssetBytes),

@@ -1,4 +1,4 @@
-package apiserver
+package httpapi
 
 import (
 	"bytes"
@@ -45,11 +45,11 @@ const maxKeyDepth = 64
 
 func walkValue(dec *json.Decoder, fields []string, depth int) error {
 	if depth > maxKeyDepth {
-		return badRequest("request body nests deeper than %d levels", maxKeyDepth)
+		return BadRequest("request body nests deeper than %d levels", maxKeyDepth)
 	}
 	tok, err := dec.Token()
 	if err != nil {
-		return badRequest("request body is not valid JSON: %s", err.Error())
+		return BadRequest("request body is not valid JSON: %s", err.Error())
 	}
 	switch tok {
 	case json.Delim('{'):
@@ -57,16 +57,16 @@ func walkValue(dec *json.Decoder, fields []string, depth int) error {
 		for dec.More() {
 			kt, err := dec.Token()
 			if err != nil {
-				return badRequest("request body is not valid JSON: %s", err.Error())
+				return BadRequest("request body is not valid JSON: %s", err.Error())
 			}
 			key, _ := kt.(string)
 			if seen[key] {
-				return badRequest("field %q appears more than once", key)
+				return BadRequest("field %q appears more than once", key)
 			}
 			seen[key] = true
 			for _, f := range fields {
 				if key != f && strings.EqualFold(key, f) {
-					return badRequest("unknown field %q (did you mean %q? field names are case-sensitive)", key, f)
+					return BadRequest("unknown field %q (did you mean %q? field names are case-sensitive)", key, f)
 				}
 			}
 			if err := walkValue(dec, nil, depth+1); err != nil {
@@ -83,7 +83,7 @@ func walkValue(dec *json.Decoder, fields []string, depth int) error {
 		_, err = dec.Token()
 	}
 	if err != nil {
-		return badRequest("request body is not valid JSON: %s", err.Error())
+		return BadRequest("request body is not valid JSON: %s", err.Error())
 	}
 	return nil
 }

@@ -1,4 +1,12 @@
-package apiserver
+// Package apiconfig is the reference server's configuration: the YAML
+// file other projects' suites write (its field names are a contract),
+// its defaults and checks, organizations with their keys, projects and
+// deployments, and the CORS origin rules.
+//
+// It knows the API's wire rules (internal/api) and what the renderer
+// accepts (kinds, base paths, features, limits), never the server, its
+// store or its handlers.
+package apiconfig
 
 import (
 	"bytes"
@@ -75,8 +83,18 @@ type Config struct {
 	// MaxStoredBytes caps the bytes of an organization's rendered sites
 	// and archives (507 beyond).
 	MaxStoredBytes int64 `yaml:"maxStoredBytes"`
-	// Control enables the control plane for test suites (control.go).
+	// Control enables the control plane for test suites
+	// (internal/apiserver/control).
 	Control ControlConfig `yaml:"control"`
+}
+
+// ControlConfig is the `control:` section of the configuration.
+type ControlConfig struct {
+	// Token enables the control plane; requests to it must carry
+	// "Authorization: Bearer <token>".
+	Token string `yaml:"token"`
+	// JournalSize is how many requests the journal keeps (default 1000).
+	JournalSize int `yaml:"journalSize"`
 }
 
 // Defaults of the bounds that keep one key from filling the disk or the
@@ -97,7 +115,9 @@ type Organization struct {
 	APIKeys  []string  `yaml:"apiKeys"`
 	Projects []Project `yaml:"projects"`
 
-	keyDigests [][sha256.Size]byte
+	// KeyDigests are the SHA-256 digests of APIKeys, filled by Check;
+	// only digests are compared when a key is presented.
+	KeyDigests [][sha256.Size]byte `yaml:"-"`
 }
 
 // Project is a docs repository with its reference agent and deployments.
@@ -131,10 +151,19 @@ type Deployment struct {
 	// with it resolve inside the bundle (export.Request.BasePath).
 	BasePath string `yaml:"basePath"`
 
+	// SourceFS reads the docs source, every read confined to its root;
+	// ParseConfig opens Source, code that builds a Config sets it.
+	SourceFS fs.FS `yaml:"-"`
+
 	kind     export.Kind
 	basePath string
-	source   fs.FS
 }
+
+// ExportKind is Kind parsed by Check.
+func (d *Deployment) ExportKind() export.Kind { return d.kind }
+
+// ExportBasePath is BasePath cleaned by Check.
+func (d *Deployment) ExportBasePath() string { return d.basePath }
 
 // Duration is a time.Duration written as a Go duration string in YAML.
 type Duration time.Duration
@@ -198,27 +227,27 @@ func ParseConfig(data []byte, baseDir string) (*Config, error) {
 				if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 					return nil, fmt.Errorf("deployment %q: source %s is not a directory", d.Domain, dir)
 				}
-				d.source = export.Dir(dir) // every read confined to the source root
+				d.SourceFS = export.Dir(dir) // every read confined to the source root
 			}
 		}
 	}
-	if err := cfg.check(); err != nil {
+	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
 	return &cfg, nil
 }
 
 var (
-	// idPattern is what organization, project and agent job ids look like,
+	// IDPattern is what organization, project and agent job ids look like,
 	// in the config and in URL paths; an id in a path that does not match
 	// (a "..", a slash smuggled in encoded) names nothing and is a 404.
-	idPattern     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+	IDPattern     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 	prefixPattern = regexp.MustCompile(`^[a-z][a-z0-9]{1,15}$`)
 )
 
-// check fills defaults and rejects what the server could not serve
+// Check fills defaults and rejects what the server could not serve
 // correctly. Fields set from code (tests, the demo) must pass it too.
-func (c *Config) check() error {
+func (c *Config) Check() error {
 	if c.KeyPrefix == "" {
 		c.KeyPrefix = api.DefaultKeyPrefix
 	}
@@ -261,14 +290,14 @@ func (c *Config) check() error {
 	seenOrg, seenProject, seenDomain, seenKey := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[[32]byte]bool{}
 	for i := range c.Organizations {
 		o := &c.Organizations[i]
-		if !idPattern.MatchString(o.ID) || seenOrg[o.ID] {
+		if !IDPattern.MatchString(o.ID) || seenOrg[o.ID] {
 			return fmt.Errorf("organization %q: id missing, malformed or repeated", o.ID)
 		}
 		seenOrg[o.ID] = true
 		if o.Plan != PlanEnterprise && o.Plan != PlanPro {
 			return fmt.Errorf("organization %q: plan %q (want enterprise or pro)", o.ID, o.Plan)
 		}
-		o.keyDigests = nil
+		o.KeyDigests = nil
 		for _, k := range o.APIKeys {
 			d, err := keyDigest(c.KeyPrefix, k)
 			if err != nil {
@@ -278,11 +307,11 @@ func (c *Config) check() error {
 				return fmt.Errorf("organization %q: an API key is listed twice", o.ID)
 			}
 			seenKey[d] = true
-			o.keyDigests = append(o.keyDigests, d)
+			o.KeyDigests = append(o.KeyDigests, d)
 		}
 		for j := range o.Projects {
 			p := &o.Projects[j]
-			if err := p.check(seenProject, seenDomain); err != nil {
+			if err := p.Check(seenProject, seenDomain); err != nil {
 				return fmt.Errorf("organization %q: %w", o.ID, err)
 			}
 		}
@@ -290,8 +319,11 @@ func (c *Config) check() error {
 	return nil
 }
 
-func (p *Project) check(seenProject, seenDomain map[string]bool) error {
-	if !idPattern.MatchString(p.ID) || seenProject[p.ID] {
+// Check fills the project's defaults and rejects what the server could
+// not serve; seenProject and seenDomain hold the ids and domains of the
+// projects checked before it, and get its own.
+func (p *Project) Check(seenProject, seenDomain map[string]bool) error {
+	if !IDPattern.MatchString(p.ID) || seenProject[p.ID] {
 		return fmt.Errorf("project %q: id missing, malformed or repeated", p.ID)
 	}
 	seenProject[p.ID] = true
@@ -329,7 +361,7 @@ func (p *Project) check(seenProject, seenDomain map[string]bool) error {
 		if err := export.CheckFeatures(kind, d.Features); err != nil {
 			return fmt.Errorf("deployment %q: %w", d.Domain, err)
 		}
-		if d.source == nil {
+		if d.SourceFS == nil {
 			return fmt.Errorf("deployment %q: no source", d.Domain)
 		}
 	}
@@ -348,14 +380,14 @@ func keyDigest(prefix, k string) ([sha256.Size]byte, error) {
 		copy(d[:], b)
 		return d, nil
 	}
-	if !wellFormedKey(prefix, k) {
+	if !WellFormedKey(prefix, k) {
 		return d, fmt.Errorf("apiKeys: a key must look like %s_<16 to 128 letters or digits>", prefix)
 	}
 	return sha256.Sum256([]byte(k)), nil
 }
 
-// wellFormedKey checks the shape of a presented key before any lookup.
-func wellFormedKey(prefix, k string) bool {
+// WellFormedKey checks the shape of a presented key before any lookup.
+func WellFormedKey(prefix, k string) bool {
 	secret, ok := strings.CutPrefix(k, prefix+"_")
 	if !ok || len(secret) < 16 || len(secret) > 128 {
 		return false
@@ -370,8 +402,8 @@ func wellFormedKey(prefix, k string) bool {
 	return true
 }
 
-// deployment finds a deployment of org by domain.
-func (o *Organization) deployment(domain string) (*Project, *Deployment) {
+// Deployment finds a deployment of org by domain.
+func (o *Organization) Deployment(domain string) (*Project, *Deployment) {
 	for i := range o.Projects {
 		for j := range o.Projects[i].Deployments {
 			if o.Projects[i].Deployments[j].Domain == domain {
@@ -382,8 +414,8 @@ func (o *Organization) deployment(domain string) (*Project, *Deployment) {
 	return nil, nil
 }
 
-// project finds a project of org by id.
-func (o *Organization) project(id string) *Project {
+// Project finds a project of org by id.
+func (o *Organization) Project(id string) *Project {
 	for i := range o.Projects {
 		if o.Projects[i].ID == id {
 			return &o.Projects[i]
@@ -392,8 +424,8 @@ func (o *Organization) project(id string) *Project {
 	return nil
 }
 
-// jobsPerHour is the project's agent job limit.
-func (c *Config) jobsPerHour(p *Project) int {
+// JobsPerHour is the project's agent job limit.
+func (c *Config) JobsPerHour(p *Project) int {
 	if p.AgentJobsPerHour > 0 {
 		return p.AgentJobsPerHour
 	}
@@ -429,13 +461,13 @@ func checkOrigins(origins []string) error {
 	return nil
 }
 
-// originAllowed reports whether a request's Origin is one of allowed:
+// OriginAllowed reports whether a request's Origin is one of allowed:
 // equal to an exact entry, or a subdomain (one label or more, each a valid
 // hostname label) of a wildcard entry's host, with its scheme and port.
 // "https://*.acme.test" allows https://docs.acme.test and
 // https://a.b.acme.test, never https://acme.test, https://evil-acme.test,
 // http://docs.acme.test or https://docs.acme.test:8443.
-func originAllowed(allowed []string, origin string) bool {
+func OriginAllowed(allowed []string, origin string) bool {
 	for _, a := range allowed {
 		if a == origin {
 			return true

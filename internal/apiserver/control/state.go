@@ -1,4 +1,4 @@
-package apiserver
+package control
 
 import (
 	"encoding/json"
@@ -36,10 +36,9 @@ type controlState struct {
 
 // saveControlStateLocked writes the holds and revocations; the caller
 // holds cp.mu, so writes happen in the order the changes did.
-func (cp *controlPlane) saveControlStateLocked() error {
-	s := cp.srv
+func (cp *Plane) saveControlStateLocked() error {
 	c := cp
-	cutoff := s.clock.Now().Add(-s.linkTTL)
+	cutoff := cp.clock.clock.Now().Add(-cp.linkTTL)
 	for id, at := range c.revoked {
 		if !at.After(cutoff) {
 			delete(c.revoked, id) // every link it covered has expired
@@ -54,15 +53,14 @@ func (cp *controlPlane) saveControlStateLocked() error {
 	if err != nil {
 		return err
 	}
-	return fsutil.WriteFileAtomic(filepath.Join(s.dataDir, controlStateFile), data, 0o600)
+	return fsutil.WriteFileAtomic(filepath.Join(cp.dataDir, controlStateFile), data, 0o600)
 }
 
-// loadControlState brings back the holds of organizations that still
-// exist and the revocations younger than a link's lifetime. It runs at
-// start, once the runtime organizations are loaded.
-func (cp *controlPlane) loadControlState() error {
-	s := cp.srv
-	data, err := os.ReadFile(filepath.Join(s.dataDir, controlStateFile))
+// LoadState brings back the holds of organizations that still exist and
+// the revocations younger than a link's lifetime. It runs at start, once
+// the runtime organizations are loaded.
+func (cp *Plane) LoadState() error {
+	data, err := os.ReadFile(filepath.Join(cp.dataDir, controlStateFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -77,11 +75,11 @@ func (cp *controlPlane) loadControlState() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, org := range st.Held {
-		if s.organization(org) != nil {
+		if cp.orgs.Find(org) != nil {
 			c.held[org] = true
 		}
 	}
-	cutoff := s.clock.Now().Add(-s.linkTTL)
+	cutoff := cp.clock.clock.Now().Add(-cp.linkTTL)
 	for id, at := range st.Revoked {
 		if at.After(cutoff) {
 			c.revoked[id] = at

@@ -1,4 +1,4 @@
-package apiserver
+package agents
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
@@ -18,12 +20,12 @@ import (
 // 409 would be an answer it was never told about.
 const maxPendingMessages = 10
 
-// sendAgentMessage queues a follow-up for an agent job. The agent takes it
+// SendAgentMessage queues a follow-up for an agent job. The agent takes it
 // up once it has finished what it was doing (the prompt and any earlier
 // follow-ups), so the job stays active until all of them are done.
-func (ag *agentAPI) sendAgentMessage(w http.ResponseWriter, r *http.Request) error {
-	s := ag.srv
-	org := orgFrom(r.Context())
+func (ag *API) SendAgentMessage(w http.ResponseWriter, r *http.Request) error {
+	s := ag
+	org := ag.host.Org(r.Context())
 	project, err := ag.agentProject(org, r.PathValue("projectId"))
 	if err != nil {
 		return err
@@ -33,8 +35,8 @@ func (ag *agentAPI) sendAgentMessage(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	id := r.PathValue("id")
-	errMissing := notFound("agent job %q not found in project %q", id, project.ID)
-	if !idPattern.MatchString(id) {
+	errMissing := httpapi.NotFound("agent job %q not found in project %q", id, project.ID)
+	if !apiconfig.IDPattern.MatchString(id) {
 		return errMissing
 	}
 	now := s.clock.Now().UTC()
@@ -47,39 +49,39 @@ func (ag *agentAPI) sendAgentMessage(w http.ResponseWriter, r *http.Request) err
 		if rec.OrgID != org.ID || rec.ProjectID != project.ID || s.expired(rec.CreatedAt) {
 			return errMissing
 		}
-		if agentJobView(rec, now).Status == api.AgentArchived {
-			return badRequest("agent job %q is archived and takes no more messages; create a new job", id)
+		if JobView(rec, now).Status == api.AgentArchived {
+			return httpapi.BadRequest("agent job %q is archived and takes no more messages; create a new job", id)
 		}
 		if pending := pendingMessages(rec, now); len(pending) >= maxPendingMessages {
 			wait := retryAfterSeconds(pending[0].end.Sub(now))
-			return &httpError{status: http.StatusTooManyRequests, retryAfter: wait,
-				msg: fmt.Sprintf("agent job %q already has %d follow-up messages waiting; retry in %d s", id, len(pending), wait)}
+			return &httpapi.Error{Status: http.StatusTooManyRequests, RetryAfter: wait,
+				Msg: fmt.Sprintf("agent job %q already has %d follow-up messages waiting; retry in %d s", id, len(pending), wait)}
 		}
 		return nil
 	}
-	limit := s.cfg.jobsPerHour(project)
+	limit := s.cfg.JobsPerHour(project)
 	rec, oldest, limited, err := s.store.AddAgentMessage(id, msg, limit, now.Add(-time.Hour), accept)
-	var herr *httpError
+	var herr *httpapi.Error
 	switch {
 	case errors.Is(err, jobstore.ErrNoRecord):
 		return errMissing
 	case errors.As(err, &herr):
 		return err
 	case err != nil:
-		return storeError("store agent message", err)
+		return httpapi.StoreError("store agent message", err)
 	case limited:
 		return agentRateLimited(project, limit, oldest, now)
 	}
-	writeJSON(w, http.StatusOK, agentView(rec, now))
+	httpapi.WriteJSON(w, http.StatusOK, agentView(rec, now))
 	return nil
 }
 
 // agentRateLimited is the 429 for a project that has had limit agent jobs
 // and follow-ups in the hour up to now, the oldest of them at oldest.
-func agentRateLimited(project *Project, limit int, oldest, now time.Time) error {
+func agentRateLimited(project *apiconfig.Project, limit int, oldest, now time.Time) error {
 	wait := retryAfterSeconds(oldest.Add(time.Hour).Sub(now))
-	return &httpError{status: http.StatusTooManyRequests, retryAfter: wait,
-		msg: fmt.Sprintf("rate limit exceeded: project %q allows %d agent jobs per hour (follow-up messages count as jobs); retry in %d s",
+	return &httpapi.Error{Status: http.StatusTooManyRequests, RetryAfter: wait,
+		Msg: fmt.Sprintf("rate limit exceeded: project %q allows %d agent jobs per hour (follow-up messages count as jobs); retry in %d s",
 			project.ID, limit, wait)}
 }
 

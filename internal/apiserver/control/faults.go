@@ -1,4 +1,4 @@
-package apiserver
+package control
 
 import (
 	"fmt"
@@ -8,7 +8,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
+
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 )
 
@@ -33,15 +36,20 @@ type fault struct {
 	remaining  int // with Times: strikes left
 }
 
-// faultSet holds the active faults in creation order.
-type faultSet struct {
+// Faults holds the active faults in creation order and answers the
+// fault operations.
+type Faults struct {
+	orgs *Orgs
+	host Host
+	log  hclog.Logger
+
 	mu   sync.Mutex
 	list []*fault
 }
 
 // strike returns the first fault matching the request and counts it, or
 // nil. A fault used up or past its ttl is dropped.
-func (fs *faultSet) strike(method, path, org string, now time.Time) *fault {
+func (fs *Faults) strike(method, path, org string, now time.Time) *fault {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	kept := fs.list[:0]
@@ -76,13 +84,13 @@ func (f *fault) matches(method, path, org string) bool {
 		(f.Organization == "" || f.Organization == org) && globMatch(f.Path, path)
 }
 
-func (fs *faultSet) add(f *fault) {
+func (fs *Faults) add(f *fault) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.list = append(fs.list, f)
 }
 
-func (fs *faultSet) remove(id string) bool {
+func (fs *Faults) remove(id string) bool {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	for i, f := range fs.list {
@@ -94,19 +102,19 @@ func (fs *faultSet) remove(id string) bool {
 	return false
 }
 
-func (fs *faultSet) removeOrg(org string) {
+func (fs *Faults) removeOrg(org string) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.list = deleteMatching(fs.list, func(f *fault) bool { return f.Organization == org })
 }
 
-func (fs *faultSet) clear() {
+func (fs *Faults) clear() {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.list = nil
 }
 
-func (fs *faultSet) states(now time.Time) []api.ControlFaultState {
+func (fs *Faults) states(now time.Time) []api.ControlFaultState {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	out := []api.ControlFaultState{}
@@ -163,14 +171,13 @@ func globMatch(pattern, path string) bool {
 }
 
 // parseFault checks a fault as a suite sent it.
-func (cp *controlPlane) parseFault(req api.ControlFault) (*fault, error) {
-	s := cp.srv
+func (fs *Faults) parseFault(req api.ControlFault) (*fault, error) {
 	f := &fault{ControlFault: req}
 	if !strings.HasPrefix(req.Path, "/") || strings.HasPrefix(req.Path, api.ControlPrefix) {
-		return nil, badRequest("path %q: want a path of the admin API or of bundle downloads, starting with \"/\" (\"*\" matches anything)", req.Path)
+		return nil, httpapi.BadRequest("path %q: want a path of the admin API or of bundle downloads, starting with \"/\" (\"*\" matches anything)", req.Path)
 	}
 	if req.Method != "" && strings.IndexFunc(req.Method, func(r rune) bool { return r < 'A' || r > 'Z' }) >= 0 {
-		return nil, badRequest("method %q: want an upper-case HTTP method such as \"POST\"", req.Method)
+		return nil, httpapi.BadRequest("method %q: want an upper-case HTTP method such as \"POST\"", req.Method)
 	}
 	var err error
 	durations := []struct {
@@ -184,7 +191,7 @@ func (cp *controlPlane) parseFault(req api.ControlFault) (*fault, error) {
 		}
 		v, perr := time.ParseDuration(d.val)
 		if perr != nil || v < 0 {
-			return nil, badRequest("%s %q: want a Go duration such as \"2s\"", d.name, d.val)
+			return nil, httpapi.BadRequest("%s %q: want a Go duration such as \"2s\"", d.name, d.val)
 		}
 		if d.into != nil {
 			*d.into = v
@@ -194,15 +201,15 @@ func (cp *controlPlane) parseFault(req api.ControlFault) (*fault, error) {
 	}
 	switch {
 	case f.delay > maxFaultDelay:
-		err = badRequest("delay %s exceeds %s", f.delay, maxFaultDelay)
+		err = httpapi.BadRequest("delay %s exceeds %s", f.delay, maxFaultDelay)
 	case req.Times < 0:
-		err = badRequest("times must not be negative (0 or absent: every matching request)")
+		err = httpapi.BadRequest("times must not be negative (0 or absent: every matching request)")
 	case req.Reset && (req.Status != 0 || req.Error != "" || req.RetryAfter != ""):
-		err = badRequest("reset closes the connection without an answer: status, error and retryAfter cannot be given with it")
+		err = httpapi.BadRequest("reset closes the connection without an answer: status, error and retryAfter cannot be given with it")
 	case req.Status != 0 && (req.Status < 400 || req.Status > 599):
-		err = badRequest("status %d: want an error status, 400 to 599", req.Status)
-	case req.Organization != "" && s.organization(req.Organization) == nil:
-		err = notFound("organization %q not found", req.Organization)
+		err = httpapi.BadRequest("status %d: want an error status, 400 to 599", req.Status)
+	case req.Organization != "" && fs.orgs.Find(req.Organization) == nil:
+		err = httpapi.NotFound("organization %q not found", req.Organization)
 	}
 	if err != nil {
 		return nil, err
@@ -220,47 +227,48 @@ func (cp *controlPlane) parseFault(req api.ControlFault) (*fault, error) {
 	return f, nil
 }
 
-func (cp *controlPlane) controlAddFault(w http.ResponseWriter, r *http.Request) error {
-	s := cp.srv
+func (fs *Faults) controlAddFault(w http.ResponseWriter, r *http.Request) error {
 	var req api.ControlFault
-	if err := decodeJSON(r, &req); err != nil {
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		return err
 	}
-	f, err := cp.parseFault(req)
+	f, err := fs.parseFault(req)
 	if err != nil {
 		return err
 	}
-	if f.id, err = s.newID("flt_"); err != nil {
+	if f.id, err = fs.host.NewID("flt_"); err != nil {
 		return err
 	}
-	cp.faults.add(f)
-	s.log.Info("control: fault added", "id", f.id, "method", f.Method, "path", f.Path, "status", f.Status, "reset", f.Reset)
-	writeJSON(w, http.StatusCreated, api.ControlFaultID{ID: f.id})
+	fs.add(f)
+	fs.log.Info("control: fault added", "id", f.id, "method", f.Method, "path", f.Path, "status", f.Status, "reset", f.Reset)
+	httpapi.WriteJSON(w, http.StatusCreated, api.ControlFaultID{ID: f.id})
 	return nil
 }
 
-func (cp *controlPlane) controlListFaults(w http.ResponseWriter, _ *http.Request) error {
-	writeJSON(w, http.StatusOK, api.ControlFaults{Faults: cp.faults.states(time.Now())})
+func (fs *Faults) controlListFaults(w http.ResponseWriter, _ *http.Request) error {
+	httpapi.WriteJSON(w, http.StatusOK, api.ControlFaults{Faults: fs.states(time.Now())})
 	return nil
 }
 
-func (cp *controlPlane) controlDeleteFault(w http.ResponseWriter, r *http.Request) error {
+func (fs *Faults) controlDeleteFault(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
-	if !cp.faults.remove(id) {
-		return notFound("fault %q not found", id)
+	if !fs.remove(id) {
+		return httpapi.NotFound("fault %q not found", id)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
-// injectFaults stands in front of every admin API handler (after
+// InjectFaults stands in front of every admin API handler (after
 // authentication, so a fault can be scoped to the caller's organization)
 // and of bundle downloads (whose organization is the job's).
-func (cp *controlPlane) injectFaults(next http.Handler) http.Handler {
-	s := cp.srv
+func (cp *Plane) InjectFaults(next http.Handler) http.Handler { return cp.faults.inject(next) }
+
+func (fs *Faults) inject(next http.Handler) http.Handler {
+	s := fs.host
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		org := cp.requestOrg(r)
-		f := cp.faults.strike(r.Method, r.URL.Path, org, time.Now())
+		org := s.RequestOrg(r)
+		f := fs.strike(r.Method, r.URL.Path, org, time.Now())
 		if f == nil {
 			next.ServeHTTP(w, r)
 			return
@@ -271,7 +279,7 @@ func (cp *controlPlane) injectFaults(next http.Handler) http.Handler {
 			}
 		}
 		if f.Reset {
-			noteFrom(r.Context()).reset()
+			httpapi.NoteFrom(r.Context()).Abort()
 			// net/http closes the connection without an answer.
 			panic(http.ErrAbortHandler)
 		}
@@ -279,28 +287,10 @@ func (cp *controlPlane) injectFaults(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		he := &httpError{status: f.Status, msg: f.Error, injected: true}
+		he := &httpapi.Error{Status: f.Status, Msg: f.Error, Injected: true}
 		if f.retryAfter > 0 {
-			he.retryAfter = max(1, int(math.Ceil(f.retryAfter.Seconds())))
+			he.RetryAfter = max(1, int(math.Ceil(f.retryAfter.Seconds())))
 		}
-		s.serveError(w, r, he)
+		s.ServeError(w, r, he)
 	})
-}
-
-// requestOrg is the organization a request acts for: the caller's, or
-// for a bundle download the job's; "" for the public probes.
-func (cp *controlPlane) requestOrg(r *http.Request) string {
-	s := cp.srv
-	if o := orgFrom(r.Context()); o != nil {
-		return o.ID
-	}
-	id := r.PathValue("jobId")
-	if !exportIDPattern.MatchString(id) {
-		return ""
-	}
-	if rec, err := s.store.ExportJob(id); err == nil {
-		noteFrom(r.Context()).setOrg(rec.OrgID)
-		return rec.OrgID
-	}
-	return ""
 }

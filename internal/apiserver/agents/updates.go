@@ -1,4 +1,4 @@
-package apiserver
+package agents
 
 import (
 	"crypto/sha256"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
@@ -38,12 +40,12 @@ const (
 // updateIDPattern is the shape of every status id we issue.
 var updateIDPattern = regexp.MustCompile(`^upd_[0-9a-f]{16}$`)
 
-// triggerUpdate answers POST /v1/project/update/{projectId}. It takes no
+// TriggerUpdate answers POST /v1/project/update/{projectId}. It takes no
 // body (the reference documents none): one sent is read by nobody, as
 // for a bundle.
-func (ag *agentAPI) triggerUpdate(w http.ResponseWriter, r *http.Request) error {
-	s := ag.srv
-	org := orgFrom(r.Context())
+func (ag *API) TriggerUpdate(w http.ResponseWriter, r *http.Request) error {
+	s := ag
+	org := ag.host.Org(r.Context())
 	project, err := ag.agentProject(org, r.PathValue("projectId"))
 	if err != nil {
 		return err
@@ -75,25 +77,25 @@ func (ag *agentAPI) triggerUpdate(w http.ResponseWriter, r *http.Request) error 
 		rec.Added, rec.Modified, rec.Removed = filesChanged(before, rec.Files)
 	})
 	if err != nil {
-		return storeError("store update", err)
+		return httpapi.StoreError("store update", err)
 	}
 	if limited {
 		wait := retryAfterSeconds(firstEnd.Sub(now))
-		return &httpError{status: http.StatusTooManyRequests, retryAfter: wait,
-			msg: fmt.Sprintf("project %q already has %d updates queued or in progress; retry in %d s", project.ID, maxRunningUpdates, wait)}
+		return &httpapi.Error{Status: http.StatusTooManyRequests, RetryAfter: wait,
+			Msg: fmt.Sprintf("project %q already has %d updates queued or in progress; retry in %d s", project.ID, maxRunningUpdates, wait)}
 	}
 	s.log.Info("documentation update queued", "update", id, "project", project.ID, "starts", rec.StartAt)
 	w.Header().Set("Location", api.FillPath(api.PathUpdateStatus, map[string]string{"statusId": id}))
-	writeJSON(w, http.StatusAccepted, api.TriggerUpdateResponse{StatusID: id})
+	httpapi.WriteJSON(w, http.StatusAccepted, api.TriggerUpdateResponse{StatusID: id})
 	return nil
 }
 
-// getUpdateStatus answers GET /v1/project/update-status/{statusId}.
-func (ag *agentAPI) getUpdateStatus(w http.ResponseWriter, r *http.Request) error {
-	s := ag.srv
-	org := orgFrom(r.Context())
+// GetUpdateStatus answers GET /v1/project/update-status/{statusId}.
+func (ag *API) GetUpdateStatus(w http.ResponseWriter, r *http.Request) error {
+	s := ag
+	org := ag.host.Org(r.Context())
 	id := r.PathValue("statusId")
-	errMissing := notFound("update %q not found", id)
+	errMissing := httpapi.NotFound("update %q not found", id)
 	if !updateIDPattern.MatchString(id) {
 		return errMissing
 	}
@@ -109,14 +111,14 @@ func (ag *agentAPI) getUpdateStatus(w http.ResponseWriter, r *http.Request) erro
 	if rec.OrgID != org.ID || s.expired(rec.CreatedAt) {
 		return errMissing
 	}
-	writeJSON(w, http.StatusOK, updateView(rec, s.clock.Now()))
+	httpapi.WriteJSON(w, http.StatusOK, updateView(rec, s.clock.Now()))
 	return nil
 }
 
 // snapshotUpdate records what the update deploys: the primary
 // deployment's files, their hash and page count, and whether it builds.
-func (ag *agentAPI) snapshotUpdate(project *Project, rec *jobstore.Update) error {
-	s := ag.srv
+func (ag *API) snapshotUpdate(project *apiconfig.Project, rec *jobstore.Update) error {
+	s := ag
 	if len(project.Deployments) == 0 {
 		rec.Failure = fmt.Sprintf("project %q has no deployment to update", project.ID)
 		return nil
@@ -124,11 +126,11 @@ func (ag *agentAPI) snapshotUpdate(project *Project, rec *jobstore.Update) error
 	dep := &project.Deployments[0]
 	rec.Subdomain = dep.Domain
 	files := map[string]string{}
-	err := fs.WalkDir(dep.source, ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(dep.SourceFS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.Type().IsRegular() {
 			return err
 		}
-		data, err := fs.ReadFile(dep.source, p)
+		data, err := fs.ReadFile(dep.SourceFS, p)
 		if err != nil {
 			return err
 		}
@@ -156,7 +158,7 @@ func (ag *agentAPI) snapshotUpdate(project *Project, rec *jobstore.Update) error
 	rec.SHA = hex.EncodeToString(h.Sum(nil))[:40]
 	// The build's check is the export's: a docs.json that does not load
 	// fails the update, as it would fail an export.
-	if err := s.exporter.CheckPaths(dep.source, nil); err != nil {
+	if err := s.checker.CheckPaths(dep.SourceFS, nil); err != nil {
 		rec.Failure = err.Error()
 	}
 	return nil

@@ -1,8 +1,10 @@
-package apiserver
+package httpapi
 
 import (
 	"net/http"
 	"slices"
+
+	"github.com/hashicorp/go-hclog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
@@ -32,10 +34,10 @@ var strictDocumented = map[string][]int{
 	http.MethodGet + " " + api.PathUpdateStatus:   {200, 400, 403, 404},
 }
 
-// strictNoBody are the operations whose reference takes no request body.
+// StrictNoBody are the operations whose reference takes no request body.
 // In strict mode their body is not looked at, as the real service's
 // clients never send one: no 408, 413 or 415 can come of it.
-var strictNoBody = map[string]bool{
+var StrictNoBody = map[string]bool{
 	http.MethodPost + " " + api.PathExportBundle:  true,
 	http.MethodPost + " " + api.PathProjectUpdate: true,
 }
@@ -71,11 +73,11 @@ func strictFallbacks(status int) []int {
 	}
 }
 
-// strictStatus is the status a strict server answers for status on the
+// StrictStatus is the status a strict server answers for status on the
 // operation op ("METHOD pattern"), and false when it must not answer at
 // all. Statuses of operations the reference does not describe (the
 // bundle download, the probes, unknown paths) are unchanged.
-func strictStatus(op string, status int) (int, bool) {
+func StrictStatus(op string, status int) (int, bool) {
 	documented, ok := strictDocumented[op]
 	if !ok || slices.Contains(documented, status) {
 		return status, true
@@ -88,20 +90,30 @@ func strictStatus(op string, status int) (int, bool) {
 	return 0, false
 }
 
-// strictError turns he into what a strict server answers for r: he itself
+// StrictDocumented returns, for each reference operation ("METHOD
+// pattern"), the statuses a strict server may answer; a copy.
+func StrictDocumented() map[string][]int {
+	out := make(map[string][]int, len(strictDocumented))
+	for op, statuses := range strictDocumented {
+		out[op] = slices.Clone(statuses)
+	}
+	return out
+}
+
+// StrictError turns he into what a strict server answers for r: he itself
 // when its status is documented, else he with the documented status that
 // stands in for it (without the 401's challenge). When no documented
 // status fits, it closes the connection without an answer.
-func (s *Server) strictError(r *http.Request, he *httpError) *httpError {
-	status, ok := strictStatus(r.Pattern, he.status)
+func StrictError(log hclog.Logger, r *http.Request, he *Error) *Error {
+	status, ok := StrictStatus(r.Pattern, he.Status)
 	if !ok {
-		s.log.Debug("strict: no documented status stands in; closing the connection",
-			"method", r.Method, "path", r.URL.Path, "status", he.status)
-		noteFrom(r.Context()).reset()
+		log.Debug("strict: no documented status stands in; closing the connection",
+			"method", r.Method, "path", r.URL.Path, "status", he.Status)
+		NoteFrom(r.Context()).Abort()
 		panic(http.ErrAbortHandler)
 	}
-	if status == he.status {
+	if status == he.Status {
 		return he
 	}
-	return &httpError{status: status, msg: he.msg, retryAfter: he.retryAfter}
+	return &Error{Status: status, Msg: he.Msg, RetryAfter: he.RetryAfter}
 }

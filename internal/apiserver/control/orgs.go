@@ -1,4 +1,4 @@
-package apiserver
+package control
 
 import (
 	"crypto/sha256"
@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
@@ -33,8 +35,12 @@ const (
 	maxSourceFiles  = 1000
 )
 
-// runtimeOrgs are the organizations the control plane created.
-type runtimeOrgs struct {
+// Orgs are the organizations the server knows: the configured ones and
+// those the control plane created at runtime. It exists with or without a
+// control plane: persisted runtime organizations come back at start.
+type Orgs struct {
+	cfg     *apiconfig.Config
+	dataDir string
 	// edit serialises creations and deletions, so two cannot take the
 	// same id or domain; mu guards list for readers.
 	edit sync.Mutex
@@ -42,8 +48,14 @@ type runtimeOrgs struct {
 	list []*runtimeOrg
 }
 
+// NewOrgs returns the organizations of cfg; Load adds the persisted
+// runtime ones from dataDir.
+func NewOrgs(cfg *apiconfig.Config, dataDir string) *Orgs {
+	return &Orgs{cfg: cfg, dataDir: dataDir}
+}
+
 type runtimeOrg struct {
-	org     *Organization
+	org     *apiconfig.Organization
 	persist bool
 	// saved is what the data dir keeps of a persisted organization.
 	saved savedOrg
@@ -62,24 +74,24 @@ type savedOrg struct {
 	Owned     bool   `json:"owned"` // Source was written by the server and is deleted with the organization
 }
 
-// organizations returns the configured organizations and the runtime
-// ones, a snapshot.
-func (s *Server) organizations() []*Organization {
-	s.runtime.mu.RLock()
-	defer s.runtime.mu.RUnlock()
-	out := make([]*Organization, 0, len(s.cfg.Organizations)+len(s.runtime.list))
+// All returns the configured organizations and the runtime ones, a
+// snapshot.
+func (s *Orgs) All() []*apiconfig.Organization {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]*apiconfig.Organization, 0, len(s.cfg.Organizations)+len(s.list))
 	for i := range s.cfg.Organizations {
 		out = append(out, &s.cfg.Organizations[i])
 	}
-	for _, r := range s.runtime.list {
+	for _, r := range s.list {
 		out = append(out, r.org)
 	}
 	return out
 }
 
-// organization finds an organization by id, nil when there is none.
-func (s *Server) organization(id string) *Organization {
-	for _, o := range s.organizations() {
+// Find finds an organization by id, nil when there is none.
+func (s *Orgs) Find(id string) *apiconfig.Organization {
+	for _, o := range s.All() {
 		if o.ID == id {
 			return o
 		}
@@ -88,22 +100,23 @@ func (s *Server) organization(id string) *Organization {
 }
 
 // newRuntimeOrg builds and checks an organization against those there are.
-func (s *Server) newRuntimeOrg(sv savedOrg, source fs.FS, digest [sha256.Size]byte) (*Organization, error) {
-	o := &Organization{
-		ID: sv.ID, Plan: sv.Plan, keyDigests: [][sha256.Size]byte{digest},
-		Projects: []Project{{
+func (s *Orgs) newRuntimeOrg(sv savedOrg, source fs.FS, digest [sha256.Size]byte) (*apiconfig.Organization, error) {
+	o := &apiconfig.Organization{
+		ID: sv.ID, Plan: sv.Plan, KeyDigests: [][sha256.Size]byte{digest},
+		Projects: []apiconfig.Project{{
 			ID: sv.ProjectID, Repository: "https://git.example.com/" + sv.ID + "/docs", Branch: "main",
-			Agent:       AgentScript{Outcome: OutcomePullRequest, Duration: Duration(5 * time.Second), Model: "reference"},
-			Deployments: []Deployment{{Domain: sv.Domain, Source: sv.Source, Kind: sv.Kind, BasePath: sv.BasePath, source: source}},
+			Agent: apiconfig.AgentScript{Outcome: apiconfig.OutcomePullRequest, Duration: apiconfig.Duration(5 * time.Second), Model: "reference"},
+			Deployments: []apiconfig.Deployment{{
+				Domain: sv.Domain, Source: sv.Source, Kind: sv.Kind, BasePath: sv.BasePath, SourceFS: source}},
 		}},
 	}
-	if o.Plan != PlanEnterprise && o.Plan != PlanPro {
-		return nil, badRequest("plan %q: want enterprise or pro", o.Plan)
+	if o.Plan != apiconfig.PlanEnterprise && o.Plan != apiconfig.PlanPro {
+		return nil, httpapi.BadRequest("plan %q: want enterprise or pro", o.Plan)
 	}
 	seenProject, seenDomain := map[string]bool{}, map[string]bool{}
-	for _, other := range s.organizations() {
+	for _, other := range s.All() {
 		if other.ID == o.ID {
-			return nil, errorf(http.StatusConflict, "organization %q already exists", o.ID)
+			return nil, httpapi.Errorf(http.StatusConflict, "organization %q already exists", o.ID)
 		}
 		for _, p := range other.Projects {
 			seenProject[p.ID] = true
@@ -113,106 +126,105 @@ func (s *Server) newRuntimeOrg(sv savedOrg, source fs.FS, digest [sha256.Size]by
 		}
 	}
 	if seenDomain[sv.Domain] {
-		return nil, errorf(http.StatusConflict, "domain %q belongs to another organization", sv.Domain)
+		return nil, httpapi.Errorf(http.StatusConflict, "domain %q belongs to another organization", sv.Domain)
 	}
-	if err := o.Projects[0].check(seenProject, seenDomain); err != nil {
-		return nil, badRequest("%v", err)
+	if err := o.Projects[0].Check(seenProject, seenDomain); err != nil {
+		return nil, httpapi.BadRequest("%v", err)
 	}
 	return o, nil
 }
 
-func (cp *controlPlane) controlCreateOrganization(w http.ResponseWriter, r *http.Request) error {
-	s := cp.srv
+func (cp *Plane) controlCreateOrganization(w http.ResponseWriter, r *http.Request) error {
+	s := cp.orgs
 	var req api.ControlNewOrganization
-	if err := decodeJSON(r, &req); err != nil {
+	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		return err
 	}
 	sv := savedOrg{ID: req.ID, Plan: req.Plan, Kind: req.Kind, Domain: req.Domain, BasePath: req.BasePath}
 	if sv.ID == "" {
-		h, err := linksign.RandomHex(s.random, 6)
+		h, err := linksign.RandomHex(cp.random, 6)
 		if err != nil {
 			return err
 		}
 		sv.ID = "org-" + h
 	}
-	if !idPattern.MatchString(sv.ID) || len(sv.ID) > maxRuntimeID {
-		return badRequest("id %q: want up to %d letters, digits, '-' or '_', starting with a letter or digit", sv.ID, maxRuntimeID)
+	if !apiconfig.IDPattern.MatchString(sv.ID) || len(sv.ID) > maxRuntimeID {
+		return httpapi.BadRequest("id %q: want up to %d letters, digits, '-' or '_', starting with a letter or digit", sv.ID, maxRuntimeID)
 	}
 	if sv.Plan == "" {
-		sv.Plan = PlanEnterprise
+		sv.Plan = apiconfig.PlanEnterprise
 	}
 	if sv.Domain == "" {
 		sv.Domain = strings.ToLower(strings.ReplaceAll(sv.ID, "_", "-")) + ".docs.test"
 	}
 	if canon, err := api.CheckDomain(sv.Domain); err != nil || canon != sv.Domain {
-		return badRequest("domain %q is not a lower-case hostname", sv.Domain)
+		return httpapi.BadRequest("domain %q is not a lower-case hostname", sv.Domain)
 	}
 	if _, err := export.ParseKind(sv.Kind); err != nil {
-		return badRequest("kind: %s", err.Error())
+		return httpapi.BadRequest("kind: %s", err.Error())
 	}
 	sv.ProjectID = "proj_" + sv.ID
-	secret, err := linksign.RandomHex(s.random, 20)
+	secret, err := linksign.RandomHex(cp.random, 20)
 	if err != nil {
 		return err
 	}
-	key := s.cfg.KeyPrefix + "_" + secret
+	key := cp.cfg.KeyPrefix + "_" + secret
 	digest := sha256.Sum256([]byte(key))
 	sv.KeyDigest = hex.EncodeToString(digest[:])
 
-	s.runtime.edit.Lock()
-	defer s.runtime.edit.Unlock()
+	s.edit.Lock()
+	defer s.edit.Unlock()
 	// The source is checked before anything is written for it.
 	o, err := s.newRuntimeOrg(sv, export.Dir(os.TempDir()), digest)
 	if err != nil {
 		return err
 	}
-	src, err := cp.runtimeSource(&sv, req.Source)
+	src, err := s.runtimeSource(&sv, req.Source)
 	if err != nil {
 		return err
 	}
-	o.Projects[0].Deployments[0].source = src
+	o.Projects[0].Deployments[0].SourceFS = src
 	o.Projects[0].Deployments[0].Source = sv.Source
 	ro := &runtimeOrg{org: o, persist: req.Persist, saved: sv}
-	s.runtime.mu.Lock()
-	s.runtime.list = append(s.runtime.list, ro)
-	s.runtime.mu.Unlock()
+	s.mu.Lock()
+	s.list = append(s.list, ro)
+	s.mu.Unlock()
 	if req.Persist {
-		if err := cp.saveRuntimeOrgs(); err != nil {
-			cp.dropRuntimeOrg(o.ID)
-			return storeError("persist organization", err)
+		if err := s.saveRuntimeOrgs(); err != nil {
+			s.dropRuntimeOrg(o.ID)
+			return httpapi.StoreError("persist organization", err)
 		}
 	}
-	s.log.Info("control: organization created", "organization", o.ID, "domain", sv.Domain, "persist", req.Persist)
-	writeJSON(w, http.StatusCreated, api.ControlOrganization{ID: o.ID, APIKey: key, ProjectID: sv.ProjectID, Domain: sv.Domain})
+	cp.log.Info("control: organization created", "organization", o.ID, "domain", sv.Domain, "persist", req.Persist)
+	httpapi.WriteJSON(w, http.StatusCreated, api.ControlOrganization{ID: o.ID, APIKey: key, ProjectID: sv.ProjectID, Domain: sv.Domain})
 	return nil
 }
 
 // runtimeSource checks the docs source of a new organization and, when it
 // is given inline, writes it under the data dir.
-func (cp *controlPlane) runtimeSource(sv *savedOrg, src api.ControlSource) (fs.FS, error) {
-	s := cp.srv
+func (s *Orgs) runtimeSource(sv *savedOrg, src api.ControlSource) (fs.FS, error) {
 	switch {
 	case (len(src.Files) == 0) == (src.Path == ""):
-		return nil, badRequest("source: give either files (name → content) or path (a directory on the server)")
+		return nil, httpapi.BadRequest("source: give either files (name → content) or path (a directory on the server)")
 	case src.Path != "":
 		if !filepath.IsAbs(src.Path) {
-			return nil, badRequest("source.path %q must be absolute", src.Path)
+			return nil, httpapi.BadRequest("source.path %q must be absolute", src.Path)
 		}
 		if st, err := os.Stat(filepath.Join(src.Path, "docs.json")); err != nil || !st.Mode().IsRegular() {
-			return nil, badRequest("source.path %q has no docs.json", src.Path)
+			return nil, httpapi.BadRequest("source.path %q has no docs.json", src.Path)
 		}
 		sv.Source = src.Path
 		return export.Dir(src.Path), nil
 	}
 	if len(src.Files) > maxSourceFiles {
-		return nil, badRequest("source.files has %d files; at most %d", len(src.Files), maxSourceFiles)
+		return nil, httpapi.BadRequest("source.files has %d files; at most %d", len(src.Files), maxSourceFiles)
 	}
 	if _, ok := src.Files["docs.json"]; !ok {
-		return nil, badRequest("source.files needs a docs.json")
+		return nil, httpapi.BadRequest("source.files needs a docs.json")
 	}
 	for name := range src.Files {
 		if !fs.ValidPath(name) || name == "." || strings.Contains(name, `\`) {
-			return nil, badRequest("source.files: %q is not a relative slash-separated file name", name)
+			return nil, httpapi.BadRequest("source.files: %q is not a relative slash-separated file name", name)
 		}
 	}
 	dir := filepath.Join(s.dataDir, runtimeOrgsDir, sv.ID)
@@ -232,16 +244,15 @@ func (cp *controlPlane) runtimeSource(sv *savedOrg, src api.ControlSource) (fs.F
 	return export.Dir(dir), nil
 }
 
-func (cp *controlPlane) controlDeleteOrganization(w http.ResponseWriter, r *http.Request) error {
-	s := cp.srv
+func (cp *Plane) controlDeleteOrganization(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
-	for i := range s.cfg.Organizations {
-		if s.cfg.Organizations[i].ID == id {
-			return errorf(http.StatusConflict, "organization %q is configured, not created at runtime; it cannot be deleted", id)
+	for i := range cp.cfg.Organizations {
+		if cp.cfg.Organizations[i].ID == id {
+			return httpapi.Errorf(http.StatusConflict, "organization %q is configured, not created at runtime; it cannot be deleted", id)
 		}
 	}
-	if s.organization(id) == nil {
-		return notFound("organization %q not found", id)
+	if cp.orgs.Find(id) == nil {
+		return httpapi.NotFound("organization %q not found", id)
 	}
 	if err := cp.removeRuntimeOrganization(id); err != nil {
 		return err
@@ -251,38 +262,37 @@ func (cp *controlPlane) controlDeleteOrganization(w http.ResponseWriter, r *http
 }
 
 // removeRuntimeOrganization deletes a runtime organization with its jobs.
-func (cp *controlPlane) removeRuntimeOrganization(id string) error {
-	s := cp.srv
-	s.runtime.edit.Lock()
-	defer s.runtime.edit.Unlock()
+func (cp *Plane) removeRuntimeOrganization(id string) error {
+	s := cp.orgs
+	s.edit.Lock()
+	defer s.edit.Unlock()
 	if err := cp.resetOrganization(id); err != nil {
 		return err
 	}
-	gone := cp.dropRuntimeOrg(id)
+	gone := s.dropRuntimeOrg(id)
 	if gone == nil {
 		return nil
 	}
 	if gone.saved.Owned {
 		if err := os.RemoveAll(gone.saved.Source); err != nil {
-			s.log.Warn("remove a runtime organization's source", "organization", id, "error", err)
+			cp.log.Warn("remove a runtime organization's source", "organization", id, "error", err)
 		}
 	}
 	if gone.persist {
-		if err := cp.saveRuntimeOrgs(); err != nil {
-			return storeError("persist organizations", err)
+		if err := s.saveRuntimeOrgs(); err != nil {
+			return httpapi.StoreError("persist organizations", err)
 		}
 	}
-	s.log.Info("control: organization deleted", "organization", id)
+	cp.log.Info("control: organization deleted", "organization", id)
 	return nil
 }
 
 // dropRuntimeOrg takes an organization out of the list and returns it.
-func (cp *controlPlane) dropRuntimeOrg(id string) *runtimeOrg {
-	s := cp.srv
-	s.runtime.mu.Lock()
-	defer s.runtime.mu.Unlock()
+func (s *Orgs) dropRuntimeOrg(id string) *runtimeOrg {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	var gone *runtimeOrg
-	s.runtime.list = deleteMatching(s.runtime.list, func(r *runtimeOrg) bool {
+	s.list = deleteMatching(s.list, func(r *runtimeOrg) bool {
 		if r.org.ID == id {
 			gone = r
 			return true
@@ -293,14 +303,14 @@ func (cp *controlPlane) dropRuntimeOrg(id string) *runtimeOrg {
 }
 
 // removeRuntimeOrganizations deletes every runtime organization.
-func (cp *controlPlane) removeRuntimeOrganizations() error {
-	s := cp.srv
-	s.runtime.mu.RLock()
-	ids := make([]string, len(s.runtime.list))
-	for i, r := range s.runtime.list {
+func (cp *Plane) removeRuntimeOrganizations() error {
+	s := cp.orgs
+	s.mu.RLock()
+	ids := make([]string, len(s.list))
+	for i, r := range s.list {
 		ids[i] = r.org.ID
 	}
-	s.runtime.mu.RUnlock()
+	s.mu.RUnlock()
 	for _, id := range ids {
 		if err := cp.removeRuntimeOrganization(id); err != nil {
 			return err
@@ -310,17 +320,16 @@ func (cp *controlPlane) removeRuntimeOrganizations() error {
 }
 
 // saveRuntimeOrgs writes the persisted runtime organizations; the caller
-// holds s.runtime.edit.
-func (cp *controlPlane) saveRuntimeOrgs() error {
-	s := cp.srv
+// holds s.edit.
+func (s *Orgs) saveRuntimeOrgs() error {
 	saved := []savedOrg{}
-	s.runtime.mu.RLock()
-	for _, r := range s.runtime.list {
+	s.mu.RLock()
+	for _, r := range s.list {
 		if r.persist {
 			saved = append(saved, r.saved)
 		}
 	}
-	s.runtime.mu.RUnlock()
+	s.mu.RUnlock()
 	data, err := json.MarshalIndent(saved, "", "  ")
 	if err != nil {
 		return err
@@ -328,9 +337,9 @@ func (cp *controlPlane) saveRuntimeOrgs() error {
 	return fsutil.WriteFileAtomic(filepath.Join(s.dataDir, runtimeOrgsFile), data, 0o600)
 }
 
-// loadRuntimeOrgs brings back the persisted runtime organizations at
-// start and removes the sources of those that were not persisted.
-func (s *Server) loadRuntimeOrgs() error {
+// Load brings back the persisted runtime organizations at start and
+// removes the sources of those that were not persisted.
+func (s *Orgs) Load() error {
 	data, err := os.ReadFile(filepath.Join(s.dataDir, runtimeOrgsFile))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("read %s: %w", runtimeOrgsFile, err)
@@ -353,7 +362,7 @@ func (s *Server) loadRuntimeOrgs() error {
 		if err != nil {
 			return fmt.Errorf("%s: organization %q: %w", runtimeOrgsFile, sv.ID, err)
 		}
-		s.runtime.list = append(s.runtime.list, &runtimeOrg{org: o, persist: true, saved: sv})
+		s.list = append(s.list, &runtimeOrg{org: o, persist: true, saved: sv})
 		if sv.Owned {
 			keep[filepath.Base(sv.Source)] = true
 		}

@@ -1,7 +1,6 @@
-package apiserver
+package control
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"net/url"
@@ -11,6 +10,9 @@ import (
 	"sync"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
@@ -24,50 +26,25 @@ import (
 // maxJournalBody is how much of a request body an entry keeps.
 const maxJournalBody = 64 << 10
 
-// requestNote collects, while a request is served, what only inner
-// handlers learn: the organization it acts for, and whether a fault
-// closed the connection. Its methods do nothing on a nil note (no
-// journal).
-type requestNote struct {
-	mu      sync.Mutex
-	org     string
-	aborted bool
-}
+// Journal is a ring of the last size requests, and answers the journal
+// operations.
+type Journal struct {
+	clock clock.Clock
+	// token and keyPrefix are redacted from what is kept.
+	token     string
+	keyPrefix string
 
-func noteFrom(ctx context.Context) *requestNote {
-	n, _ := ctx.Value(noteKey).(*requestNote)
-	return n
-}
-
-func (n *requestNote) setOrg(id string) {
-	if n == nil {
-		return
-	}
-	n.mu.Lock()
-	n.org = id
-	n.mu.Unlock()
-}
-
-func (n *requestNote) reset() {
-	if n == nil {
-		return
-	}
-	n.mu.Lock()
-	n.aborted = true
-	n.mu.Unlock()
-}
-
-// journal is a ring of the last size requests.
-type journal struct {
 	mu    sync.Mutex
 	buf   []api.ControlRequest
 	start int // index of the oldest entry once buf is full
 	size  int
 }
 
-func newJournal(size int) *journal { return &journal{size: size} }
+func newJournal(size int, c clock.Clock, token, keyPrefix string) *Journal {
+	return &Journal{size: size, clock: c, token: token, keyPrefix: keyPrefix}
+}
 
-func (j *journal) add(e api.ControlRequest) {
+func (j *Journal) add(e api.ControlRequest) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if len(j.buf) < j.size {
@@ -79,7 +56,7 @@ func (j *journal) add(e api.ControlRequest) {
 }
 
 // entries returns the journal oldest first, a copy.
-func (j *journal) entries() []api.ControlRequest {
+func (j *Journal) entries() []api.ControlRequest {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	out := make([]api.ControlRequest, 0, len(j.buf))
@@ -88,16 +65,16 @@ func (j *journal) entries() []api.ControlRequest {
 }
 
 // keep replaces the journal with the entries keep picks, in order.
-func (j *journal) keep(pick func(api.ControlRequest) bool) {
+func (j *Journal) keep(pick func(api.ControlRequest) bool) {
 	all := j.entries()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.buf, j.start = deleteMatching(all, func(e api.ControlRequest) bool { return !pick(e) }), 0
 }
 
-func (j *journal) clear() { j.keep(func(api.ControlRequest) bool { return false }) }
+func (j *Journal) clear() { j.keep(func(api.ControlRequest) bool { return false }) }
 
-func (j *journal) removeOrg(org string) {
+func (j *Journal) removeOrg(org string) {
 	j.keep(func(e api.ControlRequest) bool { return e.Organization != org })
 }
 
@@ -118,33 +95,36 @@ func (b *bodyCapture) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// journalRequests records every request outside the control plane.
-func (cp *controlPlane) journalRequests(next http.Handler) http.Handler {
-	s := cp.srv
+// JournalRequests records every request outside the control plane and
+// metrics scrapes (at metricsPath).
+func (cp *Plane) JournalRequests(next http.Handler, metricsPath string) http.Handler {
+	return cp.journal.record(next, metricsPath)
+}
+
+func (j *Journal) record(next http.Handler, metricsPath string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, api.ControlPrefix) || r.URL.Path == PathMetrics {
+		if strings.HasPrefix(r.URL.Path, api.ControlPrefix) || r.URL.Path == metricsPath {
 			// The control plane and metrics scrapes are not the client's
 			// requests to the API.
 			next.ServeHTTP(w, r)
 			return
 		}
-		note := &requestNote{}
+		note := &httpapi.Note{}
 		body := &bodyCapture{ReadCloser: r.Body}
 		r.Body = body
 		rec := &statusRecorder{ResponseWriter: w}
-		at := s.clock.Now().UTC()
+		at := j.clock.Now().UTC()
 		// Deferred, so a connection closed by a fault (a panic that
 		// net/http catches) is journaled too.
 		defer func() {
-			note.mu.Lock()
+			org, aborted := note.Read()
 			e := api.ControlRequest{
-				Time: at, Method: r.Method, Path: cp.redactPath(r.URL.Path), Query: cp.redactQuery(r.URL.RawQuery),
-				Status: rec.status, Organization: note.org, Headers: cp.redactHeaders(r.Header), BodyBytes: body.n,
+				Time: at, Method: r.Method, Path: j.redactPath(r.URL.Path), Query: j.redactQuery(r.URL.RawQuery),
+				Status: rec.status, Organization: org, Headers: j.redactHeaders(r.Header), BodyBytes: body.n,
 			}
-			if note.aborted {
+			if aborted {
 				e.Status = 0
 			}
-			note.mu.Unlock()
 			if kept := body.kept; len(kept) > 0 {
 				if len(kept) == maxJournalBody {
 					// Cut: a secret may straddle the cut, too short
@@ -153,11 +133,11 @@ func (cp *controlPlane) journalRequests(next http.Handler) http.Handler {
 					// starts within that many bytes of the end.
 					kept = kept[:len(kept)-maxControlToken]
 				}
-				e.Body = cp.redactText(string(kept))
+				e.Body = j.redactText(string(kept))
 			}
-			cp.journal.add(e)
+			j.add(e)
 		}()
-		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), noteKey, note)))
+		next.ServeHTTP(rec, r.WithContext(httpapi.WithNote(r.Context(), note)))
 	})
 }
 
@@ -170,7 +150,7 @@ var (
 	secretParams = map[string]bool{"signature": true, "x-amz-signature": true, "x-amz-credential": true, "x-amz-security-token": true}
 )
 
-func (cp *controlPlane) redactHeaders(h http.Header) map[string]string {
+func (j *Journal) redactHeaders(h http.Header) map[string]string {
 	out := make(map[string]string, len(h))
 	for name, vals := range h {
 		v := strings.Join(vals, ", ")
@@ -184,14 +164,14 @@ func (cp *controlPlane) redactHeaders(h http.Header) map[string]string {
 		case secretHeaders[name]:
 			v = redact.Marker
 		default:
-			v = cp.redactText(v)
+			v = j.redactText(v)
 		}
 		out[name] = v
 	}
 	return out
 }
 
-func (cp *controlPlane) redactQuery(raw string) string {
+func (j *Journal) redactQuery(raw string) string {
 	if raw == "" {
 		return ""
 	}
@@ -204,7 +184,7 @@ func (cp *controlPlane) redactQuery(raw string) string {
 			q[k] = []string{redact.Marker}
 		}
 	}
-	return cp.redactText(q.Encode())
+	return j.redactText(q.Encode())
 }
 
 // keyShape finds admin keys of any prefix: "<prefix>_<16-128 letters or
@@ -213,8 +193,8 @@ var keyShape = regexp.MustCompile(`\b[a-z][a-z0-9]{1,15}_[A-Za-z0-9]{16,128}\b`)
 
 // redactText masks URLs' secret parts, anything shaped like an admin key,
 // and the control token.
-func (cp *controlPlane) redactText(v string) string {
-	v = redact.Text(v, cp.token)
+func (j *Journal) redactText(v string) string {
+	v = redact.Text(v, j.token)
 	return keyShape.ReplaceAllStringFunc(v, func(k string) string {
 		prefix, _, _ := strings.Cut(k, "_")
 		return prefix + "_" + redact.Marker
@@ -225,26 +205,25 @@ func (cp *controlPlane) redactText(v string) string {
 // shape (its keyPrefix: ids such as se_0123456789abcdef, which the key
 // shape of redactText would take too, stay readable) and the control
 // token.
-func (cp *controlPlane) redactPath(p string) string {
-	s := cp.srv
+func (j *Journal) redactPath(p string) string {
 	segs := strings.Split(p, "/")
 	for i, seg := range segs {
-		if wellFormedKey(s.cfg.KeyPrefix, seg) {
-			segs[i] = s.cfg.KeyPrefix + "_" + redact.Marker
+		if apiconfig.WellFormedKey(j.keyPrefix, seg) {
+			segs[i] = j.keyPrefix + "_" + redact.Marker
 		}
 	}
-	return redact.Text(strings.Join(segs, "/"), cp.token)
+	return redact.Text(strings.Join(segs, "/"), j.token)
 }
 
 // controlJournal answers GET /_control/v1/requests with the entries that
 // match every filter given, the newest limit of them, oldest first.
-func (cp *controlPlane) controlJournal(w http.ResponseWriter, r *http.Request) error {
+func (j *Journal) controlJournal(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	for k := range q {
 		switch k {
 		case "method", "path", "organization", "limit":
 		default:
-			return badRequest("unknown query parameter %q (want method, path, organization or limit)", k)
+			return httpapi.BadRequest("unknown query parameter %q (want method, path, organization or limit)", k)
 		}
 	}
 	method, path, org := q.Get("method"), q.Get("path"), q.Get("organization")
@@ -252,12 +231,12 @@ func (cp *controlPlane) controlJournal(w http.ResponseWriter, r *http.Request) e
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 {
-			return badRequest("limit %q: want a positive integer", l)
+			return httpapi.BadRequest("limit %q: want a positive integer", l)
 		}
 		limit = n
 	}
 	out := []api.ControlRequest{}
-	for _, e := range cp.journal.entries() {
+	for _, e := range j.entries() {
 		if (method == "" || strings.EqualFold(method, e.Method)) && (path == "" || globMatch(path, e.Path)) &&
 			(org == "" || org == e.Organization) {
 			out = append(out, e)
@@ -266,12 +245,35 @@ func (cp *controlPlane) controlJournal(w http.ResponseWriter, r *http.Request) e
 	if limit > 0 && len(out) > limit {
 		out = out[len(out)-limit:]
 	}
-	writeJSON(w, http.StatusOK, api.ControlJournal{Requests: out})
+	httpapi.WriteJSON(w, http.StatusOK, api.ControlJournal{Requests: out})
 	return nil
 }
 
-func (cp *controlPlane) controlClearJournal(w http.ResponseWriter, _ *http.Request) error {
-	cp.journal.clear()
+func (j *Journal) controlClearJournal(w http.ResponseWriter, _ *http.Request) error {
+	j.clear()
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
+
+// statusRecorder remembers the status a handler wrote, for the journal.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusRecorder) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusRecorder) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController and ServeContent reach the original.
+func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,87 @@
+package control
+
+import (
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
+)
+
+// Host is what the control plane needs of the server it drives: its
+// store and export workers, how it loads and shows jobs, and how it
+// answers requests. The server implements it; the control plane holds no
+// pointer to the server itself.
+type Host interface {
+	// Store is the server's job store, open by the time a request comes.
+	Store() jobstore.Store
+	// WakeWorkers tells the export workers to look for jobs now.
+	WakeWorkers()
+	// RemoveExport deletes an export job's record and files.
+	RemoveExport(jobID string) error
+	// LoadExport finds an export job; an unknown id is an httpapi 404.
+	LoadExport(jobID string) (*jobstore.ExportJob, error)
+	// ExportView is an export job as the admin API shows it.
+	ExportView(rec *jobstore.ExportJob) api.ExportJob
+	// SiteExists reports whether a job's rendered site is still there.
+	SiteExists(rec *jobstore.ExportJob) bool
+	// AgentJobView is an agent job as the admin API shows it at now.
+	AgentJobView(rec *jobstore.AgentJob, now time.Time) api.AgentJob
+	// NewID returns prefix followed by random hex digits.
+	NewID(prefix string) (string, error)
+	// Handle adapts a handler that returns errors to the server's answers.
+	Handle(h httpapi.HandlerFunc) http.Handler
+	// ServeError answers err as the server answers every error.
+	ServeError(w http.ResponseWriter, r *http.Request, err error)
+	// LimitBody bounds a request body and insists it is JSON.
+	LimitBody(next http.Handler) http.Handler
+	// RequestOrg is the organization a request acts for ("" for none).
+	RequestOrg(r *http.Request) string
+}
+
+// Options configure a Plane. Every field is required.
+type Options struct {
+	Config *apiconfig.Config
+	// Token is the control token; JournalSize overrides
+	// Config.Control.JournalSize when positive.
+	Token       string
+	JournalSize int
+	DataDir     string
+	// LinkTTL is the bundle link lifetime: how long a revocation is kept.
+	LinkTTL time.Duration
+	// Clock is the server's clock, which the control plane wraps: the
+	// server reads the time from Plane.Clock from then on.
+	Clock  clock.Clock
+	Random io.Reader
+	Log    hclog.Logger
+	Orgs   *Orgs
+	Host   Host
+}
+
+// Route is one operation of the control plane: an HTTP method and a path
+// pattern in net/http ServeMux syntax (the api.PathControl* constants).
+type Route struct {
+	Method  string
+	Pattern string
+}
+
+// handler is the shape of a route's handler on one of the plane's parts.
+type handler[T any] func(T, http.ResponseWriter, *http.Request) error
+
+func clockOp(h handler[*clockControl]) handler[*Plane] {
+	return func(cp *Plane, w http.ResponseWriter, r *http.Request) error { return h(&cp.clock, w, r) }
+}
+
+func faultOp(h handler[*Faults]) handler[*Plane] {
+	return func(cp *Plane, w http.ResponseWriter, r *http.Request) error { return h(cp.faults, w, r) }
+}
+
+func journalOp(h handler[*Journal]) handler[*Plane] {
+	return func(cp *Plane, w http.ResponseWriter, r *http.Request) error { return h(cp.journal, w, r) }
+}

@@ -1,0 +1,87 @@
+package apiserver
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/agents"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/control"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+)
+
+// controlHost is what the control plane (internal/apiserver/control) may
+// do to the server: the narrow control.Host, not the whole Server.
+type controlHost struct{ s *Server }
+
+var _ control.Host = controlHost{}
+
+func (h controlHost) Store() jobstore.Store { return h.s.store }
+
+func (h controlHost) WakeWorkers() { h.s.runner.wakeWorkers() }
+
+func (h controlHost) RemoveExport(jobID string) error { return h.s.runner.removeExport(jobID) }
+
+func (h controlHost) LoadExport(jobID string) (*jobstore.ExportJob, error) {
+	return h.s.exports.loadExport(jobID)
+}
+
+func (h controlHost) ExportView(rec *jobstore.ExportJob) api.ExportJob {
+	return h.s.exports.exportView(rec)
+}
+
+// SiteExists reports whether a job's rendered site is still there.
+func (h controlHost) SiteExists(rec *jobstore.ExportJob) bool {
+	if h.s.objects != nil {
+		return rec.SitePrefix != ""
+	}
+	_, err := os.Stat(h.s.runner.siteDir(rec.JobID))
+	return err == nil
+}
+
+func (h controlHost) AgentJobView(rec *jobstore.AgentJob, now time.Time) api.AgentJob {
+	return agents.JobView(rec, now)
+}
+
+func (h controlHost) NewID(prefix string) (string, error) { return h.s.newID(prefix) }
+
+func (h controlHost) Handle(f httpapi.HandlerFunc) http.Handler { return h.s.apiHandler(f) }
+
+func (h controlHost) ServeError(w http.ResponseWriter, r *http.Request, err error) {
+	h.s.serveError(w, r, err)
+}
+
+func (h controlHost) LimitBody(next http.Handler) http.Handler { return h.s.limitBody(next) }
+
+// RequestOrg is the organization a request acts for: the caller's, or
+// for a bundle download the job's; "" for the public probes.
+func (h controlHost) RequestOrg(r *http.Request) string {
+	if o := orgFrom(r.Context()); o != nil {
+		return o.ID
+	}
+	id := r.PathValue("jobId")
+	if !exportIDPattern.MatchString(id) {
+		return ""
+	}
+	if rec, err := h.s.store.ExportJob(id); err == nil {
+		httpapi.NoteFrom(r.Context()).SetOrg(rec.OrgID)
+		return rec.OrgID
+	}
+	return ""
+}
+
+// agentHost is what the agent handlers (internal/apiserver/agents) may
+// ask of the server.
+type agentHost struct{ s *Server }
+
+var _ agents.Host = agentHost{}
+
+func (h agentHost) Org(ctx context.Context) *apiconfig.Organization { return orgFrom(ctx) }
+
+func (h agentHost) NewID(prefix string) (string, error) { return h.s.newID(prefix) }
+
+func (h agentHost) Expired(t time.Time) bool { return h.s.expired(t) }

@@ -1,0 +1,11 @@
+// Package httpapi holds the HTTP conventions every handler of the
+// reference server follows, so the server and its control plane answer
+// alike: errors that carry their status (Error, Errorf, StoreError), JSON
+// answers encoded before the header is sent (WriteJSON), strict decoding
+// of request bodies (DecodeJSON), the statuses strict mode may answer
+// (StrictStatus), and the note a request carries for the journal (Note).
+//
+// It is a leaf: it knows net/http, the wire types of internal/api and a
+// logger, never the server, its configuration, its store or the control
+// plane that use it.
+package httpapi
