@@ -41,6 +41,7 @@ func main() {
 	out := flag.String("out", "", "internal: export directory of -child")
 	flag.StringVar(&profileDir, "profile", "", "directory for CPU profiles of each export run (export-N.pprof, api-export-N.pprof: render and both archives)")
 	cpuprofile := flag.String("cpuprofile", "", "internal: CPU profile file of -child")
+	scale := flag.String("scale", "", "page counts, e.g. 2000,20000: only export the synthetic site at each size and print time and peak RSS")
 	flag.Parse()
 	if *child != "" {
 		if err := runChild(*child, *out, *cpuprofile); err != nil {
@@ -49,10 +50,34 @@ func main() {
 		}
 		return
 	}
+	if *scale != "" {
+		if err := runScale(*scale, *keep); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*hugo, *runs, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// runScale is the -scale mode: no Hugo, one export per size.
+func runScale(sizes, keep string) error {
+	root := keep
+	if root == "" {
+		var err error
+		if root, err = os.MkdirTemp("", "export-scale-"); err != nil {
+			return err
+		}
+		defer func() { _ = os.RemoveAll(root) }() // best effort
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	return scaleCase(self, root, sizes, keep != "")
 }
 
 func run(hugo string, runs int, keep string) error {
