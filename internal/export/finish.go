@@ -38,7 +38,7 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 		{"sitemap.xml", j.sitemap},
 		{"robots.txt", j.robotsTxt},
 		{"llms.txt", j.llmsTxt},
-		{"llms-full.txt", j.llmsFullTxt},
+		{"llms-full.txt", nil}, // streamed by writeLLMsFull
 		{"_static/style.css", j.stylesheet},
 		{"_static/app.js", func() ([]byte, error) { return assets.ReadFile("assets/app.js") }},
 		{"_static/search-index.js", j.searchIndexJS},
@@ -72,6 +72,13 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 			}
 			written[g.path] = true
 			delete(j.link.assets, g.path)
+			continue
+		}
+		if g.make == nil {
+			if err := j.writeLLMsFull(g.path); err != nil {
+				return nil, err
+			}
+			written[g.path] = true
 			continue
 		}
 		data, err := g.make()

@@ -206,20 +206,6 @@ func (j *pipeline) llmsTxt() ([]byte, error) {
 	return []byte(strings.Replace(b.String(), "\n\n\n", "\n\n", 1)), nil
 }
 
-// llmsFullTxt is every listed page's Markdown copy, in reading order,
-// each under a line naming its copy.
-func (j *pipeline) llmsFullTxt() ([]byte, error) {
-	var b strings.Builder
-	for i, p := range j.llmsListed() {
-		if i > 0 {
-			b.WriteString("\n---\n\n")
-		}
-		b.WriteString("<!-- Source: " + markup.Path("", mdOut(p.out), "").String() + " -->\n\n")
-		b.WriteString(j.markdown[j.pageIndex[p.key]])
-	}
-	return []byte(b.String()), nil
-}
-
 // escapeMDText keeps a title from ending a link's text early.
 func escapeMDText(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(s)

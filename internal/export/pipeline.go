@@ -51,10 +51,6 @@ type pipeline struct {
 	comps *mdx.Components // the custom components of the source's pages
 
 	entries []searchEntry // one per page, filled by the workers
-	// markdown is each page's Markdown copy (machines.go), filled by
-	// the workers; pageIndex finds a page's place in pages by key.
-	markdown  []string
-	pageIndex map[string]int
 }
 
 // renderBuffers are reused by one worker across pages.
@@ -116,8 +112,8 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		mdxPanel = j.api.MDXPanel(ap, func() []*mdx.ParamField { return mdx.ParamFields(string(p.body), j.read.loadSnippet) })
 	}
 	doc := mdx.PreprocessPage(string(p.body), j.read.loadSnippet, p.file)
+	// The copy is written next to the page; llms-full.txt reads it back.
 	md := j.pageMarkdown(ctx, p)
-	j.markdown[i] = md
 	p.body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
 	hs, err := mdx.ToHTML(j.e.md, []byte(mdx.Bound(doc.Markdown)), &buf.html)
