@@ -31,6 +31,8 @@ type childResult struct {
 	BundleBytes int64   `json:"bundleBytes"`
 	Identical   bool    `json:"identical"`
 	Distinct    int     `json:"distinct"`
+	HeapPeakMiB uint64  `json:"heapPeakMiB"` // live heap objects at the export's peak
+	Phases      string  `json:"phases"`      // plan, render and finish times
 }
 
 func main() {
@@ -149,7 +151,7 @@ func run(hugo string, runs int, keep string) error {
 	} else {
 		line += ", hugo not measured (pass -hugo)"
 	}
-	fmt.Println(line)
+	fmt.Printf("%s\nexport phases (fastest run): %s; load %s\n", line, best.Phases, loadAvg())
 	fmt.Printf("second archive (determinism check; the server re-signs instead): %.2fs (%.1f MiB, byte-identical to the first: %v)\n",
 		best.Second, float64(best.BundleBytes)/(1<<20), best.Identical)
 	mem := fmt.Sprintf("peak RSS: export %d MiB", peak.rssKiB>>10)

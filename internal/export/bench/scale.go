@@ -45,8 +45,9 @@ func scaleCase(self, root, sizes string, keep bool) error {
 		if !keep {
 			_ = os.RemoveAll(dir)
 		}
-		line := fmt.Sprintf("scale: %d pages: render %.2fs + archive %.2fs, %.0f pages/s, peak RSS %d MiB (goal: 20000 pages within 512 MiB), load %s",
-			p.res.Pages, p.res.Export, p.res.Archive, float64(p.res.Pages)/(p.res.Export+p.res.Archive), p.use.rssKiB>>10, loadAvg())
+		line := fmt.Sprintf("scale: %d pages: render %.2fs + archive %.2fs, %.0f pages/s, peak heap %d MiB during the export, peak RSS %d MiB (goal: 20000 pages within 512 MiB), load %s",
+			p.res.Pages, p.res.Export, p.res.Archive, float64(p.res.Pages)/(p.res.Export+p.res.Archive), p.res.HeapPeakMiB, p.use.rssKiB>>10, loadAvg())
+		line += "\n  " + p.res.Phases
 		if i == 0 {
 			first = p
 		} else {
