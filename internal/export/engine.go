@@ -279,11 +279,6 @@ func (j *pipeline) run(ctx context.Context) error {
 	// the shared files written afterwards take a fraction of the time.
 	j.total = len(j.pages)
 	j.entries = make([]searchEntry, len(j.pages))
-	j.mach.markdown = make([]string, len(j.pages))
-	j.mach.pageIndex = make(map[string]int, len(j.pages))
-	for i, p := range j.pages {
-		j.mach.pageIndex[p.key] = i
-	}
 	bufs := sync.Pool{New: func() any { return new(renderBuffers) }}
 	err := parallel(ctx, len(j.pages), j.e.workers, func(i int) error {
 		buf := bufs.Get().(*renderBuffers)

@@ -40,7 +40,7 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 		{"sitemap.xml", j.mach.sitemap},
 		{"robots.txt", j.mach.robotsTxt},
 		{"llms.txt", j.mach.llmsTxt},
-		{"llms-full.txt", j.mach.llmsFullTxt},
+		{"llms-full.txt", nil}, // streamed by writeLLMsFull
 		{"_static/style.css", func() ([]byte, error) {
 			base, err := assets.ReadFile("assets/style.css")
 			return theme.Stylesheet(j.cfg, base, j.warn), err
@@ -84,6 +84,13 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 			}
 			written[g.path] = true
 			delete(j.link.assets, g.path)
+			continue
+		}
+		if g.make == nil {
+			if err := j.writeLLMsFull(g.path); err != nil {
+				return nil, err
+			}
+			written[g.path] = true
 			continue
 		}
 		data, err := g.make()

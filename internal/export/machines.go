@@ -22,8 +22,8 @@ import (
 // machineFiles writes the files machines read and decides which pages
 // they and search engines leave out (seo.go): each page's Markdown copy
 // and its actions, llms.txt, llms-full.txt, robots.txt and sitemap.xml.
-// It holds what those need from the plan; the render workers fill
-// markdown, one copy per page, which llms-full.txt joins. Its receiver is
+// It holds what those need from the plan; llms-full.txt joins the
+// Markdown copies the render workers wrote (llmsfull.go). Its receiver is
 // named j, as these methods were the pipeline's, so their bodies stay as
 // they were.
 type machineFiles struct {
@@ -35,11 +35,6 @@ type machineFiles struct {
 	read  *reader
 	kind  Kind
 	src   fs.FS // the source confined to its root
-
-	// markdown is each page's Markdown copy, filled by the workers;
-	// pageIndex finds a page's place in pages by key.
-	markdown  []string
-	pageIndex map[string]int
 }
 
 // MachineStrings are the interface texts of the page's Markdown actions,
@@ -229,20 +224,6 @@ func (j *machineFiles) llmsTxt() ([]byte, error) {
 		b.WriteString("\n")
 	}
 	return []byte(strings.Replace(b.String(), "\n\n\n", "\n\n", 1)), nil
-}
-
-// llmsFullTxt is every listed page's Markdown copy, in reading order,
-// each under a line naming its copy.
-func (j *machineFiles) llmsFullTxt() ([]byte, error) {
-	var b strings.Builder
-	for i, p := range j.llmsListed() {
-		if i > 0 {
-			b.WriteString("\n---\n\n")
-		}
-		b.WriteString("<!-- Source: " + markup.Path("", mdOut(p.out), "").String() + " -->\n\n")
-		b.WriteString(j.markdown[j.pageIndex[p.key]])
-	}
-	return []byte(b.String()), nil
 }
 
 // escapeMDText keeps a title from ending a link's text early.

@@ -119,8 +119,8 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		mdxPanel = j.api.MDXPanel(ap, func() []*mdx.ParamField { return mdx.ParamFields(string(p.body), j.read.loadSnippet) })
 	}
 	doc := mdx.PreprocessPage(string(p.body), j.read.loadSnippet, p.file)
+	// The copy is written next to the page; llms-full.txt reads it back.
 	md := j.mach.pageMarkdown(ctx, p)
-	j.mach.markdown[i] = md
 	p.body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
 	hs, err := mdx.ToHTML(j.e.md, []byte(mdx.Bound(doc.Markdown)), &buf.html)

@@ -52,6 +52,14 @@ func Outside(ref string) bool {
 // the path the live site is served under ("/docs", or ""), taken off such
 // a url() that starts with it.
 func HTML(content []byte, prefix, base string) ([]byte, []string) {
+	if !mayReachOut(content) {
+		return content, nil // most pages: the tokeniser's pass would find nothing
+	}
+	return rewrite(content, prefix, base)
+}
+
+// rewrite is HTML's full pass over the tokens of content.
+func rewrite(content []byte, prefix, base string) ([]byte, []string) {
 	z := html.NewTokenizer(bytes.NewReader(content))
 	out := make([]byte, 0, len(content)+256)
 	var removed []string

@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
+
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 )
@@ -23,7 +25,8 @@ import (
 // runChild exports docs into out, archives it twice and prints a
 // childResult. It runs in its own process so that its peak memory is the
 // export's alone. A non-empty cpuprofile receives a CPU profile of the
-// whole run.
+// whole run, and a heap profile near the export's peak beside it
+// (.heap).
 func runChild(docs, out, cpuprofile string) (err error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
@@ -43,7 +46,13 @@ func runChild(docs, out, cpuprofile string) (err error) {
 			}
 		}()
 	}
-	e := export.New(export.Options{})
+	heapFile := ""
+	if cpuprofile != "" {
+		heapFile = cpuprofile + ".heap"
+	}
+	stopHeap := watchHeap(heapFile)
+	var logged bytes.Buffer
+	e := export.New(export.Options{Logger: hclog.New(&hclog.LoggerOptions{Output: &logged, Level: hclog.Debug, JSONFormat: true})})
 	var done atomic.Int64
 	stop := make(chan struct{})
 	distinct := make(chan int)
@@ -72,7 +81,8 @@ func runChild(docs, out, cpuprofile string) (err error) {
 	}
 	exported := time.Since(start)
 	close(stop)
-	res := childResult{Pages: m.PageCount, Export: exported.Seconds(), Distinct: <-distinct}
+	res := childResult{Pages: m.PageCount, Export: exported.Seconds(), Distinct: <-distinct, HeapPeakMiB: stopHeap() >> 20}
+	res.Phases = phases(logged.Bytes())
 
 	first := filepath.Join(filepath.Dir(out), filepath.Base(out)+".tar.gz")
 	d, sum1, size, err := archiveTo(out, first)
@@ -86,6 +96,22 @@ func runChild(docs, out, cpuprofile string) (err error) {
 	}
 	res.Second, res.Identical = d.Seconds(), sum1 == sum2
 	return json.NewEncoder(os.Stdout).Encode(res)
+}
+
+// phases reads the plan, render and finish times of the export from
+// the engine's "export done" debug line, to say where the time goes.
+func phases(log []byte) string {
+	for _, line := range bytes.Split(log, []byte("\n")) {
+		var l struct {
+			Msg                  string        `json:"@message"`
+			Plan, Render, Finish time.Duration // hclog's JSON writes nanoseconds
+		}
+		if json.Unmarshal(line, &l) == nil && l.Msg == "export done" {
+			ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
+			return fmt.Sprintf("plan %s, render %s, finish %s", ms(l.Plan), ms(l.Render), ms(l.Finish))
+		}
+	}
+	return "phases not logged"
 }
 
 func archiveTo(dir, file string) (_ time.Duration, sum [32]byte, _ int64, err error) {

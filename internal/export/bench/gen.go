@@ -83,10 +83,16 @@ func (g *gen) body(link string) string {
 // generate writes the same pages twice: as an MDX docs source with docs.json
 // and as a Hugo site of Markdown pages with an equivalent layout.
 func generate(root string) (docs, hugo string, err error) {
-	docs, hugo = filepath.Join(root, "docs"), filepath.Join(root, "hugo")
+	return generateTabs(filepath.Join(root, "docs"), filepath.Join(root, "hugo"), tabs)
+}
+
+// generateTabs writes the site with n tabs of guide pages (225 each)
+// besides the API reference. Larger sites grow by tabs, as large
+// products' docs do, so that a page's sidebar stays the size of a tab.
+func generateTabs(docs, hugo string, n int) (_, _ string, err error) {
 	g := &gen{rng: rand.New(rand.NewPCG(1, 2))}
 	var navTabs []map[string]any
-	for t := 0; t < tabs; t++ {
+	for t := 0; t < n; t++ {
 		var groups []map[string]any
 		for gr := 0; gr < groupsPerTab; gr++ {
 			var pages []string
@@ -95,7 +101,7 @@ func generate(root string) (docs, hugo string, err error) {
 				pages = append(pages, key)
 				title := fmt.Sprintf("%s %s %d", strings.ToUpper(g.word()[:1])+g.word()[1:], g.word(), p)
 				desc := g.sentence(10)
-				body := g.body(pageKey(g.rng.IntN(tabs), g.rng.IntN(groupsPerTab), g.rng.IntN(pagesPerGroup)))
+				body := g.body(pageKey(g.rng.IntN(n), g.rng.IntN(groupsPerTab), g.rng.IntN(pagesPerGroup)))
 				front := fmt.Sprintf("---\ntitle: %q\ndescription: %q\n---\n\n", title, desc)
 				if err := write(filepath.Join(docs, key+".mdx"), front+body); err != nil {
 					return "", "", err

@@ -31,6 +31,8 @@ type childResult struct {
 	BundleBytes int64   `json:"bundleBytes"`
 	Identical   bool    `json:"identical"`
 	Distinct    int     `json:"distinct"`
+	HeapPeakMiB uint64  `json:"heapPeakMiB"` // live heap objects at the export's peak
+	Phases      string  `json:"phases"`      // plan, render and finish times
 }
 
 func main() {
@@ -41,6 +43,7 @@ func main() {
 	out := flag.String("out", "", "internal: export directory of -child")
 	flag.StringVar(&profileDir, "profile", "", "directory for CPU profiles of each export run (export-N.pprof, api-export-N.pprof: render and both archives)")
 	cpuprofile := flag.String("cpuprofile", "", "internal: CPU profile file of -child")
+	scale := flag.String("scale", "", "page counts, e.g. 2000,20000: only export the synthetic site at each size and print time and peak RSS")
 	flag.Parse()
 	if *child != "" {
 		if err := runChild(*child, *out, *cpuprofile); err != nil {
@@ -49,10 +52,34 @@ func main() {
 		}
 		return
 	}
+	if *scale != "" {
+		if err := runScale(*scale, *keep); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*hugo, *runs, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// runScale is the -scale mode: no Hugo, one export per size.
+func runScale(sizes, keep string) error {
+	root := keep
+	if root == "" {
+		var err error
+		if root, err = os.MkdirTemp("", "export-scale-"); err != nil {
+			return err
+		}
+		defer func() { _ = os.RemoveAll(root) }() // best effort
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	return scaleCase(self, root, sizes, keep != "")
 }
 
 func run(hugo string, runs int, keep string) error {
@@ -124,7 +151,7 @@ func run(hugo string, runs int, keep string) error {
 	} else {
 		line += ", hugo not measured (pass -hugo)"
 	}
-	fmt.Println(line)
+	fmt.Printf("%s\nexport phases (fastest run): %s; load %s\n", line, best.Phases, loadAvg())
 	fmt.Printf("second archive (determinism check; the server re-signs instead): %.2fs (%.1f MiB, byte-identical to the first: %v)\n",
 		best.Second, float64(best.BundleBytes)/(1<<20), best.Identical)
 	mem := fmt.Sprintf("peak RSS: export %d MiB", peak.rssKiB>>10)
