@@ -88,12 +88,14 @@ func (j *pipeline) specZip() ([]byte, error) {
 }
 
 // downloadSpecLink writes the page's "Download API spec" link, if the
-// site offers one.
-func (f *frame) downloadSpecLink(b *markup.Builder, prefix markup.Prefix) {
+// site offers one, in the page's language u.
+func (f *frame) downloadSpecLink(b *markup.Builder, prefix markup.Prefix, u uiText) {
 	if f.specDownload.Empty() {
 		return
 	}
 	b.Markup(`<p class="page-actions"><a class="download-spec" href="`)
 	b.URL(markup.Join(prefix, f.specDownload))
-	b.Markup(`" download>Download API spec</a></p>`)
+	b.Markup(`" download>`)
+	b.Text(u.t("downloadSpec"))
+	b.Markup(`</a></p>`)
 }

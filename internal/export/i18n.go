@@ -5,7 +5,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+
+	"github.com/yuin/goldmark"
 )
 
 // uiText is the interface language of a page: the language of the
@@ -49,25 +53,6 @@ func (u uiText) t(key string) string {
 	}
 	return uiStrings["en"][key]
 }
-
-// english is the text whose English is en in the page's language, for
-// packages that write interface text in English (the API pages); a text
-// the table lacks stays as given.
-func (u uiText) english(en string) string {
-	if k, ok := englishKeys()[en]; ok {
-		return u.t(k)
-	}
-	return en
-}
-
-// englishKeys are the keys of the table by their English text.
-var englishKeys = sync.OnceValue(func() map[string]string {
-	m := make(map[string]string, len(uiStrings["en"]))
-	for k, v := range uiStrings["en"] {
-		m[v] = k
-	}
-	return m
-})
 
 // htmlLang is the page's language as <html lang> takes it.
 func (u uiText) htmlLang() string {
@@ -140,28 +125,68 @@ func (u uiText) htmlAttrs(b *markup.Builder) {
 	b.Attr("data-ui", string(data))
 }
 
-// localize turns the English interface text that leaf packages write
-// into page content (the copy button of a code block, a heading's link
-// label, the sidebar's "deprecated" tag, the spec download link) into
-// the page's language. Each pattern is our own markup, which text of a
-// page cannot produce: its < and " are escaped.
-func (u uiText) localize(page string) string {
-	if u.table == nil || u.code == "en" {
-		return page
-	}
-	return localizers()[u.code].Replace(page)
+// The leaf packages write no interface text of their own: each takes its
+// labels as a value, filled here from the table in the page's language.
+
+// mdxLabels are the labels of code blocks and headings.
+func (u uiText) mdxLabels() mdx.Labels {
+	return mdx.Labels{Copy: u.t("copy"), AnchorLink: u.t("anchorLink")}
 }
 
-// localizers are localize's replacers by language, built on first use.
-var localizers = sync.OnceValue(func() map[string]*strings.Replacer {
-	m := make(map[string]*strings.Replacer, len(uiStrings))
+// apiLabels are the labels of the API pages and their playground, made
+// once per language; English pages get apipages.EnglishLabels, so their
+// playground carries no texts for the script.
+func (u uiText) apiLabels() *apipages.Labels {
+	if u.table == nil || u.code == "en" {
+		return &apipages.EnglishLabels
+	}
+	return apiLabelSets()[u.code]
+}
+
+// apiLabelSets are the API page labels of every language of the table.
+var apiLabelSets = sync.OnceValue(func() map[string]*apipages.Labels {
+	m := make(map[string]*apipages.Labels, len(uiStrings))
 	for code := range uiStrings {
 		u := uiFor(code)
-		m[code] = strings.NewReplacer(
-			`<button class="copy" type="button">Copy</button>`, `<button class="copy" type="button">`+markup.Escape(u.t("copy"))+`</button>`,
-			`aria-label="Link to this section"`, `aria-label="`+markup.Escape(u.t("anchorLink"))+`"`,
-			`<span class="nav-tag nav-deprecated">deprecated</span>`, `<span class="nav-tag nav-deprecated">`+markup.Escape(u.t("deprecated"))+`</span>`,
-			`" download>Download API spec</a>`, `" download>`+markup.Escape(u.t("downloadSpec"))+`</a>`)
+		l := &apipages.Labels{
+			Authorizations: u.t("apiAuthorizations"), PathParams: u.t("apiPathParams"), QueryParams: u.t("apiQueryParams"),
+			Headers: u.t("apiHeaders"), Cookies: u.t("apiCookies"), Body: u.t("apiBody"), Callbacks: u.t("apiCallbacks"),
+			Responses: u.t("apiResponses"), Attributes: u.t("apiAttributes"), Example: u.t("apiExample"),
+			Required: u.t("apiRequired"), Deprecated: u.t("deprecated"), ReadOnly: u.t("apiReadOnly"), WriteOnly: u.t("apiWriteOnly"),
+			Default: u.t("apiDefault"), ShowChildren: u.t("apiShowChildren"), OneOf: u.t("apiOneOf"), AnyOf: u.t("apiAnyOf"),
+			Options: u.t("apiOptions"), Option: u.t("apiOption"), Recursive: u.t("apiRecursive"), TooLarge: u.t("apiTooLarge"),
+			Server: u.t("apiServer"), Or: u.t("apiOr"), Expected: u.t("apiExpected"), TryIt: u.t("apiTryIt"), Close: u.t("apiClose"),
+			Authorization: u.t("apiAuthorization"), ExampleOf: u.t("apiExampleOf"), Colon: u.t("colon"), Bearer: u.t("apiBearer"), Basic: u.t("apiBasic"),
+			Code: u.mdxLabels(), Playground: map[string]string{},
+		}
+		// playground.js reads the table's own keys: its "pg" ones and
+		// the reference's labels it shares.
+		for k := range uiStrings["en"] {
+			if strings.HasPrefix(k, "pg") || playgroundShared[k] {
+				l.Playground[k] = u.t(k)
+			}
+		}
+		m[code] = l
 	}
 	return m
 })
+
+// playgroundShared are the keys outside "pg" that playground.js writes.
+var playgroundShared = map[string]bool{"apiServer": true, "apiBody": true, "apiHeaders": true, "apiRequired": true, "apiTryIt": true}
+
+// markdownIn is the goldmark converter of the pages in language u: its
+// code blocks and headings carry u's labels. Converters are made once
+// per language and shared, as e.md is.
+func (e *Engine) markdownIn(u uiText) goldmark.Markdown {
+	if u.table == nil || u.code == "en" {
+		return e.md
+	}
+	if md, ok := markdownByLang.Load(u.code); ok {
+		return md.(goldmark.Markdown)
+	}
+	md, _ := markdownByLang.LoadOrStore(u.code, mdx.NewMarkdownIn(u.mdxLabels()))
+	return md.(goldmark.Markdown)
+}
+
+// markdownByLang holds markdownIn's converters by language code.
+var markdownByLang sync.Map

@@ -155,19 +155,6 @@ func TestExport_translatedInterface(t *testing.T) {
 	}
 }
 
-// TestUIStrings_englishIsUnique: packages that write English interface
-// text (the API pages) find its key by the English, so no two keys may
-// share it.
-func TestUIStrings_englishIsUnique(t *testing.T) {
-	seen := map[string]string{}
-	for k, v := range uiStrings["en"] {
-		if o, ok := seen[v]; ok {
-			t.Errorf("keys %q and %q are both %q in English", k, o, v)
-		}
-		seen[v] = k
-	}
-}
-
 // TestExport_translatedAPIHeadings: the section headings of a generated
 // endpoint page, and its table of contents, are in the language of its
 // navigation branch; their ids stay, so links to them hold in every

@@ -276,7 +276,11 @@ func (j *pipeline) untrustedHTML(s, key string, prefix markup.Prefix, specFile s
 		return markup.Concat(markup.Const(`<p>`), markup.Text(strings.TrimSpace(s)), markup.Const(`</p>`))
 	}
 	var buf bytes.Buffer
-	if _, err := mdx.ToHTML(j.e.md, []byte(s), &buf); err != nil {
+	md := j.e.md
+	if p := j.frame.byKey[key]; p != nil {
+		md = j.e.markdownIn(j.frame.ui(j.frame.section(p)))
+	}
+	if _, err := mdx.ToHTML(md, []byte(s), &buf); err != nil {
 		return markup.Concat(markup.Const(`<p>`), markup.Text(s), markup.Const(`</p>`))
 	}
 	out := string(j.link.rewrite(buf.Bytes(), key, prefix))

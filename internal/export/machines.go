@@ -17,12 +17,12 @@ import (
 // reading order), as the platform publishes them. Links in them are
 // relative, so they work from file:// as from a server.
 
-// MachineStrings are the interface texts of the page's Markdown actions,
-// kept in one place for the translation table of the frame.
+// MachineStrings are the group names of llms.txt for pages outside a
+// named group. llms.txt is one file for the whole site, whatever its
+// languages, and read by machines, so they stay English; the page's
+// Markdown actions are interface text and come from the translation
+// table (copyPage, copied, viewMarkdown).
 var MachineStrings = map[string]string{
-	"copyPage":       "Copy page",
-	"copiedPage":     "Copied",
-	"viewMarkdown":   "View as Markdown",
 	"llmsOtherPages": "Other pages",
 	"llmsDocs":       "Docs",
 }
@@ -233,12 +233,13 @@ func (j *pipeline) pageActions(b *markup.Builder, p *page, md string) {
 	if !copyPage && !viewPage {
 		return
 	}
+	u := j.frame.ui(j.frame.section(p))
 	b.Markup(`<div class="md-actions">`)
 	if copyPage {
 		b.Markup(`<button type="button" class="md-copy"`)
-		b.Attr("data-copied", MachineStrings["copiedPage"])
+		b.Attr("data-copied", u.t("copied"))
 		b.Markup(`>`)
-		b.Text(MachineStrings["copyPage"])
+		b.Text(u.t("copyPage"))
 		b.Markup(`</button><textarea class="md-source" hidden readonly aria-hidden="true" tabindex="-1">`)
 		b.Text(md)
 		b.Markup(`</textarea>`)
@@ -247,7 +248,7 @@ func (j *pipeline) pageActions(b *markup.Builder, p *page, md string) {
 		b.Markup(`<a class="md-view" type="text/markdown" href="`)
 		b.URL(markup.Path("", path.Base(mdOut(p.out)), ""))
 		b.Markup(`">`)
-		b.Text(MachineStrings["viewMarkdown"])
+		b.Text(u.t("viewMarkdown"))
 		b.Markup(`</a>`)
 	}
 	b.Markup(`</div>`)

@@ -120,7 +120,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	j.markdown[i] = md
 	p.body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
-	hs, err := mdx.ToHTML(j.e.md, []byte(mdx.Bound(doc.Markdown)), &buf.html)
+	hs, err := mdx.ToHTML(j.e.markdownIn(j.frame.ui(j.frame.section(p))), []byte(mdx.Bound(doc.Markdown)), &buf.html)
 	if err != nil {
 		return fmt.Errorf("%s: render: %w", p.file, err)
 	}
@@ -203,7 +203,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 			b.Text(p.fm.Description)
 			b.Markup(`</p>`)
 		}
-		j.frame.downloadSpecLink(b, prefix)
+		j.frame.downloadSpecLink(b, prefix, u)
 		j.pageActions(b, p, md)
 		b.Markup(`</header>`)
 	}
@@ -245,7 +245,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if err := j.out.write(mdOut(p.out), []byte(md)); err != nil {
 		return err
 	}
-	return j.out.write(p.out, j.fillIcons([]byte(u.localize(b.String())), p.file))
+	return j.out.write(p.out, j.fillIcons([]byte(b.String()), p.file))
 }
 
 // apiEndpoint shows the method and path of an API reference page; a
