@@ -53,7 +53,7 @@ func (j *pipeline) apiPage(p *page, work *openapi.Work) apipages.Page {
 	return apipages.Page{Key: p.key, Out: p.out, File: p.file, Prefix: prefix, Deprecated: p.fm.Deprecated,
 		Playground: p.fm.Playground, API: p.fm.API, AuthMethod: p.fm.AuthMethod,
 		Markdown: func(s string) markup.HTML { return j.untrusted.specHTML(s, p.key, prefix, p.file) }, Work: work,
-		Text: j.frame.ui(j.frame.section(p)).English}
+		Labels: apiLabels(j.frame.ui(j.frame.section(p)))}
 }
 
 // apiAssets are the bundle files endpoint pages need, as bundle path and

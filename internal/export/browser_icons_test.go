@@ -65,6 +65,29 @@ func TestBrowser_icons(t *testing.T) {
 			t.Errorf("%s: not painted in currentColor: %+v", c.what, d)
 		}
 	}
+	// An icon the page shows more than once is a <use> of its one
+	// definition; it is drawn, and takes the text's colour in both modes.
+	var modes []struct {
+		Found, Same bool
+		W, Area     float64
+		Colour      string
+	}
+	must(b.eval(`["light", "dark"].map((mode) => {
+		document.documentElement.dataset.theme = mode;
+		const u = document.querySelector(".card-icon > svg.i > use[href^='#i:']");
+		if (!u) return {Found: false};
+		const s = u.parentElement, bb = u.getBBox(), colour = getComputedStyle(s.parentElement).color;
+		return {Found: !!document.getElementById(u.getAttribute("href").slice(1)), W: s.getBoundingClientRect().width,
+			Area: bb.width * bb.height, Colour: colour, Same: getComputedStyle(u).fill === colour};
+	})`, &modes))
+	if len(modes) != 2 || !modes[0].Found || modes[0].Colour == modes[1].Colour {
+		t.Errorf("no card icon drawn through its definition, or the modes share a colour: %+v", modes)
+	}
+	for _, m := range modes {
+		if m.W <= 0 || m.Area <= 0 || !m.Same {
+			t.Errorf("icon through its definition: %+v, want drawn in the text's colour", m)
+		}
+	}
 	// The unknown name and the remote image (air-gapped) leave their
 	// cards without an icon box taking room.
 	var empties int

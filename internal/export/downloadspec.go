@@ -10,6 +10,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
 
 // specArchive is the bundle file holding every spec of a site that has
@@ -89,12 +90,14 @@ func (j *pipeline) specZip() ([]byte, error) {
 }
 
 // downloadSpecLink writes the page's "Download API spec" link, if the
-// site offers one.
-func (f *frame) downloadSpecLink(b *markup.Builder, prefix markup.Prefix) {
+// site offers one, in the page's language u.
+func (f *frame) downloadSpecLink(b *markup.Builder, prefix markup.Prefix, u uitext.Text) {
 	if f.specDownload.Empty() {
 		return
 	}
 	b.Markup(`<p class="page-actions"><a class="download-spec" href="`)
 	b.URL(markup.Join(prefix, f.specDownload))
-	b.Markup(`" download>Download API spec</a></p>`)
+	b.Markup(`" download>`)
+	b.Text(u.T("downloadSpec"))
+	b.Markup(`</a></p>`)
 }

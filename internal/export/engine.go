@@ -239,12 +239,17 @@ func (j *pipeline) plan() error {
 	j.link.base = j.base
 	j.link.redirects = redirectSources(j.cfg.Redirects, j.base)
 	j.link.warn = j.warn
-	j.untrusted = &untrusted{md: j.e.md, link: j.link, warn: j.warn}
+	j.untrusted = &untrusted{md: j.e.md, link: j.link, warn: j.warn, mdFor: func(key string) goldmark.Markdown {
+		if p := j.frame.byKey[key]; p != nil {
+			return j.e.markdownIn(j.frame.ui(j.frame.section(p)))
+		}
+		return j.e.md
+	}}
 	j.frame = &frame{cfg: j.cfg, tree: j.tree, byKey: j.byKey, link: j.link, features: j.features, kind: j.kind,
 		domain: j.domain, warn: j.warn, markdown: j.untrusted.mdHTML, offline: j.gap.offline}
 	j.frame.icon = &iconDrawer{icons: j.iconSet(), kind: j.kind, warn: j.warn, configLink: j.frame.configLink}
-	j.frame.nav = &navWriter{cfg: j.cfg, tree: j.tree, byKey: j.byKey, icon: j.frame.icon, configLink: j.frame.configLink}
-	j.mach = &machineFiles{cfg: j.cfg, tree: j.tree, pages: j.pages, byKey: j.byKey, link: j.link, read: j.read, kind: j.kind, src: j.src}
+	j.frame.nav = &navWriter{cfg: j.cfg, tree: j.tree, byKey: j.byKey, icon: j.frame.icon, configLink: j.frame.configLink, ui: j.frame.pageUI}
+	j.mach = &machineFiles{cfg: j.cfg, tree: j.tree, pages: j.pages, byKey: j.byKey, link: j.link, read: j.read, kind: j.kind, src: j.src, ui: j.frame.pageUI}
 	j.planSpecDownload(gen.named)
 	return j.planStatic()
 }

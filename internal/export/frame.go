@@ -53,6 +53,9 @@ func (f *navWriter) drilldown() bool {
 	return d != nil && *d
 }
 
+// pageUI is the interface language of page p.
+func (f *frame) pageUI(p *page) uitext.Text { return f.ui(f.section(p)) }
+
 // ui is the interface language of the pages of section s.
 func (f *frame) ui(s *division) uitext.Text {
 	for d := s; d != nil; d = d.parent {

@@ -93,7 +93,7 @@ func (f *frame) notFound() ([]byte, error) {
 	f.footer(&b, f.firstSection(), "")
 	b.Markup(`</main><aside class="toc"></aside>`)
 	tail(&b, "")
-	return []byte(b.String()), nil
+	return f.icon.icons.Defs([]byte(b.String())), nil // its icons defined once, as on every page
 }
 
 func (f *frame) firstSection() *division {

@@ -4,6 +4,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/icons"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
 
 // The frame leaves two of its concerns to values of their own, which it
@@ -31,4 +32,5 @@ type navWriter struct {
 	icon  *iconDrawer
 	// configLink resolves a division's href (frame.configLink).
 	configLink func(where, ref string, prefix markup.Prefix, keep bool) markup.URL
+	ui         func(p *page) uitext.Text // the interface language of p (frame.pageUI)
 }

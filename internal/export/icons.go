@@ -69,14 +69,15 @@ func (f *iconDrawer) iconImage(ref, where string, prefix markup.Prefix) markup.H
 }
 
 // fillIcons draws the icon slots MDX left in a page of file: icons by
-// name, and remote icon images (left out when air-gapped).
+// name, and remote icon images (left out when air-gapped); then defines
+// once, at the top of the page, every icon it shows.
 func (j *pipeline) fillIcons(page []byte, file string) []byte {
-	return icons.Fill(page, func(r icons.Ref, in string) markup.HTML {
+	return j.frame.icon.icons.Defs(icons.Fill(page, func(r icons.Ref, in string) markup.HTML {
 		if icons.IsImage(r.Name) {
 			return j.frame.icon.iconImage(r.Name, file+" ("+in+")", "")
 		}
 		return j.frame.icon.icons.Draw(r, file+" ("+in+")")
-	})
+	}))
 }
 
 // iconLicenses writes the licence of each icon library the pages drew

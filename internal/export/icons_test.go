@@ -15,8 +15,30 @@ import (
 // faIcon is a Font Awesome icon as a page draws it by default.
 func faIcon(name string) string { return drawn(icons.FontAwesome, name, "") }
 
+// drawn is an icon as a page that shows it once draws it: inline.
 func drawn(lib icons.Library, name, typ string) string {
-	return icons.NewSet(lib).Draw(icons.Ref{Name: name, Type: typ}, "").String()
+	s := icons.NewSet(lib)
+	return string(s.Defs([]byte(s.Draw(icons.Ref{Name: name, Type: typ}, "").String())))
+}
+
+// iconDef is one definition of the icons a page shows more than once.
+var iconDef = regexp.MustCompile(`<g id="(i:[^"]+)">(.*?)</g>`)
+
+// inlineIcons turns a page's uses of its icon definitions back into
+// inline drawings and drops the definitions, so a test can look for an
+// icon where it is shown whether the page shows it once or more.
+func inlineIcons(page string) string {
+	start := strings.Index(page, `<svg class="i-defs"`)
+	if start < 0 {
+		return page
+	}
+	end := start + strings.Index(page[start:], `</defs></svg>`) + len(`</defs></svg>`)
+	defs := page[start:end]
+	page = page[:start] + page[end:]
+	for _, m := range iconDef.FindAllStringSubmatch(defs, -1) {
+		page = strings.ReplaceAll(page, `<use href="#`+m[1]+`"/>`, m[2])
+	}
+	return page
 }
 
 func iconsFixture(t *testing.T) fstest.MapFS {
@@ -44,7 +66,7 @@ func iconsFixture(t *testing.T) fstest.MapFS {
 func TestExport_iconsByName(t *testing.T) {
 	var warns []string
 	dir, _ := exportTo(t, Request{Source: iconsFixture(t), Kind: KindCloud, Warn: func(s string) { warns = append(warns, s) }})
-	index := readOut(t, dir, "index.html")
+	index := inlineIcons(readOut(t, dir, "index.html"))
 	wantAll(t, "index.html", index,
 		`<span class="card-icon">`+faIcon("rocket")+`</span>`,
 		`<span class="card-icon">`+drawn(icons.FontAwesome, "circle-check", "solid")+`</span>`,
@@ -78,7 +100,7 @@ func TestExport_iconsByName(t *testing.T) {
 		t.Error("the group with an unknown icon should show its title alone")
 	}
 	// Pro styles draw in the closest free style.
-	styles := readOut(t, dir, "styles.html")
+	styles := inlineIcons(readOut(t, dir, "styles.html"))
 	regular, solid := faIcon("house"), drawn(icons.FontAwesome, "house", "solid")
 	if strings.Count(styles, `<span class="card-icon">`+regular) != 2 || strings.Count(styles, `<span class="card-icon">`+solid) != 2 {
 		t.Errorf("light and thin should draw regular, duotone and sharp-solid solid")
@@ -150,7 +172,7 @@ func TestExport_iconsOnlyThoseUsed(t *testing.T) {
 		if strings.HasSuffix(p, ".gz") || strings.Contains(string(b), `"styles":{`) {
 			t.Errorf("%s looks like icon library data", p)
 		}
-		for _, m := range svg.FindAllString(string(b), -1) {
+		for _, m := range svg.FindAllString(inlineIcons(string(b)), -1) {
 			if !want[m] {
 				t.Errorf("%s draws an icon no page names: %.120s", p, m)
 			}
@@ -181,7 +203,7 @@ func TestExport_iconsLibrary(t *testing.T) {
 	}
 	var warns []string
 	dir, _ := exportTo(t, Request{Source: src("lucide"), Warn: func(s string) { warns = append(warns, s) }})
-	index := readOut(t, dir, "index.html")
+	index := inlineIcons(readOut(t, dir, "index.html"))
 	wantAll(t, "lucide", index, `<p class="nav-group-title">`+drawn(icons.Lucide, "house", "")+`G</p>`,
 		`<span class="card-icon">`+drawn(icons.Lucide, "zap", "")+`</span>`)
 	if all := strings.Join(warns, "\n"); !strings.Contains(all, `icon "xmark" is not in Lucide (lucide-static@1.62.0); drawn as nothing at index.mdx (Card)`) {
@@ -192,7 +214,7 @@ func TestExport_iconsLibrary(t *testing.T) {
 	if all := strings.Join(warns, "\n"); !strings.Contains(all, `docs.json: icons.library "heroicons" is none of fontawesome, lucide, tabler; Font Awesome is used`) {
 		t.Errorf("unknown library not warned:\n%s", all)
 	}
-	if !strings.Contains(readOut(t, dir, "index.html"), `<span class="card-icon">`+faIcon("xmark")+`</span>`) {
+	if !strings.Contains(inlineIcons(readOut(t, dir, "index.html")), `<span class="card-icon">`+faIcon("xmark")+`</span>`) {
 		t.Error("an unknown library should draw from Font Awesome")
 	}
 }
@@ -202,7 +224,7 @@ func TestExport_iconsLibrary(t *testing.T) {
 func TestExport_iconsAirGapped(t *testing.T) {
 	var warns []string
 	dir, _ := exportTo(t, Request{Source: iconsFixture(t), Kind: KindAirGapped, Warn: func(s string) { warns = append(warns, s) }})
-	index := readOut(t, dir, "index.html")
+	index := inlineIcons(readOut(t, dir, "index.html"))
 	if strings.Contains(index, "example.com/icon.png") || !strings.Contains(index, `<span class="card-icon"></span><p class="card-title">Remote</p>`) {
 		t.Error("a remote icon image is left in an air-gapped page")
 	}
@@ -224,7 +246,7 @@ func TestExport_iconsInDirectory(t *testing.T) {
 		"b.mdx":        {Data: []byte("---\ntitle: B\n---\n\nB.\n")},
 	}
 	dir, _ := exportTo(t, Request{Source: src})
-	wantAll(t, "overview.html", readOut(t, dir, "overview.html"),
+	wantAll(t, "overview.html", inlineIcons(readOut(t, dir, "overview.html")),
 		`<a class="card" href="a.html"><span class="card-icon">`+faIcon("rocket")+`</span><span class="card-title">A</span></a>`,
 		`<a class="card" href="b.html"><span class="card-icon">`+faIcon("cloud")+`</span><span class="card-title">Sub</span></a>`)
 }

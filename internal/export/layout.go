@@ -338,7 +338,9 @@ func (f *navWriter) pageLink(b *markup.Builder, key string, prefix markup.Prefix
 	b.Text(p.navTitle())
 	// A deprecated endpoint is labelled in the sidebar too, as on the platform.
 	if p.fm.Deprecated || p.api != nil && p.api.Op.Flag("deprecated") {
-		b.Markup(` <span class="nav-tag nav-deprecated">deprecated</span>`)
+		b.Markup(` <span class="nav-tag nav-deprecated">`)
+		b.Text(f.ui(p).T("deprecated"))
+		b.Markup(`</span>`)
 	}
 	b.Markup(`</a></li>`)
 }

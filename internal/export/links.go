@@ -253,9 +253,12 @@ func isHTMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c =
 // HTML, with links resolved like a page's. Its receiver is named j, as
 // these methods were the pipeline's, so their bodies stay as they were.
 type untrusted struct {
-	md   goldmark.Markdown
-	link *linker
-	warn func(format string, args ...any)
+	md goldmark.Markdown
+	// mdFor is the converter in the language of the page with key, whose
+	// code blocks and headings carry that language's labels; nil is md.
+	mdFor func(key string) goldmark.Markdown
+	link  *linker
+	warn  func(format string, args ...any)
 }
 
 // mdHTML renders Markdown that the repository's authors did not
@@ -286,7 +289,11 @@ func (j *untrusted) untrustedHTML(s, key string, prefix markup.Prefix, specFile 
 		return markup.Concat(markup.Const(`<p>`), markup.Text(strings.TrimSpace(s)), markup.Const(`</p>`))
 	}
 	var buf bytes.Buffer
-	if _, err := mdx.ToHTML(j.md, []byte(s), &buf); err != nil {
+	md := j.md
+	if j.mdFor != nil {
+		md = j.mdFor(key)
+	}
+	if _, err := mdx.ToHTML(md, []byte(s), &buf); err != nil {
 		return markup.Concat(markup.Const(`<p>`), markup.Text(s), markup.Const(`</p>`))
 	}
 	out := string(j.link.rewrite(buf.Bytes(), key, prefix))

@@ -11,6 +11,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/machines"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
 
 // The files machines read: a Markdown copy of every page next to its
@@ -34,15 +35,16 @@ type machineFiles struct {
 	link  *linker
 	read  *reader
 	kind  Kind
-	src   fs.FS // the source confined to its root
+	src   fs.FS                     // the source confined to its root
+	ui    func(p *page) uitext.Text // the interface language of p (frame.pageUI)
 }
 
-// MachineStrings are the interface texts of the page's Markdown actions,
-// kept in one place for the translation table of the frame.
+// MachineStrings are the group names of llms.txt for pages outside a
+// named group. llms.txt is one file for the whole site, whatever its
+// languages, and read by machines, so they stay English; the page's
+// Markdown actions are interface text and come from the translation
+// table (copyPage, copied, viewMarkdown).
 var MachineStrings = map[string]string{
-	"copyPage":       "Copy page",
-	"copiedPage":     "Copied",
-	"viewMarkdown":   "View as Markdown",
 	"llmsOtherPages": "Other pages",
 	"llmsDocs":       "Docs",
 }
@@ -239,12 +241,13 @@ func (j *machineFiles) pageActions(b *markup.Builder, p *page, md string) {
 	if !copyPage && !viewPage {
 		return
 	}
+	u := j.ui(p)
 	b.Markup(`<div class="md-actions">`)
 	if copyPage {
 		b.Markup(`<button type="button" class="md-copy"`)
-		b.Attr("data-copied", MachineStrings["copiedPage"])
+		b.Attr("data-copied", u.T("copied"))
 		b.Markup(`>`)
-		b.Text(MachineStrings["copyPage"])
+		b.Text(u.T("copyPage"))
 		b.Markup(`</button><textarea class="md-source" hidden readonly aria-hidden="true" tabindex="-1">`)
 		b.Text(md)
 		b.Markup(`</textarea>`)
@@ -253,7 +256,7 @@ func (j *machineFiles) pageActions(b *markup.Builder, p *page, md string) {
 		b.Markup(`<a class="md-view" type="text/markdown" href="`)
 		b.URL(markup.Path("", path.Base(mdOut(p.out)), ""))
 		b.Markup(`">`)
-		b.Text(MachineStrings["viewMarkdown"])
+		b.Text(u.T("viewMarkdown"))
 		b.Markup(`</a>`)
 	}
 	b.Markup(`</div>`)

@@ -123,7 +123,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	md := j.mach.pageMarkdown(ctx, p)
 	p.body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
-	hs, err := mdx.ToHTML(j.e.md, []byte(mdx.Bound(doc.Markdown)), &buf.html)
+	hs, err := mdx.ToHTML(j.e.markdownIn(j.frame.ui(j.frame.section(p))), []byte(mdx.Bound(doc.Markdown)), &buf.html)
 	if err != nil {
 		return fmt.Errorf("%s: render: %w", p.file, err)
 	}
@@ -206,7 +206,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 			b.Text(p.fm.Description)
 			b.Markup(`</p>`)
 		}
-		j.frame.downloadSpecLink(b, prefix)
+		j.frame.downloadSpecLink(b, prefix, u)
 		j.mach.pageActions(b, p, md)
 		b.Markup(`</header>`)
 	}
@@ -248,7 +248,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if err := j.out.write(mdOut(p.out), []byte(md)); err != nil {
 		return err
 	}
-	return j.out.write(p.out, j.fillIcons([]byte(u.Localize(b.String())), p.file))
+	return j.out.write(p.out, j.fillIcons([]byte(b.String()), p.file))
 }
 
 // apiEndpoint shows the method and path of an API reference page; a

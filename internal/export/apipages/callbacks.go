@@ -16,7 +16,7 @@ func (w *Pages) callbacks(b *markup.Builder, o *openapi.Operation, v *schemaWrit
 	if cbs == nil || len(cbs.Keys) == 0 {
 		return
 	}
-	section("callbacks", "Callbacks")
+	section("callbacks", v.l.Callbacks)
 	for _, name := range cbs.Keys {
 		cb, _, err := v.Spec.Deref(cbs.Get(name))
 		if err != nil || cb == nil {
@@ -54,16 +54,20 @@ func (w *Pages) callback(b *markup.Builder, name, method, expr string, op *opena
 	}
 	if rb, _, err := v.Spec.Deref(op.Get("requestBody")); err == nil && rb != nil {
 		if content := rb.Sub("content"); content != nil {
-			b.Markup(`<p class="api-subtitle">Body</p>`)
+			b.Markup(`<p class="api-subtitle">`)
+			b.Text(v.l.Body)
+			b.Markup(`</p>`)
 			for _, mt := range content.Keys {
-				mediaLine(b, mt, false)
+				mediaLine(b, mt, false, v.l)
 				v.path = []string{"callback", name, "body"}
 				v.schemaBlock(b, content.Sub(mt).Get("schema"))
 			}
 		}
 	}
 	if rs := op.Sub("responses"); rs != nil && len(rs.Keys) > 0 {
-		b.Markup(`<p class="api-subtitle">Expected responses</p><ul class="api-callback-responses">`)
+		b.Markup(`<p class="api-subtitle">`)
+		b.Text(v.l.Expected)
+		b.Markup(`</p><ul class="api-callback-responses">`)
 		for _, code := range rs.Keys {
 			r, _, err := v.Spec.Deref(rs.Get(code))
 			if err != nil || r == nil {

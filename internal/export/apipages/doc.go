@@ -9,5 +9,6 @@
 // descriptions through the callback a Page carries, and writes HTML
 // through internal/export/markup only. It knows nothing of navigation,
 // other pages, links, bundles or the page frame around what it writes;
-// the facade (internal/export) places its output in the page.
+// the facade (internal/export) places its output in the page. Its
+// interface text comes from the facade as Labels, in the page's language.
 package apipages

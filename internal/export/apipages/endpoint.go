@@ -26,7 +26,7 @@ type Reference struct {
 func (w *Pages) Endpoint(o *openapi.Operation, p Page) Reference {
 	var hs []mdx.Heading
 	prefix := p.Prefix
-	v := &schemaWriter{View: &openapi.View{Spec: o.Spec, Budget: openapi.ExampleBudget, Warn: w.refWarner(p), Work: p.Work}, md: p.Markdown}
+	v := &schemaWriter{View: &openapi.View{Spec: o.Spec, Budget: openapi.ExampleBudget, Warn: w.refWarner(p), Work: p.Work}, md: p.Markdown, l: p.labels()}
 	e := o.Resolve(v.View)
 	v.Budget = openapi.SchemaBudget
 	v.post, v.openAll = w.api.Params.Post, w.api.Params.Expanded == "all"
@@ -41,11 +41,15 @@ func (w *Pages) Endpoint(o *openapi.Operation, p Page) Reference {
 	b.Text(o.Path)
 	b.Markup(`</code>`)
 	if o.Op.Flag("deprecated") || p.Deprecated {
-		b.Markup(`<span class="field-deprecated">deprecated</span>`)
+		b.Markup(`<span class="field-deprecated">`)
+		b.Text(v.l.Deprecated)
+		b.Markup(`</span>`)
 	}
 	b.Markup(`</div>`)
 	if len(e.Servers) > 1 {
-		b.Markup(`<label class="api-servers">Server <select class="api-server-select">`)
+		b.Markup(`<label class="api-servers">`)
+		b.Text(v.l.Server)
+		b.Markup(` <select class="api-server-select">`)
 		for _, s := range e.Servers {
 			b.Markup(`<option`)
 			b.Attr("value", s)
@@ -66,23 +70,25 @@ func (w *Pages) Endpoint(o *openapi.Operation, p Page) Reference {
 	top := b.Fragment()
 	b.Reset()
 
-	section := sectionWriter(&b, &hs, p.text)
+	section := sectionWriter(&b, &hs, v.l.Code)
 	b.Markup(`<div class="api-reference">`)
 	if tryIt {
-		w.panel(&b, e, p.Work)
+		w.panel(&b, e, p.Work, v.l)
 	}
 	if len(e.Security) > 0 {
-		section("authorizations", "Authorizations")
+		section("authorizations", v.l.Authorizations)
 		for i, set := range e.Security {
 			if i > 0 {
-				b.Markup(`<p class="api-or">or</p>`)
+				b.Markup(`<p class="api-or">`)
+				b.Text(v.l.Or)
+				b.Markup(`</p>`)
 			}
 			for _, sc := range set {
 				authField(&b, sc, v)
 			}
 		}
 	}
-	for _, in := range []struct{ in, title string }{{"path", "Path Parameters"}, {"query", "Query Parameters"}, {"header", "Headers"}, {"cookie", "Cookies"}} {
+	for _, in := range []struct{ in, id, title string }{{"path", "path-parameters", v.l.PathParams}, {"query", "query-parameters", v.l.QueryParams}, {"header", "headers", v.l.Headers}, {"cookie", "cookies", v.l.Cookies}} {
 		var ps []openapi.Param
 		for _, p := range e.Params {
 			if p.In == in.in {
@@ -92,7 +98,7 @@ func (w *Pages) Endpoint(o *openapi.Operation, p Page) Reference {
 		if len(ps) == 0 {
 			continue
 		}
-		section(markup.Slug(in.title), in.title)
+		section(in.id, in.title)
 		for _, p := range ps {
 			schema := p.O.Get("schema")
 			if schema == nil {
@@ -103,14 +109,14 @@ func (w *Pages) Endpoint(o *openapi.Operation, p Page) Reference {
 		}
 	}
 	if e.Body != nil {
-		section("body", "Body")
+		section("body", v.l.Body)
 		if d := e.Body.Str("description"); d != "" {
 			b.HTML(v.md(d))
 		}
 		content := e.Body.Sub("content")
 		for _, mt := range e.Media {
 			m := content.Sub(mt)
-			mediaLine(&b, mt, e.Body.Flag("required"))
+			mediaLine(&b, mt, e.Body.Flag("required"), v.l)
 			if m != nil {
 				v.path = []string{"body"}
 				v.schemaBlock(&b, m.Get("schema"))
@@ -131,12 +137,12 @@ func (w *Pages) Endpoint(o *openapi.Operation, p Page) Reference {
 	ref := Reference{Top: top, Rest: b.Fragment(), Headings: hs}
 	if samples := w.requestSamples(e, v.View); !o.Webhook && len(samples) > 0 {
 		b.Reset()
-		w.codeGroup(&b, samples)
+		w.codeGroup(&b, samples, v.l)
 		ref.Request = b.Fragment()
 	}
 	if len(answers) > 0 {
 		b.Reset()
-		w.statusGroup(&b, answers)
+		w.statusGroup(&b, answers, v.l)
 		ref.Response = b.Fragment()
 	}
 	return ref
@@ -165,12 +171,14 @@ func statusBadge(b *markup.Builder, code string) {
 }
 
 // mediaLine writes the content type a body or response is shown in.
-func mediaLine(b *markup.Builder, media string, required bool) {
+func mediaLine(b *markup.Builder, media string, required bool, l *Labels) {
 	b.Markup(`<p class="api-media"><code>`)
 	b.Text(media)
 	b.Markup(`</code>`)
 	if required {
-		b.Markup(` <span class="field-required">required</span>`)
+		b.Markup(` <span class="field-required">`)
+		b.Text(l.Required)
+		b.Markup(`</span>`)
 	}
 	b.Markup(`</p>`)
 }
@@ -218,11 +226,11 @@ func authField(b *markup.Builder, sc openapi.Scheme, v *schemaWriter) {
 	switch sc.Type {
 	case "bearer":
 		if desc == "" {
-			desc = "Bearer authentication header of the form `Bearer <token>`."
+			desc = v.l.Bearer
 		}
 	case "basic":
 		if desc == "" {
-			desc = "Basic authentication header of the form `Basic <base64(username:password)>`."
+			desc = v.l.Basic
 		}
 	case "apiKey":
 		name, where = sc.Param, sc.In

@@ -15,6 +15,7 @@ type schemaWriter struct {
 	*openapi.View
 	md     func(string) markup.HTML // Markdown description to HTML
 	warned bool
+	l      *Labels  // the interface texts in the page's language
 	path   []string // names of the fields being expanded, for unique ids
 	post   []string // schema keys shown as pills (api.params.post)
 	// openAll shows child attributes open (api.params.expanded "all").
@@ -26,7 +27,7 @@ type schemaWriter struct {
 func (v *schemaWriter) fields(b *markup.Builder, schema any, depth int) {
 	f := v.Flatten(schema)
 	if f.Cyclic {
-		recursive(b, f.Name)
+		recursive(b, f.Name, v.l)
 		return
 	}
 	if f.Cut && len(f.Props.Keys) == 0 {
@@ -54,7 +55,9 @@ func (v *schemaWriter) field(b *markup.Builder, name, where string, schema any, 
 	if v.Budget < 0 {
 		if !v.warned {
 			v.warned = true
-			b.Markup(`<p class="api-truncated">The schema is too large to show in full here.</p>`)
+			b.Markup(`<p class="api-truncated">`)
+			b.Text(v.l.TooLarge)
+			b.Markup(`</p>`)
 		}
 		return
 	}
@@ -82,20 +85,30 @@ func (v *schemaWriter) field(b *markup.Builder, name, where string, schema any, 
 	b.Text(v.TypeLabel(f))
 	b.Markup(`</span>`)
 	if required {
-		b.Markup(`<span class="field-required">required</span>`)
+		b.Markup(`<span class="field-required">`)
+		b.Text(v.l.Required)
+		b.Markup(`</span>`)
 	}
 	if o.Flag("deprecated") {
-		b.Markup(`<span class="field-deprecated">deprecated</span>`)
+		b.Markup(`<span class="field-deprecated">`)
+		b.Text(v.l.Deprecated)
+		b.Markup(`</span>`)
 	}
 	if o.Flag("readOnly") {
-		b.Markup(`<span class="field-pill">read-only</span>`)
+		b.Markup(`<span class="field-pill">`)
+		b.Text(v.l.ReadOnly)
+		b.Markup(`</span>`)
 	}
 	if o.Flag("writeOnly") {
-		b.Markup(`<span class="field-pill">write-only</span>`)
+		b.Markup(`<span class="field-pill">`)
+		b.Text(v.l.WriteOnly)
+		b.Markup(`</span>`)
 	}
 	postPills(b, o, v.post)
 	if d, ok := o.M["default"]; ok {
-		b.Markup(`<span class="field-default">default: <code>`)
+		b.Markup(`<span class="field-default">`)
+		b.Text(v.l.Default + v.l.Colon)
+		b.Markup(`<code>`)
 		b.Text(openapi.Plain(d))
 		b.Markup(`</code></span>`)
 	}
@@ -117,20 +130,22 @@ func (v *schemaWriter) field(b *markup.Builder, name, where string, schema any, 
 			}
 		}
 		if cyclicItem != "" {
-			recursive(b, cyclicItem)
+			recursive(b, cyclicItem, v.l)
 		} else if len(child) > 0 || o.Get("oneOf") != nil || o.Get("anyOf") != nil {
 			b.Markup(`<details class="expandable"`)
 			if v.openAll {
 				b.Markup(` open`)
 			}
-			b.Markup(`><summary>Show child attributes</summary><div class="details-body">`)
+			b.Markup(`><summary>`)
+			b.Text(v.l.ShowChildren)
+			b.Markup(`</summary><div class="details-body">`)
 			v.path = append(v.path, name)
 			v.fields(b, target, depth+1)
 			v.path = v.path[:len(v.path)-1]
 			b.Markup(`</div></details>`)
 		}
 	} else if f.Cyclic {
-		recursive(b, f.Name)
+		recursive(b, f.Name, v.l)
 	}
 	b.Markup(`</div></div>`)
 }
@@ -148,10 +163,15 @@ func truncated(b *markup.Builder, name string) {
 }
 
 // recursive says that a schema is the one it sits in, shown above.
-func recursive(b *markup.Builder, name string) {
-	b.Markup(`<p class="api-recursive">Recursive: the same schema as <code>`)
+func recursive(b *markup.Builder, name string, l *Labels) {
+	before, after := split(l.Recursive, "{name}")
+	b.Markup(`<p class="api-recursive">`)
+	b.Text(before)
+	b.Markup(`<code>`)
 	b.Text(name)
-	b.Markup(`</code> above.</p>`)
+	b.Markup(`</code>`)
+	b.Text(after)
+	b.Markup(`</p>`)
 }
 
 // variants writes the oneOf and anyOf options of a schema.
@@ -163,9 +183,9 @@ func (v *schemaWriter) variants(b *markup.Builder, o *openapi.Obj, depth int) {
 		}
 		b.Markup(`<div class="api-variants"><p class="api-variants-title">`)
 		if kind == "oneOf" {
-			b.Markup(`One of`)
+			b.Text(v.l.OneOf)
 		} else {
-			b.Markup(`Any of`)
+			b.Text(v.l.AnyOf)
 		}
 		b.Markup(`</p>`)
 		for i, opt := range opts {
@@ -174,8 +194,8 @@ func (v *schemaWriter) variants(b *markup.Builder, o *openapi.Obj, depth int) {
 			if label == "" {
 				label = v.TypeLabel(f)
 			}
-			b.Markup(`<details class="expandable"><summary>Option `)
-			b.Text(strconv.Itoa(i+1) + ": " + label)
+			b.Markup(`<details class="expandable"><summary>`)
+			b.Text(fill(v.l.Option, "{n}", strconv.Itoa(i+1)) + v.l.Colon + label)
 			b.Markup(`</summary><div class="details-body">`)
 			if d := f.O.Str("description"); d != "" {
 				b.HTML(v.md(d))
@@ -201,7 +221,8 @@ var constraintNames = []struct{ key, label string }{
 // facts lists enum values, constraints and the example of a schema.
 func (v *schemaWriter) facts(b *markup.Builder, o *openapi.Obj) {
 	if enum := o.List("enum"); len(enum) > 0 {
-		b.Markup(`<p class="field-enum">Available options: `)
+		b.Markup(`<p class="field-enum">`)
+		b.Text(v.l.Options + v.l.Colon)
 		for i, e := range enum {
 			if i > 0 {
 				b.Markup(", ")
@@ -236,7 +257,9 @@ func (v *schemaWriter) facts(b *markup.Builder, o *openapi.Obj) {
 		b.Markup(`</p>`)
 	}
 	if ex, ok := o.M["example"]; ok {
-		b.Markup(`<p class="field-example">Example: <code>`)
+		b.Markup(`<p class="field-example">`)
+		b.Text(v.l.Example + v.l.Colon)
+		b.Markup(`<code>`)
 		b.Text(openapi.Plain(ex))
 		b.Markup(`</code></p>`)
 	}

@@ -107,7 +107,7 @@ func (w *Pages) MDXPanel(p Page, fields func() []*mdx.ParamField) markup.HTML {
 	}
 	var b markup.Builder
 	stylesheet(&b, prefix, "_static/api.css")
-	writePlayground(&b, cfg)
+	writePlayground(&b, cfg, p.labels())
 	script(&b, prefix, "_static/playground.js")
 	return b.Fragment()
 }
@@ -238,8 +238,10 @@ func (w *Pages) MDXAuth(b *markup.Builder, p Page) {
 	if !ok {
 		return
 	}
-	v := &schemaWriter{View: &openapi.View{Budget: openapi.SchemaBudget, Work: p.Work}, md: p.Markdown}
-	b.Markup(`<div class="api-auth"><p class="api-subtitle">Authorization</p>`)
+	v := &schemaWriter{View: &openapi.View{Budget: openapi.SchemaBudget, Work: p.Work}, md: p.Markdown, l: p.labels()}
+	b.Markup(`<div class="api-auth"><p class="api-subtitle">`)
+	b.Text(v.l.Authorization)
+	b.Markup(`</p>`)
 	authField(b, sc, v)
 	b.Markup(`</div>`)
 }

@@ -51,17 +51,9 @@ type Page struct {
 	// Work bounds the schema expansion of the page, across every view of
 	// it; nil is unbounded.
 	Work *openapi.Work
-	// Text puts an interface text, given in English, in the page's
-	// language; nil leaves it English.
-	Text func(en string) string
-}
-
-// text is en in the page's language.
-func (p Page) text(en string) string {
-	if p.Text == nil {
-		return en
-	}
-	return p.Text(en)
+	// Labels are the interface texts in the page's language; nil is
+	// English.
+	Labels *Labels
 }
 
 // warnRef formats a structured warning: a message and key-value details.

@@ -22,6 +22,9 @@ type PlaygroundConfig struct {
 	// Security (the same header name, in any case): the panel shows one
 	// input for both, the credential's, and sends the header once.
 	Shared []PlaygroundParam `json:"shared,omitempty"`
+	// Text are the texts the script writes in the page's language
+	// (Labels.Playground); none on an English page.
+	Text map[string]string `json:"text,omitempty"`
 }
 
 // PlaygroundParam is one parameter input of the playground.
@@ -36,7 +39,7 @@ type PlaygroundParam struct {
 
 // playground writes the "Try it" panel of an endpoint page; playground.js fills
 // it in. Without script the page still shows the full reference.
-func (w *Pages) panel(b *markup.Builder, e *openapi.Endpoint, work *openapi.Work) {
+func (w *Pages) panel(b *markup.Builder, e *openapi.Endpoint, work *openapi.Work, l *Labels) {
 	v := &openapi.View{Spec: e.Op.Spec, Budget: openapi.SchemaBudget, Prefill: w.api.Examples.Prefill,
 		NoExamples: !w.api.Examples.Prefill, Work: work}
 	cfg := PlaygroundConfig{Method: e.Op.Method, Path: e.Op.Path, Servers: e.Servers,
@@ -62,15 +65,16 @@ func (w *Pages) panel(b *markup.Builder, e *openapi.Endpoint, work *openapi.Work
 	if cfg.Bodies = openapi.PlaygroundBodies(v, e); len(cfg.Bodies) > 0 {
 		cfg.BodyReq = e.Body.Flag("required")
 	}
-	writePlayground(b, &cfg)
+	writePlayground(b, &cfg, l)
 }
 
 // writePlayground writes the panel of one request model, OpenAPI or MDX:
 // a dialog that the "Try it" button playground.js adds next to the
 // method and path opens. Without script it stays closed, and the page
 // shows the full reference.
-func writePlayground(b *markup.Builder, cfg *PlaygroundConfig) {
+func writePlayground(b *markup.Builder, cfg *PlaygroundConfig, l *Labels) {
 	shareCredentials(cfg)
+	cfg.Text = l.Playground
 	data, err := markup.JSON(cfg)
 	if err != nil {
 		return
@@ -79,9 +83,11 @@ func writePlayground(b *markup.Builder, cfg *PlaygroundConfig) {
 	methodBadge(b, cfg.Method)
 	b.Markup(`<code class="pg-path">`)
 	b.Text(cfg.Path)
-	b.Markup(`</code><p class="playground-title" id="try-it-title">Try it</p>` +
-		`<button class="pg-close" type="button" aria-label="Close">×</button></div>` +
-		`<script type="application/json" class="playground-config">`)
+	b.Markup(`</code><p class="playground-title" id="try-it-title">`)
+	b.Text(l.TryIt)
+	b.Markup(`</p><button class="pg-close" type="button"`)
+	b.Attr("aria-label", l.Close)
+	b.Markup(`>×</button></div><script type="application/json" class="playground-config">`)
 	b.HTML(data)
 	b.Markup(`</script></dialog>`)
 }

@@ -52,7 +52,7 @@ func TestShareCredentials(t *testing.T) {
 	}
 	// The page's panel carries the shared parameters to playground.js.
 	var b markup.Builder
-	writePlayground(&b, &PlaygroundConfig{Method: "GET", Path: "/p", Security: [][]openapi.Scheme{{key}}, Params: []PlaygroundParam{params[0]}})
+	writePlayground(&b, &PlaygroundConfig{Method: "GET", Path: "/p", Security: [][]openapi.Scheme{{key}}, Params: []PlaygroundParam{params[0]}}, &EnglishLabels)
 	if got := b.String(); !containsAll(got, `<dialog class="playground" id="try-it"`, `"params":[]`, `"shared":[{"name":"x-api-key","in":"header","required":true}]`) {
 		t.Errorf("panel:\n%s", got)
 	}

@@ -21,7 +21,7 @@ func (w *Pages) responses(b *markup.Builder, e *openapi.Endpoint, v *schemaWrite
 	if rs == nil || len(rs.Keys) == 0 {
 		return nil
 	}
-	section("responses", "Responses")
+	section("responses", v.l.Responses)
 	var answers []answer
 	for _, code := range rs.Keys {
 		r, _, err := v.Spec.Deref(rs.Get(code))
@@ -37,7 +37,9 @@ func (w *Pages) responses(b *markup.Builder, e *openapi.Endpoint, v *schemaWrite
 			b.HTML(v.md(d))
 		}
 		if hdrs := r.Sub("headers"); hdrs != nil && len(hdrs.Keys) > 0 {
-			b.Markup(`<p class="api-subtitle">Headers</p>`)
+			b.Markup(`<p class="api-subtitle">`)
+			b.Text(v.l.Headers)
+			b.Markup(`</p>`)
 			for _, h := range hdrs.Keys {
 				if ho, _, err := v.Spec.Deref(hdrs.Get(h)); err == nil && ho != nil {
 					v.field(b, h, "header", openapi.MergedParam(ho, ho.Get("schema"), v.View), ho.Flag("required"), 0)
@@ -48,7 +50,7 @@ func (w *Pages) responses(b *markup.Builder, e *openapi.Endpoint, v *schemaWrite
 			var samples []sample
 			for _, mt := range content.Keys {
 				m := content.Sub(mt)
-				mediaLine(b, mt, false)
+				mediaLine(b, mt, false, v.l)
 				v.path = []string{"response-" + code}
 				v.schemaBlock(b, m.Get("schema"))
 				v.path = nil

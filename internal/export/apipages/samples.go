@@ -23,10 +23,10 @@ type sample struct {
 
 // codeGroup writes samples as a tabbed code group with copy buttons, the
 // same markup as a CodeGroup in MDX, so app.js handles both.
-func (w *Pages) codeGroup(b *markup.Builder, samples []sample) {
+func (w *Pages) codeGroup(b *markup.Builder, samples []sample, l *Labels) {
 	b.Markup(`<div class="code-group" data-tabs>`)
 	for _, s := range samples {
-		w.codeBlock(b, s)
+		w.codeBlock(b, s, l)
 	}
 	b.Markup(`</div>`)
 }
@@ -35,17 +35,17 @@ func (w *Pages) codeGroup(b *markup.Builder, samples []sample) {
 // per status. A status with several examples (named examples, or more
 // than one content type) gets a selector that api.js switches; without
 // script every example of the status shows, each under its title.
-func (w *Pages) statusGroup(b *markup.Builder, answers []answer) {
+func (w *Pages) statusGroup(b *markup.Builder, answers []answer, l *Labels) {
 	b.Markup(`<div class="code-group api-statuses" data-tabs>`)
 	for _, a := range answers {
 		if len(a.samples) == 1 {
-			w.codeBlock(b, a.samples[0])
+			w.codeBlock(b, a.samples[0], l)
 			continue
 		}
 		b.Markup(`<div class="api-status-examples"`)
 		b.Attr("data-title", a.code)
 		b.Markup(`><select class="api-example-select"`)
-		b.Attr("aria-label", "Example of the "+a.code+" response")
+		b.Attr("aria-label", fill(l.ExampleOf, "{code}", a.code))
 		b.Markup(` hidden>`)
 		for i, s := range a.samples {
 			b.Markup(`<option`)
@@ -56,7 +56,7 @@ func (w *Pages) statusGroup(b *markup.Builder, answers []answer) {
 		}
 		b.Markup(`</select>`)
 		for _, s := range a.samples {
-			w.codeBlock(b, s)
+			w.codeBlock(b, s, l)
 		}
 		b.Markup(`</div>`)
 	}
@@ -64,8 +64,8 @@ func (w *Pages) statusGroup(b *markup.Builder, answers []answer) {
 }
 
 // codeBlock writes one sample with its title and copy button.
-func (w *Pages) codeBlock(b *markup.Builder, s sample) {
-	mdx.CodeHead(b, s.title)
+func (w *Pages) codeBlock(b *markup.Builder, s sample, l *Labels) {
+	mdx.CodeHead(b, s.title, l.Code)
 	if s.media != "" {
 		if u, err := markup.Parse(s.code); err == nil {
 			if s.media == "audio" {

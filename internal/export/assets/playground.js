@@ -25,6 +25,15 @@
   var server = null;
   if (!cfgEl) return;
   var cfg = JSON.parse(cfgEl.textContent);
+  // Interface text in the page's language (cfg.text, keyed as the
+  // export's translation table), else the English given here; {name}
+  // and the like stand for a value.
+  var texts = cfg.text || {};
+  function t(key, en, vals) {
+    var s = texts[key] || en;
+    Object.keys(vals || {}).forEach(function (k) { s = s.split("{" + k + "}").join(vals[k]); });
+    return s;
+  }
   var form = el("form", { "class": "pg-form" });
   panel.appendChild(form);
 
@@ -39,7 +48,7 @@
     var first = form.querySelector("input:not([disabled]),select,textarea");
     if (first) first.focus();
   }
-  var tryIt = el("button", { "class": "try-it", type: "button", "aria-haspopup": "dialog", "aria-controls": "try-it" }, "Try it");
+  var tryIt = el("button", { "class": "try-it", type: "button", "aria-haspopup": "dialog", "aria-controls": "try-it" }, t("apiTryIt", "Try it"));
   tryIt.addEventListener("click", openPanel);
   var bar = document.querySelector(".page .endpoint") || document.querySelector(".page-head");
   if (bar) bar.appendChild(tryIt);
@@ -61,7 +70,7 @@
   function row(labelText, input, required) {
     var l = el("label");
     var span = el("span", {}, labelText);
-    if (required) span.appendChild(el("span", { "class": "req", title: "required" }, " *"));
+    if (required) span.appendChild(el("span", { "class": "req", title: t("apiRequired", "required") }, " *"));
     l.appendChild(span);
     l.appendChild(input);
     form.appendChild(l);
@@ -71,7 +80,7 @@
   // A page cannot give fetch a Cookie header (browsers forbid it), so a
   // cookie input would be sent nowhere: it is shown disabled with why,
   // and the cURL example carries it with --cookie.
-  var cookieNote = "A browser does not let a page set cookies on a request: send it with the cURL example (--cookie), or sign in to the API's site so the browser holds the cookie.";
+  var cookieNote = t("pgCookieNote", "A browser does not let a page set cookies on a request: send it with the cURL example (--cookie), or sign in to the API's site so the browser holds the cookie.");
   function cookieRow(label) {
     var i = row(label, el("input", { "class": "pg-cookie", type: "text", disabled: "", title: cookieNote }));
     form.appendChild(el("p", { "class": "pg-note" }, cookieNote));
@@ -89,7 +98,7 @@
     form.appendChild(dl);
     server.value = cfg.servers[0] || "";
   }
-  row("Server", server, true);
+  row(t("apiServer", "Server"), server, true);
 
   // Header parameters that carry a credential (the same header name) are
   // not asked for twice: the credential's input feeds them.
@@ -100,7 +109,7 @@
     return sc.type === "bearer" || sc.type === "basic" ? shared.authorization : null;
   }
   function sharedNote(p) {
-    form.appendChild(el("p", { "class": "pg-note pg-shared" }, "Also sent as the " + p.name + " header parameter."));
+    form.appendChild(el("p", { "class": "pg-note pg-shared" }, t("pgAlsoSent", "Also sent as the {name} header parameter.", { name: p.name })));
   }
 
   var auth = [];
@@ -111,8 +120,8 @@
       seen[sc.name] = true;
       var sp = sharedParam(sc);
       if (sc.type === "basic") {
-        var u = row(sc.name + " username", el("input", { "class": "pg-auth", type: "text", autocomplete: "off" }), sp && sp.required);
-        var p = row(sc.name + " password", el("input", { "class": "pg-auth", type: "password", autocomplete: "off" }), sp && sp.required);
+        var u = row(t("pgUsername", "{name} username", { name: sc.name }), el("input", { "class": "pg-auth", type: "text", autocomplete: "off" }), sp && sp.required);
+        var p = row(t("pgPassword", "{name} password", { name: sc.name }), el("input", { "class": "pg-auth", type: "password", autocomplete: "off" }), sp && sp.required);
         u.value = recall(sc.name + ":user");
         if (sp) sharedNote(sp);
         auth.push({ sc: sc, user: u, pass: p, shared: sp });
@@ -123,7 +132,7 @@
         cookieRow(label);
         return;
       }
-      var i = row(label, el("input", { "class": "pg-auth", "data-scheme": sc.name, type: "password", autocomplete: "off", placeholder: sc.type === "apiKey" ? "API key" : "token" }), sp && sp.required);
+      var i = row(label, el("input", { "class": "pg-auth", "data-scheme": sc.name, type: "password", autocomplete: "off", placeholder: sc.type === "apiKey" ? t("pgAPIKey", "API key") : t("pgToken", "token") }), sp && sp.required);
       i.value = recall(sc.name) || sc.prefill || (sp && sp["default"]) || "";
       if (sp) {
         i.setAttribute("data-name", sp.name);
@@ -161,9 +170,9 @@
     var b = bodies[i];
     bodyBox.textContent = "";
     body = { b: b, fields: [] };
-    bodyBox.appendChild(el("p", { "class": "api-subtitle" }, "Body (" + b.media + ")" + (cfg.bodyRequired ? " *" : "")));
+    bodyBox.appendChild(el("p", { "class": "api-subtitle" }, t("apiBody", "Body") + " (" + b.media + ")" + (cfg.bodyRequired ? " *" : "")));
     if (!b.form) {
-      body.text = el("textarea", { "class": "pg-body", spellcheck: "false", "aria-label": "Request body (" + b.media + ")" });
+      body.text = el("textarea", { "class": "pg-body", spellcheck: "false", "aria-label": t("pgRequestBody", "Request body") + " (" + b.media + ")" });
       body.text.value = b.example || "";
       bodyBox.appendChild(body.text);
       return;
@@ -183,8 +192,8 @@
       input.setAttribute("data-name", f.name);
       if (f["default"] && !f.binary) input.value = f["default"];
       var l = el("label");
-      var span = el("span", {}, f.name + (f.binary ? " (file)" : ""));
-      if (f.required) span.appendChild(el("span", { "class": "req", title: "required" }, " *"));
+      var span = el("span", {}, f.name + (f.binary ? " (" + t("pgFile", "file") + ")" : ""));
+      if (f.required) span.appendChild(el("span", { "class": "req", title: t("apiRequired", "required") }, " *"));
       l.appendChild(span);
       l.appendChild(input);
       bodyBox.appendChild(l);
@@ -192,10 +201,10 @@
     });
   }
   if (bodies.length > 1) {
-    var pick = el("select", { "class": "pg-media", "aria-label": "Content type" });
+    var pick = el("select", { "class": "pg-media", "aria-label": t("pgContentType", "Content type") });
     bodies.forEach(function (b, i) { pick.appendChild(el("option", { value: String(i) }, b.media)); });
     pick.addEventListener("change", function () { showBody(+pick.value); });
-    row("Content type", pick);
+    row(t("pgContentType", "Content type"), pick);
   }
   if (bodies.length) {
     form.appendChild(bodyBox);
@@ -243,7 +252,7 @@
     });
   }
 
-  var send = el("button", { "class": "send", type: "submit" }, "Send");
+  var send = el("button", { "class": "send", type: "submit" }, t("pgSend", "Send"));
   form.appendChild(send);
   var result = el("div", { "class": "pg-result", "aria-live": "polite" });
   panel.appendChild(result);
@@ -257,7 +266,7 @@
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();
     var base = server.value.trim();
-    if (cfg.locked && cfg.servers.indexOf(base) < 0) return fail("This bundle sends requests only to the servers of its API description.");
+    if (cfg.locked && cfg.servers.indexOf(base) < 0) return fail(t("pgLocked", "This bundle sends requests only to the servers of its API description."));
     var path = cfg.path, query = new URLSearchParams(), headers = {}, missing = [];
     params.forEach(function (x) {
       var v = x.input.value;
@@ -275,7 +284,7 @@
     });
     var payload = null;
     if (body && body.b.form) payload = formBody(missing);
-    if (missing.length) return fail("Required: " + missing.join(", "));
+    if (missing.length) return fail(t("pgMissing", "Required: {list}", { list: missing.join(", ") }));
     auth.forEach(function (a) {
       var sc = a.sc;
       if (a.user) {
@@ -295,7 +304,7 @@
     var init = { method: cfg.method, headers: headers, mode: "cors", credentials: "omit", cache: "no-store" };
     if (!payload && body && body.text && body.text.value.trim() !== "") {
       if (/json/.test(body.b.media)) {
-        try { JSON.parse(body.text.value); } catch (e) { return fail("The body is not valid JSON: " + e.message); }
+        try { JSON.parse(body.text.value); } catch (e) { return fail(t("pgBadJSON", "The body is not valid JSON: {error}", { error: e.message })); }
       }
       headers["Content-Type"] = body.b.media;
       init.body = body.text.value;
@@ -303,9 +312,9 @@
     var url = join(base, path);
     var qs = query.toString();
     if (qs) url += "?" + qs;
-    if (!/^https?:\/\//i.test(url)) return fail("The server URL must be absolute (http:// or https://): " + url);
+    if (!/^https?:\/\//i.test(url)) return fail(t("pgRelative", "The server URL must be absolute (http:// or https://): {url}", { url: url }));
     send.disabled = true;
-    result.textContent = "Sending…";
+    result.textContent = t("pgSending", "Sending…");
     var t0 = performance.now();
     (payload || Promise.resolve(null)).then(function (data) {
       if (data) init.body = data;
@@ -317,7 +326,7 @@
       if (media) return res.blob().then(function (blob) { show(res, null, performance.now() - t0, media[1], blob); });
       return res.text().then(function (text) { show(res, text, performance.now() - t0); });
     }).catch(function (err) {
-      fail("The request failed (" + err.message + "). From a page opened from a file or another site, the API must allow this origin with CORS.");
+      fail(t("pgFailed", "The request failed ({error}). From a page opened from a file or another site, the API must allow this origin with CORS.", { error: err.message }));
     }).then(function () { send.disabled = false; });
   });
 
@@ -329,14 +338,14 @@
     head.appendChild(el("span", { "class": "pg-time" }, Math.round(ms) + " ms"));
     result.appendChild(head);
     var hs = el("details", { "class": "pg-headers" });
-    hs.appendChild(el("summary", {}, "Headers"));
+    hs.appendChild(el("summary", {}, t("apiHeaders", "Headers")));
     var lines = [];
     res.headers.forEach(function (v, k) { lines.push(k + ": " + v); });
     hs.appendChild(el("pre", {}, lines.join("\n")));
     result.appendChild(hs);
     if (media) {
       var out = el(media === "image" ? "img" : media, { "class": "pg-media-out" });
-      if (media === "image") out.alt = "Response image";
+      if (media === "image") out.alt = t("pgResponseImage", "Response image");
       else out.controls = true;
       out.src = URL.createObjectURL(blob);
       result.appendChild(out);

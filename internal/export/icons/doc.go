@@ -3,7 +3,9 @@
 // Tabler, chosen by docs.json's icons.library and, for Font Awesome, a
 // style (iconType). Each icon is written as inline SVG painted in
 // currentColor, so a page carries exactly the icons it uses, works from
-// file:// and loads nothing from outside the bundle.
+// file:// and loads nothing from outside the bundle; an icon a page shows
+// more than once is defined once at its top and shown through <use>
+// (Set.Defs).
 //
 // The drawings come from the libraries' npm packages, turned by gen/main.go
 // (go generate) into one gzip'd data file per library under data/, next to

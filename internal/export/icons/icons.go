@@ -71,6 +71,7 @@ type Set struct {
 
 	mu      sync.Mutex
 	cache   map[cacheKey]markup.HTML
+	defs    map[string]markup.HTML // the shapes of each icon drawn, by id
 	used    map[Library]bool
 	unknown map[string]*places // "library\x00name" -> where it was used
 	subst   map[string]*places // requested style -> the icons drawn in another
@@ -113,11 +114,12 @@ func (p *places) String() string {
 
 // NewSet returns the icons of an export whose icons.library is lib.
 func NewSet(lib Library) *Set {
-	return &Set{lib: lib, cache: map[cacheKey]markup.HTML{}, used: map[Library]bool{},
+	return &Set{lib: lib, cache: map[cacheKey]markup.HTML{}, defs: map[string]markup.HTML{}, used: map[Library]bool{},
 		unknown: map[string]*places{}, subst: map[string]*places{}, errs: map[string]bool{}}
 }
 
-// Draw returns the inline SVG of r, or nothing when the library has no
+// Draw returns the SVG of r, which shows the icon's shapes defined once
+// in the page (Defs puts them there), or nothing when the library has no
 // such icon: a dot would only hide the mistake, and the name is recorded
 // with where for the warning. where says where the icon is used
 // ("guide.mdx (Card)").
@@ -158,8 +160,12 @@ func (s *Set) Draw(r Ref, where string) markup.HTML {
 		k := cacheKey{lib, st, name}
 		h, ok := s.cache[k]
 		if !ok {
-			h = svg(d.Styles[st].Paint, d.Icons[i])
+			// One id per drawing: aliases ("home", "house") and styles
+			// that share a drawing share its definition.
+			id := "i:" + string(lib) + ":" + strconv.Itoa(i)
+			h = svg(d.Styles[st].Paint, id, d.Icons[i])
 			s.cache[k] = h
+			s.defs[id] = shapes(d.Icons[i])
 		}
 		return h
 	}

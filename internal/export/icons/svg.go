@@ -6,12 +6,12 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
-// svg writes a drawing as an inline <svg> of class "i", 16 pixels square
+// svg writes a use of a drawing: an <svg> of class "i", 16 pixels square
 // until CSS says otherwise, painted in currentColor so it takes the colour
-// of the text around it. Element and attribute names come from constants
-// here; the data's values are escaped like any text, so the data file can
-// hold nothing that runs.
-func svg(paint string, d drawing) markup.HTML {
+// of the text around it, that shows the shapes of id (a <g> of the
+// page's icon definitions, see Set.Defs) through <use>. The shapes inherit
+// the paint, so one definition serves every use, in either colour mode.
+func svg(paint, id string, d drawing) markup.HTML {
 	var b markup.Builder
 	b.Markup(`<svg class="i" viewBox="`)
 	b.Text(strconv.Itoa(d.Box[0]) + " " + strconv.Itoa(d.Box[1]) + " " + strconv.Itoa(d.Box[2]) + " " + strconv.Itoa(d.Box[3]))
@@ -21,7 +21,17 @@ func svg(paint string, d drawing) markup.HTML {
 	} else {
 		b.Markup(`fill="currentColor"`)
 	}
-	b.Markup(` aria-hidden="true" focusable="false">`)
+	b.Markup(` aria-hidden="true" focusable="false"><use href="`)
+	b.URL(markup.Fragment(id))
+	b.Markup(`"/></svg>`)
+	return b.Fragment()
+}
+
+// shapes writes a drawing's shapes. Element and attribute names come
+// from constants here; the data's values are escaped like any text, so
+// the data file can hold nothing that runs.
+func shapes(d drawing) markup.HTML {
+	var b markup.Builder
 	for _, el := range d.El {
 		if len(el) == 0 || !openShape(&b, el[0]) {
 			continue
@@ -31,7 +41,6 @@ func svg(paint string, d drawing) markup.HTML {
 		}
 		b.Markup(`/>`)
 	}
-	b.Markup(`</svg>`)
 	return b.Fragment()
 }
 

@@ -27,19 +27,35 @@ type Heading struct {
 	Text  string
 }
 
-// NewMarkdown builds the goldmark converter shared by all workers; goldmark
+// Labels are the interface texts mdx writes into a page (a code block's
+// copy button, a heading's link), in the page's language; the facade
+// fills them from its translation table.
+type Labels struct {
+	Copy       string // the copy button of a code block
+	AnchorLink string // the accessible name of a heading's link to itself
+}
+
+// EnglishLabels are the labels of an English page.
+var EnglishLabels = Labels{Copy: "Copy", AnchorLink: "Link to this section"}
+
+// NewMarkdown builds the goldmark converter of English pages; see
+// NewMarkdownIn.
+func NewMarkdown() goldmark.Markdown { return NewMarkdownIn(EnglishLabels) }
+
+// NewMarkdownIn builds the goldmark converter shared by all workers for
+// the pages of one language (l); goldmark
 // keeps per-document state in the parser context, so one instance is safe
 // for concurrent use. Indented code blocks stay enabled (goldmark's list
 // parser depends on them); MDX indentation inside components is removed
 // by the preprocessor instead. Heading ids are made by ToHTML, once a
 // heading's inline content is parsed (goldmark's own would see only the
 // raw line, markup and link addresses included).
-func NewMarkdown() goldmark.Markdown {
+func NewMarkdownIn(l Labels) goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(extension.GFM, extension.Footnote),
 		goldmark.WithRendererOptions(
 			html.WithUnsafe(), // components are emitted as raw HTML
-			renderer.WithNodeRenderers(util.Prioritized(&codeRenderer{}, 100)),
+			renderer.WithNodeRenderers(util.Prioritized(&codeRenderer{labels: l}, 100)),
 		),
 	)
 }
@@ -77,16 +93,16 @@ func ToHTML(md goldmark.Markdown, src []byte, w *bytes.Buffer) ([]Heading, error
 // codeRenderer highlights fenced code at export time with chroma, so pages
 // need no client-side highlighter, and gives headings anchor links. The info string is "lang title", as the
 // platform writes code block titles.
-type codeRenderer struct{}
+type codeRenderer struct{ labels Labels }
 
 func (r *codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindFencedCodeBlock, r.render)
-	reg.Register(ast.KindHeading, renderHeading)
+	reg.Register(ast.KindHeading, r.renderHeading)
 }
 
 // renderHeading adds a visible anchor link to headings with an id, so a
 // reader can copy a link to any section without script.
-func renderHeading(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r *codeRenderer) renderHeading(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*ast.Heading)
 	level := "0123456"[n.Level : n.Level+1]
 	if entering {
@@ -100,7 +116,7 @@ func renderHeading(w util.BufWriter, _ []byte, node ast.Node, entering bool) (as
 	if id, ok := n.AttributeString("id"); ok {
 		if b, ok := id.([]byte); ok {
 			var a markup.Builder
-			SectionAnchor(&a, string(b))
+			SectionAnchor(&a, string(b), r.labels)
 			_, _ = w.WriteString(a.String())
 		}
 	}
@@ -135,7 +151,7 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 		label = lang
 	}
 	var head markup.Builder
-	CodeHead(&head, label)
+	CodeHead(&head, label, r.labels)
 	_, _ = w.WriteString(head.String())
 	if err := highlight(w, lang, code.String()); err != nil {
 		_, _ = w.WriteString(PlainCode(code.String()).String())
@@ -145,13 +161,15 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 }
 
 // CodeHead opens a code block with its title bar and copy button; the
-// caller closes the block's <div>.
-func CodeHead(b *markup.Builder, title string) {
+// caller closes the block's <div>. The button's text is l.Copy.
+func CodeHead(b *markup.Builder, title string, l Labels) {
 	b.Markup(`<div class="code-block"`)
 	b.Attr("data-title", title)
 	b.Markup(`><div class="code-head"><span class="code-title">`)
 	b.Text(title)
-	b.Markup(`</span><button class="copy" type="button">Copy</button></div>`)
+	b.Markup(`</span><button class="copy" type="button">`)
+	b.Text(l.Copy)
+	b.Markup(`</button></div>`)
 }
 
 // PlainCode is code shown without highlighting.
@@ -159,11 +177,14 @@ func PlainCode(code string) markup.HTML {
 	return markup.Concat(markup.Const(`<pre class="chroma"><code>`), markup.Text(code), markup.Const(`</code></pre>`))
 }
 
-// SectionAnchor is the link icon of a heading: a link to its own id.
-func SectionAnchor(b *markup.Builder, id string) {
+// SectionAnchor is the link icon of a heading: a link to its own id,
+// named l.AnchorLink.
+func SectionAnchor(b *markup.Builder, id string, l Labels) {
 	b.Markup(`<a class="anchor" href="`)
 	b.URL(markup.Fragment(id))
-	b.Markup(`" aria-label="Link to this section"></a>`)
+	b.Markup(`"`)
+	b.Attr("aria-label", l.AnchorLink)
+	b.Markup(`></a>`)
 }
 
 func highlight(w util.BufWriter, lang, code string) error {

@@ -3,7 +3,6 @@ package uitext
 import (
 	"encoding/json"
 	"strings"
-	"sync"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
@@ -53,25 +52,6 @@ func (u Text) T(key string) string {
 	}
 	return uiStrings["en"][key]
 }
-
-// English is the text whose English is en in the page's language, for
-// packages that write interface text in English (the API pages); a text
-// the table lacks stays as given.
-func (u Text) English(en string) string {
-	if k, ok := englishKeys()[en]; ok {
-		return u.T(k)
-	}
-	return en
-}
-
-// englishKeys are the keys of the table by their English text.
-var englishKeys = sync.OnceValue(func() map[string]string {
-	m := make(map[string]string, len(uiStrings["en"]))
-	for k, v := range uiStrings["en"] {
-		m[v] = k
-	}
-	return m
-})
 
 // htmlLang is the page's language as <html lang> takes it.
 func (u Text) htmlLang() string {
@@ -134,28 +114,25 @@ func (u Text) HTMLAttrs(b *markup.Builder) {
 	b.Attr("data-ui", string(data))
 }
 
-// Localize turns the English interface text that leaf packages write
-// into page content (the copy button of a code block, a heading's link
-// label, the sidebar's "deprecated" tag, the spec download link) into
-// the page's language. Each pattern is our own markup, which text of a
-// page cannot produce: its < and " are escaped.
-func (u Text) Localize(page string) string {
-	if u.table == nil || u.code == "en" {
-		return page
+// IsEnglish reports whether the page's interface is English: an English
+// page, or a language the table lacks.
+func (u Text) IsEnglish() bool { return u.table == nil || u.code == "en" }
+
+// Keys are the keys of the table, in no particular order; English has
+// every one.
+func Keys() []string {
+	ks := make([]string, 0, len(uiStrings["en"]))
+	for k := range uiStrings["en"] {
+		ks = append(ks, k)
 	}
-	return localizers()[u.code].Replace(page)
+	return ks
 }
 
-// localizers are localize's replacers by language, built on first use.
-var localizers = sync.OnceValue(func() map[string]*strings.Replacer {
-	m := make(map[string]*strings.Replacer, len(uiStrings))
-	for code := range uiStrings {
-		u := For(code)
-		m[code] = strings.NewReplacer(
-			`<button class="copy" type="button">Copy</button>`, `<button class="copy" type="button">`+markup.Escape(u.T("copy"))+`</button>`,
-			`aria-label="Link to this section"`, `aria-label="`+markup.Escape(u.T("anchorLink"))+`"`,
-			`<span class="nav-tag nav-deprecated">deprecated</span>`, `<span class="nav-tag nav-deprecated">`+markup.Escape(u.T("deprecated"))+`</span>`,
-			`" download>Download API spec</a>`, `" download>`+markup.Escape(u.T("downloadSpec"))+`</a>`)
+// Languages are the codes the table has, in no particular order.
+func Languages() []string {
+	cs := make([]string, 0, len(uiStrings))
+	for c := range uiStrings {
+		cs = append(cs, c)
 	}
-	return m
-})
+	return cs
+}

@@ -94,16 +94,3 @@ func TestUIFor_aliasesAndFallback(t *testing.T) {
 		t.Errorf("language names: %q %q %q", LanguageName("ja"), LanguageName("cn"), LanguageName("xx"))
 	}
 }
-
-// TestUIStrings_englishIsUnique: packages that write English interface
-// text (the API pages) find its key by the English, so no two keys may
-// share it.
-func TestUIStrings_englishIsUnique(t *testing.T) {
-	seen := map[string]string{}
-	for k, v := range uiStrings["en"] {
-		if o, ok := seen[v]; ok {
-			t.Errorf("keys %q and %q are both %q in English", k, o, v)
-		}
-		seen[v] = k
-	}
-}
