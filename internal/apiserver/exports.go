@@ -32,6 +32,8 @@ const (
 type exportAPI struct {
 	// srv is the server whose store, runner and signer it uses.
 	srv *Server
+	// statuses keeps the last status answer of each job (statusbody.go).
+	statuses statusBodies
 }
 
 // exportOp makes a route handler of an exportAPI method.
@@ -132,7 +134,7 @@ func (ex *exportAPI) getExport(w http.ResponseWriter, r *http.Request) error {
 	if lj, ok := s.live.Load(rec.JobID); ok {
 		lj.(*liveJob).overlay(rec)
 	}
-	writeJSON(w, http.StatusOK, ex.exportView(rec))
+	ex.statuses.write(w, ex.exportView(rec))
 	return nil
 }
 

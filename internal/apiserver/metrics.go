@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
 // PathMetrics is where the server answers Prometheus scrapes. It is not in
@@ -67,6 +68,9 @@ func newMetrics(s *Server) *metrics {
 	m.reg.MustRegister(m.exportSeconds, m.archiveSeconds, m.links, m.storeErrors,
 		&jobCollector{s: s, storeErrors: m.storeErrors.WithLabelValues("scrape")},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if p, ok := s.store.(pooled); ok {
+		m.reg.MustRegister(poolCollector{p})
+	}
 	return m
 }
 
@@ -142,4 +146,40 @@ func (c *jobCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(exportsDesc, prometheus.GaugeValue, float64(n[st]), st)
 	}
 	ch <- prometheus.MustNewConstMetric(queueDesc, prometheus.GaugeValue, float64(n[api.ExportQueued]))
+}
+
+// pooled is a store on a database connection pool (PostgreSQL).
+type pooled interface{ PoolStats() jobstore.PoolStats }
+
+var (
+	poolAcquiresDesc = prometheus.NewDesc("docsadmin_db_pool_acquires_total",
+		"Connections taken from the database pool: one per query or transaction, so the store's round trips.", nil, nil)
+	poolWaitsDesc = prometheus.NewDesc("docsadmin_db_pool_waits_total",
+		"Pool acquisitions that found every connection taken and waited.", nil, nil)
+	poolAcquireSecondsDesc = prometheus.NewDesc("docsadmin_db_pool_acquire_seconds_total",
+		"Time pool acquisitions took in all, most of it waiting for a connection.", nil, nil)
+	poolConnsDesc = prometheus.NewDesc("docsadmin_db_pool_connections",
+		"Database connections by state (in_use, idle).", []string{"state"}, nil)
+	poolMaxDesc = prometheus.NewDesc("docsadmin_db_pool_max_connections",
+		"The most connections the pool opens.", nil, nil)
+)
+
+// poolCollector reads the database pool's figures at scrape time: whether
+// requests wait for connections, and how many round trips they make.
+type poolCollector struct{ p pooled }
+
+func (c poolCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{poolAcquiresDesc, poolWaitsDesc, poolAcquireSecondsDesc, poolConnsDesc, poolMaxDesc} {
+		ch <- d
+	}
+}
+
+func (c poolCollector) Collect(ch chan<- prometheus.Metric) {
+	st := c.p.PoolStats()
+	ch <- prometheus.MustNewConstMetric(poolAcquiresDesc, prometheus.CounterValue, float64(st.Acquires))
+	ch <- prometheus.MustNewConstMetric(poolWaitsDesc, prometheus.CounterValue, float64(st.Waits))
+	ch <- prometheus.MustNewConstMetric(poolAcquireSecondsDesc, prometheus.CounterValue, st.AcquireTime.Seconds())
+	ch <- prometheus.MustNewConstMetric(poolConnsDesc, prometheus.GaugeValue, float64(st.InUse), "in_use")
+	ch <- prometheus.MustNewConstMetric(poolConnsDesc, prometheus.GaugeValue, float64(st.Idle), "idle")
+	ch <- prometheus.MustNewConstMetric(poolMaxDesc, prometheus.GaugeValue, float64(st.Max))
 }

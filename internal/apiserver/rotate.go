@@ -3,6 +3,7 @@ package apiserver
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -35,6 +36,16 @@ func RotateCommand(_ context.Context, args []string, stdout, stderr io.Writer) i
 	if fs.NArg() > 0 {
 		return cmd.Usagef("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
+	// Checked before the lock, whose file would otherwise be created in a
+	// data dir that holds nothing to rotate.
+	switch has, err := linksign.HasKeyRing(*dataDir); {
+	case err != nil:
+		log.Error("rotate signing key", "error", err)
+		return cli.ExitFailed
+	case !has:
+		log.Error("rotate signing key", "error", noKeyError(*dataDir))
+		return cli.ExitFailed
+	}
 	// The store is opened only for its lock: a running server would keep
 	// signing with the key it loaded, and would not learn of the new one.
 	st, err := jobstore.OpenBolt(*dataDir)
@@ -44,6 +55,9 @@ func RotateCommand(_ context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	defer st.Close() //nolint:errcheck // nothing was written through the store
 	old, next, err := linksign.RotateKeyRing(*dataDir, rand.Reader, time.Now(), *drop)
+	if errors.Is(err, linksign.ErrNoKeyRing) {
+		err = noKeyError(*dataDir) // removed while we took the lock
+	}
 	if err != nil {
 		log.Error("rotate signing key", "error", err)
 		return cli.ExitFailed
@@ -54,4 +68,11 @@ func RotateCommand(_ context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	_, _ = fmt.Fprintf(stdout, "new signing key %s; previous keys %s: %s\n", next, verb, strings.Join(old, ", "))
 	return cli.ExitOK
+}
+
+// noKeyError explains a data dir without a signing key: there is nothing
+// to rotate, and creating a key there would leave a secret nobody uses.
+func noKeyError(dataDir string) error {
+	return fmt.Errorf("%w in %s: a server creates its key on its first start, and one that keeps "+
+		"exports in an object store never does (the store presigns its links); nothing to rotate", linksign.ErrNoKeyRing, dataDir)
 }

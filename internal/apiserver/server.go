@@ -108,7 +108,9 @@ type Server struct {
 	log       hclog.Logger
 	exporter  Exporter
 	store     jobstore.Store
-	signer    *linksign.Signer
+	// signer signs and checks the links of a data-dir server; nil with an
+	// object store, whose links the store presigns (loadSigner).
+	signer *linksign.Signer
 	// objects is the bucket of sites and archives; nil keeps them in the
 	// data dir.
 	objects   *objstore.Store
@@ -235,21 +237,17 @@ func New(opts Options) (*Server, error) {
 	}
 	// The bbolt store holds the data-dir lock; the signing key is created
 	// only once it is taken, so two servers started together on an empty
-	// data dir cannot each write (and sign with) a different key. Servers
-	// sharing a database take no such lock: until the signing key moves
-	// out of the data dir, start the first before the others.
+	// data dir cannot each write (and sign with) a different key.
 	if s.objects, err = s.openObjects(opts); err != nil {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
 	if s.store, err = openJobStore(opts); err != nil {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
-	ring, err := linksign.LoadKeyRing(opts.DataDir, s.random, s.clock.Now(), s.linkTTL)
-	if err != nil {
+	if err := s.loadSigner(opts.DataDir); err != nil {
 		_ = s.store.Close()
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
-	s.signer = &linksign.Signer{Ring: ring}
 	if err := s.orgs.Load(); err != nil {
 		_ = s.store.Close()
 		return nil, fmt.Errorf("apiserver: %w", err)
@@ -289,6 +287,23 @@ func New(opts Options) (*Server, error) {
 	}()
 	s.handler = s.routes()
 	return s, nil
+}
+
+// loadSigner loads (creating it on first start) the key ring that signs
+// bundle links, if this server signs any. With an object store the store
+// presigns every link and downloadBundle answers 404, so a replica there
+// has no key to create, keep secret or rotate; a ring left in the data dir
+// from before the store is left as it is, unread.
+func (s *Server) loadSigner(dataDir string) error {
+	if s.objects != nil {
+		return nil
+	}
+	ring, err := linksign.LoadKeyRing(dataDir, s.random, s.clock.Now(), s.linkTTL)
+	if err != nil {
+		return err
+	}
+	s.signer = &linksign.Signer{Ring: ring}
+	return nil
 }
 
 // errNeedsObjectStore refuses a shared database while sites and archives

@@ -35,6 +35,8 @@ var (
 type Bolt struct {
 	db    *bolt.DB
 	fault WriteFaults
+	// decoded saves status reads decoding an unchanged record (readmemo.go).
+	decoded exportDecodes
 }
 
 var _ Store = (*Bolt)(nil)
@@ -228,8 +230,21 @@ func (s *Bolt) PutExportJob(rec *ExportJob) error {
 
 // ExportJob implements Store.
 func (s *Bolt) ExportJob(id string) (*ExportJob, error) {
-	var rec ExportJob
-	return &rec, s.get(bucketExportJobs, id, &rec)
+	var rec *ExportJob
+	err := s.db.View(func(tx *bolt.Tx) error {
+		data := tx.Bucket(bucketExportJobs).Get([]byte(id))
+		if data == nil {
+			s.decoded.forget(id)
+			return ErrNoRecord
+		}
+		var err error
+		rec, err = s.decoded.decode(id, data)
+		return err
+	})
+	if err != nil {
+		return &ExportJob{}, err
+	}
+	return rec, nil
 }
 
 // ExportJobs implements Store.

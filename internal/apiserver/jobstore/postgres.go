@@ -27,6 +27,8 @@ import (
 type Postgres struct {
 	pool  *pgxpool.Pool
 	fault WriteFaults
+	// reads coalesces concurrent export job reads (postgres_reads.go).
+	reads pgExportReads
 }
 
 var _ Store = (*Postgres)(nil)

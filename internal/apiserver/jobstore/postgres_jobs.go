@@ -38,12 +38,7 @@ func (s *Postgres) tx(fn func(ctx context.Context, tx pgx.Tx) error) error {
 }
 
 // ExportJob implements Store.
-func (s *Postgres) ExportJob(id string) (*ExportJob, error) {
-	ctx, cancel := opCtx()
-	defer cancel()
-	var rec ExportJob
-	return &rec, scanRecord(s.pool.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1", id), &rec)
-}
+func (s *Postgres) ExportJob(id string) (*ExportJob, error) { return s.reads.get(s.pool, id) }
 
 // ExportJobs implements Store.
 func (s *Postgres) ExportJobs() ([]*ExportJob, error) {

@@ -169,16 +169,38 @@ func LoadKeyRing(dataDir string, random io.Reader, now time.Time, linkTTL time.D
 	return r, nil
 }
 
+// ErrNoKeyRing is a data dir without a signing key: no server signed links
+// from it yet, or its server keeps exports in an object store, which
+// presigns the links itself and never creates a key.
+var ErrNoKeyRing = errors.New("no signing key")
+
+// HasKeyRing reports whether dataDir holds a signing key, in the ring or
+// in the legacy file, without reading or changing it.
+func HasKeyRing(dataDir string) (bool, error) {
+	for _, name := range []string{keyRingFile, legacyKeyFile} {
+		_, err := os.Stat(filepath.Join(dataDir, name))
+		if err == nil {
+			return true, nil
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return false, fmt.Errorf("signing key: %w", err)
+		}
+	}
+	return false, nil
+}
+
 // RotateKeyRing adds a new current key. The previous keys are retired:
 // they keep verifying links until those expire, unless dropPrevious asks
 // to forget them at once (after a leak, every link they signed must die).
+// A data dir without a key is ErrNoKeyRing: a key nobody signs with would
+// only be one more secret to guard, and the first start creates one.
 func RotateKeyRing(dataDir string, random io.Reader, now time.Time, dropPrevious bool) (old []string, next string, err error) {
 	r, err := readKeyRing(dataDir)
 	if err != nil {
 		return nil, "", err
 	}
 	if r == nil {
-		r = &KeyRing{}
+		return nil, "", ErrNoKeyRing
 	}
 	k, err := newSigningKey(random, now)
 	if err != nil {

@@ -1,0 +1,42 @@
+package apiserver_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
+)
+
+// On PostgreSQL /metrics shows the connection pool: its size, what is in
+// use, and the acquisitions (round trips) that status reads add to; the
+// embedded store has no pool and no such series.
+func TestMetrics_databasePool(t *testing.T) {
+	env := apiservertest.Start(t, apiservertest.WithDatabase(pgtest.DB(t)))
+	id := completedExport(t, env)
+	before := testutil.Scrape(t, env.URL+apiserver.PathMetrics)
+	if n := before.Must(t, "docsadmin_db_pool_max_connections"); n < 1 {
+		t.Fatalf("pool of %v connections", n)
+	}
+	before.Must(t, "docsadmin_db_pool_connections", "state", "idle")
+	before.Must(t, "docsadmin_db_pool_waits_total")
+	before.Must(t, "docsadmin_db_pool_acquire_seconds_total")
+	const reads = 5
+	for range reads {
+		if r := call(t, "GET", env.URL+api.PathExportJobs+"/"+id, env.Key, nil); r.status != http.StatusOK {
+			t.Fatalf("status read: %d %s", r.status, r.body)
+		}
+	}
+	after := testutil.Scrape(t, env.URL+apiserver.PathMetrics)
+	if d := after.Must(t, "docsadmin_db_pool_acquires_total") - before.Must(t, "docsadmin_db_pool_acquires_total"); d < reads {
+		t.Fatalf("%d status reads, one after another, added %v pool acquisitions; want at least one each", reads, d)
+	}
+
+	embedded := apiservertest.Start(t)
+	if v, ok := testutil.Scrape(t, embedded.URL+apiserver.PathMetrics).Value("docsadmin_db_pool_acquires_total"); ok {
+		t.Fatalf("embedded store reports a database pool: %v", v)
+	}
+}
