@@ -31,7 +31,16 @@ import (
 //
 // Records written before packs name an a<n>/site/ prefix holding one
 // object per file; packPrefix tells the layouts apart.
-const packSize = 8 << 20
+//
+// A pack stays below the smallest part size S3 allows, so that whatever
+// the store's part size it goes up in one PUT: a pack just over the part
+// size was a multipart upload of four requests.
+const packSize = objstore.MinPartSize - packSlack
+
+// packSlack is room for the last entry's tar header, padding and PAX
+// records and the tar trailer, which a pack may add beyond the files'
+// bytes counted when it is cut.
+const packSlack = 64 << 10
 
 // packConcurrency is how many packs are uploaded at once. Each is at
 // most packSize in memory (a larger file streams as a pack of its own),
@@ -101,8 +110,8 @@ func (sp *sitePublisher) uploadPacks(ctx context.Context, dir, prefix string) (i
 		_, err := s.objects.Put(gctx, packKey(prefix, n), r, objstore.PutOptions{ContentType: "application/x-tar"})
 		return err
 	}
-	var pack bytes.Buffer
-	tw := tar.NewWriter(&pack)
+	pack := new(bytes.Buffer)
+	tw := tar.NewWriter(pack)
 	packs, inPack := 0, 0
 	flush := func() error {
 		if inPack == 0 {
@@ -112,10 +121,12 @@ func (sp *sitePublisher) uploadPacks(ctx context.Context, dir, prefix string) (i
 			return err
 		}
 		packs++
-		n, data := packs, bytes.Clone(pack.Bytes())
-		g.Go(func() error { return put(n, bytes.NewReader(data)) })
-		pack.Reset()
-		tw, inPack = tar.NewWriter(&pack), 0
+		// The buffer goes to the upload as it is; the next pack starts
+		// a new one rather than copy this.
+		n, data := packs, pack
+		g.Go(func() error { return put(n, bytes.NewReader(data.Bytes())) })
+		pack = new(bytes.Buffer)
+		tw, inPack = tar.NewWriter(pack), 0
 		return nil
 	}
 	for _, rel := range order {
@@ -132,6 +143,12 @@ func (sp *sitePublisher) uploadPacks(ctx context.Context, dir, prefix string) (i
 			return 0, fmt.Errorf("upload site: %w", err)
 		}
 		total.Add(st.Size())
+		if inPack > 0 && int64(pack.Len())+st.Size() > packSize {
+			if err := flush(); err != nil {
+				_ = f.Close()
+				return 0, fmt.Errorf("upload site: %w", err)
+			}
+		}
 		if st.Size() >= packSize {
 			// A large file streams as a pack of its own, never whole
 			// in memory.
@@ -157,11 +174,6 @@ func (sp *sitePublisher) uploadPacks(ctx context.Context, dir, prefix string) (i
 			return 0, fmt.Errorf("upload site: %w", err)
 		}
 		inPack++
-		if pack.Len() >= packSize {
-			if err := flush(); err != nil {
-				return 0, fmt.Errorf("upload site: %w", err)
-			}
-		}
 	}
 	if err := flush(); err != nil {
 		return 0, fmt.Errorf("upload site: %w", err)

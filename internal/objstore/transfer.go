@@ -57,6 +57,10 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, o PutOptions) 
 	if err := checkMetadata(o.Metadata); err != nil {
 		return Info{}, err
 	}
+	if br, ok := r.(*bytes.Reader); ok && int64(br.Len()) < s.partSize {
+		// Already in memory: sent as it is, not copied first.
+		return s.putSmall(ctx, key, br, int64(br.Len()), o)
+	}
 	buf, full, err := readPart(r, make([]byte, 0, firstBufSize(r, s.partSize)), s.partSize)
 	if err != nil {
 		return Info{}, fmt.Errorf("object store: put %s: read content: %w", key, err)
@@ -64,9 +68,14 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, o PutOptions) 
 	if full {
 		return s.putMultipart(ctx, key, buf, r, o)
 	}
+	return s.putSmall(ctx, key, bytes.NewReader(buf), int64(len(buf)), o)
+}
+
+// putSmall stores an object of at most one part in one request.
+func (s *Store) putSmall(ctx context.Context, key string, body io.ReadSeeker, size int64, o PutOptions) (Info, error) {
 	in := &s3.PutObjectInput{
-		Bucket: &s.cfg.Bucket, Key: &key, Body: bytes.NewReader(buf),
-		ContentLength: aws.Int64(int64(len(buf))), Metadata: o.Metadata, IfNoneMatch: o.ifNoneMatch(),
+		Bucket: &s.cfg.Bucket, Key: &key, Body: body,
+		ContentLength: aws.Int64(size), Metadata: o.Metadata, IfNoneMatch: o.ifNoneMatch(),
 	}
 	if o.ContentType != "" {
 		in.ContentType = &o.ContentType
@@ -75,7 +84,7 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, o PutOptions) 
 	if err != nil {
 		return Info{}, s.wrap("put", key, err)
 	}
-	return Info{Key: key, Size: int64(len(buf)), ETag: strings.Trim(aws.ToString(out.ETag), `"`),
+	return Info{Key: key, Size: size, ETag: strings.Trim(aws.ToString(out.ETag), `"`),
 		ContentType: o.ContentType, Metadata: o.Metadata}, nil
 }
 
