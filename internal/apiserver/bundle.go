@@ -77,12 +77,12 @@ func (er *exportRunner) ensureArchive(r *http.Request, rec *jobstore.ExportJob) 
 		// Not the request's context: a client that gives up must not
 		// turn a missing answer into a failed build (see below).
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), readyzTimeout)
-		size, version, err := er.statArchive(ctx, rec)
+		size, version, err := er.sites.statArchive(ctx, rec)
 		cancel()
 		if !errors.Is(err, objstore.ErrNotFound) {
 			return size, version, err
 		}
-		build = func() (int64, string, error) { return er.buildObjectArchive(rec) }
+		build = func() (int64, string, error) { return er.sites.buildObjectArchive(rec) }
 	} else if rec.BundleSize > 0 {
 		return rec.BundleSize, rec.Version, nil
 	}

@@ -22,3 +22,12 @@ func StrictDocumented() map[string][]int { return httpapi.StrictDocumented() }
 // StrictStatus is what a strict server answers on op for our status, and
 // false when it closes the connection instead.
 func StrictStatus(op string, status int) (int, bool) { return httpapi.StrictStatus(op, status) }
+
+// StoreStatements is how many SQL statements s's store has sent, or -1
+// for a store that does not count them (bbolt).
+func StoreStatements(s *Server) int64 {
+	if c, ok := s.store.(interface{ Statements() int64 }); ok {
+		return c.Statements()
+	}
+	return -1
+}

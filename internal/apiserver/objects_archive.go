@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
@@ -20,8 +18,8 @@ import (
 // statArchive returns the size and content version of rec's archive
 // object, objstore.ErrNotFound (wrapped) if nobody has built it yet, and
 // a 503 if the store cannot be asked.
-func (er *exportRunner) statArchive(ctx context.Context, rec *jobstore.ExportJob) (int64, string, error) {
-	s := er.srv
+func (sp *sitePublisher) statArchive(ctx context.Context, rec *jobstore.ExportJob) (int64, string, error) {
+	s := sp.srv
 	info, err := s.objects.Stat(ctx, archiveObjectKey(rec.JobID))
 	switch {
 	case errors.Is(err, objstore.ErrNotFound):
@@ -49,26 +47,21 @@ func (er *exportRunner) statArchive(ctx context.Context, rec *jobstore.ExportJob
 // Replicas asked at once may each build it: the upload is conditional
 // (IfAbsent), so exactly one object is stored and the losers use it. The
 // archive bytes are deterministic, so which one wins does not matter.
-func (er *exportRunner) buildObjectArchive(rec *jobstore.ExportJob) (int64, string, error) {
-	s := er.srv
+func (sp *sitePublisher) buildObjectArchive(rec *jobstore.ExportJob) (int64, string, error) {
+	s := sp.srv
 	if rec.SitePrefix == "" {
 		return 0, "", errorf(http.StatusConflict, "static export job %q was rendered without the object store, "+
 			"so its site is not in the bucket; start a new export", rec.JobID)
 	}
 	start := time.Now()
-	scratch, err := er.scratchDir(rec.JobID, "archive")
+	// The site streams from its objects through the compressor into the
+	// archive's multipart upload: nothing of it touches the local disk,
+	// and memory holds a pack being read and two parts being sent.
+	site, manifest, err := sp.openSite(s.ctx, rec.SitePrefix)
 	if err != nil {
-		return 0, "", err
+		return 0, "", sp.objectsUnavailable("fetch site objects", rec.JobID, err)
 	}
-	defer func() {
-		if err := os.RemoveAll(scratch); err != nil {
-			s.log.Warn("remove archive scratch dir", "job", rec.JobID, "error", err)
-		}
-	}()
-	site := filepath.Join(scratch, "site")
-	if err := er.downloadSite(s.ctx, rec.SitePrefix, site); err != nil {
-		return 0, "", er.objectsUnavailable("fetch site objects", rec.JobID, err)
-	}
+	defer site.Close()
 	key := archiveObjectKey(rec.JobID)
 	meta := map[string]string{}
 	if rec.Version != "" {
@@ -78,7 +71,7 @@ func (er *exportRunner) buildObjectArchive(rec *jobstore.ExportJob) (int64, stri
 	written := make(chan error, 1)
 	go func() {
 		// 0 workers: compress on every core; the bytes do not depend on it.
-		err := bundle.Write(s.ctx, site, pw, 0)
+		err := bundle.WriteFrom(s.ctx, pw, 0, manifest, site.Open)
 		pw.CloseWithError(err)
 		written <- err
 	}()
@@ -91,14 +84,14 @@ func (er *exportRunner) buildObjectArchive(rec *jobstore.ExportJob) (int64, stri
 	case err != nil:
 		// A failed archive write surfaces here too, as the upload's
 		// read error.
-		return 0, "", er.objectsUnavailable("store bundle archive", rec.JobID, err)
+		return 0, "", sp.objectsUnavailable("store bundle archive", rec.JobID, err)
 	case werr != nil:
 		return 0, "", fmt.Errorf("archive export: %w", werr)
 	default:
 		s.archives.Add(1)
 		s.log.Info("bundle archived", "job", rec.JobID, "duration", time.Since(start).Round(time.Millisecond))
 	}
-	return er.statArchive(s.ctx, rec)
+	return sp.statArchive(s.ctx, rec)
 }
 
 // objectBundleLink answers a bundle request with a SigV4 presigned GET of
@@ -120,8 +113,8 @@ func (ex *exportAPI) objectBundleLink(w http.ResponseWriter, r *http.Request, id
 // objectsUnavailable logs a failed object store operation and turns it into
 // a 503 asking the client to retry: the cause is the store, not the
 // request, and the next call builds again.
-func (er *exportRunner) objectsUnavailable(op, id string, err error) error {
-	s := er.srv
+func (sp *sitePublisher) objectsUnavailable(op, id string, err error) error {
+	s := sp.srv
 	s.log.Error(op, "job", id, "error", redact.Error(err))
 	return &httpError{Status: http.StatusServiceUnavailable, RetryAfter: 1,
 		Msg: "the object store failed while the bundle was being built; ask again"}

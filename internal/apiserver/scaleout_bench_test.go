@@ -1,6 +1,8 @@
 package apiserver_test
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -8,76 +10,253 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/s3test"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
+
+// Goals of issue 25, printed beside the measured ratios.
+const (
+	goalObjectsVsEmbedded = 0.7 // postgres+s3 with one replica against the embedded store
+	goalTwoVsOne          = 1.0 // two replicas against one, same database and bucket
+)
+
+// scaleCase is one backend and replica count of a scale-out benchmark.
+type scaleCase struct {
+	name              string
+	postgres, objects bool
+	servers           int
+}
+
+// scaleRun is a started scaleCase: the servers' URLs and what counts
+// their round trips and renders.
+type scaleRun struct {
+	env     *apiservertest.Env
+	urls    []string
+	servers []*apiserver.Server
+	s3      *s3test.Requests // nil without an object store
+	polls   int              // status requests made while waiting for exports
+	timeout time.Duration    // for one batch to complete
+	mu      sync.Mutex
+	renders map[string]int // job id → renders started, over all servers
+}
+
+func startScale(b *testing.B, tc scaleCase, extra ...apiservertest.Option) *scaleRun {
+	b.Helper()
+	run := &scaleRun{renders: map[string]int{}, timeout: apiservertest.ExportTimeout}
+	db := apiservertest.WithDatabase("")
+	switch {
+	case tc.objects:
+		// Through a counting proxy, so the round trips per export show.
+		bk, reqs := s3test.Counting(b, s3test.Start(b))
+		run.s3 = reqs
+		db = apiservertest.Combine(apiservertest.WithDatabase(pgtest.DB(b)),
+			apiservertest.WithObjectStore(bk.URL(), objstore.Options{Credentials: bk.Credentials()}))
+	case tc.postgres:
+		db = apiservertest.WithDatabase(pgtest.DB(b))
+	}
+	opts := append([]apiservertest.Option{db, apiservertest.WithConfig(func(c *apiconfig.Config) { c.MaxActiveExports = 1000 })}, extra...)
+	run.env = apiservertest.Start(b, opts...)
+	run.urls, run.servers = []string{run.env.URL}, []*apiserver.Server{run.env.Server}
+	for len(run.urls) < tc.servers {
+		u, srv := run.env.Replica(b)
+		run.urls, run.servers = append(run.urls, u), append(run.servers, srv)
+	}
+	for _, srv := range run.servers {
+		apiserver.OnRender(srv, func(id string) {
+			run.mu.Lock()
+			run.renders[id]++
+			run.mu.Unlock()
+		})
+	}
+	return run
+}
+
+// statements sums the SQL statements of every server (-1: not counted).
+func (run *scaleRun) statements() int64 {
+	var n int64
+	for _, srv := range run.servers {
+		c := apiserver.StoreStatements(srv)
+		if c < 0 {
+			return -1
+		}
+		n += c
+	}
+	return n
+}
+
+func (run *scaleRun) s3Requests() int {
+	if run.s3 == nil {
+		return 0
+	}
+	return run.s3.Total()
+}
+
+// exportBatch starts n exports of domain round-robin over the servers and
+// polls each through another one until it completes.
+func (run *scaleRun) exportBatch(b *testing.B, domain string, n int) []string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = startOnB(b, run.urls[i%len(run.urls)], run.env.Key, domain)
+	}
+	for i, id := range ids {
+		testutil.Eventually(b, run.timeout, "export "+id, func() bool {
+			var job api.ExportJob
+			run.polls++
+			call(b, "GET", run.urls[(i+1)%len(run.urls)]+api.PathExportJobs+"/"+id, run.env.Key, nil).decode(b, &job)
+			if job.Status == api.ExportFailed {
+				b.Fatalf("export %s failed: %s", id, job.Error)
+			}
+			return job.Status == api.ExportCompleted
+		})
+	}
+	return ids
+}
+
+// checkRenderedOnce fails the benchmark unless every job was rendered by
+// exactly one worker of all the servers.
+func (run *scaleRun) checkRenderedOnce(b *testing.B, ids []string) {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	for _, id := range ids {
+		if n := run.renders[id]; n != 1 {
+			b.Errorf("job %s was rendered %d times, want exactly once", id, n)
+		}
+	}
+}
+
+// measureExports runs b.N batches and reports exports per second and the
+// SQL statements and S3 requests each export cost (both counted over
+// every server, status polls included).
+func (run *scaleRun) measureExports(b *testing.B, domain string, batch int) (exports float64, last string) {
+	sql0, s30, polls0 := run.statements(), run.s3Requests(), run.polls
+	var all []string
+	b.ResetTimer()
+	for range b.N {
+		ids := run.exportBatch(b, domain, batch)
+		all = append(all, ids...)
+	}
+	b.StopTimer()
+	done := float64(b.N * batch)
+	exports = done / b.Elapsed().Seconds()
+	b.ReportMetric(exports, "exports-per-s")
+	b.ReportMetric(float64(run.polls-polls0)/done, "polls-per-export")
+	if sql := run.statements(); sql0 >= 0 {
+		b.ReportMetric(float64(sql-sql0)/done, "sql-per-export")
+	}
+	if run.s3 != nil {
+		b.ReportMetric(float64(run.s3Requests()-s30)/done, "s3-req-per-export")
+	}
+	run.checkRenderedOnce(b, all)
+	return exports, all[0]
+}
+
+// goal prints a measured ratio beside its goal.
+func goal(b *testing.B, what string, ratio, want float64) {
+	verdict := "met"
+	if ratio < want {
+		verdict = "NOT met"
+	}
+	b.Logf("%s: %.2f× (goal ≥ %.2f×, %s)", what, ratio, want, verdict)
+}
 
 // BenchmarkScaleOut reports export throughput (exports-per-s, a batch of
 // 20 demo-site exports started and polled through every server) and
 // status requests per second (one client, round-robin) for the embedded
 // store with one server, for PostgreSQL (sites in a shared data dir) with
 // one and two servers, and for PostgreSQL with a MinIO bucket with one
-// and two servers; the ratios against the first case print as x-embedded.
+// and two servers; the ratios against the first case print as x-embedded,
+// and the goals of issue 25 are logged beside the ratios they concern.
 func BenchmarkScaleOut(b *testing.B) {
 	var base struct{ exports, status float64 }
-	for _, tc := range []struct {
-		name              string
-		postgres, objects bool
-		servers           int
-	}{
+	byName := map[string]float64{}
+	for _, tc := range []scaleCase{
 		{"embedded-1", false, false, 1}, {"postgres-1", true, false, 1}, {"postgres-2", true, false, 2},
 		{"postgres+s3-1", true, true, 1}, {"postgres+s3-2", true, true, 2},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			db := apiservertest.WithDatabase("")
-			switch {
-			case tc.objects:
-				opts, _ := onObjects(b)
-				db = apiservertest.Combine(opts...)
-			case tc.postgres:
-				db = apiservertest.WithDatabase(pgtest.DB(b))
-			}
-			env := apiservertest.Start(b, db, apiservertest.WithConfig(func(c *apiconfig.Config) { c.MaxActiveExports = 1000 }))
-			urls := []string{env.URL}
-			for len(urls) < tc.servers {
-				u, _ := env.Replica(b)
-				urls = append(urls, u)
-			}
-			const batch = 20
-			var last string
-			b.ResetTimer()
-			for range b.N {
-				ids := make([]string, batch)
-				for i := range ids {
-					ids[i] = startOnB(b, urls[i%len(urls)], env.Key, env.Domain)
-				}
-				for i, id := range ids {
-					testutil.Eventually(b, apiservertest.ExportTimeout, "export "+id, func() bool {
-						var job api.ExportJob
-						call(b, "GET", urls[(i+1)%len(urls)]+api.PathExportJobs+"/"+id, env.Key, nil).decode(b, &job)
-						return job.Status == api.ExportCompleted
-					})
-				}
-				last = ids[0]
-			}
-			b.StopTimer()
-			exports := float64(b.N*batch) / b.Elapsed().Seconds()
+			run := startScale(b, tc)
+			exports, last := run.measureExports(b, run.env.Domain, 20)
 			const polls = 500
 			start := time.Now()
 			for i := range polls {
-				call(b, "GET", urls[i%len(urls)]+api.PathExportJobs+"/"+last, env.Key, nil)
+				call(b, "GET", run.urls[i%len(run.urls)]+api.PathExportJobs+"/"+last, run.env.Key, nil)
 			}
 			status := polls / time.Since(start).Seconds()
-			b.ReportMetric(exports, "exports-per-s")
 			b.ReportMetric(status, "status-per-s")
+			byName[tc.name] = exports
 			if tc.name == "embedded-1" {
 				base.exports, base.status = exports, status
 			} else if base.exports > 0 {
 				b.ReportMetric(exports/base.exports, "exports-x-embedded")
 				b.ReportMetric(status/base.status, "status-x-embedded")
 			}
+			switch {
+			case tc.name == "postgres+s3-1" && base.exports > 0:
+				goal(b, "postgres+s3, one replica, exports/s against embedded", exports/base.exports, goalObjectsVsEmbedded)
+			case tc.name == "postgres+s3-2" && byName["postgres+s3-1"] > 0:
+				goal(b, "postgres+s3, two replicas against one", exports/byName["postgres+s3-1"], goalTwoVsOne)
+			}
 		})
 	}
+}
+
+// largePages is the size of the large synthetic site of
+// BenchmarkScaleOutLarge.
+const largePages = 2000
+
+// BenchmarkScaleOutLarge is BenchmarkScaleOut's throughput for a
+// 2,000-page site (batches of 2), on the embedded store and on
+// postgres+s3 with one replica, and the time to build that site's
+// archive (archive-ms, the first bundle request) on each.
+func BenchmarkScaleOutLarge(b *testing.B) {
+	dir := b.TempDir()
+	writeLargeSite(b, dir, largePages)
+	const domain = "large.acme.test"
+	var embedded float64
+	for _, tc := range []scaleCase{{"embedded-1", false, false, 1}, {"postgres+s3-1", true, true, 1}} {
+		b.Run(tc.name, func(b *testing.B) {
+			run := startScale(b, tc, apiservertest.WithDeployment(domain, dir))
+			run.timeout = 20 * time.Minute // a loaded machine renders 2,000 pages slowly
+			exports, last := run.measureExports(b, domain, 2)
+			s30 := run.s3Requests()
+			start := time.Now()
+			bundle := run.bundle(b, last)
+			archive := time.Since(start)
+			b.ReportMetric(float64(archive.Milliseconds()), "archive-ms")
+			b.ReportMetric(float64(bundle.SizeBytes)/(1<<20), "archive-MiB")
+			if run.s3 != nil {
+				b.ReportMetric(float64(run.s3Requests()-s30), "archive-s3-req")
+			}
+			if tc.name == "embedded-1" {
+				embedded = exports
+			} else if embedded > 0 {
+				b.ReportMetric(exports/embedded, "exports-x-embedded")
+				goal(b, fmt.Sprintf("postgres+s3, one replica, %d-page exports/s against embedded", largePages),
+					exports/embedded, goalObjectsVsEmbedded)
+			}
+		})
+	}
+}
+
+// bundle asks for the job's bundle until it is built: a request that
+// ends first is answered 503 and the build goes on.
+func (run *scaleRun) bundle(b *testing.B, id string) api.Bundle {
+	var out api.Bundle
+	testutil.Eventually(b, run.timeout, "the bundle of "+id, func() bool {
+		r := call(b, "POST", run.urls[0]+api.PathExportJobs+"/"+id+"/bundle", run.env.Key, map[string]any{})
+		switch r.status {
+		case 200:
+			r.decode(b, &out)
+			return true
+		case 503:
+			return false
+		}
+		b.Fatalf("bundle: %d %s", r.status, r.body)
+		return false
+	})
+	return out
 }
 
 func startOnB(b *testing.B, base, key, domain string) string {

@@ -189,7 +189,7 @@ func New(opts Options) (*Server, error) {
 		exporter:  opts.Exporter,
 		strict:    opts.Strict,
 	}
-	s.runner = &exportRunner{srv: s}
+	s.runner = &exportRunner{srv: s, sites: &sitePublisher{srv: s}}
 	s.exports = &exportAPI{srv: s}
 	if opts.BundleLinkTTL > 0 {
 		s.linkTTL = opts.BundleLinkTTL

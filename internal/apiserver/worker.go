@@ -33,7 +33,14 @@ type exportRunner struct {
 	// srv is the server whose store, clock, exporter and object store
 	// the runner works with.
 	srv *Server
+	// sites publishes rendered sites and archives to the object store
+	// when the server has one (objects.go).
+	sites *sitePublisher
 }
+
+// objectsReady is the publisher's bucket check, which the handlers
+// starting exports and answering readiness probes ask.
+func (er *exportRunner) objectsReady(ctx context.Context) error { return er.sites.objectsReady(ctx) }
 
 // Files of a job live in <data-dir>/exports/<jobId>/: the rendered site in
 // site/ (renamed into place only when complete) and the archive.
@@ -103,7 +110,7 @@ func (er *exportRunner) runExport(rec *jobstore.ExportJob) {
 	// lease is still held: nobody else uses this attempt's prefix anyway.
 	var kept bool
 	if s.objects != nil {
-		defer func() { er.settleSiteObjects(rec, kept) }()
+		defer func() { er.sites.settleSiteObjects(rec, kept) }()
 	}
 
 	if h := s.leaseHooks.beforeRender.Load(); h != nil {
@@ -420,7 +427,7 @@ func (er *exportRunner) removeExport(id string) error {
 	s := er.srv
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), time.Minute)
 	defer cancel()
-	if err := er.deleteJobObjects(ctx, id); err != nil {
+	if err := er.sites.deleteJobObjects(ctx, id); err != nil {
 		return fmt.Errorf("delete objects: %w", err)
 	}
 	if err := s.store.DeleteExportJob(id); err != nil {

@@ -30,8 +30,22 @@ func Write(ctx context.Context, dir string, w io.Writer, workers int) error {
 	if err != nil {
 		return fmt.Errorf("archive: read manifest: %w", err)
 	}
+	return WriteFrom(ctx, w, workers, raw, func(f File) (io.ReadCloser, error) { return openListed(dir, f) })
+}
+
+// Opener returns the content of a file of the manifest, exactly f.Size
+// bytes. WriteFrom asks for the files in manifest order, one at a time,
+// and closes each before it asks for the next, so an opener may read
+// them from one sequential stream (a site kept as tar packs in an object
+// store, say).
+type Opener func(f File) (io.ReadCloser, error)
+
+// WriteFrom is Write for a bundle that is not a local directory: the
+// manifest's raw bytes, and open for each file it lists. The archive is
+// byte for byte what Write makes of the same bundle.
+func WriteFrom(ctx context.Context, w io.Writer, workers int, manifest []byte, open Opener) error {
 	var m Manifest
-	if err := json.Unmarshal(raw, &m); err != nil {
+	if err := json.Unmarshal(manifest, &m); err != nil {
 		return fmt.Errorf("archive: decode manifest: %w", err)
 	}
 	if workers <= 0 {
@@ -41,7 +55,7 @@ func Write(ctx context.Context, dir string, w io.Writer, workers int) error {
 	if err != nil {
 		return fmt.Errorf("archive: %w", err)
 	}
-	err = writeTar(ctx, gz, dir, raw, m.Files)
+	err = writeTar(ctx, gz, manifest, m.Files, open)
 	if cerr := gz.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("archive: %w", cerr)
 	}
@@ -49,7 +63,7 @@ func Write(ctx context.Context, dir string, w io.Writer, workers int) error {
 }
 
 // writeTar writes the manifest and then every file it lists.
-func writeTar(ctx context.Context, w io.Writer, dir string, manifest []byte, files []File) error {
+func writeTar(ctx context.Context, w io.Writer, manifest []byte, files []File, open Opener) error {
 	tw := tar.NewWriter(w)
 	if err := writeEntry(tw, ManifestName, int64(len(manifest)), bytes.NewReader(manifest)); err != nil {
 		return err
@@ -60,7 +74,16 @@ func writeTar(ctx context.Context, w io.Writer, dir string, manifest []byte, fil
 				return fmt.Errorf("archive cancelled: %w", err)
 			}
 		}
-		if err := archiveFile(tw, dir, f); err != nil {
+		if !safeName(f.Path) {
+			return fmt.Errorf("archive: manifest lists unsafe path %q", f.Path)
+		}
+		in, err := open(f)
+		if err != nil {
+			return fmt.Errorf("archive: %w", err)
+		}
+		err = writeEntry(tw, f.Path, f.Size, in)
+		_ = in.Close() // read-only: Close cannot lose data
+		if err != nil {
 			return err
 		}
 	}
@@ -70,23 +93,23 @@ func writeTar(ctx context.Context, w io.Writer, dir string, manifest []byte, fil
 	return nil
 }
 
-func archiveFile(tw *tar.Writer, dir string, f File) error {
-	if !safeName(f.Path) {
-		return fmt.Errorf("archive: manifest lists unsafe path %q", f.Path)
-	}
+// openListed opens a file of the bundle directory dir, checking that it
+// is the regular file of the size the manifest gives.
+func openListed(dir string, f File) (io.ReadCloser, error) {
 	in, err := os.Open(filepath.Join(dir, filepath.FromSlash(f.Path)))
 	if err != nil {
-		return fmt.Errorf("archive: %w", err)
+		return nil, err
 	}
-	defer in.Close() //nolint:errcheck // opened read-only: Close cannot lose data
 	st, err := in.Stat()
 	if err != nil {
-		return fmt.Errorf("archive: %w", err)
+		_ = in.Close()
+		return nil, err
 	}
 	if !st.Mode().IsRegular() || st.Size() != f.Size {
-		return fmt.Errorf("archive: %s does not match the manifest (size %d, want %d)", f.Path, st.Size(), f.Size)
+		_ = in.Close()
+		return nil, fmt.Errorf("%s does not match the manifest (size %d, want %d)", f.Path, st.Size(), f.Size)
 	}
-	return writeEntry(tw, f.Path, f.Size, in)
+	return in, nil
 }
 
 func writeEntry(tw *tar.Writer, name string, size int64, r io.Reader) error {

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"iter"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,9 +46,10 @@ func (o PutOptions) ifNoneMatch() *string {
 
 // Put stores everything r yields under key. The size need not be known:
 // up to one part is buffered and sent in a single request; anything larger
-// goes up as a multipart upload, one part in memory at a time. The object
-// appears only once complete: a failed or cancelled upload is aborted and
-// leaves whatever was stored under key before untouched.
+// goes up as a multipart upload, each part uploaded while the next one is
+// read, so at most two parts are in memory. The object appears only once
+// complete: a failed or cancelled upload is aborted and leaves whatever
+// was stored under key before untouched.
 func (s *Store) Put(ctx context.Context, key string, r io.Reader, o PutOptions) (Info, error) {
 	if err := checkKey(key); err != nil {
 		return Info{}, err
@@ -54,32 +57,78 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, o PutOptions) 
 	if err := checkMetadata(o.Metadata); err != nil {
 		return Info{}, err
 	}
-	buf := make([]byte, s.partSize)
-	n, err := io.ReadFull(r, buf)
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		in := &s3.PutObjectInput{
-			Bucket: &s.cfg.Bucket, Key: &key, Body: bytes.NewReader(buf[:n]),
-			ContentLength: aws.Int64(int64(n)), Metadata: o.Metadata, IfNoneMatch: o.ifNoneMatch(),
-		}
-		if o.ContentType != "" {
-			in.ContentType = &o.ContentType
-		}
-		out, err := s.client.PutObject(ctx, in)
-		if err != nil {
-			return Info{}, s.wrap("put", key, err)
-		}
-		return Info{Key: key, Size: int64(n), ETag: strings.Trim(aws.ToString(out.ETag), `"`),
-			ContentType: o.ContentType, Metadata: o.Metadata}, nil
+	if br, ok := r.(*bytes.Reader); ok && int64(br.Len()) < s.partSize {
+		// Already in memory: sent as it is, not copied first.
+		return s.putSmall(ctx, key, br, int64(br.Len()), o)
 	}
+	buf, full, err := readPart(r, make([]byte, 0, firstBufSize(r, s.partSize)), s.partSize)
 	if err != nil {
 		return Info{}, fmt.Errorf("object store: put %s: read content: %w", key, err)
 	}
-	return s.putMultipart(ctx, key, buf, r, o)
+	if full {
+		return s.putMultipart(ctx, key, buf, r, o)
+	}
+	return s.putSmall(ctx, key, bytes.NewReader(buf), int64(len(buf)), o)
+}
+
+// putSmall stores an object of at most one part in one request.
+func (s *Store) putSmall(ctx context.Context, key string, body io.ReadSeeker, size int64, o PutOptions) (Info, error) {
+	in := &s3.PutObjectInput{
+		Bucket: &s.cfg.Bucket, Key: &key, Body: body,
+		ContentLength: aws.Int64(size), Metadata: o.Metadata, IfNoneMatch: o.ifNoneMatch(),
+	}
+	if o.ContentType != "" {
+		in.ContentType = &o.ContentType
+	}
+	out, err := s.client.PutObject(ctx, in)
+	if err != nil {
+		return Info{}, s.wrap("put", key, err)
+	}
+	return Info{Key: key, Size: size, ETag: strings.Trim(aws.ToString(out.ETag), `"`),
+		ContentType: o.ContentType, Metadata: o.Metadata}, nil
+}
+
+// firstBufSize is the capacity to start reading r with. A whole part
+// per call would allocate (and zero) 8 MiB for every small file of a
+// site; a reader that knows its size (a file, a bytes.Reader) gets what
+// it needs, any other starts small and grows.
+func firstBufSize(r io.Reader, partSize int64) int64 {
+	var n int64 = 32 << 10
+	switch v := r.(type) {
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
+			n = st.Size() + 1 // +1: reading EOF needs no second allocation
+		}
+	case interface{ Len() int }:
+		n = int64(v.Len()) + 1
+	}
+	return min(max(n, 512), partSize)
+}
+
+// readPart appends from r to buf[:0] until it holds max bytes (full) or r
+// ends, growing buf as needed.
+func readPart(r io.Reader, buf []byte, limit int64) (_ []byte, full bool, _ error) {
+	buf = buf[:0]
+	for int64(len(buf)) < limit {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, int(min(int64(cap(buf)), limit-int64(len(buf)))))
+		}
+		n, err := r.Read(buf[len(buf):min(int64(cap(buf)), limit)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			return buf, false, nil
+		}
+		if err != nil {
+			return buf, false, err
+		}
+	}
+	return buf, true, nil
 }
 
 // putMultipart uploads buf (one full part already read) and the rest of r
-// part by part, aborting the upload on any failure so that no invisible
-// parts keep taking space in the bucket.
+// part by part, reading the next part while the previous one uploads, and
+// aborts the upload on any failure so that no invisible parts keep
+// taking space in the bucket.
 func (s *Store) putMultipart(ctx context.Context, key string, buf []byte, r io.Reader, o PutOptions) (info Info, err error) {
 	in := &s3.CreateMultipartUploadInput{Bucket: &s.cfg.Bucket, Key: &key, Metadata: o.Metadata}
 	if o.ContentType != "" {
@@ -103,23 +152,41 @@ func (s *Store) putMultipart(ctx context.Context, key string, buf []byte, r io.R
 			err = errors.Join(err, s.wrap("abort multipart upload of", key, aerr))
 		}
 	}()
+	type sent struct {
+		part types.CompletedPart
+		err  error
+	}
+	upload := func(num int32, data []byte) <-chan sent {
+		ch := make(chan sent, 1)
+		go func() {
+			part, err := s.client.UploadPart(ctx, &s3.UploadPartInput{
+				Bucket: &s.cfg.Bucket, Key: &key, UploadId: up.UploadId, PartNumber: aws.Int32(num),
+				Body: bytes.NewReader(data), ContentLength: aws.Int64(int64(len(data))),
+			})
+			if err != nil {
+				ch <- sent{err: s.wrap(fmt.Sprintf("upload part %d of", num), key, err)}
+				return
+			}
+			ch <- sent{part: types.CompletedPart{ETag: part.ETag, PartNumber: aws.Int32(num)}}
+		}()
+		return ch
+	}
 	var parts []types.CompletedPart
 	var size int64
-	n := len(buf)
-	for num := int32(1); n > 0; num++ {
-		part, err := s.client.UploadPart(ctx, &s3.UploadPartInput{
-			Bucket: &s.cfg.Bucket, Key: &key, UploadId: up.UploadId, PartNumber: aws.Int32(num),
-			Body: bytes.NewReader(buf[:n]), ContentLength: aws.Int64(int64(n)),
-		})
-		if err != nil {
-			return Info{}, s.wrap(fmt.Sprintf("upload part %d of", num), key, err)
+	spare := make([]byte, 0, s.partSize)
+	for num := int32(1); len(buf) > 0; num++ {
+		inFlight := upload(num, buf)
+		size += int64(len(buf))
+		next, _, rerr := readPart(r, spare, s.partSize)
+		res := <-inFlight
+		if res.err != nil {
+			return Info{}, res.err
 		}
-		parts = append(parts, types.CompletedPart{ETag: part.ETag, PartNumber: aws.Int32(num)})
-		size += int64(n)
-		n, err = io.ReadFull(r, buf)
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-			return Info{}, fmt.Errorf("object store: put %s: read content: %w", key, err)
+		if rerr != nil {
+			return Info{}, fmt.Errorf("object store: put %s: read content: %w", key, rerr)
 		}
+		parts = append(parts, res.part)
+		buf, spare = next, buf
 	}
 	out, err := s.client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{
 		Bucket: &s.cfg.Bucket, Key: &key, UploadId: up.UploadId,

@@ -29,6 +29,8 @@ type Postgres struct {
 	fault WriteFaults
 	// reads coalesces concurrent export job reads (postgres_reads.go).
 	reads pgExportReads
+	// statements counts the statements sent (postgres_count.go).
+	statements statementCounter
 }
 
 var _ Store = (*Postgres)(nil)
@@ -64,6 +66,8 @@ func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = defaultPoolConns
 	}
+	p := &Postgres{}
+	cfg.ConnConfig.Tracer = &p.statements
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connect to database %s: %w", redact.URL(url), redact.Error(err))
@@ -76,7 +80,8 @@ func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
 		pool.Close()
 		return nil, fmt.Errorf("migrate database: %w", err)
 	}
-	return &Postgres{pool: pool}, nil
+	p.pool = pool
+	return p, nil
 }
 
 // Close implements Store.

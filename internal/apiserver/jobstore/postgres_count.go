@@ -1,0 +1,27 @@
+package jobstore
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// statementCounter counts the statements the pool sends (BEGIN and
+// COMMIT included), each one a round trip to the database, so that a
+// benchmark can report what an export costs in them. An atomic add per
+// statement is all it does.
+type statementCounter struct{ n atomic.Int64 }
+
+var _ pgx.QueryTracer = (*statementCounter)(nil)
+
+func (c *statementCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+
+func (c *statementCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// Statements is how many statements this store has sent to the database
+// since it was opened.
+func (s *Postgres) Statements() int64 { return s.statements.n.Load() }
