@@ -118,7 +118,7 @@ func writeLargeSite(t testing.TB, dir string, n int) {
 // the killed one's job over once its lease (2 s here) has lapsed, and the
 // link from before the crash is the store's own.
 func TestRestart_killMidExport(t *testing.T) {
-	t.Run("bbolt", func(t *testing.T) { killMidExport(t, 4000, "", "") })
+	t.Run("bbolt", func(t *testing.T) { killMidExport(t, 1500, "", "") })
 	t.Run("postgres+s3", func(t *testing.T) {
 		b := s3test.Start(t)
 		b.SetEnv(t)

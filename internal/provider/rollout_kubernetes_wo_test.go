@@ -27,7 +27,11 @@ import (
 // still shows in the plan, read there with the configuration's
 // credentials since refresh has none.
 func TestAccStaticExportRollout_kubernetesWriteOnlyCredentials(t *testing.T) {
-	e := newRolloutEnv(t, kubetest.WithRBAC())
+	// Every step reaches the cluster through the kubernetes block, and
+	// Read leaves a release with write-only credentials alone, so nothing
+	// needs KUBECONFIG: the test runs beside the other parallel ones.
+	t.Parallel()
+	e := startRolloutEnv(t, kubetest.WithRBAC())
 	token, err := e.cluster.ServiceAccountToken(t.Context(), e.ns, "deployer")
 	if err != nil {
 		t.Fatal(err)
