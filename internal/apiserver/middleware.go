@@ -89,36 +89,13 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 	})
 }
 
-// statusRecorder remembers the status a handler wrote, for the access log.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusRecorder) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusRecorder) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController and ServeContent reach the original.
-func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
 // logAndRecover logs one line per request and turns a panic into a JSON
 // 500. The query string is never logged: on a bundle link it is the
 // signature, and the path alone says what was asked.
 func (s *Server) logAndRecover(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := &httpapi.StatusRecorder{ResponseWriter: w}
 		defer func() {
 			if p := recover(); p != nil {
 				// http.ErrAbortHandler aborts the response on purpose:
@@ -127,14 +104,14 @@ func (s *Server) logAndRecover(next http.Handler) http.Handler {
 					panic(p)
 				}
 				s.log.Error("handler panicked", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p))
-				if rec.status == 0 {
+				if rec.Status == 0 {
 					s.serveError(rec, r, errors.New("panic"))
 				}
 			}
 			// Guarded: the arguments alone cost four allocations per
 			// request when debug logging is off.
 			if s.log.IsDebug() {
-				s.log.Debug("request", "method", r.Method, "path", r.URL.EscapedPath(), "status", rec.status,
+				s.log.Debug("request", "method", r.Method, "path", r.URL.EscapedPath(), "status", rec.Status,
 					"duration", time.Since(start).Round(time.Microsecond))
 			}
 		}()

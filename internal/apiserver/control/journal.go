@@ -112,7 +112,7 @@ func (j *Journal) record(next http.Handler, metricsPath string) http.Handler {
 		note := &httpapi.Note{}
 		body := &bodyCapture{ReadCloser: r.Body}
 		r.Body = body
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := &httpapi.StatusRecorder{ResponseWriter: w}
 		at := j.clock.Now().UTC()
 		// Deferred, so a connection closed by a fault (a panic that
 		// net/http catches) is journaled too.
@@ -120,7 +120,7 @@ func (j *Journal) record(next http.Handler, metricsPath string) http.Handler {
 			org, aborted := note.Read()
 			e := api.ControlRequest{
 				Time: at, Method: r.Method, Path: j.redactPath(r.URL.Path), Query: j.redactQuery(r.URL.RawQuery),
-				Status: rec.status, Organization: org, Headers: j.redactHeaders(r.Header), BodyBytes: body.n,
+				Status: rec.Status, Organization: org, Headers: j.redactHeaders(r.Header), BodyBytes: body.n,
 			}
 			if aborted {
 				e.Status = 0
@@ -254,26 +254,3 @@ func (j *Journal) controlClearJournal(w http.ResponseWriter, _ *http.Request) er
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
-
-// statusRecorder remembers the status a handler wrote, for the journal.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusRecorder) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusRecorder) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController and ServeContent reach the original.
-func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
