@@ -22,9 +22,9 @@ func (j *pipeline) playgroundConnectOrigins(ctx context.Context) []string {
 	for _, p := range j.pages {
 		var servers []string
 		switch {
-		case p.api != nil:
-			servers = p.api.Resolve(&openapi.View{Spec: p.api.Spec, Work: openapi.NewWork(ctx, openapi.PageWork)}).Servers
-		case p.fm.API != "" && j.api.Mode(j.apiPage(p, nil)) == "interactive":
+		case p.API != nil:
+			servers = p.API.Resolve(&openapi.View{Spec: p.API.Spec, Work: openapi.NewWork(ctx, openapi.PageWork)}).Servers
+		case p.FM.API != "" && j.api.Mode(j.apiPage(p, nil)) == "interactive":
 			_, _, servers, _ = j.api.MDXTarget(j.apiPage(p, nil))
 		}
 		for _, s := range servers {
@@ -33,7 +33,7 @@ func (j *pipeline) playgroundConnectOrigins(ctx context.Context) []string {
 				seen[o] = true
 			} else if strings.Contains(s, "*") && !warned {
 				seen[s] = false // warned once; false keeps it out of the list
-				j.warn("%s: the server %q names a wildcard host; the playground may not send to it (the page's policy lists exact hosts)", p.file, s)
+				j.warn("%s: the server %q names a wildcard host; the playground may not send to it (the page's policy lists exact hosts)", p.File, s)
 			}
 		}
 	}
@@ -49,11 +49,11 @@ func (j *pipeline) playgroundConnectOrigins(ctx context.Context) []string {
 // apiPage is what the API page writer needs of page p; work bounds its
 // schema expansion (nil: unbounded, for pages that expand none).
 func (j *pipeline) apiPage(p *page, work *openapi.Work) apipages.Page {
-	prefix := markup.RootPrefix(p.out)
-	return apipages.Page{Key: p.key, Out: p.out, File: p.file, Prefix: prefix, Deprecated: p.fm.Deprecated,
-		Playground: p.fm.Playground, API: p.fm.API, AuthMethod: p.fm.AuthMethod,
-		Markdown: func(s string) markup.HTML { return j.untrusted.specHTML(s, p.key, prefix, p.file) }, Work: work,
-		Labels: apiLabels(j.frame.ui(j.frame.section(p)))}
+	prefix := markup.RootPrefix(p.Out)
+	return apipages.Page{Key: p.Key, Out: p.Out, File: p.File, Prefix: prefix, Deprecated: p.FM.Deprecated,
+		Playground: p.FM.Playground, API: p.FM.API, AuthMethod: p.FM.AuthMethod,
+		Markdown: func(s string) markup.HTML { return j.untrusted.specHTML(s, p.Key, prefix, p.File) }, Work: work,
+		Labels: apiLabels(j.frame.UI(j.frame.Section(p)))}
 }
 
 // apiAssets are the bundle files endpoint pages need, as bundle path and
@@ -61,7 +61,7 @@ func (j *pipeline) apiPage(p *page, work *openapi.Work) apipages.Page {
 // playground's script only when the export has the playground.
 func (j *pipeline) apiAssets() [][2]string {
 	for _, p := range j.pages {
-		if p.api != nil || p.schema != nil || p.fm.API != "" {
+		if p.API != nil || p.Schema != nil || p.FM.API != "" {
 			out := [][2]string{{"_static/api.css", "assets/api.css"}, {"_static/api.js", "assets/api.js"}}
 			if j.features["playground"] {
 				out = append(out, [2]string{"_static/playground.js", "assets/playground.js"})

@@ -10,7 +10,6 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
 
 // specArchive is the bundle file holding every spec of a site that has
@@ -33,8 +32,8 @@ func (j *pipeline) planSpecDownload(named []*openapi.Spec) {
 		files = append(files, s.File)
 	}
 	for _, p := range j.pages {
-		if p.api != nil {
-			files = append(files, p.api.Spec.File)
+		if p.API != nil {
+			files = append(files, p.API.Spec.File)
 		}
 	}
 	slices.Sort(files)
@@ -46,10 +45,10 @@ func (j *pipeline) planSpecDownload(named []*openapi.Spec) {
 		j.link.mu.Lock()
 		j.link.assets[files[0]] = true
 		j.link.mu.Unlock()
-		j.frame.specDownload = markup.Path("", files[0], "")
+		j.frame.SpecDownload = markup.Path("", files[0], "")
 	default:
 		j.specFiles = files
-		j.frame.specDownload = markup.Path("", specArchive, "")
+		j.frame.SpecDownload = markup.Path("", specArchive, "")
 	}
 }
 
@@ -87,17 +86,4 @@ func (j *pipeline) specZip() ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// downloadSpecLink writes the page's "Download API spec" link, if the
-// site offers one, in the page's language u.
-func (f *frame) downloadSpecLink(b *markup.Builder, prefix markup.Prefix, u uitext.Text) {
-	if f.specDownload.Empty() {
-		return
-	}
-	b.Markup(`<p class="page-actions"><a class="download-spec" href="`)
-	b.URL(markup.Join(prefix, f.specDownload))
-	b.Markup(`" download>`)
-	b.Text(u.T("downloadSpec"))
-	b.Markup(`</a></p>`)
 }

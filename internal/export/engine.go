@@ -17,8 +17,11 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/csp"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/frame"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/machines"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/site"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 )
 
@@ -174,9 +177,9 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 	}
 	// An air-gapped playground sends only to the specs' own servers; the
 	// pages' CSP admits exactly those.
-	j.frame.cspConnect = j.playgroundConnectOrigins(ctx)
+	j.frame.CSPConnect = j.playgroundConnectOrigins(ctx)
 	if j.features["analytics"] {
-		j.frame.cspConnect = append(j.frame.cspConnect, csp.WebOrigin("https://"+j.domain))
+		j.frame.CSPConnect = append(j.frame.CSPConnect, csp.WebOrigin("https://"+j.domain))
 	}
 	planned := time.Now()
 	if err := j.run(ctx); err != nil {
@@ -200,25 +203,25 @@ func (j *pipeline) plan() error {
 	}
 	j.cfg = cfg
 	j.api = apipages.NewPages(&cfg.API.Settings, j.features["playground"], j.kind == KindAirGapped, j.warn)
-	all, err := listPages(j.src, j.e.limits.MaxFiles, j.warn)
+	all, err := site.ListPages(j.src, j.e.limits.MaxFiles, j.warn)
 	if err != nil {
 		return err
 	}
 	onDisk := func(k string) bool { _, ok := all[k]; return ok }
-	gen := newAPIGen(openapi.NewSpecs(j.src, skipDir), onDisk, j.warnings.detail)
-	j.tree = buildNav(cfg, onDisk, gen)
-	gen.load(cfg.API.OpenAPI) // a spec of api.openapi that does not parse is reported even if unused
-	if len(j.tree.sections) == 0 {
-		j.tree.listAll(sortedKeys(all))
+	gen := newAPIGen(openapi.NewSpecs(j.src, site.SkipDir), onDisk, j.warnings.detail)
+	j.tree = site.Build(cfg, onDisk, gen)
+	gen.Load(cfg.API.OpenAPI) // a spec of api.openapi that does not parse is reported even if unused
+	if len(j.tree.Sections) == 0 {
+		j.tree.ListAll(sortedKeys(all))
 	}
-	if len(j.tree.badIcons) > 0 {
+	if len(j.tree.BadIcons) > 0 {
 		j.warn("docs.json: %d navigation entries have an icon or tag of no documented form (an icon is a name or {\"name\", \"style\"}, a tag a text); shown without it: %s",
-			len(j.tree.badIcons), listSome(j.tree.badIcons, 5))
+			len(j.tree.BadIcons), listSome(j.tree.BadIcons, 5))
 	}
-	if len(j.tree.missing) > 0 {
-		j.warn("docs.json: %d navigation entries name missing files and are skipped: %s", len(j.tree.missing), strings.Join(j.tree.missing, ", "))
+	if len(j.tree.Missing) > 0 {
+		j.warn("docs.json: %d navigation entries name missing files and are skipped: %s", len(j.tree.Missing), strings.Join(j.tree.Missing, ", "))
 	}
-	keys, err := j.selectPages(all)
+	keys, err := j.selectPages(all, gen)
 	if err != nil {
 		return err
 	}
@@ -230,33 +233,33 @@ func (j *pipeline) plan() error {
 	pages = j.addAPIPages(pages, gen)
 	j.pages = pages
 	for _, p := range pages {
-		j.byKey[p.key] = p
-		_, listed := j.tree.sectOf[p.key]
-		p.unlisted = !listed
+		j.byKey[p.Key] = p
+		_, listed := j.tree.SectionOf[p.Key]
+		p.Unlisted = !listed
 	}
-	j.tree.prune(func(k string) bool { _, ok := j.byKey[k]; return ok })
+	j.tree.Prune(func(k string) bool { _, ok := j.byKey[k]; return ok })
 	j.link = newLinker(j.src, j.domain, j.byKey, all)
 	j.link.base = j.base
 	j.link.redirects = redirectSources(j.cfg.Redirects, j.base)
 	j.link.warn = j.warn
 	j.untrusted = &untrusted{md: j.e.md, link: j.link, warn: j.warn, mdFor: func(key string) goldmark.Markdown {
-		if p := j.frame.byKey[key]; p != nil {
-			return j.e.markdownIn(j.frame.ui(j.frame.section(p)))
+		if p := j.byKey[key]; p != nil {
+			return j.e.markdownIn(j.frame.UI(j.frame.Section(p)))
 		}
 		return j.e.md
 	}}
-	j.frame = &frame{cfg: j.cfg, tree: j.tree, byKey: j.byKey, link: j.link, features: j.features, kind: j.kind,
-		domain: j.domain, warn: j.warn, markdown: j.untrusted.mdHTML, offline: j.gap.offline}
-	j.frame.icon = &iconDrawer{icons: j.iconSet(), kind: j.kind, warn: j.warn, configLink: j.frame.configLink}
-	j.frame.nav = &navWriter{cfg: j.cfg, tree: j.tree, byKey: j.byKey, icon: j.frame.icon, configLink: j.frame.configLink, ui: j.frame.pageUI}
-	j.mach = &machineFiles{cfg: j.cfg, tree: j.tree, pages: j.pages, byKey: j.byKey, link: j.link, read: j.read, kind: j.kind, src: j.src, ui: j.frame.pageUI}
+	j.frame = frame.New(frame.Options{Config: j.cfg, Tree: j.tree, ByKey: j.byKey, Target: j.link.target, Features: j.features,
+		AirGapped: j.kind == KindAirGapped, Domain: j.domain, Warn: j.warn, Markdown: j.untrusted.mdHTML, Offline: j.gap.offline})
+	j.mach = machines.NewFiles(machines.Options{Config: j.cfg, Tree: j.tree, Pages: j.pages, ByKey: j.byKey, Target: j.link.target,
+		Canonical: j.link.canonical, CanonicalURL: j.link.canonicalURL, Snippet: j.read.loadSnippet, AirGapped: j.kind == KindAirGapped,
+		Source: j.src, UI: j.frame.PageUI})
 	j.planSpecDownload(gen.named)
 	return j.planStatic()
 }
 
 // selectPages returns the keys to export: the requested paths, or every
 // page of the navigation plus the pages that exist only on disk.
-func (j *pipeline) selectPages(all map[string]string) ([]string, error) {
+func (j *pipeline) selectPages(all map[string]string, gen *apiGen) ([]string, error) {
 	if len(j.req.Paths) > 0 {
 		if err := j.e.checkPaths(j.src, j.req.Paths); err != nil {
 			return nil, err
@@ -268,10 +271,10 @@ func (j *pipeline) selectPages(all map[string]string) ([]string, error) {
 		}
 		return sortedKeys(set), nil
 	}
-	if len(all) == 0 && (j.tree.api == nil || len(j.tree.api.pages) == 0) {
+	if len(all) == 0 && len(gen.pages) == 0 {
 		msg := "no pages to export: the source has no .mdx or .md pages"
-		if n := len(j.tree.missing); n > 0 {
-			msg = fmt.Sprintf("no pages to export: %d navigation entries name missing files: %s", n, strings.Join(j.tree.missing, ", "))
+		if n := len(j.tree.Missing); n > 0 {
+			msg = fmt.Sprintf("no pages to export: %d navigation entries name missing files: %s", n, strings.Join(j.tree.Missing, ", "))
 		}
 		return nil, &docsjson.InputError{Msg: msg}
 	}

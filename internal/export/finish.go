@@ -17,12 +17,10 @@ import (
 //go:embed assets/style.css assets/app.js assets/api.css assets/api.js assets/playground.js
 var assets embed.FS
 
-// The platform endpoints that the network features reach. They are only
-// written into bundles whose kind and configuration allow them.
-const (
-	assistantPath = "/_assistant"
-	analyticsPath = "/_analytics/event"
-)
+// analyticsPath is the platform endpoint analytics.js reports to, only
+// written into bundles whose kind and configuration allow it (the
+// assistant's is the frame's).
+const analyticsPath = "/_analytics/event"
 
 // finish writes the files shared by all pages and the manifest.
 func (j *pipeline) finish() (*bundle.Manifest, error) {
@@ -36,10 +34,10 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 		make func() ([]byte, error)
 	}{
 		{"index.html", j.indexRedirect},
-		{"404.html", j.frame.notFound},
-		{"sitemap.xml", j.mach.sitemap},
-		{"robots.txt", j.mach.robotsTxt},
-		{"llms.txt", j.mach.llmsTxt},
+		{"404.html", j.frame.NotFound},
+		{"sitemap.xml", j.mach.Sitemap},
+		{"robots.txt", j.mach.RobotsTxt},
+		{"llms.txt", j.mach.LLMsTxt},
 		{"llms-full.txt", nil}, // streamed by writeLLMsFull
 		{"_static/style.css", func() ([]byte, error) {
 			base, err := assets.ReadFile("assets/style.css")
@@ -48,8 +46,8 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 		{"_static/app.js", func() ([]byte, error) { return assets.ReadFile("assets/app.js") }},
 		{"_static/search-index.js", func() ([]byte, error) {
 			return machines.IndexJS(j.entries, func(i int) string {
-				if s := j.frame.section(j.pages[i]); s != nil {
-					return s.label
+				if s := j.frame.Section(j.pages[i]); s != nil {
+					return s.Label
 				}
 				return ""
 			})
@@ -77,7 +75,7 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 		if written[g.path] {
 			continue // the source has its own index or 404 page
 		}
-		if j.mach.ownMachineFile(g.path) {
+		if j.mach.OwnMachineFile(g.path) {
 			// The source's own llms.txt or robots.txt wins, as on the platform.
 			if err := j.copyFile(g.path); err != nil {
 				return nil, err
@@ -102,7 +100,7 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 		}
 		written[g.path] = true
 	}
-	if err := j.iconLicenses(written); err != nil {
+	if err := j.frame.IconLicenses(j.out.write, written); err != nil {
 		return nil, err
 	}
 	if err := j.redirects(written); err != nil {
@@ -141,15 +139,15 @@ func (j *pipeline) writeManifest() (*bundle.Manifest, error) {
 // indexRedirect sends visitors of the bundle root to the first page when
 // the source has no index page.
 func (j *pipeline) indexRedirect() ([]byte, error) {
-	first := j.pages[0].key
+	first := j.pages[0].Key
 	switch {
-	case j.tree.root != nil && j.tree.root.first != "":
-		first = j.tree.root.first // honours a version marked default
-	case len(j.tree.order) > 0:
-		first = j.tree.order[0]
+	case j.tree.Root != nil && j.tree.Root.First != "":
+		first = j.tree.Root.First // honours a version marked default
+	case len(j.tree.Order) > 0:
+		first = j.tree.Order[0]
 	}
 	p := j.byKey[first]
-	return j.frame.redirectPage("index.html", markup.Path("", p.out, ""), p.title, j.link.canonicalURL("index", "")), nil
+	return j.frame.RedirectPage("index.html", markup.Path("", p.Out, ""), p.Title, j.link.canonicalURL("index", "")), nil
 }
 
 // redirectSources maps the page key of each plain redirect source to its
@@ -211,28 +209,12 @@ func (j *pipeline) redirects(written map[string]bool) error {
 			}
 			href = u
 		}
-		if err := j.out.write(out, j.frame.redirectPage(out, href, r.Destination, markup.URL{})); err != nil {
+		if err := j.out.write(out, j.frame.RedirectPage(out, href, r.Destination, markup.URL{})); err != nil {
 			return err
 		}
 		written[out] = true
 	}
 	return nil
-}
-
-// sitemap lists the canonical, extensionless URLs of indexable pages.
-func (j *machineFiles) sitemap() ([]byte, error) {
-	var b markup.Builder
-	b.Markup(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
-	for _, p := range j.pages {
-		if j.noindex(p) {
-			continue
-		}
-		b.Markup("<url><loc>")
-		b.URL(j.link.canonicalURL(p.key, ""))
-		b.Markup("</loc></url>\n")
-	}
-	b.Markup("</urlset>\n")
-	return []byte(b.String()), nil
 }
 
 func (j *pipeline) analyticsJS() ([]byte, error) {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/machines"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
@@ -31,14 +32,14 @@ func (j *pipeline) writeLLMsFull(rel string) (err error) {
 	h := sha256.New()
 	w := bufio.NewWriterSize(io.MultiWriter(out, h), 64<<10)
 	var n int64
-	for i, p := range j.mach.llmsListed() {
-		head := "<!-- Source: " + markup.Path("", mdOut(p.out), "").String() + " -->\n\n"
+	for i, p := range j.mach.LLMsListed() {
+		head := "<!-- Source: " + markup.Path("", machines.MDOut(p.Out), "").String() + " -->\n\n"
 		if i > 0 {
 			head = "\n---\n\n" + head
 		}
 		k, _ := w.WriteString(head)
 		n += int64(k)
-		c, err := j.copyWritten(w, mdOut(p.out))
+		c, err := j.copyWritten(w, machines.MDOut(p.Out))
 		n += c
 		if err != nil {
 			return fmt.Errorf("generate %s: %w", rel, err)

@@ -120,6 +120,8 @@ func TestMachines_apiMarkdown(t *testing.T) {
 // another server when a viewer renders them.
 func TestMachines_airGappedMarkdownLoadsNothing(t *testing.T) {
 	dir, _ := exportTo(t, Request{Source: docsRepo(), Kind: KindAirGapped})
+	// A Markdown image whose address names another server.
+	remoteMDImage := regexp.MustCompile(`!\[([^\]]*)\]\(\s*<?(?:[a-zA-Z][a-zA-Z0-9+.-]*:)?//[^)]*\)`)
 	remote := append([]*regexp.Regexp{remoteMDImage}, outbound[:3]...)
 	n := 0
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {

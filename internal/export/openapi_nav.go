@@ -9,6 +9,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/site"
 )
 
 // defaultAPIDir is where generated endpoint pages live unless the
@@ -31,8 +32,8 @@ func newAPIGen(ss *openapi.Specs, onDisk func(string) bool, warn func(string, ..
 	return &apiGen{specs: ss, onDisk: onDisk, warn: warn, pages: map[string]*page{}, byOp: map[*openapi.Operation]string{}, warned: map[string]bool{}}
 }
 
-// load returns the specs of ref, warning about those that fail.
-func (g *apiGen) load(ref docsjson.OpenAPIRef) []*openapi.Spec {
+// Load returns the specs of ref, warning about those that fail.
+func (g *apiGen) Load(ref docsjson.OpenAPIRef) []*openapi.Spec {
 	var out []*openapi.Spec
 	for _, f := range ref.Files {
 		s, err := g.specs.Load(f)
@@ -51,12 +52,12 @@ func (g *apiGen) load(ref docsjson.OpenAPIRef) []*openapi.Spec {
 	return out
 }
 
-// all returns navigation items for every operation of ref: pages grouped
+// All returns navigation items for every operation of ref: pages grouped
 // by their first tag, untagged ones first.
-func (g *apiGen) all(ref docsjson.OpenAPIRef) []*navItem {
-	var items []*navItem
-	for _, s := range g.load(ref) {
-		groups := map[string]*navItem{}
+func (g *apiGen) All(ref docsjson.OpenAPIRef) []*site.Item {
+	var items []*site.Item
+	for _, s := range g.Load(ref) {
+		groups := map[string]*site.Item{}
 		for _, o := range s.Ops {
 			key := g.page(o, ref.Dir)
 			if o.Hidden {
@@ -64,16 +65,16 @@ func (g *apiGen) all(ref docsjson.OpenAPIRef) []*navItem {
 			}
 			tags := o.Tags()
 			if len(tags) == 0 {
-				items = append(items, &navItem{page: key})
+				items = append(items, &site.Item{Page: key})
 				continue
 			}
 			grp, ok := groups[tags[0]]
 			if !ok {
-				grp = &navItem{group: tagLabel(s, tags[0])}
+				grp = &site.Item{Group: tagLabel(s, tags[0])}
 				groups[tags[0]] = grp
 				items = append(items, grp)
 			}
-			grp.children = append(grp.children, &navItem{page: key})
+			grp.Children = append(grp.Children, &site.Item{Page: key})
 		}
 	}
 	return items
@@ -89,15 +90,15 @@ func tagLabel(s *openapi.Spec, tag string) string {
 	return tag
 }
 
-// one returns the page of a navigation entry such as "POST /users" or
+// One returns the page of a navigation entry such as "POST /users" or
 // "specs/a.json GET /users", looked up in the inherited spec unless the
 // entry names its own file.
-func (g *apiGen) one(ref docsjson.OpenAPIRef, entry string) (string, bool) {
-	file, opRef, _ := splitEndpointRef(entry)
+func (g *apiGen) One(ref docsjson.OpenAPIRef, entry string) (string, bool) {
+	file, opRef, _ := site.SplitEndpointRef(entry)
 	if file != "" {
 		ref = docsjson.OpenAPIRef{Files: []string{file}, Dir: ref.Dir}
 	}
-	for _, s := range g.load(ref) {
+	for _, s := range g.Load(ref) {
 		if o := s.Find(opRef); o != nil {
 			return g.page(o, ref.Dir), true
 		}
@@ -108,7 +109,7 @@ func (g *apiGen) one(ref docsjson.OpenAPIRef, entry string) (string, bool) {
 
 // operation resolves the openapi frontmatter of a page.
 func (g *apiGen) operation(fm string) (*openapi.Operation, error) {
-	file, opRef, ok := splitEndpointRef(fm)
+	file, opRef, ok := site.SplitEndpointRef(fm)
 	if !ok {
 		return nil, fmt.Errorf("openapi %q: want \"METHOD /path\", \"file METHOD /path\" or \"webhook name\"", fm)
 	}
@@ -161,13 +162,13 @@ func (g *apiGen) page(o *openapi.Operation, dir string) string {
 	for n := 2; g.onDisk(key) || g.pages[key] != nil; n++ {
 		key = fmt.Sprintf("%s-%d", base, n)
 	}
-	p := &page{key: key, file: o.Spec.File, out: key + ".html", api: o}
-	p.fm.Title = o.Summary()
-	applyMetadata(&p.fm, o.Op.Sub("x-mint").Sub("metadata"))
-	p.title = p.fm.Title
-	p.fm.Noindex = p.fm.Noindex || o.Hidden // nor do search and the sitemap
+	p := &page{Key: key, File: o.Spec.File, Out: key + ".html", API: o}
+	p.FM.Title = o.Summary()
+	applyMetadata(&p.FM, o.Op.Sub("x-mint").Sub("metadata"))
+	p.Title = p.FM.Title
+	p.FM.Noindex = p.FM.Noindex || o.Hidden // nor do search and the sitemap
 	// x-mint content goes through the MDX pipeline like a page's own body.
-	p.body = []byte(o.Op.Sub("x-mint").Str("content"))
+	p.Body = []byte(o.Op.Sub("x-mint").Str("content"))
 	g.pages[key], g.byOp[o] = p, key
 	return key
 }
@@ -181,47 +182,27 @@ func (g *apiGen) generated() []*page {
 	return out
 }
 
-// splitEndpointRef parses "[file] METHOD /path" and "[file] webhook name".
-func splitEndpointRef(s string) (file, ref string, ok bool) {
-	f := strings.Fields(s)
-	if len(f) < 2 {
-		return "", "", false
-	}
-	m, target := f[len(f)-2], f[len(f)-1]
-	isWebhook := strings.EqualFold(m, "webhook")
-	if !isWebhook && (!slices.Contains(openapi.HTTPMethods, strings.ToLower(m)) || !strings.HasPrefix(target, "/")) {
-		return "", "", false
-	}
-	return strings.Join(f[:len(f)-2], " "), m + " " + target, true
-}
-
-// isEndpointEntry tells a navigation entry naming an operation from a page path.
-func isEndpointEntry(s string) bool {
-	_, _, ok := splitEndpointRef(s)
-	return ok && strings.Contains(s, " ")
-}
-
 // addAPIPages resolves the openapi frontmatter of pages read from disk and
 // adds the generated pages, keeping pages sorted by key. An export limited
 // to some paths gets no generated pages: the request names files.
 func (j *pipeline) addAPIPages(pages []*page, g *apiGen) []*page {
 	for _, p := range pages {
-		if p.fm.OpenAPI == "" {
+		if p.FM.OpenAPI == "" {
 			continue
 		}
-		o, err := g.operation(p.fm.OpenAPI)
+		o, err := g.operation(p.FM.OpenAPI)
 		if err != nil {
-			j.warnings.detail("endpoint page shows no reference", "page", p.file, "error", err.Error())
+			j.warnings.detail("endpoint page shows no reference", "page", p.File, "error", err.Error())
 			continue
 		}
-		p.api = o
+		p.API = o
 	}
 	j.resolveSchemaPages(pages, g)
 	if len(j.req.Paths) > 0 || len(g.pages) == 0 {
 		return pages
 	}
 	out := append(pages, g.generated()...)
-	slices.SortFunc(out, func(a, b *page) int { return strings.Compare(a.key, b.key) })
+	slices.SortFunc(out, func(a, b *page) int { return strings.Compare(a.Key, b.Key) })
 	return out
 }
 
@@ -293,17 +274,17 @@ func (g *apiGen) schema(fm string) (*openapi.SchemaRef, error) {
 // resolveSchemaPages attaches their schema to the pages that name one.
 func (j *pipeline) resolveSchemaPages(pages []*page, g *apiGen) {
 	for _, p := range pages {
-		if p.fm.OpenAPISchema == "" {
+		if p.FM.OpenAPISchema == "" {
 			continue
 		}
-		r, err := g.schema(p.fm.OpenAPISchema)
+		r, err := g.schema(p.FM.OpenAPISchema)
 		if err != nil {
-			j.warnings.detail("schema page shows no reference", "page", p.file, "error", err.Error())
+			j.warnings.detail("schema page shows no reference", "page", p.File, "error", err.Error())
 			continue
 		}
-		p.schema = r
-		if p.fm.Title == "" {
-			p.title = r.Name
+		p.Schema = r
+		if p.FM.Title == "" {
+			p.Title = r.Name
 		}
 	}
 }

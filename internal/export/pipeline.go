@@ -11,9 +11,12 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/csp"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/frame"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/machines"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/site"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 )
 
@@ -45,15 +48,15 @@ type pipeline struct {
 
 	cfg   *docsjson.Config
 	api   *apipages.Pages // writes the generated parts of API pages
-	tree  *navTree
+	tree  *site.Tree
 	pages []*page // sorted by key
 	byKey map[string]*page
 	link  *linker
-	frame *frame          // writes the page frame
+	frame *frame.Frame    // writes the page frame
 	comps *mdx.Components // the custom components of the source's pages
 
-	entries []searchEntry // one per page, filled by the workers
-	mach    *machineFiles // page.md, llms.txt, robots.txt, sitemap.xml (machines.go)
+	entries []searchEntry   // one per page, filled by the workers
+	mach    *machines.Files // page.md, llms.txt, robots.txt, sitemap.xml (package machines)
 	// gap takes remote content out of an air-gapped bundle (airgap.go);
 	// untrusted renders docs.json's and specs' Markdown (links.go).
 	gap       *offliner
@@ -70,21 +73,21 @@ type renderBuffers struct {
 func (j *pipeline) planStatic() error {
 	// Pages hidden by their frontmatter keep their URL but leave the
 	// reading order, as they leave the sidebar.
-	order := j.tree.order[:0]
-	for _, k := range j.tree.order {
-		if !j.byKey[k].fm.Hidden {
+	order := j.tree.Order[:0]
+	for _, k := range j.tree.Order {
+		if !j.byKey[k].FM.Hidden {
 			order = append(order, k)
 		}
 	}
-	j.tree.order = order
-	j.frame.order = make(map[string]int, len(j.tree.order))
-	for i, k := range j.tree.order {
-		j.frame.order[k] = i
+	j.tree.Order = order
+	j.frame.Order = make(map[string]int, len(j.tree.Order))
+	for i, k := range j.tree.Order {
+		j.frame.Order[k] = i
 	}
 	for _, f := range []struct {
 		field, ref string
 		to         *markup.URL
-	}{{"logo", j.cfg.Logo.Light, &j.frame.logoLight}, {"logo", j.cfg.Logo.Dark, &j.frame.logoDark}, {"favicon", string(j.cfg.Favicon), &j.frame.favicon}} {
+	}{{"logo", j.cfg.Logo.Light, &j.frame.LogoLight}, {"logo", j.cfg.Logo.Dark, &j.frame.LogoDark}, {"favicon", string(j.cfg.Favicon), &j.frame.Favicon}} {
 		if f.ref == "" {
 			continue
 		}
@@ -92,11 +95,11 @@ func (j *pipeline) planStatic() error {
 			*f.to = t
 		}
 	}
-	if f := j.frame; f.logoLight.Empty() {
-		f.logoLight = f.logoDark
+	if f := j.frame; f.LogoLight.Empty() {
+		f.LogoLight = f.LogoDark
 	}
-	if f := j.frame; f.logoDark.Empty() {
-		f.logoDark = f.logoLight
+	if f := j.frame; f.LogoDark.Empty() {
+		f.LogoDark = f.LogoLight
 	}
 	return nil
 }
@@ -106,75 +109,75 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	defer func() {
 		// A parser bug on odd input must fail one export, not the server.
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%s: render failed: %v", p.file, r)
+			err = fmt.Errorf("%s: render failed: %v", p.File, r)
 		}
 	}()
 	work := openapi.NewWork(ctx, openapi.PageWork)
 	ap := j.apiPage(p, work)
 	prefix := ap.Prefix
 	var mdxPanel markup.HTML
-	if p.api == nil && p.fm.API != "" {
+	if p.API == nil && p.FM.API != "" {
 		// Reads the source before it is freed; the fields are scanned
 		// only when the page shows a panel.
-		mdxPanel = j.api.MDXPanel(ap, func() []*mdx.ParamField { return mdx.ParamFields(string(p.body), j.read.loadSnippet) })
+		mdxPanel = j.api.MDXPanel(ap, func() []*mdx.ParamField { return mdx.ParamFields(string(p.Body), j.read.loadSnippet) })
 	}
-	doc := mdx.PreprocessPage(string(p.body), j.read.loadSnippet, p.file)
+	doc := mdx.PreprocessPage(string(p.Body), j.read.loadSnippet, p.File)
 	// The copy is written next to the page; llms-full.txt reads it back.
-	md := j.mach.pageMarkdown(ctx, p)
-	p.body = nil // the source is no longer needed; large sites free it as they go
+	md := j.mach.PageMarkdown(ctx, p)
+	p.Body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
-	hs, err := mdx.ToHTML(j.e.markdownIn(j.frame.ui(j.frame.section(p))), []byte(mdx.Bound(doc.Markdown)), &buf.html)
+	hs, err := mdx.ToHTML(j.e.markdownIn(j.frame.UI(j.frame.Section(p))), []byte(mdx.Bound(doc.Markdown)), &buf.html)
 	if err != nil {
-		return fmt.Errorf("%s: render: %w", p.file, err)
+		return fmt.Errorf("%s: render: %w", p.File, err)
 	}
 	// Custom components: a page that uses none returns at once.
-	rendered := j.comps.Expand(ctx, &doc, buf.html.Bytes(), func(msg string) { j.warn("%s: %s", p.file, msg) })
+	rendered := j.comps.Expand(ctx, &doc, buf.html.Bytes(), func(msg string) { j.warn("%s: %s", p.File, msg) })
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("%s: %w", p.file, err)
+		return fmt.Errorf("%s: %w", p.File, err)
 	}
 	if doc.HasComponents() {
 		// Headings a component writes belong in the table of contents too.
 		rendered, hs = mdx.WithComponentHeadings(rendered, hs)
 	}
-	content := j.link.rewrite(rendered, p.key, prefix)
+	content := j.link.rewrite(rendered, p.Key, prefix)
 	var apiTop, apiRest markup.HTML
 	var ex mdx.Examples // the right-hand column of an API page
-	if p.api != nil {
-		ref := j.api.Endpoint(p.api, ap)
+	if p.API != nil {
+		ref := j.api.Endpoint(p.API, ap)
 		apiTop, apiRest, ex.Request, ex.Response = ref.Top, ref.Rest, []byte(ref.Request.String()), []byte(ref.Response.String())
 		hs = append(hs, ref.Headings...)
-	} else if p.schema != nil {
+	} else if p.Schema != nil {
 		var apiHs []mdx.Heading
-		apiTop, apiRest, apiHs = j.api.Schema(p.schema, ap)
+		apiTop, apiRest, apiHs = j.api.Schema(p.Schema, ap)
 		hs = append(hs, apiHs...)
 	}
 	if err := work.Err(); err != nil {
-		return fmt.Errorf("%s: %w", p.file, err) // the export's time limit or a shutdown
+		return fmt.Errorf("%s: %w", p.File, err) // the export's time limit or a shutdown
 	}
 	if work.Cut > 0 {
 		j.warn("%s: the schemas fan out past what one page may expand (%d steps); %d shown by name with \"…\"",
-			p.apiName(), openapi.PageWork, work.Cut)
+			p.APIName(), openapi.PageWork, work.Cut)
 	}
-	noindex := j.mach.noindex(p)
+	noindex := j.mach.Noindex(p)
 	if !noindex {
 		j.entries[i] = newSearchEntry(p, hs, content)
 	}
-	cols := twoColumns(p)
+	cols := frame.TwoColumns(p)
 	if cols {
-		content, ex = withAuthorExamples(content, ex)
+		content, ex = frame.WithAuthorExamples(content, ex)
 	}
 	if j.kind == KindAirGapped {
-		content = j.gap.offlineBytes(p.file, prefix, content)
-		ex.Request, ex.Response = j.gap.offlineBytes(p.file, prefix, ex.Request), j.gap.offlineBytes(p.file, prefix, ex.Response)
+		content = j.gap.offlineBytes(p.File, prefix, content)
+		ex.Request, ex.Response = j.gap.offlineBytes(p.File, prefix, ex.Request), j.gap.offlineBytes(p.File, prefix, ex.Response)
 		// Spec descriptions are Markdown too: an image or embed in them
 		// must not load from outside the bundle either.
-		apiTop = j.gap.offline(p.file, prefix, apiTop)
-		apiRest = j.gap.offline(p.file, prefix, apiRest)
+		apiTop = j.gap.offline(p.File, prefix, apiTop)
+		apiRest = j.gap.offline(p.File, prefix, apiRest)
 	}
 	b := &buf.page
 	b.Reset()
 	b.Grow(len(content) + 32<<10)
-	desc := p.fm.Description
+	desc := p.FM.Description
 	if desc == "" {
 		desc = j.cfg.Description
 	}
@@ -182,45 +185,45 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if j.kind != KindAirGapped { // an air-gapped page keeps no inline or remote script
 		scripts = csp.PageScripts(content)
 	}
-	u := j.frame.ui(j.frame.section(p))
-	meta := markup.Concat(j.mach.metaHTML(p, noindex), mdAlternate(p))
-	j.frame.head(b, u, p.title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.key, ""), prefix, noindex, meta, scripts)
-	mode := p.mode
+	u := j.frame.UI(j.frame.Section(p))
+	meta := markup.Concat(j.mach.MetaHTML(p, noindex), machines.MDAlternate(p))
+	j.frame.Head(b, u, p.Title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.Key, ""), prefix, noindex, meta, scripts)
+	mode := p.Mode
 	if cols = cols && len(ex.Request)+len(ex.Response) > 0; cols {
-		mode = modeWide // the examples column takes the place of the contents
+		mode = site.ModeWide // the examples column takes the place of the contents
 	}
-	b.HTML(markCurrent(j.frame.chrome(j.frame.section(p), prefix, mode), prefix, p.out))
+	b.HTML(frame.MarkCurrent(j.frame.Chrome(j.frame.Section(p), prefix, mode), prefix, p.Out))
 	if cols {
 		b.Markup(`<main id="content" class="main"><article class="page page-cols">`)
 	} else {
 		b.Markup(`<main id="content" class="main"><article class="page">`)
 	}
-	if p.mode.header() {
+	if p.Mode.Header() {
 		b.Markup(`<header class="page-head">`)
-		j.frame.eyebrow(b, p)
+		j.frame.Eyebrow(b, p)
 		b.Markup(`<h1>`)
-		b.Text(p.title)
+		b.Text(p.Title)
 		b.Markup(`</h1>`)
-		if p.fm.Description != "" {
+		if p.FM.Description != "" {
 			b.Markup(`<p class="lead">`)
-			b.Text(p.fm.Description)
+			b.Text(p.FM.Description)
 			b.Markup(`</p>`)
 		}
-		j.frame.downloadSpecLink(b, prefix, u)
-		j.mach.pageActions(b, p, md)
+		j.frame.DownloadSpecLink(b, prefix, u)
+		j.mach.PageActions(b, p, md)
 		b.Markup(`</header>`)
 	}
 	if cols {
 		b.Markup(`<div class="cols-top">`)
 	}
-	if p.api == nil {
-		apiEndpoint(b, p.fm, j.cfg.API.MDX.Server)
+	if p.API == nil {
+		apiEndpoint(b, p.FM, j.cfg.API.MDX.Server)
 		j.api.MDXAuth(b, ap)
 	}
 	b.HTML(apiTop)
 	if cols {
 		b.Markup(`</div>`)
-		examplesColumn(b, prefix, ex)
+		frame.ExamplesColumn(b, prefix, ex)
 		b.Markup(`<div class="cols-body">`)
 	}
 	b.Markup(`<div class="prose">`)
@@ -229,26 +232,26 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	b.HTML(markup.Rendered(string(content)))
 	b.Markup(`</div>`)
 	b.HTML(mdxPanel)
-	j.frame.directory(b, p, prefix)
+	j.frame.Directory(b, p, prefix)
 	b.HTML(apiRest)
-	if p.mode.header() {
+	if p.Mode.Header() {
 		// A custom or frame page is the author's own design to its end.
-		j.frame.pager(b, p, prefix)
+		j.frame.Pager(b, p, prefix)
 	}
 	if cols {
 		b.Markup(`</div>`)
 	}
 	b.Markup(`</article>`)
-	j.frame.footer(b, j.frame.section(p), prefix)
+	j.frame.Footer(b, j.frame.Section(p), prefix)
 	b.Markup(`</main>`)
-	if mode.toc() {
-		toc(b, hs, u)
+	if mode.TOC() {
+		frame.TOC(b, hs, u)
 	}
-	tail(b, prefix)
-	if err := j.out.write(mdOut(p.out), []byte(md)); err != nil {
+	frame.Tail(b, prefix)
+	if err := j.out.write(machines.MDOut(p.Out), []byte(md)); err != nil {
 		return err
 	}
-	return j.out.write(p.out, j.fillIcons([]byte(b.String()), p.file))
+	return j.out.write(p.Out, j.frame.FillIcons([]byte(b.String()), p.File))
 }
 
 // apiEndpoint shows the method and path of an API reference page; a
@@ -257,7 +260,7 @@ func apiEndpoint(b *markup.Builder, fm frontmatter, server docsjson.ServerList) 
 	spec := fm.API
 	if spec == "" {
 		// "[file] METHOD /path": the badge shows the method, not the file.
-		if _, ref, ok := splitEndpointRef(fm.OpenAPI); ok {
+		if _, ref, ok := site.SplitEndpointRef(fm.OpenAPI); ok {
 			spec = ref
 		}
 	}

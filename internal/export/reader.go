@@ -9,6 +9,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/site"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 	"gopkg.in/yaml.v2"
 )
@@ -89,23 +90,23 @@ func (r *reader) readPage(key, file string) (*page, error) {
 		return nil, fmt.Errorf("read %s: %w", file, err)
 	}
 	fmb, body := mdx.SplitFrontmatter(b)
-	p := &page{key: key, file: file, out: key + ".html", body: body}
+	p := &page{Key: key, File: file, Out: key + ".html", Body: body}
 	if len(fmb) > 0 {
-		if err := yaml.Unmarshal(fmb, &p.fm); err != nil {
+		if err := yaml.Unmarshal(fmb, &p.FM); err != nil {
 			return nil, &docsjson.InputError{Msg: fmt.Sprintf("%s: invalid frontmatter: %v", file, err)}
 		}
 	}
-	m, ok := parseMode(p.fm.Mode)
+	m, ok := site.ParseMode(p.FM.Mode)
 	if !ok {
-		r.warn("%s: unknown page mode %q; the page is shown in the default mode", file, p.fm.Mode)
+		r.warn("%s: unknown page mode %q; the page is shown in the default mode", file, p.FM.Mode)
 	}
-	p.mode = m
-	p.title = p.fm.Title
-	if p.title == "" {
-		p.title, p.body = leadingHeading(p.body)
+	p.Mode = m
+	p.Title = p.FM.Title
+	if p.Title == "" {
+		p.Title, p.Body = site.LeadingHeading(p.Body)
 	}
-	if p.title == "" {
-		p.title = titleFromKey(key)
+	if p.Title == "" {
+		p.Title = site.TitleFromKey(key)
 	}
 	return p, nil
 }

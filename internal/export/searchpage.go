@@ -14,13 +14,13 @@ type searchEntry = machines.SearchEntry
 // belongs to its lead.
 func newSearchEntry(p *page, hs []mdx.Heading, content []byte) searchEntry {
 	lead := []string{}
-	if p.api != nil {
-		lead = append(lead, p.api.SearchText())
-	} else if p.schema != nil {
-		lead = append(lead, p.schema.SearchText())
+	if p.API != nil {
+		lead = append(lead, p.API.SearchText())
+	} else if p.Schema != nil {
+		lead = append(lead, p.Schema.SearchText())
 	}
-	if p.fm.Description != "" {
-		lead = append(lead, p.fm.Description)
+	if p.FM.Description != "" {
+		lead = append(lead, p.FM.Description)
 	}
-	return machines.NewSearchEntry(p.title, markup.Path("", p.out, "").String(), lead, hs, content)
+	return machines.NewSearchEntry(p.Title, markup.Path("", p.Out, "").String(), lead, hs, content)
 }

@@ -1,9 +1,10 @@
-package export
+package frame
 
 import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/icons"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/site"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
 
@@ -15,10 +16,10 @@ import (
 // iconDrawer draws the icons of navigation entries, pages and directory
 // cards, by name from docs.json's icons.library or as an image (icons.go).
 type iconDrawer struct {
-	icons *icons.Set // the library of icons.library
-	kind  Kind       // an air-gapped bundle leaves remote icon images out
-	warn  func(format string, args ...any)
-	// configLink resolves an icon given as a file or URL (frame.configLink).
+	icons     *icons.Set // the library of icons.library
+	airGapped bool       // an air-gapped bundle leaves remote icon images out
+	warn      func(format string, args ...any)
+	// configLink resolves an icon given as a file or URL (Frame.configLink).
 	configLink func(where, ref string, prefix markup.Prefix, keep bool) markup.URL
 }
 
@@ -27,10 +28,10 @@ type iconDrawer struct {
 // (layout.go). The frame caches what it writes per section and depth.
 type navWriter struct {
 	cfg   *docsjson.Config // interaction.drilldown
-	tree  *navTree
-	byKey map[string]*page
+	tree  *site.Tree
+	byKey map[string]*site.Page
 	icon  *iconDrawer
-	// configLink resolves a division's href (frame.configLink).
+	// configLink resolves a division's href (Frame.configLink).
 	configLink func(where, ref string, prefix markup.Prefix, keep bool) markup.URL
-	ui         func(p *page) uitext.Text // the interface language of p (frame.pageUI)
+	ui         func(p *site.Page) uitext.Text // the interface language of p (Frame.PageUI)
 }

@@ -1,37 +1,38 @@
-package export
+package frame
 
 import (
 	"sync"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/site"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
 
-// frame writes what surrounds every page of one export: the document
+// Frame writes what surrounds every page of one export: the document
 // head, the top bar, the division switchers and the sidebar (built once
 // per section and depth), the banner, the footer, the eyebrow, the pager,
 // a group's directory, and the pages made of the frame alone (not found,
 // redirects). It is safe for concurrent use by the render workers once
 // built.
-type frame struct {
-	cfg      *docsjson.Config
-	tree     *navTree
-	byKey    map[string]*page
-	order    map[string]int // position of each page in reading order
-	link     *linker
-	features map[string]bool
-	kind     Kind
-	domain   string
+type Frame struct {
+	cfg       *docsjson.Config
+	tree      *site.Tree
+	byKey     map[string]*site.Page
+	Order     map[string]int                            // position of each page in reading order
+	target    func(from, ref string) (markup.URL, bool) // resolves a reference as the links of page from
+	features  map[string]bool
+	airGapped bool
+	domain    string
 
-	logoLight, logoDark, favicon markup.URL // bundle paths relative to the root, empty when absent
+	LogoLight, LogoDark, Favicon markup.URL // bundle paths relative to the root, empty when absent
 	// specDownload is the spec file or archive the pages offer for
 	// download (contextual option "download-spec"), empty when none.
-	specDownload markup.URL
+	SpecDownload markup.URL
 
 	// cspConnect are origins air-gapped pages may send requests to beyond
 	// the bundle: the API playground's servers, when it is enabled.
-	cspConnect []string
+	CSPConnect []string
 
 	// warn reports what the docs author should know; markdown renders a
 	// docs.json text (the banner) as if written in the page key; offline
@@ -53,14 +54,14 @@ func (f *navWriter) drilldown() bool {
 	return d != nil && *d
 }
 
-// pageUI is the interface language of page p.
-func (f *frame) pageUI(p *page) uitext.Text { return f.ui(f.section(p)) }
+// PageUI is the interface language of page p.
+func (f *Frame) PageUI(p *site.Page) uitext.Text { return f.UI(f.Section(p)) }
 
-// ui is the interface language of the pages of section s.
-func (f *frame) ui(s *division) uitext.Text {
-	for d := s; d != nil; d = d.parent {
-		if d.kind == "language" {
-			return uitext.For(d.lang)
+// UI is the interface language of the pages of section s.
+func (f *Frame) UI(s *site.Division) uitext.Text {
+	for d := s; d != nil; d = d.Parent {
+		if d.Kind == "language" {
+			return uitext.For(d.Lang)
 		}
 	}
 	return uitext.For("en")

@@ -1,6 +1,8 @@
-package export
+package frame
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -8,6 +10,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/site"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/theme"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
@@ -18,28 +21,28 @@ import (
 type chromeKey struct {
 	section int
 	prefix  markup.Prefix
-	mode    pageMode
+	mode    site.Mode
 }
 
-// chrome returns the top bar, division switchers and sidebar for pages of
+// Chrome returns the top bar, division switchers and sidebar for pages of
 // section s whose root is at prefix, shown in mode m: a mode without the
 // sidebar has no menu button to open it either.
-func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTML {
+func (f *Frame) Chrome(s *site.Division, prefix markup.Prefix, m site.Mode) markup.HTML {
 	k := chromeKey{-1, prefix, m}
 	if s != nil {
-		k.section = s.index
+		k.section = s.Index
 	}
 	if v, ok := f.chromes.Load(k); ok {
 		return v.(markup.HTML)
 	}
 	var b markup.Builder
-	u := f.ui(s)
+	u := f.UI(s)
 	b.Markup(`<a class="skip" href="#content">`)
 	b.Text(u.T("skip"))
 	b.Markup(`</a>`)
-	f.banner(&b, bannerOf(s, f.cfg.Banner), prefix, u)
+	f.banner(&b, site.BannerOf(s, f.cfg.Banner), prefix, u)
 	b.Markup(`<header class="topbar">`)
-	if m.sidebar() {
+	if m.Sidebar() {
 		b.Markup(`<button class="menu-toggle" type="button" aria-controls="sidebar" aria-expanded="false"`)
 		b.Attr("aria-label", u.T("menu"))
 		b.Markup(`>` +
@@ -48,13 +51,13 @@ func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTM
 	b.Markup(`<a class="brand" href="`)
 	b.URL(markup.Path(prefix, "index.html", ""))
 	b.Markup(`">`)
-	if !f.logoLight.Empty() {
+	if !f.LogoLight.Empty() {
 		b.Markup(`<img class="logo logo-light" src="`)
-		b.URL(markup.Join(prefix, f.logoLight))
+		b.URL(markup.Join(prefix, f.LogoLight))
 		b.Markup(`"`)
 		b.Attr("alt", f.cfg.Name)
 		b.Markup(`><img class="logo logo-dark" src="`)
-		b.URL(markup.Join(prefix, f.logoDark))
+		b.URL(markup.Join(prefix, f.LogoDark))
 		b.Markup(`"`)
 		b.Attr("alt", f.cfg.Name)
 		b.Markup(`>`)
@@ -68,7 +71,7 @@ func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTM
 	b.Attr("aria-label", u.T("searchLabel"))
 	b.Markup(` autocomplete="off">` +
 		`<div id="search-results" class="search-results" role="listbox" hidden></div></div>`)
-	f.navbar(&b, navbarOf(s, &f.cfg.Navbar), prefix, u)
+	f.navbar(&b, site.NavbarOf(s, &f.cfg.Navbar), prefix, u)
 	if f.features["assistant"] {
 		b.Markup(`<a class="assistant" href="`)
 		b.URL(f.assistantURL())
@@ -84,9 +87,9 @@ func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTM
 	b.Markup(`</header>`)
 	f.nav.switchers(&b, s, prefix, u)
 	b.Markup(`<div`)
-	b.Attr("class", m.class())
+	b.Attr("class", m.Class())
 	b.Markup(`>`)
-	if m.sidebar() {
+	if m.Sidebar() {
 		f.nav.sidebar(&b, s, prefix, u)
 	}
 	v, _ := f.chromes.LoadOrStore(k, b.Fragment())
@@ -95,30 +98,30 @@ func (f *frame) chrome(s *division, prefix markup.Prefix, m pageMode) markup.HTM
 
 // sidebar renders the navigation of section s: the global anchors, the
 // section's anchors and its groups and pages.
-func (f *navWriter) sidebar(b *markup.Builder, s *division, prefix markup.Prefix, u uitext.Text) {
+func (f *navWriter) sidebar(b *markup.Builder, s *site.Division, prefix markup.Prefix, u uitext.Text) {
 	b.Markup(`<nav class="sidebar" id="sidebar"`)
 	b.Attr("aria-label", u.T("documentation"))
 	b.Markup(`>`)
-	if len(f.tree.global) > 0 {
+	if len(f.tree.Global) > 0 {
 		b.Markup(`<ul class="anchors">`)
-		for _, g := range f.tree.global {
+		for _, g := range f.tree.Global {
 			f.divisionLink(b, g, prefix, false)
 		}
 		b.Markup(`</ul>`)
 	}
 	if s != nil {
 		f.anchors(b, s, prefix)
-		f.items(b, s.items, prefix, true)
+		f.items(b, s.Items, prefix, true)
 	}
 	b.Markup(`</nav>`)
 }
 
 // switchers renders, for each level above the page's section, the sibling
 // divisions: tabs as a tab bar, languages, versions and dropdowns as menus.
-func (f *navWriter) switchers(b *markup.Builder, s *division, prefix markup.Prefix, u uitext.Text) {
-	var path []*division
-	for d := s; d != nil && d.parent != nil; d = d.parent {
-		path = append([]*division{d}, path...)
+func (f *navWriter) switchers(b *markup.Builder, s *site.Division, prefix markup.Prefix, u uitext.Text) {
+	var path []*site.Division
+	for d := s; d != nil && d.Parent != nil; d = d.Parent {
+		path = append([]*site.Division{d}, path...)
 	}
 	if len(path) == 0 {
 		return
@@ -127,16 +130,16 @@ func (f *navWriter) switchers(b *markup.Builder, s *division, prefix markup.Pref
 	b.Attr("aria-label", u.T("sections"))
 	b.Markup(`>`)
 	for _, d := range path {
-		if d.kind == "anchor" {
+		if d.Kind == "anchor" {
 			continue // anchors are listed at the top of the sidebar
 		}
-		var sib []*division
-		for _, c := range d.parent.children {
-			if c.kind == d.kind && (c.first != "" || c.href != "") {
+		var sib []*site.Division
+		for _, c := range d.Parent.Children {
+			if c.Kind == d.Kind && (c.First != "" || c.Href != "") {
 				sib = append(sib, c)
 			}
 		}
-		if d.kind == "tab" {
+		if d.Kind == "tab" {
 			b.Markup(`<ul class="tabbar">`)
 			for _, c := range sib {
 				f.divisionLink(b, c, prefix, c == d)
@@ -145,9 +148,9 @@ func (f *navWriter) switchers(b *markup.Builder, s *division, prefix markup.Pref
 			continue
 		}
 		b.Markup(`<details`)
-		b.Attr("class", "switch switch-"+d.kind)
+		b.Attr("class", "switch switch-"+d.Kind)
 		b.Markup(`><summary>`)
-		b.Text(d.label)
+		b.Text(d.Label)
 		b.Markup(`</summary><ul>`)
 		for _, c := range sib {
 			f.divisionLink(b, c, prefix, c == d)
@@ -158,27 +161,27 @@ func (f *navWriter) switchers(b *markup.Builder, s *division, prefix markup.Pref
 }
 
 // anchors lists the anchor divisions next to the section, if any.
-func (f *navWriter) anchors(b *markup.Builder, s *division, prefix markup.Prefix) {
-	parent := s.parent
-	if s.kind != "anchor" || parent == nil {
+func (f *navWriter) anchors(b *markup.Builder, s *site.Division, prefix markup.Prefix) {
+	parent := s.Parent
+	if s.Kind != "anchor" || parent == nil {
 		return
 	}
 	b.Markup(`<ul class="anchors">`)
-	for _, c := range parent.children {
-		if c.kind == "anchor" && (c.first != "" || c.href != "") {
+	for _, c := range parent.Children {
+		if c.Kind == "anchor" && (c.First != "" || c.Href != "") {
 			f.divisionLink(b, c, prefix, c == s)
 		}
 	}
 	b.Markup(`</ul>`)
 }
 
-func (f *navWriter) divisionLink(b *markup.Builder, d *division, prefix markup.Prefix, current bool) {
+func (f *navWriter) divisionLink(b *markup.Builder, d *site.Division, prefix markup.Prefix, current bool) {
 	var href markup.URL
 	switch {
-	case d.href != "":
-		href = f.configLink(d.kind+" "+strconv.Quote(d.label)+" href", d.href, prefix, markup.Scheme(d.href) != "")
-	case d.first != "":
-		href = markup.Path(prefix, d.first+".html", "")
+	case d.Href != "":
+		href = f.configLink(d.Kind+" "+strconv.Quote(d.Label)+" href", d.Href, prefix, markup.Scheme(d.Href) != "")
+	case d.First != "":
+		href = markup.Path(prefix, d.First+".html", "")
 	}
 	if href.Empty() {
 		return
@@ -190,12 +193,12 @@ func (f *navWriter) divisionLink(b *markup.Builder, d *division, prefix markup.P
 		b.Markup(` class="current" aria-current="true"`)
 	}
 	b.Markup(`>`)
-	b.HTML(f.icon.navIcon(d.icon, d.kind+" "+strconv.Quote(d.label), prefix))
-	b.Text(d.label)
-	navTag(b, d.tag)
-	if d.desc != "" && (d.kind == "product" || d.kind == "menu") {
+	b.HTML(f.icon.navIcon(d.Icon, d.Kind+" "+strconv.Quote(d.Label), prefix))
+	b.Text(d.Label)
+	navTag(b, d.Tag)
+	if d.Desc != "" && (d.Kind == "product" || d.Kind == "menu") {
 		b.Markup(`<span class="switch-desc">`)
-		b.Text(d.desc)
+		b.Text(d.Desc)
 		b.Markup(`</span>`)
 	}
 	b.Markup(`</a></li>`)
@@ -207,10 +210,10 @@ func (f *navWriter) divisionLink(b *markup.Builder, d *division, prefix markup.P
 // relative one that names nothing stays as written when keep is set and
 // is left out otherwise; anything else (javascript:, data:) is left out
 // with a warning.
-func (f *frame) configLink(where, ref string, prefix markup.Prefix, keep bool) markup.URL {
+func (f *Frame) configLink(where, ref string, prefix markup.Prefix, keep bool) markup.URL {
 	relative := markup.Scheme(ref) == ""
 	if relative {
-		if t, ok := f.link.target("index", ref); ok {
+		if t, ok := f.target("index", ref); ok {
 			return markup.Join(prefix, t)
 		}
 		if !keep {
@@ -238,21 +241,21 @@ func navTag(b *markup.Builder, tag string) {
 // items renders sidebar groups and pages. Groups of the top level become
 // headed blocks; nested groups are list items that collapse with <details>.
 // Below the top level the caller has already opened the <ul>.
-func (f *navWriter) items(b *markup.Builder, items []*navItem, prefix markup.Prefix, top bool) {
+func (f *navWriter) items(b *markup.Builder, items []*site.Item, prefix markup.Prefix, top bool) {
 	open := false
 	for _, it := range items {
-		if it.hidden || it.page != "" && f.byKey[it.page].fm.Hidden {
+		if it.Hidden || it.Page != "" && f.byKey[it.Page].FM.Hidden {
 			continue
 		}
-		if top && it.page == "" {
+		if top && it.Page == "" {
 			if open {
 				b.Markup(`</ul>`)
 				open = false
 			}
 			b.Markup(`<div class="nav-group"><p class="nav-group-title">`)
-			b.HTML(f.icon.navIcon(it.icon, "group "+strconv.Quote(it.group), prefix))
-			b.Text(it.group)
-			navTag(b, it.tag)
+			b.HTML(f.icon.navIcon(it.Icon, "group "+strconv.Quote(it.Group), prefix))
+			b.Text(it.Group)
+			navTag(b, it.Tag)
 			b.Markup(`</p><ul class="nav-list">`)
 			f.groupBody(b, it, prefix)
 			b.Markup(`</ul></div>`)
@@ -262,14 +265,14 @@ func (f *navWriter) items(b *markup.Builder, items []*navItem, prefix markup.Pre
 			b.Markup(`<ul class="nav-list">`)
 			open = true
 		}
-		if it.page != "" {
-			f.pageLink(b, it.page, prefix)
+		if it.Page != "" {
+			f.pageLink(b, it.Page, prefix)
 			continue
 		}
 		// Nested groups start closed unless "expanded" (the platform's
 		// rule); markCurrent opens the ones around the page being read.
 		b.Markup(`<li class="nav-sub"><details`)
-		if it.expanded {
+		if it.Expanded {
 			b.Markup(` open`)
 		}
 		b.Markup(`><summary>`)
@@ -281,12 +284,12 @@ func (f *navWriter) items(b *markup.Builder, items []*navItem, prefix markup.Pre
 		}
 		if first != "" {
 			b.Markup(`<a class="nav-drill" href="`)
-			b.URL(markup.Path(prefix, f.byKey[first].out, ""))
+			b.URL(markup.Path(prefix, f.byKey[first].Out, ""))
 			b.Markup(`">`)
 		}
-		b.HTML(f.icon.navIcon(it.icon, "group "+strconv.Quote(it.group), prefix))
-		b.Text(it.group)
-		navTag(b, it.tag)
+		b.HTML(f.icon.navIcon(it.Icon, "group "+strconv.Quote(it.Group), prefix))
+		b.Text(it.Group)
+		navTag(b, it.Tag)
 		if first != "" {
 			b.Markup(`</a>`)
 		}
@@ -301,17 +304,17 @@ func (f *navWriter) items(b *markup.Builder, items []*navItem, prefix markup.Pre
 
 // firstPage is the key of the first page a reader sees in group it (its
 // root page, else its first listed page at any depth), or "".
-func (f *navWriter) firstPage(it *navItem) string {
-	if it.root != "" && f.byKey[it.root] != nil && !f.byKey[it.root].fm.Hidden {
-		return it.root
+func (f *navWriter) firstPage(it *site.Item) string {
+	if it.Root != "" && f.byKey[it.Root] != nil && !f.byKey[it.Root].FM.Hidden {
+		return it.Root
 	}
-	for _, c := range it.children {
-		if c.hidden {
+	for _, c := range it.Children {
+		if c.Hidden {
 			continue
 		}
-		if c.page != "" {
-			if p := f.byKey[c.page]; p != nil && !p.fm.Hidden {
-				return c.page
+		if c.Page != "" {
+			if p := f.byKey[c.Page]; p != nil && !p.FM.Hidden {
+				return c.Page
 			}
 			continue
 		}
@@ -322,22 +325,22 @@ func (f *navWriter) firstPage(it *navItem) string {
 	return ""
 }
 
-func (f *navWriter) groupBody(b *markup.Builder, it *navItem, prefix markup.Prefix) {
-	if it.root != "" {
-		f.pageLink(b, it.root, prefix)
+func (f *navWriter) groupBody(b *markup.Builder, it *site.Item, prefix markup.Prefix) {
+	if it.Root != "" {
+		f.pageLink(b, it.Root, prefix)
 	}
-	f.items(b, it.children, prefix, false)
+	f.items(b, it.Children, prefix, false)
 }
 
 func (f *navWriter) pageLink(b *markup.Builder, key string, prefix markup.Prefix) {
 	p := f.byKey[key]
 	b.Markup(`<li><a href="`)
-	b.URL(markup.Path(prefix, p.out, ""))
+	b.URL(markup.Path(prefix, p.Out, ""))
 	b.Markup(`">`)
 	b.HTML(f.icon.pageIcon(p, prefix))
-	b.Text(p.navTitle())
+	b.Text(p.NavTitle())
 	// A deprecated endpoint is labelled in the sidebar too, as on the platform.
-	if p.fm.Deprecated || p.api != nil && p.api.Op.Flag("deprecated") {
+	if p.FM.Deprecated || p.API != nil && p.API.Op.Flag("deprecated") {
 		b.Markup(` <span class="nav-tag nav-deprecated">`)
 		b.Text(f.ui(p).T("deprecated"))
 		b.Markup(`</span>`)
@@ -345,10 +348,10 @@ func (f *navWriter) pageLink(b *markup.Builder, key string, prefix markup.Prefix
 	b.Markup(`</a></li>`)
 }
 
-// markCurrent flags the page's own sidebar link, found by its exact href,
+// MarkCurrent flags the page's own sidebar link, found by its exact href,
 // and opens the collapsed groups around it so a reader sees where they
 // are without script.
-func markCurrent(chrome markup.HTML, prefix markup.Prefix, out string) markup.HTML {
+func MarkCurrent(chrome markup.HTML, prefix markup.Prefix, out string) markup.HTML {
 	var lb markup.Builder
 	lb.Markup(`<a href="`)
 	lb.URL(markup.Path(prefix, out, ""))
@@ -404,10 +407,10 @@ func openDetails(s string) []int {
 	}
 }
 
-// head writes the document head shared by pages and generated documents.
+// Head writes the document head shared by pages and generated documents.
 // scripts are the CSP sources of the page's own scripts (pageScripts).
 // u is the page's interface language.
-func (f *frame) head(b *markup.Builder, u uitext.Text, title, desc string, canonical markup.URL, prefix markup.Prefix, noindex bool, meta markup.HTML, scripts []string) {
+func (f *Frame) Head(b *markup.Builder, u uitext.Text, title, desc string, canonical markup.URL, prefix markup.Prefix, noindex bool, meta markup.HTML, scripts []string) {
 	b.Markup("<!DOCTYPE html>\n<html")
 	u.HTMLAttrs(b)
 	b.Attr("data-root", string(prefix))
@@ -431,9 +434,9 @@ func (f *frame) head(b *markup.Builder, u uitext.Text, title, desc string, canon
 		b.URL(canonical)
 		b.Markup(`">`)
 	}
-	if !f.favicon.Empty() {
+	if !f.Favicon.Empty() {
 		b.Markup(`<link rel="icon" href="`)
-		b.URL(markup.Join(prefix, f.favicon))
+		b.URL(markup.Join(prefix, f.Favicon))
 		b.Markup(`">`)
 	}
 	b.Markup(`<link rel="stylesheet" href="`)
@@ -447,15 +450,15 @@ func (f *frame) head(b *markup.Builder, u uitext.Text, title, desc string, canon
 	b.Markup(`</head><body>`)
 }
 
-// tail closes the layout opened by chrome.
-func tail(b *markup.Builder, prefix markup.Prefix) {
+// Tail closes the layout opened by chrome.
+func Tail(b *markup.Builder, prefix markup.Prefix) {
 	b.Markup(`</div><script src="`)
 	b.URL(markup.Path(prefix, "_static/app.js", ""))
 	b.Markup(`"></script></body></html>` + "\n")
 }
 
-// toc renders the table of contents from a page's headings.
-func toc(b *markup.Builder, hs []mdx.Heading, u uitext.Text) {
+// TOC renders the table of contents from a page's headings.
+func TOC(b *markup.Builder, hs []mdx.Heading, u uitext.Text) {
 	if len(hs) == 0 {
 		b.Markup(`<aside class="toc"></aside>`)
 		return
@@ -481,12 +484,12 @@ func toc(b *markup.Builder, hs []mdx.Heading, u uitext.Text) {
 // Markdown links resolve like any link; in an air-gapped bundle remote
 // content in it is replaced as in a page. app.js lets a reader dismiss a
 // dismissible one.
-func (f *frame) banner(b *markup.Builder, bn *docsjson.Banner, prefix markup.Prefix, u uitext.Text) {
+func (f *Frame) banner(b *markup.Builder, bn *docsjson.Banner, prefix markup.Prefix, u uitext.Text) {
 	if bn == nil || strings.TrimSpace(bn.Content) == "" {
 		return
 	}
 	body := f.markdown(bn.Content, "index", prefix)
-	if f.kind == KindAirGapped {
+	if f.airGapped {
 		body = f.offline("docs.json banner", prefix, body)
 	}
 	b.Markup(`<div class="banner" role="region"`)
@@ -504,7 +507,7 @@ func (f *frame) banner(b *markup.Builder, bn *docsjson.Banner, prefix markup.Pre
 
 // navbar renders the top bar links of docs.json; site-relative ones are
 // resolved like any link.
-func (f *frame) navbar(b *markup.Builder, nb *docsjson.Navbar, prefix markup.Prefix, u uitext.Text) {
+func (f *Frame) navbar(b *markup.Builder, nb *docsjson.Navbar, prefix markup.Prefix, u uitext.Text) {
 	links := nb.Links
 	if p := nb.Primary; p != nil {
 		links = append(links[:len(links):len(links)], *p)
@@ -523,7 +526,7 @@ func (f *frame) navbar(b *markup.Builder, nb *docsjson.Navbar, prefix markup.Pre
 
 // siteLink writes a link of the top bar or the footer; site-relative
 // ones are resolved like any link.
-func (f *frame) siteLink(b *markup.Builder, where string, l docsjson.Link, prefix markup.Prefix) {
+func (f *Frame) siteLink(b *markup.Builder, where string, l docsjson.Link, prefix markup.Prefix) {
 	label := l.Label
 	if label == "" {
 		label = siteName(l.Type)
@@ -542,14 +545,14 @@ func (f *frame) siteLink(b *markup.Builder, where string, l docsjson.Link, prefi
 	b.Markup(`</a>`)
 }
 
-// footer renders the site name, the social links (in name order, so the
+// Footer renders the site name, the social links (in name order, so the
 // output is stable) and the link columns of the footer of section s.
-func (f *frame) footer(b *markup.Builder, s *division, prefix markup.Prefix) {
-	ft := footerOf(s, &f.cfg.Footer)
+func (f *Frame) Footer(b *markup.Builder, s *site.Division, prefix markup.Prefix) {
+	ft := site.FooterOf(s, &f.cfg.Footer)
 	b.Markup(`<footer class="footer"><span>`)
 	b.Text(f.cfg.Name)
 	b.Markup(`</span>`)
-	for _, name := range sortedKeys(ft.Socials) {
+	for _, name := range slices.Sorted(maps.Keys(ft.Socials)) {
 		href := ft.Socials[name]
 		if markup.Scheme(href) == "" {
 			continue // a social link is a URL of another site
@@ -588,15 +591,15 @@ func siteName(key string) string {
 	if n, ok := siteNames[key]; ok {
 		return n
 	}
-	return titleFromKey(key)
+	return site.TitleFromKey(key)
 }
 
 // cspMeta writes the <meta> element of a page's policy. f.cspConnect
 // holds the extra connect-src origins of the export (the API
 // playground's servers, the analytics endpoint); scripts are those of the
 // page's own MDX (pageScripts).
-func (f *frame) cspMeta(b *markup.Builder, scripts []string) {
+func (f *Frame) cspMeta(b *markup.Builder, scripts []string) {
 	b.Markup(`<meta http-equiv="Content-Security-Policy"`)
-	b.Attr("content", csp.ContentSecurityPolicy(f.kind == KindAirGapped, csp.Policy{Connect: f.cspConnect, Scripts: scripts}))
+	b.Attr("content", csp.ContentSecurityPolicy(f.airGapped, csp.Policy{Connect: f.CSPConnect, Scripts: scripts}))
 	b.Markup(`>`)
 }

@@ -1,36 +1,39 @@
-package export
+package machines
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/site"
 )
 
-// noindex reports a page search engines and the files machines read
+// Noindex reports a page search engines and the files machines read
 // (sitemap.xml, llms.txt, llms-full.txt) leave out: its frontmatter says
-// noindex, a robots meta tag says so, or it is outside the navigation
+// Noindex, a robots meta tag says so, or it is outside the navigation
 // (unlisted or hidden) and seo.indexing is not "all".
-func (j *machineFiles) noindex(p *page) bool {
-	if p.fm.Noindex || p.key == "404" {
+func (j *Files) Noindex(p *site.Page) bool {
+	if p.FM.Noindex || p.Key == "404" {
 		return true
 	}
 	if robots := j.metaTags(p)["robots"]; strings.Contains(strings.ToLower(robots), "noindex") {
 		return true
 	}
-	return !j.cfg.SEO.IndexAll() && (p.unlisted || p.fm.Hidden)
+	return !j.cfg.SEO.IndexAll() && (p.Unlisted || p.FM.Hidden)
 }
 
 // metaTags are the page's meta tags by name: seo.metatags of docs.json,
 // then the frontmatter's, which win. From the frontmatter, the og: and
 // twitter: keys count, "robots" and "keywords", and any key docs.json
 // also sets.
-func (j *machineFiles) metaTags(p *page) map[string]string {
-	out := make(map[string]string, len(j.cfg.SEO.Metatags)+len(p.fm.Extra))
+func (j *Files) metaTags(p *site.Page) map[string]string {
+	out := make(map[string]string, len(j.cfg.SEO.Metatags)+len(p.FM.Extra))
 	for k, v := range j.cfg.SEO.Metatags {
 		out[k] = v
 	}
-	for k, v := range p.fm.Extra {
+	for k, v := range p.FM.Extra {
 		_, global := j.cfg.SEO.Metatags[k]
 		if !global && !strings.HasPrefix(k, "og:") && !strings.HasPrefix(k, "twitter:") && k != "robots" && k != "keywords" {
 			continue
@@ -53,14 +56,14 @@ func (j *machineFiles) metaTags(p *page) map[string]string {
 	return out
 }
 
-// metaHTML writes the page's meta tags in name order, so output is
+// MetaHTML writes the page's meta tags in name order, so output is
 // stable. og: tags are properties, as Open Graph defines them. A page
 // kept from search engines gets its robots tag from head, so a robots
 // tag of the settings is not written twice.
-func (j *machineFiles) metaHTML(p *page, noindex bool) markup.HTML {
+func (j *Files) MetaHTML(p *site.Page, noindex bool) markup.HTML {
 	tags := j.metaTags(p)
 	var b markup.Builder
-	for _, k := range sortedKeys(tags) {
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
 		if k == "robots" && noindex {
 			continue
 		}
@@ -76,10 +79,26 @@ func (j *machineFiles) metaHTML(p *page, noindex bool) markup.HTML {
 	return b.Fragment()
 }
 
-// robotsTxt allows every crawler and names the sitemap by its canonical
+// RobotsTxt allows every crawler and names the sitemap by its canonical
 // address; pages kept out carry their own robots meta tag, which is what
 // keeps them from an index (a Disallow would hide that tag).
-func (j *machineFiles) robotsTxt() ([]byte, error) {
-	sitemap := j.link.canonical("index") + "sitemap.xml"
+func (j *Files) RobotsTxt() ([]byte, error) {
+	sitemap := j.canonical("index") + "sitemap.xml"
 	return []byte("User-agent: *\nAllow: /\n\nSitemap: " + sitemap + "\n"), nil
+}
+
+// Sitemap lists the canonical, extensionless URLs of indexable pages.
+func (j *Files) Sitemap() ([]byte, error) {
+	var b markup.Builder
+	b.Markup(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, p := range j.pages {
+		if j.Noindex(p) {
+			continue
+		}
+		b.Markup("<url><loc>")
+		b.URL(j.canonicalURL(p.Key, ""))
+		b.Markup("</loc></url>\n")
+	}
+	b.Markup("</urlset>\n")
+	return []byte(b.String()), nil
 }

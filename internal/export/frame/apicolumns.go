@@ -1,8 +1,9 @@
-package export
+package frame
 
 import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/site"
 )
 
 // An API page (an endpoint of a spec, or an MDX page with "api"
@@ -15,19 +16,19 @@ import (
 // right after the description, before the parameters. api.css places
 // them.
 
-// twoColumns reports whether page p is laid out in columns when it has
+// TwoColumns reports whether page p is laid out in columns when it has
 // examples: API pages in the modes that keep the title and the content's
 // width to themselves (default and wide).
-func twoColumns(p *page) bool {
-	return (p.api != nil || p.fm.API != "") && (p.mode == modeDefault || p.mode == modeWide)
+func TwoColumns(p *site.Page) bool {
+	return (p.API != nil || p.FM.API != "") && (p.Mode == site.ModeDefault || p.Mode == site.ModeWide)
 }
 
-// withAuthorExamples takes the page's own <RequestExample> and
+// WithAuthorExamples takes the page's own <RequestExample> and
 // <ResponseExample> blocks out of its content for the examples column. An
 // author's request examples stand in for the generated request samples,
 // and their response examples for the generated ones, as the page's
 // written examples win over what the spec gives.
-func withAuthorExamples(content []byte, gen mdx.Examples) ([]byte, mdx.Examples) {
+func WithAuthorExamples(content []byte, gen mdx.Examples) ([]byte, mdx.Examples) {
 	own := mdx.SplitExamples(content)
 	if len(own.Request) == 0 {
 		own.Request = gen.Request
@@ -38,11 +39,11 @@ func withAuthorExamples(content []byte, gen mdx.Examples) ([]byte, mdx.Examples)
 	return own.Rest, own
 }
 
-// examplesColumn writes the examples column: the request, then the
+// ExamplesColumn writes the examples column: the request, then the
 // response. On a wide screen it stays in view as the reference scrolls.
 // The column's layout is in api.css, which an MDX page without a
 // playground would not link otherwise.
-func examplesColumn(b *markup.Builder, prefix markup.Prefix, ex mdx.Examples) {
+func ExamplesColumn(b *markup.Builder, prefix markup.Prefix, ex mdx.Examples) {
 	b.Markup(`<link rel="stylesheet" href="`)
 	b.URL(markup.Path(prefix, "_static/api.css", ""))
 	b.Markup(`"><aside class="api-examples" aria-label="Examples">`)

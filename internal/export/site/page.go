@@ -1,4 +1,4 @@
-package export
+package site
 
 import (
 	"bytes"
@@ -7,17 +7,15 @@ import (
 	"io/fs"
 	"path"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 	"golang.org/x/text/unicode/norm"
 )
 
-// frontmatter holds the page settings the exporter honours.
-type frontmatter struct {
+// Frontmatter holds the page settings the exporter honours.
+type Frontmatter struct {
 	Title        string `yaml:"title"`
 	Description  string `yaml:"description"`
 	SidebarTitle string `yaml:"sidebarTitle"`
@@ -42,62 +40,62 @@ type frontmatter struct {
 	Extra map[string]any `yaml:",inline"`
 }
 
-// page is one exported page.
-type page struct {
-	key   string // "guides/intro"
-	file  string // "guides/intro.mdx"
-	out   string // "guides/intro.html"
-	fm    frontmatter
-	title string
-	body  []byte // source after the frontmatter
-	mode  pageMode
+// Page is one exported page.
+type Page struct {
+	Key   string // "guides/intro"
+	File  string // "guides/intro.mdx"
+	Out   string // "guides/intro.html"
+	FM    Frontmatter
+	Title string
+	Body  []byte // source after the Frontmatter
+	Mode  Mode
 	// unlisted pages exist on disk but not in the navigation.
-	unlisted bool
-	api      *openapi.Operation // the endpoint the page documents (openapi_nav.go), or nil
-	schema   *openapi.SchemaRef // the data model the page documents (openapi_schema_page.go), or nil
+	Unlisted bool
+	API      *openapi.Operation // the endpoint the page documents (made by the facade), or nil
+	Schema   *openapi.SchemaRef // the data model the page documents (named by openapi-schema), or nil
 }
 
-// apiName names what an API page documents, for warnings: the spec file
+// APIName names what an API page documents, for warnings: the spec file
 // with the operation ("openapi.json POST /runs") or the data model.
-func (p *page) apiName() string {
+func (p *Page) APIName() string {
 	switch {
-	case p.api != nil:
-		return p.api.Spec.File + " " + p.api.Method + " " + p.api.Path
-	case p.schema != nil:
-		return p.schema.Spec.File + " schema " + p.schema.Name
+	case p.API != nil:
+		return p.API.Spec.File + " " + p.API.Method + " " + p.API.Path
+	case p.Schema != nil:
+		return p.Schema.Spec.File + " schema " + p.Schema.Name
 	}
-	return "api " + p.fm.API
+	return "api " + p.FM.API
 }
 
-// navTitle is the label of the page in the sidebar.
-func (p *page) navTitle() string {
-	if p.fm.SidebarTitle != "" {
-		return p.fm.SidebarTitle
+// NavTitle is the label of the page in the sidebar.
+func (p *Page) NavTitle() string {
+	if p.FM.SidebarTitle != "" {
+		return p.FM.SidebarTitle
 	}
-	return p.title
+	return p.Title
 }
 
-// skipDir reports directories that never hold pages: snippets are only
+// SkipDir reports directories that never hold pages: snippets are only
 // inlined, and dot or underscore folders hold tooling, not content.
-func skipDir(name string) bool {
+func SkipDir(name string) bool {
 	return name == "snippets" || name == "node_modules" ||
 		strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
 }
 
-// listPages maps each page key of src to its file. A .mdx file wins over a
+// ListPages maps each page key of src to its file. A .mdx file wins over a
 // .md file of the same name, as the platform does. A page that is a link
 // counts when its target is a file inside the source; a link out of the
 // source is refused with a warning. Linked folders are not walked (a link
 // may loop), though pages and files reached through them by a reference
 // resolve like any other. More than maxFiles pages is an error.
-func listPages(src fs.FS, maxFiles int, warn func(string, ...any)) (map[string]string, error) {
+func ListPages(src fs.FS, maxFiles int, warn func(string, ...any)) (map[string]string, error) {
 	files := map[string]string{}
 	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if p != "." && skipDir(d.Name()) {
+			if p != "." && SkipDir(d.Name()) {
 				return fs.SkipDir
 			}
 			return nil
@@ -170,13 +168,13 @@ func dropFoldedTwins(files map[string]string, warn func(string, ...any)) {
 	}
 }
 
-// pageFile finds the file of a page key with stats only, for the cheap
+// PageFile finds the file of a page key with stats only, for the cheap
 // request-time check. Files in folders that never hold pages (snippets
 // and tooling) are not pages.
-func pageFile(src fs.FS, key string) (string, bool) {
+func PageFile(src fs.FS, key string) (string, bool) {
 	dirs := strings.Split(key, "/")
 	for _, d := range dirs[:len(dirs)-1] {
-		if skipDir(d) {
+		if SkipDir(d) {
 			return "", false
 		}
 	}
@@ -188,9 +186,9 @@ func pageFile(src fs.FS, key string) (string, bool) {
 	return "", false
 }
 
-// leadingHeading takes a first "# Title" line as the page title, so that
-// plain Markdown pages without frontmatter do not show their title twice.
-func leadingHeading(body []byte) (string, []byte) {
+// LeadingHeading takes a first "# Title" line as the page title, so that
+// plain Markdown pages without Frontmatter do not show their title twice.
+func LeadingHeading(body []byte) (string, []byte) {
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
 	if !bytes.HasPrefix(trimmed, []byte("# ")) {
 		return "", body
@@ -203,7 +201,10 @@ func leadingHeading(body []byte) (string, []byte) {
 	return title, trimmed[end:]
 }
 
-func titleFromKey(key string) string {
+// TitleFromKey is the title of a page that has none: the last part of its
+// key (its folder's, for an index page), with dashes and underscores as
+// spaces and the first letter capitalized.
+func TitleFromKey(key string) string {
 	base := path.Base(key)
 	if base == "index" && key != "index" {
 		base = path.Base(path.Dir(key))
@@ -213,52 +214,4 @@ func titleFromKey(key string) string {
 		return key
 	}
 	return strings.ToUpper(base[:1]) + base[1:]
-}
-
-// CheckPaths returns *InputError when a requested path is malformed or
-// names no page of src. It reads docs.json and stats files only, so it is
-// cheap enough to call while answering the start request.
-func (e *Engine) CheckPaths(src fs.FS, paths []string) error {
-	src, closeSrc, err := source.Confine(src)
-	if err != nil {
-		return err
-	}
-	defer closeSrc()
-	src = source.WithIgnore(src)
-	if _, err := loadConfig(src, e.limits, nil); err != nil {
-		return err
-	}
-	return e.checkPaths(src, paths)
-}
-
-// checkPaths is CheckPaths on a source already confined and configured.
-func (e *Engine) checkPaths(src fs.FS, paths []string) error {
-	var bad, missing []string
-	for _, p := range paths {
-		key, ok := docsjson.CleanPagePath(p)
-		if !ok {
-			bad = append(bad, fmt.Sprintf("%q", p))
-			continue
-		}
-		if _, ok := pageFile(src, key); !ok {
-			missing = append(missing, fmt.Sprintf("%q", p))
-		}
-	}
-	switch {
-	case len(bad) > 0:
-		return &docsjson.InputError{Msg: fmt.Sprintf("invalid paths %s: a path is relative to the docs root, without \"..\", a leading slash or a scheme", strings.Join(bad, ", "))}
-	case len(missing) > 0:
-		return &docsjson.InputError{Msg: fmt.Sprintf("paths name no page of the docs source: %s", strings.Join(missing, ", "))}
-	}
-	return nil
-}
-
-// sortedKeys returns the keys of m in order, for deterministic output.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -1,4 +1,4 @@
-package export
+package machines
 
 import (
 	"context"
@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/machines"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/site"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
 
@@ -20,23 +20,51 @@ import (
 // reading order), as the platform publishes them. Links in them are
 // relative, so they work from file:// as from a server.
 
-// machineFiles writes the files machines read and decides which pages
+// Files writes the files machines read and decides which pages
 // they and search engines leave out (seo.go): each page's Markdown copy
 // and its actions, llms.txt, llms-full.txt, robots.txt and sitemap.xml.
 // It holds what those need from the plan; llms-full.txt joins the
-// Markdown copies the render workers wrote (llmsfull.go). Its receiver is
+// Markdown copies the render workers wrote (the facade's llmsfull.go). Its receiver is
 // named j, as these methods were the pipeline's, so their bodies stay as
 // they were.
-type machineFiles struct {
+type Files struct {
 	cfg   *docsjson.Config
-	tree  *navTree
-	pages []*page // sorted by key
-	byKey map[string]*page
-	link  *linker
-	read  *reader
-	kind  Kind
-	src   fs.FS                     // the source confined to its root
-	ui    func(p *page) uitext.Text // the interface language of p (frame.pageUI)
+	tree  *site.Tree
+	pages []*site.Page // sorted by key
+	byKey map[string]*site.Page
+	// target, canonical and canonicalURL resolve references as the
+	// facade's linker does; snippet reads a snippet file of the source.
+	target       func(from, ref string) (markup.URL, bool)
+	canonical    func(key string) string
+	canonicalURL func(key, rest string) markup.URL
+	snippet      func(file string) (string, error)
+	airGapped    bool
+	src          fs.FS                          // the source confined to its root
+	ui           func(p *site.Page) uitext.Text // the interface language of p (frame.Frame.PageUI)
+}
+
+// Options are what Files needs of the plan of one export.
+type Options struct {
+	Config *docsjson.Config
+	Tree   *site.Tree
+	Pages  []*site.Page // sorted by key
+	ByKey  map[string]*site.Page
+	// Target resolves a reference written in page from to a bundle path
+	// or an absolute URL (false: left as written); Canonical and
+	// CanonicalURL are a page's address on the live site.
+	Target       func(from, ref string) (markup.URL, bool)
+	Canonical    func(key string) string
+	CanonicalURL func(key, rest string) markup.URL
+	Snippet      func(file string) (string, error) // a snippet file of the source
+	AirGapped    bool                              // the copies keep no remote image either
+	Source       fs.FS                             // the source confined to its root
+	UI           func(p *site.Page) uitext.Text    // the interface language of p
+}
+
+// NewFiles returns the writer of the machine files of the plan o.
+func NewFiles(o Options) *Files {
+	return &Files{cfg: o.Config, tree: o.Tree, pages: o.Pages, byKey: o.ByKey, target: o.Target, canonical: o.Canonical,
+		canonicalURL: o.CanonicalURL, snippet: o.Snippet, airGapped: o.AirGapped, src: o.Source, ui: o.UI}
 }
 
 // MachineStrings are the group names of llms.txt for pages outside a
@@ -49,33 +77,33 @@ var MachineStrings = map[string]string{
 	"llmsDocs":       "Docs",
 }
 
-// mdOut is the bundle path of a page's Markdown copy.
-func mdOut(htmlOut string) string { return strings.TrimSuffix(htmlOut, ".html") + ".md" }
+// MDOut is the bundle path of a page's Markdown copy.
+func MDOut(htmlOut string) string { return strings.TrimSuffix(htmlOut, ".html") + ".md" }
 
-// pageMarkdown is the Markdown copy of page p: the title as a heading,
+// PageMarkdown is the Markdown copy of page p: the title as a heading,
 // the description as a quote, then the source with its components made
 // readable (mdx.ToMarkdown) and links to pages and files of the bundle
 // made relative to the copy, or for an endpoint page the reference in
 // Markdown. It reads p.body, so it runs before the body is freed.
-func (j *machineFiles) pageMarkdown(ctx context.Context, p *page) string {
+func (j *Files) PageMarkdown(ctx context.Context, p *site.Page) string {
 	var b strings.Builder
-	b.WriteString("# " + oneLine(p.title) + "\n\n")
-	if d := strings.TrimSpace(p.fm.Description); d != "" {
+	b.WriteString("# " + oneLine(p.Title) + "\n\n")
+	if d := strings.TrimSpace(p.FM.Description); d != "" {
 		b.WriteString("> " + oneLine(d) + "\n\n")
 	}
-	body := mdx.ToMarkdown(string(p.body), j.read.loadSnippet)
+	body := mdx.ToMarkdown(string(p.Body), j.snippet)
 	body = j.mdLinks(body, p)
-	if j.kind == KindAirGapped {
+	if j.airGapped {
 		body = noRemoteImages(body)
 	}
 	if strings.TrimSpace(body) != "" {
 		b.WriteString(body)
 		b.WriteString("\n")
 	}
-	if p.api != nil {
-		b.WriteString(noRemoteImages(machines.APIMarkdown(ctx, p.api)))
-	} else if p.schema != nil {
-		b.WriteString(noRemoteImages(machines.SchemaMarkdown(ctx, p.schema)))
+	if p.API != nil {
+		b.WriteString(noRemoteImages(APIMarkdown(ctx, p.API)))
+	} else if p.Schema != nil {
+		b.WriteString(noRemoteImages(SchemaMarkdown(ctx, p.Schema)))
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
@@ -119,8 +147,8 @@ var (
 // mdLinks rewrites, outside code, the destinations of links to pages of
 // the bundle to their Markdown copies and those to files to the file,
 // relative to p's copy; other links stay as written.
-func (j *machineFiles) mdLinks(md string, p *page) string {
-	prefix := markup.RootPrefix(p.out)
+func (j *Files) mdLinks(md string, p *site.Page) string {
+	prefix := markup.RootPrefix(p.Out)
 	var out strings.Builder
 	out.Grow(len(md))
 	fence := false
@@ -150,15 +178,15 @@ func (j *machineFiles) mdLinks(md string, p *page) string {
 // mdTarget is where a reference of page p's Markdown copy leads: a page
 // of the bundle's copy or a file of the bundle, relative to the copy; a
 // reference the bundle cannot resolve stays as written.
-func (j *machineFiles) mdTarget(p *page, prefix markup.Prefix, ref string) string {
-	u, ok := j.link.target(p.key, ref)
-	if !ok || hasScheme(u.String()) {
+func (j *Files) mdTarget(p *site.Page, prefix markup.Prefix, ref string) string {
+	u, ok := j.target(p.Key, ref)
+	if !ok || markup.Scheme(u.String()) != "" {
 		return ref
 	}
 	dest, rest, _ := strings.Cut(u.String(), "#")
 	if strings.HasSuffix(dest, ".html") {
 		if _, page := j.byKey[strings.TrimSuffix(dest, ".html")]; page {
-			dest = mdOut(dest)
+			dest = MDOut(dest)
 		}
 	}
 	if rest != "" {
@@ -176,40 +204,40 @@ func rewriteOutsideCode(line string, f func(string) string) string {
 	return strings.Join(parts, "`")
 }
 
-// llmsListed are the pages llms.txt and llms-full.txt list, in reading
+// LLMsListed are the pages llms.txt and llms-full.txt list, in reading
 // order: the navigation's, then with seo.indexing "all" the pages
 // outside it, by key.
-func (j *machineFiles) llmsListed() []*page {
-	var out []*page
+func (j *Files) LLMsListed() []*site.Page {
+	var out []*site.Page
 	seen := map[string]bool{}
-	for _, k := range j.tree.order {
-		if p := j.byKey[k]; p != nil && !seen[k] && !j.noindex(p) {
+	for _, k := range j.tree.Order {
+		if p := j.byKey[k]; p != nil && !seen[k] && !j.Noindex(p) {
 			out = append(out, p)
 			seen[k] = true
 		}
 	}
 	for _, p := range j.pages {
-		if !seen[p.key] && !j.noindex(p) {
+		if !seen[p.Key] && !j.Noindex(p) {
 			out = append(out, p)
-			seen[p.key] = true
+			seen[p.Key] = true
 		}
 	}
 	return out
 }
 
-// llmsTxt is the index of the site for language models: its name as the
+// LLMsTxt is the index of the site for language models: its name as the
 // title, its description as the summary, then a section per navigation
 // group with a link to each page's Markdown copy and its description.
-func (j *machineFiles) llmsTxt() ([]byte, error) {
+func (j *Files) LLMsTxt() ([]byte, error) {
 	var b strings.Builder
 	b.WriteString("# " + oneLine(j.cfg.Name) + "\n\n")
 	if d := oneLine(j.cfg.Description); d != "" {
 		b.WriteString("> " + d + "\n\n")
 	}
 	last := "\x00"
-	for _, p := range j.llmsListed() {
-		group := strings.Join(j.tree.crumbs[p.key], " › ")
-		if _, listed := j.tree.sectOf[p.key]; !listed || group == "" {
+	for _, p := range j.LLMsListed() {
+		group := strings.Join(j.tree.Crumbs[p.Key], " › ")
+		if _, listed := j.tree.SectionOf[p.Key]; !listed || group == "" {
 			group = MachineStrings["llmsOtherPages"]
 			if listed {
 				group = MachineStrings["llmsDocs"]
@@ -219,8 +247,8 @@ func (j *machineFiles) llmsTxt() ([]byte, error) {
 			b.WriteString("\n## " + oneLine(group) + "\n\n")
 			last = group
 		}
-		b.WriteString("- [" + escapeMDText(oneLine(p.title)) + "](" + markup.Path("", mdOut(p.out), "").String() + ")")
-		if d := oneLine(p.fm.Description); d != "" {
+		b.WriteString("- [" + escapeMDText(oneLine(p.Title)) + "](" + markup.Path("", MDOut(p.Out), "").String() + ")")
+		if d := oneLine(p.FM.Description); d != "" {
 			b.WriteString(": " + d)
 		}
 		b.WriteString("\n")
@@ -233,10 +261,10 @@ func escapeMDText(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(s)
 }
 
-// pageActions writes the page's Markdown actions under its title: copy
+// PageActions writes the page's Markdown actions under its title: copy
 // the page as Markdown (the Markdown is embedded, so copying works from
 // file://, where a script may not read other files) and open the copy.
-func (j *machineFiles) pageActions(b *markup.Builder, p *page, md string) {
+func (j *Files) PageActions(b *markup.Builder, p *site.Page, md string) {
 	copyPage, viewPage := j.cfg.MarkdownActions()
 	if !copyPage && !viewPage {
 		return
@@ -254,7 +282,7 @@ func (j *machineFiles) pageActions(b *markup.Builder, p *page, md string) {
 	}
 	if viewPage {
 		b.Markup(`<a class="md-view" type="text/markdown" href="`)
-		b.URL(markup.Path("", path.Base(mdOut(p.out)), ""))
+		b.URL(markup.Path("", path.Base(MDOut(p.Out)), ""))
 		b.Markup(`">`)
 		b.Text(u.T("viewMarkdown"))
 		b.Markup(`</a>`)
@@ -262,10 +290,10 @@ func (j *machineFiles) pageActions(b *markup.Builder, p *page, md string) {
 	b.Markup(`</div>`)
 }
 
-// ownMachineFile reports a file machines read that the source has at its
+// OwnMachineFile reports a file machines read that the source has at its
 // root (a hand-written llms.txt, llms-full.txt or robots.txt): it is
 // copied instead of the generated one.
-func (j *machineFiles) ownMachineFile(name string) bool {
+func (j *Files) OwnMachineFile(name string) bool {
 	switch name {
 	case "llms.txt", "llms-full.txt", "robots.txt":
 	default:
@@ -275,12 +303,12 @@ func (j *machineFiles) ownMachineFile(name string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// mdAlternate links a page's head to its Markdown copy, where tools
+// MDAlternate links a page's head to its Markdown copy, where tools
 // that read pages look for it.
-func mdAlternate(p *page) markup.HTML {
+func MDAlternate(p *site.Page) markup.HTML {
 	var b markup.Builder
 	b.Markup(`<link rel="alternate" type="text/markdown" href="`)
-	b.URL(markup.Path("", path.Base(mdOut(p.out)), ""))
+	b.URL(markup.Path("", path.Base(MDOut(p.Out)), ""))
 	b.Markup(`">`)
 	return b.Fragment()
 }

@@ -1,4 +1,4 @@
-package export
+package frame
 
 import (
 	"path"
@@ -7,6 +7,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/icons"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/site"
 )
 
 // iconLicenseDir holds the licences of the icon libraries a bundle draws
@@ -16,10 +17,10 @@ const iconLicenseDir = "_static/licenses/"
 // iconSet is the icon library of docs.json's icons.library; a value the
 // platform does not document is warned about and Font Awesome, its
 // default, drawn instead.
-func (j *pipeline) iconSet() *icons.Set {
-	lib, err := icons.ParseLibrary(j.cfg.Icons.Library)
+func iconSet(cfg *docsjson.Config, warn func(format string, args ...any)) *icons.Set {
+	lib, err := icons.ParseLibrary(cfg.Icons.Library)
 	if err != nil {
-		j.warn("docs.json: %v; Font Awesome is used", err)
+		warn("docs.json: %v; Font Awesome is used", err)
 	}
 	return icons.NewSet(lib)
 }
@@ -37,14 +38,14 @@ func (f *iconDrawer) navIcon(ic docsjson.Icon, where string, prefix markup.Prefi
 }
 
 // pageIcon draws the icon of a page's frontmatter in its sidebar link.
-func (f *iconDrawer) pageIcon(p *page, prefix markup.Prefix) markup.HTML {
-	if p.fm.Icon == "" {
+func (f *iconDrawer) pageIcon(p *site.Page, prefix markup.Prefix) markup.HTML {
+	if p.FM.Icon == "" {
 		return markup.HTML{}
 	}
-	if icons.IsImage(p.fm.Icon) {
-		return f.iconImage(p.fm.Icon, p.file+" frontmatter", prefix)
+	if icons.IsImage(p.FM.Icon) {
+		return f.iconImage(p.FM.Icon, p.File+" frontmatter", prefix)
 	}
-	return f.icons.Draw(icons.Ref{Name: p.fm.Icon, Type: p.fm.IconType}, p.file+" frontmatter")
+	return f.icons.Draw(icons.Ref{Name: p.FM.Icon, Type: p.FM.IconType}, p.File+" frontmatter")
 }
 
 // iconImage draws an icon given as an image: a file of the source, or a
@@ -52,7 +53,7 @@ func (f *iconDrawer) pageIcon(p *page, prefix markup.Prefix) markup.HTML {
 // content.
 func (f *iconDrawer) iconImage(ref, where string, prefix markup.Prefix) markup.HTML {
 	remote := markup.Scheme(ref) != ""
-	if remote && f.kind == KindAirGapped {
+	if remote && f.airGapped {
 		f.warn("%s: the icon %q is remote; an air-gapped bundle leaves it out", where, ref)
 		return markup.HTML{}
 	}
@@ -68,26 +69,26 @@ func (f *iconDrawer) iconImage(ref, where string, prefix markup.Prefix) markup.H
 	return b.Fragment()
 }
 
-// fillIcons draws the icon slots MDX left in a page of file: icons by
+// FillIcons draws the icon slots MDX left in a page of file: icons by
 // name, and remote icon images (left out when air-gapped); then defines
 // once, at the top of the page, every icon it shows.
-func (j *pipeline) fillIcons(page []byte, file string) []byte {
-	return j.frame.icon.icons.Defs(icons.Fill(page, func(r icons.Ref, in string) markup.HTML {
+func (f *Frame) FillIcons(page []byte, file string) []byte {
+	return f.icon.icons.Defs(icons.Fill(page, func(r icons.Ref, in string) markup.HTML {
 		if icons.IsImage(r.Name) {
-			return j.frame.icon.iconImage(r.Name, file+" ("+in+")", "")
+			return f.icon.iconImage(r.Name, file+" ("+in+")", "")
 		}
-		return j.frame.icon.icons.Draw(r, file+" ("+in+")")
+		return f.icon.icons.Draw(r, file+" ("+in+")")
 	}))
 }
 
-// iconLicenses writes the licence of each icon library the pages drew
-// from, and reports what the icons could not draw, once each. It runs
-// after every page, the 404 page included, has been written.
-func (j *pipeline) iconLicenses(written map[string]bool) error {
-	for _, w := range j.frame.icon.icons.Warnings() {
-		j.warn("%s", w)
+// IconLicenses writes, through write, the licence of each icon library
+// the pages drew from, and reports what the icons could not draw, once
+// each. It runs after every page, the 404 page included, has been written.
+func (f *Frame) IconLicenses(write func(rel string, data []byte) error, written map[string]bool) error {
+	for _, w := range f.icon.icons.Warnings() {
+		f.warn("%s", w)
 	}
-	lics, err := j.frame.icon.icons.Licenses()
+	lics, err := f.icon.icons.Licenses()
 	if err != nil {
 		return err
 	}
@@ -95,7 +96,7 @@ func (j *pipeline) iconLicenses(written map[string]bool) error {
 		p := path.Join(iconLicenseDir, "icons-"+string(l.Library)+".txt")
 		text := append([]byte("The icons of this site drawn from "+string(l.Library)+" come from "+l.Package+
 			", under the licence below.\n\n"), l.Text...)
-		if err := j.out.write(p, text); err != nil {
+		if err := write(p, text); err != nil {
 			return err
 		}
 		written[p] = true
@@ -105,10 +106,10 @@ func (j *pipeline) iconLicenses(written map[string]bool) error {
 
 // directoryIcon writes the icon of a card of a group's directory: the
 // page's own, or a nested group's.
-func (f *iconDrawer) directoryIcon(b *markup.Builder, it *navItem, q *page, prefix markup.Prefix) {
+func (f *iconDrawer) directoryIcon(b *markup.Builder, it *site.Item, q *site.Page, prefix markup.Prefix) {
 	icon := f.pageIcon(q, prefix)
-	if it.page == "" {
-		icon = f.navIcon(it.icon, "group "+strconv.Quote(it.group), prefix)
+	if it.Page == "" {
+		icon = f.navIcon(it.Icon, "group "+strconv.Quote(it.Group), prefix)
 	}
 	if !icon.Empty() {
 		b.Markup(`<span class="card-icon">`)

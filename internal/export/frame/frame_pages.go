@@ -1,69 +1,76 @@
-package export
+package frame
 
 import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/airgap"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/site"
 )
 
-// section is the navigation section a page lives in; pages outside the
+// Section is the navigation section a page lives in; pages outside the
 // navigation borrow the first section so they still offer a way around.
-func (f *frame) section(p *page) *division {
-	if s, ok := f.tree.sectOf[p.key]; ok {
+func (f *Frame) Section(p *site.Page) *site.Division {
+	if s, ok := f.tree.SectionOf[p.Key]; ok {
 		return s
 	}
 	return f.firstSection()
 }
 
-func (f *frame) pager(b *markup.Builder, p *page, prefix markup.Prefix) {
-	i, ok := f.order[p.key]
+// Pager writes the links to the previous and next pages of p in reading
+// order, staying within p's language.
+func (f *Frame) Pager(b *markup.Builder, p *site.Page, prefix markup.Prefix) {
+	i, ok := f.Order[p.Key]
 	if !ok {
 		return
 	}
-	u := f.ui(f.section(p))
+	u := f.UI(f.Section(p))
 	// Reading order does not lead from one language into another.
-	sameLang := func(q *page) bool { return f.ui(f.section(q)).Code() == u.Code() }
+	sameLang := func(q *site.Page) bool { return f.UI(f.Section(q)).Code() == u.Code() }
 	b.Markup(`<nav class="pager"`)
 	b.Attr("aria-label", u.T("prevNext"))
 	b.Markup(`>`)
-	if i > 0 && sameLang(f.byKey[f.tree.order[i-1]]) {
-		q := f.byKey[f.tree.order[i-1]]
+	if i > 0 && sameLang(f.byKey[f.tree.Order[i-1]]) {
+		q := f.byKey[f.tree.Order[i-1]]
 		b.Markup(`<a class="prev" rel="prev" href="`)
-		b.URL(markup.Path(prefix, q.out, ""))
+		b.URL(markup.Path(prefix, q.Out, ""))
 		b.Markup(`"><span>`)
 		b.Text(u.T("previous"))
 		b.Markup(`</span>`)
-		b.Text(q.navTitle())
+		b.Text(q.NavTitle())
 		b.Markup(`</a>`)
 	}
-	if i+1 < len(f.tree.order) && sameLang(f.byKey[f.tree.order[i+1]]) {
-		q := f.byKey[f.tree.order[i+1]]
+	if i+1 < len(f.tree.Order) && sameLang(f.byKey[f.tree.Order[i+1]]) {
+		q := f.byKey[f.tree.Order[i+1]]
 		b.Markup(`<a class="next" rel="next" href="`)
-		b.URL(markup.Path(prefix, q.out, ""))
+		b.URL(markup.Path(prefix, q.Out, ""))
 		b.Markup(`"><span>`)
 		b.Text(u.T("next"))
 		b.Markup(`</span>`)
-		b.Text(q.navTitle())
+		b.Text(q.NavTitle())
 		b.Markup(`</a>`)
 	}
 	b.Markup(`</nav>`)
 }
 
-func (f *frame) assistantURL() markup.URL {
+// assistantPath is the platform endpoint of the assistant, linked from
+// the top bar only when the bundle's kind and configuration allow it.
+const assistantPath = "/_assistant"
+
+func (f *Frame) assistantURL() markup.URL {
 	u, _ := markup.Parse("https://" + f.domain + assistantPath) // the domain was checked at the start
 	return u
 }
 
-// redirectPage is a page at out that sends the reader to href (relative to
+// RedirectPage is a page at out that sends the reader to href (relative to
 // the bundle root unless absolute). A meta refresh works from file:// too.
-func (f *frame) redirectPage(out string, href markup.URL, title string, canonical markup.URL) []byte {
+func (f *Frame) RedirectPage(out string, href markup.URL, title string, canonical markup.URL) []byte {
 	prefix := markup.RootPrefix(out)
 	href = markup.Join(prefix, href)
 	var b markup.Builder
-	f.head(&b, f.ui(f.firstSection()), f.cfg.Name, f.cfg.Description, canonical, prefix, false, markup.HTML{}, nil)
+	f.Head(&b, f.UI(f.firstSection()), f.cfg.Name, f.cfg.Description, canonical, prefix, false, markup.HTML{}, nil)
 	// The refresh goes after the head so the early theme script still runs.
 	// An air-gapped page never moves to a place outside the bundle by
 	// itself: a redirect out keeps its link, for the reader to follow.
-	if f.kind != KindAirGapped || !airgap.Outside(href.String()) {
+	if !f.airGapped || !airgap.Outside(href.String()) {
 		b.Markup(`<meta http-equiv="refresh" content="0; url=`)
 		b.URL(href)
 		b.Markup(`">`)
@@ -76,12 +83,14 @@ func (f *frame) redirectPage(out string, href markup.URL, title string, canonica
 	return []byte(b.String())
 }
 
-func (f *frame) notFound() ([]byte, error) {
+// NotFound is the 404 page: the frame of the first section around a
+// short text and a link to the start page.
+func (f *Frame) NotFound() ([]byte, error) {
 	var b markup.Builder
 	// One 404 page serves every language: it speaks the first section's.
-	u := f.ui(f.firstSection())
-	f.head(&b, u, u.T("notFound")+" - "+f.cfg.Name, "", markup.URL{}, "", true, markup.HTML{}, nil)
-	b.HTML(f.chrome(f.firstSection(), "", modeDefault))
+	u := f.UI(f.firstSection())
+	f.Head(&b, u, u.T("notFound")+" - "+f.cfg.Name, "", markup.URL{}, "", true, markup.HTML{}, nil)
+	b.HTML(f.Chrome(f.firstSection(), "", site.ModeDefault))
 	b.Markup(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>`)
 	b.Text(u.T("notFound"))
 	b.Markup(`</h1><p class="lead">`)
@@ -90,15 +99,15 @@ func (f *frame) notFound() ([]byte, error) {
 	b.Text(u.T("startPage"))
 	b.Markup(`</a></p></header></article>`)
 	// The site's footer, as on every page: its links are a way back too.
-	f.footer(&b, f.firstSection(), "")
+	f.Footer(&b, f.firstSection(), "")
 	b.Markup(`</main><aside class="toc"></aside>`)
-	tail(&b, "")
+	Tail(&b, "")
 	return f.icon.icons.Defs([]byte(b.String())), nil // its icons defined once, as on every page
 }
 
-func (f *frame) firstSection() *division {
-	for _, s := range f.tree.sections {
-		if s.first != "" {
+func (f *Frame) firstSection() *site.Division {
+	for _, s := range f.tree.Sections {
+		if s.First != "" {
 			return s
 		}
 	}
