@@ -4,11 +4,16 @@
 // reference API server drives it through the methods of Engine; nothing
 // here knows about HTTP, jobs, storage or archives.
 //
-// This package is the facade and the site assembly: the navigation tree,
-// the page list, links between pages, the page frame and the shared
-// files. It leaves each part of a page to a package
-// with one job, and those never import it:
+// This package is the facade and the site assembly: it plans the pages
+// and the navigation, resolves links between pages, renders each page's
+// content into its frame, and writes the shared files and the manifest.
+// It leaves each part of the site to a package with one job, and those
+// never import it:
 //
+//   - site: the site model, the pages and the navigation tree, which
+//     the facade builds and frame and machines read;
+//   - frame: what surrounds every page (head, top bar, sidebar, banner,
+//     footer, pager, directory, icons) and the pages of the frame alone;
 //   - markup: the only way HTML and URLs are written (escaping, safe URLs,
 //     slugs);
 //   - docsjson: docs.json decoded, $ref resolved, unsupported settings
@@ -23,7 +28,9 @@
 //   - uitext: the interface texts in every language;
 //   - theme: the stylesheet from docs.json's colours;
 //   - csp: the pages' Content-Security-Policy;
-//   - machines: endpoint Markdown and the offline search index.
+//   - machines: the files machines read (each page's Markdown copy,
+//     llms.txt, robots.txt, sitemap.xml, meta tags) and the offline
+//     search index.
 package export
 
 import (

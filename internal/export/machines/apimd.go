@@ -1,9 +1,15 @@
-// Package machines writes the parts of the files machines read that need
-// no site around them: the Markdown of endpoint and data-model pages (for
-// their page.md copies and llms-full.txt) from the openapi model, and the
-// offline search index (an entry per page, its vocabulary, the script
-// app.js loads). It knows the openapi model, markup and mdx headings; not
-// pages, the navigation, docs.json or the facade that assembles the site.
+// Package machines writes the files machines read: the Markdown copy of
+// every page (page.md, with the Markdown of endpoint and data-model pages
+// from the openapi model) and its actions, llms.txt and the list
+// llms-full.txt joins, robots.txt, sitemap.xml, the meta tags and the
+// noindex rule of a page, and the offline search index (an entry per
+// page, its vocabulary, the script app.js loads).
+//
+// It reads the site model (site), docs.json's settings and the openapi
+// model, and writes through markup. It is given link resolution and
+// snippet reading as functions (Options); it knows nothing of the page
+// frame, rendering HTML pages or writing the bundle, and never imports
+// the facade or frame (depguard).
 package machines
 
 import (

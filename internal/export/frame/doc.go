@@ -1,0 +1,15 @@
+// Package frame writes what surrounds every page of an exported site:
+// the document head with its Content-Security-Policy, the top bar, the
+// division switchers and the sidebar (built once per section and depth),
+// the banner, the footer, the eyebrow, the pager, a group's directory,
+// the "Download API spec" link, the examples column of API pages, the
+// icons of navigation entries and the icon slots pages leave, and the
+// pages made of the frame alone (not found, redirects).
+//
+// It reads the site model (site) and docs.json's settings, and writes
+// through markup. It does not render page content, make API pages,
+// resolve links, read the source or write the bundle: the facade does,
+// and hands it a link resolver, a Markdown renderer and the offliner as
+// functions (Options). It never imports the facade, machines or
+// apipages (depguard).
+package frame
