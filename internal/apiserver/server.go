@@ -9,8 +9,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -397,25 +395,6 @@ func (s *Server) ControlPlane() bool { return s.control != nil }
 
 // ArchivesBuilt reports how many bundle archives this process has built.
 func (s *Server) ArchivesBuilt() int64 { return s.archives.Load() }
-
-// authenticate finds the organization owning a presented key. Every
-// configured key digest is compared, in constant time, so neither timing
-// nor order tells a caller how close a guess came.
-func (s *Server) authenticate(key string) *apiconfig.Organization {
-	if !apiconfig.WellFormedKey(s.cfg.KeyPrefix, key) {
-		return nil
-	}
-	d := sha256.Sum256([]byte(key))
-	var found *apiconfig.Organization
-	for _, o := range s.orgs.All() {
-		for _, k := range o.KeyDigests {
-			if subtle.ConstantTimeCompare(d[:], k[:]) == 1 {
-				found = o
-			}
-		}
-	}
-	return found
-}
 
 // organization finds an organization by id, nil when there is none.
 func (s *Server) organization(id string) *apiconfig.Organization { return s.orgs.Find(id) }
