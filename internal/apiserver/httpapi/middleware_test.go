@@ -1,4 +1,4 @@
-package httpapi_test
+package httpapi
 
 import (
 	"bytes"
@@ -13,17 +13,16 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 )
 
 // serveError answers as the server does, minus its logging: the status an
-// *httpapi.Error carries, else a 500.
+// *Error carries, else a 500.
 func serveError(w http.ResponseWriter, _ *http.Request, err error) {
-	var he *httpapi.Error
+	var he *Error
 	if !errors.As(err, &he) {
-		he = &httpapi.Error{Status: http.StatusInternalServerError, Msg: "internal server error"}
+		he = &Error{Status: http.StatusInternalServerError, Msg: "internal server error"}
 	}
-	httpapi.WriteJSON(w, he.Status, api.Error{Error: he.Msg})
+	WriteJSON(w, he.Status, api.Error{Error: he.Msg})
 }
 
 // errorBody decodes a JSON error answer, failing the test on anything else.
@@ -47,7 +46,7 @@ func TestLogAndRecover_panics(t *testing.T) {
 	log := hclog.New(&hclog.LoggerOptions{Output: &logs, Level: hclog.Debug})
 	serve := func(h http.HandlerFunc) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
-		httpapi.LogAndRecover(log, serveError, h).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v1/x?sig=secret", nil))
+		LogAndRecover(log, serveError, h).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v1/x?sig=secret", nil))
 		return rec
 	}
 
@@ -85,10 +84,10 @@ func TestLogAndRecover_panics(t *testing.T) {
 // empty chunked body is no body at all.
 func TestLimitBody(t *testing.T) {
 	var got []byte
-	h := httpapi.LimitBody(serveError, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := LimitBody(serveError, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var err error
 		if got, err = io.ReadAll(r.Body); err != nil {
-			serveError(w, r, httpapi.Errorf(http.StatusRequestEntityTooLarge, "read: %v", err))
+			serveError(w, r, Errorf(http.StatusRequestEntityTooLarge, "read: %v", err))
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
@@ -136,7 +135,7 @@ func TestLimitBody(t *testing.T) {
 func TestFallback(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/jobs/{id}", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) })
-	h := httpapi.Fallback(mux, map[string]bool{"GET /v1/jobs/{id}": true}, serveError)
+	h := Fallback(mux, map[string]bool{"GET /v1/jobs/{id}": true}, serveError)
 	for _, tc := range []struct {
 		method, path string
 		status       int
