@@ -12,7 +12,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiservercmd"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundleserve"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/provider"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rolloutcmd"
@@ -32,7 +32,7 @@ func run(args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "apiserver":
-			return apiserver.Command(ctx, args[1:], os.Stdout, os.Stderr)
+			return apiservercmd.Command(ctx, args[1:], os.Stdout, os.Stderr)
 		case "rollout":
 			return rolloutcmd.Command(ctx, args[1:], os.Stdout, os.Stderr)
 		case "serve-bundle":

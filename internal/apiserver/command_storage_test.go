@@ -13,6 +13,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiservercmd"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/s3test"
@@ -73,7 +74,7 @@ func TestCommand_storageUnusableAtStart(t *testing.T) {
 			code: cli.ExitFailed, want: []string{"connect to database"}, wantNone: "pw-not-shown"},
 		{name: "bucket unreachable", args: []string{"--database-url", db, "--object-store", deadBucket},
 			code: cli.ExitFailed, want: []string{"object store unreachable", "127.0.0.1:1"}},
-		{name: "bucket missing", env: map[string]string{apiserver.EnvObjectStore: strings.Replace(b.URL(), b.Name, "no-such-bucket-here", 1)},
+		{name: "bucket missing", env: map[string]string{apiservercmd.EnvObjectStore: strings.Replace(b.URL(), b.Name, "no-such-bucket-here", 1)},
 			args: []string{"--database-url", db}, code: cli.ExitFailed, want: []string{"bucket does not exist"}},
 		{name: "wrong secret", env: map[string]string{"AWS_SECRET_ACCESS_KEY": "wrong-secret-not-shown"},
 			args: []string{"--object-store", b.URL()}, code: cli.ExitFailed, want: []string{"AWS_SECRET_ACCESS_KEY"}, wantNone: "wrong-secret-not-shown"},
@@ -88,7 +89,7 @@ func TestCommand_storageUnusableAtStart(t *testing.T) {
 			var out, errs bytes.Buffer
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			code := apiserver.Command(ctx, args, &out, &errs)
+			code := apiservercmd.Command(ctx, args, &out, &errs)
 			msg := errs.String()
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d; stderr %q", code, tc.code, msg)

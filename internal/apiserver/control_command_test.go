@@ -14,6 +14,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiservercmd"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
@@ -31,7 +32,7 @@ func runCommand(t *testing.T, args ...string) (base, key string, logs func() str
 	)
 	dataDir := filepath.Join(t.TempDir(), "data")
 	go func() {
-		code := apiserver.Command(ctx, append([]string{"--addr", "127.0.0.1:0", "--data-dir", dataDir, "--log-level", "debug"}, args...),
+		code := apiservercmd.Command(ctx, append([]string{"--addr", "127.0.0.1:0", "--data-dir", dataDir, "--log-level", "debug"}, args...),
 			pw, writerFunc(func(b []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return errs.Write(b) }))
 		pw.Close()
 		done <- code
@@ -68,7 +69,7 @@ func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
 // DOCSADMIN_CONTROL_TOKEN, is never logged, and --strict leaves version
 // out of the export status.
 func TestCommand_controlTokenFromEnvironmentAndStrict(t *testing.T) {
-	t.Setenv(apiserver.EnvControlToken, testControlToken)
+	t.Setenv(apiservercmd.EnvControlToken, testControlToken)
 	base, key, logs := runCommand(t, "--strict")
 	if r := call(t, http.MethodGet, base+api.PathControlClock, testControlToken, nil); r.status != 200 {
 		t.Fatalf("control plane: %d %s", r.status, r.body)
@@ -90,7 +91,7 @@ func TestCommand_controlTokenFromEnvironmentAndStrict(t *testing.T) {
 }
 
 func TestCommand_noControlTokenNoControlPlane(t *testing.T) {
-	t.Setenv(apiserver.EnvControlToken, "")
+	t.Setenv(apiservercmd.EnvControlToken, "")
 	base, _, _ := runCommand(t)
 	if r := call(t, http.MethodGet, base+api.PathControlClock, testControlToken, nil); r.status != 404 {
 		t.Fatalf("control plane without a token: %d", r.status)

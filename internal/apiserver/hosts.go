@@ -55,7 +55,9 @@ func (h controlHost) ServeError(w http.ResponseWriter, r *http.Request, err erro
 	h.s.serveError(w, r, err)
 }
 
-func (h controlHost) LimitBody(next http.Handler) http.Handler { return h.s.limitBody(next) }
+func (h controlHost) LimitBody(next http.Handler) http.Handler {
+	return httpapi.LimitBody(h.s.serveError, next)
+}
 
 // RequestOrg is the organization a request acts for: the caller's, or
 // for a bundle download the job's; "" for the public probes.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiservercmd"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/s3test"
 )
@@ -58,7 +59,7 @@ func TestSigningKey_noneWithObjectStore(t *testing.T) {
 	noSigningKey(t, dir)
 
 	var out, errb bytes.Buffer
-	code := apiserver.Command(t.Context(), []string{"rotate-signing-key", "--data-dir", dir}, &out, &errb)
+	code := apiservercmd.Command(t.Context(), []string{"rotate-signing-key", "--data-dir", dir}, &out, &errb)
 	if code != 1 || !strings.Contains(errb.String(), "no signing key in "+dir) || !strings.Contains(errb.String(), "object store") {
 		t.Fatalf("rotate on a data dir without a key: exit %d, stderr %q; want exit 1 saying there is no key and why", code, errb.String())
 	}

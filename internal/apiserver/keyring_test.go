@@ -18,6 +18,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiservercmd"
 )
 
 // rotate runs `apiserver rotate-signing-key` on dir and returns its output.
@@ -25,7 +26,7 @@ func rotate(t *testing.T, dir string, extra ...string) string {
 	t.Helper()
 	var out, errb bytes.Buffer
 	args := append([]string{"rotate-signing-key", "--data-dir", dir}, extra...)
-	if code := apiserver.Command(t.Context(), args, &out, &errb); code != 0 {
+	if code := apiservercmd.Command(t.Context(), args, &out, &errb); code != 0 {
 		t.Fatalf("rotate-signing-key exit %d: %s", code, errb.String())
 	}
 	return out.String()
@@ -89,11 +90,11 @@ func TestSigningKey_dropAfterLeak(t *testing.T) {
 func TestSigningKey_rotateRefusedWhileServing(t *testing.T) {
 	env := apiservertest.Start(t)
 	var out, errb bytes.Buffer
-	code := apiserver.Command(t.Context(), []string{"rotate-signing-key", "--data-dir", env.DataDir}, &out, &errb)
+	code := apiservercmd.Command(t.Context(), []string{"rotate-signing-key", "--data-dir", env.DataDir}, &out, &errb)
 	if code != 1 || !strings.Contains(errb.String(), "stop the server") {
 		t.Fatalf("rotation under a running server: exit %d, %q", code, errb.String())
 	}
-	if code := apiserver.Command(t.Context(), []string{"rotate-signing-key", "extra"}, &out, &errb); code != 2 {
+	if code := apiservercmd.Command(t.Context(), []string{"rotate-signing-key", "extra"}, &out, &errb); code != 2 {
 		t.Fatalf("stray argument: exit %d, want 2", code)
 	}
 }

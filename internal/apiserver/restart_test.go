@@ -18,6 +18,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiservercmd"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/s3test"
@@ -31,7 +32,7 @@ const childEnv = "DOCSADMIN_TEST_APISERVER_ARGS"
 
 func TestMain(m *testing.M) {
 	if args := os.Getenv(childEnv); args != "" {
-		os.Exit(apiserver.Command(context.Background(), strings.Fields(args), os.Stdout, os.Stderr))
+		os.Exit(apiservercmd.Command(context.Background(), strings.Fields(args), os.Stdout, os.Stderr))
 	}
 	// Stops the PostgreSQL cluster and the MinIO server, if tests started them.
 	os.Exit(s3test.Wrap(func() int { return pgtest.Main(m) }))
@@ -242,7 +243,7 @@ func TestCommand_shutdownReleasesDataDir(t *testing.T) {
 	pr, pw := io.Pipe()
 	exited := make(chan int, 1)
 	go func() {
-		code := apiserver.Command(ctx, []string{"--data-dir", dataDir, "--addr", "127.0.0.1:0", "--log-level", "warn"}, pw, io.Discard)
+		code := apiservercmd.Command(ctx, []string{"--data-dir", dataDir, "--addr", "127.0.0.1:0", "--log-level", "warn"}, pw, io.Discard)
 		_ = pw.Close()
 		exited <- code
 	}()

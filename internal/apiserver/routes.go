@@ -7,6 +7,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/agents"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/control"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
@@ -79,7 +80,7 @@ func ControlRoutes() []Route {
 }
 
 // routes registers routeTable. Anything else gets a JSON 404, or a JSON 405
-// with Allow when the path exists under another method; see fallback.
+// with Allow when the path exists under another method; see httpapi.Fallback.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	patterns := map[string]bool{}
@@ -95,7 +96,7 @@ func (s *Server) routes() http.Handler {
 		}
 		switch access {
 		case withBody:
-			h = s.requireAuth(s.limitBody(h))
+			h = s.requireAuth(httpapi.LimitBody(s.serveError, h))
 		case authed:
 			h = s.requireAuth(h)
 		}
@@ -104,54 +105,19 @@ func (s *Server) routes() http.Handler {
 	}
 	mux.Handle(http.MethodGet+" "+PathMetrics, s.metrics.handler())
 	patterns[http.MethodGet+" "+PathMetrics] = true
-	if s.control == nil {
-		return s.logAndRecover(s.cors(s.fallback(mux, patterns)))
+	if s.control != nil {
+		s.control.Register(mux, patterns)
 	}
-	s.control.Register(mux, patterns)
-	return s.logAndRecover(s.cors(s.control.JournalRequests(s.fallback(mux, patterns), PathMetrics)))
-}
-
-// fallback answers what the mux would answer in plain text (404, 405, a
-// redirect to a cleaned path) as JSON errors instead. A path that is not in
-// canonical form is a 404 rather than a redirect: ids never contain "..".
-func (s *Server) fallback(mux *http.ServeMux, patterns map[string]bool) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h, pattern := mux.Handler(r)
-		if patterns[pattern] {
-			mux.ServeHTTP(w, r)
-			return
-		}
-		probe := &statusProbe{header: http.Header{}}
-		h.ServeHTTP(probe, r)
-		if probe.status == http.StatusMethodNotAllowed {
-			allow := probe.header.Get("Allow")
-			w.Header().Set("Allow", allow)
-			s.serveError(w, r, errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s (allowed: %s)",
-				r.Method, r.URL.Path, allow))
-			return
-		}
-		s.serveError(w, r, notFound("no such endpoint: %s %s", r.Method, r.URL.Path))
-	})
-}
-
-// statusProbe keeps the status and headers the mux's own answer would
-// have had and discards its plain-text body.
-type statusProbe struct {
-	header http.Header
-	status int
-}
-
-func (p *statusProbe) Header() http.Header { return p.header }
-
-func (p *statusProbe) WriteHeader(code int) {
-	if p.status == 0 {
-		p.status = code
+	h := httpapi.Fallback(mux, patterns, s.serveError)
+	if s.control != nil {
+		h = s.control.JournalRequests(h, PathMetrics)
 	}
+	return httpapi.LogAndRecover(s.log, s.serveError, httpapi.CORS(s.corsAllowed, s.serveError, h))
 }
 
-func (p *statusProbe) Write(b []byte) (int, error) {
-	p.WriteHeader(http.StatusOK)
-	return len(b), nil
+// corsAllowed reports whether browsers on origin may call the API.
+func (s *Server) corsAllowed(origin string) bool {
+	return apiconfig.OriginAllowed(s.cfg.CORSAllowedOrigins, origin)
 }
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) error {

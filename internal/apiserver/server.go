@@ -9,8 +9,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -306,12 +304,12 @@ func (s *Server) loadSigner(dataDir string) error {
 	return nil
 }
 
-// errNeedsObjectStore refuses a shared database while sites and archives
+// ErrNeedsObjectStore refuses a shared database while sites and archives
 // are local files: a job rendered by one replica would be missing on every
 // other.
-var errNeedsObjectStore = errors.New("a shared database (storage.database, --database-url) needs an object store " +
+var ErrNeedsObjectStore = errors.New("a shared database (storage.database, --database-url) needs an object store " +
 	"for the rendered sites and archives: with local files, each replica would only see the exports it rendered " +
-	"itself; give one with --object-store (" + EnvObjectStore + ", storage.objects), or run without a database")
+	"itself; give one with --object-store (DOCSADMIN_OBJECT_STORE, storage.objects), or run without a database")
 
 // openObjects connects to the bucket opts name, if any, and checks it
 // once: a server that cannot store what it renders must not start.
@@ -355,7 +353,7 @@ func openJobStore(opts Options) (jobstore.Store, error) {
 		return st, nil
 	}
 	if opts.ObjectStore == "" && !opts.SharedDataDir {
-		return nil, errNeedsObjectStore
+		return nil, ErrNeedsObjectStore
 	}
 	return jobstore.OpenPostgres(context.Background(), opts.DatabaseURL)
 }
@@ -384,27 +382,19 @@ func (s *Server) contentVersion(version string) string {
 	return version
 }
 
+// Drain makes readyz fail from now on, so that a load balancer stops
+// sending traffic while the requests in flight finish: the first step of a
+// graceful shutdown.
+func (s *Server) Drain() { s.draining.Store(true) }
+
+// BundleLinkTTL is how long the bundle links this server hands out last.
+func (s *Server) BundleLinkTTL() time.Duration { return s.linkTTL }
+
+// ControlPlane reports whether the control plane is enabled.
+func (s *Server) ControlPlane() bool { return s.control != nil }
+
 // ArchivesBuilt reports how many bundle archives this process has built.
 func (s *Server) ArchivesBuilt() int64 { return s.archives.Load() }
-
-// authenticate finds the organization owning a presented key. Every
-// configured key digest is compared, in constant time, so neither timing
-// nor order tells a caller how close a guess came.
-func (s *Server) authenticate(key string) *apiconfig.Organization {
-	if !apiconfig.WellFormedKey(s.cfg.KeyPrefix, key) {
-		return nil
-	}
-	d := sha256.Sum256([]byte(key))
-	var found *apiconfig.Organization
-	for _, o := range s.orgs.All() {
-		for _, k := range o.KeyDigests {
-			if subtle.ConstantTimeCompare(d[:], k[:]) == 1 {
-				found = o
-			}
-		}
-	}
-	return found
-}
 
 // organization finds an organization by id, nil when there is none.
 func (s *Server) organization(id string) *apiconfig.Organization { return s.orgs.Find(id) }

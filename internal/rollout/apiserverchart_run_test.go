@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiservercmd"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
@@ -56,7 +56,7 @@ func TestAPIServerChart_serverRunsWhatTheChartMounts(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	var stdout, stderr testutil.SyncBuffer
 	exit := make(chan int, 1)
-	go func() { exit <- apiserver.Command(ctx, args[1:], &stdout, &stderr) }()
+	go func() { exit <- apiservercmd.Command(ctx, args[1:], &stdout, &stderr) }()
 	t.Cleanup(func() {
 		cancel()
 		select {

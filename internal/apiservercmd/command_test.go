@@ -1,4 +1,4 @@
-package apiserver_test
+package apiservercmd_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiservercmd"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 )
 
@@ -28,7 +28,7 @@ func TestCommand_badLogLevelIsUsage(t *testing.T) {
 			dataDir := filepath.Join(t.TempDir(), "data")
 			args := append([]string{"--addr", "127.0.0.1:0", "--data-dir", dataDir}, tc.args...)
 			var out, errs bytes.Buffer
-			if code := apiserver.Command(context.Background(), args, &out, &errs); code != cli.ExitUsage || !strings.Contains(errs.String(), tc.want) {
+			if code := apiservercmd.Command(context.Background(), args, &out, &errs); code != cli.ExitUsage || !strings.Contains(errs.String(), tc.want) {
 				t.Fatalf("exit %d, stderr %q; want 2 saying %q", code, errs.String(), tc.want)
 			}
 			if out.Len() != 0 {
@@ -58,12 +58,13 @@ func TestCommand_databaseNeedsObjectStore(t *testing.T) {
 		{name: "config file", args: []string{"--config", cfgPath}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv(apiserver.EnvDatabaseURL, tc.env)
+			t.Setenv(apiservercmd.EnvDatabaseURL, tc.env)
 			args := append([]string{"--addr", "127.0.0.1:0", "--data-dir", filepath.Join(t.TempDir(), "data")}, tc.args...)
 			var out, errs bytes.Buffer
-			code := apiserver.Command(context.Background(), args, &out, &errs)
+			code := apiservercmd.Command(context.Background(), args, &out, &errs)
 			msg := errs.String()
-			if code != cli.ExitUsage || !strings.Contains(msg, "needs an object store") || !strings.Contains(msg, "each replica would only see") {
+			if code != cli.ExitUsage || !strings.Contains(msg, "needs an object store") || !strings.Contains(msg, "each replica would only see") ||
+				!strings.Contains(msg, apiservercmd.EnvObjectStore) {
 				t.Fatalf("exit %d, stderr %q; want 2 saying why", code, msg)
 			}
 			if strings.Contains(msg, "pw-not-shown") || strings.Contains(out.String(), "listening") {

@@ -1,4 +1,4 @@
-package apiserver_test
+package apiservercmd_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiservercmd"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/s3test"
@@ -30,7 +30,7 @@ func TestCommand_bucketWithoutWritePermission(t *testing.T) {
 	args := []string{"--addr", "127.0.0.1:0", "--data-dir", filepath.Join(t.TempDir(), "data"),
 		"--database-url", db, "--object-store", b.URL()}
 	var stdout, stderr bytes.Buffer
-	code := apiserver.Command(ctx, args, &stdout, &stderr)
+	code := apiservercmd.Command(ctx, args, &stdout, &stderr)
 	msg := stderr.String()
 	if code != cli.ExitFailed {
 		t.Fatalf("exit %d, want %d; stderr %q", code, cli.ExitFailed, msg)

@@ -1,4 +1,4 @@
-package apiserver
+package apiservercmd
 
 import (
 	"cmp"
@@ -16,21 +16,16 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 )
 
-// Demo names, used by `make demo` and the README.
-const (
-	DemoOrganization = "demo"
-	DemoProject      = "demo"
-	DemoDomain       = "docs.demo.test"
-	adminKeyFile     = "admin-key"
-)
+// adminKeyFile holds the demo admin key in the data dir.
+const adminKeyFile = "admin-key"
 
 // Environment variables that set the storage flags.
 const (
@@ -99,7 +94,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	token := cmp.Or(*controlToken, os.Getenv(EnvControlToken))
 	if err := run(ctx, log, stdout, *addr, *dataDir, *configPath, *ttl, *publicURL, storage, serveFlags{controlToken: token, strict: *strict}); err != nil {
 		log.Error("apiserver stopped", "error", err)
-		if errors.Is(err, errNeedsObjectStore) || errors.Is(err, errBadStorage) {
+		if errors.Is(err, apiserver.ErrNeedsObjectStore) || errors.Is(err, errBadStorage) {
 			return cli.ExitUsage
 		}
 		return cli.ExitFailed
@@ -113,7 +108,7 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 	}
 	if storage.database != "" && storage.objects == "" && configPath == "" {
 		// Refused before anything is read or listens: see errNeedsObjectStore.
-		return errNeedsObjectStore
+		return apiserver.ErrNeedsObjectStore
 	}
 	var cfg *apiconfig.Config
 	if configPath != "" {
@@ -127,7 +122,7 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 		if err != nil {
 			return err
 		}
-		cfg = DemoConfig(key)
+		cfg = apiserver.DemoConfig(key)
 		keyPath := filepath.Join(dataDir, adminKeyFile)
 		if created {
 			// The one time the key is shown: it is what the user logs in with.
@@ -143,7 +138,7 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 		storage.objects = cfg.Storage.Objects
 	}
 	if storage.database != "" && storage.objects == "" {
-		return errNeedsObjectStore
+		return apiserver.ErrNeedsObjectStore
 	}
 	if storage.objects != "" {
 		if _, err := objstore.ParseURL(storage.objects); err != nil {
@@ -159,7 +154,7 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 	if publicURL == "" {
 		publicURL = base
 	}
-	srv, err := New(Options{
+	srv, err := apiserver.New(apiserver.Options{
 		Config: cfg, DataDir: dataDir, PublicURL: publicURL, BundleLinkTTL: ttl, Logger: log,
 		DatabaseURL: storage.database, ObjectStore: storage.objects, ControlToken: serve.controlToken, Strict: serve.strict,
 	})
@@ -174,30 +169,12 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 		}
 	}()
 	fmt.Fprintf(stdout, "listening on %s\n", base)
-	log.Info("serving", "addr", base, "data_dir", dataDir, "bundle_link_ttl", srv.linkTTL,
-		"database", storage.database != "", "object_store", storage.objects != "", "control_plane", srv.control != nil)
+	log.Info("serving", "addr", base, "data_dir", dataDir, "bundle_link_ttl", srv.BundleLinkTTL(),
+		"database", storage.database != "", "object_store", storage.objects != "", "control_plane", srv.ControlPlane())
 	return cli.Serve(ctx, ln, srv.Handler(), func() {
 		log.Info("shutting down")
-		srv.draining.Store(true) // readyz fails from here on
+		srv.Drain() // readyz fails from here on
 	})
-}
-
-// DemoConfig is the embedded demo: one enterprise organization whose one
-// project has a scripted agent and an air-gapped deployment serving the
-// sample docs site built into the binary.
-func DemoConfig(key string) *apiconfig.Config {
-	return &apiconfig.Config{
-		Organizations: []apiconfig.Organization{{
-			ID: DemoOrganization, Plan: apiconfig.PlanEnterprise, APIKeys: []string{key},
-			Projects: []apiconfig.Project{{
-				ID: DemoProject, Repository: "https://git.example.com/demo/docs", Branch: "main",
-				Agent: apiconfig.AgentScript{Outcome: apiconfig.OutcomePullRequest, Duration: apiconfig.Duration(5 * time.Second), Model: "reference"},
-				Deployments: []apiconfig.Deployment{{
-					Domain: DemoDomain, Source: "embedded:demosite", Kind: "air-gapped", SourceFS: demosite.FS(),
-				}},
-			}},
-		}},
-	}
 }
 
 // demoKey reads the demo admin key from the data dir, generating it on the
