@@ -115,7 +115,7 @@ func generateTabs(docs, hugo string, n int) (_, _ string, err error) {
 		}
 		navTabs = append(navTabs, map[string]any{"tab": fmt.Sprintf("Area %d", t), "groups": groups})
 	}
-	apiTab, err := g.writeAPI(docs, hugo)
+	apiTab, err := g.writeAPI(docs, hugo, apiTags)
 	if err != nil {
 		return "", "", err
 	}
@@ -125,12 +125,13 @@ func generateTabs(docs, hugo string, n int) (_, _ string, err error) {
 	return docs, hugo, nil
 }
 
-// generateAPI writes the API reference alone: the spec and its 200
-// endpoint pages against Hugo's 200 Markdown pages of the same content.
-func generateAPI(root string) (docs, hugo string, err error) {
-	docs, hugo = filepath.Join(root, "api-docs"), filepath.Join(root, "api-hugo")
+// generateAPI writes the API reference alone under root/name: a spec of
+// tags tags whose endpoint pages stand against Hugo's Markdown pages of
+// the same content.
+func generateAPI(root, name string, tags int) (docs, hugo string, err error) {
+	docs, hugo = filepath.Join(root, name+"-docs"), filepath.Join(root, name+"-hugo")
 	g := &gen{rng: rand.New(rand.NewPCG(3, 4))}
-	apiTab, err := g.writeAPI(docs, hugo)
+	apiTab, err := g.writeAPI(docs, hugo, tags)
 	if err != nil {
 		return "", "", err
 	}
