@@ -162,5 +162,5 @@ func goalNote(met bool, goal string) string {
 	if met {
 		return "(goal " + goal + ": met)"
 	}
-	return "(goal " + goal + ": NOT MET)"
+	return "(goal " + goal + ": NOT met)"
 }
