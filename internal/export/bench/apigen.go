@@ -11,9 +11,12 @@ import (
 // become endpoint pages (a navigation tab names the file, as real docs
 // repositories do), and for Hugo the same reference written out by hand
 // as Markdown: method and path, parameter table, body fields, responses
-// with an example, and curl/Python/JavaScript samples to highlight.
+// with an example, and curl/Python/JavaScript samples to highlight. The
+// 2,000-page site holds apiTags tags; the endpoint-heavy case of issue 25
+// (1,000 endpoint pages) holds bigAPITags.
 const (
 	apiTags       = 20
+	bigAPITags    = 100
 	apiOpsPerTag  = 10
 	apiPages      = apiTags * apiOpsPerTag
 	apiSpecFile   = "openapi.json"
@@ -28,9 +31,9 @@ type apiOp struct {
 	body                                     bool
 }
 
-func (g *gen) apiOps() []apiOp {
+func (g *gen) apiOps(tags int) []apiOp {
 	var ops []apiOp
-	for t := 0; t < apiTags; t++ {
+	for t := 0; t < tags; t++ {
 		res := fmt.Sprintf("%s%d", g.word(), t)
 		for i := 0; i < apiOpsPerTag; i++ {
 			m := apiMethods[i%len(apiMethods)]
@@ -62,10 +65,11 @@ func (g *gen) schema() map[string]any {
 	}
 }
 
-// writeAPI writes the spec into docs and the equivalent Markdown pages
-// into hugo/content/api, and returns the navigation tab of the spec.
-func (g *gen) writeAPI(docs, hugo string) (map[string]any, error) {
-	ops := g.apiOps()
+// writeAPI writes the spec of tags tags, apiOpsPerTag operations each,
+// into docs and the equivalent Markdown pages into hugo/content/api, and
+// returns the navigation tab of the spec.
+func (g *gen) writeAPI(docs, hugo string, tags int) (map[string]any, error) {
+	ops := g.apiOps(tags)
 	paths := map[string]any{}
 	schemas := map[string]any{"Error": map[string]any{"type": "object", "required": []string{"error"},
 		"properties": map[string]any{"error": map[string]any{"type": "string"}}}}
@@ -98,7 +102,7 @@ func (g *gen) writeAPI(docs, hugo string) (map[string]any, error) {
 			paths[o.path] = item
 		}
 		item[o.method] = op
-		if err := write(filepath.Join(hugo, "content", "api", fmt.Sprintf("op%03d.md", i)), hugoEndpoint(o, i)); err != nil {
+		if err := write(filepath.Join(hugo, "content", "api", fmt.Sprintf("op%04d.md", i)), hugoEndpoint(o, i)); err != nil {
 			return nil, err
 		}
 	}

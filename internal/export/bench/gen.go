@@ -87,8 +87,9 @@ func generate(root string) (docs, hugo string, err error) {
 }
 
 // generateTabs writes the site with n tabs of guide pages (225 each)
-// besides the API reference. Larger sites grow by tabs, as large
-// products' docs do, so that a page's sidebar stays the size of a tab.
+// besides the API reference. Larger sites grow by tabs, grouped into
+// products (productNav), as large products' docs do, so that a page's
+// sidebar stays the size of a tab and its tab bar the size of a product.
 func generateTabs(docs, hugo string, n int) (_, _ string, err error) {
 	g := &gen{rng: rand.New(rand.NewPCG(1, 2))}
 	var navTabs []map[string]any
@@ -115,34 +116,56 @@ func generateTabs(docs, hugo string, n int) (_, _ string, err error) {
 		}
 		navTabs = append(navTabs, map[string]any{"tab": fmt.Sprintf("Area %d", t), "groups": groups})
 	}
-	apiTab, err := g.writeAPI(docs, hugo)
+	apiTab, err := g.writeAPI(docs, hugo, apiTags)
 	if err != nil {
 		return "", "", err
 	}
-	if err := writeConfig(docs, hugo, append(navTabs, apiTab)); err != nil {
+	if err := writeConfig(docs, hugo, productNav(navTabs, apiTab)); err != nil {
 		return "", "", err
 	}
 	return docs, hugo, nil
 }
 
-// generateAPI writes the API reference alone: the spec and its 200
-// endpoint pages against Hugo's 200 Markdown pages of the same content.
-func generateAPI(root string) (docs, hugo string, err error) {
-	docs, hugo = filepath.Join(root, "api-docs"), filepath.Join(root, "api-hugo")
+// productNav is the navigation of these guide tabs and the API tab. Up to
+// tabs guide tabs sit in one tab bar, as on the 2,000-page site. A larger
+// site splits them into products of tabs guide tabs each, the API
+// reference in the first, as products with tens of thousands of pages do:
+// a page then carries its own product's tabs and sidebar, and the product
+// switcher, so its navigation stays the same size as the site grows.
+func productNav(guide []map[string]any, api map[string]any) map[string]any {
+	if len(guide) <= tabs {
+		return map[string]any{"tabs": append(guide, api)}
+	}
+	var products []map[string]any
+	for i := 0; i < len(guide); i += tabs {
+		ts := guide[i:min(i+tabs, len(guide))]
+		if i == 0 {
+			ts = append(ts[:len(ts):len(ts)], api)
+		}
+		products = append(products, map[string]any{"product": fmt.Sprintf("Product %d", i/tabs), "tabs": ts})
+	}
+	return map[string]any{"products": products}
+}
+
+// generateAPI writes the API reference alone under root/name: a spec of
+// tags tags whose endpoint pages stand against Hugo's Markdown pages of
+// the same content.
+func generateAPI(root, name string, tags int) (docs, hugo string, err error) {
+	docs, hugo = filepath.Join(root, name+"-docs"), filepath.Join(root, name+"-hugo")
 	g := &gen{rng: rand.New(rand.NewPCG(3, 4))}
-	apiTab, err := g.writeAPI(docs, hugo)
+	apiTab, err := g.writeAPI(docs, hugo, tags)
 	if err != nil {
 		return "", "", err
 	}
-	return docs, hugo, writeConfig(docs, hugo, []map[string]any{apiTab})
+	return docs, hugo, writeConfig(docs, hugo, map[string]any{"tabs": []map[string]any{apiTab}})
 }
 
-// writeConfig writes docs.json with these tabs, and Hugo's configuration
-// and layouts.
-func writeConfig(docs, hugo string, navTabs []map[string]any) error {
+// writeConfig writes docs.json with this navigation, and Hugo's
+// configuration and layouts.
+func writeConfig(docs, hugo string, nav map[string]any) error {
 	cfg, err := json.MarshalIndent(map[string]any{
 		"name": "Bench Docs", "colors": map[string]string{"primary": "#2563EB"},
-		"navigation": map[string]any{"tabs": navTabs},
+		"navigation": nav,
 	}, "", "  ")
 	if err != nil {
 		return err

@@ -205,6 +205,14 @@ func lookupLexer(lang string) chroma.Lexer {
 	if l == nil {
 		l = lexers.Fallback
 	}
+	// Chroma's regular-expression lexers run through firstCharLexer, the
+	// same tokens for a fraction of the time; one it cannot prepare stays
+	// chroma's.
+	if rl, ok := l.(*chroma.RegexLexer); ok {
+		if f, err := newFirstCharLexer(rl); err == nil {
+			l = f
+		}
+	}
 	l = chroma.Coalesce(l)
 	lexerCache.Store(lang, l)
 	return l

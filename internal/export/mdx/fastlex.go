@@ -1,0 +1,276 @@
+package mdx
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/dlclark/regexp2/v2"
+	"github.com/dlclark/regexp2/v2/syntax"
+)
+
+// firstCharLexer runs the rules of one of chroma's regular-expression
+// lexers with chroma's own semantics, only faster. At each position
+// chroma tries every rule of the current state, in order, until one
+// matches; most fail on their first character, yet each attempt costs a
+// full regexp2 run, since regexp2 skips its first-character check for
+// patterns anchored with \G as chroma's are. This lexer computes, from
+// each pattern's syntax tree, the characters a match can start with
+// (regexp2's own analysis, which its unanchored searches rely on) and
+// tries only the rules that can match the character at hand, in the same
+// order: the first rule to match is the same one, so the tokens are the
+// same. Highlighting is most of a page's render time (issue 25).
+//
+// Everything else follows chroma's RegexLexer: rules compiled with the
+// lexer's flags, include and combined states resolved the same way,
+// mutators and emitters (nested lexers included) called with a
+// chroma.LexerState, an error token and a return to the start state on
+// a newline no rule matches. TestFirstCharLexer_sameTokens holds it to
+// chroma's tokens on chroma's own sample files.
+type firstCharLexer struct {
+	base  *chroma.RegexLexer
+	rules chroma.CompiledRules
+	first map[*chroma.CompiledRule]*syntax.Prefix // nil: the rule may match at any character
+}
+
+var _ chroma.Lexer = (*firstCharLexer)(nil)
+
+// ruleTimeout is chroma's bound on one rule's match.
+const ruleTimeout = 250 * time.Millisecond
+
+// newFirstCharLexer prepares base's rules; an error means base is left
+// to chroma.
+func newFirstCharLexer(base *chroma.RegexLexer) (*firstCharLexer, error) {
+	// Tokenising once makes chroma compile and validate the rules, so a
+	// lexer chroma would refuse is refused here too.
+	if _, err := base.Tokenise(nil, ""); err != nil {
+		return nil, err
+	}
+	raw, err := base.Rules()
+	if err != nil {
+		return nil, err
+	}
+	cfg := base.Config()
+	flags := ""
+	if !cfg.NotMultiline {
+		flags += "m"
+	}
+	if cfg.CaseInsensitive {
+		flags += "i"
+	}
+	if cfg.DotAll {
+		flags += "s"
+	}
+	l := &firstCharLexer{base: base, rules: chroma.CompiledRules{}, first: map[*chroma.CompiledRule]*syntax.Prefix{}}
+	for state, rules := range raw {
+		l.rules[state] = nil
+		for _, rule := range rules {
+			pattern := "(?:" + rule.Pattern + ")"
+			if flags != "" {
+				pattern = "(?" + flags + ")" + pattern
+			}
+			re, err := regexp2.Compile(`\G` + pattern)
+			if err != nil {
+				return nil, fmt.Errorf("rule %s %q: %w", state, rule.Pattern, err)
+			}
+			re.MatchTimeout = ruleTimeout
+			cr := &chroma.CompiledRule{Rule: rule, Regexp: re}
+			l.rules[state] = append(l.rules[state], cr)
+			if p := firstChars(pattern); p != nil {
+				l.first[cr] = p
+			}
+		}
+	}
+	// Include and combined states rewrite the rule lists once, one
+	// mutator per pass, as chroma does after compiling.
+restart:
+	seen := map[chroma.LexerMutator]bool{}
+	for state := range l.rules {
+		for i := range len(l.rules[state]) {
+			m, ok := l.rules[state][i].Mutator.(chroma.LexerMutator)
+			if !ok {
+				continue
+			}
+			if seen[m] {
+				return nil, fmt.Errorf("mutator %T seen twice", m)
+			}
+			seen[m] = true
+			if err := m.MutateLexer(l.rules, state, i); err != nil {
+				return nil, err
+			}
+			goto restart
+		}
+	}
+	return l, nil
+}
+
+// firstChars is the set of characters a match of pattern can start with,
+// or nil when regexp2 cannot tell (a pattern that can match nothing, for
+// one).
+func firstChars(pattern string) *syntax.Prefix {
+	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
+	if err != nil {
+		return nil
+	}
+	code, err := syntax.Write(tree)
+	if err != nil || code.FcPrefix == nil {
+		return nil
+	}
+	return code.FcPrefix
+}
+
+// mayStart reports whether rule can match text at pos.
+func (l *firstCharLexer) mayStart(rule *chroma.CompiledRule, text []rune, pos int) bool {
+	p := l.first[rule]
+	if p == nil {
+		return true
+	}
+	if pos >= len(text) {
+		return false // the pattern needs a character
+	}
+	ch := text[pos]
+	if p.CaseInsensitive {
+		ch = unicode.ToLower(ch)
+	}
+	return p.PrefixSet.CharIn(ch)
+}
+
+// match is chroma's rule matching with the first-character check before
+// each rule.
+func (l *firstCharLexer) match(text []rune, pos int, rules []*chroma.CompiledRule) (int, *chroma.CompiledRule, []string, map[string]string) {
+	for i, rule := range rules {
+		if !l.mayStart(rule, text, pos) {
+			continue
+		}
+		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
+		if m != nil && err == nil && m.RuneIndex == pos {
+			groups := []string{}
+			named := make(map[string]string)
+			for _, g := range m.Groups() {
+				named[g.Name] = g.String()
+				groups = append(groups, g.String())
+			}
+			return i, rule, groups, named
+		}
+	}
+	return 0, &chroma.CompiledRule{}, nil, nil
+}
+
+// Tokenise follows chroma's RegexLexer.Tokenise.
+func (l *firstCharLexer) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
+	if options == nil {
+		options = &chroma.TokeniseOptions{State: "root", EnsureLF: true}
+	}
+	if options.EnsureLF {
+		text = strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(text)
+	}
+	newlineAdded := false
+	if !options.Nested && l.base.Config().EnsureNL && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+		newlineAdded = true
+	}
+	s := &chroma.LexerState{
+		Registry:       lexers.GlobalLexerRegistry,
+		Lexer:          l.base,
+		Text:           []rune(text),
+		Stack:          []string{options.State},
+		Rules:          l.rules,
+		MutatorContext: map[any]any{},
+	}
+	it := &firstCharIterator{l: l, s: s, start: options.State, newlineAdded: newlineAdded}
+	return it.next, nil
+}
+
+// firstCharIterator is chroma's LexerState.Iterator over a firstCharLexer.
+type firstCharIterator struct {
+	l            *firstCharLexer
+	s            *chroma.LexerState
+	start        string
+	newlineAdded bool
+	stack        []chroma.Iterator // emitted tokens not yet returned
+}
+
+// pending returns the next token of the emitted iterators, or EOF when
+// they are exhausted.
+func (it *firstCharIterator) pending() chroma.Token {
+	for len(it.stack) > 0 {
+		n := len(it.stack) - 1
+		t := it.stack[n]()
+		if t.Type == chroma.Ignore {
+			continue
+		}
+		if t == chroma.EOF {
+			it.stack = it.stack[:n]
+			continue
+		}
+		return t
+	}
+	return chroma.EOF
+}
+
+func (it *firstCharIterator) next() chroma.Token {
+	s := it.s
+	end := len(s.Text)
+	if it.newlineAdded {
+		end--
+	}
+	for s.Pos < end && len(s.Stack) > 0 {
+		if t := it.pending(); t != chroma.EOF {
+			return t
+		}
+		s.State = s.Stack[len(s.Stack)-1]
+		rules, ok := s.Rules[s.State]
+		if !ok {
+			panic("unknown state " + s.State) // as chroma does
+		}
+		index, rule, groups, named := it.l.match(s.Text, s.Pos, rules)
+		if groups == nil {
+			// No rule matches: an unmatched newline returns to the start
+			// state, anything else is one error character.
+			if s.Text[s.Pos] == '\n' && s.State != it.start {
+				s.Stack = []string{it.start}
+				continue
+			}
+			s.Pos++
+			return chroma.Token{Type: chroma.Error, Value: string(s.Text[s.Pos-1 : s.Pos])}
+		}
+		s.Rule, s.Groups, s.NamedGroups = index, groups, named
+		s.Pos += utf8.RuneCountInString(groups[0])
+		if rule.Mutator != nil {
+			if err := rule.Mutator.Mutate(s); err != nil {
+				panic(err) // as chroma does
+			}
+		}
+		if rule.Type != nil {
+			it.stack = append(it.stack, rule.Type.Emit(s.Groups, s))
+		}
+	}
+	if t := it.pending(); t != chroma.EOF {
+		return t
+	}
+	if s.Pos != len(s.Text) && len(s.Stack) == 0 {
+		value := string(s.Text[s.Pos:])
+		s.Pos = len(s.Text)
+		return chroma.Token{Type: chroma.Error, Value: value}
+	}
+	return chroma.EOF
+}
+
+// Config, AnalyseText, SetRegistry and SetAnalyser are base's.
+func (l *firstCharLexer) Config() *chroma.Config { return l.base.Config() }
+
+func (l *firstCharLexer) AnalyseText(text string) float32 { return l.base.AnalyseText(text) }
+
+func (l *firstCharLexer) SetRegistry(r *chroma.LexerRegistry) chroma.Lexer {
+	l.base.SetRegistry(r)
+	return l
+}
+
+func (l *firstCharLexer) SetAnalyser(f func(text string) float32) chroma.Lexer {
+	l.base.SetAnalyser(f)
+	return l
+}
