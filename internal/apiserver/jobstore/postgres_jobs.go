@@ -114,21 +114,27 @@ const claimableWhere = `status = 'queued' OR (status = 'running' AND (lease_unti
 // idle worker's empty claim costs one statement. Leases are compared
 // with the caller's clock (injected in tests); replicas' clocks are
 // assumed to agree to well under a lease.
-func (s *Postgres) ClaimExport(owner string, now time.Time, lease time.Duration) (*ExportJob, error) {
+func (s *Postgres) ClaimExport(owner string, now time.Time, lease time.Duration) (claimed *ExportJob, err error) {
 	ctx, cancel := opCtx()
 	defer cancel()
-	if err := s.fault.check(); err != nil {
-		// Only a claim that writes fails as a lost database would: idle
-		// workers looking for work are not writes.
-		var waiting bool
-		if qerr := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM export_jobs WHERE "+claimableWhere+")", now).Scan(&waiting); qerr != nil {
-			return nil, qerr
-		}
-		if waiting {
-			return nil, err
-		}
-		return nil, nil
+	if s.fault.whenNone(func() { claimed, err = s.claim(ctx, owner, now, lease) }) {
+		return claimed, err
 	}
+	// Only a claim that writes fails as a lost database would, and only
+	// that one counts as a write: idle workers looking for work are not
+	// writes (as in bbolt).
+	var waiting bool
+	if err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM export_jobs WHERE "+claimableWhere+")", now).Scan(&waiting); err != nil || !waiting {
+		return nil, err
+	}
+	if err := s.fault.check(); err != nil {
+		return nil, err
+	}
+	return s.claim(ctx, owner, now, lease)
+}
+
+// claim is ClaimExport's statement.
+func (s *Postgres) claim(ctx context.Context, owner string, now time.Time, lease time.Duration) (*ExportJob, error) {
 	var t ExportJob
 	takeOver(&t, owner, now, lease)
 	patch, err := json.Marshal(map[string]any{
