@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -45,6 +46,9 @@ func (er *exportRunner) worker(n int) {
 	wait := storeRetryFirst
 	tick := time.NewTicker(s.claimInterval)
 	defer tick.Stop()
+	// This worker's upload in flight (runExport): the worker hands over
+	// the next only once it is done.
+	var publishing sync.WaitGroup
 	for s.ctx.Err() == nil {
 		rec, err := s.store.ClaimExport(owner, s.leaseClock.Now(), s.lease)
 		switch {
@@ -71,7 +75,7 @@ func (er *exportRunner) worker(n int) {
 			if rec.Attempts > 1 {
 				s.log.Info("resuming export", "job", rec.JobID, "attempt", rec.Attempts)
 			}
-			er.runExport(rec)
+			er.runExport(rec, &publishing)
 		}
 	}
 }

@@ -154,45 +154,53 @@ func (sp *sitePublisher) scratchDir(id, what string) (string, error) {
 	return d, nil
 }
 
-// renderToObjects renders rec into a local scratch dir and uploads it
-// under the attempt's own prefix, which the fenced completion then makes
-// the job's. The scratch dir goes whatever happens: the bucket is the
-// only copy replicas share.
-func (er *exportRunner) renderToObjects(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (*bundle.Manifest, error) {
-	s := er.srv
-	dir, err := er.sites.scratchDir(rec.JobID, "render")
+// renderToScratch renders rec into a fresh local scratch dir, which
+// publishSite then uploads; the caller removes it (removeScratch) once
+// the outcome is stored, whatever it is: the bucket is the only copy
+// replicas share. On error dir may be empty.
+func (er *exportRunner) renderToScratch(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (dir string, man *bundle.Manifest, err error) {
+	dir, err = er.sites.scratchDir(rec.JobID, "render")
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
-	defer func() {
-		if err := os.RemoveAll(dir); err != nil {
-			s.log.Warn("remove render scratch dir", "job", rec.JobID, "error", err)
-		}
-	}()
+	man, err = er.exportInto(leaseCtx, rec, lj, dir)
+	return dir, man, err
+}
+
+// publishSite uploads the site rendered into dir under the attempt's own
+// prefix, which the fenced completion then makes the job's.
+func (sp *sitePublisher) publishSite(leaseCtx context.Context, rec *jobstore.ExportJob, dir string) error {
+	s := sp.srv
 	start := time.Now()
-	man, err := er.exportInto(leaseCtx, rec, lj, dir)
-	if err != nil {
-		return nil, err
-	}
 	// Uploading for an attempt that has lost the job would only make
 	// garbage; the completion is fenced again when it is written.
 	if cur, err := s.store.ExportJob(rec.JobID); err == nil && !jobstore.Holds(cur, rec) {
-		return nil, jobstore.ErrLeaseLost
+		return jobstore.ErrLeaseLost
 	}
 	ctx, cancel := context.WithTimeout(leaseCtx, time.Duration(s.cfg.ExportTimeout))
 	defer cancel()
 	prefix := packPrefix(rec.JobID, rec.Attempts)
-	n, err := er.sites.uploadSite(ctx, dir, prefix)
+	n, err := sp.uploadSite(ctx, dir, prefix)
 	if err != nil {
 		if leaseCtx.Err() != nil {
-			return nil, jobstore.ErrLeaseLost
+			return jobstore.ErrLeaseLost
 		}
-		return nil, err
+		return err
 	}
 	rec.SitePrefix, rec.SiteBytes = prefix, n
-	s.log.Info("export completed and uploaded", "job", rec.JobID, "pages", man.PageCount, "bytes", n,
-		"duration", time.Since(start).Round(time.Millisecond))
-	return man, nil
+	s.log.Info("export completed and uploaded", "job", rec.JobID, "bytes", n,
+		"upload", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// removeScratch removes a render's scratch dir ("" is none).
+func (sp *sitePublisher) removeScratch(id, dir string) {
+	if dir == "" {
+		return
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		sp.srv.log.Warn("remove render scratch dir", "job", id, "error", err)
+	}
 }
 
 // settleSiteObjects cleans up after an attempt: when its site became the

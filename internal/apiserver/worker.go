@@ -93,7 +93,16 @@ func (l *liveJob) overlay(rec *jobstore.ExportJob) {
 // runExport renders one claimed job while holding its lease. Interrupted
 // by shutdown, the job stays "running" in the store until its lease ends;
 // then any worker (here after a restart, or another replica) resumes it.
-func (er *exportRunner) runExport(rec *jobstore.ExportJob) {
+//
+// With an object store the worker only renders: the upload of the site
+// and the outcome go to a goroutine of their own, so the worker claims
+// and renders its next job while the bucket stores this one. A render
+// keeps a core busy, an upload waits on the network; run one after the
+// other, a worker spent a third of each export of the demo site waiting.
+// publishing holds the worker's upload in flight: the worker waits for
+// it before handing over another, so a server renders at most
+// exportWorkers jobs at once and holds at most twice that many.
+func (er *exportRunner) runExport(rec *jobstore.ExportJob, publishing *sync.WaitGroup) {
 	s := er.srv
 	id := rec.JobID
 	if rec.Attempts > maxAttempts {
@@ -102,23 +111,60 @@ func (er *exportRunner) runExport(rec *jobstore.ExportJob) {
 	}
 	lj := &liveJob{updatedAt: rec.UpdatedAt}
 	s.live.Store(id, lj)
-	defer s.live.Delete(id)
 	ctx, release := er.holdLease(rec, lj)
-	defer release()
 	// kept says this attempt's site is the job's; otherwise whatever it
-	// uploaded is removed. Deferred after holdLease, so it runs while the
-	// lease is still held: nobody else uses this attempt's prefix anyway.
+	// uploaded is removed. Settled while the lease is still held: nobody
+	// else uses this attempt's prefix anyway.
 	var kept bool
-	if s.objects != nil {
-		defer func() { er.sites.settleSiteObjects(rec, kept) }()
+	end := func() {
+		if s.objects != nil {
+			er.sites.settleSiteObjects(rec, kept)
+		}
+		release()
+		s.live.Delete(id)
 	}
 
 	if h := s.leaseHooks.beforeRender.Load(); h != nil {
 		(*h)(id)
 	}
 	start := time.Now()
-	man, err := er.render(ctx, rec, lj)
-	rec.Warnings = lj.warnings // the export has returned: no more writers
+	if s.objects == nil {
+		defer end()
+		man, err := er.render(ctx, rec, lj)
+		rec.Warnings = lj.warnings // the export has returned: no more writers
+		kept = er.recordOutcome(ctx, rec, man, err, start)
+		return
+	}
+	dir, man, err := er.renderToScratch(ctx, rec, lj)
+	rec.Warnings = lj.warnings
+	publish := func() {
+		defer end()
+		defer er.sites.removeScratch(rec.JobID, dir) // after the outcome: the client need not wait for it
+		if err == nil {
+			err = er.sites.publishSite(ctx, rec, dir)
+		}
+		kept = er.recordOutcome(ctx, rec, man, err, start)
+	}
+	if err != nil {
+		publish() // nothing to upload
+		return
+	}
+	publishing.Wait()
+	publishing.Add(1)
+	s.workers.Add(1) // Close waits for the upload as for the worker
+	go func() {
+		defer s.workers.Done()
+		defer publishing.Done()
+		publish()
+	}()
+}
+
+// recordOutcome stores how the attempt ended, unless it was interrupted
+// (handed back at shutdown) or lost to another worker, and reports
+// whether its site became the job's.
+func (er *exportRunner) recordOutcome(leaseCtx context.Context, rec *jobstore.ExportJob, man *bundle.Manifest, err error, start time.Time) (kept bool) {
+	s := er.srv
+	id := rec.JobID
 	switch {
 	case s.ctx.Err() != nil:
 		// Hand the job back rather than make the next claim wait for
@@ -127,10 +173,10 @@ func (er *exportRunner) runExport(rec *jobstore.ExportJob) {
 			s.log.Warn("release export lease at shutdown; it is resumed when the lease ends", "job", id, "error", err)
 		}
 		s.log.Info("export interrupted by shutdown; it resumes on another worker or the next start", "job", id)
-		return
-	case errors.Is(err, jobstore.ErrLeaseLost) || ctx.Err() != nil:
+		return false
+	case errors.Is(err, jobstore.ErrLeaseLost) || leaseCtx.Err() != nil:
 		s.log.Warn("export lease lost; another worker has taken the job over", "job", id, "attempt", rec.Attempts)
-		return
+		return false
 	}
 	if err == nil {
 		rec.PageCount, rec.Version = man.PageCount, man.Version
@@ -141,15 +187,12 @@ func (er *exportRunner) runExport(rec *jobstore.ExportJob) {
 		}
 	}
 	stored := er.finishExport(rec, err)
-	kept = stored && rec.Status == api.ExportCompleted
 	s.metrics.exportFinished(rec.Status, time.Since(start))
+	return stored && rec.Status == api.ExportCompleted
 }
 
 func (er *exportRunner) render(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (*bundle.Manifest, error) {
 	s := er.srv
-	if s.objects != nil {
-		return er.renderToObjects(leaseCtx, rec, lj)
-	}
 	// A crash after the site was renamed into place but before the job
 	// was recorded completed leaves a whole, synced site: finish the job
 	// from it. A site that does not verify is replaced.

@@ -3,6 +3,7 @@ package jobstore
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -97,16 +98,36 @@ var (
 // the backend sees it.
 type WriteFaults struct {
 	fail atomic.Pointer[func() error]
+	// quiet is held, shared, by the writes whenNone runs: Fail waits
+	// for them, so none that began without a fault outlives its install.
+	quiet sync.RWMutex
 }
 
 // Fail makes every later write call f first and fail with its error, if
 // any; nil makes writes succeed again.
 func (w *WriteFaults) Fail(f func() error) {
+	w.quiet.Lock()
+	defer w.quiet.Unlock()
 	if f == nil {
 		w.fail.Store(nil)
 		return
 	}
 	w.fail.Store(&f)
+}
+
+// whenNone runs fn, and reports true, unless a test has made writes
+// fail; Fail waits until fn returns. It is for a write that decides in
+// the database whether it writes at all (a claim finds a job or not),
+// so that only one that does is counted and failed, as a store that
+// checks first and writes after would.
+func (w *WriteFaults) whenNone(fn func()) bool {
+	w.quiet.RLock()
+	defer w.quiet.RUnlock()
+	if w.fail.Load() != nil {
+		return false
+	}
+	fn()
+	return true
 }
 
 func (w *WriteFaults) check() error {
