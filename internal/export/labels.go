@@ -14,10 +14,30 @@ import (
 // The leaf packages write no interface text of their own: each takes its
 // labels as a value, filled here from the table in the page's language.
 
-// mdxLabels are the labels of code blocks and headings.
+// mdxLabels are the labels of code blocks, headings and the MDX
+// components.
 func mdxLabels(u uitext.Text) mdx.Labels {
-	return mdx.Labels{Copy: u.T("copy"), AnchorLink: u.T("anchorLink")}
+	return mdx.Labels{Copy: u.T("copy"), AnchorLink: u.T("anchorLink"),
+		Required: u.T("apiRequired"), Deprecated: u.T("deprecated"), Default: u.T("apiDefault"), Colon: u.T("colon"),
+		FieldLink: u.T("fieldLink"), ExpandShow: u.T("expandShow"), ExpandHide: u.T("expandHide"), Properties: u.T("expandProperties"),
+		RequestExample: u.T("requestExample"), ResponseExample: u.T("responseExample")}
 }
+
+// componentLabels are mdxLabels of u's language, made once per language
+// for the pages' components.
+func componentLabels(u uitext.Text) mdx.Labels {
+	if u.IsEnglish() {
+		return mdx.EnglishLabels
+	}
+	if l, ok := componentLabelsByLang.Load(u.Code()); ok {
+		return l.(mdx.Labels)
+	}
+	l, _ := componentLabelsByLang.LoadOrStore(u.Code(), mdxLabels(u))
+	return l.(mdx.Labels)
+}
+
+// componentLabelsByLang holds componentLabels' values by language code.
+var componentLabelsByLang sync.Map
 
 // apiLabels are the labels of the API pages and their playground, made
 // once per language; English pages get apipages.EnglishLabels, so their

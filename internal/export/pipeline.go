@@ -121,12 +121,13 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		// only when the page shows a panel.
 		mdxPanel = j.api.MDXPanel(ap, func() []*mdx.ParamField { return mdx.ParamFields(string(p.Body), j.read.loadSnippet) })
 	}
-	doc := mdx.PreprocessPage(string(p.Body), j.read.loadSnippet, p.File)
+	ui := j.frame.UI(j.frame.Section(p))
+	doc := mdx.PreprocessPageIn(string(p.Body), j.read.loadSnippet, p.File, componentLabels(ui))
 	// The copy is written next to the page; llms-full.txt reads it back.
 	md := j.mach.PageMarkdown(ctx, p)
 	p.Body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
-	hs, err := mdx.ToHTML(j.e.markdownIn(j.frame.UI(j.frame.Section(p))), []byte(mdx.Bound(doc.Markdown)), &buf.html)
+	hs, err := mdx.ToHTML(j.e.markdownIn(ui), []byte(mdx.Bound(doc.Markdown)), &buf.html)
 	if err != nil {
 		return fmt.Errorf("%s: render: %w", p.File, err)
 	}

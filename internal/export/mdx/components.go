@@ -17,8 +17,13 @@ var callouts = map[string]string{
 // renderComponent returns the HTML that opens and closes component t. The
 // output never depends on anything but the tag, so pages render in
 // parallel without shared state. Unknown components become a plain
-// wrapper: their children still render and the page never breaks.
-func renderComponent(t *jsxTag) (openHTML, closeHTML markup.HTML) {
+// wrapper: their children still render and the page never breaks. l
+// holds the texts the components write, in the page's language (nil:
+// English).
+func renderComponent(t *jsxTag, l *Labels) (openHTML, closeHTML markup.HTML) {
+	if l == nil {
+		l = &EnglishLabels
+	}
 	var b markup.Builder
 	if kind, ok := callouts[t.name]; ok {
 		b.Markup(`<div`)
@@ -81,11 +86,10 @@ func renderComponent(t *jsxTag) (openHTML, closeHTML markup.HTML) {
 		return card(t)
 	case "AccordionGroup":
 		return markup.Const(`<div class="accordion-group">`), markup.Const(`</div>`)
-	case "Accordion", "Expandable":
+	case "Expandable":
+		return expandable(t, l)
+	case "Accordion":
 		title := t.attr("title")
-		if title == "" && t.name == "Expandable" {
-			title = "properties"
-		}
 		b.Markup(`<details`)
 		b.Attr("class", strings.ToLower(t.name))
 		if t.flag("defaultOpen") {
@@ -105,7 +109,7 @@ func renderComponent(t *jsxTag) (openHTML, closeHTML markup.HTML) {
 		b.Markup(`</figure>`)
 		return markup.Const(`<figure class="frame">`), b.Fragment()
 	case "ParamField", "ResponseField":
-		return field(t)
+		return field(t, l)
 	case "Icon":
 		b.Markup(`<span class="icon"`)
 		style := iconSize(t)
@@ -143,9 +147,15 @@ func renderComponent(t *jsxTag) (openHTML, closeHTML markup.HTML) {
 		b.Markup(`<div class="update-body">`)
 		return b.Fragment(), markup.Const(`</div></section>`)
 	case "RequestExample":
-		return markup.Const(`<div class="example example-request" data-tabs><p class="example-title">Request example</p>`), markup.Const(`</div>`)
+		b.Markup(`<div class="example example-request" data-tabs><p class="example-title">`)
+		b.Text(l.RequestExample)
+		b.Markup(`</p>`)
+		return b.Fragment(), markup.Const(`</div>`)
 	case "ResponseExample":
-		return markup.Const(`<div class="example example-response" data-tabs><p class="example-title">Response example</p>`), markup.Const(`</div>`)
+		b.Markup(`<div class="example example-response" data-tabs><p class="example-title">`)
+		b.Text(l.ResponseExample)
+		b.Markup(`</p>`)
+		return b.Fragment(), markup.Const(`</div>`)
 	case "Tree":
 		return markup.Const(`<ul class="tree">`), markup.Const(`</ul>`)
 	case "Tree.Folder":
@@ -210,7 +220,7 @@ func componentURL(ref string) (markup.URL, bool) {
 	return u, err == nil
 }
 
-func field(t *jsxTag) (markup.HTML, markup.HTML) {
+func field(t *jsxTag, l *Labels) (markup.HTML, markup.HTML) {
 	name, where := "", ""
 	for _, k := range []string{"path", "query", "body", "header", "cookie", "name"} {
 		if v := t.attrs[k]; v != "" && v != "true" {
@@ -236,28 +246,37 @@ func field(t *jsxTag) (markup.HTML, markup.HTML) {
 		b.Markup(`</span>`)
 	}
 	if t.flag("required") {
-		b.Markup(`<span class="field-required">required</span>`)
+		b.Markup(`<span class="field-required">`)
+		b.Text(l.Required)
+		b.Markup(`</span>`)
 	}
 	if t.flag("deprecated") {
-		b.Markup(`<span class="field-deprecated">deprecated</span>`)
+		b.Markup(`<span class="field-deprecated">`)
+		b.Text(l.Deprecated)
+		b.Markup(`</span>`)
 	}
 	if d := t.attr("default"); d != "" {
-		b.Markup(`<span class="field-default">default: <code>`)
+		b.Markup(`<span class="field-default">`)
+		b.Text(l.Default + l.Colon)
+		b.Markup(`<code>`)
 		b.Text(d)
 		b.Markup(`</code></span>`)
 	}
-	FieldAnchor(&b, id, name)
+	FieldAnchorIn(&b, id, name, *l)
 	b.Markup(`</div><div class="field-body">`)
 	return b.Fragment(), markup.Const(`</div></div>`)
 }
 
 // FieldAnchor writes the link icon of a parameter or property: a link to
 // its own id, which app.js also copies on click.
-func FieldAnchor(b *markup.Builder, id, name string) {
+func FieldAnchor(b *markup.Builder, id, name string) { FieldAnchorIn(b, id, name, EnglishLabels) }
+
+// FieldAnchorIn is FieldAnchor with its accessible name in l's language.
+func FieldAnchorIn(b *markup.Builder, id, name string, l Labels) {
 	b.Markup(`<a class="field-anchor" href="`)
 	b.URL(markup.Fragment(id))
 	b.Markup(`"`)
-	b.Attr("aria-label", "Link to "+name)
+	b.Attr("aria-label", strings.ReplaceAll(l.FieldLink, "{name}", name))
 	b.Markup(`>`)
 	b.HTML(Icon("link"))
 	b.Markup(`</a>`)

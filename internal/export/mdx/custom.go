@@ -48,7 +48,9 @@ func NewComponents(load func(string) (string, error), budget time.Duration) *Com
 			return esmOf(string(body))
 		},
 		Builtin: func(name string, attrs map[string]string) (markup.HTML, markup.HTML) {
-			return renderComponent(&jsxTag{name: name, attrs: attrs})
+			// Shared by every page, so English: the evaluator does not
+			// say which page a built-in renders for.
+			return renderComponent(&jsxTag{name: name, attrs: attrs}, nil)
 		},
 		Builtins: builtinNames,
 		Budget:   budget,
@@ -94,6 +96,7 @@ type Page struct {
 	// Markdown is the page as Markdown with HTML, for Bound and ToHTML.
 	Markdown string
 	comp     *pageComponents
+	labels   *Labels // the page's interface texts; nil is English
 }
 
 // HasComponents reports whether the page uses a custom component, so
@@ -104,10 +107,17 @@ func (p *Page) HasComponents() bool { return p.comp != nil && len(p.comp.uses) >
 // the page defines or imports are left as markers for Expand. file is the
 // page's path in the source, from which relative imports resolve.
 func PreprocessPage(src string, load func(string) (string, error), file string) Page {
+	return PreprocessPageIn(src, load, file, EnglishLabels)
+}
+
+// PreprocessPageIn is PreprocessPage for a page in the language of l:
+// the components write l's texts (a field's pills, an Expandable's
+// summary, the examples' titles).
+func PreprocessPageIn(src string, load func(string) (string, error), file string, l Labels) Page {
 	comp := &pageComponents{}
-	m := &mdx{snippets: map[string]string{}, load: load, comp: comp}
+	m := &mdx{snippets: map[string]string{}, load: load, comp: comp, labels: &l}
 	m.bindModule(src, file, nil)
-	return Page{Markdown: m.run(src), comp: comp}
+	return Page{Markdown: m.run(src), comp: comp, labels: &l}
 }
 
 // bindModule reads the import and export statements of a page or an
@@ -129,7 +139,7 @@ func (m *mdx) bindModule(src, file string, props map[string]string) {
 
 // nested preprocesses an inlined snippet with the props it was given.
 func (m *mdx) nested(file, body string, props map[string]string) string {
-	c := &mdx{snippets: map[string]string{}, props: props, load: m.load, depth: m.depth + 1, comp: m.comp}
+	c := &mdx{snippets: map[string]string{}, props: props, load: m.load, depth: m.depth + 1, comp: m.comp, labels: m.labels}
 	if m.comp != nil {
 		c.bindModule(body, file, props)
 	}
@@ -257,7 +267,7 @@ func (c *Components) Expand(ctx context.Context, p *Page, rendered []byte, warn 
 	}
 	ev := c.mods.NewPage(ctx, pc.scopes)
 	defer ev.Close()
-	x := expander{pc: pc, ev: ev, warn: warn, open: "<!--jsx " + pc.nonce + " ", close: "<!--/jsx " + pc.nonce + " "}
+	x := expander{pc: pc, ev: ev, warn: warn, labels: p.labels, open: "<!--jsx " + pc.nonce + " ", close: "<!--/jsx " + pc.nonce + " "}
 	return []byte(x.expand(string(rendered), 0))
 }
 
@@ -266,6 +276,7 @@ type expander struct {
 	ev          *jsx.Page
 	warn        func(string)
 	open, close string
+	labels      *Labels
 }
 
 // expand replaces the marker pairs of s, each one's content expanded
@@ -323,7 +334,7 @@ func (x *expander) render(id int, body string) string {
 	out, err := x.ev.Render(u.scope, u.call, markup.Rendered(strings.TrimSpace(body)), u.selfClosing)
 	if err != nil {
 		x.warn("the component <" + u.name + "> could not be rendered (" + err.Error() + "); its content is shown without it")
-		openHTML, closeHTML := renderComponent(&jsxTag{name: u.name})
+		openHTML, closeHTML := renderComponent(&jsxTag{name: u.name}, x.labels)
 		return openHTML.String() + body + closeHTML.String()
 	}
 	return out.String()

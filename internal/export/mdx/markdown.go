@@ -33,10 +33,23 @@ type Heading struct {
 type Labels struct {
 	Copy       string // the copy button of a code block
 	AnchorLink string // the accessible name of a heading's link to itself
+	// The pills of a <ParamField>/<ResponseField>: "required",
+	// "deprecated" and "default" (followed by Colon and the value).
+	Required, Deprecated, Default, Colon string
+	// FieldLink names a field's link to itself; "{name}" is the field.
+	FieldLink string
+	// ExpandShow and ExpandHide are an <Expandable>'s summary, closed and
+	// open; "{name}" is its title, Properties when it has none.
+	ExpandShow, ExpandHide, Properties string
+	// The titles of <RequestExample> and <ResponseExample>.
+	RequestExample, ResponseExample string
 }
 
 // EnglishLabels are the labels of an English page.
-var EnglishLabels = Labels{Copy: "Copy", AnchorLink: "Link to this section"}
+var EnglishLabels = Labels{Copy: "Copy", AnchorLink: "Link to this section",
+	Required: "required", Deprecated: "deprecated", Default: "default", Colon: ": ", FieldLink: "Link to {name}",
+	ExpandShow: "Show {name}", ExpandHide: "Hide {name}", Properties: "properties",
+	RequestExample: "Request example", ResponseExample: "Response example"}
 
 // NewMarkdown builds the goldmark converter of English pages; see
 // NewMarkdownIn.

@@ -32,6 +32,9 @@ type mdx struct {
 	comp  *pageComponents
 	names map[string]bool
 	scope int
+	// labels are the interface texts of the page's language; nil is
+	// English.
+	labels *Labels
 }
 
 // maxTagLines and maxTagBytes bound how much one component tag may span,
@@ -296,7 +299,7 @@ func (m *mdx) blockTag(t jsxTag) {
 		return
 	}
 	m.noteUnknown(t.name)
-	openHTML, closeHTML := renderComponent(&t)
+	openHTML, closeHTML := renderComponent(&t, m.labels)
 	m.block(openHTML.String())
 	if t.selfClosing {
 		m.block(closeHTML.String())
@@ -417,7 +420,7 @@ func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
 		}
 	}
 	m.noteUnknown(t.name)
-	openHTML, closeHTML := renderComponent(&t)
+	openHTML, closeHTML := renderComponent(&t, m.labels)
 	if t.selfClosing {
 		return openHTML.String() + closeHTML.String()
 	}
