@@ -79,6 +79,8 @@ func minContrast(c rgb, bgs []rgb) float64 {
 // the colour of c's hue and saturation whose lightness is the nearest one
 // that does: darker on light backgrounds, lighter on dark ones. When no
 // lightness does (a background of middle grey), the extreme is returned.
+//
+//nolint:unparam // every caller wants AA text today; the ratio stays the caller's to say
 func readable(c rgb, bgs []rgb, ratio float64) rgb {
 	if minContrast(c, bgs) >= ratio {
 		return c

@@ -64,6 +64,7 @@ func Stylesheet(cfg *docsjson.Config, base []byte, warn func(string, ...any)) []
 	b.WriteString("}\n")
 	b.WriteString(ColorsCSS(cfg, warn))
 	b.Write(highlightCSS)
+	b.Write(highlightFixCSS())
 	b.Write(base)
 	return b.Bytes()
 }
