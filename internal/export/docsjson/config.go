@@ -94,6 +94,7 @@ type Link struct {
 	Label string `json:"label"`
 	Href  string `json:"href"`
 	Type  string `json:"type"` // "github" and "discord" buttons name their site
+	Icon  Icon   `json:"icon"` // drawn before the label
 }
 
 // Redirect moves readers from an old path to a new one.

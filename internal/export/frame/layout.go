@@ -541,6 +541,7 @@ func (f *Frame) siteLink(b *markup.Builder, where string, l docsjson.Link, prefi
 	b.Markup(`<a href="`)
 	b.URL(href)
 	b.Markup(`">`)
+	b.HTML(f.icon.linkIcon(l, where+" "+strconv.Quote(label), prefix)) // siteicons.go
 	b.Text(label)
 	b.Markup(`</a>`)
 }
@@ -565,7 +566,7 @@ func (f *Frame) Footer(b *markup.Builder, s *site.Division, prefix markup.Prefix
 		b.Markup(` <a href="`)
 		b.URL(u)
 		b.Markup(`" rel="me">`)
-		b.Text(siteName(name))
+		f.icon.social(b, name) // siteicons.go
 		b.Markup(`</a>`)
 	}
 	for _, col := range ft.Links {
