@@ -1,4 +1,4 @@
-package export
+package frame
 
 import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
