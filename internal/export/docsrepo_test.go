@@ -91,7 +91,7 @@ func TestExport_docsRepo(t *testing.T) {
 	if m.PageCount != 23 {
 		t.Errorf("pageCount = %d, want the 23 pages of the fixture", m.PageCount)
 	}
-	index := inlineIcons(readOut(t, dir, "en/index.html"))
+	index := readOut(t, dir, "en/index.html")
 	wantAll(t, "en/index.html", index,
 		`<a href="../en/index.html" class="current" aria-current="true">Guides</a>`, // sibling key over tabs/en-guides.json
 		`<a href="../fr/index.html">Français</a>`,                                   // sibling key over languages/fr.json

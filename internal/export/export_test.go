@@ -261,7 +261,7 @@ func TestExport_notFoundPageHasFooter(t *testing.T) {
 		"index.mdx": mdxPage("Home"), "guides/start.mdx": mdxPage("Start"),
 	}
 	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud})
-	wantAll(t, "404.html", inlineIcons(readOut(t, dir, "404.html")), `<h1>Page not found</h1>`,
+	wantAll(t, "404.html", readOut(t, dir, "404.html"), `<h1>Page not found</h1>`,
 		`<footer class="footer"><span>Acme</span> <a href="https://github.com/acme" rel="me">`+drawn(icons.FontAwesome, "github", "brands")+
 			`<span class="sr-only">GitHub</span></a><div class="footer-links">`+
 			`<p class="footer-header">Docs</p><a href="guides/start.html">Start</a></div></footer></main>`)

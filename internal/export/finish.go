@@ -41,7 +41,9 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 		{"llms-full.txt", nil}, // streamed by writeLLMsFull
 		{"_static/style.css", func() ([]byte, error) {
 			base, err := assets.ReadFile("assets/style.css")
-			return theme.Stylesheet(j.cfg, base, j.warn), err
+			// Written after every page and the 404 page (above): the
+			// drawings of the icons they show, once for the site.
+			return append(theme.Stylesheet(j.cfg, base, j.warn), j.frame.IconCSS()...), err
 		}},
 		{"_static/app.js", func() ([]byte, error) { return assets.ReadFile("assets/app.js") }},
 		{"_static/search-index.js", func() ([]byte, error) {

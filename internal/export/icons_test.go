@@ -15,30 +15,10 @@ import (
 // faIcon is a Font Awesome icon as a page draws it by default.
 func faIcon(name string) string { return drawn(icons.FontAwesome, name, "") }
 
-// drawn is an icon as a page that shows it once draws it: inline.
+// drawn is an icon as a page draws it: a span naming its drawing, whose
+// mask the site stylesheet holds.
 func drawn(lib icons.Library, name, typ string) string {
-	s := icons.NewSet(lib)
-	return string(s.Defs([]byte(s.Draw(icons.Ref{Name: name, Type: typ}, "").String())))
-}
-
-// iconDef is one definition of the icons a page shows more than once.
-var iconDef = regexp.MustCompile(`<g id="(i:[^"]+)">(.*?)</g>`)
-
-// inlineIcons turns a page's uses of its icon definitions back into
-// inline drawings and drops the definitions, so a test can look for an
-// icon where it is shown whether the page shows it once or more.
-func inlineIcons(page string) string {
-	start := strings.Index(page, `<svg class="i-defs"`)
-	if start < 0 {
-		return page
-	}
-	end := start + strings.Index(page[start:], `</defs></svg>`) + len(`</defs></svg>`)
-	defs := page[start:end]
-	page = page[:start] + page[end:]
-	for _, m := range iconDef.FindAllStringSubmatch(defs, -1) {
-		page = strings.ReplaceAll(page, `<use href="#`+m[1]+`"/>`, m[2])
-	}
-	return page
+	return icons.NewSet(lib).Draw(icons.Ref{Name: name, Type: typ}, "").String()
 }
 
 func iconsFixture(t *testing.T) fstest.MapFS {
@@ -66,7 +46,7 @@ func iconsFixture(t *testing.T) fstest.MapFS {
 func TestExport_iconsByName(t *testing.T) {
 	var warns []string
 	dir, _ := exportTo(t, Request{Source: iconsFixture(t), Kind: KindCloud, Warn: func(s string) { warns = append(warns, s) }})
-	index := inlineIcons(readOut(t, dir, "index.html"))
+	index := readOut(t, dir, "index.html")
 	wantAll(t, "index.html", index,
 		`<span class="card-icon">`+faIcon("rocket")+`</span>`,
 		`<span class="card-icon">`+drawn(icons.FontAwesome, "circle-check", "solid")+`</span>`,
@@ -100,7 +80,7 @@ func TestExport_iconsByName(t *testing.T) {
 		t.Error("the group with an unknown icon should show its title alone")
 	}
 	// Pro styles draw in the closest free style.
-	styles := inlineIcons(readOut(t, dir, "styles.html"))
+	styles := readOut(t, dir, "styles.html")
 	regular, solid := faIcon("house"), drawn(icons.FontAwesome, "house", "solid")
 	if strings.Count(styles, `<span class="card-icon">`+regular) != 2 || strings.Count(styles, `<span class="card-icon">`+solid) != 2 {
 		t.Errorf("light and thin should draw regular, duotone and sharp-solid solid")
@@ -132,8 +112,11 @@ func TestExport_iconsByName(t *testing.T) {
 	}
 }
 
-// TestExport_iconsOnlyThoseUsed counts the drawings in the bundle: each
-// one a page uses, and nothing else of the libraries' data.
+// TestExport_iconsOnlyThoseUsed: the pages show icons by name as spans
+// naming their drawing, and the site stylesheet holds exactly the
+// drawings the pages (the 404 page included) show, each once; no page
+// carries a drawing inline, and nothing else of the libraries' data is
+// in the bundle.
 func TestExport_iconsOnlyThoseUsed(t *testing.T) {
 	dir, _ := exportTo(t, Request{Source: iconsFixture(t), Kind: KindCloud})
 	want := map[string]bool{}
@@ -155,12 +138,13 @@ func TestExport_iconsOnlyThoseUsed(t *testing.T) {
 		"puzzle-piece", "shield", "wrench", "envelope", "comments"} {
 		want[faIcon(n)] = true // the cards page
 	}
+	own := map[string]bool{} // the export's own glyphs, drawn inline
 	for _, n := range []string{"info", "lightbulb", "warning", "check", "danger", "link"} {
-		want[mdx.Icon(n).String()] = true // the export's own glyphs
+		own[mdx.Icon(n).String()] = true
 	}
+	span := regexp.MustCompile(`<span class="i (ic-[a-z]+-[0-9]+)" aria-hidden="true"></span>`)
 	svg := regexp.MustCompile(`(?s)<svg class="i".*?</svg>`)
-	got := map[string]bool{}
-	bytes := 0
+	shown := map[string]bool{} // the classes of the drawings the pages show
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -172,24 +156,50 @@ func TestExport_iconsOnlyThoseUsed(t *testing.T) {
 		if strings.HasSuffix(p, ".gz") || strings.Contains(string(b), `"styles":{`) {
 			t.Errorf("%s looks like icon library data", p)
 		}
-		for _, m := range svg.FindAllString(inlineIcons(string(b)), -1) {
-			if !want[m] {
-				t.Errorf("%s draws an icon no page names: %.120s", p, m)
+		if !strings.HasSuffix(p, ".html") {
+			return nil
+		}
+		for _, m := range span.FindAllStringSubmatch(string(b), -1) {
+			if !want[m[0]] {
+				t.Errorf("%s shows an icon no page names: %s", p, m[0])
 			}
-			if !got[m] {
-				bytes += len(m)
+			shown[m[1]] = true
+		}
+		for _, m := range svg.FindAllString(string(b), -1) {
+			if !own[m] {
+				t.Errorf("%s draws an icon inline: %.120s", p, m)
 			}
-			got[m] = true
+		}
+		if strings.Contains(string(b), `<use href="#i:`) || strings.Contains(string(b), `class="i-defs"`) {
+			t.Errorf("%s defines icons inline", p)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) < len(want)-len([]string{"info", "lightbulb", "warning", "check", "danger", "link"}) {
-		t.Errorf("%d distinct drawings in the bundle, want at least the %d the pages name", len(got), len(want)-6)
+	if len(shown) != len(want) {
+		t.Errorf("the pages show %d distinct drawings, want the %d they name", len(shown), len(want))
 	}
-	t.Logf("%d distinct drawings, %d bytes of SVG once each", len(got), bytes)
+	css := readOut(t, dir, "_static/style.css")
+	rules := regexp.MustCompile(`(?m)^\.(ic-[a-z]+-[0-9]+)\{--i:url\("data:image/svg\+xml,[^"]+"\)\}$`).FindAllStringSubmatch(css, -1)
+	held, bytes := map[string]bool{}, 0
+	for _, r := range rules {
+		if held[r[1]] {
+			t.Errorf("the stylesheet holds %s twice", r[1])
+		}
+		if !shown[r[1]] {
+			t.Errorf("the stylesheet holds %s, which no page shows", r[1])
+		}
+		held[r[1]] = true
+		bytes += len(r[0]) + 1
+	}
+	for c := range shown {
+		if !held[c] {
+			t.Errorf("a page shows %s, which the stylesheet does not draw", c)
+		}
+	}
+	t.Logf("%d distinct drawings, %d bytes of mask CSS once for the site", len(held), bytes)
 }
 
 // TestExport_iconsLibrary draws from docs.json's icons.library, and
@@ -203,7 +213,7 @@ func TestExport_iconsLibrary(t *testing.T) {
 	}
 	var warns []string
 	dir, _ := exportTo(t, Request{Source: src("lucide"), Warn: func(s string) { warns = append(warns, s) }})
-	index := inlineIcons(readOut(t, dir, "index.html"))
+	index := readOut(t, dir, "index.html")
 	wantAll(t, "lucide", index, `<p class="nav-group-title">`+drawn(icons.Lucide, "house", "")+`G</p>`,
 		`<span class="card-icon">`+drawn(icons.Lucide, "zap", "")+`</span>`)
 	if all := strings.Join(warns, "\n"); !strings.Contains(all, `icon "xmark" is not in Lucide (lucide-static@1.62.0); drawn as nothing at index.mdx (Card)`) {
@@ -214,7 +224,7 @@ func TestExport_iconsLibrary(t *testing.T) {
 	if all := strings.Join(warns, "\n"); !strings.Contains(all, `docs.json: icons.library "heroicons" is none of fontawesome, lucide, tabler; Font Awesome is used`) {
 		t.Errorf("unknown library not warned:\n%s", all)
 	}
-	if !strings.Contains(inlineIcons(readOut(t, dir, "index.html")), `<span class="card-icon">`+faIcon("xmark")+`</span>`) {
+	if !strings.Contains(readOut(t, dir, "index.html"), `<span class="card-icon">`+faIcon("xmark")+`</span>`) {
 		t.Error("an unknown library should draw from Font Awesome")
 	}
 }
@@ -224,7 +234,7 @@ func TestExport_iconsLibrary(t *testing.T) {
 func TestExport_iconsAirGapped(t *testing.T) {
 	var warns []string
 	dir, _ := exportTo(t, Request{Source: iconsFixture(t), Kind: KindAirGapped, Warn: func(s string) { warns = append(warns, s) }})
-	index := inlineIcons(readOut(t, dir, "index.html"))
+	index := readOut(t, dir, "index.html")
 	if strings.Contains(index, "example.com/icon.png") || !strings.Contains(index, `<span class="card-icon"></span><p class="card-title">Remote</p>`) {
 		t.Error("a remote icon image is left in an air-gapped page")
 	}
@@ -246,7 +256,7 @@ func TestExport_iconsInDirectory(t *testing.T) {
 		"b.mdx":        {Data: []byte("---\ntitle: B\n---\n\nB.\n")},
 	}
 	dir, _ := exportTo(t, Request{Source: src})
-	wantAll(t, "overview.html", inlineIcons(readOut(t, dir, "overview.html")),
+	wantAll(t, "overview.html", readOut(t, dir, "overview.html"),
 		`<a class="card" href="a.html"><span class="card-icon">`+faIcon("rocket")+`</span><span class="card-title">A</span></a>`,
 		`<a class="card" href="b.html"><span class="card-icon">`+faIcon("cloud")+`</span><span class="card-title">Sub</span></a>`)
 }

@@ -186,7 +186,7 @@ func TestNavigation_languageNavbarAndFooter(t *testing.T) {
 	}
 	var warns []string
 	dir, _ := exportTo(t, Request{Source: src, Warn: func(s string) { warns = append(warns, s) }})
-	wantAll(t, "en/overview.html", inlineIcons(readOut(t, dir, "en/overview.html")),
+	wantAll(t, "en/overview.html", readOut(t, dir, "en/overview.html"),
 		`<nav class="navbar-links" aria-label="Links"><a href="../en/overview.html">Docs</a><a href="../en/quickstart.html">Get Started</a></nav>`,
 		`<li><a href="../en/overview.html" aria-current="page">Overview</a></li>`, // the sidebar link, not the top bar's
 		`<a href="https://x.com/acme" rel="me">`+drawn(icons.FontAwesome, "x-twitter", "brands")+`<span class="sr-only">X</span></a><div class="footer-links"><p class="footer-header">Resources</p>`+

@@ -32,7 +32,7 @@ func TestExport_iconsTopBarAndFooter(t *testing.T) {
 	})
 	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(s string) { warns = append(warns, s) }})
 	for _, page := range []string{"index.html", "two.html"} {
-		html := inlineIcons(readOut(t, dir, page))
+		html := readOut(t, dir, page)
 		wantAll(t, page, html,
 			`<a href="https://blog.example.com">`+faIcon("newspaper")+`Blog</a>`,
 			`<a href="two.html">`+drawn(icons.Lucide, "notebook-text", "")+`Notes</a>`,

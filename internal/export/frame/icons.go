@@ -81,6 +81,14 @@ func (f *Frame) FillIcons(page []byte, file string) []byte {
 	}))
 }
 
+// IconCSS is the stylesheet of the icons by name the pages show: each
+// drawing once, as the mask of its spans (icons.Set.CSS). It is called
+// once every page, the 404 page included, has been drawn, and is
+// appended to the site stylesheet.
+func (f *Frame) IconCSS() []byte {
+	return f.icon.icons.CSS()
+}
+
 // IconLicenses writes, through write, the licence of each icon library
 // the pages drew from, and reports what the icons could not draw, once
 // each. It runs after every page, the 404 page included, has been written.

@@ -10,7 +10,7 @@ import (
 // <body>, with every use pointing at it; an icon it shows once gets its
 // shapes in place of the use, as a plain inline SVG.
 func TestDefs_repeatedOnceAtTheTopSingleInPlace(t *testing.T) {
-	s := NewSet(FontAwesome)
+	s := NewInlineSet(FontAwesome)
 	rocket, house := s.Draw(Ref{Name: "rocket"}, "a").String(), s.Draw(Ref{Name: "house", Type: "solid"}, "b").String()
 	const head = `<!doctype html><html><head></head><body class="x">`
 	page := head + `<nav>` + rocket + rocket + `</nav><p>` + house + rocket + `</p></body></html>`

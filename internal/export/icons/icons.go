@@ -76,6 +76,11 @@ type Set struct {
 	unknown map[string]*places // "library\x00name" -> where it was used
 	subst   map[string]*places // requested style -> the icons drawn in another
 	errs    map[string]bool    // bad per-icon libraries, unreadable data
+
+	// inline draws icons as inline SVG completed by Defs; otherwise
+	// they are masks whose drawings CSS writes (mask.go).
+	inline bool
+	masks  map[string]maskSpec // the drawings drawn as masks, by id
 }
 
 type cacheKey struct {
@@ -115,14 +120,23 @@ func (p *places) String() string {
 // NewSet returns the icons of an export whose icons.library is lib.
 func NewSet(lib Library) *Set {
 	return &Set{lib: lib, cache: map[cacheKey]markup.HTML{}, defs: map[string]markup.HTML{}, used: map[Library]bool{},
-		unknown: map[string]*places{}, subst: map[string]*places{}, errs: map[string]bool{}}
+		unknown: map[string]*places{}, subst: map[string]*places{}, errs: map[string]bool{}, masks: map[string]maskSpec{}}
 }
 
-// Draw returns the SVG of r, which shows the icon's shapes defined once
-// in the page (Defs puts them there), or nothing when the library has no
-// such icon: a dot would only hide the mistake, and the name is recorded
-// with where for the warning. where says where the icon is used
-// ("guide.mdx (Card)").
+// NewInlineSet is NewSet for output that has no site stylesheet to hold
+// the drawings: each icon is inline SVG, completed per page by Defs.
+func NewInlineSet(lib Library) *Set {
+	s := NewSet(lib)
+	s.inline = true
+	return s
+}
+
+// Draw returns the markup of r: a span masked by the drawing the site's
+// stylesheet holds (CSS) or, for an inline Set, an SVG showing the shapes
+// defined once in the page (Defs puts them there). It returns nothing
+// when the library has no such icon: a dot would only hide the mistake,
+// and the name is recorded with where for the warning. where says where
+// the icon is used ("guide.mdx (Card)").
 func (s *Set) Draw(r Ref, where string) markup.HTML {
 	name := strings.ToLower(strings.TrimSpace(r.Name))
 	if name == "" {
@@ -163,9 +177,14 @@ func (s *Set) Draw(r Ref, where string) markup.HTML {
 			// One id per drawing: aliases ("home", "house") and styles
 			// that share a drawing share its definition.
 			id := "i:" + string(lib) + ":" + strconv.Itoa(i)
-			h = svg(d.Styles[st].Paint, id, d.Icons[i])
+			if s.inline {
+				h = svg(d.Styles[st].Paint, id, d.Icons[i])
+				s.defs[id] = shapes(d.Icons[i])
+			} else {
+				h = maskUse(id)
+				s.masks[id] = maskSpec{paint: d.Styles[st].Paint, d: d.Icons[i]}
+			}
 			s.cache[k] = h
-			s.defs[id] = shapes(d.Icons[i])
 		}
 		return h
 	}

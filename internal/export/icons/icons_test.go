@@ -18,7 +18,7 @@ func TestDraw_namesFromEachLibrary(t *testing.T) {
 		{Lucide, []string{"house", "square-terminal", "notebook-text", "layout-panel-left", "plug"}, `stroke="currentColor"`},
 		{Tabler, []string{"home", "brand-github", "terminal-2", "plug"}, `stroke="currentColor"`},
 	} {
-		s := NewSet(c.lib)
+		s := NewInlineSet(c.lib)
 		for _, n := range c.names {
 			h := s.Draw(Ref{Name: n}, "test").String()
 			defs := string(s.Defs([]byte(h)))
@@ -34,7 +34,7 @@ func TestDraw_namesFromEachLibrary(t *testing.T) {
 }
 
 func TestDraw_iconTypeSelectsStyle(t *testing.T) {
-	s := NewSet(FontAwesome)
+	s := NewInlineSet(FontAwesome)
 	regular := s.Draw(Ref{Name: "circle-check"}, "a").String()
 	solid := s.Draw(Ref{Name: "circle-check", Type: "solid"}, "b").String()
 	if regular == solid || regular == "" || solid == "" {
@@ -63,7 +63,7 @@ func TestDraw_iconTypeSelectsStyle(t *testing.T) {
 		t.Errorf("unknown iconType not warned:\n%s", w)
 	}
 	// Tabler takes filled.
-	tb := NewSet(Tabler)
+	tb := NewInlineSet(Tabler)
 	if tb.Draw(Ref{Name: "home", Type: "filled"}, "x").String() == tb.Draw(Ref{Name: "home"}, "x").String() {
 		t.Error("tabler filled home is the outline one")
 	}
@@ -78,7 +78,7 @@ func TestDraw_aliases(t *testing.T) {
 		lib       Library
 		old, name string
 	}{{FontAwesome, "home", "house"}, {FontAwesome, "cog", "gear"}, {FontAwesome, "fa-house", "house"}, {Lucide, "home", "house"}} {
-		s := NewSet(c.lib)
+		s := NewInlineSet(c.lib)
 		if a, b := s.Draw(Ref{Name: c.old}, ""), s.Draw(Ref{Name: c.name}, ""); a.Empty() || a != b {
 			t.Errorf("%s: %q should draw %q", c.lib, c.old, c.name)
 		}
@@ -86,7 +86,7 @@ func TestDraw_aliases(t *testing.T) {
 }
 
 func TestDraw_unknownWarnsOnceWithPlaces(t *testing.T) {
-	s := NewSet(FontAwesome)
+	s := NewInlineSet(FontAwesome)
 	for _, where := range []string{"a.mdx (Card)", "b.mdx (Card)", "a.mdx (Card)"} {
 		if h := s.Draw(Ref{Name: "no-such-icon"}, where); !h.Empty() {
 			t.Errorf("unknown icon drew %q", h)
@@ -121,7 +121,7 @@ func TestParseLibrary(t *testing.T) {
 }
 
 func TestLicenses_onlyLibrariesDrawn(t *testing.T) {
-	s := NewSet(Lucide)
+	s := NewInlineSet(Lucide)
 	if l, _ := s.Licenses(); len(l) != 0 {
 		t.Errorf("no icon drawn, licences %v", l)
 	}
@@ -134,7 +134,7 @@ func TestLicenses_onlyLibrariesDrawn(t *testing.T) {
 		!strings.HasPrefix(l[0].Package, "lucide-static@") {
 		t.Errorf("licences %d %v", len(l), err)
 	}
-	fa := NewSet(FontAwesome)
+	fa := NewInlineSet(FontAwesome)
 	fa.Draw(Ref{Name: "github"}, "")
 	if l, _ := fa.Licenses(); len(l) != 1 || !bytes.Contains(l[0].Text, []byte("CC BY 4.0")) {
 		t.Errorf("Font Awesome licence: %d", len(l))
@@ -208,7 +208,7 @@ func TestData_everyShapeIsWritten(t *testing.T) {
 // 640 square of its svgs-full, every icon has the same size and nothing
 // is cut off.
 func TestDraw_fontAwesomeSquare(t *testing.T) {
-	s := NewSet(FontAwesome)
+	s := NewInlineSet(FontAwesome)
 	for name, box := range map[string]string{"house": "-64 -64 640 640", "star": "-32 -64 640 640", "info": "-224 -64 640 640"} {
 		if h := s.Draw(Ref{Name: name, Type: "solid"}, "").String(); !strings.Contains(h, `viewBox="`+box+`"`) {
 			t.Errorf("%s: %.80s", name, h)
