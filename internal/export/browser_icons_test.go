@@ -56,7 +56,8 @@ const measureIcon = `(sel) => {
 // span of non-zero size masked by its drawing from the site stylesheet
 // (whose shapes have area and stay inside their viewBox), and a
 // screenshot of it shows the colour of the text around it on part, not
-// all, of its box, in light and in dark mode.
+// all, of its box, in light and in dark mode, and in CanvasText under
+// forced colours.
 func TestBrowser_icons(t *testing.T) {
 	bin := chromium(t)
 	dir, _ := exportTo(t, Request{Source: iconsFixture(t), Kind: KindAirGapped})
@@ -106,7 +107,7 @@ func TestBrowser_icons(t *testing.T) {
 				textColours[c.what] = map[string]string{}
 			}
 			textColours[c.what][mode] = d.Text
-			ink, total, err := inkInShot(b, d)
+			ink, total, err := inkInShot(b, d, d.Text)
 			must(err)
 			// The drawing's shapes take the text colour on part of the
 			// box; a missing mask would paint all of it, a missing
@@ -119,6 +120,26 @@ func TestBrowser_icons(t *testing.T) {
 	if m := textColours["sidebar group"]; m["light"] == m["dark"] {
 		t.Errorf("the sidebar's text has one colour in both modes (%v): the mode test proves nothing", m)
 	}
+	// Under forced colours (Windows High Contrast) backgrounds are the
+	// system's: the icons paint in its text colour instead of vanishing.
+	must(b.call("Emulation.setEmulatedMedia", map[string]any{"features": []map[string]string{{"name": "forced-colors", "value": "active"}}}, nil))
+	var canvasText string
+	must(b.eval(`(() => { const e = document.createElement("span"); e.style.color = "CanvasText"; document.body.appendChild(e);
+		const c = getComputedStyle(e).color; e.remove(); return c; })()`, &canvasText))
+	for _, c := range cases[:3] {
+		var d iconShot
+		must(b.eval(`(`+measureIcon+`)(`+jsString(c.sel)+`)`, &d))
+		if !d.Found || d.W <= 0 || d.Background != canvasText {
+			t.Errorf("forced colours: %s: %+v, want painted in CanvasText %s", c.what, d, canvasText)
+			continue
+		}
+		ink, total, err := inkInShot(b, d, canvasText)
+		must(err)
+		if ink*100 < total*3 || ink*100 > total*95 {
+			t.Errorf("forced colours: %s: %d of %d pixels in CanvasText %s, want some but not all", c.what, ink, total, canvasText)
+		}
+	}
+	must(b.call("Emulation.setEmulatedMedia", map[string]any{"features": []map[string]string{}}, nil))
 	// The unknown name and the remote image (air-gapped) leave their
 	// cards without an icon box taking room.
 	var empties int
@@ -129,9 +150,9 @@ func TestBrowser_icons(t *testing.T) {
 }
 
 // inkInShot takes a screenshot of the box of d, at twice its size, and
-// counts its pixels and those within a small distance of d's text
-// colour.
-func inkInShot(b *browser, d iconShot) (ink, total int, err error) {
+// counts its pixels and those within a small distance of colour, a CSS
+// rgb() value.
+func inkInShot(b *browser, d iconShot, colour string) (ink, total int, err error) {
 	var shot struct{ Data string }
 	clip := map[string]any{"x": d.X, "y": d.Y, "width": d.W, "height": d.H, "scale": 2}
 	if err := b.call("Page.captureScreenshot", map[string]any{"format": "png", "clip": clip}, &shot); err != nil {
@@ -146,8 +167,8 @@ func inkInShot(b *browser, d iconShot) (ink, total int, err error) {
 		return 0, 0, err
 	}
 	var want [3]int
-	if _, err := fmt.Sscanf(d.Text, "rgb(%d, %d, %d)", &want[0], &want[1], &want[2]); err != nil {
-		return 0, 0, fmt.Errorf("text colour %q: %w", d.Text, err)
+	if _, err := fmt.Sscanf(colour, "rgb(%d, %d, %d)", &want[0], &want[1], &want[2]); err != nil {
+		return 0, 0, fmt.Errorf("colour %q: %w", colour, err)
 	}
 	bounds := img.Bounds()
 	for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
