@@ -51,13 +51,15 @@ const measureIcon = `(sel) => {
 
 // TestBrowser_icons opens an air-gapped export of the icons fixture from
 // file:// and looks at what Chromium paints for the icons by name of a
-// card, a tab button (copied there by app.js), a sidebar group, a step,
+// card, a tab button (copied there by app.js), a sidebar group and page,
+// a navigation tab, an anchor, a step,
 // an accordion, a callout, a badge and <Icon size={32} color>: each is a
 // span of non-zero size masked by its drawing from the site stylesheet
 // (whose shapes have area and stay inside their viewBox), and a
 // screenshot of it shows the colour of the text around it on part, not
 // all, of its box, in light and in dark mode, and in CanvasText under
-// forced colours.
+// forced colours. The plain fixture's top bar link and footer social
+// icons, on a page and on the 404 page, are checked the same way.
 func TestBrowser_icons(t *testing.T) {
 	bin := chromium(t)
 	dir, _ := exportTo(t, Request{Source: iconsFixture(t), Kind: KindAirGapped})
@@ -74,6 +76,8 @@ func TestBrowser_icons(t *testing.T) {
 		{"tab button", `.tab-buttons button > span.i`, 0, ""},
 		{"sidebar group", `.nav-group-title > span.i`, 0, ""},
 		{"sidebar page", `.nav-list a[aria-current="page"] > span.i`, 0, ""},
+		{"navigation tab", `.tabbar a[aria-current] > span.i`, 0, ""},
+		{"anchor", `.anchors a > span.i`, 0, ""},
 		{"step", `.step-icon > span.i`, 0, ""},
 		{"accordion", `summary > span.i`, 0, ""},
 		{"callout", `.callout-icon > span.i`, 0, ""},
@@ -146,6 +150,31 @@ func TestBrowser_icons(t *testing.T) {
 	must(b.eval(`Array.from(document.querySelectorAll(".card-icon")).filter(e => !e.firstChild && e.getBoundingClientRect().height === 0).length`, &empties))
 	if empties != 2 {
 		t.Errorf("%d empty icon boxes hidden, want 2 (the unknown name, the remote image)", empties)
+	}
+	// The top bar's and footer's icons, on a page and on the 404 page,
+	// of the plain fixture: its stylesheet holds their masks too.
+	plain, _ := exportTo(t, Request{Source: dirFS(t, "testdata/fixture"), Kind: KindAirGapped})
+	for _, c := range []struct {
+		page, what, sel string
+		size            float64
+	}{
+		{"index.html", "navbar link", `.navbar-links a > span.i`, 0},
+		{"index.html", "footer social", `.footer > a > span.i`, 18},
+		{"404.html", "navbar link", `.navbar-links a > span.i`, 0},
+	} {
+		must(b.openFile(ctx, plain, c.page))
+		var d iconShot
+		must(b.eval(`(`+measureIcon+`)(`+jsString(c.sel)+`)`, &d))
+		what := c.page + ": " + c.what
+		if !d.Found || !d.Mask || d.W <= 0 || c.size > 0 && d.W != c.size || d.Background != d.Text {
+			t.Errorf("%s: %+v, want a masked span in the text's colour", what, d)
+			continue
+		}
+		ink, total, err := inkInShot(b, d, d.Text)
+		must(err)
+		if ink*100 < total*3 || ink*100 > total*95 {
+			t.Errorf("%s: %d of %d pixels in the text's colour %s, want some but not all", what, ink, total, d.Text)
+		}
 	}
 }
 
