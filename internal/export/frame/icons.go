@@ -70,8 +70,9 @@ func (f *iconDrawer) iconImage(ref, where string, prefix markup.Prefix) markup.H
 }
 
 // FillIcons draws the icon slots MDX left in a page of file: icons by
-// name, and remote icon images (left out when air-gapped); then defines
-// once, at the top of the page, every icon it shows.
+// name, and remote icon images (left out when air-gapped). Icons by name
+// are masked spans whose drawings the stylesheet holds (IconCSS); Defs
+// only has work for a Set that draws inline SVG.
 func (f *Frame) FillIcons(page []byte, file string) []byte {
 	return f.icon.icons.Defs(icons.Fill(page, func(r icons.Ref, in string) markup.HTML {
 		if icons.IsImage(r.Name) {
