@@ -12,7 +12,7 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/components"
 )
 
 // componentsSource is a docs source made of custom components: a
@@ -209,7 +209,7 @@ func hasWarning(warns []string, prefix string) bool {
 	return false
 }
 
-func mdxIcon(name string) string { return mdx.Icon(name).String() }
+func mdxIcon(name string) string { return components.Icon(name).String() }
 
 // BenchmarkExport_customComponents exports the components source without
 // its endless component (which spends the page's whole budget by design)

@@ -1,6 +1,7 @@
 // Package mdx turns one MDX or Markdown page into HTML: the MDX
 // preprocessor (imports, snippets, comments, JSX tags and style objects),
-// the platform's components, the custom components a docs source writes
+// the platform's components (drawn by internal/export/components from the
+// tags mdx parses), the custom components a docs source writes
 // in JSX (evaluated by internal/export/jsx), the bounds that keep hostile
 // Markdown linear to render, goldmark with code blocks (their title bar
 // and copy button) and heading anchors, and the scan of a page's

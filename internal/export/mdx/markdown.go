@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/components"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/highlight"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 
@@ -23,29 +24,14 @@ type Heading struct {
 	Text  string
 }
 
-// Labels are the interface texts mdx writes into a page (a code block's
-// copy button, a heading's link), in the page's language; the facade
-// fills them from its translation table.
-type Labels struct {
-	Copy       string // the copy button of a code block
-	AnchorLink string // the accessible name of a heading's link to itself
-	// The pills of a <ParamField>/<ResponseField>: "required",
-	// "deprecated" and "default" (followed by Colon and the value).
-	Required, Deprecated, Default, Colon string
-	// FieldLink names a field's link to itself; "{name}" is the field.
-	FieldLink string
-	// ExpandShow and ExpandHide are an <Expandable>'s summary, closed and
-	// open; "{name}" is its title, Properties when it has none.
-	ExpandShow, ExpandHide, Properties string
-	// The titles of <RequestExample> and <ResponseExample>.
-	RequestExample, ResponseExample string
-}
+// Labels are the interface texts mdx writes into a page, in the page's
+// language: a code block's copy button and a heading's link here, the
+// rest in the platform's components. The type is the components
+// package's, so that the facade fills one table for both.
+type Labels = components.Labels
 
 // EnglishLabels are the labels of an English page.
-var EnglishLabels = Labels{Copy: "Copy", AnchorLink: "Link to this section",
-	Required: "required", Deprecated: "deprecated", Default: "default", Colon: ": ", FieldLink: "Link to {name}",
-	ExpandShow: "Show {name}", ExpandHide: "Hide {name}", Properties: "properties",
-	RequestExample: "Request example", ResponseExample: "Response example"}
+var EnglishLabels = components.EnglishLabels
 
 // NewMarkdown builds the goldmark converter of English pages; see
 // NewMarkdownIn.
