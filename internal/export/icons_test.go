@@ -8,8 +8,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/components"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/icons"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
 
 // faIcon is a Font Awesome icon as a page draws it by default.
@@ -140,7 +140,7 @@ func TestExport_iconsOnlyThoseUsed(t *testing.T) {
 	}
 	own := map[string]bool{} // the export's own glyphs, drawn inline
 	for _, n := range []string{"info", "lightbulb", "warning", "check", "danger", "link"} {
-		own[mdx.Icon(n).String()] = true
+		own[components.Icon(n).String()] = true
 	}
 	span := regexp.MustCompile(`<span class="i (ic-[a-z]+-[0-9]+)" aria-hidden="true"></span>`)
 	svg := regexp.MustCompile(`(?s)<svg class="i".*?</svg>`)
