@@ -67,6 +67,10 @@ type pipeline struct {
 type renderBuffers struct {
 	html bytes.Buffer
 	page markup.Builder
+	// out holds the finished page and its Markdown copy while they are
+	// written: a page of a large section is a few hundred KB, and a new
+	// slice per page was as much garbage again for the collector.
+	out []byte
 }
 
 // planStatic settles the reading order and the logo and favicon paths.
@@ -258,10 +262,12 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		frame.TOC(b, hs, u)
 	}
 	frame.Tail(b, prefix)
-	if err := j.out.write(machines.MDOut(p.Out), []byte(md)); err != nil {
+	buf.out = append(buf.out[:0], md...)
+	if err := j.out.write(machines.MDOut(p.Out), buf.out); err != nil {
 		return err
 	}
-	return j.out.write(p.Out, j.frame.FillIcons([]byte(b.String()), p.File))
+	buf.out = append(buf.out[:0], b.String()...)
+	return j.out.write(p.Out, j.frame.FillIcons(buf.out, p.File))
 }
 
 // apiEndpoint shows the method and path of an API reference page; a
