@@ -12,7 +12,7 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/components"
 )
 
 // componentsSource is a docs source made of custom components: a
@@ -116,7 +116,7 @@ func TestCustomComponents_stateAndPlatformComponents(t *testing.T) {
 	if want := `<div class="counter"><button type="button">Builds watched: 3 (twice: 6)</button></div>`; !strings.Contains(got, want) {
 		t.Errorf("counter: want %s in\n%s", want, got)
 	}
-	// The Card and the Note as MDX writes them (see renderComponent).
+	// The Card and the Note as MDX writes them (see components.Render).
 	card := `<div class="card"><span class="card-icon">` + faIcon("rocket") + `</span>` +
 		`<a class="card-title card-link" href="releases.html">Team</a><div class="card-body">` +
 		`<p class="plan-price">$20 per month</p><p>Up to <strong>ten</strong> pipelines.</p>` +
@@ -209,7 +209,7 @@ func hasWarning(warns []string, prefix string) bool {
 	return false
 }
 
-func mdxIcon(name string) string { return mdx.Icon(name).String() }
+func mdxIcon(name string) string { return components.Icon(name).String() }
 
 // BenchmarkExport_customComponents exports the components source without
 // its endless component (which spends the page's whole budget by design)

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/components"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/icons"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
 
 // faIcon is a Font Awesome icon as a page draws it by default.
@@ -156,7 +156,7 @@ func TestExport_iconsOnlyThoseUsed(t *testing.T) {
 		want[faIcon(n)] = true // the cards page
 	}
 	for _, n := range []string{"info", "lightbulb", "warning", "check", "danger", "link"} {
-		want[mdx.Icon(n).String()] = true // the export's own glyphs
+		want[components.Icon(n).String()] = true // the export's own glyphs
 	}
 	svg := regexp.MustCompile(`(?s)<svg class="i".*?</svg>`)
 	got := map[string]bool{}

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/components"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
@@ -112,7 +112,7 @@ func (v *schemaWriter) field(b *markup.Builder, name, where string, schema any, 
 		b.Text(openapi.Plain(d))
 		b.Markup(`</code></span>`)
 	}
-	mdx.FieldAnchor(b, id, name)
+	components.FieldAnchor(b, id, name)
 	b.Markup(`</div><div class="field-body">`)
 	if d := o.Str("description"); d != "" {
 		b.HTML(v.md(d))

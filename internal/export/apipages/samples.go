@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/highlight"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
@@ -93,15 +94,15 @@ const maxHighlightCache = 4096
 func (w *Pages) highlighted(lang, code string) markup.HTML {
 	// A huge generated sample is shown plain.
 	if len(code) > maxHighlight {
-		return mdx.PlainCode(code)
+		return highlight.Plain(code)
 	}
 	key := lang + "\x00" + code
 	if h, ok := w.hlCache.Load(key); ok {
 		return h.(markup.HTML)
 	}
-	h, err := mdx.Highlight(lang, code+"\n")
+	h, err := highlight.Code(lang, code+"\n")
 	if err != nil {
-		return mdx.PlainCode(code)
+		return highlight.Plain(code)
 	}
 	if w.hlCount.Add(1) <= maxHighlightCache {
 		w.hlCache.Store(key, h)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/components"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/jsx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
@@ -50,9 +51,9 @@ func NewComponents(load func(string) (string, error), budget time.Duration) *Com
 		Builtin: func(name string, attrs map[string]string) (markup.HTML, markup.HTML) {
 			// Shared by every page, so English: the evaluator does not
 			// say which page a built-in renders for.
-			return renderComponent(&jsxTag{name: name, attrs: attrs}, nil)
+			return components.Render(name, attrs, nil)
 		},
-		Builtins: builtinNames,
+		Builtins: components.Names,
 		Budget:   budget,
 	})}
 }
@@ -61,7 +62,7 @@ func NewComponents(load func(string) (string, error), budget time.Duration) *Com
 // neither one of the platform's nor bound by the document's module. MDX
 // would refuse to compile the page; the export shows its content.
 func (m *mdx) noteUnknown(name string) {
-	if m.comp == nil || isBuiltin[name] {
+	if m.comp == nil || components.Has(name) {
 		return
 	}
 	for _, n := range m.comp.unknown {
@@ -70,24 +71,6 @@ func (m *mdx) noteUnknown(name string) {
 		}
 	}
 	m.comp.unknown = append(m.comp.unknown, name)
-}
-
-var isBuiltin = func() map[string]bool {
-	set := map[string]bool{}
-	for _, n := range builtinNames {
-		set[n] = true
-	}
-	return set
-}()
-
-// builtinNames are the platform's components renderComponent draws; inside
-// a custom component's JSX they render exactly as in MDX.
-var builtinNames = []string{
-	"Note", "Info", "Tip", "Warning", "Check", "Danger", "Callout",
-	"Steps", "Step", "Tabs", "Tab", "CodeGroup", "CardGroup", "Columns", "Card",
-	"AccordionGroup", "Accordion", "Expandable", "Frame", "ParamField", "ResponseField",
-	"Icon", "Badge", "Tooltip", "Update", "RequestExample", "ResponseExample",
-	"Tree", "Tree.Folder", "Tree.File",
 }
 
 // Page is a preprocessed page: the Markdown goldmark renders and what
@@ -334,7 +317,7 @@ func (x *expander) render(id int, body string) string {
 	out, err := x.ev.Render(u.scope, u.call, markup.Rendered(strings.TrimSpace(body)), u.selfClosing)
 	if err != nil {
 		x.warn("the component <" + u.name + "> could not be rendered (" + err.Error() + "); its content is shown without it")
-		openHTML, closeHTML := renderComponent(&jsxTag{name: u.name}, x.labels)
+		openHTML, closeHTML := components.Render(u.name, nil, x.labels)
 		return openHTML.String() + body + closeHTML.String()
 	}
 	return out.String()

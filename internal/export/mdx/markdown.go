@@ -1,16 +1,13 @@
 package mdx
 
 import (
-	"bufio"
 	"bytes"
 	"strings"
-	"sync"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/components"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/highlight"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 
-	"github.com/alecthomas/chroma/v2"
-	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -27,29 +24,14 @@ type Heading struct {
 	Text  string
 }
 
-// Labels are the interface texts mdx writes into a page (a code block's
-// copy button, a heading's link), in the page's language; the facade
-// fills them from its translation table.
-type Labels struct {
-	Copy       string // the copy button of a code block
-	AnchorLink string // the accessible name of a heading's link to itself
-	// The pills of a <ParamField>/<ResponseField>: "required",
-	// "deprecated" and "default" (followed by Colon and the value).
-	Required, Deprecated, Default, Colon string
-	// FieldLink names a field's link to itself; "{name}" is the field.
-	FieldLink string
-	// ExpandShow and ExpandHide are an <Expandable>'s summary, closed and
-	// open; "{name}" is its title, Properties when it has none.
-	ExpandShow, ExpandHide, Properties string
-	// The titles of <RequestExample> and <ResponseExample>.
-	RequestExample, ResponseExample string
-}
+// Labels are the interface texts mdx writes into a page, in the page's
+// language: a code block's copy button and a heading's link here, the
+// rest in the platform's components. The type is the components
+// package's, so that the facade fills one table for both.
+type Labels = components.Labels
 
 // EnglishLabels are the labels of an English page.
-var EnglishLabels = Labels{Copy: "Copy", AnchorLink: "Link to this section",
-	Required: "required", Deprecated: "deprecated", Default: "default", Colon: ": ", FieldLink: "Link to {name}",
-	ExpandShow: "Show {name}", ExpandHide: "Hide {name}", Properties: "properties",
-	RequestExample: "Request example", ResponseExample: "Response example"}
+var EnglishLabels = components.EnglishLabels
 
 // NewMarkdown builds the goldmark converter of English pages; see
 // NewMarkdownIn.
@@ -103,7 +85,7 @@ func ToHTML(md goldmark.Markdown, src []byte, w *bytes.Buffer) ([]Heading, error
 	return toc, md.Renderer().Render(w, src, doc)
 }
 
-// codeRenderer highlights fenced code at export time with chroma, so pages
+// codeRenderer highlights fenced code at export time (package highlight), so pages
 // need no client-side highlighter, and gives headings anchor links. The info string is "lang title", as the
 // platform writes code block titles.
 type codeRenderer struct{ labels Labels }
@@ -137,14 +119,6 @@ func (r *codeRenderer) renderHeading(w util.BufWriter, _ []byte, node ast.Node, 
 	return ast.WalkContinue, nil
 }
 
-var (
-	codeFormatter = chromahtml.New(chromahtml.WithClasses(true))
-	// classStyle is what the formatter is given: with classes it writes
-	// class names only, and the colours come from highlightCSS.
-	classStyle = chroma.MustNewStyle("classes", chroma.StyleEntries{})
-	lexerCache sync.Map // language name -> chroma.Lexer
-)
-
 func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
@@ -166,8 +140,8 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 	var head markup.Builder
 	CodeHead(&head, label, r.labels)
 	_, _ = w.WriteString(head.String())
-	if err := highlight(w, lang, code.String()); err != nil {
-		_, _ = w.WriteString(PlainCode(code.String()).String())
+	if err := highlight.Write(w, lang, code.String()); err != nil {
+		_, _ = w.WriteString(highlight.Plain(code.String()).String())
 	}
 	_, _ = w.WriteString("</div>\n")
 	return ast.WalkSkipChildren, nil
@@ -185,11 +159,6 @@ func CodeHead(b *markup.Builder, title string, l Labels) {
 	b.Markup(`</button></div>`)
 }
 
-// PlainCode is code shown without highlighting.
-func PlainCode(code string) markup.HTML {
-	return markup.Concat(markup.Const(`<pre class="chroma"><code>`), markup.Text(code), markup.Const(`</code></pre>`))
-}
-
 // SectionAnchor is the link icon of a heading: a link to its own id,
 // named l.AnchorLink.
 func SectionAnchor(b *markup.Builder, id string, l Labels) {
@@ -198,37 +167,6 @@ func SectionAnchor(b *markup.Builder, id string, l Labels) {
 	b.Markup(`"`)
 	b.Attr("aria-label", l.AnchorLink)
 	b.Markup(`></a>`)
-}
-
-func highlight(w util.BufWriter, lang, code string) error {
-	lexer := lookupLexer(lang)
-	it, err := lexer.Tokenise(nil, code)
-	if err != nil {
-		return err
-	}
-	return codeFormatter.Format(w, classStyle, it)
-}
-
-func lookupLexer(lang string) chroma.Lexer {
-	lang = strings.ToLower(lang)
-	if l, ok := lexerCache.Load(lang); ok {
-		return l.(chroma.Lexer)
-	}
-	l := lexers.Get(lang)
-	if l == nil {
-		l = lexers.Fallback
-	}
-	// Chroma's regular-expression lexers run through firstCharLexer, the
-	// same tokens for a fraction of the time; one it cannot prepare stays
-	// chroma's.
-	if rl, ok := l.(*chroma.RegexLexer); ok {
-		if f, err := newFirstCharLexer(rl); err == nil {
-			l = f
-		}
-	}
-	l = chroma.Coalesce(l)
-	lexerCache.Store(lang, l)
-	return l
 }
 
 // codeInfo splits a fence's info string: "lang title words {1,3} lines"
@@ -250,18 +188,4 @@ func codeInfo(info string) (lang, title string) {
 		words = append(words, f)
 	}
 	return lang, strings.Join(words, " ")
-}
-
-// Highlight renders code in language lang as highlighted HTML (chroma's
-// HTML formatter escapes the code).
-func Highlight(lang, code string) (markup.HTML, error) {
-	var sb strings.Builder
-	w := bufio.NewWriter(&sb)
-	if err := highlight(w, lang, code); err != nil {
-		return markup.HTML{}, err
-	}
-	if err := w.Flush(); err != nil {
-		return markup.HTML{}, err
-	}
-	return markup.Rendered(sb.String()), nil
 }

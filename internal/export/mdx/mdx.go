@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/components"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
 
@@ -299,7 +300,7 @@ func (m *mdx) blockTag(t jsxTag) {
 		return
 	}
 	m.noteUnknown(t.name)
-	openHTML, closeHTML := renderComponent(&t, m.labels)
+	openHTML, closeHTML := components.Render(t.name, t.attrs, m.labels)
 	m.block(openHTML.String())
 	if t.selfClosing {
 		m.block(closeHTML.String())
@@ -420,7 +421,7 @@ func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
 		}
 	}
 	m.noteUnknown(t.name)
-	openHTML, closeHTML := renderComponent(&t, m.labels)
+	openHTML, closeHTML := components.Render(t.name, t.attrs, m.labels)
 	if t.selfClosing {
 		return openHTML.String() + closeHTML.String()
 	}

@@ -1,4 +1,4 @@
-package mdx
+package components
 
 import (
 	"strings"
@@ -10,7 +10,7 @@ import (
 // what a click does, as the platform's does: "Show properties" while
 // closed, "Hide properties" while open (CSS shows one of the two, so it
 // works without script). The title defaults to l.Properties.
-func expandable(t *jsxTag, l *Labels) (markup.HTML, markup.HTML) {
+func expandable(t *tag, l *Labels) (markup.HTML, markup.HTML) {
 	title := t.attr("title")
 	if title == "" {
 		title = l.Properties

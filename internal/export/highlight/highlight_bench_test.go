@@ -1,4 +1,4 @@
-package mdx
+package highlight
 
 import "testing"
 
@@ -19,7 +19,7 @@ func BenchmarkHighlight(b *testing.B) {
 		b.Run(c.lang, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Highlight(c.lang, c.code); err != nil {
+				if _, err := Code(c.lang, c.code); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,4 +1,4 @@
-package mdx
+package components
 
 import (
 	"strconv"
@@ -20,7 +20,7 @@ var callouts = map[string]string{
 // wrapper: their children still render and the page never breaks. l
 // holds the texts the components write, in the page's language (nil:
 // English).
-func renderComponent(t *jsxTag, l *Labels) (openHTML, closeHTML markup.HTML) {
+func renderComponent(t *tag, l *Labels) (openHTML, closeHTML markup.HTML) {
 	if l == nil {
 		l = &EnglishLabels
 	}
@@ -178,7 +178,7 @@ func renderComponent(t *jsxTag, l *Labels) (openHTML, closeHTML markup.HTML) {
 	return b.Fragment(), markup.Const(`</div>`)
 }
 
-func card(t *jsxTag) (markup.HTML, markup.HTML) {
+func card(t *tag) (markup.HTML, markup.HTML) {
 	var b markup.Builder
 	b.Markup(`<div class="card">`)
 	if img := t.attr("img"); img != "" {
@@ -220,7 +220,7 @@ func componentURL(ref string) (markup.URL, bool) {
 	return u, err == nil
 }
 
-func field(t *jsxTag, l *Labels) (markup.HTML, markup.HTML) {
+func field(t *tag, l *Labels) (markup.HTML, markup.HTML) {
 	name, where := "", ""
 	for _, k := range []string{"path", "query", "body", "header", "cookie", "name"} {
 		if v := t.attrs[k]; v != "" && v != "true" {

@@ -1,4 +1,4 @@
-package mdx
+package highlight
 
 import (
 	"fmt"
@@ -57,17 +57,18 @@ func TestFirstCharLexer_sameTokens(t *testing.T) {
 			half--
 		}
 		for _, text := range []string{src, src[:half]} {
-			want, err := chroma.Tokenise(chroma.Coalesce(base), nil, text)
-			if err != nil {
-				t.Errorf("%s: chroma: %v", rel, err)
-				continue
+			// Both lexers bound each rule's match to 250 ms, chroma's
+			// bound, and a match that runs out is no match: on a
+			// loaded machine one of them may time out where the other
+			// did not. firstCharLexer is deterministic, so a real
+			// difference repeats; one that does not was a timeout.
+			d := sameTokens(base, fast, text)
+			if d != "" {
+				if d = sameTokens(base, fast, text); d == "" {
+					t.Logf("%s (%d bytes): a difference that did not repeat (a rule timed out under load)", rel, len(text))
+				}
 			}
-			got, err := chroma.Tokenise(chroma.Coalesce(fast), nil, text)
-			if err != nil {
-				t.Errorf("%s: %v", rel, err)
-				continue
-			}
-			if d := firstTokenDiff(want, got); d != "" {
+			if d != "" {
 				t.Errorf("%s (%d bytes): %s", rel, len(text), d)
 			}
 		}
@@ -80,6 +81,20 @@ func TestFirstCharLexer_sameTokens(t *testing.T) {
 	if files < 100 {
 		t.Fatalf("compared %d sample files of chroma's, want its whole test corpus (over 100)", files)
 	}
+}
+
+// sameTokens tokenises text with chroma's lexer base and with fast, and
+// describes the first difference, or returns "".
+func sameTokens(base *chroma.RegexLexer, fast *firstCharLexer, text string) string {
+	want, err := chroma.Tokenise(chroma.Coalesce(base), nil, text)
+	if err != nil {
+		return "chroma: " + err.Error()
+	}
+	got, err := chroma.Tokenise(chroma.Coalesce(fast), nil, text)
+	if err != nil {
+		return err.Error()
+	}
+	return firstTokenDiff(want, got)
 }
 
 // firstTokenDiff describes the first difference of two token streams, or

@@ -1,4 +1,4 @@
-package mdx
+package components
 
 import (
 	"strconv"
@@ -14,7 +14,7 @@ import (
 // icon library (a page renders without knowing docs.json) or, for a
 // remote URL, as an image unless the bundle is air-gapped. Nothing when
 // the component names no icon.
-func iconOf(t *jsxTag) markup.HTML {
+func iconOf(t *tag) markup.HTML {
 	v := strings.TrimSpace(t.attr("icon"))
 	if v == "" && t.name == "Icon" {
 		v = strings.TrimSpace(t.attr("src"))
@@ -38,7 +38,7 @@ func iconOf(t *jsxTag) markup.HTML {
 
 // iconSize is <Icon size>: a number of pixels, as CSS, or "" when absent
 // or not a sensible size.
-func iconSize(t *jsxTag) string {
+func iconSize(t *tag) string {
 	n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(t.attr("size")), "px"))
 	if err != nil || n < 1 || n > 512 {
 		return ""

@@ -1,0 +1,90 @@
+// Package highlight turns code in a named language into highlighted HTML
+// at export time, so pages need no client-side highlighter: chroma's
+// lexers, found by name once and kept, with its regular-expression lexers
+// run by firstCharLexer (the same tokens, faster), and chroma's HTML
+// formatter writing class names only.
+//
+// It writes HTML through internal/export/markup only. It knows no MDX,
+// Markdown, pages or interface texts: internal/export/mdx puts a fenced
+// code block's title bar and copy button around what it returns, and
+// internal/export/apipages its request samples. It picks no colours
+// either: the classes are styled by internal/export/theme
+// (assets/highlight.css), which also checks their contrast.
+package highlight
+
+import (
+	"bufio"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+)
+
+var (
+	codeFormatter = chromahtml.New(chromahtml.WithClasses(true))
+	// classStyle is what the formatter is given: with classes it writes
+	// class names only, and the colours come from the theme's
+	// highlight.css.
+	classStyle = chroma.MustNewStyle("classes", chroma.StyleEntries{})
+	lexerCache sync.Map // language name -> chroma.Lexer
+)
+
+// Code renders code in language lang as highlighted HTML (chroma's
+// HTML formatter escapes the code).
+func Code(lang, code string) (markup.HTML, error) {
+	var sb strings.Builder
+	w := bufio.NewWriter(&sb)
+	if err := Write(w, lang, code); err != nil {
+		return markup.HTML{}, err
+	}
+	if err := w.Flush(); err != nil {
+		return markup.HTML{}, err
+	}
+	return markup.Rendered(sb.String()), nil
+}
+
+// Write writes code in language lang to w as highlighted HTML, for a
+// renderer that already holds a writer (goldmark's). An unknown language
+// is highlighted by chroma's fallback lexer, as plain text. On an error
+// the caller shows Plain instead.
+func Write(w io.Writer, lang, code string) error {
+	lexer := lookupLexer(lang)
+	it, err := lexer.Tokenise(nil, code)
+	if err != nil {
+		return err
+	}
+	return codeFormatter.Format(w, classStyle, it)
+}
+
+// Plain is code shown without highlighting, in the same <pre> as
+// highlighted code.
+func Plain(code string) markup.HTML {
+	return markup.Concat(markup.Const(`<pre class="chroma"><code>`), markup.Text(code), markup.Const(`</code></pre>`))
+}
+
+func lookupLexer(lang string) chroma.Lexer {
+	lang = strings.ToLower(lang)
+	if l, ok := lexerCache.Load(lang); ok {
+		return l.(chroma.Lexer)
+	}
+	l := lexers.Get(lang)
+	if l == nil {
+		l = lexers.Fallback
+	}
+	// Chroma's regular-expression lexers run through firstCharLexer, the
+	// same tokens for a fraction of the time; one it cannot prepare stays
+	// chroma's.
+	if rl, ok := l.(*chroma.RegexLexer); ok {
+		if f, err := newFirstCharLexer(rl); err == nil {
+			l = f
+		}
+	}
+	l = chroma.Coalesce(l)
+	lexerCache.Store(lang, l)
+	return l
+}
