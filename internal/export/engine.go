@@ -286,7 +286,7 @@ func (j *pipeline) run(ctx context.Context) error {
 	// Done and Total count pages, which callers show as the page count;
 	// the shared files written afterwards take a fraction of the time.
 	j.total = len(j.pages)
-	j.entries = make([]searchEntry, len(j.pages))
+	j.search = machines.NewSearchIndex(len(j.pages))
 	bufs := sync.Pool{New: func() any { return new(renderBuffers) }}
 	err := parallel(ctx, len(j.pages), j.e.workers, func(i int) error {
 		buf := bufs.Get().(*renderBuffers)

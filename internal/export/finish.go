@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/machines"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/theme"
 
@@ -46,14 +45,7 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 			return append(theme.Stylesheet(j.cfg, base, j.warn), j.frame.IconCSS()...), err
 		}},
 		{"_static/app.js", func() ([]byte, error) { return assets.ReadFile("assets/app.js") }},
-		{"_static/search-index.js", func() ([]byte, error) {
-			return machines.IndexJS(j.entries, func(i int) string {
-				if s := j.frame.Section(j.pages[i]); s != nil {
-					return s.Label
-				}
-				return ""
-			})
-		}},
+		{"_static/search-index.js", j.search.JS}, // built page by page (pipeline.go)
 	}
 	for _, a := range j.apiAssets() {
 		gen = append(gen, struct {

@@ -55,8 +55,8 @@ type pipeline struct {
 	frame *frame.Frame    // writes the page frame
 	comps *mdx.Components // the custom components of the source's pages
 
-	entries []searchEntry   // one per page, filled by the workers
-	mach    *machines.Files // page.md, llms.txt, robots.txt, sitemap.xml (package machines)
+	search *machines.SearchIndex // filled by the workers, page by page
+	mach   *machines.Files       // page.md, llms.txt, robots.txt, sitemap.xml (package machines)
 	// gap takes remote content out of an air-gapped bundle (airgap.go);
 	// untrusted renders docs.json's and specs' Markdown (links.go).
 	gap       *offliner
@@ -67,6 +67,10 @@ type pipeline struct {
 type renderBuffers struct {
 	html bytes.Buffer
 	page markup.Builder
+	// out holds the finished page and its Markdown copy while they are
+	// written: a page of a large section is a few hundred KB, and a new
+	// slice per page was as much garbage again for the collector.
+	out []byte
 }
 
 // planStatic settles the reading order and the logo and favicon paths.
@@ -161,7 +165,13 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	}
 	noindex := j.mach.Noindex(p)
 	if !noindex {
-		j.entries[i] = newSearchEntry(p, hs, content)
+		section := ""
+		if s := j.frame.Section(p); s != nil {
+			section = s.Label
+		}
+		if err := j.search.Add(i, newSearchEntry(p, hs, content), section); err != nil {
+			return fmt.Errorf("%s: search index: %w", p.File, err)
+		}
 	}
 	cols := frame.TwoColumns(p)
 	if cols {
@@ -175,9 +185,16 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		apiTop = j.gap.offline(p.File, prefix, apiTop)
 		apiRest = j.gap.offline(p.File, prefix, apiRest)
 	}
+	mode := p.Mode
+	if cols = cols && len(ex.Request)+len(ex.Response) > 0; cols {
+		mode = site.ModeWide // the examples column takes the place of the contents
+	}
+	chrome := frame.MarkCurrent(j.frame.Chrome(j.frame.Section(p), prefix, mode), prefix, p.Out)
 	b := &buf.page
 	b.Reset()
-	b.Grow(len(content) + 32<<10)
+	// One allocation for the whole page: the sidebar of a large section
+	// is most of a page, and growing past it copies the page each time.
+	b.Grow(len(chrome.String()) + len(content) + len(apiTop.String()) + len(apiRest.String()) + len(ex.Request) + len(ex.Response) + 32<<10)
 	desc := p.FM.Description
 	if desc == "" {
 		desc = j.cfg.Description
@@ -189,11 +206,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	u := j.frame.UI(j.frame.Section(p))
 	meta := markup.Concat(j.mach.MetaHTML(p, noindex), machines.MDAlternate(p))
 	j.frame.Head(b, u, p.Title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.Key, ""), prefix, noindex, meta, scripts)
-	mode := p.Mode
-	if cols = cols && len(ex.Request)+len(ex.Response) > 0; cols {
-		mode = site.ModeWide // the examples column takes the place of the contents
-	}
-	b.HTML(frame.MarkCurrent(j.frame.Chrome(j.frame.Section(p), prefix, mode), prefix, p.Out))
+	b.HTML(chrome)
 	if cols {
 		b.Markup(`<main id="content" class="main"><article class="page page-cols">`)
 	} else {
@@ -249,10 +262,12 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		frame.TOC(b, hs, u)
 	}
 	frame.Tail(b, prefix)
-	if err := j.out.write(machines.MDOut(p.Out), []byte(md)); err != nil {
+	buf.out = append(buf.out[:0], md...)
+	if err := j.out.write(machines.MDOut(p.Out), buf.out); err != nil {
 		return err
 	}
-	return j.out.write(p.Out, j.frame.FillIcons([]byte(b.String()), p.File))
+	buf.out = append(buf.out[:0], b.String()...)
+	return j.out.write(p.Out, j.frame.FillIcons(buf.out, p.File))
 }
 
 // apiEndpoint shows the method and path of an API reference page; a

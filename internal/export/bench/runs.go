@@ -66,6 +66,16 @@ func (e *exportRuns) median() (childResult, usage) {
 	return e.res[i], use
 }
 
+// medianCPU is the median of the runs' CPU time up to the end of the
+// first archive (childResult.CPU).
+func (e *exportRuns) medianCPU() float64 {
+	cpus := make([]float64, len(e.res))
+	for k, r := range e.res {
+		cpus[k] = r.CPU
+	}
+	return cpus[medianIndex(cpus)]
+}
+
 // spread is the fastest and slowest run, to show how far to trust the median.
 func (e *exportRuns) spread() string { return spread(e.totals()) }
 

@@ -2,10 +2,8 @@ package machines
 
 import (
 	"bytes"
-	"encoding/json"
 	"html"
 	"regexp"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -126,60 +124,25 @@ func visibleText(b []byte, limit int) string {
 // IndexJS renders the index as a script that assigns a global. A
 // script, unlike fetch or XHR, loads from file:// in every browser.
 // all holds an entry per page, empty for a page kept out of the index;
-// section names the navigation section of page i, or "".
+// section names the navigation section of page i, or "". The vocabulary
+// is a second global: every distinct lower-case word of the index,
+// sorted and space-separated. app.js matches a query's words against it
+// (exactly, by prefix, with a typo) and then looks for the words it found
+// in the text, so the browser never has to cut all the text into words
+// itself before the first result. An export builds the same script page
+// by page with a SearchIndex.
 func IndexJS(all []SearchEntry, section func(i int) string) ([]byte, error) {
-	entries := make([]SearchEntry, 0, len(all))
+	x := NewSearchIndex(len(all))
 	for i, e := range all {
 		if e.URL == "" {
 			continue // noindex pages
 		}
-		if s := section(i); s != "" {
-			e.Section = s
+		if err := x.Add(i, e, section(i)); err != nil {
+			return nil, err
 		}
-		entries = append(entries, e)
 	}
-	var b bytes.Buffer
-	b.WriteString("window.__docsSearchIndex=")
-	enc := json.NewEncoder(&b)
-	// HTML escaping keeps "</script>" sequences in page text harmless.
-	enc.SetEscapeHTML(true)
-	if err := enc.Encode(entries); err != nil {
-		return nil, err
-	}
-	b.WriteString(";\nwindow.__docsSearchWords=")
-	if err := enc.Encode(searchVocabulary(entries)); err != nil {
-		return nil, err
-	}
-	b.WriteString(";\n")
-	return b.Bytes(), nil
+	return x.JS()
 }
 
 // searchWord is a word as app.js reads one: a run of letters and digits.
 var searchWord = regexp.MustCompile(`[\pL\pN]+`)
-
-// searchVocabulary lists, space-separated and sorted, every distinct
-// lower-case word of the index. app.js matches a query's words against
-// it (exactly, by prefix, with a typo) and then looks for the words it
-// found in the text, so the browser never has to cut all the text into
-// words itself before the first result.
-func searchVocabulary(entries []SearchEntry) string {
-	seen := map[string]bool{}
-	add := func(s string) {
-		for _, w := range searchWord.FindAllString(strings.ToLower(s), -1) {
-			seen[w] = true
-		}
-	}
-	for _, e := range entries {
-		add(e.Title)
-		for _, x := range e.Parts {
-			add(x[0])
-			add(x[2])
-		}
-	}
-	words := make([]string, 0, len(seen))
-	for w := range seen {
-		words = append(words, w)
-	}
-	slices.Sort(words)
-	return strings.Join(words, " ")
-}
