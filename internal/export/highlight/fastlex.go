@@ -1,6 +1,7 @@
 package highlight
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -39,8 +40,23 @@ type firstCharLexer struct {
 
 var _ chroma.Lexer = (*firstCharLexer)(nil)
 
-// ruleTimeout is chroma's bound on one rule's match.
-const ruleTimeout = 250 * time.Millisecond
+// Bounds on the time highlighting may take. Chroma gives each rule's
+// match 250 ms and takes a match that runs out for no match, so on a
+// loaded machine the same code could come out with other tokens, and
+// the export with another content version. Here a match has two seconds,
+// far beyond any rule's cost on docs-sized code, and the whole block a
+// budget; Tokens fails when either runs out and the caller shows the
+// block plain (Write's error), so highlighting is the same on every
+// machine or not there at all. A runaway pattern on hostile code still
+// ends.
+const ruleTimeout = 2 * time.Second
+
+// blockBudget bounds the tokenising of one block by Tokens; a variable
+// so that a test can run it out.
+var blockBudget = 10 * time.Second
+
+// errTimeout is a block whose highlighting ran out of time.
+var errTimeout = errors.New("highlighting ran out of time")
 
 // newFirstCharLexer prepares base's rules; an error means base is left
 // to chroma.
@@ -141,12 +157,18 @@ func (l *firstCharLexer) mayStart(rule *chroma.CompiledRule, text []rune, pos in
 
 // match is chroma's rule matching with the first-character check before
 // each rule.
-func (l *firstCharLexer) match(text []rune, pos int, rules []*chroma.CompiledRule) (int, *chroma.CompiledRule, []string, map[string]string) {
+// A match that runs out of time is no match, as in chroma, and its error
+// is returned with the result.
+func (l *firstCharLexer) match(text []rune, pos int, rules []*chroma.CompiledRule) (int, *chroma.CompiledRule, []string, map[string]string, error) {
+	var timeout error
 	for i, rule := range rules {
 		if !l.mayStart(rule, text, pos) {
 			continue
 		}
 		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
+		if err != nil {
+			timeout = err
+		}
 		if m != nil && err == nil && m.RuneIndex == pos {
 			groups := []string{}
 			named := make(map[string]string)
@@ -154,14 +176,44 @@ func (l *firstCharLexer) match(text []rune, pos int, rules []*chroma.CompiledRul
 				named[g.Name] = g.String()
 				groups = append(groups, g.String())
 			}
-			return i, rule, groups, named
+			return i, rule, groups, named, timeout
 		}
 	}
-	return 0, &chroma.CompiledRule{}, nil, nil
+	return 0, &chroma.CompiledRule{}, nil, nil, timeout
 }
 
-// Tokenise follows chroma's RegexLexer.Tokenise.
+// Tokenise follows chroma's RegexLexer.Tokenise, a match that runs out
+// of time included (no match).
 func (l *firstCharLexer) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
+	return l.iterator(options, text).next, nil
+}
+
+// Tokens is the coalesced tokens of text, as chroma.Coalesce(l)'s
+// Tokenise gives them, or errTimeout when a rule's match or the block's
+// budget runs out (see ruleTimeout).
+func (l *firstCharLexer) Tokens(text string) ([]chroma.Token, error) {
+	it := l.iterator(nil, text)
+	it.deadline = time.Now().Add(blockBudget)
+	var out []chroma.Token
+	for t := it.next(); t != chroma.EOF; t = it.next() {
+		if t.Value == "" {
+			continue
+		}
+		// Runs of one type are one token, up to chroma's 8 KiB, so the
+		// HTML is the same as through chroma.Coalesce.
+		if n := len(out); n > 0 && out[n-1].Type == t.Type && len(out[n-1].Value) < 8192 {
+			out[n-1].Value += t.Value
+			continue
+		}
+		out = append(out, t)
+	}
+	if it.err != nil {
+		return nil, it.err
+	}
+	return out, nil
+}
+
+func (l *firstCharLexer) iterator(options *chroma.TokeniseOptions, text string) *firstCharIterator {
 	if options == nil {
 		options = &chroma.TokeniseOptions{State: "root", EnsureLF: true}
 	}
@@ -181,8 +233,7 @@ func (l *firstCharLexer) Tokenise(options *chroma.TokeniseOptions, text string) 
 		Rules:          l.rules,
 		MutatorContext: map[any]any{},
 	}
-	it := &firstCharIterator{l: l, s: s, start: options.State, newlineAdded: newlineAdded}
-	return it.next, nil
+	return &firstCharIterator{l: l, s: s, start: options.State, newlineAdded: newlineAdded}
 }
 
 // firstCharIterator is chroma's LexerState.Iterator over a firstCharLexer.
@@ -192,6 +243,12 @@ type firstCharIterator struct {
 	start        string
 	newlineAdded bool
 	stack        []chroma.Iterator // emitted tokens not yet returned
+
+	// With a deadline (Tokens) a match or the block that runs out of
+	// time ends the tokens, with err set; without one a match that runs
+	// out is no match, as in chroma.
+	deadline time.Time
+	err      error
 }
 
 // pending returns the next token of the emitted iterators, or EOF when
@@ -227,7 +284,11 @@ func (it *firstCharIterator) next() chroma.Token {
 		if !ok {
 			panic("unknown state " + s.State) // as chroma does
 		}
-		index, rule, groups, named := it.l.match(s.Text, s.Pos, rules)
+		index, rule, groups, named, timeout := it.l.match(s.Text, s.Pos, rules)
+		if !it.deadline.IsZero() && (timeout != nil || time.Now().After(it.deadline)) {
+			it.err = errTimeout
+			return chroma.EOF
+		}
 		if groups == nil {
 			// No rule matches: an unmatched newline returns to the start
 			// state, anything else is one error character.

@@ -1,6 +1,7 @@
 package highlight
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
@@ -57,11 +59,12 @@ func TestFirstCharLexer_sameTokens(t *testing.T) {
 			half--
 		}
 		for _, text := range []string{src, src[:half]} {
-			// Both lexers bound each rule's match to 250 ms, chroma's
-			// bound, and a match that runs out is no match: on a
-			// loaded machine one of them may time out where the other
-			// did not. firstCharLexer is deterministic, so a real
-			// difference repeats; one that does not was a timeout.
+			// Chroma gives a rule's match 250 ms and takes a match
+			// that runs out for no match (firstCharLexer's Tokenise
+			// does the same after 2 s): on a loaded machine chroma may
+			// time out where firstCharLexer did not. firstCharLexer is
+			// deterministic, so a real difference repeats; one that
+			// does not was a timeout.
 			d := sameTokens(base, fast, text)
 			if d != "" {
 				if d = sameTokens(base, fast, text); d == "" {
@@ -134,5 +137,48 @@ func BenchmarkFirstCharLexer(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestTokens_sameAsCoalescedTokenise: the tokens Write formats are the
+// ones chroma.Coalesce gives over the same lexer, runs longer than
+// chroma's 8 KiB cap included.
+func TestTokens_sameAsCoalescedTokenise(t *testing.T) {
+	long := strings.Repeat("// "+strings.Repeat("x", 97)+"\n", 200) // one comment type, 20 KB
+	for _, c := range append(highlightCases, struct{ lang, code string }{"go", long}) {
+		fast, ok := lookupLexer(c.lang).(*firstCharLexer)
+		if !ok {
+			t.Fatalf("%s: not run by firstCharLexer", c.lang)
+		}
+		want, err := chroma.Tokenise(chroma.Coalesce(fast), nil, c.code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := fast.Tokens(c.code)
+		if err != nil {
+			t.Fatalf("%s: %v", c.lang, err)
+		}
+		if d := firstTokenDiff(want, got); d != "" {
+			t.Errorf("%s: %s", c.lang, d)
+		}
+	}
+}
+
+// TestWrite_outOfTimeWritesNothing: a block whose highlighting runs out
+// of time is an error and writes nothing, so the caller shows it plain
+// rather than with whatever tokens the time allowed.
+func TestWrite_outOfTimeWritesNothing(t *testing.T) {
+	var sb strings.Builder
+	if err := Write(&sb, "go", highlightCases[0].code); err != nil || !strings.Contains(sb.String(), `class="kd"`) {
+		t.Fatalf("in time: err %v, HTML %q", err, sb.String())
+	}
+	defer func(b time.Duration) { blockBudget = b }(blockBudget)
+	blockBudget = -time.Second
+	sb.Reset()
+	if err := Write(&sb, "go", highlightCases[0].code); !errors.Is(err, errTimeout) || sb.Len() != 0 {
+		t.Fatalf("out of time: err %v, HTML %q; want errTimeout and nothing written", err, sb.String())
+	}
+	if _, err := Code("python", highlightCases[3].code); !errors.Is(err, errTimeout) {
+		t.Fatalf("Code out of time: err %v, want errTimeout", err)
 	}
 }

@@ -51,12 +51,21 @@ func Code(lang, code string) (markup.HTML, error) {
 // Write writes code in language lang to w as highlighted HTML, for a
 // renderer that already holds a writer (goldmark's). An unknown language
 // is highlighted by chroma's fallback lexer, as plain text. On an error
-// the caller shows Plain instead.
+// (a block whose highlighting ran out of time, among others) nothing is
+// written and the caller shows Plain instead.
 func Write(w io.Writer, lang, code string) error {
-	lexer := lookupLexer(lang)
-	it, err := lexer.Tokenise(nil, code)
-	if err != nil {
-		return err
+	var it chroma.Iterator
+	if fast, ok := lookupLexer(lang).(*firstCharLexer); ok {
+		tokens, err := fast.Tokens(code)
+		if err != nil {
+			return err
+		}
+		it = chroma.Literator(tokens...)
+	} else {
+		var err error
+		if it, err = chroma.Coalesce(lookupLexer(lang)).Tokenise(nil, code); err != nil {
+			return err
+		}
 	}
 	return codeFormatter.Format(w, classStyle, it)
 }
@@ -84,7 +93,6 @@ func lookupLexer(lang string) chroma.Lexer {
 			l = f
 		}
 	}
-	l = chroma.Coalesce(l)
 	lexerCache.Store(lang, l)
 	return l
 }
