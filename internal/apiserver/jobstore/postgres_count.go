@@ -24,4 +24,4 @@ func (c *statementCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQu
 
 // Statements is how many statements this store has sent to the database
 // since it was opened.
-func (s *Postgres) Statements() int64 { return s.statements.n.Load() }
+func (s *pgCore) Statements() int64 { return s.statements.n.Load() }

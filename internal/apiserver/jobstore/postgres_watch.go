@@ -29,7 +29,7 @@ func notifyClaimable(ctx context.Context, tx pgx.Tx) error {
 // the pool, and reconnects with back-off when it drops. The workers' poll
 // covers whatever is missed in between (and leases that end, which
 // nobody announces).
-func (s *Postgres) Watch(ctx context.Context, wake func()) {
+func (s *pgClaims) Watch(ctx context.Context, wake func()) {
 	wait := listenRetryFirst
 	for ctx.Err() == nil {
 		if s.listen(ctx, wake) {
@@ -47,7 +47,7 @@ func (s *Postgres) Watch(ctx context.Context, wake func()) {
 
 // listen serves one connection until it fails or ctx ends, reporting
 // whether it got as far as listening.
-func (s *Postgres) listen(ctx context.Context, wake func()) (listened bool) {
+func (s *pgClaims) listen(ctx context.Context, wake func()) (listened bool) {
 	pc, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return false
