@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -22,6 +21,18 @@ const (
 	// replica, leases that ended.
 	defaultClaimInterval = time.Second
 )
+
+// uploadsPerWorker is how many rendered sites one worker may have on
+// their way to the object store while it renders the next. A small
+// site's upload is one PUT and its completion one UPDATE: three round
+// trips, each waiting on another process, that took longer than
+// rendering the demo site on a loaded machine (a median of 90 ms against
+// 50), so with one upload in flight the worker waited on the bucket for
+// half of each export. Three keep it rendering; a large site renders for
+// far longer than it uploads, so its uploads never queue up. Each upload
+// holds at most packConcurrency+1 packs in memory, and the scratch dir
+// holds one rendered site per upload.
+const uploadsPerWorker = 3
 
 // leaseHooks let tests act as a replica that stops renewing mid-render,
 // and see (or hold up) each render as it starts.
@@ -46,9 +57,9 @@ func (er *exportRunner) worker(n int) {
 	wait := storeRetryFirst
 	tick := time.NewTicker(s.claimInterval)
 	defer tick.Stop()
-	// This worker's upload in flight (runExport): the worker hands over
-	// the next only once it is done.
-	var publishing sync.WaitGroup
+	// Slots for this worker's uploads in flight (runExport): with all
+	// taken, the worker hands over the next job only once one is done.
+	uploads := make(chan struct{}, uploadsPerWorker)
 	for s.ctx.Err() == nil {
 		rec, err := s.store.ClaimExport(owner, s.leaseClock.Now(), s.lease)
 		switch {
@@ -75,7 +86,7 @@ func (er *exportRunner) worker(n int) {
 			if rec.Attempts > 1 {
 				s.log.Info("resuming export", "job", rec.JobID, "attempt", rec.Attempts)
 			}
-			er.runExport(rec, &publishing)
+			er.runExport(rec, uploads)
 		}
 	}
 }
