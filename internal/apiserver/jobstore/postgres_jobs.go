@@ -3,7 +3,6 @@ package jobstore
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -98,75 +97,6 @@ func (s *pgExports) SetBundleSize(id string, size int64) error {
 		rec.BundleSize = size
 		return nil
 	})
-}
-
-// CreateExportJob implements ExportStore.
-func (s *pgExports) CreateExportJob(rec *ExportJob, idemKey, hash string, lim Limits) (existing *ExportJob, err error) {
-	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockExportOrg, rec.OrgID); err != nil {
-			return err
-		}
-		if idemKey != "" {
-			prev, err := s.idempotentLookup(ctx, tx, rec.OrgID, idemKey, hash, rec.CreatedAt)
-			if err != nil || prev != nil {
-				existing = prev
-				return err
-			}
-		}
-		var active, stored int
-		var size int64
-		if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status IN ('queued', 'running')), count(*), coalesce(sum(stored_bytes), 0)
-			FROM export_jobs WHERE org_id = $1`, rec.OrgID).Scan(&active, &stored, &size); err != nil {
-			return err
-		}
-		if err := lim.check(active, stored, size); err != nil {
-			return err
-		}
-		if err := putPGExportJob(ctx, tx, rec); err != nil {
-			return err
-		}
-		if err := notifyClaimable(ctx, tx); err != nil {
-			return err
-		}
-		if idemKey == "" {
-			return nil
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO export_idempotency (org_id, key, request_hash, job_id, created_at) VALUES ($1, $2, $3, $4, $5)
-			ON CONFLICT (org_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, job_id = EXCLUDED.job_id, created_at = EXCLUDED.created_at`,
-			rec.OrgID, idemKey, hash, rec.JobID, rec.CreatedAt)
-		return err
-	})
-	return existing, err
-}
-
-// idempotentLookup is the PostgreSQL twin of the bbolt one: the job an
-// earlier start with key created, nil when none counts any more, or
-// ErrIdempotencyConflict.
-func (s *pgExports) idempotentLookup(ctx context.Context, tx pgx.Tx, orgID, key, hash string, now time.Time) (*ExportJob, error) {
-	var prevHash, jobID string
-	var created time.Time
-	err := tx.QueryRow(ctx, "SELECT request_hash, job_id, created_at FROM export_idempotency WHERE org_id = $1 AND key = $2",
-		orgID, key).Scan(&prevHash, &jobID, &created)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !now.Before(created.Add(IdempotencyWindow)) {
-		return nil, nil
-	}
-	var rec ExportJob
-	switch err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1", jobID), &rec); {
-	case errors.Is(err, ErrNoRecord):
-		return nil, nil
-	case err != nil:
-		return nil, err
-	}
-	if prevHash != hash {
-		return nil, ErrIdempotencyConflict
-	}
-	return &rec, nil
 }
 
 // PruneIdempotency implements ExportStore.

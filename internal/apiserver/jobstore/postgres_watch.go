@@ -3,8 +3,6 @@ package jobstore
 import (
 	"context"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // exportChannel is the LISTEN/NOTIFY channel on which a replica says that
@@ -17,13 +15,6 @@ const (
 	listenRetryFirst = 100 * time.Millisecond
 	listenRetryMax   = 5 * time.Second
 )
-
-// notifyClaimable tells the other replicas, when tx commits, that a job
-// may be claimed.
-func notifyClaimable(ctx context.Context, tx pgx.Tx) error {
-	_, err := tx.Exec(ctx, "SELECT pg_notify($1, '')", exportChannel)
-	return err
-}
 
 // Watch listens on exportChannel on a connection of its own, taken out of
 // the pool, and reconnects with back-off when it drops. The workers' poll
