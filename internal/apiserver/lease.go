@@ -30,10 +30,11 @@ const (
 // against 90), so with one upload in flight the worker waited on the
 // bucket for much of each export. Three keep it rendering (with them a
 // rendered job waited for a slot for a median of 0 ms, the 90th
-// percentile 40 ms, at load ~30); a large site renders for
-// far longer than it uploads, so its uploads never queue up. Each upload
-// holds at most packConcurrency+1 packs in memory, and the scratch dir
-// holds one rendered site per upload.
+// percentile 40 ms, at load ~30). A 2,000-page site's upload took as
+// long as its render (7 s each at load ~12), so large uploads can queue
+// up too: all uploads of a server share packBuffers packs in memory
+// (objects_pack.go), and the scratch dir holds one rendered site per
+// upload.
 const uploadsPerWorker = 3
 
 // leaseHooks let tests act as a replica that stops renewing mid-render,
