@@ -31,3 +31,7 @@ func StoreStatements(s *Server) int64 {
 	}
 	return -1
 }
+
+// UploadsPerWorker is how many uploads one worker keeps in flight while
+// it renders the next job.
+const UploadsPerWorker = uploadsPerWorker

@@ -42,6 +42,8 @@ func archiveObjectKey(id string) string { return jobObjectPrefix(id) + api.Bundl
 type sitePublisher struct {
 	// srv is the server whose object store, store and log it uses.
 	srv *Server
+	// buffers bounds the packs all uploads hold in memory (objects_pack.go).
+	buffers packBufferSlots
 }
 
 // versionMetadata is the archive object's user metadata holding the

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
@@ -47,6 +48,28 @@ const packSlack = 64 << 10
 // so this bounds an upload's memory to a few tens of MiB whatever the
 // size of the site.
 const packConcurrency = 4
+
+// packBuffers bounds the packs a server holds in memory over all its
+// uploads. A worker may have uploadsPerWorker uploads in flight
+// (lease.go), and each can fill one pack while packConcurrency of its
+// others go up: without a bound of their own, a server whose bucket is
+// slower than its renders would hold exportWorkers × uploadsPerWorker ×
+// (packConcurrency+1) of them. Ten is what the default two workers held
+// with one upload each.
+const packBuffers = 2 * (packConcurrency + 1)
+
+// packBufferSlots hands out the server's packBuffers: one is taken when a
+// pack starts to fill and given back when its PUT ends. A file that
+// streams as a pack of its own is never in memory and takes none.
+type packBufferSlots struct {
+	once sync.Once
+	ch   chan struct{}
+}
+
+func (p *packBufferSlots) slots() chan struct{} {
+	p.once.Do(func() { p.ch = make(chan struct{}, packBuffers) })
+	return p.ch
+}
 
 func packPrefix(id string, attempt int) string {
 	return jobObjectPrefix(id) + fmt.Sprintf("a%d/packs/", attempt)
@@ -110,6 +133,15 @@ func (sp *sitePublisher) uploadPacks(ctx context.Context, dir, prefix string) (i
 		_, err := s.objects.Put(gctx, packKey(prefix, n), r, objstore.PutOptions{ContentType: "application/x-tar"})
 		return err
 	}
+	slots := sp.buffers.slots()
+	// holding says this upload holds a slot for the pack it fills: from
+	// its first entry until flush hands the slot to the pack's PUT.
+	holding := false
+	defer func() {
+		if holding {
+			<-slots
+		}
+	}()
 	pack := new(bytes.Buffer)
 	tw := tar.NewWriter(pack)
 	packs, inPack := 0, 0
@@ -124,7 +156,11 @@ func (sp *sitePublisher) uploadPacks(ctx context.Context, dir, prefix string) (i
 		// The buffer goes to the upload as it is; the next pack starts
 		// a new one rather than copy this.
 		n, data := packs, pack
-		g.Go(func() error { return put(n, bytes.NewReader(data.Bytes())) })
+		holding = false
+		g.Go(func() error {
+			defer func() { <-slots }()
+			return put(n, bytes.NewReader(data.Bytes()))
+		})
 		pack = new(bytes.Buffer)
 		tw, inPack = tar.NewWriter(pack), 0
 		return nil
@@ -167,6 +203,15 @@ func (sp *sitePublisher) uploadPacks(ctx context.Context, dir, prefix string) (i
 				return err
 			})
 			continue
+		}
+		if !holding {
+			select {
+			case slots <- struct{}{}:
+				holding = true
+			case <-gctx.Done():
+				_ = f.Close()
+				return 0, fmt.Errorf("upload site: %w", gctx.Err())
+			}
 		}
 		err = writePackEntry(tw, rel, st.Size(), f, false)
 		_ = f.Close()

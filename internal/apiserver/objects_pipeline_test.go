@@ -17,11 +17,11 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
-// With an object store a worker renders its next job while the bucket
-// stores the last one, and no further: with one worker and the bucket
-// down, the first job waits in its upload, the second is rendered and
-// waits its turn, the third stays queued. Once the bucket is back all
-// three complete, each rendered once.
+// With an object store a worker renders its next jobs while the bucket
+// stores the last ones, and no further: with one worker and the bucket
+// down, the first UploadsPerWorker jobs wait in their uploads, the next
+// one is rendered and waits for a slot, the last stays queued. Once the
+// bucket is back all complete, each rendered once.
 func TestObjectStore_workerRendersWhileUploading(t *testing.T) {
 	bucket, proxy := interruptibleBucket(t)
 	var log testutil.SyncBuffer
@@ -37,7 +37,7 @@ func TestObjectStore_workerRendersWhileUploading(t *testing.T) {
 		first := len(renders) == 1
 		mu.Unlock()
 		if first {
-			// Starts check the bucket: cut it only once all three are in.
+			// Starts check the bucket: cut it only once all are in.
 			<-started
 			proxy.Cut()
 		}
@@ -47,28 +47,31 @@ func TestObjectStore_workerRendersWhileUploading(t *testing.T) {
 		defer mu.Unlock()
 		return slices.Clone(renders)
 	}
+	slots := apiserver.UploadsPerWorker
 	var ids []string
-	for range 3 {
+	for range slots + 2 {
 		ids = append(ids, env.StartExport(t, api.StartExportRequest{Domain: env.Domain}).JobID)
 	}
 	close(started)
 	testutil.Eventually(t, 30*time.Second, "the first upload to be retried", func() bool {
 		return strings.Contains(log.String(), "upload rendered site; retrying")
 	})
-	testutil.Eventually(t, 30*time.Second, "the second job to be rendered", func() bool {
-		got := jobOn(t, env.URL, env.Key, ids[1])
+	testutil.Eventually(t, 30*time.Second, "the job after the uploads to be rendered", func() bool {
+		got := jobOn(t, env.URL, env.Key, ids[slots])
 		return got.Status == api.ExportRunning && got.Progress == 99
 	})
-	// The worker now waits for the first upload before it hands over the
-	// second: it cannot have claimed the third.
-	if got := jobOn(t, env.URL, env.Key, ids[0]); got.Status != api.ExportRunning {
-		t.Fatalf("first job while its upload waits for the bucket: %+v, want running", got)
+	// The worker now waits for an upload slot before it hands over the
+	// rendered job: it cannot have claimed the last one.
+	for _, id := range ids[:slots] {
+		if got := jobOn(t, env.URL, env.Key, id); got.Status != api.ExportRunning {
+			t.Fatalf("job %s while its upload waits for the bucket: %+v, want running", id, got)
+		}
 	}
-	if got := jobOn(t, env.URL, env.Key, ids[2]); got.Status != api.ExportQueued {
-		t.Fatalf("third job while the worker holds two: %+v, want queued", got)
+	if got := jobOn(t, env.URL, env.Key, ids[slots+1]); got.Status != api.ExportQueued {
+		t.Fatalf("last job while the worker holds %d: %+v, want queued", slots+1, got)
 	}
-	if got := rendered(); !slices.Equal(got, ids[:2]) {
-		t.Fatalf("renders %v, want %v", got, ids[:2])
+	if got := rendered(); !slices.Equal(got, ids[:slots+1]) {
+		t.Fatalf("renders %v, want %v", got, ids[:slots+1])
 	}
 	proxy.Restore()
 	for _, id := range ids {
@@ -79,6 +82,6 @@ func TestObjectStore_workerRendersWhileUploading(t *testing.T) {
 	if got := rendered(); !slices.Equal(got, ids) {
 		t.Fatalf("renders %v, want each of %v once, in order", got, ids)
 	}
-	b := env.Bundle(t, ids[2])
+	b := env.Bundle(t, ids[slots+1])
 	download(t, b.BundleURL, b.SizeBytes)
 }

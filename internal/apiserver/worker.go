@@ -99,10 +99,11 @@ func (l *liveJob) overlay(rec *jobstore.ExportJob) {
 // and renders its next job while the bucket stores this one. A render
 // keeps a core busy, an upload waits on the network; run one after the
 // other, a worker spent a third of each export of the demo site waiting.
-// publishing holds the worker's upload in flight: the worker waits for
-// it before handing over another, so a server renders at most
-// exportWorkers jobs at once and holds at most twice that many.
-func (er *exportRunner) runExport(rec *jobstore.ExportJob, publishing *sync.WaitGroup) {
+// uploads holds a slot for each of the worker's uploads in flight (see
+// uploadsPerWorker): with all taken, the worker waits for one before it
+// hands over another, so a server renders at most exportWorkers jobs at
+// once and holds at most 1+uploadsPerWorker times that many.
+func (er *exportRunner) runExport(rec *jobstore.ExportJob, uploads chan struct{}) {
 	s := er.srv
 	id := rec.JobID
 	if rec.Attempts > maxAttempts {
@@ -149,12 +150,11 @@ func (er *exportRunner) runExport(rec *jobstore.ExportJob, publishing *sync.Wait
 		publish() // nothing to upload
 		return
 	}
-	publishing.Wait()
-	publishing.Add(1)
+	uploads <- struct{}{}
 	s.workers.Add(1) // Close waits for the upload as for the worker
 	go func() {
 		defer s.workers.Done()
-		defer publishing.Done()
+		defer func() { <-uploads }()
 		publish()
 	}()
 }

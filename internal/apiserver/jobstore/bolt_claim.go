@@ -3,7 +3,6 @@ package jobstore
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -11,49 +10,14 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
 
-// modifyExportJob runs edit on the stored record of id inside one write
-// transaction and stores the result, unless edit fails.
-func (s *Bolt) modifyExportJob(id string, edit func(*ExportJob) error) error {
-	return s.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketExportJobs)
-		data := b.Get([]byte(id))
-		if data == nil {
-			return ErrNoRecord
-		}
-		var rec ExportJob
-		if err := json.Unmarshal(data, &rec); err != nil {
-			return fmt.Errorf("decode export job %s: %w", id, err)
-		}
-		if err := edit(&rec); err != nil {
-			return err
-		}
-		out, err := json.Marshal(&rec)
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte(id), out)
-	})
-}
-
 // Watch has nothing to do: this process is the only one that writes.
-func (s *Bolt) Watch(context.Context, func()) {}
-
-// Ping has nothing to reach: the file is open for as long as the store.
-func (s *Bolt) Ping(context.Context) error { return nil }
-
-// SetBundleSize implements Store.
-func (s *Bolt) SetBundleSize(id string, size int64) error {
-	return s.modifyExportJob(id, func(rec *ExportJob) error {
-		rec.BundleSize = size
-		return nil
-	})
-}
+func (s *boltClaims) Watch(context.Context, func()) {}
 
 // ClaimExport walks every job to find the one to claim next (see
 // fairer). A claim follows each start and each finished job, so the walk
 // is paid once per job; the store holds at most maxStoredExports per
 // organization.
-func (s *Bolt) ClaimExport(owner string, now time.Time, lease time.Duration) (*ExportJob, error) {
+func (s *boltClaims) ClaimExport(owner string, now time.Time, lease time.Duration) (*ExportJob, error) {
 	var claimed *ExportJob
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketExportJobs)
@@ -100,8 +64,8 @@ func (s *Bolt) ClaimExport(owner string, now time.Time, lease time.Duration) (*E
 	return claimed, nil
 }
 
-// RenewLease implements Store.
-func (s *Bolt) RenewLease(mine *ExportJob, until time.Time) error {
+// RenewLease implements ClaimStore.
+func (s *boltClaims) RenewLease(mine *ExportJob, until time.Time) error {
 	return s.modifyExportJob(mine.JobID, func(cur *ExportJob) error {
 		if !Holds(cur, mine) {
 			return ErrLeaseLost
@@ -111,8 +75,8 @@ func (s *Bolt) RenewLease(mine *ExportJob, until time.Time) error {
 	})
 }
 
-// CompleteAttempt implements Store.
-func (s *Bolt) CompleteAttempt(mine *ExportJob) error {
+// CompleteAttempt implements ClaimStore.
+func (s *boltClaims) CompleteAttempt(mine *ExportJob) error {
 	return s.modifyExportJob(mine.JobID, func(cur *ExportJob) error {
 		if !Holds(cur, mine) {
 			return ErrLeaseLost
@@ -127,7 +91,7 @@ func (s *Bolt) CompleteAttempt(mine *ExportJob) error {
 // Only one process opens the file (bbolt locks it), so they are orphans:
 // the next claim resumes them at once rather than after their lease. A
 // job the control plane pinned is no orphan and stays pinned.
-func (s *Bolt) ReleaseLeases() error {
+func (s *boltClaims) ReleaseLeases() error {
 	return s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketExportJobs)
 		var fixed [][2][]byte

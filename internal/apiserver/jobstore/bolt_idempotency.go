@@ -67,7 +67,7 @@ func putIdempotency(tx *bolt.Tx, orgID, key string, ir idempotencyRecord) error 
 }
 
 // PruneIdempotency drops keys past the window; the sweeper calls it.
-func (s *Bolt) PruneIdempotency(now time.Time) error {
+func (s *boltExports) PruneIdempotency(now time.Time) error {
 	return s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketIdempotency)
 		var doomed [][]byte

@@ -2,8 +2,6 @@ package jobstore
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -24,7 +22,23 @@ import (
 // the database: there is no row to lock, and a lock on "no rows yet"
 // would not stop two first inserts. The lock ends with the transaction,
 // so a replica that dies mid-start holds nothing.
+//
+// Its methods live on one small type per kind of record, all sharing one
+// pgCore, and reach callers as Postgres's promoted methods: pgAgents
+// (agent jobs, postgres_agent.go), pgExports (export jobs and their
+// idempotency keys, postgres_jobs.go), pgClaims (claims, leases and
+// completions, postgres_claim.go) and pgUpdates (postgres_updates.go).
 type Postgres struct {
+	*pgCore
+	pgAgents
+	pgExports
+	pgClaims
+	pgUpdates
+}
+
+// pgCore is what every kind of record shares: the pool and what counts,
+// faults and coalesces the statements sent through it.
+type pgCore struct {
 	pool  *pgxpool.Pool
 	fault WriteFaults
 	// reads coalesces concurrent export job reads (postgres_reads.go).
@@ -33,7 +47,27 @@ type Postgres struct {
 	statements statementCounter
 }
 
-var _ Store = (*Postgres)(nil)
+// The kinds of record a Postgres keeps, each over the shared core.
+type (
+	pgAgents  struct{ *pgCore }
+	pgExports struct{ *pgCore }
+	pgClaims  struct{ *pgCore }
+	pgUpdates struct{ *pgCore }
+)
+
+var (
+	_ Store       = (*Postgres)(nil)
+	_ AgentStore  = (*pgAgents)(nil)
+	_ ExportStore = (*pgExports)(nil)
+	_ ClaimStore  = (*pgClaims)(nil)
+	_ UpdateStore = (*pgUpdates)(nil)
+)
+
+// newPostgres puts the kinds of record together over core.
+func newPostgres(core *pgCore) *Postgres {
+	return &Postgres{pgCore: core, pgAgents: pgAgents{core}, pgExports: pgExports{core},
+		pgClaims: pgClaims{core}, pgUpdates: pgUpdates{core}}
+}
 
 // Classes of the two-key advisory locks; the second key is hashtext of
 // the organization or project id. A hash collision only makes two
@@ -66,8 +100,8 @@ func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = defaultPoolConns
 	}
-	p := &Postgres{}
-	cfg.ConnConfig.Tracer = &p.statements
+	core := &pgCore{}
+	cfg.ConnConfig.Tracer = &core.statements
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connect to database %s: %w", redact.URL(url), redact.Error(err))
@@ -80,25 +114,25 @@ func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
 		pool.Close()
 		return nil, fmt.Errorf("migrate database: %w", err)
 	}
-	p.pool = pool
-	return p, nil
+	core.pool = pool
+	return newPostgres(core), nil
 }
 
 // Close implements Store.
-func (s *Postgres) Close() error {
+func (s *pgCore) Close() error {
 	s.pool.Close()
 	return nil
 }
 
 // Faults implements Store.
-func (s *Postgres) Faults() *WriteFaults { return &s.fault }
+func (s *pgCore) Faults() *WriteFaults { return &s.fault }
 
 // Ping implements Store.
-func (s *Postgres) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
+func (s *pgCore) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
 
 // write runs fn in one transaction, or fails the way a lost database
 // would when a test says so.
-func (s *Postgres) write(fn func(ctx context.Context, tx pgx.Tx) error) error {
+func (s *pgCore) write(fn func(ctx context.Context, tx pgx.Tx) error) error {
 	if err := s.fault.check(); err != nil {
 		return err
 	}
@@ -109,82 +143,9 @@ func opCtx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), pgOpTimeout)
 }
 
-// CreateAgentJob implements Store.
-func (s *Postgres) CreateAgentJob(rec *AgentJob, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
-	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockAgentProject, rec.ProjectID); err != nil {
-			return err
-		}
-		if oldest, limited, err = pgAgentLimited(ctx, tx, rec.ProjectID, limit, since); err != nil || limited {
-			return err
-		}
-		var next int64
-		if err := tx.QueryRow(ctx, `INSERT INTO counters (name, value) VALUES ($1, 1)
-			ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value`, "pr/"+rec.ProjectID).Scan(&next); err != nil {
-			return err
-		}
-		rec.PRNumber = uint64(next) //nolint:gosec // G115: counts up from 1, never negative
-		data, err := json.Marshal(rec)
-		if err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, "INSERT INTO agent_jobs (id, project_id, created_at, record) VALUES ($1, $2, $3, $4)",
-			rec.ID, rec.ProjectID, rec.CreatedAt, data)
-		return err
-	})
-	return oldest, limited, err
-}
-
-// AgentJob implements Store.
-func (s *Postgres) AgentJob(id string) (*AgentJob, error) {
-	ctx, cancel := opCtx()
-	defer cancel()
-	var rec AgentJob
-	return &rec, scanRecord(s.pool.QueryRow(ctx, "SELECT record FROM agent_jobs WHERE id = $1", id), &rec)
-}
-
-// ForceAgentState implements Store.
-func (s *Postgres) ForceAgentState(id string, f *AgentForced) (rec *AgentJob, err error) {
-	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
-		rec = &AgentJob{}
-		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM agent_jobs WHERE id = $1 FOR UPDATE", id), rec); err != nil {
-			return err
-		}
-		rec.Forced = f
-		data, err := json.Marshal(rec)
-		if err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, "UPDATE agent_jobs SET record = $2 WHERE id = $1", id, data)
-		return err
-	})
-	return rec, err
-}
-
-// scanRecord decodes the one JSON record row returns, or ErrNoRecord.
-func scanRecord(row pgx.Row, v any) error {
-	var data []byte
-	if err := row.Scan(&data); err != nil {
-		if errors.Is(err, pgx.ErrNoRows) {
-			return ErrNoRecord
-		}
-		return err
-	}
-	return json.Unmarshal(data, v)
-}
-
-// DeleteAgentJobsBefore implements Store.
-func (s *Postgres) DeleteAgentJobsBefore(cutoff time.Time) (int, error) {
-	return s.deleteAgentJobs("DELETE FROM agent_jobs WHERE created_at < $1", cutoff)
-}
-
-// DeleteOrgAgentJobs implements Store.
-func (s *Postgres) DeleteOrgAgentJobs(orgID string) (int, error) {
-	return s.deleteAgentJobs("DELETE FROM agent_jobs WHERE record->>'orgId' = $1", orgID)
-}
-
-// deleteAgentJobs runs a DELETE of agent jobs and counts them.
-func (s *Postgres) deleteAgentJobs(query string, arg any) (int, error) {
+// deleteAgentJobs runs a DELETE of agent jobs (or, for pgUpdates, of
+// updates) and counts them.
+func (s *pgCore) deleteAgentJobs(query string, arg any) (int, error) {
 	n := 0
 	err := s.write(func(ctx context.Context, tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, query, arg)
@@ -192,81 +153,4 @@ func (s *Postgres) deleteAgentJobs(query string, arg any) (int, error) {
 		return err
 	})
 	return n, err
-}
-
-// CreateExportJob implements Store.
-func (s *Postgres) CreateExportJob(rec *ExportJob, idemKey, hash string, lim Limits) (existing *ExportJob, err error) {
-	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockExportOrg, rec.OrgID); err != nil {
-			return err
-		}
-		if idemKey != "" {
-			prev, err := s.idempotentLookup(ctx, tx, rec.OrgID, idemKey, hash, rec.CreatedAt)
-			if err != nil || prev != nil {
-				existing = prev
-				return err
-			}
-		}
-		var active, stored int
-		var size int64
-		if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status IN ('queued', 'running')), count(*), coalesce(sum(stored_bytes), 0)
-			FROM export_jobs WHERE org_id = $1`, rec.OrgID).Scan(&active, &stored, &size); err != nil {
-			return err
-		}
-		if err := lim.check(active, stored, size); err != nil {
-			return err
-		}
-		if err := putPGExportJob(ctx, tx, rec); err != nil {
-			return err
-		}
-		if err := notifyClaimable(ctx, tx); err != nil {
-			return err
-		}
-		if idemKey == "" {
-			return nil
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO export_idempotency (org_id, key, request_hash, job_id, created_at) VALUES ($1, $2, $3, $4, $5)
-			ON CONFLICT (org_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, job_id = EXCLUDED.job_id, created_at = EXCLUDED.created_at`,
-			rec.OrgID, idemKey, hash, rec.JobID, rec.CreatedAt)
-		return err
-	})
-	return existing, err
-}
-
-// idempotentLookup is the PostgreSQL twin of the bbolt one: the job an
-// earlier start with key created, nil when none counts any more, or
-// ErrIdempotencyConflict.
-func (s *Postgres) idempotentLookup(ctx context.Context, tx pgx.Tx, orgID, key, hash string, now time.Time) (*ExportJob, error) {
-	var prevHash, jobID string
-	var created time.Time
-	err := tx.QueryRow(ctx, "SELECT request_hash, job_id, created_at FROM export_idempotency WHERE org_id = $1 AND key = $2",
-		orgID, key).Scan(&prevHash, &jobID, &created)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !now.Before(created.Add(IdempotencyWindow)) {
-		return nil, nil
-	}
-	var rec ExportJob
-	switch err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1", jobID), &rec); {
-	case errors.Is(err, ErrNoRecord):
-		return nil, nil
-	case err != nil:
-		return nil, err
-	}
-	if prevHash != hash {
-		return nil, ErrIdempotencyConflict
-	}
-	return &rec, nil
-}
-
-// PruneIdempotency implements Store.
-func (s *Postgres) PruneIdempotency(now time.Time) error {
-	return s.write(func(ctx context.Context, tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, "DELETE FROM export_idempotency WHERE created_at <= $1", now.Add(-IdempotencyWindow))
-		return err
-	})
 }

@@ -32,7 +32,7 @@ func pgAgentLimited(ctx context.Context, tx pgx.Tx, projectID string, limit int,
 // AddAgentMessage locks the project before the job's row, the order
 // CreateAgentJob takes the project lock in too, so the two cannot
 // deadlock.
-func (s *Postgres) AddAgentMessage(id string, msg AgentMessage, limit int, since time.Time,
+func (s *pgAgents) AddAgentMessage(id string, msg AgentMessage, limit int, since time.Time,
 	accept func(*AgentJob) error,
 ) (rec *AgentJob, oldest time.Time, limited bool, err error) {
 	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
@@ -70,4 +70,78 @@ func (s *Postgres) AddAgentMessage(id string, msg AgentMessage, limit int, since
 		return err
 	})
 	return rec, oldest, limited, err
+}
+
+// CreateAgentJob implements AgentStore.
+func (s *pgAgents) CreateAgentJob(rec *AgentJob, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
+	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockAgentProject, rec.ProjectID); err != nil {
+			return err
+		}
+		if oldest, limited, err = pgAgentLimited(ctx, tx, rec.ProjectID, limit, since); err != nil || limited {
+			return err
+		}
+		var next int64
+		if err := tx.QueryRow(ctx, `INSERT INTO counters (name, value) VALUES ($1, 1)
+			ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value`, "pr/"+rec.ProjectID).Scan(&next); err != nil {
+			return err
+		}
+		rec.PRNumber = uint64(next) //nolint:gosec // G115: counts up from 1, never negative
+		data, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, "INSERT INTO agent_jobs (id, project_id, created_at, record) VALUES ($1, $2, $3, $4)",
+			rec.ID, rec.ProjectID, rec.CreatedAt, data)
+		return err
+	})
+	return oldest, limited, err
+}
+
+// AgentJob implements AgentStore.
+func (s *pgAgents) AgentJob(id string) (*AgentJob, error) {
+	ctx, cancel := opCtx()
+	defer cancel()
+	var rec AgentJob
+	return &rec, scanRecord(s.pool.QueryRow(ctx, "SELECT record FROM agent_jobs WHERE id = $1", id), &rec)
+}
+
+// ForceAgentState implements AgentStore.
+func (s *pgAgents) ForceAgentState(id string, f *AgentForced) (rec *AgentJob, err error) {
+	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
+		rec = &AgentJob{}
+		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM agent_jobs WHERE id = $1 FOR UPDATE", id), rec); err != nil {
+			return err
+		}
+		rec.Forced = f
+		data, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, "UPDATE agent_jobs SET record = $2 WHERE id = $1", id, data)
+		return err
+	})
+	return rec, err
+}
+
+// scanRecord decodes the one JSON record row returns, or ErrNoRecord.
+func scanRecord(row pgx.Row, v any) error {
+	var data []byte
+	if err := row.Scan(&data); err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			return ErrNoRecord
+		}
+		return err
+	}
+	return json.Unmarshal(data, v)
+}
+
+// DeleteAgentJobsBefore implements AgentStore.
+func (s *pgAgents) DeleteAgentJobsBefore(cutoff time.Time) (int, error) {
+	return s.deleteAgentJobs("DELETE FROM agent_jobs WHERE created_at < $1", cutoff)
+}
+
+// DeleteOrgAgentJobs implements AgentStore.
+func (s *pgAgents) DeleteOrgAgentJobs(orgID string) (int, error) {
+	return s.deleteAgentJobs("DELETE FROM agent_jobs WHERE record->>'orgId' = $1", orgID)
 }

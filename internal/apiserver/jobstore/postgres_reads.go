@@ -170,7 +170,7 @@ type PoolStats struct {
 }
 
 // PoolStats returns the pool's figures now.
-func (s *Postgres) PoolStats() PoolStats {
+func (s *pgCore) PoolStats() PoolStats {
 	st := s.pool.Stat()
 	return PoolStats{
 		Acquires: st.AcquireCount(), Waits: st.EmptyAcquireCount(), AcquireTime: st.AcquireDuration(),

@@ -14,10 +14,8 @@ import (
 // last slot or start behind the same update.
 const lockUpdateProject int32 = 0x646f6303
 
-var _ UpdateStore = (*Postgres)(nil)
-
 // CreateUpdate implements UpdateStore.
-func (s *Postgres) CreateUpdate(rec *Update, limit int, now time.Time, prepare func(prev *Update)) (firstEnd time.Time, limited bool, err error) {
+func (s *pgUpdates) CreateUpdate(rec *Update, limit int, now time.Time, prepare func(prev *Update)) (firstEnd time.Time, limited bool, err error) {
 	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockUpdateProject, rec.ProjectID); err != nil {
 			return err
@@ -56,7 +54,7 @@ func (s *Postgres) CreateUpdate(rec *Update, limit int, now time.Time, prepare f
 }
 
 // Update implements UpdateStore.
-func (s *Postgres) Update(id string) (*Update, error) {
+func (s *pgUpdates) Update(id string) (*Update, error) {
 	ctx, cancel := opCtx()
 	defer cancel()
 	var rec Update
@@ -64,11 +62,11 @@ func (s *Postgres) Update(id string) (*Update, error) {
 }
 
 // DeleteUpdatesBefore implements UpdateStore.
-func (s *Postgres) DeleteUpdatesBefore(cutoff time.Time) (int, error) {
+func (s *pgUpdates) DeleteUpdatesBefore(cutoff time.Time) (int, error) {
 	return s.deleteAgentJobs("DELETE FROM doc_updates WHERE created_at < $1", cutoff)
 }
 
 // DeleteOrgUpdates implements UpdateStore.
-func (s *Postgres) DeleteOrgUpdates(orgID string) (int, error) {
+func (s *pgUpdates) DeleteOrgUpdates(orgID string) (int, error) {
 	return s.deleteAgentJobs("DELETE FROM doc_updates WHERE org_id = $1", orgID)
 }

@@ -3,8 +3,6 @@ package jobstore
 import (
 	"context"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // exportChannel is the LISTEN/NOTIFY channel on which a replica says that
@@ -18,18 +16,11 @@ const (
 	listenRetryMax   = 5 * time.Second
 )
 
-// notifyClaimable tells the other replicas, when tx commits, that a job
-// may be claimed.
-func notifyClaimable(ctx context.Context, tx pgx.Tx) error {
-	_, err := tx.Exec(ctx, "SELECT pg_notify($1, '')", exportChannel)
-	return err
-}
-
 // Watch listens on exportChannel on a connection of its own, taken out of
 // the pool, and reconnects with back-off when it drops. The workers' poll
 // covers whatever is missed in between (and leases that end, which
 // nobody announces).
-func (s *Postgres) Watch(ctx context.Context, wake func()) {
+func (s *pgClaims) Watch(ctx context.Context, wake func()) {
 	wait := listenRetryFirst
 	for ctx.Err() == nil {
 		if s.listen(ctx, wake) {
@@ -47,7 +38,7 @@ func (s *Postgres) Watch(ctx context.Context, wake func()) {
 
 // listen serves one connection until it fails or ctx ends, reporting
 // whether it got as far as listening.
-func (s *Postgres) listen(ctx context.Context, wake func()) (listened bool) {
+func (s *pgClaims) listen(ctx context.Context, wake func()) (listened bool) {
 	pc, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return false

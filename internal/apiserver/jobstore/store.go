@@ -11,13 +11,29 @@ import (
 )
 
 // Store is where the server keeps its state: agent jobs, export jobs
-// with their claims and leases, idempotency keys and counters. Bolt
-// (one file, one process) is the embedded default; Postgres (PostgreSQL)
-// is shared by replicas. Every check-and-write that a limit or a claim
+// with their claims and leases, idempotency keys, counters and
+// documentation updates, one interface per kind of record. Bolt (one
+// file, one process) is the embedded default; Postgres (PostgreSQL) is
+// shared by replicas. Every check-and-write that a limit or a claim
 // depends on is one method, so each backend can make it one transaction.
 type Store interface {
+	AgentStore
+	ExportStore
+	ClaimStore
 	UpdateStore
 
+	// Ping reports whether the store can be reached, for /readyz.
+	Ping(ctx context.Context) error
+
+	// Faults lets tests make writes fail as a full disk or a lost
+	// database would.
+	Faults() *WriteFaults
+	Close() error
+}
+
+// AgentStore keeps agent jobs with their follow-up messages and the
+// projects' pull request counters.
+type AgentStore interface {
 	// CreateAgentJob stores rec unless the project already has limit jobs
 	// created after since; then it returns the creation time of the oldest
 	// of those, from which the caller computes Retry-After. It numbers the
@@ -41,7 +57,11 @@ type Store interface {
 	// DeleteOrgAgentJobs drops every agent job of an organization, for a
 	// reset through the control plane.
 	DeleteOrgAgentJobs(orgID string) (int, error)
+}
 
+// ExportStore keeps export job records, with the organizations' limits
+// and the idempotency keys checked when one is created.
+type ExportStore interface {
 	// CreateExportJob stores rec with its checks: an earlier start with
 	// the same idempotency key returns that job instead (or
 	// ErrIdempotencyConflict), and the organization's limits refuse it
@@ -58,7 +78,11 @@ type Store interface {
 	DeleteExportJob(id string) error
 	// PruneIdempotency drops keys past IdempotencyWindow.
 	PruneIdempotency(now time.Time) error
+}
 
+// ClaimStore hands export jobs to workers: who renders a job, until when,
+// and whose outcome counts.
+type ClaimStore interface {
 	// ClaimExport takes the oldest job that is queued, or running under
 	// a lease that ended before now, for owner until now+lease: it is
 	// marked running, its attempt counted and its progress reset. It
@@ -76,14 +100,6 @@ type Store interface {
 	// claimable, until ctx ends; a store only one process uses has
 	// nothing to watch and returns at once.
 	Watch(ctx context.Context, wake func())
-
-	// Ping reports whether the store can be reached, for /readyz.
-	Ping(ctx context.Context) error
-
-	// Faults lets tests make writes fail as a full disk or a lost
-	// database would.
-	Faults() *WriteFaults
-	Close() error
 }
 
 var (

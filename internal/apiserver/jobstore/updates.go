@@ -60,11 +60,9 @@ var (
 	bucketUpdateIndex = []byte("doc_updates_by_project_end")
 )
 
-var _ UpdateStore = (*Bolt)(nil)
-
 // CreateUpdate implements UpdateStore. The buckets are created on first
 // use, so a data dir from before updates existed needs nothing done.
-func (s *Bolt) CreateUpdate(rec *Update, limit int, now time.Time, prepare func(prev *Update)) (firstEnd time.Time, limited bool, err error) {
+func (s *boltUpdates) CreateUpdate(rec *Update, limit int, now time.Time, prepare func(prev *Update)) (firstEnd time.Time, limited bool, err error) {
 	err = s.update(func(tx *bolt.Tx) error {
 		recs, err := tx.CreateBucketIfNotExists(bucketUpdates)
 		if err != nil {
@@ -127,7 +125,7 @@ func hasPrefix(k, prefix []byte) bool {
 }
 
 // Update implements UpdateStore.
-func (s *Bolt) Update(id string) (*Update, error) {
+func (s *boltUpdates) Update(id string) (*Update, error) {
 	var rec Update
 	err := s.db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketUpdates)
@@ -144,16 +142,16 @@ func (s *Bolt) Update(id string) (*Update, error) {
 }
 
 // DeleteUpdatesBefore implements UpdateStore.
-func (s *Bolt) DeleteUpdatesBefore(cutoff time.Time) (int, error) {
+func (s *boltUpdates) DeleteUpdatesBefore(cutoff time.Time) (int, error) {
 	return s.deleteUpdatesWhere(func(u *Update) bool { return u.CreatedAt.Before(cutoff) })
 }
 
 // DeleteOrgUpdates implements UpdateStore.
-func (s *Bolt) DeleteOrgUpdates(orgID string) (int, error) {
+func (s *boltUpdates) DeleteOrgUpdates(orgID string) (int, error) {
 	return s.deleteUpdatesWhere(func(u *Update) bool { return u.OrgID == orgID })
 }
 
-func (s *Bolt) deleteUpdatesWhere(doomed func(*Update) bool) (int, error) {
+func (s *boltUpdates) deleteUpdatesWhere(doomed func(*Update) bool) (int, error) {
 	n := 0
 	err := s.update(func(tx *bolt.Tx) error {
 		recs, idx := tx.Bucket(bucketUpdates), tx.Bucket(bucketUpdateIndex)

@@ -1,0 +1,123 @@
+package jobstore
+
+import (
+	"encoding/json"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+)
+
+// PutExportJob implements ExportStore.
+func (s *boltExports) PutExportJob(rec *ExportJob) error {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	return s.update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketExportJobs).Put([]byte(rec.JobID), data)
+	})
+}
+
+// ExportJob implements ExportStore.
+func (s *boltExports) ExportJob(id string) (*ExportJob, error) {
+	var rec *ExportJob
+	err := s.db.View(func(tx *bolt.Tx) error {
+		data := tx.Bucket(bucketExportJobs).Get([]byte(id))
+		if data == nil {
+			s.decoded.forget(id)
+			return ErrNoRecord
+		}
+		var err error
+		rec, err = s.decoded.decode(id, data)
+		return err
+	})
+	if err != nil {
+		return &ExportJob{}, err
+	}
+	return rec, nil
+}
+
+// ExportJobs implements ExportStore.
+func (s *boltExports) ExportJobs() ([]*ExportJob, error) {
+	var out []*ExportJob
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketExportJobs).ForEach(func(_, v []byte) error {
+			var rec ExportJob
+			if err := json.Unmarshal(v, &rec); err != nil {
+				return err
+			}
+			out = append(out, &rec)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// DeleteExportJob implements ExportStore.
+func (s *boltExports) DeleteExportJob(id string) error {
+	return s.update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketExportJobs).Delete([]byte(id))
+	})
+}
+
+// CreateExportJob checks and inserts in one transaction, so concurrent
+// starts cannot slip past a limit together.
+func (s *boltExports) CreateExportJob(rec *ExportJob, idemKey, hash string, lim Limits) (existing *ExportJob, err error) {
+	err = s.update(func(tx *bolt.Tx) error {
+		if idemKey != "" {
+			prev, err := idempotentLookup(tx, rec.OrgID, idemKey, hash, rec.CreatedAt)
+			if err != nil || prev != nil {
+				existing = prev
+				return err
+			}
+		}
+		active, stored, size := 0, 0, int64(0)
+		err := tx.Bucket(bucketExportJobs).ForEach(func(_, v []byte) error {
+			var other struct {
+				OrgID      string `json:"orgId"`
+				Status     string `json:"status"`
+				SiteBytes  int64  `json:"siteBytes"`
+				BundleSize int64  `json:"bundleSize"`
+			}
+			if err := json.Unmarshal(v, &other); err != nil {
+				return err
+			}
+			if other.OrgID != rec.OrgID {
+				return nil
+			}
+			stored++
+			size += other.SiteBytes + other.BundleSize
+			if other.Status == api.ExportQueued || other.Status == api.ExportRunning {
+				active++
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := lim.check(active, stored, size); err != nil {
+			return err
+		}
+		data, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketExportJobs).Put([]byte(rec.JobID), data); err != nil {
+			return err
+		}
+		if idemKey != "" {
+			return putIdempotency(tx, rec.OrgID, idemKey, idempotencyRecord{RequestHash: hash, JobID: rec.JobID, CreatedAt: rec.CreatedAt})
+		}
+		return nil
+	})
+	return existing, err
+}
+
+// SetBundleSize implements ExportStore.
+func (s *boltExports) SetBundleSize(id string, size int64) error {
+	return s.modifyExportJob(id, func(rec *ExportJob) error {
+		rec.BundleSize = size
+		return nil
+	})
+}
