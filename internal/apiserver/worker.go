@@ -220,7 +220,7 @@ func (er *exportRunner) render(leaseCtx context.Context, rec *jobstore.ExportJob
 	if err != nil {
 		return nil, err
 	}
-	if err := syncTree(partial); err != nil {
+	if err := fsutil.SyncTree(partial); err != nil {
 		return nil, fmt.Errorf("sync export: %w", err)
 	}
 	// Publish only while holding the job: a worker whose lease lapsed

@@ -1,5 +1,6 @@
 // Package fsutil holds the crash-safe file writes that the server's state
-// (keys, the demo key) and the test cluster's kept state share.
+// (keys, the demo key, each export's site before its rename into place)
+// and the test cluster's kept state share.
 package fsutil
 
 import (

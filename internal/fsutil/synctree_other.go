@@ -1,15 +1,15 @@
 //go:build !linux
 
-package apiserver
+package fsutil
 
 import (
 	"os"
 	"path/filepath"
 )
 
-// syncTree fsyncs every file and directory under root, so that the rename
+// SyncTree fsyncs every file and directory under root, so that the rename
 // that publishes it happens after its content is durable.
-func syncTree(root string) error {
+func SyncTree(root string) error {
 	return filepath.WalkDir(root, func(path string, _ os.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -1,4 +1,4 @@
-package apiserver
+package fsutil
 
 import (
 	"os"
@@ -6,10 +6,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// syncTree makes everything under root durable before the rename that
+// SyncTree makes everything under root durable before the rename that
 // publishes it. syncfs(2) flushes the whole file system in one call, which
 // is far cheaper than an fsync per page on a 2,000-page export.
-func syncTree(root string) error {
+func SyncTree(root string) error {
 	f, err := os.Open(root)
 	if err != nil {
 		return err
