@@ -29,11 +29,7 @@ func iconOf(t *tag) markup.HTML {
 	if !ok {
 		return markup.HTML{}
 	}
-	var b markup.Builder
-	b.Markup(`<img class="i" src="`)
-	b.URL(u)
-	b.Markup(`" alt="">`)
-	return b.Fragment()
+	return icons.Image(u)
 }
 
 // iconSize is <Icon size>: a number of pixels, as CSS, or "" when absent

@@ -62,11 +62,7 @@ func (f *iconDrawer) iconImage(ref, where string, prefix markup.Prefix) markup.H
 		f.warn("%s: the icon %q is neither an icon name nor a file of the source; left out", where, ref)
 		return markup.HTML{}
 	}
-	var b markup.Builder
-	b.Markup(`<img class="i" src="`)
-	b.URL(u)
-	b.Markup(`" alt="">`)
-	return b.Fragment()
+	return icons.Image(u)
 }
 
 // FillIcons draws the icon slots MDX left in a page of file: icons by

@@ -48,6 +48,16 @@ type Ref struct {
 	Library string
 }
 
+// Image draws an icon given as an image at u, sized and aligned as an
+// icon by name (class "i"); decorative, as the label beside it names it.
+func Image(u markup.URL) markup.HTML {
+	var b markup.Builder
+	b.Markup(`<img class="i" src="`)
+	b.URL(u)
+	b.Markup(`" alt="">`)
+	return b.Fragment()
+}
+
 // IsImage reports whether an icon value is an image rather than a name:
 // a URL, a path, or a file name with an image extension. The platform
 // draws those as images; names never hold a slash or a dot.
