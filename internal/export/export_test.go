@@ -35,6 +35,25 @@ func exportTo(t *testing.T, req Request) (string, *bundle.Manifest) {
 	return dir, m
 }
 
+// dirFS reads a directory of testdata into memory.
+func dirFS(t testing.TB, root string) fstest.MapFS {
+	t.Helper()
+	m := fstest.MapFS{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		m[filepath.ToSlash(rel)] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func readOut(t *testing.T, dir, rel string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
