@@ -244,7 +244,7 @@ func (j *pipeline) plan() error {
 	j.link.warn = j.warn
 	j.untrusted = &untrusted{md: j.e.md, link: j.link, warn: j.warn, mdFor: func(key string) goldmark.Markdown {
 		if p := j.byKey[key]; p != nil {
-			return j.e.markdownIn(j.frame.UI(j.frame.Section(p)))
+			return j.e.markdownIn(j.frame.PageUI(p))
 		}
 		return j.e.md
 	}}

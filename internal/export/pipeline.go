@@ -125,7 +125,8 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		// only when the page shows a panel.
 		mdxPanel = j.api.MDXPanel(ap, func() []*mdx.ParamField { return mdx.ParamFields(string(p.Body), j.read.loadSnippet) })
 	}
-	ui := j.frame.UI(j.frame.Section(p))
+	sec := j.frame.Section(p)
+	ui := j.frame.UI(sec)
 	doc := mdx.PreprocessPageIn(string(p.Body), j.read.loadSnippet, p.File, componentLabels(ui))
 	// The copy is written next to the page; llms-full.txt reads it back.
 	md := j.mach.PageMarkdown(ctx, p)
@@ -166,8 +167,8 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	noindex := j.mach.Noindex(p)
 	if !noindex {
 		section := ""
-		if s := j.frame.Section(p); s != nil {
-			section = s.Label
+		if sec != nil {
+			section = sec.Label
 		}
 		if err := j.search.Add(i, newSearchEntry(p, hs, content), section); err != nil {
 			return fmt.Errorf("%s: search index: %w", p.File, err)
@@ -189,7 +190,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if cols = cols && len(ex.Request)+len(ex.Response) > 0; cols {
 		mode = site.ModeWide // the examples column takes the place of the contents
 	}
-	chrome := frame.MarkCurrent(j.frame.Chrome(j.frame.Section(p), prefix, mode), prefix, p.Out)
+	chrome := frame.MarkCurrent(j.frame.Chrome(sec, prefix, mode), prefix, p.Out)
 	b := &buf.page
 	b.Reset()
 	// One allocation for the whole page: the sidebar of a large section
@@ -203,9 +204,8 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if j.kind != KindAirGapped { // an air-gapped page keeps no inline or remote script
 		scripts = csp.PageScripts(content)
 	}
-	u := j.frame.UI(j.frame.Section(p))
 	meta := markup.Concat(j.mach.MetaHTML(p, noindex), machines.MDAlternate(p))
-	j.frame.Head(b, u, p.Title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.Key, ""), prefix, noindex, meta, scripts)
+	j.frame.Head(b, ui, p.Title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.Key, ""), prefix, noindex, meta, scripts)
 	b.HTML(chrome)
 	if cols {
 		b.Markup(`<main id="content" class="main"><article class="page page-cols">`)
@@ -223,7 +223,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 			b.Text(p.FM.Description)
 			b.Markup(`</p>`)
 		}
-		j.frame.DownloadSpecLink(b, prefix, u)
+		j.frame.DownloadSpecLink(b, prefix, ui)
 		j.mach.PageActions(b, p, md)
 		b.Markup(`</header>`)
 	}
@@ -256,10 +256,10 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		b.Markup(`</div>`)
 	}
 	b.Markup(`</article>`)
-	j.frame.Footer(b, j.frame.Section(p), prefix)
+	j.frame.Footer(b, sec, prefix)
 	b.Markup(`</main>`)
 	if mode.TOC() {
-		frame.TOC(b, hs, u)
+		frame.TOC(b, hs, ui)
 	}
 	frame.Tail(b, prefix)
 	buf.out = append(buf.out[:0], md...)
