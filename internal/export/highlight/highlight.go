@@ -13,7 +13,6 @@
 package highlight
 
 import (
-	"bufio"
 	"io"
 	"strings"
 	"sync"
@@ -38,11 +37,7 @@ var (
 // HTML formatter escapes the code).
 func Code(lang, code string) (markup.HTML, error) {
 	var sb strings.Builder
-	w := bufio.NewWriter(&sb)
-	if err := Write(w, lang, code); err != nil {
-		return markup.HTML{}, err
-	}
-	if err := w.Flush(); err != nil {
+	if err := Write(&sb, lang, code); err != nil {
 		return markup.HTML{}, err
 	}
 	return markup.Rendered(sb.String()), nil
@@ -55,15 +50,16 @@ func Code(lang, code string) (markup.HTML, error) {
 // written and the caller shows Plain instead.
 func Write(w io.Writer, lang, code string) error {
 	var it chroma.Iterator
-	if fast, ok := lookupLexer(lang).(*firstCharLexer); ok {
-		tokens, err := fast.Tokens(code)
+	switch l := lookupLexer(lang).(type) {
+	case *firstCharLexer:
+		tokens, err := l.Tokens(code)
 		if err != nil {
 			return err
 		}
 		it = chroma.Literator(tokens...)
-	} else {
+	default:
 		var err error
-		if it, err = chroma.Coalesce(lookupLexer(lang)).Tokenise(nil, code); err != nil {
+		if it, err = chroma.Coalesce(l).Tokenise(nil, code); err != nil {
 			return err
 		}
 	}
