@@ -121,28 +121,5 @@ func visibleText(b []byte, limit int) string {
 	return html.UnescapeString(s)
 }
 
-// IndexJS renders the index as a script that assigns a global. A
-// script, unlike fetch or XHR, loads from file:// in every browser.
-// all holds an entry per page, empty for a page kept out of the index;
-// section names the navigation section of page i, or "". The vocabulary
-// is a second global: every distinct lower-case word of the index,
-// sorted and space-separated. app.js matches a query's words against it
-// (exactly, by prefix, with a typo) and then looks for the words it found
-// in the text, so the browser never has to cut all the text into words
-// itself before the first result. An export builds the same script page
-// by page with a SearchIndex.
-func IndexJS(all []SearchEntry, section func(i int) string) ([]byte, error) {
-	x := NewSearchIndex(len(all))
-	for i, e := range all {
-		if e.URL == "" {
-			continue // noindex pages
-		}
-		if err := x.Add(i, e, section(i)); err != nil {
-			return nil, err
-		}
-	}
-	return x.JS()
-}
-
 // searchWord is a word as app.js reads one: a run of letters and digits.
 var searchWord = regexp.MustCompile(`[\pL\pN]+`)

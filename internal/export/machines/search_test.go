@@ -37,7 +37,7 @@ func TestIndexJS_skipsUnindexedAndEscapes(t *testing.T) {
 		{}, // a noindex page
 		{Title: "B", URL: "b.html", Parts: [][3]string{{"", "", "Beta words"}}},
 	}
-	js, err := IndexJS(all, func(i int) string {
+	js, err := indexJS(all, func(i int) string {
 		if i == 2 {
 			return "Guides"
 		}
@@ -59,4 +59,21 @@ func TestIndexJS_skipsUnindexedAndEscapes(t *testing.T) {
 	if !strings.Contains(s, `"1 a alert b beta script see words"`) {
 		t.Errorf("vocabulary wrong: %s", s)
 	}
+}
+
+// indexJS is the script of the entries all, one per page, with an empty
+// entry for a page kept out of the index; section names the navigation
+// section of page i, or "". It adds them to a SearchIndex as an export's
+// workers do.
+func indexJS(all []SearchEntry, section func(i int) string) ([]byte, error) {
+	x := NewSearchIndex(len(all))
+	for i, e := range all {
+		if e.URL == "" {
+			continue // noindex pages
+		}
+		if err := x.Add(i, e, section(i)); err != nil {
+			return nil, err
+		}
+	}
+	return x.JS()
 }

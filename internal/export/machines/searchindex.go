@@ -15,7 +15,7 @@ import (
 // of every export, and it held each entry's text twice, as strings and
 // in the encoding buffer, at the export's memory peak.
 type SearchIndex struct {
-	entries [][]byte // per page, as IndexJS writes it; nil for a page kept out
+	entries [][]byte // per page, as JS writes it; nil for a page kept out
 
 	mu    sync.Mutex
 	words map[string]struct{} // the distinct lower-case words of every entry
@@ -33,8 +33,8 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string) error {
 	if section != "" {
 		e.Section = section
 	}
-	// json.Marshal escapes <, > and & as the encoder of IndexJS did, so
-	// "</script>" in page text stays harmless.
+	// json.Marshal escapes <, > and &, so "</script>" in page text stays
+	// harmless.
 	enc, err := json.Marshal(e)
 	if err != nil {
 		return err
@@ -63,8 +63,14 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string) error {
 	return nil
 }
 
-// JS renders the index as a script that assigns two globals, the entries
-// and the vocabulary (see IndexJS). Call it once every page was added.
+// JS renders the index as a script that assigns two globals; a script,
+// unlike fetch or XHR, loads from file:// in every browser. The first is
+// the entries, the second the vocabulary: every distinct lower-case word
+// of the index, sorted and space-separated. app.js matches a query's
+// words against it (exactly, by prefix, with a typo) and then looks for
+// the words it found in the text, so the browser never has to cut all
+// the text into words itself before the first result. Call it once every
+// page was added.
 func (x *SearchIndex) JS() ([]byte, error) {
 	words := make([]string, 0, len(x.words))
 	for w := range x.words {
