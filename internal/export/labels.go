@@ -23,21 +23,10 @@ func mdxLabels(u uitext.Text) mdx.Labels {
 		RequestExample: u.T("requestExample"), ResponseExample: u.T("responseExample")}
 }
 
-// componentLabels are mdxLabels of u's language, made once per language
-// for the pages' components.
-func componentLabels(u uitext.Text) mdx.Labels {
-	if u.IsEnglish() {
-		return mdx.EnglishLabels
-	}
-	if l, ok := componentLabelsByLang.Load(u.Code()); ok {
-		return l.(mdx.Labels)
-	}
-	l, _ := componentLabelsByLang.LoadOrStore(u.Code(), mdxLabels(u))
-	return l.(mdx.Labels)
-}
-
-// componentLabelsByLang holds componentLabels' values by language code.
-var componentLabelsByLang sync.Map
+// componentLabels are mdxLabels of u's language, for the pages'
+// components: the ones the API pages' labels already hold (their Code),
+// made once per language.
+func componentLabels(u uitext.Text) mdx.Labels { return apiLabels(u).Code }
 
 // apiLabels are the labels of the API pages and their playground, made
 // once per language; English pages get apipages.EnglishLabels, so their
