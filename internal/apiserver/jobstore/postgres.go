@@ -136,7 +136,9 @@ func (s *pgCore) write(fn func(ctx context.Context, tx pgx.Tx) error) error {
 	if err := s.fault.check(); err != nil {
 		return err
 	}
-	return s.tx(fn)
+	ctx, cancel := opCtx()
+	defer cancel()
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return fn(ctx, tx) })
 }
 
 func opCtx() (context.Context, context.CancelFunc) {
