@@ -145,9 +145,9 @@ func opCtx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), pgOpTimeout)
 }
 
-// deleteAgentJobs runs a DELETE of agent jobs (or, for pgUpdates, of
-// updates) and counts them.
-func (s *pgCore) deleteAgentJobs(query string, arg any) (int, error) {
+// deleteRows runs one DELETE (of agent jobs or of updates) and counts
+// the rows it dropped.
+func (s *pgCore) deleteRows(query string, arg any) (int, error) {
 	n := 0
 	err := s.write(func(ctx context.Context, tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, query, arg)
