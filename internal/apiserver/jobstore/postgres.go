@@ -26,8 +26,9 @@ import (
 // Its methods live on one small type per kind of record, all sharing one
 // pgCore, and reach callers as Postgres's promoted methods: pgAgents
 // (agent jobs, postgres_agent.go), pgExports (export jobs and their
-// idempotency keys, postgres_jobs.go), pgClaims (claims, leases and
-// completions, postgres_claim.go) and pgUpdates (postgres_updates.go).
+// idempotency keys, postgres_jobs.go and postgres_create.go), pgClaims
+// (claims, leases and completions, postgres_claim.go, and the watch for
+// claimable jobs, postgres_watch.go) and pgUpdates (postgres_updates.go).
 type Postgres struct {
 	*pgCore
 	pgAgents
