@@ -188,7 +188,7 @@ func New(opts Options) (*Server, error) {
 		exporter:  opts.Exporter,
 		strict:    opts.Strict,
 	}
-	s.runner = &exportRunner{srv: s, sites: &sitePublisher{srv: s}}
+	s.runner = &exportRunner{srv: s, sites: newSitePublisher(s)}
 	s.exports = &exportAPI{srv: s}
 	if opts.BundleLinkTTL > 0 {
 		s.linkTTL = opts.BundleLinkTTL
