@@ -39,7 +39,7 @@ func (ex *exportAPI) generateBundle(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	if s.objects != nil {
-		return s.metrics.linkIssued(ex.objectBundleLink(w, r, rec.JobID, size, version))
+		return s.metrics.LinkIssued(ex.objectBundleLink(w, r, rec.JobID, size, version))
 	}
 	expires := s.clock.Now().Add(s.linkTTL).Truncate(time.Second).UTC()
 	// The link's path is the route downloadBundle is registered under, so
@@ -47,7 +47,7 @@ func (ex *exportAPI) generateBundle(w http.ResponseWriter, r *http.Request) erro
 	u := s.publicURL.JoinPath(api.FillPath(api.PathBundleDownload,
 		map[string]string{"jobId": rec.JobID, "file": api.BundleFileName}))
 	u.RawQuery = s.signer.Sign(rec.JobID, api.BundleFileName, expires).Encode()
-	_ = s.metrics.linkIssued(nil)
+	_ = s.metrics.LinkIssued(nil)
 	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: u.String(), SizeBytes: size, ExpiresAt: expires, Version: s.contentVersion(rec.Version)})
 	return nil
 }
@@ -95,7 +95,7 @@ func (er *exportRunner) ensureArchive(r *http.Request, rec *jobstore.ExportJob) 
 			defer s.background.Done()
 			start := time.Now()
 			b.size, b.version, b.err = build()
-			s.metrics.archiveBuilt(b.err, time.Since(start))
+			s.metrics.ArchiveBuilt(b.err, time.Since(start))
 			close(b.done)
 			// A failed build may be asked for again; a finished one is in
 			// the store, where the next call finds it.

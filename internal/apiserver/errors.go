@@ -50,7 +50,7 @@ func (s *Server) serveError(w http.ResponseWriter, r *http.Request, err error) {
 	var sf *httpapi.StoreFailure
 	if errors.As(err, &sf) {
 		s.log.Error("store write failed", "method", r.Method, "path", r.URL.Path, "error", err)
-		s.metrics.storeFailed("request")
+		s.metrics.StoreFailed("request")
 		he = &httpError{Status: http.StatusServiceUnavailable, RetryAfter: httpapi.StoreRetryAfter,
 			Msg: "the server could not record the request (its storage failed); nothing was changed, retry later"}
 	} else if !errors.As(err, &he) {

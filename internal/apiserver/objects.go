@@ -42,8 +42,15 @@ func archiveObjectKey(id string) string { return jobObjectPrefix(id) + api.Bundl
 type sitePublisher struct {
 	// srv is the server whose object store, store and log it uses.
 	srv *Server
-	// buffers bounds the packs all uploads hold in memory (objects_pack.go).
-	buffers packBufferSlots
+	// buffers hands out the server's packBuffers (objects_pack.go): a
+	// slot is taken when a pack starts to fill and given back when its
+	// PUT ends. A file that streams as a pack of its own is never in
+	// memory and takes none.
+	buffers chan struct{}
+}
+
+func newSitePublisher(s *Server) *sitePublisher {
+	return &sitePublisher{srv: s, buffers: make(chan struct{}, packBuffers)}
 }
 
 // versionMetadata is the archive object's user metadata holding the

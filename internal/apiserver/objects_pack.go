@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
@@ -57,19 +56,6 @@ const packConcurrency = 4
 // (packConcurrency+1) of them. Ten is what the default two workers held
 // with one upload each.
 const packBuffers = 2 * (packConcurrency + 1)
-
-// packBufferSlots hands out the server's packBuffers: one is taken when a
-// pack starts to fill and given back when its PUT ends. A file that
-// streams as a pack of its own is never in memory and takes none.
-type packBufferSlots struct {
-	once sync.Once
-	ch   chan struct{}
-}
-
-func (p *packBufferSlots) slots() chan struct{} {
-	p.once.Do(func() { p.ch = make(chan struct{}, packBuffers) })
-	return p.ch
-}
 
 func packPrefix(id string, attempt int) string {
 	return jobObjectPrefix(id) + fmt.Sprintf("a%d/packs/", attempt)
@@ -133,7 +119,7 @@ func (sp *sitePublisher) uploadPacks(ctx context.Context, dir, prefix string) (i
 		_, err := s.objects.Put(gctx, packKey(prefix, n), r, objstore.PutOptions{ContentType: "application/x-tar"})
 		return err
 	}
-	slots := sp.buffers.slots()
+	slots := sp.buffers
 	// holding says this upload holds a slot for the pack it fills: from
 	// its first entry until flush hands the slot to the pack's PUT.
 	holding := false

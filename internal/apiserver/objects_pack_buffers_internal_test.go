@@ -17,7 +17,7 @@ import (
 func TestPacks_uploadsShareBuffers(t *testing.T) {
 	sp := packTestStore(t)
 	dir := packTestSite(t, 600)
-	slots := sp.buffers.slots()
+	slots := sp.buffers
 	for range packBuffers {
 		slots <- struct{}{}
 	}

@@ -68,7 +68,7 @@ func packTestStore(t *testing.T) *sitePublisher {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &sitePublisher{srv: &Server{objects: st}}
+	return newSitePublisher(&Server{objects: st})
 }
 
 // archiveFrom streams the site under prefix into an archive.

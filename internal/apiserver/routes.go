@@ -103,7 +103,7 @@ func (s *Server) routes() http.Handler {
 		mux.Handle(pattern, h)
 		patterns[pattern] = true
 	}
-	mux.Handle(http.MethodGet+" "+PathMetrics, s.metrics.handler())
+	mux.Handle(http.MethodGet+" "+PathMetrics, s.metrics.Handler())
 	patterns[http.MethodGet+" "+PathMetrics] = true
 	if s.control != nil {
 		s.control.Register(mux, patterns)

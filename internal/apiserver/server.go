@@ -25,6 +25,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/agents"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apimetrics"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/control"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
@@ -114,7 +115,7 @@ type Server struct {
 	objects   *objstore.Store
 	objHealth objectHealth
 	handler   http.Handler
-	metrics   *metrics
+	metrics   *apimetrics.Metrics
 
 	// runner renders the export jobs (worker.go).
 	runner *exportRunner
@@ -187,7 +188,7 @@ func New(opts Options) (*Server, error) {
 		exporter:  opts.Exporter,
 		strict:    opts.Strict,
 	}
-	s.runner = &exportRunner{srv: s, sites: &sitePublisher{srv: s}}
+	s.runner = &exportRunner{srv: s, sites: newSitePublisher(s)}
 	s.exports = &exportAPI{srv: s}
 	if opts.BundleLinkTTL > 0 {
 		s.linkTTL = opts.BundleLinkTTL
@@ -262,7 +263,7 @@ func New(opts Options) (*Server, error) {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wake = make(chan struct{}, 1)
 	// Before any worker starts: a worker records each finished export.
-	s.metrics = newMetrics(s)
+	s.metrics = apimetrics.New(s.store, s.log)
 	if err := s.runner.recoverJobs(); err != nil {
 		s.cancel()
 		_ = s.store.Close()

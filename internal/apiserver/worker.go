@@ -187,7 +187,7 @@ func (er *exportRunner) recordOutcome(leaseCtx context.Context, rec *jobstore.Ex
 		}
 	}
 	stored := er.finishExport(rec, err)
-	s.metrics.exportFinished(rec.Status, time.Since(start))
+	s.metrics.ExportFinished(rec.Status, time.Since(start))
 	return stored && rec.Status == api.ExportCompleted
 }
 
@@ -365,7 +365,7 @@ func (er *exportRunner) completeUntilStored(rec *jobstore.ExportJob) bool {
 			return false
 		}
 		s.log.Error("store export job; retrying", "job", rec.JobID, "status", rec.Status, "attempt", attempt, "error", err)
-		s.metrics.storeFailed("complete")
+		s.metrics.StoreFailed("complete")
 		t := time.NewTimer(wait)
 		select {
 		case <-s.ctx.Done():

@@ -26,8 +26,9 @@ import (
 // Its methods live on one small type per kind of record, all sharing one
 // pgCore, and reach callers as Postgres's promoted methods: pgAgents
 // (agent jobs, postgres_agent.go), pgExports (export jobs and their
-// idempotency keys, postgres_jobs.go), pgClaims (claims, leases and
-// completions, postgres_claim.go) and pgUpdates (postgres_updates.go).
+// idempotency keys, postgres_jobs.go and postgres_create.go), pgClaims
+// (claims, leases and completions, postgres_claim.go, and the watch for
+// claimable jobs, postgres_watch.go) and pgUpdates (postgres_updates.go).
 type Postgres struct {
 	*pgCore
 	pgAgents
@@ -136,16 +137,18 @@ func (s *pgCore) write(fn func(ctx context.Context, tx pgx.Tx) error) error {
 	if err := s.fault.check(); err != nil {
 		return err
 	}
-	return s.tx(fn)
+	ctx, cancel := opCtx()
+	defer cancel()
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return fn(ctx, tx) })
 }
 
 func opCtx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), pgOpTimeout)
 }
 
-// deleteAgentJobs runs a DELETE of agent jobs (or, for pgUpdates, of
-// updates) and counts them.
-func (s *pgCore) deleteAgentJobs(query string, arg any) (int, error) {
+// deleteRows runs one DELETE (of agent jobs or of updates) and counts
+// the rows it dropped.
+func (s *pgCore) deleteRows(query string, arg any) (int, error) {
 	n := 0
 	err := s.write(func(ctx context.Context, tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, query, arg)

@@ -138,10 +138,10 @@ func scanRecord(row pgx.Row, v any) error {
 
 // DeleteAgentJobsBefore implements AgentStore.
 func (s *pgAgents) DeleteAgentJobsBefore(cutoff time.Time) (int, error) {
-	return s.deleteAgentJobs("DELETE FROM agent_jobs WHERE created_at < $1", cutoff)
+	return s.deleteRows("DELETE FROM agent_jobs WHERE created_at < $1", cutoff)
 }
 
 // DeleteOrgAgentJobs implements AgentStore.
 func (s *pgAgents) DeleteOrgAgentJobs(orgID string) (int, error) {
-	return s.deleteAgentJobs("DELETE FROM agent_jobs WHERE record->>'orgId' = $1", orgID)
+	return s.deleteRows("DELETE FROM agent_jobs WHERE record->>'orgId' = $1", orgID)
 }

@@ -28,14 +28,6 @@ func putPGExportJob(ctx context.Context, tx pgx.Tx, rec *ExportJob) error {
 	return err
 }
 
-// tx runs fn in one transaction; unlike write, only fn decides whether
-// it fails as a lost database would.
-func (s *pgCore) tx(fn func(ctx context.Context, tx pgx.Tx) error) error {
-	ctx, cancel := opCtx()
-	defer cancel()
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return fn(ctx, tx) })
-}
-
 // ExportJob implements ExportStore.
 func (s *pgExports) ExportJob(id string) (*ExportJob, error) { return s.reads.get(s.pool, id) }
 

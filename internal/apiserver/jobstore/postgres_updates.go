@@ -63,10 +63,10 @@ func (s *pgUpdates) Update(id string) (*Update, error) {
 
 // DeleteUpdatesBefore implements UpdateStore.
 func (s *pgUpdates) DeleteUpdatesBefore(cutoff time.Time) (int, error) {
-	return s.deleteAgentJobs("DELETE FROM doc_updates WHERE created_at < $1", cutoff)
+	return s.deleteRows("DELETE FROM doc_updates WHERE created_at < $1", cutoff)
 }
 
 // DeleteOrgUpdates implements UpdateStore.
 func (s *pgUpdates) DeleteOrgUpdates(orgID string) (int, error) {
-	return s.deleteAgentJobs("DELETE FROM doc_updates WHERE org_id = $1", orgID)
+	return s.deleteRows("DELETE FROM doc_updates WHERE org_id = $1", orgID)
 }
