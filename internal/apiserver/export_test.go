@@ -35,3 +35,7 @@ func StoreStatements(s *Server) int64 {
 // UploadsPerWorker is how many uploads one worker keeps in flight while
 // it renders the next job.
 const UploadsPerWorker = uploadsPerWorker
+
+// FenceReads is how many times s read a job's record before uploading
+// its site, to check that its attempt still held the job.
+func FenceReads(s *Server) int64 { return s.runner.sites.fenceReads.Load() }

@@ -95,12 +95,14 @@ func (er *exportRunner) worker(n int) {
 }
 
 // holdLease renews rec's lease until release is called, recording the
-// render's progress from lj with each renewal. The context ends
+// render's progress from lj with each renewal, and in held the end of
+// each renewal that succeeded. The context ends
 // when the lease is lost to another worker (or the server shuts down), so
 // the render stops instead of finishing work nobody will keep.
-func (er *exportRunner) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx context.Context, release func()) {
+func (er *exportRunner) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx context.Context, held *heldLease, release func()) {
 	s := er.srv
 	ctx, cancel := context.WithCancelCause(s.ctx)
+	held = newHeldLease(rec.LeaseUntil, s.lease)
 	done := make(chan struct{})
 	mine := *rec // the worker changes rec as it goes; the fence is fixed
 	// A render past the export time limit (plus one lease to write its
@@ -129,7 +131,11 @@ func (er *exportRunner) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx con
 			lj.mu.Lock()
 			mine.Progress, mine.PageCount, mine.UpdatedAt = lj.progress, lj.pageCount, lj.updatedAt
 			lj.mu.Unlock()
-			err := s.store.RenewLease(&mine, s.leaseClock.Now().Add(s.lease))
+			until := s.leaseClock.Now().Add(s.lease)
+			err := s.store.RenewLease(&mine, until)
+			if err == nil {
+				held.extended(until)
+			}
 			if errors.Is(err, jobstore.ErrLeaseLost) || errors.Is(err, jobstore.ErrNoRecord) {
 				cancel(jobstore.ErrLeaseLost)
 				return
@@ -141,7 +147,7 @@ func (er *exportRunner) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx con
 			}
 		}
 	}()
-	return ctx, func() {
+	return ctx, held, func() {
 		cancel(nil)
 		<-done
 	}

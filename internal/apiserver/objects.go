@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
@@ -47,6 +48,9 @@ type sitePublisher struct {
 	// PUT ends. A file that streams as a pack of its own is never in
 	// memory and takes none.
 	buffers chan struct{}
+	// fenceReads counts publishSite's reads of the record before an
+	// upload, which a fresh lease makes needless (tests read it).
+	fenceReads atomic.Int64
 }
 
 func newSitePublisher(s *Server) *sitePublisher {
@@ -178,13 +182,19 @@ func (er *exportRunner) renderToScratch(leaseCtx context.Context, rec *jobstore.
 
 // publishSite uploads the site rendered into dir under the attempt's own
 // prefix, which the fenced completion then makes the job's.
-func (sp *sitePublisher) publishSite(leaseCtx context.Context, rec *jobstore.ExportJob, dir string) error {
+func (sp *sitePublisher) publishSite(leaseCtx context.Context, rec *jobstore.ExportJob, dir string, held *heldLease) error {
 	s := sp.srv
 	start := time.Now()
-	// Uploading for an attempt that has lost the job would only make
-	// garbage; the completion is fenced again when it is written.
-	if cur, err := s.store.ExportJob(rec.JobID); err == nil && !jobstore.Holds(cur, rec) {
-		return jobstore.ErrLeaseLost
+	// Uploading for an attempt that has lost the job (or whose job was
+	// deleted) would only make garbage; the completion is fenced again
+	// when it is written. A fresh lease cannot have been lost, so the
+	// read is only made when it is not (heldLease).
+	if !held.fresh(s.leaseClock.Now()) {
+		sp.fenceReads.Add(1)
+		cur, err := s.store.ExportJob(rec.JobID)
+		if errors.Is(err, jobstore.ErrNoRecord) || (err == nil && !jobstore.Holds(cur, rec)) {
+			return jobstore.ErrLeaseLost
+		}
 	}
 	ctx, cancel := context.WithTimeout(leaseCtx, time.Duration(s.cfg.ExportTimeout))
 	defer cancel()

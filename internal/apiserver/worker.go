@@ -112,7 +112,7 @@ func (er *exportRunner) runExport(rec *jobstore.ExportJob, uploads chan struct{}
 	}
 	lj := &liveJob{updatedAt: rec.UpdatedAt}
 	s.live.Store(id, lj)
-	ctx, release := er.holdLease(rec, lj)
+	ctx, held, release := er.holdLease(rec, lj)
 	// kept says this attempt's site is the job's; otherwise whatever it
 	// uploaded is removed. Settled while the lease is still held: nobody
 	// else uses this attempt's prefix anyway.
@@ -142,7 +142,7 @@ func (er *exportRunner) runExport(rec *jobstore.ExportJob, uploads chan struct{}
 		defer end()
 		defer er.sites.removeScratch(rec.JobID, dir) // after the outcome: the client need not wait for it
 		if err == nil {
-			err = er.sites.publishSite(ctx, rec, dir)
+			err = er.sites.publishSite(ctx, rec, dir, held)
 		}
 		kept = er.recordOutcome(ctx, rec, man, err, start)
 	}
