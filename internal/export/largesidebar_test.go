@@ -246,3 +246,45 @@ func TestExport_largeSidebarScriptAndFallback(t *testing.T) {
 		t.Errorf("the small guides tab's sidebar changed: %.3000s", guide[strings.Index(guide, `<nav class="sidebar"`):])
 	}
 }
+
+// TestExport_largeSidebarUntaggedRun exports 700 untagged endpoints, which
+// the sidebar lists at its top level: the fallback of a page lists the
+// fallbackRun of them around its own, marked, not all 700.
+func TestExport_largeSidebarUntaggedRun(t *testing.T) {
+	src := largeAPISite(t, 700, 1)
+	var spec map[string]any
+	if err := json.Unmarshal(src["openapi.json"].Data, &spec); err != nil {
+		t.Fatal(err)
+	}
+	delete(spec, "tags")
+	for _, item := range spec["paths"].(map[string]any) {
+		for _, op := range item.(map[string]any) {
+			delete(op.(map[string]any), "tags")
+		}
+	}
+	data, err := json.Marshal(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src["openapi.json"] = &fstest.MapFile{Data: data}
+	dir, m := exportTo(t, Request{Source: src, Kind: KindCloud})
+	pages := endpointPages(t, dir, m)
+	if len(pages) != 700 {
+		t.Fatalf("endpoint pages = %d, want 700", len(pages))
+	}
+	for _, page := range []string{pages[0], pages[350], pages[699]} {
+		html := readOut(t, dir, page)
+		if !navScriptTag.MatchString(html) {
+			t.Fatalf("%s: no sidebar script", page)
+		}
+		ns := noscriptPart.FindStringSubmatch(html)
+		if ns == nil {
+			t.Fatalf("%s: no fallback", page)
+		}
+		links := hrefs.FindAllStringSubmatch(ns[1], -1)
+		marked := regexp.MustCompile(`<a href="([^"]*)" aria-current="page">`).FindStringSubmatch(ns[1])
+		if len(links) != 100 || marked == nil || path.Join(path.Dir(page), marked[1]) != page {
+			t.Errorf("fallback of %s: %d links, marked %q; want the 100 around the page, the page marked", page, len(links), marked)
+		}
+	}
+}

@@ -34,6 +34,12 @@ import (
 // sidebar starts to outweigh the page it surrounds.
 const bigNavBytes = 64 << 10
 
+// fallbackRun bounds a run of top-level pages in the fallback of a large
+// sidebar (a spec's untagged endpoints are such a run): past it the
+// fallback lists the pages around the page's own, and the pager leads on,
+// so a page never carries a section's worth of links.
+const fallbackRun = 100
+
 // navDir is the bundle directory of the sidebar scripts.
 const navDir = "_static/nav/"
 
@@ -137,30 +143,54 @@ func (f *navWriter) bigSidebar(b *markup.Builder, s *site.Division, n *bigNav, p
 	if !listed {
 		g = -2 // no group is the page's
 	}
-	// Top-level pages and the page's group are drawn in full, in runs
-	// items lays out as the full sidebar does; other groups by title.
+	// Top-level pages are drawn in runs as items lays them out (a long
+	// run cut to the part around the page), the page's group in full,
+	// other groups by title.
 	var run []*site.Item
 	flush := func() {
 		if len(run) > 0 {
 			var cur markup.Builder
-			f.items(&cur, run, prefix, true)
+			f.items(&cur, around(run, key, fallbackRun), prefix, true)
 			writeMarked(b, cur.String(), prefix, out)
 			run = run[:0]
 		}
 	}
 	for i, it := range s.Items {
-		if it.Page != "" || i == g {
+		if it.Page != "" {
 			run = append(run, it)
 			continue
 		}
-		if it.Hidden {
-			continue
-		}
 		flush()
-		f.groupTitle(b, it, prefix)
+		switch {
+		case it.Hidden:
+		case i == g:
+			var cur markup.Builder
+			f.items(&cur, []*site.Item{it}, prefix, true)
+			writeMarked(b, cur.String(), prefix, out)
+		default:
+			f.groupTitle(b, it, prefix)
+		}
 	}
 	flush()
 	b.Markup(`</noscript>`)
+}
+
+// around returns the n items of run around the page key (its first n when
+// key is not among them), or run when it is no longer.
+func around(run []*site.Item, key string, n int) []*site.Item {
+	if len(run) <= n {
+		return run
+	}
+	at := 0
+	for i, it := range run {
+		if it.Page == key {
+			at = i
+			break
+		}
+	}
+	lo := max(0, at-n/2)
+	hi := min(len(run), lo+n)
+	return run[max(0, hi-n):hi]
 }
 
 // writeMarked appends the sidebar markup c to b with the link of the page
