@@ -111,3 +111,44 @@ func TestBrowser_largeSidebarFileAndHTTP(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowser_largeSidebarWithoutScript opens an endpoint page of a large
+// API tab in Chromium with script disabled: the sidebar shows the page's
+// own group, the page marked, and each other group's title, and a title
+// leads to its group's first page, whose own group is then listed.
+func TestBrowser_largeSidebarWithoutScript(t *testing.T) {
+	bin := chromium(t)
+	const tags, ops = 60, 10
+	dir, _ := exportTo(t, Request{Source: largeAPISite(t, tags, ops), Kind: KindAirGapped})
+	b, ctx, must := browserSession(t, bin, 60*time.Second)
+	must(b.call("Emulation.setScriptExecutionDisabled", map[string]any{"value": true}, nil))
+	page := "api-reference/resource-007/get-the-item-5-of-resource-family-007.html"
+	u := (&url.URL{Scheme: "file", Path: filepath.Join(dir, filepath.FromSlash(page))}).String()
+	must(b.call("Page.navigate", map[string]any{"url": u}, nil))
+	// Runtime.evaluate still runs the test's own expressions.
+	must(b.waitFor(ctx, `location.href === `+strconv.Quote(u)+` && document.readyState === "complete"`))
+	var s struct {
+		Links, Titles int
+		Current, Next string
+	}
+	state := `(function () {
+		var nav = document.getElementById("sidebar");
+		var cur = nav.querySelector("a[aria-current=page]");
+		return {links: nav.querySelectorAll("a[href]").length, titles: nav.querySelectorAll(".nav-group-title a[href]").length,
+			current: cur ? cur.textContent : "", next: nav.querySelectorAll(".nav-group-title a[href]")[30].href};
+	})()`
+	must(b.eval(state, &s))
+	if s.Links != ops+tags-1 || s.Titles != tags-1 || s.Current != "Get the item 5 of resource family 007" {
+		t.Errorf("sidebar without script: %+v; want %d links, %d group titles, this page marked", s, ops+tags-1, tags-1)
+	}
+	must(b.eval(`document.getElementById("sidebar").querySelectorAll(".nav-group-title a[href]")[30].click()`, nil))
+	must(b.waitFor(ctx, `location.href === `+strconv.Quote(s.Next)+` && document.readyState === "complete"`))
+	var after struct {
+		Links, Titles int
+		Current, Next string
+	}
+	must(b.eval(state, &after))
+	if after.Links != ops+tags-1 || !strings.Contains(after.Current, "resource family 031") {
+		t.Errorf("after following the title of group 31: %+v", after)
+	}
+}
