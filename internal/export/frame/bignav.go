@@ -56,6 +56,10 @@ type bigNav struct {
 	// group maps a page key to the index in the section's items of the
 	// top-level group that lists it (-1: listed at the top level).
 	group map[string]int
+	// titles holds, per prefix, the fallback's title of each top-level
+	// group by its index in the section's items: the same in every page
+	// of a directory depth, so drawn once for it.
+	titles sync.Map // markup.Prefix -> []markup.HTML
 }
 
 // navEntry caches a section's bigNav; nil when its sidebar is small.
@@ -168,7 +172,7 @@ func (f *navWriter) bigSidebar(b *markup.Builder, s *site.Division, n *bigNav, p
 			f.items(&cur, []*site.Item{it}, prefix, true)
 			writeMarked(b, cur.String(), prefix, out)
 		default:
-			f.groupTitle(b, it, prefix)
+			b.HTML(f.groupTitles(s, n, prefix)[i])
 		}
 	}
 	flush()
@@ -204,6 +208,24 @@ func writeMarked(b *markup.Builder, c string, prefix markup.Prefix, out string) 
 		c, _ = markLink(c, 0, lb.String())
 	}
 	b.HTML(markup.Rendered(c)) // attributes and open flags added to safe markup
+}
+
+// groupTitles returns the fallback titles of the top-level groups of s
+// for pages under prefix, by item index (empty for a page).
+func (f *navWriter) groupTitles(s *site.Division, n *bigNav, prefix markup.Prefix) []markup.HTML {
+	if v, ok := n.titles.Load(prefix); ok {
+		return v.([]markup.HTML)
+	}
+	ts := make([]markup.HTML, len(s.Items))
+	for i, it := range s.Items {
+		if it.Page == "" {
+			var b markup.Builder
+			f.groupTitle(&b, it, prefix)
+			ts[i] = b.Fragment()
+		}
+	}
+	v, _ := n.titles.LoadOrStore(prefix, ts)
+	return v.([]markup.HTML)
 }
 
 // groupTitle writes a top-level group of the fallback as its title alone,
