@@ -143,9 +143,9 @@ func (f *navWriter) bigSidebar(b *markup.Builder, s *site.Division, n *bigNav, p
 		b.Attr("data-current", markup.Path("", out, "").String())
 	}
 	b.Markup(`></script><noscript>`)
-	g, listed := n.group[key]
-	if !listed {
-		g = -2 // no group is the page's
+	g := -1 // the index of the page's top-level group; -1: none
+	if i, ok := n.group[key]; ok {
+		g = i
 	}
 	// Top-level pages are drawn in runs as items lays them out (a long
 	// run cut to the part around the page), the page's group in full,
