@@ -97,6 +97,9 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 	if err := j.frame.IconLicenses(j.out.write, written); err != nil {
 		return nil, err
 	}
+	if err := j.frame.NavScripts(j.out.write, written); err != nil {
+		return nil, err
+	}
 	if err := j.redirects(written); err != nil {
 		return nil, err
 	}

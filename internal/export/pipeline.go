@@ -190,7 +190,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if cols = cols && len(ex.Request)+len(ex.Response) > 0; cols {
 		mode = site.ModeWide // the examples column takes the place of the contents
 	}
-	chrome := frame.MarkCurrent(j.frame.Chrome(sec, prefix, mode), prefix, p.Out)
+	chrome := j.frame.PageChrome(sec, prefix, mode, p)
 	b := &buf.page
 	b.Reset()
 	// One allocation for the whole page: the sidebar of a large section

@@ -231,10 +231,16 @@ func bigAPICase(self, root string, runs int, keep bool) (string, error) {
 		return "", fmt.Errorf("generate the 1,000-endpoint site: %w", err)
 	}
 	var exp exportRuns
+	var weight pageBytes // of the first run: every run writes the same bytes
 	for r := 0; r < runs; r++ {
 		out := filepath.Join(root, fmt.Sprintf("api1000-export-%d", r))
 		if err := exp.run(self, docs, out); err != nil {
 			return "", fmt.Errorf("1,000-endpoint export run: %w", err)
+		}
+		if r == 0 {
+			if weight, err = measurePages(out); err != nil {
+				return "", err
+			}
 		}
 		if !keep {
 			removeExport(out)
@@ -244,9 +250,10 @@ func bigAPICase(self, root string, runs int, keep bool) (string, error) {
 	total := med.Export + med.Archive
 	rate := float64(med.Pages) / total
 	cpu := exp.medianCPU()
-	return fmt.Sprintf("endpoint-heavy site: %d endpoint pages from a spec, median of %d runs %.2fs (render %.2fs + archive %.2fs; runs %s), %.0f pages/s %s\n  %s; cpu %.2fs (render and first archive %.2fs: %.0f pages/s if all %d cores were its own); peak RSS %d MiB; load %s",
+	return fmt.Sprintf("endpoint-heavy site: %d endpoint pages from a spec, median of %d runs %.2fs (render %.2fs + archive %.2fs; runs %s), %.0f pages/s %s\n  %s; cpu %.2fs (render and first archive %.2fs: %.0f pages/s if all %d cores were its own); peak RSS %d MiB; load %s\n  %s; archive %.1f MB",
 		med.Pages, runs, total, med.Export, med.Archive, exp.spread(), rate, goalAtLeast(rate, 300), med.Phases, medUse.cpu,
-		cpu, float64(med.Pages)/cpu*float64(runtime.NumCPU()), runtime.NumCPU(), exp.peakRSS()>>10, loadAvg()), nil
+		cpu, float64(med.Pages)/cpu*float64(runtime.NumCPU()), runtime.NumCPU(), exp.peakRSS()>>10, loadAvg(),
+		weight, float64(med.BundleBytes)/1e6), nil
 }
 
 // removeExport removes an export directory and its two archives; a

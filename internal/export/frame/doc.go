@@ -4,7 +4,10 @@
 // the banner, the footer, the eyebrow, the pager, a group's directory,
 // the "Download API spec" link, the examples column of API pages, the
 // icons of navigation entries and the icon slots pages leave, and the
-// pages made of the frame alone (not found, redirects).
+// pages made of the frame alone (not found, redirects). A section whose
+// sidebar passes bigNavBytes has it drawn once, as a script of the bundle
+// that its pages load in place, with a fallback of the page's own group
+// and the other groups' titles for readers without script (bignav.go).
 //
 // It reads the site model (site) and docs.json's settings, and writes
 // through markup. It does not render page content, make API pages,

@@ -1,6 +1,8 @@
 package frame
 
 import (
+	"sync"
+
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/icons"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
@@ -34,4 +36,5 @@ type navWriter struct {
 	// configLink resolves a division's href (Frame.configLink).
 	configLink func(where, ref string, prefix markup.Prefix, keep bool) markup.URL
 	ui         func(p *site.Page) uitext.Text // the interface language of p (Frame.PageUI)
+	bigs       sync.Map                       // section index -> *navEntry: its large sidebar, if any (bignav.go)
 }

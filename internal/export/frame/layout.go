@@ -111,7 +111,11 @@ func (f *navWriter) sidebar(b *markup.Builder, s *site.Division, prefix markup.P
 	}
 	if s != nil {
 		f.anchors(b, s, prefix)
-		f.items(b, s.Items, prefix, true)
+		if n := f.big(s); n != nil {
+			f.bigSidebar(b, s, n, prefix, "", "") // bignav.go; PageChrome redraws it per page
+		} else {
+			f.items(b, s.Items, prefix, true)
+		}
 	}
 	b.Markup(`</nav>`)
 }
@@ -363,11 +367,22 @@ func MarkCurrent(chrome markup.HTML, prefix markup.Prefix, out string) markup.HT
 	if side < 0 {
 		return chrome
 	}
-	at := strings.Index(c[side:], link)
-	if at < 0 {
-		return chrome
+	if marked, ok := markLink(c, side, link); ok {
+		// Only attributes and open flags were added to markup that was safe.
+		return markup.Rendered(marked)
 	}
-	at += side
+	return chrome
+}
+
+// markLink flags the first link of c after offset from whose opening tag
+// is link, and opens the collapsed <details> around it; false when c has
+// no such link.
+func markLink(c string, from int, link string) (string, bool) {
+	at := strings.Index(c[from:], link)
+	if at < 0 {
+		return c, false
+	}
+	at += from
 	var b strings.Builder
 	b.Grow(len(c) + 64)
 	last := 0
@@ -381,8 +396,7 @@ func MarkCurrent(chrome markup.HTML, prefix markup.Prefix, out string) markup.HT
 	b.WriteString(c[last:at])
 	b.WriteString(strings.TrimSuffix(link, `>`) + ` aria-current="page">`)
 	b.WriteString(c[at+len(link):])
-	// Only attributes and open flags were added to markup that was safe.
-	return markup.Rendered(b.String())
+	return b.String(), true
 }
 
 // openDetails returns the offsets of the <details> elements still open at
