@@ -234,18 +234,7 @@ func (f *navWriter) groupTitles(s *site.Division, n *bigNav, prefix markup.Prefi
 // needs as little as the bytes.
 func (f *navWriter) groupTitle(b *markup.Builder, it *site.Item, prefix markup.Prefix) {
 	b.Markup(`<p class="nav-group-title">`)
-	first := f.firstPage(it)
-	if first != "" {
-		b.Markup(`<a href="`)
-		b.URL(markup.Path(prefix, f.byKey[first].Out, ""))
-		b.Markup(`">`)
-	}
-	b.HTML(f.icon.navIcon(it.Icon, "group "+strconv.Quote(it.Group), prefix))
-	b.Text(it.Group)
-	navTag(b, it.Tag)
-	if first != "" {
-		b.Markup(`</a>`)
-	}
+	f.groupLabel(b, it, f.firstPage(it), false, prefix)
 	b.Markup(`</p>`)
 }
 

@@ -257,9 +257,7 @@ func (f *navWriter) items(b *markup.Builder, items []*site.Item, prefix markup.P
 				open = false
 			}
 			b.Markup(`<div class="nav-group"><p class="nav-group-title">`)
-			b.HTML(f.icon.navIcon(it.Icon, "group "+strconv.Quote(it.Group), prefix))
-			b.Text(it.Group)
-			navTag(b, it.Tag)
+			f.groupLabel(b, it, "", false, prefix)
 			b.Markup(`</p><ul class="nav-list">`)
 			f.groupBody(b, it, prefix)
 			b.Markup(`</ul></div>`)
@@ -286,23 +284,33 @@ func (f *navWriter) items(b *markup.Builder, items []*site.Item, prefix markup.P
 		if f.drilldown() {
 			first = f.firstPage(it)
 		}
-		if first != "" {
-			b.Markup(`<a class="nav-drill" href="`)
-			b.URL(markup.Path(prefix, f.byKey[first].Out, ""))
-			b.Markup(`">`)
-		}
-		b.HTML(f.icon.navIcon(it.Icon, "group "+strconv.Quote(it.Group), prefix))
-		b.Text(it.Group)
-		navTag(b, it.Tag)
-		if first != "" {
-			b.Markup(`</a>`)
-		}
+		f.groupLabel(b, it, first, true, prefix)
 		b.Markup(`</summary><ul class="nav-list">`)
 		f.groupBody(b, it, prefix)
 		b.Markup(`</ul></details></li>`)
 	}
 	if open {
 		b.Markup(`</ul>`)
+	}
+}
+
+// groupLabel writes group it's icon, title and tag, as a link to page
+// first unless that is "" (of class nav-drill when drill).
+func (f *navWriter) groupLabel(b *markup.Builder, it *site.Item, first string, drill bool, prefix markup.Prefix) {
+	if first != "" {
+		if drill {
+			b.Markup(`<a class="nav-drill" href="`)
+		} else {
+			b.Markup(`<a href="`)
+		}
+		b.URL(markup.Path(prefix, f.byKey[first].Out, ""))
+		b.Markup(`">`)
+	}
+	b.HTML(f.icon.navIcon(it.Icon, "group "+strconv.Quote(it.Group), prefix))
+	b.Text(it.Group)
+	navTag(b, it.Tag)
+	if first != "" {
+		b.Markup(`</a>`)
 	}
 }
 
