@@ -201,11 +201,7 @@ func around(run []*site.Item, key string, n int) []*site.Item {
 // at out marked (MarkCurrent).
 func writeMarked(b *markup.Builder, c string, prefix markup.Prefix, out string) {
 	if out != "" {
-		var lb markup.Builder
-		lb.Markup(`<a href="`)
-		lb.URL(markup.Path(prefix, out, ""))
-		lb.Markup(`">`)
-		c, _ = markLink(c, 0, lb.String())
+		c, _ = markLink(c, 0, pageLinkTag(prefix, out))
 	}
 	b.HTML(markup.Rendered(c)) // attributes and open flags added to safe markup
 }

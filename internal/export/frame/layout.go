@@ -364,11 +364,7 @@ func (f *navWriter) pageLink(b *markup.Builder, key string, prefix markup.Prefix
 // and opens the collapsed groups around it so a reader sees where they
 // are without script.
 func MarkCurrent(chrome markup.HTML, prefix markup.Prefix, out string) markup.HTML {
-	var lb markup.Builder
-	lb.Markup(`<a href="`)
-	lb.URL(markup.Path(prefix, out, ""))
-	lb.Markup(`">`)
-	link := lb.String()
+	link := pageLinkTag(prefix, out)
 	c := chrome.String()
 	// Only the sidebar: a top bar link to the same page is not "current".
 	side := strings.Index(c, `<nav class="sidebar"`)
@@ -380,6 +376,16 @@ func MarkCurrent(chrome markup.HTML, prefix markup.Prefix, out string) markup.HT
 		return markup.Rendered(marked)
 	}
 	return chrome
+}
+
+// pageLinkTag is the opening tag of the sidebar link, under prefix, to
+// the page at out, as pageLink writes it.
+func pageLinkTag(prefix markup.Prefix, out string) string {
+	var lb markup.Builder
+	lb.Markup(`<a href="`)
+	lb.URL(markup.Path(prefix, out, ""))
+	lb.Markup(`">`)
+	return lb.String()
 }
 
 // markLink flags the first link of c after offset from whose opening tag
