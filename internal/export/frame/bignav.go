@@ -73,7 +73,11 @@ func (f *navWriter) big(s *site.Division) *bigNav {
 	if s == nil {
 		return nil
 	}
-	v, _ := f.bigs.LoadOrStore(s.Index, &navEntry{})
+	v, ok := f.bigs.Load(s.Index)
+	if !ok {
+		// Every page asks: only the first of a section makes an entry.
+		v, _ = f.bigs.LoadOrStore(s.Index, &navEntry{})
+	}
 	e := v.(*navEntry)
 	e.once.Do(func() { e.big = f.drawBig(s) })
 	return e.big
