@@ -39,7 +39,7 @@ func (ex *exportAPI) generateBundle(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	if s.objects != nil {
-		return s.metrics.LinkIssued(ex.objectBundleLink(w, r, rec.JobID, size, version))
+		return s.metrics.LinkIssued(ex.objectBundleLink(w, r, rec, size, version))
 	}
 	expires := s.clock.Now().Add(s.linkTTL).Truncate(time.Second).UTC()
 	// The link's path is the route downloadBundle is registered under, so

@@ -23,8 +23,8 @@ const (
 )
 
 // uploadsPerWorker is how many rendered sites one worker may have on
-// their way to the object store while it renders the next. A small
-// site's upload is a fence read, one PUT and the fenced UPDATE: three
+// their way to the object store (as archives) while it renders the next.
+// A small site's upload is a fence read, one PUT and the fenced UPDATE: three
 // round trips, each waiting on another process, that on a loaded machine
 // took longer than rendering the demo site (medians of about 110 ms
 // against 90), so with one upload in flight the worker waited on the
@@ -32,8 +32,8 @@ const (
 // rendered job waited for a slot for a median of 0 ms, the 90th
 // percentile 40 ms, at load ~30). A 2,000-page site's upload took as
 // long as its render (7 s each at load ~12), so large uploads can queue
-// up too: all uploads of a server share packBuffers packs in memory
-// (objects_pack.go), and the scratch dir holds one rendered site per
+// up too: at most maxLargeUploads of a server hold their parts in memory
+// at once (objects.go), and the scratch dir holds one rendered site per
 // upload.
 const uploadsPerWorker = 3
 

@@ -27,8 +27,8 @@ func TestObjectStore_freshLeaseUploadsWithoutFenceRead(t *testing.T) {
 	if n := apiserver.FenceReads(env.Server); n != 0 {
 		t.Fatalf("%d reads of the record before the upload under a fresh lease, want 0", n)
 	}
-	if k := keys(t, st, "exports/"+id+"/a1/packs/"); len(k) == 0 {
-		t.Fatal("no packs uploaded")
+	if k := keys(t, st, "exports/"+id+"/a1/"); len(k) != 1 {
+		t.Fatalf("objects %q uploaded, want the archive", k)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,43 +19,61 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
-// With an object store, a job's objects live under exports/<jobId>/: each
-// attempt uploads its site under its own prefix, a<attempt>/, so a
-// worker that lost its lease and is still uploading writes beside the
-// winner's site, never over it; the record's SitePrefix, written by the
-// fenced completion, says which attempt's site is the job's. The archive
-// is one object per job, bundle.tar.gz, built from that site.
+// With an object store, a job's objects live under exports/<jobId>/.
+// Each attempt compresses its rendered site into the job's archive and
+// uploads it under its own prefix, a<attempt>/bundle.tar.gz, as it is
+// made: a worker that lost its lease and is still uploading writes beside
+// the winner's archive, never over it, and the record's SitePrefix,
+// written by the fenced completion, says which attempt's archive is the
+// job's. The bucket holds the archive only: it is all a bundle link
+// needs, and nothing else reads a site back. Records written by older
+// servers name a site stored as packs or one object per file, whose
+// archive the first bundle call builds (objects_older.go).
 func jobObjectPrefix(id string) string { return "exports/" + id + "/" }
 
-// attemptObjectPrefix holds everything one attempt uploaded: its site
-// as packs under packs/ (or, written by older servers, one object per
-// file under site/).
+// attemptObjectPrefix holds everything one attempt uploaded.
 func attemptObjectPrefix(id string, attempt int) string {
 	return jobObjectPrefix(id) + "a" + strconv.Itoa(attempt) + "/"
 }
 
-func archiveObjectKey(id string) string { return jobObjectPrefix(id) + api.BundleFileName }
+// archiveObjectKey is where rec's archive is: under the attempt prefix
+// its completion recorded, or, for a site an older server stored in
+// pieces, the job's own key, which the first bundle call fills.
+func archiveObjectKey(rec *jobstore.ExportJob) string {
+	if publishedArchive(rec.SitePrefix) {
+		return rec.SitePrefix + api.BundleFileName
+	}
+	return jobObjectPrefix(rec.JobID) + api.BundleFileName
+}
 
-// sitePublisher keeps the sites and archives of export jobs in the
-// object store: it uploads a rendered site under its attempt's prefix,
-// settles the prefixes of the attempts that lost, packs a site into its
-// archive object and checks that the bucket answers. The runner decides
-// when; the publisher knows how the objects are laid out.
+// sitePublisher keeps the archives of export jobs in the object store:
+// it uploads a rendered site's archive under its attempt's prefix,
+// settles the prefixes of the attempts that lost, builds the archive of
+// a site an older server stored in pieces and checks that the bucket
+// answers. The runner decides when; the publisher knows how the objects
+// are laid out.
 type sitePublisher struct {
 	// srv is the server whose object store, store and log it uses.
 	srv *Server
-	// buffers hands out the server's packBuffers (objects_pack.go): a
-	// slot is taken when a pack starts to fill and given back when its
-	// PUT ends. A file that streams as a pack of its own is never in
-	// memory and takes none.
-	buffers chan struct{}
+	// largeUploads bounds the archives of large sites being uploaded at
+	// once (see maxLargeUploads).
+	largeUploads chan struct{}
 	// fenceReads counts publishSite's reads of the record before an
 	// upload, which a fresh lease makes needless (tests read it).
 	fenceReads atomic.Int64
 }
 
+// maxLargeUploads is how many archives of sites larger than one part of
+// the store a server uploads at once. Each may hold two parts in memory
+// while it streams (objstore.Put); without a bound, a server
+// whose bucket is slower than its renders would hold exportWorkers ×
+// uploadsPerWorker of them. The archive of a site smaller than a part
+// is buffered as it grows, takes no slot and so never queues behind a
+// large one.
+const maxLargeUploads = 3
+
 func newSitePublisher(s *Server) *sitePublisher {
-	return &sitePublisher{srv: s, buffers: make(chan struct{}, packBuffers)}
+	return &sitePublisher{srv: s, largeUploads: make(chan struct{}, maxLargeUploads)}
 }
 
 // versionMetadata is the archive object's user metadata holding the
@@ -117,19 +136,33 @@ func (sp *sitePublisher) probeObjects(ctx context.Context) error {
 	return err
 }
 
-// uploadSite puts the rendered tree dir under prefix as packs
-// (objects_pack.go) and returns the bytes of its files. A failed upload is retried with back-off
-// until ctx ends (the lease lost, the export timed out, shutdown): a
-// bucket that is down for a moment should delay an export, not fail it.
-func (sp *sitePublisher) uploadSite(ctx context.Context, dir, prefix string) (int64, error) {
+// uploadArchive compresses the site rendered into dir into its archive
+// and streams it to key as it is made: one request for a small site, a
+// multipart upload for a large one, never a local copy. It returns the
+// archive's size. A failed upload is retried with back-off until ctx
+// ends (the lease lost, the export timed out, shutdown): a bucket that
+// is down for a moment should delay an export, not fail it.
+func (sp *sitePublisher) uploadArchive(ctx context.Context, dir, key string, man *bundle.Manifest) (int64, error) {
 	s := sp.srv
+	if siteSize(man) > s.objects.PartSize() {
+		select {
+		case sp.largeUploads <- struct{}{}:
+			defer func() { <-sp.largeUploads }()
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	}
+	meta := archiveMetadata(man.Version)
 	wait := storeRetryFirst
 	for {
-		n, err := sp.uploadPacks(ctx, dir, prefix)
+		info, err := sp.streamArchive(ctx, key, objstore.PutOptions{Metadata: meta}, func(w io.Writer) error {
+			// 0 workers: compress on every core; the bytes do not depend on it.
+			return bundle.Write(ctx, dir, w, 0)
+		})
 		if err == nil || ctx.Err() != nil {
-			return n, err
+			return info.Size, err
 		}
-		s.log.Warn("upload rendered site; retrying", "prefix", prefix, "error", redact.Error(err))
+		s.log.Warn("upload rendered site; retrying", "key", key, "error", redact.Error(err))
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -141,8 +174,46 @@ func (sp *sitePublisher) uploadSite(ctx context.Context, dir, prefix string) (in
 	}
 }
 
-// deleteJobObjects removes every object of a job: all attempts' sites and
-// the archive.
+// siteSize is the bytes of the files a manifest lists.
+func siteSize(man *bundle.Manifest) int64 {
+	var n int64
+	for _, f := range man.Files {
+		n += f.Size
+	}
+	return n
+}
+
+// archiveMetadata is an archive object's user metadata: its content
+// version, when it has one.
+func archiveMetadata(version string) map[string]string {
+	if version == "" {
+		return nil
+	}
+	return map[string]string{versionMetadata: version}
+}
+
+// streamArchive uploads to key, as an archive, what write produces while
+// it produces it. A failed write surfaces as the upload's error (its
+// read of the pipe fails), and an upload that stops early unblocks the
+// writer.
+func (sp *sitePublisher) streamArchive(ctx context.Context, key string, o objstore.PutOptions, write func(io.Writer) error) (objstore.Info, error) {
+	pr, pw := io.Pipe()
+	written := make(chan error, 1)
+	go func() {
+		err := write(pw)
+		pw.CloseWithError(err)
+		written <- err
+	}()
+	o.ContentType = "application/gzip"
+	info, err := sp.srv.objects.Put(ctx, key, pr, o)
+	_ = pr.CloseWithError(errors.New("upload ended"))
+	if werr := <-written; err == nil && werr != nil {
+		err = fmt.Errorf("archive export: %w", werr)
+	}
+	return info, err
+}
+
+// deleteJobObjects removes every object of a job, of all its attempts.
 func (sp *sitePublisher) deleteJobObjects(ctx context.Context, id string) error {
 	s := sp.srv
 	if s.objects == nil {
@@ -153,7 +224,7 @@ func (sp *sitePublisher) deleteJobObjects(ctx context.Context, id string) error 
 }
 
 // scratchDir is a fresh local directory for one job's temporary files
-// (a render before upload); the caller removes it.
+// (a render before its archive is uploaded); the caller removes it.
 func (sp *sitePublisher) scratchDir(id, what string) (string, error) {
 	s := sp.srv
 	base := filepath.Join(s.dataDir, "scratch")
@@ -167,10 +238,10 @@ func (sp *sitePublisher) scratchDir(id, what string) (string, error) {
 	return d, nil
 }
 
-// renderToScratch renders rec into a fresh local scratch dir, which
-// publishSite then uploads; the caller removes it (removeScratch) once
-// the outcome is stored, whatever it is: the bucket is the only copy
-// replicas share. On error dir may be empty.
+// renderToScratch renders rec into a fresh local scratch dir, whose
+// archive publishSite then uploads; the caller removes it
+// (removeScratch) once the outcome is stored, whatever it is: the bucket
+// is the only copy replicas share. On error dir may be empty.
 func (er *exportRunner) renderToScratch(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (dir string, man *bundle.Manifest, err error) {
 	dir, err = er.sites.scratchDir(rec.JobID, "render")
 	if err != nil {
@@ -180,9 +251,12 @@ func (er *exportRunner) renderToScratch(leaseCtx context.Context, rec *jobstore.
 	return dir, man, err
 }
 
-// publishSite uploads the site rendered into dir under the attempt's own
-// prefix, which the fenced completion then makes the job's.
-func (sp *sitePublisher) publishSite(leaseCtx context.Context, rec *jobstore.ExportJob, dir string, held *heldLease) error {
+// publishSite uploads the archive of the site rendered into dir (man its
+// manifest) under the attempt's own prefix, which the fenced completion
+// then makes the job's. The archive is built here, once, rather than at
+// the first bundle call: the site is still on local disk, where reading
+// it back from the bucket would cost a round trip of every byte.
+func (sp *sitePublisher) publishSite(leaseCtx context.Context, rec *jobstore.ExportJob, man *bundle.Manifest, dir string, held *heldLease) error {
 	s := sp.srv
 	start := time.Now()
 	// Uploading for an attempt that has lost the job (or whose job was
@@ -198,16 +272,20 @@ func (sp *sitePublisher) publishSite(leaseCtx context.Context, rec *jobstore.Exp
 	}
 	ctx, cancel := context.WithTimeout(leaseCtx, time.Duration(s.cfg.ExportTimeout))
 	defer cancel()
-	prefix := packPrefix(rec.JobID, rec.Attempts)
-	n, err := sp.uploadSite(ctx, dir, prefix)
+	prefix := attemptObjectPrefix(rec.JobID, rec.Attempts)
+	size, err := sp.uploadArchive(ctx, dir, prefix+api.BundleFileName, man)
 	if err != nil {
 		if leaseCtx.Err() != nil {
 			return jobstore.ErrLeaseLost
 		}
 		return err
 	}
-	rec.SitePrefix, rec.SiteBytes = prefix, n
-	s.log.Info("export completed and uploaded", "job", rec.JobID, "bytes", n,
+	// The bucket holds the archive alone: it is what the organization's
+	// stored bytes count.
+	rec.SitePrefix, rec.SiteBytes, rec.BundleSize = prefix, 0, size
+	s.archives.Add(1)
+	s.metrics.ArchiveBuilt(nil, time.Since(start))
+	s.log.Info("export completed and uploaded", "job", rec.JobID, "bytes", size,
 		"upload", time.Since(start).Round(time.Millisecond))
 	return nil
 }
@@ -222,8 +300,8 @@ func (sp *sitePublisher) removeScratch(id, dir string) {
 	}
 }
 
-// settleSiteObjects cleans up after an attempt: when its site became the
-// job's (kept), the sites earlier attempts may have left behind go;
+// settleSiteObjects cleans up after an attempt: when its archive became
+// the job's (kept), whatever earlier attempts may have left behind goes;
 // otherwise its own upload goes (it failed, was taken over or was
 // interrupted, and the next attempt uploads afresh). Best effort: what
 // is left is removed with the job at the latest.

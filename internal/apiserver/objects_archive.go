@@ -16,12 +16,16 @@ import (
 )
 
 // statArchive returns the size and content version of rec's archive
-// object, objstore.ErrNotFound (wrapped) if nobody has built it yet, and
-// a 503 if the store cannot be asked.
+// object, objstore.ErrNotFound (wrapped) if it is a site an older server
+// stored in pieces whose archive nobody has built yet, and a 503 if the
+// store cannot be asked.
 func (sp *sitePublisher) statArchive(ctx context.Context, rec *jobstore.ExportJob) (int64, string, error) {
 	s := sp.srv
-	info, err := s.objects.Stat(ctx, archiveObjectKey(rec.JobID))
+	info, err := s.objects.Stat(ctx, archiveObjectKey(rec))
 	switch {
+	case errors.Is(err, objstore.ErrNotFound) && publishedArchive(rec.SitePrefix):
+		s.log.Error("the archive of a completed export is missing from the object store", "job", rec.JobID, "key", archiveObjectKey(rec))
+		return 0, "", errorf(http.StatusConflict, "the archive of static export job %q is gone from the object store; start a new export", rec.JobID)
 	case errors.Is(err, objstore.ErrNotFound):
 		return 0, "", err
 	case err != nil:
@@ -43,7 +47,8 @@ func (sp *sitePublisher) statArchive(ctx context.Context, rec *jobstore.ExportJo
 	return info.Size, version, nil
 }
 
-// buildObjectArchive packs the job's site objects into its archive object.
+// buildObjectArchive packs the site an older server stored in pieces
+// (packs, or one object per file) into the job's archive object.
 // Replicas asked at once may each build it: the upload is conditional
 // (IfAbsent), so exactly one object is stored and the losers use it. The
 // archive bytes are deterministic, so which one wins does not matter.
@@ -55,29 +60,18 @@ func (sp *sitePublisher) buildObjectArchive(rec *jobstore.ExportJob) (int64, str
 	}
 	start := time.Now()
 	// The site streams from its objects through the compressor into the
-	// archive's multipart upload: nothing of it touches the local disk,
-	// and memory holds a pack being read and two parts being sent.
+	// archive's upload: nothing of it touches the local disk, and memory
+	// holds a pack being read and two parts being sent.
 	site, manifest, err := sp.openSite(s.ctx, rec.SitePrefix)
 	if err != nil {
 		return 0, "", sp.objectsUnavailable("fetch site objects", rec.JobID, err)
 	}
 	defer site.Close()
-	key := archiveObjectKey(rec.JobID)
-	meta := map[string]string{}
-	if rec.Version != "" {
-		meta[versionMetadata] = rec.Version
-	}
-	pr, pw := io.Pipe()
-	written := make(chan error, 1)
-	go func() {
-		// 0 workers: compress on every core; the bytes do not depend on it.
-		err := bundle.WriteFrom(s.ctx, pw, 0, manifest, site.Open)
-		pw.CloseWithError(err)
-		written <- err
-	}()
-	_, err = s.objects.Put(s.ctx, key, pr, objstore.PutOptions{ContentType: "application/gzip", Metadata: meta, IfAbsent: true})
-	_ = pr.CloseWithError(errors.New("upload ended")) // unblocks the writer if the upload stopped early
-	werr := <-written
+	_, err = sp.streamArchive(s.ctx, archiveObjectKey(rec), objstore.PutOptions{Metadata: archiveMetadata(rec.Version), IfAbsent: true},
+		func(w io.Writer) error {
+			// 0 workers: compress on every core; the bytes do not depend on it.
+			return bundle.WriteFrom(s.ctx, w, 0, manifest, site.Open)
+		})
 	switch {
 	case errors.Is(err, objstore.ErrExists):
 		s.log.Info("bundle archive was built by another replica first; using it", "job", rec.JobID)
@@ -85,8 +79,6 @@ func (sp *sitePublisher) buildObjectArchive(rec *jobstore.ExportJob) (int64, str
 		// A failed archive write surfaces here too, as the upload's
 		// read error.
 		return 0, "", sp.objectsUnavailable("store bundle archive", rec.JobID, err)
-	case werr != nil:
-		return 0, "", fmt.Errorf("archive export: %w", werr)
 	default:
 		s.archives.Add(1)
 		s.log.Info("bundle archived", "job", rec.JobID, "duration", time.Since(start).Round(time.Millisecond))
@@ -96,16 +88,16 @@ func (sp *sitePublisher) buildObjectArchive(rec *jobstore.ExportJob) (int64, str
 
 // objectBundleLink answers a bundle request with a SigV4 presigned GET of
 // the archive object: the store checks its expiry and signature itself.
-func (ex *exportAPI) objectBundleLink(w http.ResponseWriter, r *http.Request, id string, size int64, version string) error {
+func (ex *exportAPI) objectBundleLink(w http.ResponseWriter, r *http.Request, rec *jobstore.ExportJob, size int64, version string) error {
 	s := ex.srv
 	// The signing time is whole seconds (X-Amz-Date), so the expiry we
 	// report is computed from the same truncated time.
 	signed := s.clock.Now().Truncate(time.Second).UTC()
-	link, err := s.objects.PresignGet(r.Context(), archiveObjectKey(id), s.linkTTL)
+	link, err := s.objects.PresignGet(r.Context(), archiveObjectKey(rec), s.linkTTL)
 	if err != nil {
 		return fmt.Errorf("presign bundle link: %w", err)
 	}
-	writeJSON(w, http.StatusOK, api.Bundle{JobID: id, BundleURL: link, SizeBytes: size,
+	writeJSON(w, http.StatusOK, api.Bundle{JobID: rec.JobID, BundleURL: link, SizeBytes: size,
 		ExpiresAt: signed.Add(s.linkTTL), Version: s.contentVersion(version)})
 	return nil
 }

@@ -1,10 +1,16 @@
 package apiserver_test
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -73,16 +79,21 @@ func bundleOn(t *testing.T, base, key, id string) api.Bundle {
 	return b
 }
 
-// The bundle link is a SigV4 presigned GET that MinIO serves; its size and
-// version are those of the stored object; a second link, even after the
-// first expired, builds nothing.
+// A completed export's archive is in the bucket, the only object of its
+// job, under the attempt's prefix. The bundle link is a SigV4 presigned
+// GET of it that MinIO serves; its size and version are those of the
+// stored object; no bundle call, even after a link expired, builds
+// another.
 func TestObjectStore_bundleIsPresignedObject(t *testing.T) {
 	opts, st := onObjects(t)
 	env := apiservertest.Start(t, opts...)
 	job := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
-	// A demo site is a few kilobytes: one pack holds it.
-	if site := keys(t, st, "exports/"+job.JobID+"/a1/packs/"); len(site) != 1 {
-		t.Fatalf("site objects %q under the first attempt's prefix, want one pack; bucket has %q", site, keys(t, st, ""))
+	archive := "exports/" + job.JobID + "/a1/" + api.BundleFileName
+	if got := keys(t, st, "exports/"+job.JobID+"/"); !slices.Equal(got, []string{archive}) {
+		t.Fatalf("objects of the completed job %q, want only %s", got, archive)
+	}
+	if n := env.Server.ArchivesBuilt(); n != 1 {
+		t.Fatalf("%d archives built by the export, want 1", n)
 	}
 	b := env.Bundle(t, job.JobID)
 	u, err := url.Parse(b.BundleURL)
@@ -94,7 +105,7 @@ func TestObjectStore_bundleIsPresignedObject(t *testing.T) {
 			t.Fatalf("bundle link %s has no %s", u.Redacted(), p)
 		}
 	}
-	info, err := st.Stat(context.Background(), "exports/"+job.JobID+"/"+api.BundleFileName)
+	info, err := st.Stat(context.Background(), archive)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +122,11 @@ func TestObjectStore_bundleIsPresignedObject(t *testing.T) {
 		t.Fatalf("second bundle %+v after %+v", again, b)
 	}
 	if n := env.Server.ArchivesBuilt(); n != 1 {
-		t.Fatalf("%d archives built for two bundle calls, want 1", n)
+		t.Fatalf("%d archives built after two bundle calls, want the export's 1", n)
+	}
+	// The job's stored bytes are the archive's: the bucket holds nothing else.
+	if again.SizeBytes != info.Size {
+		t.Fatalf("bundle size %d, archive object %d", again.SizeBytes, info.Size)
 	}
 }
 
@@ -144,13 +159,48 @@ func TestObjectStore_expiredOrTamperedLinkForbiddenByStore(t *testing.T) {
 	download(t, fresh.BundleURL, fresh.SizeBytes)
 }
 
-// Replicas asked for the same bundle at once store one archive between
-// them: the conditional upload lets exactly one win.
-func TestObjectStore_concurrentBundleBuildsOneArchive(t *testing.T) {
-	opts, _ := onObjects(t)
-	env := apiservertest.Start(t, opts...)
+// A job an older server completed, whose site it stored as packs and
+// whose archive it left to the first bundle call, is still served:
+// replicas asked at once build the archive from the packs and store it
+// once between them (the conditional upload lets exactly one win), byte
+// for byte the archive this server uploads at completion.
+func TestObjectStore_olderServersPacksStillArchived(t *testing.T) {
+	b := s3test.Start(t)
+	o := objstore.Options{Credentials: b.Credentials()}
+	dbURL := pgtest.DB(t)
+	env := apiservertest.Start(t, apiservertest.WithDatabase(dbURL), apiservertest.WithObjectStore(b.URL(), o))
+	st := bucketOf(t, env)
 	urlB, srvB := env.Replica(t)
 	id := completedExport(t, env)
+	ctx := context.Background()
+	published := "exports/" + id + "/a1/" + api.BundleFileName
+	body, _, err := st.Get(ctx, published)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := io.ReadAll(body)
+	_ = body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What an older server left: the site as two packs in archive order
+	// (manifest first), no archive, and a record naming the packs.
+	prefix := "exports/" + id + "/a1/packs/"
+	entries := untar(t, want)
+	half := len(entries) / 2
+	for n, part := range [][]tarEntry{entries[:half], entries[half:]} {
+		if _, err := st.Put(ctx, fmt.Sprintf("%s%05d.tar", prefix, n+1), bytes.NewReader(tarOf(t, part)), objstore.PutOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.Delete(ctx, published); err != nil {
+		t.Fatal(err)
+	}
+	editPGJob(t, dbURL, id, func(rec map[string]any) {
+		rec["sitePrefix"], rec["siteBytes"] = prefix, 1234
+		delete(rec, "bundleSize")
+	})
+	built := env.Server.ArchivesBuilt() + srvB.ArchivesBuilt()
 	var wg sync.WaitGroup
 	sizes := make([]int64, 8)
 	for i := range sizes {
@@ -169,16 +219,93 @@ func TestObjectStore_concurrentBundleBuildsOneArchive(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if n := env.Server.ArchivesBuilt() + srvB.ArchivesBuilt(); n != 1 {
+	if n := env.Server.ArchivesBuilt() + srvB.ArchivesBuilt() - built; n != 1 {
 		t.Fatalf("%d archives stored, want 1", n)
 	}
 	for _, s := range sizes {
-		if s != sizes[0] || s == 0 {
-			t.Fatalf("bundle sizes %v differ", sizes)
+		if s != int64(len(want)) {
+			t.Fatalf("bundle sizes %v, want all %d", sizes, len(want))
 		}
 	}
-	b := bundleOn(t, urlB, env.Key, id)
-	download(t, b.BundleURL, b.SizeBytes)
+	link := bundleOn(t, urlB, env.Key, id)
+	if !strings.Contains(link.BundleURL, "/exports/"+id+"/"+api.BundleFileName+"?") {
+		t.Fatalf("link %s is not to the job's archive key", strings.Split(link.BundleURL, "?")[0])
+	}
+	resp, err := http.Get(link.BundleURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || !bytes.Equal(got, want) {
+		t.Fatalf("archive built from packs: %d, %d bytes, %v; want the %d bytes published at completion", resp.StatusCode, len(got), err, len(want))
+	}
+}
+
+// A completed job whose archive is gone from the bucket answers a bundle
+// call with a 409 that says so, rather than a link to nothing or a
+// retry that can never succeed.
+func TestObjectStore_lostArchiveSaysSo(t *testing.T) {
+	opts, st := onObjects(t)
+	env := apiservertest.Start(t, opts...)
+	id := completedExport(t, env)
+	if err := st.Delete(context.Background(), "exports/"+id+"/a1/"+api.BundleFileName); err != nil {
+		t.Fatal(err)
+	}
+	r := call(t, "POST", env.URL+api.PathExportJobs+"/"+id+"/bundle", env.Key, map[string]any{})
+	if r.status != http.StatusConflict || !strings.Contains(r.errorMessage(t), "gone from the object store") {
+		t.Fatalf("bundle of a lost archive: %d %s", r.status, r.body)
+	}
+}
+
+// tarEntry is one file of an archive.
+type tarEntry struct {
+	name string
+	data []byte
+}
+
+// untar lists the files of a tar.gz in order.
+func untar(t *testing.T, gz []byte) []tarEntry {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	var out []tarEntry
+	for {
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, tarEntry{hdr.Name, data})
+	}
+}
+
+// tarOf is a plain tar of entries, as an older server's pack.
+func tarOf(t *testing.T, entries []tarEntry) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	for _, e := range entries {
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: e.name, Size: int64(len(e.data)), Mode: 0o600}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write(e.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // A job past its retention goes with all its objects.
@@ -187,8 +314,8 @@ func TestObjectStore_sweepDeletesObjects(t *testing.T) {
 	env := apiservertest.Start(t, append(opts, apiservertest.WithJobRetention(time.Hour))...)
 	id := completedExport(t, env)
 	env.Bundle(t, id)
-	if len(keys(t, st, "exports/"+id+"/")) < 2 {
-		t.Fatalf("want site and archive objects, have %q", keys(t, st, ""))
+	if len(keys(t, st, "exports/"+id+"/")) == 0 {
+		t.Fatalf("want the archive object, have %q", keys(t, st, ""))
 	}
 	env.Clock.Advance(2 * time.Hour)
 	if err := env.Server.Sweep(); err != nil {

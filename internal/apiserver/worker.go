@@ -94,10 +94,10 @@ func (l *liveJob) overlay(rec *jobstore.ExportJob) {
 // by shutdown, the job stays "running" in the store until its lease ends;
 // then any worker (here after a restart, or another replica) resumes it.
 //
-// With an object store the worker only renders: the upload of the site
-// and the outcome go to a goroutine of their own, so the worker claims
-// and renders its next job while the bucket stores this one. A render
-// keeps a core busy, an upload waits on the network; run one after the
+// With an object store the worker only renders: the site's archive, its
+// upload and the outcome go to a goroutine of their own, so the worker
+// claims and renders its next job while the bucket stores this one. A
+// render keeps a core busy, an upload waits on the network; run one after the
 // other, a worker spent a third of each export of the demo site waiting.
 // uploads holds a slot for each of the worker's uploads in flight (see
 // uploadsPerWorker): with all taken, the worker waits for one before it
@@ -142,7 +142,7 @@ func (er *exportRunner) runExport(rec *jobstore.ExportJob, uploads chan struct{}
 		defer end()
 		defer er.sites.removeScratch(rec.JobID, dir) // after the outcome: the client need not wait for it
 		if err == nil {
-			err = er.sites.publishSite(ctx, rec, dir, held)
+			err = er.sites.publishSite(ctx, rec, man, dir, held)
 		}
 		kept = er.recordOutcome(ctx, rec, man, err, start)
 	}

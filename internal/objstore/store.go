@@ -168,6 +168,10 @@ func newHTTPClient(dial time.Duration) *awshttp.BuildableClient {
 // Config returns the configuration the store was made with.
 func (s *Store) Config() Config { return s.cfg }
 
+// PartSize is how much of an object Put buffers at a time: a larger
+// object goes up in parts, two of them in memory at once.
+func (s *Store) PartSize() int64 { return s.partSize }
+
 // Stat returns the object's size, ETag and metadata without its content.
 func (s *Store) Stat(ctx context.Context, key string) (Info, error) {
 	if err := checkKey(key); err != nil {

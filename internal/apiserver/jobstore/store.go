@@ -221,10 +221,14 @@ type ExportJob struct {
 	Warnings *api.ExportWarnings `json:"warnings,omitempty"`
 	// BundleSize is set once the archive has been built and synced.
 	BundleSize int64 `json:"bundleSize,omitempty"`
-	// SitePrefix is where the job's site lives in the object store: the
-	// prefix of the attempt that completed it. Empty without a store.
+	// SitePrefix is where the job's objects live in the object store:
+	// the prefix of the attempt that completed it, holding its archive
+	// (or, written by older servers, its site in pieces). Empty without
+	// a store.
 	SitePrefix string `json:"sitePrefix,omitempty"`
-	// SiteBytes is the size of the rendered site, counted against the
+	// SiteBytes is the size of the rendered site where it is kept (on
+	// local disk, or in pieces by older servers' object stores; zero
+	// where the store holds only the archive), counted against the
 	// organization's maxStoredBytes with BundleSize.
 	SiteBytes int64 `json:"siteBytes,omitempty"`
 	// Owner is the worker (process and goroutine) holding the job while
