@@ -43,6 +43,44 @@ type gzResult struct {
 	err  error
 }
 
+// blocks and compressors are reused across archives: a small site's
+// archive is one block, and allocating (and zeroing) a fresh block
+// buffer and deflate state for each cost more than compressing it.
+var (
+	blocks      = sync.Pool{New: func() any { b := make([]byte, 0, gzipBlock); return &b }}
+	compressors sync.Pool // *flate.Writer at BestSpeed
+)
+
+func getBlock() []byte { return (*blocks.Get().(*[]byte))[:0] }
+
+func putBlock(b []byte) { blocks.Put(&b) }
+
+// compressBlock deflates block into a new slice, ending it with a sync
+// flush, or, if last, with the stream's final block.
+func compressBlock(block []byte, last bool) ([]byte, error) {
+	var out bytes.Buffer
+	out.Grow(len(block)/2 + 64)
+	fw, _ := compressors.Get().(*flate.Writer)
+	if fw == nil {
+		var err error
+		if fw, err = flate.NewWriter(&out, flate.BestSpeed); err != nil {
+			return nil, err
+		}
+	} else {
+		fw.Reset(&out)
+	}
+	_, err := fw.Write(block)
+	if err == nil && last {
+		err = fw.Close()
+	} else if err == nil {
+		err = fw.Flush()
+	}
+	if err == nil {
+		compressors.Put(fw)
+	}
+	return out.Bytes(), err
+}
+
 func newParallelGzip(w io.Writer, workers int) (*parallelGzip, error) {
 	// Header: magic, deflate, no flags, no mtime, fastest, unknown OS.
 	if _, err := w.Write([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 255}); err != nil {
@@ -50,7 +88,7 @@ func newParallelGzip(w io.Writer, workers int) (*parallelGzip, error) {
 	}
 	z := &parallelGzip{
 		w:       w,
-		buf:     make([]byte, 0, gzipBlock),
+		buf:     getBlock(),
 		pending: make(chan chan gzResult, workers),
 		done:    make(chan error, 1),
 		sem:     make(chan struct{}, workers),
@@ -105,24 +143,19 @@ func (z *parallelGzip) dispatch(last bool) {
 	block := z.buf
 	z.crc = crc32.Update(z.crc, crc32.IEEETable, block)
 	z.size += uint32(len(block)) //nolint:gosec // ISIZE is the length modulo 2^32 by definition
-	z.buf = make([]byte, 0, gzipBlock)
+	z.buf = nil
+	if !last {
+		z.buf = getBlock()
+	}
 	ch := make(chan gzResult, 1)
 	z.sem <- struct{}{}
 	z.pending <- ch
 	go func() {
 		defer func() { <-z.sem }()
-		var out bytes.Buffer
-		out.Grow(len(block)/2 + 64)
-		fw, err := flate.NewWriter(&out, flate.BestSpeed)
-		if err == nil {
-			_, err = fw.Write(block)
-		}
-		if err == nil && last {
-			err = fw.Close()
-		} else if err == nil {
-			err = fw.Flush()
-		}
-		ch <- gzResult{out.Bytes(), err}
+		data, err := compressBlock(block, last)
+		// The compressor keeps no reference to its input once flushed.
+		putBlock(block)
+		ch <- gzResult{data, err}
 	}()
 }
 

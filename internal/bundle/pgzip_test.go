@@ -42,6 +42,12 @@ func TestParallelGzip_roundTripAndDeterminism(t *testing.T) {
 			if !bytes.Equal(one, four) {
 				t.Fatal("output depends on the number of workers or on write sizes")
 			}
+			// Compressors and blocks are reused: what one archive
+			// compressed before must not show in the next.
+			gzipWith(t, big[len(big)/3:], 2, 65536)
+			if again := gzipWith(t, data, 2, 777); !bytes.Equal(again, one) {
+				t.Fatal("output depends on what was compressed before")
+			}
 			r, err := gzip.NewReader(bytes.NewReader(four))
 			if err != nil {
 				t.Fatal(err)
