@@ -35,7 +35,6 @@ require (
 	github.com/yuin/goldmark v1.8.7
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/net v0.57.0
-	golang.org/x/sync v0.22.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.45.0
 	golang.org/x/text v0.41.0
@@ -48,6 +47,8 @@ require (
 	k8s.io/client-go v0.37.0
 	sigs.k8s.io/yaml v1.6.0
 )
+
+require golang.org/x/sync v0.22.0 // indirect
 
 require (
 	dario.cat/mergo v1.0.1 // indirect
