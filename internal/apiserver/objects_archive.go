@@ -17,8 +17,9 @@ import (
 
 // statArchive returns the size and content version of rec's archive
 // object, objstore.ErrNotFound (wrapped) if it is a site an older server
-// stored in pieces whose archive nobody has built yet, and a 503 if the
-// store cannot be asked.
+// stored in pieces whose archive nobody has built yet, a 409 if the
+// archive published at completion is gone, and a 503 if the store
+// cannot be asked.
 func (sp *sitePublisher) statArchive(ctx context.Context, rec *jobstore.ExportJob) (int64, string, error) {
 	s := sp.srv
 	info, err := s.objects.Stat(ctx, archiveObjectKey(rec))

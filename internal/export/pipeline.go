@@ -193,8 +193,9 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	chrome := j.frame.PageChrome(sec, prefix, mode, p)
 	b := &buf.page
 	b.Reset()
-	// One allocation for the whole page: the sidebar of a large section
-	// is most of a page, and growing past it copies the page each time.
+	// One allocation for the whole page: the sidebar can be much of a
+	// page (up to the 64 KiB past which it moves to a script of its own),
+	// and growing past it copies the page each time.
 	b.Grow(len(chrome.String()) + len(content) + len(apiTop.String()) + len(apiRest.String()) + len(ex.Request) + len(ex.Response) + 32<<10)
 	desc := p.FM.Description
 	if desc == "" {
