@@ -23,7 +23,7 @@ import (
 // after a link expired, only signs a new link to the same file.
 func (ex *exportAPI) generateBundle(w http.ResponseWriter, r *http.Request) error {
 	s := ex.srv
-	rec, err := ex.findExport(r)
+	rec, err := ex.findExport(r, false)
 	if err != nil {
 		return err
 	}

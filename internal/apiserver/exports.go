@@ -127,7 +127,7 @@ func (ex *exportAPI) startExport(w http.ResponseWriter, r *http.Request) error {
 
 func (ex *exportAPI) getExport(w http.ResponseWriter, r *http.Request) error {
 	s := ex.srv
-	rec, err := ex.findExport(r)
+	rec, err := ex.findExport(r, true)
 	if err != nil {
 		return err
 	}
@@ -139,11 +139,12 @@ func (ex *exportAPI) getExport(w http.ResponseWriter, r *http.Request) error {
 }
 
 // findExport loads the job named in the path, if the caller's organization
-// owns it. Another organization's job answers exactly like a missing one.
-func (ex *exportAPI) findExport(r *http.Request) (*jobstore.ExportJob, error) {
+// owns it; a status read (poll) with the store's PollExportJob. Another
+// organization's job answers exactly like a missing one.
+func (ex *exportAPI) findExport(r *http.Request, poll bool) (*jobstore.ExportJob, error) {
 	s := ex.srv
 	id := r.PathValue("jobId")
-	rec, err := ex.loadExport(id)
+	rec, err := ex.loadExport(id, poll)
 	if err != nil {
 		return nil, err
 	}
@@ -162,13 +163,19 @@ func (ex *exportAPI) findExport(r *http.Request) (*jobstore.ExportJob, error) {
 // formatted error made in advance costs them six allocations.
 func exportNotFound(id string) error { return notFound("static export job %q not found", id) }
 
-// loadExport loads any organization's export job, or answers 404.
-func (ex *exportAPI) loadExport(id string) (*jobstore.ExportJob, error) {
-	s := ex.srv
+// loadExport loads any organization's export job, or answers 404; a
+// status read (poll) with the store's PollExportJob.
+func (ex *exportAPI) loadExport(id string, poll bool) (*jobstore.ExportJob, error) {
 	if !exportIDPattern.MatchString(id) {
 		return nil, exportNotFound(id)
 	}
-	rec, err := s.store.ExportJob(id)
+	var rec *jobstore.ExportJob
+	var err error
+	if poll {
+		rec, err = ex.srv.store.PollExportJob(id)
+	} else {
+		rec, err = ex.srv.store.ExportJob(id)
+	}
 	if errors.Is(err, jobstore.ErrNoRecord) {
 		return nil, exportNotFound(id)
 	}

@@ -27,7 +27,7 @@ func (h controlHost) WakeWorkers() { h.s.runner.wakeWorkers() }
 func (h controlHost) RemoveExport(jobID string) error { return h.s.runner.removeExport(jobID) }
 
 func (h controlHost) LoadExport(jobID string) (*jobstore.ExportJob, error) {
-	return h.s.exports.loadExport(jobID)
+	return h.s.exports.loadExport(jobID, false)
 }
 
 func (h controlHost) ExportView(rec *jobstore.ExportJob) api.ExportJob {

@@ -1,7 +1,6 @@
 package pgtest
 
 import (
-	"io"
 	"net"
 	"net/url"
 	"sync"
@@ -16,6 +15,8 @@ type Proxy struct {
 	target string
 	mu     sync.Mutex
 	down   bool
+	frozen bool
+	thawed *sync.Cond // on mu: frozen or down changed
 	conns  map[net.Conn]struct{}
 	wg     sync.WaitGroup
 }
@@ -33,6 +34,7 @@ func Interruptible(t testing.TB, dbURL string) (string, *Proxy) {
 		t.Fatalf("pgtest: proxy: %v", err)
 	}
 	p := &Proxy{ln: ln, target: u.Host, conns: map[net.Conn]struct{}{}}
+	p.thawed = sync.NewCond(&p.mu)
 	p.wg.Add(1)
 	go p.accept()
 	t.Cleanup(p.close)
@@ -48,6 +50,24 @@ func (p *Proxy) Cut() {
 	for c := range p.conns {
 		_ = c.Close()
 	}
+	p.thawed.Broadcast()
+}
+
+// Freeze stops passing bytes either way and leaves every connection
+// open, new ones too: a network gone silent (a half-open connection), not
+// one that resets. Thaw passes on what was held and goes on.
+func (p *Proxy) Freeze() {
+	p.mu.Lock()
+	p.frozen = true
+	p.mu.Unlock()
+}
+
+// Thaw ends a Freeze.
+func (p *Proxy) Thaw() {
+	p.mu.Lock()
+	p.frozen = false
+	p.thawed.Broadcast()
+	p.mu.Unlock()
 }
 
 // Restore lets connections through again.
@@ -102,7 +122,23 @@ func (p *Proxy) track(c, up net.Conn) bool {
 func (p *Proxy) pipe(dst, src net.Conn) {
 	defer p.wg.Done()
 	// Whichever way the copy ends (EOF, a cut, a reset), both ends go.
-	_, _ = io.Copy(dst, src)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			for p.frozen && !p.down {
+				p.thawed.Wait()
+			}
+			p.mu.Unlock()
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				break
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
 	_ = dst.Close()
 	_ = src.Close()
 	p.mu.Lock()

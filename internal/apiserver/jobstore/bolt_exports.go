@@ -19,6 +19,10 @@ func (s *boltExports) PutExportJob(rec *ExportJob) error {
 	})
 }
 
+// PollExportJob implements ExportStore: one process writes the file, so
+// a poll is a read.
+func (s *boltExports) PollExportJob(id string) (*ExportJob, error) { return s.ExportJob(id) }
+
 // ExportJob implements ExportStore.
 func (s *boltExports) ExportJob(id string) (*ExportJob, error) {
 	var rec *ExportJob

@@ -29,6 +29,9 @@ import (
 // idempotency keys, postgres_jobs.go and postgres_create.go), pgClaims
 // (claims, leases and completions, postgres_claim.go, and the watch for
 // claimable jobs, postgres_watch.go) and pgUpdates (postgres_updates.go).
+// The core coalesces export job reads (postgres_reads.go) and keeps the
+// records status polls are answered from, told of changes by a trigger's
+// notifications (postgres_memo.go).
 type Postgres struct {
 	*pgCore
 	pgAgents
@@ -46,6 +49,10 @@ type pgCore struct {
 	reads pgExportReads
 	// statements counts the statements sent (postgres_count.go).
 	statements statementCounter
+	// stopWatch ends the goroutine that keeps reads.memo told of changes
+	// (postgres_memo.go); watchDone is closed when it has.
+	stopWatch context.CancelFunc
+	watchDone chan struct{}
 }
 
 // The kinds of record a Postgres keeps, each over the shared core.
@@ -116,11 +123,14 @@ func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
 		return nil, fmt.Errorf("migrate database: %w", err)
 	}
 	core.pool = pool
+	core.startWatch()
 	return newPostgres(core), nil
 }
 
 // Close implements Store.
 func (s *pgCore) Close() error {
+	s.stopWatch()
+	<-s.watchDone
 	s.pool.Close()
 	return nil
 }

@@ -69,6 +69,7 @@ func (s *pgClaims) claim(ctx context.Context, owner string, now time.Time, lease
 	case err != nil:
 		return nil, err
 	}
+	s.changed(rec.JobID)
 	return &rec, nil
 }
 
@@ -97,6 +98,7 @@ func (s *pgClaims) RenewLease(mine *ExportJob, until time.Time) error {
 	if err := s.fault.check(); err != nil {
 		return err
 	}
+	defer s.changed(mine.JobID)
 	ctx, cancel := opCtx()
 	defer cancel()
 	leasePatch := []byte("{}")
@@ -137,6 +139,7 @@ func (s *pgClaims) CompleteAttempt(mine *ExportJob) error {
 	if err := s.fault.check(); err != nil {
 		return err
 	}
+	defer s.changed(mine.JobID)
 	ctx, cancel := opCtx()
 	defer cancel()
 	done := *mine

@@ -31,6 +31,15 @@ func putPGExportJob(ctx context.Context, tx pgx.Tx, rec *ExportJob) error {
 // ExportJob implements ExportStore.
 func (s *pgExports) ExportJob(id string) (*ExportJob, error) { return s.reads.get(s.pool, id) }
 
+// PollExportJob implements ExportStore: from the memo when it holds the
+// job, else as ExportJob.
+func (s *pgExports) PollExportJob(id string) (*ExportJob, error) {
+	if rec, ok := s.reads.memo.get(id); ok {
+		return rec, nil
+	}
+	return s.reads.get(s.pool, id)
+}
+
 // ExportJobs implements ExportStore.
 func (s *pgExports) ExportJobs() ([]*ExportJob, error) {
 	ctx, cancel := opCtx()
@@ -57,11 +66,13 @@ func (s *pgExports) ExportJobs() ([]*ExportJob, error) {
 
 // PutExportJob implements ExportStore.
 func (s *pgExports) PutExportJob(rec *ExportJob) error {
+	defer s.changed(rec.JobID)
 	return s.write(func(ctx context.Context, tx pgx.Tx) error { return putPGExportJob(ctx, tx, rec) })
 }
 
 // DeleteExportJob implements ExportStore.
 func (s *pgExports) DeleteExportJob(id string) error {
+	defer s.changed(id)
 	return s.write(func(ctx context.Context, tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, "DELETE FROM export_jobs WHERE job_id = $1", id)
 		return err
@@ -71,6 +82,7 @@ func (s *pgExports) DeleteExportJob(id string) error {
 // modify runs edit on the record of id, locked against every other
 // writer until the transaction ends, and stores the result.
 func (s *pgExports) modify(id string, edit func(*ExportJob) error) error {
+	defer s.changed(id)
 	return s.write(func(ctx context.Context, tx pgx.Tx) error {
 		var rec ExportJob
 		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1 FOR UPDATE", id), &rec); err != nil {

@@ -29,6 +29,9 @@ type pgExportReads struct {
 	running int        // queries in flight
 	next    *readBatch // reads waiting for a slot; nil unless running == maxReadQueries
 	decoded exportDecodes
+	// memo answers status polls without a query while their jobs stand
+	// still (postgres_memo.go); every query's answers go into it.
+	memo pgRecordMemo
 }
 
 // readBatch is the reads one query answers.
@@ -105,11 +108,21 @@ func (b *readBatch) result(id string) (*ExportJob, error) {
 }
 
 // query reads ids in one statement; a job that does not exist is absent
-// from the map (and forgotten by the memo).
-func (r *pgExportReads) query(pool *pgxpool.Pool, ids []string) (map[string]*ExportJob, error) {
+// from the map (and forgotten by the decodings' memo). The records read
+// are offered to the memo, but for those over memoMaxRecord bytes (a job
+// naming thousands of pages): such a record costs a query per read.
+func (r *pgExportReads) query(pool *pgxpool.Pool, ids []string) (out map[string]*ExportJob, err error) {
+	s0 := r.memo.begin()
+	keep := make(map[string]*ExportJob, len(ids))
+	defer func() {
+		if err != nil {
+			clear(keep)
+		}
+		r.memo.end(s0, keep)
+	}()
 	ctx, cancel := opCtx()
 	defer cancel()
-	out := make(map[string]*ExportJob, len(ids))
+	out = make(map[string]*ExportJob, len(ids))
 	if len(ids) == 1 {
 		var raw []byte
 		err := pool.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1", ids[0]).Scan(&raw)
@@ -125,6 +138,9 @@ func (r *pgExportReads) query(pool *pgxpool.Pool, ids []string) (map[string]*Exp
 			return nil, fmt.Errorf("decode export job: %w", err)
 		}
 		out[ids[0]] = rec
+		if len(raw) <= memoMaxRecord {
+			keep[ids[0]] = rec
+		}
 		return out, nil
 	}
 	rows, err := pool.Query(ctx, "SELECT job_id, record FROM export_jobs WHERE job_id = ANY($1)", ids)
@@ -143,6 +159,9 @@ func (r *pgExportReads) query(pool *pgxpool.Pool, ids []string) (map[string]*Exp
 			return nil, fmt.Errorf("decode export job: %w", err)
 		}
 		out[id] = rec
+		if len(raw) <= memoMaxRecord {
+			keep[id] = rec
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

@@ -26,14 +26,20 @@ func (s *pgClaims) Watch(ctx context.Context, wake func()) {
 		if s.listen(ctx, wake) {
 			wait = listenRetryFirst
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-		case <-t.C:
-		}
-		t.Stop()
-		wait = min(2*wait, listenRetryMax)
+		wait = retryPause(ctx, wait)
 	}
+}
+
+// retryPause waits wait, or until ctx ends, and returns the next wait of
+// the back-off.
+func retryPause(ctx context.Context, wait time.Duration) time.Duration {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	return min(2*wait, listenRetryMax)
 }
 
 // listen serves one connection until it fails or ctx ends, reporting

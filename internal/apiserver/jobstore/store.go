@@ -67,7 +67,16 @@ type ExportStore interface {
 	// ErrIdempotencyConflict), and the organization's limits refuse it
 	// with ErrTooManyActive, ErrTooManyStored or ErrTooManyBytes.
 	CreateExportJob(rec *ExportJob, idemKey, hash string, lim Limits) (existing *ExportJob, err error)
+	// ExportJob reads a job as the store holds it now: every write
+	// committed before the call, on any replica, is in it.
 	ExportJob(id string) (*ExportJob, error)
+	// PollExportJob reads a job for a status poll, where a read that
+	// trails a write is answered by the next poll: on PostgreSQL it may
+	// come from memory and lag a write committed on another replica by
+	// the time that write's notification takes to arrive (well under a
+	// millisecond on one network; postgres_memo.go). This replica's own
+	// writes are in it as soon as they return, as with ExportJob.
+	PollExportJob(id string) (*ExportJob, error)
 	// ExportJobs returns every export job, for recovery and the sweep.
 	ExportJobs() ([]*ExportJob, error)
 	// PutExportJob overwrites a job record unconditionally: for jobs no

@@ -1,0 +1,296 @@
+package jobstore
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// changesChannel is the channel on which export_jobs' trigger (migration
+// 004) names each job whose row a transaction changed, as it commits; an
+// empty payload means every job (a TRUNCATE).
+const changesChannel = "docsadmin_export_changes"
+
+// pgRecordMemo keeps the export job records this replica has read and
+// answers reads from them without a round trip, for as long as nothing
+// has changed them: a status poll of a job that stands still (queued,
+// completed, or between two progress renewals) costs no statement.
+//
+// Whether a record still stands is learned from the trigger's
+// notifications, on a connection of its own (watch). A record is served
+// only while that connection listens: when it drops, the memo empties and
+// reads go to the database until it listens again, so a missed
+// notification can never leave a record stale. What this replica writes
+// it also drops itself once the write commits (changed), so a client sees
+// its own write on the replica that made it at once. A write committed on
+// another replica reaches this one's memo when the notification arrives,
+// which on one network is well under a millisecond: a read here in that
+// moment answers as a read that came a moment earlier would.
+//
+// A query's answer is kept only if no notification for its job arrived
+// after the query began (seq and changedAt), so an answer read before a
+// write cannot outlive the notification of that write. The zero value
+// serves nothing until up is called.
+type pgRecordMemo struct {
+	entries sync.Map // job id → *ExportJob, never changed once stored
+	// liveUntil is when the memo stops serving (Unix nanoseconds) unless
+	// the changes connection shows it still listens; 0 while it does not.
+	liveUntil atomic.Int64
+	n         atomic.Int64 // entries held
+
+	mu        sync.Mutex
+	seq       uint64            // bumped by every change and every up or down
+	floor     uint64            // answers of queries begun before it are not kept
+	inFlight  int               // queries begun and not yet ended
+	changedAt map[string]uint64 // job id → seq of its last change, while queries are in flight
+}
+
+// get is id's record, for the caller to own, when the memo may serve it.
+func (m *pgRecordMemo) get(id string) (*ExportJob, bool) {
+	if !m.live() {
+		return nil, false
+	}
+	v, ok := m.entries.Load(id)
+	if !ok {
+		return nil, false
+	}
+	return v.(*ExportJob).clone(), true
+}
+
+// begin marks the start of a query, before it is sent, and returns the
+// sequence number its answers are kept under.
+func (m *pgRecordMemo) begin() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.inFlight++
+	return m.seq
+}
+
+// end marks the end of the query begun at s0 and keeps the records it
+// read that the memo may keep (none for a failed query), unless their
+// jobs changed since s0 or the memo is not live. It keeps at most
+// memoMaxEntries records: past that it starts over empty.
+func (m *pgRecordMemo) end(s0 uint64, recs map[string]*ExportJob) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.inFlight--
+	if m.live() && s0 >= m.floor {
+		for id, rec := range recs {
+			if m.changedAt[id] > s0 {
+				continue
+			}
+			if m.n.Load() >= memoMaxEntries {
+				m.clearEntries()
+			}
+			if _, loaded := m.entries.Swap(id, rec.clone()); !loaded {
+				m.n.Add(1)
+			}
+		}
+	}
+	if m.inFlight == 0 {
+		// Every later query begins at seq or after: nothing to compare.
+		clear(m.changedAt)
+	}
+}
+
+// changed drops id's record ("" drops them all) and keeps queries in
+// flight from keeping what they read before the change.
+func (m *pgRecordMemo) changed(id string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.seq++
+	if id == "" {
+		m.floor = m.seq
+		m.clearEntries()
+		return
+	}
+	if m.inFlight > 0 {
+		if m.changedAt == nil {
+			m.changedAt = map[string]uint64{}
+		}
+		if len(m.changedAt) >= memoMaxEntries {
+			// Queries that never stop overlapping: keep none of the
+			// answers begun so far rather than grow without bound.
+			clear(m.changedAt)
+			m.floor = m.seq
+		} else {
+			m.changedAt[id] = m.seq
+		}
+	}
+	if _, loaded := m.entries.LoadAndDelete(id); loaded {
+		m.n.Add(-1)
+	}
+}
+
+// changed drops id's record from the memo once this replica's write of
+// it has ended (committed or not: dropping is always safe), so the write
+// is seen here at once, before its notification arrives.
+func (s *pgCore) changed(id string) { s.reads.memo.changed(id) }
+
+// live says whether the memo may serve.
+func (m *pgRecordMemo) live() bool { return time.Now().UnixNano() < m.liveUntil.Load() }
+
+// up says the changes connection listens, from now on and until at least
+// until: what was read before is not kept.
+func (m *pgRecordMemo) up(until time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.seq++
+	m.floor = m.seq
+	m.clearEntries()
+	m.liveUntil.Store(until.UnixNano())
+}
+
+// alive says the changes connection still listened at until-memoLive:
+// the memo may serve until until.
+func (m *pgRecordMemo) alive(until time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.liveUntil.Load() != 0 {
+		m.liveUntil.Store(max(m.liveUntil.Load(), until.UnixNano()))
+	}
+}
+
+// down says the changes connection dropped: nothing is served until up.
+func (m *pgRecordMemo) down() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.liveUntil.Store(0)
+	m.seq++
+	m.floor = m.seq
+	m.clearEntries()
+}
+
+// clearEntries empties the memo; m.mu is held.
+func (m *pgRecordMemo) clearEntries() {
+	m.entries.Clear()
+	m.n.Store(0)
+}
+
+// How the changes connection shows it still hears every notification:
+// every memoHeartbeat it notifies a channel of its own, and the memo
+// serves records only until memoLive after the last heartbeat that came
+// back. Notifications reach a listener in commit order, so a heartbeat
+// that comes back follows every change committed before it was sent. A
+// connection that goes silent without dropping (a half-open TCP
+// connection) thus stops the memo within memoLive, and one whose
+// heartbeat is not back within memoLive is dropped and made again.
+const (
+	memoHeartbeat = 500 * time.Millisecond
+	memoLive      = 3 * memoHeartbeat
+)
+
+// startWatch listens on changesChannel once now, so that the memo serves
+// from the first read, then keeps listening on a goroutine of its own
+// until Close, reconnecting with back-off when the connection drops.
+func (s *pgCore) startWatch() {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stopWatch, s.watchDone = cancel, make(chan struct{})
+	lctx, lcancel := context.WithTimeout(ctx, pgOpTimeout)
+	l := s.listenChanges(lctx)
+	lcancel()
+	go func() {
+		defer close(s.watchDone)
+		s.watch(ctx, l)
+	}()
+}
+
+// changesListener is a connection listening on changesChannel and on a
+// heartbeat channel of its own.
+type changesListener struct {
+	conn      *pgx.Conn
+	heartbeat string    // its channel
+	sent      time.Time // when the heartbeat in flight was sent; zero: none
+}
+
+// watch tells the memo of every change l (nil: none yet) and the
+// connections after it hear, until ctx ends.
+func (s *pgCore) watch(ctx context.Context, l *changesListener) {
+	wait := listenRetryFirst
+	for {
+		if l != nil {
+			wait = listenRetryFirst
+			s.hear(ctx, l)
+			s.reads.memo.down()
+			closeConn(l.conn)
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		wait = retryPause(ctx, wait)
+		lctx, cancel := context.WithTimeout(ctx, pgOpTimeout) // a silent network
+		l = s.listenChanges(lctx)
+		cancel()
+	}
+}
+
+// hear passes l's notifications to the memo and keeps its heartbeat
+// going, until the connection fails, goes silent or ctx ends.
+func (s *pgCore) hear(ctx context.Context, l *changesListener) {
+	m := &s.reads.memo
+	next := time.Now()
+	for {
+		if now := time.Now(); !now.Before(next) {
+			if !l.sent.IsZero() && now.Sub(l.sent) > memoLive {
+				return // the last heartbeat is not back: silent
+			}
+			if l.sent.IsZero() {
+				hctx, cancel := context.WithTimeout(ctx, memoLive)
+				_, err := l.conn.Exec(hctx, "NOTIFY "+l.heartbeat)
+				cancel()
+				if err != nil {
+					return
+				}
+				l.sent = now
+			}
+			next = now.Add(memoHeartbeat)
+		}
+		wctx, cancel := context.WithDeadline(ctx, next)
+		n, err := l.conn.WaitForNotification(wctx)
+		cancel()
+		if n != nil {
+			if n.Channel == l.heartbeat {
+				m.alive(l.sent.Add(memoLive))
+				l.sent = time.Time{}
+			} else {
+				m.changed(n.Payload)
+			}
+		}
+		if err != nil && (ctx.Err() != nil || !pgconn.Timeout(err)) {
+			return
+		}
+	}
+}
+
+// listenChanges opens a connection of its own (not the pool's: a
+// listening connection must not serve queries, and its heartbeats are
+// not the store's statements), listens on it and says the memo is live;
+// nil if it could not.
+func (s *pgCore) listenChanges(ctx context.Context) *changesListener {
+	cfg := s.pool.Config().ConnConfig
+	cfg.Tracer = nil
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil
+	}
+	l := &changesListener{conn: conn, heartbeat: fmt.Sprintf("docsadmin_heartbeat_%d", conn.PgConn().PID())}
+	start := time.Now()
+	if _, err := conn.Exec(ctx, "LISTEN "+changesChannel+"; LISTEN "+l.heartbeat); err != nil {
+		closeConn(conn)
+		return nil
+	}
+	s.reads.memo.up(start.Add(memoLive))
+	return l
+}
+
+// closeConn closes a listening connection, within a second.
+func closeConn(conn *pgx.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = conn.Close(ctx)
+}
