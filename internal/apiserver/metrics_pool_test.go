@@ -3,6 +3,7 @@ package apiserver_test
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
@@ -17,7 +18,7 @@ import (
 // memory); the embedded store has no pool and no such series.
 func TestMetrics_databasePool(t *testing.T) {
 	env := apiservertest.Start(t, apiservertest.WithDatabase(pgtest.DB(t)))
-	completedExport(t, env)
+	id := completedExport(t, env)
 	const unknown = "se_0123456789abcdef"
 	before := testutil.Scrape(t, env.URL+apiserver.PathMetrics)
 	if n := before.Must(t, "docsadmin_db_pool_max_connections"); n < 1 {
@@ -37,8 +38,22 @@ func TestMetrics_databasePool(t *testing.T) {
 		t.Fatalf("%d status reads, one after another, added %v pool acquisitions; want at least one each", reads, d)
 	}
 
+	// Polls of the completed job come from memory while the connection
+	// that hears changes listens.
+	if v := after.Must(t, "docsadmin_db_job_changes_heard"); v != 1 {
+		t.Fatalf("docsadmin_db_job_changes_heard %v, want 1", v)
+	}
+	testutil.Eventually(t, 5*time.Second, "a status poll answered from memory", func() bool {
+		if r := call(t, "GET", env.URL+api.PathExportJobs+"/"+id, env.Key, nil); r.status != http.StatusOK {
+			t.Fatalf("status read: %d %s", r.status, r.body)
+		}
+		return testutil.Scrape(t, env.URL+apiserver.PathMetrics).Must(t, "docsadmin_db_status_polls_from_memory_total") > 0
+	})
+
 	embedded := apiservertest.Start(t)
-	if v, ok := testutil.Scrape(t, embedded.URL+apiserver.PathMetrics).Value("docsadmin_db_pool_acquires_total"); ok {
-		t.Fatalf("embedded store reports a database pool: %v", v)
+	for _, name := range []string{"docsadmin_db_pool_acquires_total", "docsadmin_db_status_polls_from_memory_total"} {
+		if v, ok := testutil.Scrape(t, embedded.URL+apiserver.PathMetrics).Value(name); ok {
+			t.Fatalf("embedded store reports %s: %v", name, v)
+		}
 	}
 }

@@ -169,6 +169,11 @@ var (
 		"Database connections by state (in_use, idle).", []string{"state"}, nil)
 	poolMaxDesc = prometheus.NewDesc("docsadmin_db_pool_max_connections",
 		"The most connections the pool opens.", nil, nil)
+	pollsFromMemoryDesc = prometheus.NewDesc("docsadmin_db_status_polls_from_memory_total",
+		"Status polls answered from this replica's memory of job records, without a round trip.", nil, nil)
+	changesHeardDesc = prometheus.NewDesc("docsadmin_db_job_changes_heard",
+		"1 while the connection that hears job changes from the database listens and its heartbeat comes back; "+
+			"0 while every status poll is a query.", nil, nil)
 )
 
 // poolCollector reads the database pool's figures at scrape time: whether
@@ -176,7 +181,8 @@ var (
 type poolCollector struct{ p pooled }
 
 func (c poolCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{poolAcquiresDesc, poolWaitsDesc, poolAcquireSecondsDesc, poolConnsDesc, poolMaxDesc} {
+	for _, d := range []*prometheus.Desc{poolAcquiresDesc, poolWaitsDesc, poolAcquireSecondsDesc, poolConnsDesc, poolMaxDesc,
+		pollsFromMemoryDesc, changesHeardDesc} {
 		ch <- d
 	}
 }
@@ -189,4 +195,10 @@ func (c poolCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(poolConnsDesc, prometheus.GaugeValue, float64(st.InUse), "in_use")
 	ch <- prometheus.MustNewConstMetric(poolConnsDesc, prometheus.GaugeValue, float64(st.Idle), "idle")
 	ch <- prometheus.MustNewConstMetric(poolMaxDesc, prometheus.GaugeValue, float64(st.Max))
+	ch <- prometheus.MustNewConstMetric(pollsFromMemoryDesc, prometheus.CounterValue, float64(st.PollsFromMemory))
+	heard := 0.0
+	if st.ChangesHeard {
+		heard = 1
+	}
+	ch <- prometheus.MustNewConstMetric(changesHeardDesc, prometheus.GaugeValue, heard)
 }

@@ -42,6 +42,7 @@ type pgRecordMemo struct {
 	// the changes connection shows it still listens; 0 while it does not.
 	liveUntil atomic.Int64
 	n         atomic.Int64 // entries held
+	hits      atomic.Int64 // reads answered from it, for metrics
 
 	mu        sync.Mutex
 	seq       uint64            // bumped by every change and every up or down
@@ -59,6 +60,7 @@ func (m *pgRecordMemo) get(id string) (*ExportJob, bool) {
 	if !ok {
 		return nil, false
 	}
+	m.hits.Add(1)
 	return v.(*ExportJob).clone(), true
 }
 

@@ -186,6 +186,12 @@ type PoolStats struct {
 	InUse       int32
 	Idle        int32
 	Max         int32
+	// PollsFromMemory counts the status polls answered from the memo of
+	// job records, without a round trip; ChangesHeard says whether the
+	// connection that keeps it told of changes listens now (while it
+	// does not, every poll is a query).
+	PollsFromMemory int64
+	ChangesHeard    bool
 }
 
 // PoolStats returns the pool's figures now.
@@ -194,5 +200,6 @@ func (s *pgCore) PoolStats() PoolStats {
 	return PoolStats{
 		Acquires: st.AcquireCount(), Waits: st.EmptyAcquireCount(), AcquireTime: st.AcquireDuration(),
 		InUse: st.AcquiredConns(), Idle: st.IdleConns(), Max: st.MaxConns(),
+		PollsFromMemory: s.reads.memo.hits.Load(), ChangesHeard: s.reads.memo.live(),
 	}
 }
