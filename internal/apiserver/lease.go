@@ -33,8 +33,8 @@ const (
 // percentile 40 ms, at load ~30). A 2,000-page site's upload took as
 // long as its render (7 s each at load ~12), so large uploads can queue
 // up too: at most maxLargeUploads of a server hold their parts in memory
-// at once (objects.go), and the scratch dir holds one rendered site per
-// upload.
+// at once (objects.go), and the scratch dir holds one rendered site (a
+// spool) per upload.
 const uploadsPerWorker = 3
 
 // leaseHooks let tests act as a replica that stops renewing mid-render,

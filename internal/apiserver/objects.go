@@ -136,13 +136,19 @@ func (sp *sitePublisher) probeObjects(ctx context.Context) error {
 	return err
 }
 
-// uploadArchive compresses the site rendered into dir into its archive
-// and streams it to key as it is made: one request for a small site, a
-// multipart upload for a large one, never a local copy. It returns the
-// archive's size. A failed upload is retried with back-off until ctx
-// ends (the lease lost, the export timed out, shutdown): a bucket that
-// is down for a moment should delay an export, not fail it.
-func (sp *sitePublisher) uploadArchive(ctx context.Context, dir, key string, man *bundle.Manifest) (int64, error) {
+// siteArchive is a rendered site that can write its own archive: the
+// bundle.Spool a worker renders into.
+type siteArchive interface {
+	WriteArchive(ctx context.Context, w io.Writer, workers int) error
+}
+
+// uploadArchive streams site's archive to key as it is made: one request
+// for a small site, a multipart upload for a large one, never a local
+// copy. It returns the archive's size. A failed upload is retried with
+// back-off until ctx ends (the lease lost, the export timed out,
+// shutdown): a bucket that is down for a moment should delay an export,
+// not fail it.
+func (sp *sitePublisher) uploadArchive(ctx context.Context, site siteArchive, key string, man *bundle.Manifest) (int64, error) {
 	s := sp.srv
 	if siteSize(man) > s.objects.PartSize() {
 		select {
@@ -157,7 +163,7 @@ func (sp *sitePublisher) uploadArchive(ctx context.Context, dir, key string, man
 	for {
 		info, err := sp.streamArchive(ctx, key, objstore.PutOptions{Metadata: meta}, func(w io.Writer) error {
 			// 0 workers: compress on every core; the bytes do not depend on it.
-			return bundle.Write(ctx, dir, w, 0)
+			return site.WriteArchive(ctx, w, 0)
 		})
 		if err == nil || ctx.Err() != nil {
 			return info.Size, err
@@ -223,40 +229,37 @@ func (sp *sitePublisher) deleteJobObjects(ctx context.Context, id string) error 
 	return err
 }
 
-// scratchDir is a fresh local directory for one job's temporary files
-// (a render before its archive is uploaded); the caller removes it.
-func (sp *sitePublisher) scratchDir(id, what string) (string, error) {
-	s := sp.srv
-	base := filepath.Join(s.dataDir, "scratch")
+// newSpool makes the local spool one render is written into before its
+// archive is uploaded: one unlinked file in <data dir>/scratch, gone when
+// it is closed or the process ends.
+func (sp *sitePublisher) newSpool() (*bundle.Spool, error) {
+	base := filepath.Join(sp.srv.dataDir, "scratch")
 	if err := os.MkdirAll(base, 0o700); err != nil {
-		return "", fmt.Errorf("scratch dir: %w", err)
+		return nil, fmt.Errorf("scratch dir: %w", err)
 	}
-	d, err := os.MkdirTemp(base, id+"-"+what+"-*")
-	if err != nil {
-		return "", fmt.Errorf("scratch dir: %w", err)
-	}
-	return d, nil
+	return bundle.NewSpool(base)
 }
 
-// renderToScratch renders rec into a fresh local scratch dir, whose
-// archive publishSite then uploads; the caller removes it
-// (removeScratch) once the outcome is stored, whatever it is: the bucket
-// is the only copy replicas share. On error dir may be empty.
-func (er *exportRunner) renderToScratch(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (dir string, man *bundle.Manifest, err error) {
-	dir, err = er.sites.scratchDir(rec.JobID, "render")
+// renderToSpool renders rec into a fresh spool, whose archive
+// publishSite then uploads; the caller closes it (closeSpool) once the
+// outcome is stored, whatever it is: the bucket is the only copy
+// replicas share. On error the spool may be nil.
+func (er *exportRunner) renderToSpool(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (*bundle.Spool, *bundle.Manifest, error) {
+	spool, err := er.sites.newSpool()
 	if err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
-	man, err = er.exportInto(leaseCtx, rec, lj, dir)
-	return dir, man, err
+	man, err := er.exportInto(leaseCtx, rec, lj, spool)
+	return spool, man, err
 }
 
-// publishSite uploads the archive of the site rendered into dir (man its
-// manifest) under the attempt's own prefix, which the fenced completion
-// then makes the job's. The archive is built here, once, rather than at
-// the first bundle call: the site is still on local disk, where reading
-// it back from the bucket would cost a round trip of every byte.
-func (sp *sitePublisher) publishSite(leaseCtx context.Context, rec *jobstore.ExportJob, man *bundle.Manifest, dir string, held *heldLease) error {
+// publishSite uploads the archive of the site rendered into site (man
+// its manifest) under the attempt's own prefix, which the fenced
+// completion then makes the job's. The archive is built here, once,
+// rather than at the first bundle call: the site is still on local disk,
+// where reading it back from the bucket would cost a round trip of every
+// byte.
+func (sp *sitePublisher) publishSite(leaseCtx context.Context, rec *jobstore.ExportJob, man *bundle.Manifest, site siteArchive, held *heldLease) error {
 	s := sp.srv
 	start := time.Now()
 	// Uploading for an attempt that has lost the job (or whose job was
@@ -273,7 +276,7 @@ func (sp *sitePublisher) publishSite(leaseCtx context.Context, rec *jobstore.Exp
 	ctx, cancel := context.WithTimeout(leaseCtx, time.Duration(s.cfg.ExportTimeout))
 	defer cancel()
 	prefix := attemptObjectPrefix(rec.JobID, rec.Attempts)
-	size, err := sp.uploadArchive(ctx, dir, prefix+api.BundleFileName, man)
+	size, err := sp.uploadArchive(ctx, site, prefix+api.BundleFileName, man)
 	if err != nil {
 		if leaseCtx.Err() != nil {
 			return jobstore.ErrLeaseLost
@@ -290,13 +293,13 @@ func (sp *sitePublisher) publishSite(leaseCtx context.Context, rec *jobstore.Exp
 	return nil
 }
 
-// removeScratch removes a render's scratch dir ("" is none).
-func (sp *sitePublisher) removeScratch(id, dir string) {
-	if dir == "" {
+// closeSpool releases a render's spool (nil is none).
+func (sp *sitePublisher) closeSpool(id string, spool *bundle.Spool) {
+	if spool == nil {
 		return
 	}
-	if err := os.RemoveAll(dir); err != nil {
-		sp.srv.log.Warn("remove render scratch dir", "job", id, "error", err)
+	if err := spool.Close(); err != nil {
+		sp.srv.log.Warn("close render spool", "job", id, "error", err)
 	}
 }
 

@@ -74,6 +74,43 @@ func readManifest(t *testing.T, dir string) *bundle.Manifest {
 	return m
 }
 
+// spoolOf copies the bundle directory dir into a spool, as a worker's
+// render would have written it, half of the files whole and half
+// streamed.
+func spoolOf(t *testing.T, dir string) *bundle.Spool {
+	t.Helper()
+	spool, err := bundle.NewSpool(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = spool.Close() })
+	m := readManifest(t, dir)
+	for i, f := range m.Files {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 0 {
+			err = spool.WriteFile(f.Path, data)
+		} else {
+			var w io.WriteCloser
+			if w, err = spool.Create(f.Path); err == nil {
+				_, err = w.Write(data)
+				if cerr := w.Close(); err == nil {
+					err = cerr
+				}
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := spool.WriteManifest(m); err != nil {
+		t.Fatal(err)
+	}
+	return spool
+}
+
 func packTestStore(t *testing.T) *sitePublisher {
 	t.Helper()
 	if testing.Short() {
@@ -161,9 +198,10 @@ func TestPacks_archiveMatchesDirectory(t *testing.T) {
 	}
 }
 
-// A published site is its archive alone, byte for byte bundle.Write's of
-// the directory, streamed up as a multipart upload when larger than a
-// part, with the content version as metadata.
+// A published site is its archive alone, made from the worker's spool
+// byte for byte as bundle.Write makes it of the directory, streamed up as
+// a multipart upload when larger than a part, with the content version
+// as metadata.
 func TestPublish_archiveMatchesDirectory(t *testing.T) {
 	sp := packTestStore(t)
 	dir := packTestSite(t, 600, true)
@@ -171,7 +209,7 @@ func TestPublish_archiveMatchesDirectory(t *testing.T) {
 	man := readManifest(t, dir)
 	man.Version = "v-test"
 	key := attemptObjectPrefix("se_pub", 1) + "bundle.tar.gz"
-	size, err := sp.uploadArchive(ctx, dir, key, man)
+	size, err := sp.uploadArchive(ctx, spoolOf(t, dir), key, man)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,17 +260,17 @@ func TestPublish_largeUploadsBounded(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	key := attemptObjectPrefix("se_wait", 1) + "bundle.tar.gz"
-	if _, err := sp.uploadArchive(ctx, large, key, bigSite); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := sp.uploadArchive(ctx, spoolOf(t, large), key, bigSite); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("large upload with every slot taken: %v, want it to wait until its context ends", err)
 	}
 	if _, err := sp.srv.objects.Stat(context.Background(), key); !errors.Is(err, objstore.ErrNotFound) {
 		t.Fatalf("a waiting upload stored its archive: %v", err)
 	}
-	if _, err := sp.uploadArchive(context.Background(), small, attemptObjectPrefix("se_small", 1)+"bundle.tar.gz", readManifest(t, small)); err != nil {
+	if _, err := sp.uploadArchive(context.Background(), spoolOf(t, small), attemptObjectPrefix("se_small", 1)+"bundle.tar.gz", readManifest(t, small)); err != nil {
 		t.Fatalf("small upload with every large slot taken: %v", err)
 	}
 	<-sp.largeUploads
-	if _, err := sp.uploadArchive(context.Background(), large, key, bigSite); err != nil {
+	if _, err := sp.uploadArchive(context.Background(), spoolOf(t, large), key, bigSite); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(sp.largeUploads); n != maxLargeUploads-1 {

@@ -35,13 +35,14 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 )
 
-// Exporter renders a docs source into a bundle directory. export.Engine is
-// the implementation; the interface keeps the server ignorant of how.
-// Packing the directory is not the renderer's business: the server does it
+// Exporter renders a docs source into a bundle: a directory, or a spool
+// whose archive goes to the object store. export.Engine is the
+// implementation; the interface keeps the server ignorant of how.
+// Packing the bundle is not the renderer's business: the server does it
 // with internal/bundle, the same package the bundle's readers use.
 type Exporter interface {
 	CheckPaths(src fs.FS, paths []string) error
-	Export(ctx context.Context, req export.Request, outDir string, progress func(export.Progress)) (*bundle.Manifest, error)
+	ExportTo(ctx context.Context, req export.Request, out export.Output, progress func(export.Progress)) (*bundle.Manifest, error)
 }
 
 // Options configure a Server. Config and DataDir are required.

@@ -136,13 +136,13 @@ func (er *exportRunner) runExport(rec *jobstore.ExportJob, uploads chan struct{}
 		kept = er.recordOutcome(ctx, rec, man, err, start)
 		return
 	}
-	dir, man, err := er.renderToScratch(ctx, rec, lj)
+	spool, man, err := er.renderToSpool(ctx, rec, lj)
 	rec.Warnings = lj.warnings
 	publish := func() {
 		defer end()
-		defer er.sites.removeScratch(rec.JobID, dir) // after the outcome: the client need not wait for it
+		defer er.sites.closeSpool(rec.JobID, spool) // after the outcome: the client need not wait for it
 		if err == nil {
-			err = er.sites.publishSite(ctx, rec, man, dir, held)
+			err = er.sites.publishSite(ctx, rec, man, spool, held)
 		}
 		kept = er.recordOutcome(ctx, rec, man, err, start)
 	}
@@ -216,7 +216,7 @@ func (er *exportRunner) render(leaseCtx context.Context, rec *jobstore.ExportJob
 		return nil, fmt.Errorf("create export dir: %w", err)
 	}
 	start := time.Now()
-	man, err := er.exportInto(leaseCtx, rec, lj, partial)
+	man, err := er.exportInto(leaseCtx, rec, lj, export.DirOutput(partial))
 	if err != nil {
 		return nil, err
 	}
@@ -253,9 +253,9 @@ func (er *exportRunner) render(leaseCtx context.Context, rec *jobstore.ExportJob
 	return man, nil
 }
 
-// exportInto renders rec's site into dir, bounded by the export timeout,
+// exportInto renders rec's site into out, bounded by the export timeout,
 // with progress going to lj.
-func (er *exportRunner) exportInto(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob, dir string) (*bundle.Manifest, error) {
+func (er *exportRunner) exportInto(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob, out export.Output) (*bundle.Manifest, error) {
 	s := er.srv
 	_, dep := s.orgDeployment(rec.OrgID, rec.Domain)
 	if dep == nil {
@@ -264,10 +264,10 @@ func (er *exportRunner) exportInto(leaseCtx context.Context, rec *jobstore.Expor
 	limit := time.Duration(s.cfg.ExportTimeout)
 	ctx, cancel := context.WithTimeout(leaseCtx, limit)
 	defer cancel()
-	man, err := s.exporter.Export(ctx, export.Request{
+	man, err := s.exporter.ExportTo(ctx, export.Request{
 		Source: dep.SourceFS, Domain: rec.Domain, BasePath: dep.ExportBasePath(), Kind: dep.ExportKind(), Label: rec.Label,
 		Paths: rec.Paths, Features: dep.Features, Warn: lj.warn,
-	}, dir, func(p export.Progress) {
+	}, out, func(p export.Progress) {
 		lj.mu.Lock()
 		defer lj.mu.Unlock()
 		if p.Total > 0 {

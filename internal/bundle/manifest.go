@@ -73,18 +73,27 @@ func ContentVersion(files []File) string {
 // and writes m as dir/manifest.json. Stamping here, rather than trusting the
 // caller, is what makes every written manifest pass decodeManifest.
 func WriteManifest(dir string, m *Manifest) error {
-	sort.Slice(m.Files, func(a, b int) bool { return m.Files[a].Path < m.Files[b].Path })
-	m.Version = ContentVersion(m.Files)
-	data, err := json.MarshalIndent(m, "", "  ")
+	data, err := EncodeManifest(m)
 	if err != nil {
-		return fmt.Errorf("encode %s: %w", ManifestName, err)
+		return err
 	}
-	data = append(data, '\n')
 	// 0644: the site is served by a web server that may run as another user.
 	if err := os.WriteFile(filepath.Join(dir, ManifestName), data, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", ManifestName, err)
 	}
 	return nil
+}
+
+// EncodeManifest sorts m.Files, stamps m.Version with their content
+// version and returns m as manifest.json's bytes.
+func EncodeManifest(m *Manifest) ([]byte, error) {
+	sort.Slice(m.Files, func(a, b int) bool { return m.Files[a].Path < m.Files[b].Path })
+	m.Version = ContentVersion(m.Files)
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", ManifestName, err)
+	}
+	return append(data, '\n'), nil
 }
 
 // decodeManifest parses a manifest and checks what it can on its own: the

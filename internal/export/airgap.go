@@ -18,7 +18,7 @@ type offliner struct {
 	base   string // the live site's base path (Request.BasePath), or ""
 	warn   func(format string, args ...any)
 	budget *source.Budget // the export's, charged for copied stylesheets
-	out    *bundleDir
+	out    *bundleOut
 }
 
 // offline applies offlineHTML to markup of the bundle file named file and

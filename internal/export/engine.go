@@ -136,6 +136,12 @@ func CleanBasePath(p string) (string, error) {
 // called as pages finish, never concurrently and with Done increasing. An
 // error means the export failed; its message is meant for the docs author.
 func (e *Engine) Export(ctx context.Context, req Request, outDir string, progress func(Progress)) (*bundle.Manifest, error) {
+	return e.ExportTo(ctx, req, DirOutput(outDir), progress)
+}
+
+// ExportTo is Export into any Output: the bundle's files, then its
+// manifest, go to out.
+func (e *Engine) ExportTo(ctx context.Context, req Request, out Output, progress func(Progress)) (*bundle.Manifest, error) {
 	if req.Source == nil {
 		return nil, errors.New("export: no docs source")
 	}
@@ -164,7 +170,7 @@ func (e *Engine) Export(ctx context.Context, req Request, outDir string, progres
 	}
 	defer closeSrc()
 	src = source.WithIgnore(src)
-	j := &pipeline{e: e, req: req, src: src, kind: kind, domain: domain, base: base, features: feats, out: &bundleDir{dir: outDir}, progress: progress}
+	j := &pipeline{e: e, req: req, src: src, kind: kind, domain: domain, base: base, features: feats, out: &bundleOut{to: out}, progress: progress}
 	j.warnings.sink, j.warnings.log = req.Warn, e.log
 	j.warn = j.warnings.add
 	j.budget.Limits = e.limits

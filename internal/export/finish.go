@@ -127,7 +127,7 @@ func (j *pipeline) writeManifest() (*bundle.Manifest, error) {
 		PageCount: len(j.pages),
 		Files:     j.out.files,
 	}
-	if err := bundle.WriteManifest(j.out.dir, m); err != nil {
+	if err := j.out.to.WriteManifest(m); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/machines"
@@ -54,7 +52,7 @@ func (j *pipeline) writeLLMsFull(rel string) (err error) {
 
 // copyWritten copies a file this export wrote into the bundle to w.
 func (j *pipeline) copyWritten(w io.Writer, rel string) (int64, error) {
-	f, err := os.Open(filepath.Join(j.out.dir, filepath.FromSlash(rel)))
+	f, err := j.out.to.Open(rel)
 	if err != nil {
 		return 0, err
 	}

@@ -15,24 +15,90 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 )
 
-// bundleDir is the directory an export writes its bundle into: it
-// creates directories once and records every file it writes, with its
-// hash, for the manifest.
-type bundleDir struct {
+// Output is where an export puts the files of its bundle: a directory
+// (DirOutput), or a bundle.Spool when the files are only wanted as an archive.
+// Its methods are called from many goroutines at once.
+type Output interface {
+	// WriteFile stores one whole file of the bundle.
+	WriteFile(rel string, data []byte) error
+	// Create opens a new file of the bundle for writing, failing if it
+	// exists; the export closes it.
+	Create(rel string) (io.WriteCloser, error)
+	// Open reads back a file the export wrote.
+	Open(rel string) (io.ReadCloser, error)
+	// WriteManifest sorts m.Files, stamps m.Version and stores m as
+	// manifest.json, the export's last write.
+	WriteManifest(m *bundle.Manifest) error
+}
+
+// Both Outputs the server uses.
+var (
+	_ Output = (*dirOutput)(nil)
+	_ Output = (*bundle.Spool)(nil)
+)
+
+// DirOutput is the Output that writes the bundle into the directory dir, which
+// must exist and be empty.
+func DirOutput(dir string) Output { return &dirOutput{dir: dir} }
+
+// dirOutput writes a bundle as a directory tree, creating each directory
+// once.
+type dirOutput struct {
 	dir  string
 	dirs sync.Map // directories already created
+}
+
+func (d *dirOutput) WriteFile(rel string, data []byte) error {
+	if err := d.mkdirFor(rel); err != nil {
+		return err
+	}
+	if err := os.WriteFile(d.path(rel), data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	return nil
+}
+
+func (d *dirOutput) Create(rel string) (io.WriteCloser, error) {
+	if err := d.mkdirFor(rel); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(d.path(rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+}
+
+func (d *dirOutput) Open(rel string) (io.ReadCloser, error) { return os.Open(d.path(rel)) }
+
+func (d *dirOutput) WriteManifest(m *bundle.Manifest) error { return bundle.WriteManifest(d.dir, m) }
+
+func (d *dirOutput) path(rel string) string { return filepath.Join(d.dir, filepath.FromSlash(rel)) }
+
+func (d *dirOutput) mkdirFor(rel string) error {
+	dir := path.Dir(rel)
+	if dir == "." {
+		return nil
+	}
+	if _, ok := d.dirs.Load(dir); ok {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Join(d.dir, filepath.FromSlash(dir)), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	d.dirs.Store(dir, true)
+	return nil
+}
+
+// bundleOut is the export's side of its Output: it records every file
+// written, with its hash, for the manifest.
+type bundleOut struct {
+	to Output
 
 	mu    sync.Mutex
 	files []bundle.File
 }
 
-// writeFile writes one bundle file and records it for the manifest.
-func (d *bundleDir) write(rel string, data []byte) error {
-	if err := d.mkdirFor(rel); err != nil {
+// write writes one bundle file and records it for the manifest.
+func (d *bundleOut) write(rel string, data []byte) error {
+	if err := d.to.WriteFile(rel, data); err != nil {
 		return err
-	}
-	if err := os.WriteFile(filepath.Join(d.dir, filepath.FromSlash(rel)), data, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	sum := sha256.Sum256(data)
 	d.record(bundle.File{Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])})
@@ -76,7 +142,7 @@ func (j *pipeline) copyFile(rel string) error {
 }
 
 // record adds a written file to the manifest's list.
-func (d *bundleDir) record(f bundle.File) {
+func (d *bundleOut) record(f bundle.File) {
 	d.mu.Lock()
 	d.files = append(d.files, f)
 	d.mu.Unlock()
@@ -84,24 +150,4 @@ func (d *bundleDir) record(f bundle.File) {
 
 // create opens a new file of the bundle for writing; the caller closes it
 // and records it.
-func (d *bundleDir) create(rel string) (*os.File, error) {
-	if err := d.mkdirFor(rel); err != nil {
-		return nil, err
-	}
-	return os.OpenFile(filepath.Join(d.dir, filepath.FromSlash(rel)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-}
-
-func (d *bundleDir) mkdirFor(rel string) error {
-	dir := path.Dir(rel)
-	if dir == "." {
-		return nil
-	}
-	if _, ok := d.dirs.Load(dir); ok {
-		return nil
-	}
-	if err := os.MkdirAll(filepath.Join(d.dir, filepath.FromSlash(dir)), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
-	}
-	d.dirs.Store(dir, true)
-	return nil
-}
+func (d *bundleOut) create(rel string) (io.WriteCloser, error) { return d.to.Create(rel) }

@@ -40,7 +40,7 @@ type pipeline struct {
 	// specFiles are the specs written to api-specs.zip (planSpecDownload).
 	specFiles []string
 	features  map[string]bool
-	out       *bundleDir
+	out       *bundleOut
 	progress  func(Progress)
 
 	progMu      sync.Mutex
