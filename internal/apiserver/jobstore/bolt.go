@@ -20,6 +20,8 @@ import (
 var (
 	bucketAgentJobs  = []byte("agent_jobs")
 	bucketAgentIndex = []byte("agent_jobs_by_project_time")
+	// bucketExportJobs is written only through exportTx (bolt_index.go),
+	// which keeps the index of export jobs in step with it.
 	bucketExportJobs = []byte("export_jobs")
 	bucketCounters   = []byte("counters")
 	// bucketIdempotency maps "<org>\x00<Idempotency-Key>" to the job a
@@ -50,6 +52,9 @@ type boltCore struct {
 	fault WriteFaults
 	// decoded saves status reads decoding an unchanged record (readmemo.go).
 	decoded exportDecodes
+	// index answers limits and claims without reading every export job
+	// (bolt_index.go).
+	index exportIndex
 }
 
 // The kinds of record a Bolt keeps, each over the shared core.
@@ -75,6 +80,18 @@ func (s *boltCore) update(fn func(*bolt.Tx) error) error {
 		return err
 	}
 	return s.db.Update(fn)
+}
+
+// updateExports is update for a transaction that writes export jobs: it
+// writes them through its exportTx, and the index is told once the
+// transaction has committed.
+func (s *boltCore) updateExports(fn func(*exportTx) error) error {
+	if err := s.fault.check(); err != nil {
+		return err
+	}
+	s.index.mu.Lock()
+	defer s.index.mu.Unlock()
+	return s.index.commit(s.db, fn)
 }
 
 // Faults implements Store.
@@ -103,12 +120,21 @@ func OpenBolt(dataDir string) (*Bolt, error) {
 		return nil, fmt.Errorf("init store: %w", err)
 	}
 	core := &boltCore{db: db}
+	if err := core.index.load(db); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("index export jobs: %w", err)
+	}
 	return &Bolt{boltCore: core, boltAgents: boltAgents{core}, boltExports: boltExports{core},
 		boltClaims: boltClaims{core}, boltUpdates: boltUpdates{core}}, nil
 }
 
 // Close implements Store.
-func (s *boltCore) Close() error { return s.db.Close() }
+func (s *boltCore) Close() error {
+	s.index.mu.Lock()
+	s.index.closed = true
+	s.index.mu.Unlock()
+	return s.db.Close()
+}
 
 // get decodes the record stored under id, or returns ErrNoRecord.
 func (s *boltCore) get(bucket []byte, id string, v any) error {
@@ -124,9 +150,8 @@ func (s *boltCore) get(bucket []byte, id string, v any) error {
 // modifyExportJob runs edit on the stored record of id inside one write
 // transaction and stores the result, unless edit fails.
 func (s *boltCore) modifyExportJob(id string, edit func(*ExportJob) error) error {
-	return s.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketExportJobs)
-		data := b.Get([]byte(id))
+	return s.updateExports(func(tx *exportTx) error {
+		data := tx.jobs.Get([]byte(id))
 		if data == nil {
 			return ErrNoRecord
 		}
@@ -141,7 +166,7 @@ func (s *boltCore) modifyExportJob(id string, edit func(*ExportJob) error) error
 		if err != nil {
 			return err
 		}
-		return b.Put([]byte(id), out)
+		return tx.putJob(id, out)
 	})
 }
 

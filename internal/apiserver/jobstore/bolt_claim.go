@@ -3,9 +3,8 @@ package jobstore
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
@@ -13,50 +12,45 @@ import (
 // Watch has nothing to do: this process is the only one that writes.
 func (s *boltClaims) Watch(context.Context, func()) {}
 
-// ClaimExport walks every job to find the one to claim next (see
-// fairer). A claim follows each start and each finished job, so the walk
-// is paid once per job; the store holds at most maxStoredExports per
-// organization.
+// ClaimExport implements ClaimStore. The index picks the job from the
+// open ones (see fairer), and only that record is read and written: a
+// claim follows each start and each finished job, and idle workers
+// claim too. A claim that finds nothing begins no transaction, which
+// for bbolt would still have written and synced the file.
 func (s *boltClaims) ClaimExport(owner string, now time.Time, lease time.Duration) (*ExportJob, error) {
+	s.index.mu.Lock()
+	defer s.index.mu.Unlock()
+	id := s.index.next(now)
+	if id == "" {
+		return nil, s.index.idleClaim()
+	}
 	var claimed *ExportJob
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketExportJobs)
-		var candidates []*ExportJob
-		running := map[string]int{}
-		err := b.ForEach(func(_, v []byte) error {
-			var rec ExportJob
-			if err := json.Unmarshal(v, &rec); err != nil {
-				return err
-			}
-			switch {
-			case rec.claimable(now):
-				candidates = append(candidates, &rec)
-			case rec.Status == api.ExportRunning:
-				running[rec.OrgID]++ // held by a live lease
-			}
-			return nil
-		})
-		if err != nil || len(candidates) == 0 {
+	err := s.index.commit(s.db, func(tx *exportTx) error {
+		data := tx.jobs.Get([]byte(id))
+		if data == nil {
+			return fmt.Errorf("claim export job %s: indexed but not stored", id)
+		}
+		var rec ExportJob
+		if err := json.Unmarshal(data, &rec); err != nil {
 			return err
 		}
-		best := candidates[0]
-		for _, c := range candidates[1:] {
-			if fairer(c, best, running) {
-				best = c
-			}
+		if !rec.claimable(now) {
+			// The index and the bucket disagree: a claim on the index's
+			// word would take a job that someone holds.
+			return fmt.Errorf("claim export job %s: the index holds it claimable, the store does not", id)
 		}
 		// Only a claim that writes can fail as a full disk would: idle
 		// workers looking for work are not writes.
 		if err := s.fault.check(); err != nil {
 			return err
 		}
-		takeOver(best, owner, now, lease)
-		data, err := json.Marshal(best)
+		takeOver(&rec, owner, now, lease)
+		data, err := json.Marshal(&rec)
 		if err != nil {
 			return err
 		}
-		claimed = best
-		return b.Put([]byte(best.JobID), data)
+		claimed = &rec
+		return tx.putJob(id, data)
 	})
 	if err != nil {
 		return nil, err
@@ -92,10 +86,9 @@ func (s *boltClaims) CompleteAttempt(mine *ExportJob) error {
 // the next claim resumes them at once rather than after their lease. A
 // job the control plane pinned is no orphan and stays pinned.
 func (s *boltClaims) ReleaseLeases() error {
-	return s.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketExportJobs)
+	return s.updateExports(func(tx *exportTx) error {
 		var fixed [][2][]byte
-		err := b.ForEach(func(k, v []byte) error {
+		err := tx.jobs.ForEach(func(k, v []byte) error {
 			var rec ExportJob
 			if err := json.Unmarshal(v, &rec); err != nil {
 				return err
@@ -112,7 +105,7 @@ func (s *boltClaims) ReleaseLeases() error {
 			return err
 		}
 		for _, kv := range fixed {
-			if err := b.Put(kv[0], kv[1]); err != nil {
+			if err := tx.putJob(string(kv[0]), kv[1]); err != nil {
 				return err
 			}
 		}

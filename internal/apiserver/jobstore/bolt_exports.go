@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 
 	bolt "go.etcd.io/bbolt"
-
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
 
 // PutExportJob implements ExportStore.
@@ -14,8 +12,8 @@ func (s *boltExports) PutExportJob(rec *ExportJob) error {
 	if err != nil {
 		return err
 	}
-	return s.update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketExportJobs).Put([]byte(rec.JobID), data)
+	return s.updateExports(func(tx *exportTx) error {
+		return tx.putJob(rec.JobID, data)
 	})
 }
 
@@ -60,58 +58,36 @@ func (s *boltExports) ExportJobs() ([]*ExportJob, error) {
 
 // DeleteExportJob implements ExportStore.
 func (s *boltExports) DeleteExportJob(id string) error {
-	return s.update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketExportJobs).Delete([]byte(id))
+	return s.updateExports(func(tx *exportTx) error {
+		return tx.deleteJob(id)
 	})
 }
 
 // CreateExportJob checks and inserts in one transaction, so concurrent
-// starts cannot slip past a limit together.
+// starts cannot slip past a limit together. The organization's totals
+// come from the index, which holds the bucket as the writer before this
+// one left it.
 func (s *boltExports) CreateExportJob(rec *ExportJob, idemKey, hash string, lim Limits) (existing *ExportJob, err error) {
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.updateExports(func(tx *exportTx) error {
 		if idemKey != "" {
-			prev, err := idempotentLookup(tx, rec.OrgID, idemKey, hash, rec.CreatedAt)
+			prev, err := idempotentLookup(tx.Tx, rec.OrgID, idemKey, hash, rec.CreatedAt)
 			if err != nil || prev != nil {
 				existing = prev
 				return err
 			}
 		}
-		active, stored, size := 0, 0, int64(0)
-		err := tx.Bucket(bucketExportJobs).ForEach(func(_, v []byte) error {
-			var other struct {
-				OrgID      string `json:"orgId"`
-				Status     string `json:"status"`
-				SiteBytes  int64  `json:"siteBytes"`
-				BundleSize int64  `json:"bundleSize"`
-			}
-			if err := json.Unmarshal(v, &other); err != nil {
-				return err
-			}
-			if other.OrgID != rec.OrgID {
-				return nil
-			}
-			stored++
-			size += other.SiteBytes + other.BundleSize
-			if other.Status == api.ExportQueued || other.Status == api.ExportRunning {
-				active++
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		if err := lim.check(active, stored, size); err != nil {
+		if err := lim.check(s.index.totals(rec.OrgID)); err != nil {
 			return err
 		}
 		data, err := json.Marshal(rec)
 		if err != nil {
 			return err
 		}
-		if err := tx.Bucket(bucketExportJobs).Put([]byte(rec.JobID), data); err != nil {
+		if err := tx.putJob(rec.JobID, data); err != nil {
 			return err
 		}
 		if idemKey != "" {
-			return putIdempotency(tx, rec.OrgID, idemKey, idempotencyRecord{RequestHash: hash, JobID: rec.JobID, CreatedAt: rec.CreatedAt})
+			return putIdempotency(tx.Tx, rec.OrgID, idemKey, idempotencyRecord{RequestHash: hash, JobID: rec.JobID, CreatedAt: rec.CreatedAt})
 		}
 		return nil
 	})

@@ -1,0 +1,256 @@
+package jobstore
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+)
+
+// exportIndex is what CreateExportJob's limits and ClaimExport's choice
+// need of every export job, kept in memory. Both used to walk and decode
+// the whole export_jobs bucket on every call: with 800 stored jobs that
+// was a quarter of the server's CPU, and a server keeps up to
+// maxStoredExports jobs for each of its organizations. With the index a
+// start reads its organization's totals and a claim looks at the open
+// (queued or running) jobs only.
+//
+// It is built from the bucket when the store opens and changed only by
+// exportTx, through which alone export_jobs is written, after the
+// transaction commits: a transaction that fails or panics leaves it as
+// it was.
+type exportIndex struct {
+	// mu is held by each writer of export_jobs from before its
+	// transaction begins until the index has its changes, so the index
+	// is always the bucket as last committed. bbolt lets one writer in
+	// at a time anyway: the lock costs no concurrency.
+	mu sync.Mutex
+	// closed answers an idle claim on a closed store as a transaction
+	// would, since an idle claim no longer begins one.
+	closed bool
+	jobs   map[string]indexedJob
+	// open holds the entries of jobs that are queued or running, the only
+	// ones a claim looks at.
+	open map[string]indexedJob
+	orgs map[string]*orgTotals
+}
+
+// jobState is as much of a job's status as the index needs.
+type jobState uint8
+
+const (
+	jobDone    jobState = iota // any status but queued and running
+	jobQueued                  // api.ExportQueued
+	jobRunning                 // api.ExportRunning
+)
+
+// indexedJob is what the index keeps of one job: a few words, not the
+// record, since every stored job has one.
+type indexedJob struct {
+	org        *orgTotals
+	state      jobState
+	createdAt  time.Time
+	leaseUntil time.Time
+	bytes      int64 // SiteBytes + BundleSize
+}
+
+// orgTotals are what Limits.check counts of one organization's jobs.
+// An organization with no jobs left has none, so the map does not grow
+// with organizations that come and go.
+type orgTotals struct {
+	id     string
+	active int // queued + running
+	stored int
+	bytes  int64
+}
+
+// indexedFields are the fields of a stored record the index reads,
+// decoded from the bytes stored, so the index holds what a decoding of
+// the record would hold.
+type indexedFields struct {
+	OrgID      string    `json:"orgId"`
+	Status     string    `json:"status"`
+	CreatedAt  time.Time `json:"createdAt"`
+	LeaseUntil time.Time `json:"leaseUntil"`
+	SiteBytes  int64     `json:"siteBytes"`
+	BundleSize int64     `json:"bundleSize"`
+}
+
+// exportWrite is one write to export_jobs: the job's fields as written,
+// or its deletion. Applied in order they set absolute state, so two
+// writes of one job in a transaction leave the last.
+type exportWrite struct {
+	id      string
+	deleted bool
+	fields  indexedFields
+}
+
+// exportTx is a write transaction that may write export jobs. Writes to
+// export_jobs go through putJob and deleteJob only, which record them
+// for the index; every other bucket is written through the Tx as usual.
+type exportTx struct {
+	*bolt.Tx
+	jobs   *bolt.Bucket
+	writes []exportWrite
+}
+
+// putJob stores the encoded record of job id.
+func (tx *exportTx) putJob(id string, data []byte) error {
+	var f indexedFields
+	if err := json.Unmarshal(data, &f); err != nil {
+		return fmt.Errorf("decode export job %s: %w", id, err)
+	}
+	if err := tx.jobs.Put([]byte(id), data); err != nil {
+		return err
+	}
+	tx.writes = append(tx.writes, exportWrite{id: id, fields: f})
+	return nil
+}
+
+// deleteJob deletes the record of job id, if there is one.
+func (tx *exportTx) deleteJob(id string) error {
+	if err := tx.jobs.Delete([]byte(id)); err != nil {
+		return err
+	}
+	tx.writes = append(tx.writes, exportWrite{id: id, deleted: true})
+	return nil
+}
+
+// load builds the index from the bucket. A record it cannot decode fails
+// the open: claims and starts decoded every record, so with it stored
+// each of them failed, and so did ReleaseLeases at the server's start.
+func (x *exportIndex) load(db *bolt.DB) error {
+	x.jobs, x.open, x.orgs = map[string]indexedJob{}, map[string]indexedJob{}, map[string]*orgTotals{}
+	return db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketExportJobs).ForEach(func(k, v []byte) error {
+			var f indexedFields
+			if err := json.Unmarshal(v, &f); err != nil {
+				return fmt.Errorf("decode export job %s: %w", k, err)
+			}
+			x.apply(exportWrite{id: string(k), fields: f})
+			return nil
+		})
+	})
+}
+
+// commit runs fn in one write transaction and, once that has committed,
+// applies the export jobs it wrote to the index. The caller holds x.mu.
+func (x *exportIndex) commit(db *bolt.DB, fn func(*exportTx) error) error {
+	var etx *exportTx
+	err := db.Update(func(tx *bolt.Tx) error {
+		etx = &exportTx{Tx: tx, jobs: tx.Bucket(bucketExportJobs)}
+		return fn(etx)
+	})
+	if err != nil {
+		return err
+	}
+	for _, w := range etx.writes {
+		x.apply(w)
+	}
+	return nil
+}
+
+// apply makes w's job in the index what w wrote: the organizations'
+// totals lose the old entry's share and gain the new one's.
+func (x *exportIndex) apply(w exportWrite) {
+	if old, ok := x.jobs[w.id]; ok {
+		old.org.add(old, -1)
+		if old.org.stored == 0 {
+			delete(x.orgs, old.org.id)
+		}
+		delete(x.jobs, w.id)
+		delete(x.open, w.id)
+	}
+	if w.deleted {
+		return
+	}
+	f := &w.fields
+	org := x.orgs[f.OrgID]
+	if org == nil {
+		org = &orgTotals{id: f.OrgID}
+		x.orgs[f.OrgID] = org
+	}
+	e := indexedJob{org: org, createdAt: f.CreatedAt, leaseUntil: f.LeaseUntil, bytes: f.SiteBytes + f.BundleSize}
+	switch f.Status {
+	case api.ExportQueued:
+		e.state = jobQueued
+	case api.ExportRunning:
+		e.state = jobRunning
+	}
+	org.add(e, 1)
+	x.jobs[w.id] = e
+	if e.state != jobDone {
+		x.open[w.id] = e
+	}
+}
+
+// add counts e in (sign 1) or out (sign -1) of t.
+func (t *orgTotals) add(e indexedJob, sign int) {
+	t.stored += sign
+	t.bytes += int64(sign) * e.bytes
+	if e.state != jobDone {
+		t.active += sign
+	}
+}
+
+// totals returns what Limits.check counts of organization org.
+func (x *exportIndex) totals(org string) (active, stored int, size int64) {
+	if t := x.orgs[org]; t != nil {
+		return t.active, t.stored, t.bytes
+	}
+	return 0, 0, 0
+}
+
+// claimable is ExportJob.claimable on an entry.
+func (e *indexedJob) claimable(now time.Time) bool {
+	return e.state == jobQueued || (e.state == jobRunning && e.leaseUntil.Before(now))
+}
+
+// next returns the id of the job a claim at now takes, "" when none is
+// claimable: the one fairer puts first, and of jobs it cannot tell
+// apart the one with the lowest id, which the walk of the bucket in key
+// order used to meet first.
+func (x *exportIndex) next(now time.Time) string {
+	running := map[*orgTotals]int{}
+	for _, e := range x.open {
+		if e.state == jobRunning && !e.claimable(now) {
+			running[e.org]++ // held by a live lease
+		}
+	}
+	var bestID string
+	var best indexedJob
+	for id, e := range x.open {
+		if !e.claimable(now) {
+			continue
+		}
+		if bestID == "" || before(id, e, bestID, best, running) {
+			bestID, best = id, e
+		}
+	}
+	return bestID
+}
+
+// before orders job a before job b as fairer does, then by id.
+func before(aID string, a indexedJob, bID string, b indexedJob, running map[*orgTotals]int) bool {
+	if ra, rb := running[a.org], running[b.org]; ra != rb {
+		return ra < rb
+	}
+	if c := a.createdAt.Compare(b.createdAt); c != 0 {
+		return c < 0
+	}
+	return aID < bID
+}
+
+// idleClaim is what a claim that finds nothing returns: nothing, or on
+// a closed store the error its transaction would have met.
+func (x *exportIndex) idleClaim() error {
+	if x.closed {
+		return bolterrors.ErrDatabaseNotOpen
+	}
+	return nil
+}
