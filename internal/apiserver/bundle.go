@@ -200,7 +200,7 @@ func (ex *exportAPI) downloadBundle(w http.ResponseWriter, r *http.Request) erro
 	}
 	// A valid signature was made by us, so id and file are well-formed;
 	// check anyway before they reach the file system.
-	if !exportIDPattern.MatchString(id) || file != api.BundleFileName {
+	if !validExportID(id) || file != api.BundleFileName {
 		return errorf(http.StatusForbidden, "this bundle link is not valid")
 	}
 	rec, err := s.store.ExportJob(id)

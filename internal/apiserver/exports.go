@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -16,9 +15,26 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
-// exportIDPattern is the shape of every export job id we issue. Checking it
-// before touching the store or the file system keeps traversal out.
-var exportIDPattern = regexp.MustCompile(`^se_[0-9a-f]{16}$`)
+// exportIDLen is the length of every export job id we issue: "se_" and
+// 16 lower-case hex digits (newID).
+const exportIDLen = 3 + 16
+
+// validExportID reports whether id has the shape of every export job id
+// we issue. Checking it before touching the store or the file system keeps
+// traversal out. It is spelled out rather than a regular expression: it
+// runs on every status read, where the match cost a tenth of the
+// server's own time.
+func validExportID(id string) bool {
+	if len(id) != exportIDLen || id[:3] != "se_" {
+		return false
+	}
+	for i := 3; i < len(id); i++ {
+		if c := id[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 const (
 	maxLabelLen = 128
@@ -166,7 +182,7 @@ func exportNotFound(id string) error { return notFound("static export job %q not
 // loadExport loads any organization's export job, or answers 404; a
 // status read (poll) with the store's PollExportJob.
 func (ex *exportAPI) loadExport(id string, poll bool) (*jobstore.ExportJob, error) {
-	if !exportIDPattern.MatchString(id) {
+	if !validExportID(id) {
 		return nil, exportNotFound(id)
 	}
 	var rec *jobstore.ExportJob

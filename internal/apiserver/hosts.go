@@ -66,7 +66,7 @@ func (h controlHost) RequestOrg(r *http.Request) string {
 		return o.ID
 	}
 	id := r.PathValue("jobId")
-	if !exportIDPattern.MatchString(id) {
+	if !validExportID(id) {
 		return ""
 	}
 	if rec, err := h.s.store.ExportJob(id); err == nil {

@@ -18,8 +18,19 @@ func (s *boltExports) PutExportJob(rec *ExportJob) error {
 }
 
 // PollExportJob implements ExportStore: one process writes the file, so
-// a poll is a read.
-func (s *boltExports) PollExportJob(id string) (*ExportJob, error) { return s.ExportJob(id) }
+// a poll is a read, answered from memory while the job is unchanged
+// (bolt_polls.go).
+func (s *boltExports) PollExportJob(id string) (*ExportJob, error) {
+	if rec, ok := s.polls.get(id); ok {
+		return rec, nil
+	}
+	s0 := s.polls.begin()
+	rec, err := s.ExportJob(id)
+	if err == nil {
+		s.polls.keep(s0, rec)
+	}
+	return rec, err
+}
 
 // ExportJob implements ExportStore.
 func (s *boltExports) ExportJob(id string) (*ExportJob, error) {

@@ -38,6 +38,9 @@ type exportIndex struct {
 	// ones a claim looks at.
 	open map[string]indexedJob
 	orgs map[string]*orgTotals
+	// onWrite, if set, is told of each job a committed transaction
+	// wrote, before the write returns (the poll memo, bolt_polls.go).
+	onWrite func(id string)
 }
 
 // jobState is as much of a job's status as the index needs.
@@ -151,6 +154,9 @@ func (x *exportIndex) commit(db *bolt.DB, fn func(*exportTx) error) error {
 	}
 	for _, w := range etx.writes {
 		x.apply(w)
+		if x.onWrite != nil {
+			x.onWrite(w.id)
+		}
 	}
 	return nil
 }
