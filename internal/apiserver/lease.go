@@ -64,7 +64,7 @@ func (er *exportRunner) worker(n int) {
 	// taken, the worker hands over the next job only once one is done.
 	uploads := make(chan struct{}, uploadsPerWorker)
 	for s.ctx.Err() == nil {
-		rec, err := s.store.ClaimExport(owner, s.leaseClock.Now(), s.lease)
+		rec, more, err := s.store.ClaimExport(owner, s.leaseClock.Now(), s.lease)
 		switch {
 		case err != nil:
 			// A store that refuses writes: back off rather than spin.
@@ -85,7 +85,9 @@ func (er *exportRunner) worker(n int) {
 			}
 		default:
 			wait = storeRetryFirst
-			er.wakeWorkers() // more may be waiting: let an idle worker look
+			if more {
+				er.wakeWorkers() // let an idle worker take the next
+			}
 			if rec.Attempts > 1 {
 				s.log.Info("resuming export", "job", rec.JobID, "attempt", rec.Attempts)
 			}

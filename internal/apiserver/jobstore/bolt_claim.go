@@ -17,12 +17,12 @@ func (s *boltClaims) Watch(context.Context, func()) {}
 // claim follows each start and each finished job, and idle workers
 // claim too. A claim that finds nothing begins no transaction, which
 // for bbolt would still have written and synced the file.
-func (s *boltClaims) ClaimExport(owner string, now time.Time, lease time.Duration) (*ExportJob, error) {
+func (s *boltClaims) ClaimExport(owner string, now time.Time, lease time.Duration) (*ExportJob, bool, error) {
 	s.index.mu.Lock()
 	defer s.index.mu.Unlock()
-	id := s.index.next(now)
+	id, more := s.index.next(now)
 	if id == "" {
-		return nil, s.index.idleClaim()
+		return nil, false, s.index.idleClaim()
 	}
 	var claimed *ExportJob
 	err := s.index.commit(s.db, func(tx *exportTx) error {
@@ -53,9 +53,9 @@ func (s *boltClaims) ClaimExport(owner string, now time.Time, lease time.Duratio
 		return tx.putJob(id, data)
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return claimed, nil
+	return claimed, more, nil
 }
 
 // RenewLease implements ClaimStore.

@@ -220,8 +220,8 @@ func (e *indexedJob) claimable(now time.Time) bool {
 // next returns the id of the job a claim at now takes, "" when none is
 // claimable: the one fairer puts first, and of jobs it cannot tell
 // apart the one with the lowest id, which the walk of the bucket in key
-// order used to meet first.
-func (x *exportIndex) next(now time.Time) string {
+// order used to meet first. more says whether another was claimable.
+func (x *exportIndex) next(now time.Time) (id string, more bool) {
 	running := map[*orgTotals]int{}
 	for _, e := range x.open {
 		if e.state == jobRunning && !e.claimable(now) {
@@ -234,11 +234,12 @@ func (x *exportIndex) next(now time.Time) string {
 		if !e.claimable(now) {
 			continue
 		}
+		more = more || bestID != ""
 		if bestID == "" || before(id, e, bestID, best, running) {
 			bestID, best = id, e
 		}
 	}
-	return bestID
+	return bestID, more
 }
 
 // before orders job a before job b as fairer does, then by id.

@@ -46,7 +46,7 @@ func benchExportCycle(b *testing.B, stored int, noSync bool) {
 		if _, err := st.CreateExportJob(newExport(id, "org_00", now), "", "", lim); err != nil {
 			b.Fatal(err)
 		}
-		rec, err := st.ClaimExport("w", now, time.Minute)
+		rec, _, err := st.ClaimExport("w", now, time.Minute)
 		if err != nil || rec == nil || rec.JobID != id {
 			b.Fatalf("claim: %+v %v", rec, err)
 		}

@@ -276,11 +276,14 @@ func (w *indexWorld) claim() error {
 }
 
 func (w *indexWorld) claimOne() (*ExportJob, error) {
-	var want string
+	var (
+		want     string
+		wantMore bool
+	)
 	if w.checks {
-		want = w.scan().claim(w.now)
+		want, wantMore = w.scan().claim(w.now)
 	}
-	got, err := w.st.ClaimExport("w", w.now, testLease)
+	got, more, err := w.st.ClaimExport("w", w.now, testLease)
 	if !w.checks {
 		return got, err
 	}
@@ -296,6 +299,8 @@ func (w *indexWorld) claimOne() (*ExportJob, error) {
 	case err != nil:
 	case gotID != want:
 		w.t.Errorf("claim at %v took %q, the scan takes %q", w.now, gotID, want)
+	case more != wantMore:
+		w.t.Errorf("claim at %v of %q says more %v, the scan %v", w.now, gotID, more, wantMore)
 	case gotID == "":
 		w.saw("idle claim")
 	default:
@@ -446,7 +451,7 @@ func (w *indexWorld) scan() indexView {
 }
 
 // claim is the job a claim at now took when it walked every record.
-func (v indexView) claim(now time.Time) string {
+func (v indexView) claim(now time.Time) (id string, more bool) {
 	var candidates []*ExportJob
 	running := map[string]int{}
 	for _, rec := range v.all {
@@ -458,7 +463,7 @@ func (v indexView) claim(now time.Time) string {
 		}
 	}
 	if len(candidates) == 0 {
-		return ""
+		return "", false
 	}
 	best := candidates[0]
 	for _, c := range candidates[1:] {
@@ -466,7 +471,7 @@ func (v indexView) claim(now time.Time) string {
 			best = c
 		}
 	}
-	return best.JobID
+	return best.JobID, len(candidates) > 1
 }
 
 // compareIndex describes how the store's index differs from a scan of

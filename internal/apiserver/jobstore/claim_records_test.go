@@ -37,7 +37,7 @@ func TestStore_claimRenewCompleteRecordsAgree(t *testing.T) {
 				got[b.name] = append(got[b.name], cur)
 			}
 			now := t0.Add(time.Minute)
-			mine, err := st.ClaimExport("w1", now, lease)
+			mine, _, err := st.ClaimExport("w1", now, lease)
 			if err != nil || mine == nil {
 				t.Fatalf("claim: %+v %v", mine, err)
 			}
@@ -62,7 +62,7 @@ func TestStore_claimRenewCompleteRecordsAgree(t *testing.T) {
 			}
 			snap()
 			later := now.Add(time.Minute)
-			theirs, err := st.ClaimExport("w2", later, lease)
+			theirs, _, err := st.ClaimExport("w2", later, lease)
 			if err != nil || theirs == nil || theirs.Attempts != 2 || theirs.PageCount != 0 {
 				t.Fatalf("second claim: %+v %v", theirs, err)
 			}
@@ -114,7 +114,7 @@ func TestStore_claimUnderWriteFault(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.pair(t)[0]
 			st.Faults().Fail(func() error { return boom })
-			if rec, err := st.ClaimExport("w", t0, time.Minute); err != nil || rec != nil {
+			if rec, _, err := st.ClaimExport("w", t0, time.Minute); err != nil || rec != nil {
 				t.Fatalf("claim with nothing queued: %+v %v", rec, err)
 			}
 			st.Faults().Fail(nil)
@@ -122,11 +122,11 @@ func TestStore_claimUnderWriteFault(t *testing.T) {
 				t.Fatal(err)
 			}
 			st.Faults().Fail(func() error { return boom })
-			if rec, err := st.ClaimExport("w", t0, time.Minute); !errors.Is(err, boom) || rec != nil {
+			if rec, _, err := st.ClaimExport("w", t0, time.Minute); !errors.Is(err, boom) || rec != nil {
 				t.Fatalf("claim under a fault: %+v %v, want %v", rec, err, boom)
 			}
 			st.Faults().Fail(nil)
-			if rec, err := st.ClaimExport("w", t0, time.Minute); err != nil || rec == nil || rec.Attempts != 1 {
+			if rec, _, err := st.ClaimExport("w", t0, time.Minute); err != nil || rec == nil || rec.Attempts != 1 {
 				t.Fatalf("claim after the fault: %+v %v", rec, err)
 			}
 		})

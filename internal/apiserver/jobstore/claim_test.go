@@ -24,15 +24,15 @@ func TestStore_claimLeaseTakeover(t *testing.T) {
 				}
 			}
 			now := t0.Add(time.Minute)
-			a, err := stores[0].ClaimExport("a", now, lease)
+			a, _, err := stores[0].ClaimExport("a", now, lease)
 			if err != nil || a == nil || a.JobID != "se_old" || a.Attempts != 1 || a.Status != api.ExportRunning {
 				t.Fatalf("first claim: %+v %v", a, err)
 			}
-			b2, err := stores[1].ClaimExport("b", now, lease)
+			b2, _, err := stores[1].ClaimExport("b", now, lease)
 			if err != nil || b2 == nil || b2.JobID != "se_new" {
 				t.Fatalf("second claim: %+v %v", b2, err)
 			}
-			if c, err := stores[1].ClaimExport("c", now.Add(lease-time.Second), lease); err != nil || c != nil {
+			if c, _, err := stores[1].ClaimExport("c", now.Add(lease-time.Second), lease); err != nil || c != nil {
 				t.Fatalf("claim while both leases run: %+v %v", c, err)
 			}
 			// b renews; a does not, as if its replica died.
@@ -40,7 +40,7 @@ func TestStore_claimLeaseTakeover(t *testing.T) {
 				t.Fatal(err)
 			}
 			later := now.Add(lease + time.Second)
-			c, err := stores[1].ClaimExport("c", later, lease)
+			c, _, err := stores[1].ClaimExport("c", later, lease)
 			if err != nil || c == nil || c.JobID != "se_old" || c.Attempts != 2 || c.Owner != "c" {
 				t.Fatalf("takeover: %+v %v", c, err)
 			}
@@ -89,7 +89,7 @@ func TestStore_concurrentClaims(t *testing.T) {
 					defer wg.Done()
 					st := stores[w%2]
 					for range jobs { // bounded: no worker needs more claims than there are jobs
-						rec, err := st.ClaimExport(fmt.Sprintf("w%d", w), t0.Add(time.Minute), time.Hour)
+						rec, _, err := st.ClaimExport(fmt.Sprintf("w%d", w), t0.Add(time.Minute), time.Hour)
 						if err != nil {
 							t.Error(err)
 							return
@@ -138,7 +138,7 @@ func TestStore_claimFairAcrossOrganizations(t *testing.T) {
 			now := t0.Add(time.Minute)
 			var order []string
 			for range jobs {
-				rec, err := st.ClaimExport("w", now, lease)
+				rec, _, err := st.ClaimExport("w", now, lease)
 				if err != nil || rec == nil {
 					t.Fatalf("claim: %+v %v", rec, err)
 				}
@@ -146,6 +146,48 @@ func TestStore_claimFairAcrossOrganizations(t *testing.T) {
 			}
 			if want := []string{"se_hog1", "se_other", "se_hog2", "se_hog3"}; fmt.Sprint(order) != fmt.Sprint(want) {
 				t.Errorf("claim order %v, want %v", order, want)
+			}
+		})
+	}
+}
+
+// A claim says whether other jobs were claimable beside the one it took:
+// not jobs whose lease still runs, nor finished ones; and a claim that
+// finds nothing says no.
+func TestStore_claimSaysWhetherMoreWait(t *testing.T) {
+	const lease = 30 * time.Second
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			st := b.pair(t)[0]
+			for i, id := range []string{"se_m1", "se_m2", "se_m3"} {
+				if _, err := st.CreateExportJob(newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), "", "", Limits{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			now := t0.Add(time.Minute)
+			for _, want := range []struct {
+				id   string
+				more bool
+			}{{"se_m1", true}, {"se_m2", true}, {"se_m3", false}, {"", false}} {
+				rec, more, err := st.ClaimExport("w", now, lease)
+				id := ""
+				if rec != nil {
+					id = rec.JobID
+				}
+				if err != nil || id != want.id || more != want.more {
+					t.Fatalf("claim: %q more %v (%v), want %q more %v", id, more, err, want.id, want.more)
+				}
+				if rec != nil && rec.JobID == "se_m1" {
+					rec.Status = api.ExportCompleted
+					if err := st.CompleteAttempt(rec); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			// A lease that lapsed makes its job claimable again, beside none.
+			rec, more, err := st.ClaimExport("w2", now.Add(lease+time.Second), lease)
+			if err != nil || rec == nil || rec.JobID != "se_m2" || !more {
+				t.Fatalf("takeover: %+v more %v (%v), want se_m2 with se_m3 claimable too", rec, more, err)
 			}
 		})
 	}

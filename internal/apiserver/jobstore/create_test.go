@@ -62,7 +62,7 @@ func TestStore_createExportEdges(t *testing.T) {
 				t.Fatal(err)
 			}
 			for {
-				got, err := st.ClaimExport("w", t0.Add(time.Hour), time.Minute)
+				got, _, err := st.ClaimExport("w", t0.Add(time.Hour), time.Minute)
 				if err != nil {
 					t.Fatal(err)
 				}

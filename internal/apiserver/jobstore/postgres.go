@@ -53,6 +53,10 @@ type pgCore struct {
 	// (postgres_memo.go); watchDone is closed when it has.
 	stopWatch context.CancelFunc
 	watchDone chan struct{}
+	// instance names this store among the replicas in the notifications
+	// it sends of new jobs, so its own Watch can pass over them: the
+	// server that started a job has woken its own workers already.
+	instance string
 }
 
 // The kinds of record a Postgres keeps, each over the shared core.
@@ -108,7 +112,7 @@ func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = defaultPoolConns
 	}
-	core := &pgCore{}
+	core := &pgCore{instance: newInstanceID()}
 	cfg.ConnConfig.Tracer = &core.statements
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

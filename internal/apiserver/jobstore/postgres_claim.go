@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // claimableWhere is claimable in SQL, at $1, over unqualified columns
@@ -21,27 +24,30 @@ const claimableWhere = `status = 'queued' OR (status = 'running' AND (lease_unti
 // idle worker's empty claim costs one statement. Leases are compared
 // with the caller's clock (injected in tests); replicas' clocks are
 // assumed to agree to well under a lease.
-func (s *pgClaims) ClaimExport(owner string, now time.Time, lease time.Duration) (claimed *ExportJob, err error) {
+func (s *pgClaims) ClaimExport(owner string, now time.Time, lease time.Duration) (claimed *ExportJob, more bool, err error) {
 	ctx, cancel := opCtx()
 	defer cancel()
-	if s.fault.whenNone(func() { claimed, err = s.claim(ctx, owner, now, lease) }) {
-		return claimed, err
+	if s.fault.whenNone(func() { claimed, more, err = s.claim(ctx, owner, now, lease) }) {
+		return claimed, more, err
 	}
 	// Only a claim that writes fails as a lost database would, and only
 	// that one counts as a write: idle workers looking for work are not
 	// writes (as in bbolt).
 	var waiting bool
 	if err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM export_jobs WHERE "+claimableWhere+")", now).Scan(&waiting); err != nil || !waiting {
-		return nil, err
+		return nil, false, err
 	}
 	if err := s.fault.check(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	return s.claim(ctx, owner, now, lease)
 }
 
-// claim is ClaimExport's statement.
-func (s *pgClaims) claim(ctx context.Context, owner string, now time.Time, lease time.Duration) (*ExportJob, error) {
+// claim is ClaimExport's statement. Whether another job is claimable is
+// asked in the same statement, of the snapshot it began with: a job
+// another replica is claiming at that moment counts too, and at worst
+// costs one claim that finds nothing.
+func (s *pgClaims) claim(ctx context.Context, owner string, now time.Time, lease time.Duration) (*ExportJob, bool, error) {
 	var t ExportJob
 	takeOver(&t, owner, now, lease)
 	patch, err := json.Marshal(map[string]any{
@@ -49,10 +55,14 @@ func (s *pgClaims) claim(ctx context.Context, owner string, now time.Time, lease
 		"owner": t.Owner, "leaseUntil": t.LeaseUntil, "updatedAt": t.UpdatedAt,
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	var rec ExportJob
-	err = scanRecord(s.pool.QueryRow(ctx, `UPDATE export_jobs j
+	var (
+		rec  ExportJob
+		raw  []byte
+		more bool
+	)
+	err = s.pool.QueryRow(ctx, `UPDATE export_jobs j
 		SET status = $2, attempts = j.attempts + 1, owner = $3, lease_until = $4,
 		    record = (j.record - 'warnings') || $5::jsonb || jsonb_build_object('attempts', j.attempts + 1)
 		WHERE j.job_id = (
@@ -62,15 +72,19 @@ func (s *pgClaims) claim(ctx context.Context, owner string, now time.Time, lease
 			          WHERE r.org_id = c.org_id AND r.status = 'running' AND r.lease_until >= $1),
 			         c.created_at
 			LIMIT 1 FOR UPDATE SKIP LOCKED)
-		RETURNING j.record`, now, t.Status, t.Owner, t.LeaseUntil, patch), &rec)
+		RETURNING j.record, EXISTS (SELECT 1 FROM export_jobs m WHERE m.job_id <> j.job_id AND (`+claimableWhere+`))`,
+		now, t.Status, t.Owner, t.LeaseUntil, patch).Scan(&raw, &more)
 	switch {
-	case errors.Is(err, ErrNoRecord):
-		return nil, nil
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, false, nil
 	case err != nil:
-		return nil, err
+		return nil, false, err
+	}
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, false, fmt.Errorf("decode export job: %w", err)
 	}
 	s.changed(rec.JobID)
-	return &rec, nil
+	return &rec, more, nil
 }
 
 // fencedWhere holds an UPDATE to the attempt $2 (owner) and $3

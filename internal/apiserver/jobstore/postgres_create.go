@@ -22,7 +22,8 @@ import (
 // still counts, $4–$6 the limits (0: none), $7–$10 the job's id, status,
 // creation time and record, $11 the request's hash, $12 the channel,
 // $13–$16 the job's other columns (a job the control plane holds is
-// created running, owned and leased).
+// created running, owned and leased), $17 the store's instance id, which
+// the notification carries.
 const createExportSQL = `WITH prev AS (
 		SELECT i.request_hash, j.record FROM export_idempotency i JOIN export_jobs j ON j.job_id = i.job_id
 		WHERE $2::text <> '' AND i.org_id = $1 AND i.key = $2 AND i.created_at > $3::timestamptz),
@@ -42,7 +43,7 @@ const createExportSQL = `WITH prev AS (
 		SELECT $1, $2, $11::text, job_id, $9 FROM ins WHERE $2 <> ''
 		ON CONFLICT (org_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, job_id = EXCLUDED.job_id,
 			created_at = EXCLUDED.created_at),
-	told AS (SELECT pg_notify($12::text, '') FROM ins)
+	told AS (SELECT pg_notify($12::text, $17::text) FROM ins)
 	SELECT (SELECT request_hash FROM prev), (SELECT record FROM prev), c.active, c.stored, c.size,
 	       (SELECT count(*) FROM ins), (SELECT count(*) FROM told)
 	FROM c`
@@ -78,7 +79,7 @@ func (s *pgExports) CreateExportJob(rec *ExportJob, idemKey, hash string, lim Li
 	)
 	b.Queue(createExportSQL, rec.OrgID, idemKey, rec.CreatedAt.Add(-IdempotencyWindow),
 		lim.Active, lim.Stored, lim.Bytes, rec.JobID, rec.Status, rec.CreatedAt, data, hash, exportChannel,
-		rec.Attempts, rec.Owner, lease, rec.SiteBytes+rec.BundleSize).
+		rec.Attempts, rec.Owner, lease, rec.SiteBytes+rec.BundleSize, s.instance).
 		QueryRow(func(row pgx.Row) error {
 			return row.Scan(&prevHash, &prevRecord, &active, &stored, &size, &inserted, &notices)
 		})

@@ -2,13 +2,25 @@ package jobstore
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"time"
 )
 
 // exportChannel is the LISTEN/NOTIFY channel on which a replica says that
 // a job became claimable (started, or handed back at shutdown), so idle
 // workers on every replica claim it at once instead of at their next poll.
+// A start's notification carries the starting store's instance id; a
+// hand-back's, and those of servers before the id, carry none.
 const exportChannel = "docsadmin_export_jobs"
+
+// newInstanceID is a store's name in the notifications it sends: random,
+// so that replicas never share one.
+func newInstanceID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read does not fail (Go 1.24)
+	return hex.EncodeToString(b[:])
+}
 
 // Back-off between attempts to listen again after the connection drops.
 const (
@@ -60,9 +72,14 @@ func (s *pgClaims) listen(ctx context.Context, wake func()) (listened bool) {
 	}
 	wake() // whatever was announced while nobody listened
 	for {
-		if _, err := conn.WaitForNotification(ctx); err != nil {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
 			return true
 		}
-		wake()
+		// A job this replica started: its workers were woken when the
+		// start returned, and one more would only find nothing to claim.
+		if n.Payload != s.instance {
+			wake()
+		}
 	}
 }

@@ -95,8 +95,11 @@ type ClaimStore interface {
 	// ClaimExport takes the oldest job that is queued, or running under
 	// a lease that ended before now, for owner until now+lease: it is
 	// marked running, its attempt counted and its progress reset. It
-	// returns nil when there is nothing to do.
-	ClaimExport(owner string, now time.Time, lease time.Duration) (*ExportJob, error)
+	// returns nil when there is nothing to do. more says whether other
+	// jobs were claimable beside the one claimed, so that the caller
+	// wakes another worker only when there is work for it: a claim that
+	// finds nothing costs a statement on PostgreSQL.
+	ClaimExport(owner string, now time.Time, lease time.Duration) (claimed *ExportJob, more bool, err error)
 	// RenewLease extends the lease of the attempt rec describes to until;
 	// ErrLeaseLost when another owner or attempt holds the job now.
 	RenewLease(rec *ExportJob, until time.Time) error
