@@ -1,20 +1,18 @@
 package apiserver
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 )
 
@@ -135,47 +133,13 @@ func (er *exportRunner) buildArchive(id string) (int64, error) {
 	return size, nil
 }
 
-// writeArchive streams the site into a temporary file, syncs it and renames
-// it into place, so a crash never leaves a truncated bundle to be served.
-func (er *exportRunner) writeArchive(ctx context.Context, id string) (_ int64, err error) {
-	final := er.bundlePath(id)
-	tmp, err := os.CreateTemp(filepath.Dir(final), ".bundle-*.tmp")
-	if err != nil {
-		return 0, fmt.Errorf("create bundle: %w", err)
-	}
-	// On failure the temporary file goes; errors of that cleanup would only
-	// hide the one being returned.
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 256<<10)
-	// 0 workers: compress on every core; the bytes do not depend on it.
-	if err := bundle.Write(ctx, er.siteDir(id), bw, 0); err != nil {
-		return 0, fmt.Errorf("archive export: %w", err)
-	}
-	if err := bw.Flush(); err != nil {
-		return 0, fmt.Errorf("write bundle: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return 0, fmt.Errorf("sync bundle: %w", err)
-	}
-	st, err := tmp.Stat()
-	if err != nil {
-		return 0, fmt.Errorf("stat bundle: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return 0, fmt.Errorf("close bundle: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), final); err != nil {
-		return 0, fmt.Errorf("publish bundle: %w", err)
-	}
-	if err := fsutil.SyncDir(filepath.Dir(final)); err != nil {
-		return 0, fmt.Errorf("sync bundle dir: %w", err)
-	}
-	return st.Size(), nil
+// writeArchive archives the site an older server left in the job's
+// directory (site/) beside it (writeArchiveFile).
+func (er *exportRunner) writeArchive(ctx context.Context, id string) (int64, error) {
+	site := er.siteDir(id)
+	return er.writeArchiveFile(ctx, id, func(ctx context.Context, w io.Writer, workers int) error {
+		return bundle.Write(ctx, site, w, workers)
+	}, nil)
 }
 
 // downloadBundle serves GET on a presigned link. The link is the whole

@@ -1,6 +1,15 @@
 package apiserver
 
-import "github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
+import (
+	"archive/tar"
+	"compress/gzip"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
+)
 
 // FailStoreWrites makes every store write of s fail with the error f
 // returns (none when f returns nil), as a full disk would: the external
@@ -39,3 +48,54 @@ const UploadsPerWorker = uploadsPerWorker
 // FenceReads is how many times s read a job's record before uploading
 // its site, to check that its attempt still held the job.
 func FenceReads(s *Server) int64 { return s.runner.sites.fenceReads.Load() }
+
+// AsOlderServerLeftIt turns the completed job id of s (a server without
+// an object store) into what a server from before archives were made at
+// completion left: the site unpacked into the job's site/, no archive and
+// no bundle size recorded. Its first bundle call then builds the archive
+// from the site.
+func AsOlderServerLeftIt(s *Server, id string) error {
+	er := s.runner
+	f, err := os.Open(er.bundlePath(id))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		return err
+	}
+	tr := tar.NewReader(gz)
+	for {
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		p := filepath.Join(er.siteDir(id), filepath.FromSlash(hdr.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		data, err := io.ReadAll(tr)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := os.Remove(er.bundlePath(id)); err != nil {
+		return err
+	}
+	rec, err := s.store.ExportJob(id)
+	if err != nil {
+		return err
+	}
+	if rec.SiteBytes, err = treeSize(er.siteDir(id)); err != nil {
+		return err
+	}
+	rec.BundleSize = 0
+	return s.store.PutExportJob(rec)
+}

@@ -3,7 +3,6 @@ package apiserver
 import (
 	"context"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
@@ -39,8 +38,7 @@ func (h controlHost) SiteExists(rec *jobstore.ExportJob) bool {
 	if h.s.objects != nil {
 		return rec.SitePrefix != ""
 	}
-	_, err := os.Stat(h.s.runner.siteDir(rec.JobID))
-	return err == nil
+	return h.s.runner.hasLocalSite(rec.JobID)
 }
 
 func (h controlHost) AgentJobView(rec *jobstore.AgentJob, now time.Time) api.AgentJob {

@@ -14,6 +14,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
@@ -72,26 +73,82 @@ func TestRestart_crashAfterSiteRenamed(t *testing.T) {
 	})
 }
 
-// A renamed site that a crash left damaged is rendered again, not served.
-func TestRestart_crashLeftDamagedSite(t *testing.T) {
+// A renamed archive that a crash left damaged is rendered again, not
+// served; so is the damaged site an older server left.
+func TestRestart_crashLeftDamagedArchive(t *testing.T) {
+	eachBackend(t, func(t *testing.T, db apiservertest.Option) {
+		for _, damage := range []struct {
+			name  string
+			older bool // the site an older server left, not an archive
+			file  string
+		}{{"archive", false, api.BundleFileName}, {"older server's site", true, "site/index.html"}} {
+			t.Run(damage.name, func(t *testing.T) {
+				env := apiservertest.Start(t, db)
+				if env.ObjectStore != "" {
+					t.Skip("with an object store no archive is renamed into place locally: a crash leaves an upload under its attempt's own prefix, which the next attempt does not use")
+				}
+				done := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
+				if damage.older {
+					if err := apiserver.AsOlderServerLeftIt(env.Server, done.JobID); err != nil {
+						t.Fatal(err)
+					}
+				}
+				env.Restart(t, func() {
+					editJob(t, env, done.JobID, func(rec map[string]any) { rec["status"] = api.ExportRunning })
+					if err := os.WriteFile(filepath.Join(env.DataDir, "exports", done.JobID, filepath.FromSlash(damage.file)), []byte("torn"), 0o600); err != nil {
+						t.Fatal(err)
+					}
+				})
+				got := env.WaitExport(t, done.JobID)
+				if got.Status != api.ExportCompleted || got.Version != done.Version {
+					t.Fatalf("after restart: %+v", got)
+				}
+				b := env.Bundle(t, done.JobID)
+				if man := download(t, b.BundleURL, b.SizeBytes); man.Version != done.Version {
+					t.Fatalf("bundle version %s, want %s", man.Version, done.Version)
+				}
+			})
+		}
+	})
+}
+
+// A job an older server completed, its site in site/ and no archive yet,
+// is still served: the first bundle call archives the site, once, and a
+// restart does not mark it lost; the same when the crash came after the
+// site was renamed into place and before the job was recorded completed.
+func TestOlderServersSite_stillServed(t *testing.T) {
 	eachBackend(t, func(t *testing.T, db apiservertest.Option) {
 		env := apiservertest.Start(t, db)
 		if env.ObjectStore != "" {
-			t.Skip("with an object store no site is renamed into place locally: a crash leaves an upload under its attempt's own prefix, which the next attempt does not use")
+			t.Skip("an older replica stored its site in the bucket: TestObjectStore_olderServersPacksStillArchived")
 		}
 		done := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
-		env.Restart(t, func() {
-			editJob(t, env, done.JobID, func(rec map[string]any) { rec["status"] = api.ExportRunning })
-			if err := os.WriteFile(filepath.Join(env.DataDir, "exports", done.JobID, "site", "index.html"), []byte("torn"), 0o600); err != nil {
+		resumed := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
+		for _, id := range []string{done.JobID, resumed.JobID} {
+			if err := apiserver.AsOlderServerLeftIt(env.Server, id); err != nil {
 				t.Fatal(err)
 			}
-		})
-		got := env.WaitExport(t, done.JobID)
-		if got.Status != api.ExportCompleted || got.Version != done.Version {
-			t.Fatalf("after restart: %+v", got)
 		}
-		b := env.Bundle(t, done.JobID)
-		download(t, b.BundleURL, b.SizeBytes)
+		env.Restart(t, func() {
+			editJob(t, env, resumed.JobID, func(rec map[string]any) {
+				rec["status"], rec["progress"], rec["version"] = api.ExportRunning, 40, ""
+			})
+		})
+		if got := env.WaitExport(t, resumed.JobID); got.Status != api.ExportCompleted || got.Version != resumed.Version {
+			t.Fatalf("resumed after restart: %+v, want completed like %+v", got, resumed)
+		}
+		built := env.Server.ArchivesBuilt()
+		for _, job := range []api.ExportJob{done, resumed} {
+			for range 2 {
+				b := env.Bundle(t, job.JobID)
+				if man := download(t, b.BundleURL, b.SizeBytes); man.Version != job.Version {
+					t.Fatalf("bundle version %s, want %s", man.Version, job.Version)
+				}
+			}
+		}
+		if n := env.Server.ArchivesBuilt() - built; n != 2 {
+			t.Fatalf("%d archives built for the two older jobs' four bundle calls, want 2", n)
+		}
 	})
 }
 

@@ -16,7 +16,6 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
@@ -42,16 +41,12 @@ type exportRunner struct {
 // starting exports and answering readiness probes ask.
 func (er *exportRunner) objectsReady(ctx context.Context) error { return er.sites.objectsReady(ctx) }
 
-// Files of a job live in <data-dir>/exports/<jobId>/: the rendered site in
-// site/ (renamed into place only when complete) and the archive.
+// Files of a job live in <data-dir>/exports/<jobId>/: its archive,
+// renamed into place only when complete (local.go). Jobs completed by
+// servers before the archive was made at completion have their rendered
+// site in site/ instead, archived beside it at the first bundle call.
 func (er *exportRunner) jobDir(id string) string  { return filepath.Join(er.srv.dataDir, "exports", id) }
 func (er *exportRunner) siteDir(id string) string { return filepath.Join(er.jobDir(id), "site") }
-
-// partialDir is per attempt: after a takeover the old attempt may still be
-// writing its own.
-func (er *exportRunner) partialDir(id string, attempt int) string {
-	return filepath.Join(er.jobDir(id), fmt.Sprintf("site.partial-%d", attempt))
-}
 func (er *exportRunner) bundlePath(id string) string {
 	return filepath.Join(er.jobDir(id), api.BundleFileName)
 }
@@ -180,77 +175,10 @@ func (er *exportRunner) recordOutcome(leaseCtx context.Context, rec *jobstore.Ex
 	}
 	if err == nil {
 		rec.PageCount, rec.Version = man.PageCount, man.Version
-		if s.objects == nil {
-			if rec.SiteBytes, err = treeSize(er.siteDir(id)); err != nil {
-				err = fmt.Errorf("measure export: %w", err)
-			}
-		}
 	}
 	stored := er.finishExport(rec, err)
 	s.metrics.ExportFinished(rec.Status, time.Since(start))
 	return stored && rec.Status == api.ExportCompleted
-}
-
-func (er *exportRunner) render(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (*bundle.Manifest, error) {
-	s := er.srv
-	// A crash after the site was renamed into place but before the job
-	// was recorded completed leaves a whole, synced site: finish the job
-	// from it. A site that does not verify is replaced.
-	site := er.siteDir(rec.JobID)
-	if _, err := os.Stat(site); err == nil {
-		man, verr := bundle.VerifyDir(site)
-		if verr == nil {
-			s.log.Info("export was rendered before the restart; completing it from its files", "job", rec.JobID)
-			return man, nil
-		}
-		s.log.Warn("discarding a rendered site that does not verify", "job", rec.JobID, "error", verr)
-		if err := os.RemoveAll(site); err != nil {
-			return nil, fmt.Errorf("clear unverified site: %w", err)
-		}
-	}
-	partial := er.partialDir(rec.JobID, rec.Attempts)
-	if err := os.RemoveAll(partial); err != nil {
-		return nil, fmt.Errorf("clear previous attempt: %w", err)
-	}
-	if err := os.MkdirAll(partial, 0o700); err != nil {
-		return nil, fmt.Errorf("create export dir: %w", err)
-	}
-	start := time.Now()
-	man, err := er.exportInto(leaseCtx, rec, lj, export.DirOutput(partial))
-	if err != nil {
-		return nil, err
-	}
-	if err := fsutil.SyncTree(partial); err != nil {
-		return nil, fmt.Errorf("sync export: %w", err)
-	}
-	// Publish only while holding the job: a worker whose lease lapsed
-	// must not replace the site of the attempt that took over. A site
-	// already in place is a stale attempt's; ours replaces it.
-	// The check is a read, so a store refusing writes does not fail the
-	// export here; the completion is fenced again when it is written.
-	// A job deleted meanwhile (by a reset of the control plane) is lost too.
-	if cur, err := s.store.ExportJob(rec.JobID); errors.Is(err, jobstore.ErrNoRecord) || (err == nil && !jobstore.Holds(cur, rec)) {
-		_ = os.RemoveAll(partial)
-		return nil, jobstore.ErrLeaseLost
-	}
-	if err := os.RemoveAll(er.siteDir(rec.JobID)); err != nil {
-		return nil, fmt.Errorf("clear stale site: %w", err)
-	}
-	if err := os.Rename(partial, er.siteDir(rec.JobID)); err != nil {
-		return nil, fmt.Errorf("publish export: %w", err)
-	}
-	if err := fsutil.SyncDir(er.jobDir(rec.JobID)); err != nil {
-		return nil, fmt.Errorf("sync export dir: %w", err)
-	}
-	// Earlier attempts, interrupted or taken over, leave their partial
-	// renders behind; a stale one still writing fails and is fenced.
-	for a := 1; a < rec.Attempts; a++ {
-		if err := os.RemoveAll(er.partialDir(rec.JobID, a)); err != nil {
-			s.log.Warn("remove an earlier attempt's partial render", "job", rec.JobID, "attempt", a, "error", err)
-		}
-	}
-	s.log.Info("export completed", "job", rec.JobID, "pages", man.PageCount, "duration", time.Since(start).Round(time.Millisecond))
-	return man, nil
 }
 
 // exportInto renders rec's site into out, bounded by the export timeout,
@@ -294,7 +222,6 @@ func (er *exportRunner) finishExport(rec *jobstore.ExportJob, err error) bool {
 	rec.UpdatedAt = s.clock.Now().UTC()
 	if err != nil {
 		rec.Status, rec.Error = api.ExportFailed, er.exportErrorText(err)
-		_ = os.RemoveAll(er.partialDir(rec.JobID, rec.Attempts))
 		s.log.Warn("export failed", "job", rec.JobID, "error", err)
 	} else {
 		rec.Status, rec.Progress, rec.Error = api.ExportCompleted, 100, ""
@@ -435,7 +362,7 @@ func (er *exportRunner) recoverJobs() error {
 		case rec.Status == api.ExportCompleted && s.objects == nil:
 			// With an object store the site is uploaded before the job is
 			// recorded completed, and no local file is involved.
-			if _, err := os.Stat(er.siteDir(rec.JobID)); err == nil {
+			if er.hasLocalSite(rec.JobID) {
 				continue
 			}
 			rec.Status, rec.Error = api.ExportFailed, "the exported files were lost; start a new export"

@@ -30,21 +30,3 @@ func TestWriteFileAtomic_replacesAndLeavesNoTemporary(t *testing.T) {
 		t.Fatal("a write into a missing directory succeeded")
 	}
 }
-
-// TestSyncTree: a tree syncs; a root that is not there is an error, not
-// a silent success that would let the rename publish unsynced files.
-func TestSyncTree(t *testing.T) {
-	root := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(root, "a", "b"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "a", "b", "page.html"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := SyncTree(root); err != nil {
-		t.Fatalf("SyncTree: %v", err)
-	}
-	if err := SyncTree(filepath.Join(root, "missing")); err == nil {
-		t.Fatal("SyncTree of a missing root succeeded")
-	}
-}
