@@ -14,6 +14,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -24,6 +25,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiservercmd"
 )
 
 // childResult is what the measuring child process reports.
@@ -43,6 +46,9 @@ type childResult struct {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == serverArg {
+		os.Exit(apiservercmd.Command(context.Background(), os.Args[2:], os.Stdout, os.Stderr))
+	}
 	hugo := flag.String("hugo", "", "path of the hugo binary; empty skips the comparison")
 	runs := flag.Int("runs", 3, "runs of each side; the median counts")
 	cases := flag.String("cases", strings.Join(allCases, ","), "comma-separated cases to run: site (2,000 pages against Hugo), api (200 endpoint pages against Hugo), api1000 (1,000 endpoint pages against 300 pages/s)")
@@ -130,15 +136,25 @@ func run(hugo string, runs int, keep string, cases map[string]bool) error {
 	return nil
 }
 
-// siteCase times the export of the 2,000-page site against Hugo.
+// siteCase times the export of the 2,000-page site against Hugo, twice:
+// through the API of a reference server running in its own process (start,
+// the client's own polling, bundle link: what a pipeline waits for, and
+// what issue 25's goal is about), and by the engine alone writing a tree
+// of files and archiving it (where the time goes). The three sides
+// alternate run by run so that each meets the same load on a shared
+// machine; the median run of each side counts.
 func siteCase(self, hugo, root string, runs int, keep bool) error {
 	docs, hugoSite, err := generate(root)
 	if err != nil {
 		return fmt.Errorf("generate site: %w", err)
 	}
-	// Export and Hugo runs alternate so that both sides meet the same load
-	// on a shared machine; the median run of each side counts.
+	srv, err := startAPIServer(self, root, "site-apiserver", docs, "docs.example.com")
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
 	var exp exportRuns
+	var viaAPI apiRuns
 	var hug hugoRuns
 	var lastOut string
 	for r := 0; r < runs; r++ {
@@ -151,6 +167,11 @@ func siteCase(self, hugo, root string, runs int, keep bool) error {
 		if err := exp.run(self, docs, lastOut); err != nil {
 			return fmt.Errorf("export run: %w", err)
 		}
+		run, err := srv.export()
+		if err != nil {
+			return fmt.Errorf("export through the API: %w", err)
+		}
+		viaAPI.runs = append(viaAPI.runs, run)
 		if hugo == "" {
 			continue
 		}
@@ -158,20 +179,26 @@ func siteCase(self, hugo, root string, runs int, keep bool) error {
 			return fmt.Errorf("hugo: %w", err)
 		}
 	}
+	apiMed, apiCPU := viaAPI.median()
 	med, medUse := exp.median()
 	total := med.Export + med.Archive
-	line := fmt.Sprintf("export: %d pages (%d from a spec), median of %d runs %.2fs (%.0f pages/s; render %.2fs + archive %.2fs; runs %s)",
-		med.Pages, apiPages, runs, total, float64(med.Pages)/total, med.Export, med.Archive, exp.spread())
+	apiLine := fmt.Sprintf("export through the API: %d pages (%d from a spec), start to bundle link, median of %d runs %.2fs (%.0f pages/s; runs %s; server CPU %.2fs; archive %.1f MiB)",
+		apiMed.pages, apiPages, runs, apiMed.wall, float64(apiMed.pages)/apiMed.wall, spread(viaAPI.walls()), apiCPU, float64(apiMed.bytes)/(1<<20))
+	line := fmt.Sprintf("engine alone, writing a tree of files then archiving it: median of %d runs %.2fs (%.0f pages/s; render %.2fs + archive %.2fs; runs %s)",
+		runs, total, float64(med.Pages)/total, med.Export, med.Archive, exp.spread())
 	if hugo != "" {
 		hugoMed, hugoUse := hug.median()
-		line += fmt.Sprintf(", hugo median %.2fs (runs %s), ratio %.2f %s", hugoMed, hug.spread(), total/hugoMed, goalAtMost(total/hugoMed, 0.5))
+		apiLine += fmt.Sprintf(", hugo median %.2fs (runs %s), ratio %.2f %s", hugoMed, hug.spread(), apiMed.wall/hugoMed, goalAtMost(apiMed.wall/hugoMed, 0.5))
+		apiLine += fmt.Sprintf("\n  cpu time (medians): server %.2fs, hugo %.2fs, ratio %.2f", apiCPU, hugoUse.cpu, apiCPU/hugoUse.cpu)
+		line += fmt.Sprintf(", ratio to hugo %.2f (no goal: the server renders into a spool, not a tree)", total/hugoMed)
 		// CPU time is steadier than wall time on a shared machine. The
 		// export's includes the second, determinism-checking archive.
-		line += fmt.Sprintf("\ncpu time (medians): export %.2fs, hugo %.2fs, ratio %.2f; render and first archive alone %.2fs, ratio %.2f",
+		line += fmt.Sprintf("\n  cpu time (medians): export %.2fs, hugo %.2fs, ratio %.2f; render and first archive alone %.2fs, ratio %.2f",
 			medUse.cpu, hugoUse.cpu, medUse.cpu/hugoUse.cpu, exp.medianCPU(), exp.medianCPU()/hugoUse.cpu)
 	} else {
-		line += ", hugo not measured (pass -hugo)"
+		apiLine += ", hugo not measured (pass -hugo)"
 	}
+	fmt.Println(apiLine)
 	fmt.Printf("%s\nexport phases (median run): %s; load %s\n", line, med.Phases, loadAvg())
 	fmt.Printf("second archive (determinism check; the server re-signs instead): %.2fs (%.1f MiB, byte-identical to the first: %v)\n",
 		med.Second, float64(med.BundleBytes)/(1<<20), med.Identical)
