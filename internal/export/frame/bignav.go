@@ -22,10 +22,12 @@ import (
 // synchronous <script src> in its sidebar that inserts it where it
 // stands while the page is parsed (no layout shift), marks the page's
 // link and opens the groups around it, as MarkCurrent does in HTML.
-// Without script a <noscript> holds the page's own top-level group in
-// full and the title of every other one, linking to its first page: a
-// page's bytes grow with its group and the number of groups, not with
-// the section. Smaller sidebars stay plain HTML, unchanged.
+// Without script a <noscript> holds the page's own top-level group and
+// the title of every other one, linking to its first page: a page's bytes
+// grow with its group and the number of groups, not with the section, and
+// a run of pages in the group longer than fallbackRun is cut to the part
+// around the page, so one group of thousands of pages does not bring the
+// n² back. Smaller sidebars stay plain HTML, unchanged.
 
 // bigNavBytes is the sidebar markup (written from the bundle root) past
 // which a section's sidebar moves to a script. Hand-written docs stay
@@ -34,10 +36,11 @@ import (
 // sidebar starts to outweigh the page it surrounds.
 const bigNavBytes = 64 << 10
 
-// fallbackRun bounds a run of top-level pages in the fallback of a large
-// sidebar (a spec's untagged endpoints are such a run): past it the
-// fallback lists the pages around the page's own, and the pager leads on,
-// so a page never carries a section's worth of links.
+// fallbackRun bounds a run of pages in the fallback of a large sidebar,
+// at its top level (a spec's untagged endpoints are such a run) or in a
+// group (a tag of a thousand endpoints, a changelog): past it the fallback
+// lists the pages around the page's own, and the pager leads on, so a
+// page never carries a section's worth of links.
 const fallbackRun = 100
 
 // navDir is the bundle directory of the sidebar scripts.
@@ -152,8 +155,8 @@ func (f *navWriter) bigSidebar(b *markup.Builder, s *site.Division, n *bigNav, p
 		g = i
 	}
 	// Top-level pages are drawn in runs as items lays them out (a long
-	// run cut to the part around the page), the page's group in full,
-	// other groups by title.
+	// run cut to the part around the page), the page's group with its
+	// long runs cut alike, other groups by title.
 	var run []*site.Item
 	flush := func() {
 		if len(run) > 0 {
@@ -173,7 +176,7 @@ func (f *navWriter) bigSidebar(b *markup.Builder, s *site.Division, n *bigNav, p
 		case it.Hidden:
 		case i == g:
 			var cur markup.Builder
-			f.items(&cur, []*site.Item{it}, prefix, true)
+			f.items(&cur, []*site.Item{trimRuns(it, key)}, prefix, true)
 			writeMarked(b, cur.String(), prefix, out)
 		default:
 			b.HTML(f.groupTitles(s, n, prefix)[i])
@@ -199,6 +202,48 @@ func around(run []*site.Item, key string, n int) []*site.Item {
 	lo := max(0, at-n/2)
 	hi := min(len(run), lo+n)
 	return run[max(0, hi-n):hi]
+}
+
+// trimRuns returns group it with every run of pages it lists longer than
+// fallbackRun, at any depth, cut to the part around the page key (its
+// start where key is not in it). A group without such a run is returned
+// as it is; otherwise the copy shares all but the cut lists.
+func trimRuns(it *site.Item, key string) *site.Item {
+	if !hasLongRun(it) {
+		return it
+	}
+	c := *it
+	c.Children = make([]*site.Item, 0, min(len(it.Children), 2*fallbackRun))
+	run := 0 // where the current run of pages starts in it.Children
+	for i, ch := range it.Children {
+		if ch.Page != "" {
+			continue
+		}
+		c.Children = append(c.Children, around(it.Children[run:i], key, fallbackRun)...)
+		c.Children = append(c.Children, trimRuns(ch, key))
+		run = i + 1
+	}
+	c.Children = append(c.Children, around(it.Children[run:], key, fallbackRun)...)
+	return &c
+}
+
+// hasLongRun reports whether group it lists, at any depth, a run of more
+// than fallbackRun pages.
+func hasLongRun(it *site.Item) bool {
+	run := 0
+	for _, ch := range it.Children {
+		if ch.Page != "" {
+			if run++; run > fallbackRun {
+				return true
+			}
+			continue
+		}
+		run = 0
+		if hasLongRun(ch) {
+			return true
+		}
+	}
+	return false
 }
 
 // writeMarked appends the sidebar markup c to b with the link of the page
