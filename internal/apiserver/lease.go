@@ -64,6 +64,15 @@ func (er *exportRunner) worker(n int) {
 	// taken, the worker hands over the next job only once one is done.
 	uploads := make(chan struct{}, uploadsPerWorker)
 	for s.ctx.Err() == nil {
+		// A wake sent while every worker was busy is left in the
+		// channel. This claim answers it: the job it announced was
+		// stored before it was sent, and a claim that finds more wakes
+		// another worker. Left there, it made the next worker to go idle
+		// claim again at once, and find nothing.
+		select {
+		case <-s.wake:
+		default:
+		}
 		rec, more, err := s.store.ClaimExport(owner, s.leaseClock.Now(), s.lease)
 		switch {
 		case err != nil:

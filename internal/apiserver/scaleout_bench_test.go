@@ -167,7 +167,10 @@ func goal(b *testing.B, what string, ratio, want float64) {
 // store with one server, for PostgreSQL (sites in a shared data dir) with
 // one and two servers, and for PostgreSQL with a MinIO bucket with one
 // and two servers; the ratios against the first case print as x-embedded,
-// and the goals of issue 25 are logged beside the ratios they concern.
+// and two servers' against one on the bucket as x-s3-1. The cases run one
+// after another, some ten seconds apart, under whatever else loads the
+// machine then: the ratios are figures, not verdicts. The goals of issue
+// 25 are judged by BenchmarkScaleOutPaired, on interleaved rounds.
 func BenchmarkScaleOut(b *testing.B) {
 	var base struct{ exports, status float64 }
 	byName := map[string]float64{}
@@ -192,11 +195,8 @@ func BenchmarkScaleOut(b *testing.B) {
 				b.ReportMetric(exports/base.exports, "exports-x-embedded")
 				b.ReportMetric(status/base.status, "status-x-embedded")
 			}
-			switch {
-			case tc.name == "postgres+s3-1" && base.exports > 0:
-				goal(b, "postgres+s3, one replica, exports/s against embedded", exports/base.exports, goalObjectsVsEmbedded)
-			case tc.name == "postgres+s3-2" && byName["postgres+s3-1"] > 0:
-				goal(b, "postgres+s3, two replicas against one", exports/byName["postgres+s3-1"], goalTwoVsOne)
+			if tc.name == "postgres+s3-2" && byName["postgres+s3-1"] > 0 {
+				b.ReportMetric(exports/byName["postgres+s3-1"], "exports-x-s3-1")
 			}
 		})
 	}
