@@ -208,8 +208,11 @@ const largePages = 2000
 
 // BenchmarkScaleOutLarge is BenchmarkScaleOut's throughput for a
 // 2,000-page site (batches of 2), on the embedded store and on
-// postgres+s3 with one replica, and the time to build that site's
-// archive (archive-ms, the first bundle request) on each.
+// postgres+s3 with one replica, the time to build that site's archive on
+// each (archive-ms: from the end of the render to the archive synced in
+// place or uploaded, as docsadmin_archive_duration_seconds measures it,
+// per export), and the first bundle request after (bundle-call-ms: it
+// builds nothing).
 func BenchmarkScaleOutLarge(b *testing.B) {
 	dir := b.TempDir()
 	writeLargeSite(b, dir, largePages)
@@ -223,8 +226,14 @@ func BenchmarkScaleOutLarge(b *testing.B) {
 			s30 := run.s3Requests()
 			start := time.Now()
 			bundle := run.bundle(b, last)
-			archive := time.Since(start)
-			b.ReportMetric(float64(archive.Milliseconds()), "archive-ms")
+			call := time.Since(start)
+			m := testutil.Scrape(b, run.env.URL+apiserver.PathMetrics)
+			archived, _ := m.HistogramSum("docsadmin_archive_duration_seconds", "result", "ok")
+			archives, _ := m.Value("docsadmin_archive_duration_seconds", "result", "ok")
+			if archives > 0 {
+				b.ReportMetric(1000*archived/archives, "archive-ms")
+			}
+			b.ReportMetric(float64(call.Microseconds())/1000, "bundle-call-ms")
 			b.ReportMetric(float64(bundle.SizeBytes)/(1<<20), "archive-MiB")
 			if run.s3 != nil {
 				b.ReportMetric(float64(run.s3Requests()-s30), "archive-s3-req")

@@ -75,6 +75,26 @@ func (m Metrics) Value(name string, labels ...string) (v float64, ok bool) {
 	return 0, false
 }
 
+// HistogramSum is the sum of the observations of histogram name with the
+// given label pairs, and whether that series exists.
+func (m Metrics) HistogramSum(name string, labels ...string) (float64, bool) {
+	f := m.families[name]
+	if f == nil {
+		return 0, false
+	}
+	want := labelKey(labels...)
+	for _, s := range f.GetMetric() {
+		var kv []string
+		for _, l := range s.GetLabel() {
+			kv = append(kv, l.GetName(), l.GetValue())
+		}
+		if labelKey(kv...) == want && s.Histogram != nil {
+			return s.GetHistogram().GetSampleSum(), true
+		}
+	}
+	return 0, false
+}
+
 // Must is Value that fails the test when the series is missing.
 func (m Metrics) Must(t testing.TB, name string, labels ...string) float64 {
 	t.Helper()
