@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -30,7 +31,9 @@ const statusConns = 64
 // the reference server on the embedded store and on PostgreSQL, beside a
 // bare net/http handler that answers the same bytes with the same
 // headers. The three alternate round by round, so load from other work
-// on the machine falls on each alike, and each ratio is the median of
+// on the machine falls on each alike; each round starts with the next
+// side, so over the six rounds each runs first, second and last alike
+// and none always follows the same one. Each ratio is the median of
 // the rounds' own ratios, so one round that a burst of other work (or
 // the client's own garbage collection) slowed does not decide it. Ratios
 // print as x-bare (goal ≥ 0.85 on the embedded store) and x-embedded
@@ -39,7 +42,7 @@ const statusConns = 64
 // is the PostgreSQL round trips per status read. Without PostgreSQL
 // installed only the embedded store is measured.
 func BenchmarkStatusReads(b *testing.B) {
-	const rounds, perRound = 5, 1500 * time.Millisecond
+	const rounds, perRound = 6, 1500 * time.Millisecond
 	type side struct {
 		name, url, key string
 		env            *apiservertest.Env
@@ -48,7 +51,8 @@ func BenchmarkStatusReads(b *testing.B) {
 		acquires       float64   // database round trips during its rounds
 	}
 	start := func(name string, opt apiservertest.Option) *side {
-		env := apiservertest.Start(b, opt)
+		var env *apiservertest.Env
+		labelled(func() { env = apiservertest.Start(b, opt) }, "side", name)
 		job := env.StartExportAndWait(b, api.StartExportRequest{Domain: env.Domain})
 		return &side{name: name, url: env.URL + api.PathExportJobs + "/" + job.JobID, key: env.Key, env: env}
 	}
@@ -62,19 +66,22 @@ func BenchmarkStatusReads(b *testing.B) {
 		b.Logf("PostgreSQL is not installed (%v): measuring the embedded store only", err)
 	}
 	body, header := readOnce(b, embedded.url, embedded.key)
-	bare := &side{name: "bare", url: bareServer(b, body, header)}
+	bare := &side{name: "bare"}
+	labelled(func() { bare.url = bareServer(b, body, header) }, "side", bare.name)
 	sides = append([]*side{bare}, sides...)
 
 	load := loadAverage()
 	b.ResetTimer()
 	for range b.N {
-		for range rounds {
-			for _, sd := range sides {
+		for round := range rounds {
+			for i := range sides {
+				sd := sides[(round+i)%len(sides)]
 				var before float64
 				if sd.env != nil {
 					before = poolAcquires(b, sd.env)
 				}
-				r := statusLoad(b, sd.url, sd.key, perRound)
+				var r loadResult
+				labelled(func() { r = statusLoad(b, sd.url, sd.key, perRound) }, "side", "client", "of", sd.name)
 				sd.perRound = append(sd.perRound, r.perSecond())
 				sd.load.add(r)
 				if sd.env != nil {
@@ -88,7 +95,7 @@ func BenchmarkStatusReads(b *testing.B) {
 	for _, sd := range sides {
 		b.ReportMetric(sd.load.perSecond(), sd.name+"-per-s")
 		b.ReportMetric(sd.load.p99().Seconds()*1000, sd.name+"-p99-ms")
-		b.Logf("%s: %.0f status reads/s, p99 %.1f ms", sd.name, sd.load.perSecond(), sd.load.p99().Seconds()*1000)
+		b.Logf("%s: %.0f status reads/s, p99 %.1f ms; rounds %.0f", sd.name, sd.load.perSecond(), sd.load.p99().Seconds()*1000, sd.perRound)
 	}
 	xBare := medianRatio(embedded.perRound, bare.perRound)
 	b.ReportMetric(xBare, "x-bare")
@@ -102,6 +109,14 @@ func BenchmarkStatusReads(b *testing.B) {
 	b.ReportMetric(xEmbedded, "x-embedded")
 	b.Logf("postgres: %.2f× embedded (goal ≥ 0.8%s), %.2f× bare; %.3f database round trips per status read (pool acquisitions, background work included)",
 		xEmbedded, goalMet(xEmbedded, 0.8), medianRatio(pg.perRound, bare.perRound), perRead)
+}
+
+// labelled runs f with profiler labels (key, value pairs), which every
+// goroutine f starts inherits: a server's connections and background
+// work, or the client's. "go test -cpuprofile" then tells the sides
+// apart: go tool pprof -tagfocus side=embedded, or side=client,of=bare.
+func labelled(f func(), labels ...string) {
+	pprof.Do(context.Background(), pprof.Labels(labels...), func(context.Context) { f() })
 }
 
 // medianRatio is the median of a[i]/b[i], rounds measured side by side.
