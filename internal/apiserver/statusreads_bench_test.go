@@ -30,24 +30,31 @@ const statusConns = 64
 // completed export's GET at statusConns connections, and their p99, for
 // the reference server on the embedded store and on PostgreSQL, beside a
 // bare net/http handler that answers the same bytes with the same
-// headers. The three alternate round by round, so load from other work
+// headers. The three alternate in short rounds, so load from other work
 // on the machine falls on each alike; each round starts with the next
-// side, so over the six rounds each runs first, second and last alike
-// and none always follows the same one. Each ratio is the median of
-// the rounds' own ratios, so one round that a burst of other work (or
-// the client's own garbage collection) slowed does not decide it. Ratios
-// print as x-bare (goal ≥ 0.85 on the embedded store) and x-embedded
-// (goal ≥ 0.8 for PostgreSQL), and
-// the log says each beside its goal with the load average; sql-per-read
-// is the PostgreSQL round trips per status read. Without PostgreSQL
-// installed only the embedded store is measured.
+// side, so each runs first, second and last equally often and none
+// always follows the same one. Each ratio is the median of the rounds'
+// own ratios, so a round that a burst of other work (or the client's own
+// garbage collection) slowed does not decide it. Ratios print as x-bare
+// (goal ≥ 0.85 on the embedded store) and x-embedded (goal ≥ 0.8 for
+// PostgreSQL), and the log says each beside its goal with the load
+// average and every round's rate.
+//
+// cpu-x-bare is the same comparison in this process's CPU time per read
+// (client and server together, as the median of the rounds' ratios):
+// other work on the machine takes time from a round but hardly changes
+// what a read costs, so it says whether a low x-bare is the server's
+// doing or the machine's. sql-per-read is the PostgreSQL round trips per
+// status read. Without PostgreSQL installed only the embedded store is
+// measured.
 func BenchmarkStatusReads(b *testing.B) {
-	const rounds, perRound = 6, 1500 * time.Millisecond
+	const rounds, perRound = 12, 750 * time.Millisecond
 	type side struct {
 		name, url, key string
 		env            *apiservertest.Env
 		load           loadResult
 		perRound       []float64 // requests per second, round by round
+		cpuPerRound    []float64 // reads per CPU second, round by round
 		acquires       float64   // database round trips during its rounds
 	}
 	start := func(name string, opt apiservertest.Option) *side {
@@ -83,6 +90,7 @@ func BenchmarkStatusReads(b *testing.B) {
 				var r loadResult
 				labelled(func() { r = statusLoad(b, sd.url, sd.key, perRound) }, "side", "client", "of", sd.name)
 				sd.perRound = append(sd.perRound, r.perSecond())
+				sd.cpuPerRound = append(sd.cpuPerRound, float64(r.requests)/r.cpu)
 				sd.load.add(r)
 				if sd.env != nil {
 					sd.acquires += poolAcquires(b, sd.env) - before
@@ -99,7 +107,10 @@ func BenchmarkStatusReads(b *testing.B) {
 	}
 	xBare := medianRatio(embedded.perRound, bare.perRound)
 	b.ReportMetric(xBare, "x-bare")
-	b.Logf("embedded: %.2f× bare (goal ≥ 0.85%s); load average %s", xBare, goalMet(xBare, 0.85), load)
+	cpuXBare := medianRatio(embedded.cpuPerRound, bare.cpuPerRound)
+	b.ReportMetric(cpuXBare, "cpu-x-bare")
+	b.Logf("embedded: %.2f× bare (goal ≥ 0.85%s), %.2f× bare in CPU time per read; load average %s",
+		xBare, goalMet(xBare, 0.85), cpuXBare, load)
 	if pg == nil {
 		return
 	}
@@ -205,12 +216,14 @@ func bareServer(b *testing.B, body []byte, header http.Header) string {
 type loadResult struct {
 	requests  int
 	elapsed   time.Duration
+	cpu       float64 // seconds of the process's CPU time, user and system
 	latencies []time.Duration
 }
 
 func (r *loadResult) add(o loadResult) {
 	r.requests += o.requests
 	r.elapsed += o.elapsed
+	r.cpu += o.cpu
 	r.latencies = append(r.latencies, o.latencies...)
 }
 
@@ -238,6 +251,7 @@ func statusLoad(b *testing.B, url, key string, d time.Duration) loadResult {
 		first error
 		wg    sync.WaitGroup
 	)
+	cpu0 := processCPU(b)
 	start := time.Now()
 	deadline := start.Add(d)
 	for range statusConns {
@@ -274,6 +288,7 @@ func statusLoad(b *testing.B, url, key string, d time.Duration) loadResult {
 	}
 	wg.Wait()
 	out.elapsed = time.Since(start)
+	out.cpu = processCPU(b) - cpu0 // scaleout_mem_bench_test.go
 	out.requests = len(out.latencies)
 	if first != nil {
 		b.Fatalf("status read: %v", first)
