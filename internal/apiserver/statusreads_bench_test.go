@@ -30,10 +30,11 @@ const statusConns = 64
 // completed export's GET at statusConns connections, and their p99, for
 // the reference server on the embedded store and on PostgreSQL, beside a
 // bare net/http handler that answers the same bytes with the same
-// headers. The three alternate in short rounds, so load from other work
-// on the machine falls on each alike; each round starts with the next
-// side, so each runs first, second and last equally often and none
-// always follows the same one. Each ratio is the median of the rounds'
+// headers to the same request (path and Authorization). The three
+// alternate in short rounds, so load from other work on the machine
+// falls on each alike; each round starts with the next side, so each
+// runs first, second and last equally often and none always follows the
+// same one. Each ratio is the median of the rounds'
 // own ratios, so a round that a burst of other work (or the client's own
 // garbage collection) slowed does not decide it. Ratios print as x-bare
 // (goal ≥ 0.85 on the embedded store) and x-embedded (goal ≥ 0.8 for
@@ -73,8 +74,13 @@ func BenchmarkStatusReads(b *testing.B) {
 		b.Logf("PostgreSQL is not installed (%v): measuring the embedded store only", err)
 	}
 	body, header := readOnce(b, embedded.url, embedded.key)
-	bare := &side{name: "bare"}
-	labelled(func() { bare.url = bareServer(b, body, header) }, "side", bare.name)
+	// The bare server is sent the very request the others are, path and
+	// key included, so the client does the same work for every side and
+	// the ratios compare only what the servers do with it.
+	bare := &side{name: "bare", key: embedded.key}
+	labelled(func() {
+		bare.url = bareServer(b, body, header) + strings.TrimPrefix(embedded.url, embedded.env.URL)
+	}, "side", bare.name)
 	sides = append([]*side{bare}, sides...)
 
 	load := loadAverage()
@@ -191,7 +197,9 @@ func readOnce(b *testing.B, url, key string) ([]byte, http.Header) {
 }
 
 // bareServer serves body with header on 127.0.0.1 from a handler that
-// does nothing else: the ceiling a status read could reach.
+// does nothing else, whatever the path and headers of the request: the
+// ceiling a status read could reach. It returns the server's URL without
+// a path.
 func bareServer(b *testing.B, body []byte, header http.Header) string {
 	b.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -210,7 +218,7 @@ func bareServer(b *testing.B, body []byte, header http.Header) string {
 		defer cancel()
 		_ = srv.Shutdown(ctx)
 	})
-	return "http://" + ln.Addr().String() + "/"
+	return "http://" + ln.Addr().String()
 }
 
 type loadResult struct {
@@ -245,6 +253,7 @@ func statusLoad(b *testing.B, url, key string, d time.Duration) loadResult {
 	tr := &http.Transport{MaxIdleConnsPerHost: statusConns, MaxConnsPerHost: statusConns, DisableCompression: true}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	auth := []string{"Bearer " + key} // shared: the transport only reads it
 	var (
 		mu    sync.Mutex
 		out   loadResult
@@ -260,9 +269,7 @@ func statusLoad(b *testing.B, url, key string, d time.Duration) loadResult {
 			var failed error
 			for time.Now().Before(deadline) {
 				req, _ := http.NewRequest(http.MethodGet, url, nil)
-				if key != "" {
-					req.Header.Set("Authorization", "Bearer "+key)
-				}
+				req.Header["Authorization"] = auth
 				t0 := time.Now()
 				resp, err := client.Do(req)
 				if err == nil {
