@@ -31,10 +31,11 @@ const statusConns = 64
 // the reference server on the embedded store and on PostgreSQL, beside a
 // bare net/http handler that answers the same bytes with the same
 // headers to the same request (path and Authorization). The three
-// alternate in short rounds, so load from other work on the machine
-// falls on each alike; each round starts with the next side, so each
-// runs first, second and last equally often and none always follows the
-// same one. Each ratio is the median of the rounds'
+// alternate in short rounds (36 of 0.25 s, each side keeping its
+// connections open between its rounds), so load from other work on the
+// machine falls on each alike; each round starts with the next side, so
+// each runs first, second and last equally often and none always
+// follows the same one. Each ratio is the median of the rounds'
 // own ratios, so a round that a burst of other work (or the client's own
 // garbage collection) slowed does not decide it. Ratios print as x-bare
 // (goal ≥ 0.85 on the embedded store) and x-embedded (goal ≥ 0.8 for
@@ -49,10 +50,11 @@ const statusConns = 64
 // status read. Without PostgreSQL installed only the embedded store is
 // measured.
 func BenchmarkStatusReads(b *testing.B) {
-	const rounds, perRound = 12, 750 * time.Millisecond
+	const rounds, perRound = 36, 250 * time.Millisecond
 	type side struct {
 		name, url, key string
 		env            *apiservertest.Env
+		client         *statusClient
 		load           loadResult
 		perRound       []float64 // requests per second, round by round
 		cpuPerRound    []float64 // reads per CPU second, round by round
@@ -82,6 +84,9 @@ func BenchmarkStatusReads(b *testing.B) {
 		bare.url = bareServer(b, body, header) + strings.TrimPrefix(embedded.url, embedded.env.URL)
 	}, "side", bare.name)
 	sides = append([]*side{bare}, sides...)
+	for _, sd := range sides {
+		sd.client = newStatusClient(b, sd.url, sd.key)
+	}
 
 	load := loadAverage()
 	b.ResetTimer()
@@ -94,7 +99,7 @@ func BenchmarkStatusReads(b *testing.B) {
 					before = poolAcquires(b, sd.env)
 				}
 				var r loadResult
-				labelled(func() { r = statusLoad(b, sd.url, sd.key, perRound) }, "side", "client", "of", sd.name)
+				labelled(func() { r = statusLoad(b, sd.client, perRound) }, "side", "client", "of", sd.name)
 				sd.perRound = append(sd.perRound, r.perSecond())
 				sd.cpuPerRound = append(sd.cpuPerRound, float64(r.requests)/r.cpu)
 				sd.load.add(r)
@@ -245,15 +250,26 @@ func (r *loadResult) p99() time.Duration {
 	return r.latencies[len(r.latencies)*99/100]
 }
 
-// statusLoad reads url from statusConns keep-alive connections for d and
-// returns how many answers came and how long each took. Every answer must
-// be a 200.
-func statusLoad(b *testing.B, url, key string, d time.Duration) loadResult {
-	b.Helper()
+// statusClient reads one side's status URL. It keeps its statusConns
+// connections from round to round, so a round does not start with 64
+// connections to open.
+type statusClient struct {
+	url    string
+	auth   []string // the Authorization header, shared: the transport only reads it
+	client *http.Client
+}
+
+func newStatusClient(b *testing.B, url, key string) *statusClient {
 	tr := &http.Transport{MaxIdleConnsPerHost: statusConns, MaxConnsPerHost: statusConns, DisableCompression: true}
-	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
-	auth := []string{"Bearer " + key} // shared: the transport only reads it
+	b.Cleanup(tr.CloseIdleConnections)
+	return &statusClient{url: url, auth: []string{"Bearer " + key}, client: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
+}
+
+// statusLoad reads c's URL from statusConns keep-alive connections for d
+// and returns how many answers came and how long each took. Every answer
+// must be a 200.
+func statusLoad(b *testing.B, c *statusClient, d time.Duration) loadResult {
+	b.Helper()
 	var (
 		mu    sync.Mutex
 		out   loadResult
@@ -268,10 +284,10 @@ func statusLoad(b *testing.B, url, key string, d time.Duration) loadResult {
 			var lat []time.Duration
 			var failed error
 			for time.Now().Before(deadline) {
-				req, _ := http.NewRequest(http.MethodGet, url, nil)
-				req.Header["Authorization"] = auth
+				req, _ := http.NewRequest(http.MethodGet, c.url, nil)
+				req.Header["Authorization"] = c.auth
 				t0 := time.Now()
-				resp, err := client.Do(req)
+				resp, err := c.client.Do(req)
 				if err == nil {
 					_, err = io.Copy(io.Discard, resp.Body)
 					resp.Body.Close()
