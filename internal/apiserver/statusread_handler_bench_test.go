@@ -13,7 +13,9 @@ import (
 // BenchmarkStatusRead_handler serves one completed export's status
 // through the server's handler in-process, without a network, so its
 // ns/op, allocs/op and a -cpuprofile show the server's own work per
-// status read apart from the kernel's.
+// status read apart from the kernel's. Answers go to a discardWriter,
+// not an httptest.ResponseRecorder, whose copies of the headers would
+// be a third of the allocations measured.
 func BenchmarkStatusRead_handler(b *testing.B) {
 	for _, tc := range []struct {
 		name     string
@@ -33,14 +35,35 @@ func BenchmarkStatusRead_handler(b *testing.B) {
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
-					w := httptest.NewRecorder()
+					w := &discardWriter{header: http.Header{}}
 					h.ServeHTTP(w, req)
-					if w.Code != http.StatusOK {
-						b.Errorf("status %d: %s", w.Code, w.Body)
+					if w.code != http.StatusOK {
+						b.Errorf("status %d", w.code)
 						return
 					}
 				}
 			})
 		})
 	}
+}
+
+// discardWriter is what a handler sees of net/http's response writer on
+// a status read: a fresh header map per answer and a status kept, the
+// body dropped.
+type discardWriter struct {
+	header http.Header
+	code   int
+}
+
+func (w *discardWriter) Header() http.Header { return w.header }
+
+func (w *discardWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+}
+
+func (w *discardWriter) Write(b []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return len(b), nil
 }

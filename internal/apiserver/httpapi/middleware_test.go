@@ -128,33 +128,3 @@ func TestLimitBody(t *testing.T) {
 		})
 	}
 }
-
-// Fallback answers in JSON what the mux answers in plain text: 404 for an
-// unknown path, 405 with Allow for a known path and another method.
-// Registered patterns are served as they are.
-func TestFallback(t *testing.T) {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /v1/jobs/{id}", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) })
-	h := Fallback(mux, map[string]bool{"GET /v1/jobs/{id}": true}, serveError)
-	for _, tc := range []struct {
-		method, path string
-		status       int
-		want, allow  string
-	}{
-		{method: "GET", path: "/v1/jobs/a", status: http.StatusTeapot},
-		{method: "DELETE", path: "/v1/jobs/a", status: http.StatusMethodNotAllowed, want: "method DELETE is not allowed on /v1/jobs/a (allowed: GET, HEAD)", allow: "GET, HEAD"},
-		{method: "GET", path: "/v1/nothing", status: http.StatusNotFound, want: "no such endpoint: GET /v1/nothing"},
-	} {
-		rec := httptest.NewRecorder()
-		r := httptest.NewRequest(tc.method, "/", nil)
-		r.URL.Path = tc.path // as sent, not cleaned
-		h.ServeHTTP(rec, r)
-		if rec.Code != tc.status || rec.Header().Get("Allow") != tc.allow {
-			t.Errorf("%s %s: %d Allow %q, want %d Allow %q", tc.method, tc.path, rec.Code, rec.Header().Get("Allow"), tc.status, tc.allow)
-			continue
-		}
-		if tc.want != "" && !strings.Contains(errorBody(t, rec), tc.want) {
-			t.Errorf("%s %s: error %q, want %q", tc.method, tc.path, rec.Body, tc.want)
-		}
-	}
-}
