@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
@@ -46,12 +47,31 @@ type Orgs struct {
 	edit sync.Mutex
 	mu   sync.RWMutex
 	list []*runtimeOrg
+	// all is what All returns, made again (publish) whenever list
+	// changes: every authenticated request reads it, and a copy and a
+	// lock per request were a measurable part of a status read.
+	all atomic.Pointer[[]*apiconfig.Organization]
 }
 
 // NewOrgs returns the organizations of cfg; Load adds the persisted
 // runtime ones from dataDir.
 func NewOrgs(cfg *apiconfig.Config, dataDir string) *Orgs {
-	return &Orgs{cfg: cfg, dataDir: dataDir}
+	s := &Orgs{cfg: cfg, dataDir: dataDir}
+	s.publish()
+	return s
+}
+
+// publish makes All return the organizations as they are now; the caller
+// holds mu for writing (or, in Load, runs before the server serves).
+func (s *Orgs) publish() {
+	out := make([]*apiconfig.Organization, 0, len(s.cfg.Organizations)+len(s.list))
+	for i := range s.cfg.Organizations {
+		out = append(out, &s.cfg.Organizations[i])
+	}
+	for _, r := range s.list {
+		out = append(out, r.org)
+	}
+	s.all.Store(&out)
 }
 
 type runtimeOrg struct {
@@ -75,19 +95,8 @@ type savedOrg struct {
 }
 
 // All returns the configured organizations and the runtime ones, a
-// snapshot.
-func (s *Orgs) All() []*apiconfig.Organization {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	out := make([]*apiconfig.Organization, 0, len(s.cfg.Organizations)+len(s.list))
-	for i := range s.cfg.Organizations {
-		out = append(out, &s.cfg.Organizations[i])
-	}
-	for _, r := range s.list {
-		out = append(out, r.org)
-	}
-	return out
-}
+// snapshot shared by every caller: read it, never change it.
+func (s *Orgs) All() []*apiconfig.Organization { return *s.all.Load() }
 
 // Find finds an organization by id, nil when there is none.
 func (s *Orgs) Find(id string) *apiconfig.Organization {
@@ -188,6 +197,7 @@ func (cp *Plane) controlCreateOrganization(w http.ResponseWriter, r *http.Reques
 	ro := &runtimeOrg{org: o, persist: req.Persist, saved: sv}
 	s.mu.Lock()
 	s.list = append(s.list, ro)
+	s.publish()
 	s.mu.Unlock()
 	if req.Persist {
 		if err := s.saveRuntimeOrgs(); err != nil {
@@ -299,6 +309,7 @@ func (s *Orgs) dropRuntimeOrg(id string) *runtimeOrg {
 		}
 		return false
 	})
+	s.publish()
 	return gone
 }
 
@@ -363,6 +374,7 @@ func (s *Orgs) Load() error {
 			return fmt.Errorf("%s: organization %q: %w", runtimeOrgsFile, sv.ID, err)
 		}
 		s.list = append(s.list, &runtimeOrg{org: o, persist: true, saved: sv})
+		s.publish() // the next one is checked against this one
 		if sv.Owned {
 			keep[filepath.Base(sv.Source)] = true
 		}
