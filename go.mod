@@ -35,7 +35,6 @@ require (
 	github.com/yuin/goldmark v1.8.7
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/net v0.57.0
-	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.45.0
 	golang.org/x/text v0.41.0
 	gopkg.in/yaml.v2 v2.4.0
@@ -48,7 +47,10 @@ require (
 	sigs.k8s.io/yaml v1.6.0
 )
 
-require golang.org/x/sync v0.22.0 // indirect
+require (
+	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+)
 
 require (
 	dario.cat/mergo v1.0.1 // indirect
