@@ -117,11 +117,19 @@ func (er *exportRunner) resumeSite(rec *jobstore.ExportJob) (*bundle.Manifest, b
 	return nil, false, nil
 }
 
-// removeOlderRenders removes what older servers' attempts at the job left
-// in its directory: partial renders (site.partial-N) and a site (site/)
-// that the archive now stands for.
+// removeOlderRenders removes what earlier attempts at the job left in its
+// directory once its archive is in place: a temporary archive a crash or
+// a takeover cut short (.bundle-*.tmp; a stale attempt still writing one
+// then fails to publish it, as it must), and, of older servers, partial
+// renders (site.partial-N) and a site (site/) the archive now stands for.
 func (er *exportRunner) removeOlderRenders(id string) {
-	old, _ := filepath.Glob(filepath.Join(er.jobDir(id), "site.partial-*"))
+	old, _ := filepath.Glob(filepath.Join(er.jobDir(id), tempArchivePattern))
+	for _, f := range old {
+		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+			er.srv.log.Warn("remove a cut-short archive", "job", id, "file", filepath.Base(f), "error", err)
+		}
+	}
+	old, _ = filepath.Glob(filepath.Join(er.jobDir(id), "site.partial-*"))
 	if _, err := os.Stat(er.siteDir(id)); err == nil {
 		old = append(old, er.siteDir(id))
 	}
@@ -144,6 +152,9 @@ func (er *exportRunner) hasLocalSite(id string) bool {
 	return false
 }
 
+// tempArchivePattern names an archive being written (os.CreateTemp).
+const tempArchivePattern = ".bundle-*.tmp"
+
 // writeArchiveFile writes the job's archive with write into a temporary
 // file beside it, syncs it and, once beforeRename allows, renames it into
 // place and syncs the directory, so a crash never leaves a truncated
@@ -153,7 +164,7 @@ func (er *exportRunner) writeArchiveFile(ctx context.Context, id string, write f
 	if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
 		return 0, fmt.Errorf("create export dir: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(final), ".bundle-*.tmp")
+	tmp, err := os.CreateTemp(filepath.Dir(final), tempArchivePattern)
 	if err != nil {
 		return 0, fmt.Errorf("create bundle: %w", err)
 	}

@@ -3,6 +3,7 @@ package apiserver_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -93,15 +94,24 @@ func TestRestart_crashLeftDamagedArchive(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
+				jobDir := filepath.Join(env.DataDir, "exports", done.JobID)
+				// The crash also cut short the writing of an archive.
+				cutShort := filepath.Join(jobDir, ".bundle-123456.tmp")
 				env.Restart(t, func() {
 					editJob(t, env, done.JobID, func(rec map[string]any) { rec["status"] = api.ExportRunning })
-					if err := os.WriteFile(filepath.Join(env.DataDir, "exports", done.JobID, filepath.FromSlash(damage.file)), []byte("torn"), 0o600); err != nil {
+					if err := os.WriteFile(filepath.Join(jobDir, filepath.FromSlash(damage.file)), []byte("torn"), 0o600); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(cutShort, []byte("half an archive"), 0o600); err != nil {
 						t.Fatal(err)
 					}
 				})
 				got := env.WaitExport(t, done.JobID)
 				if got.Status != api.ExportCompleted || got.Version != done.Version {
 					t.Fatalf("after restart: %+v", got)
+				}
+				if _, err := os.Stat(cutShort); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("the archive the crash cut short is still there (%v)", err)
 				}
 				b := env.Bundle(t, done.JobID)
 				if man := download(t, b.BundleURL, b.SizeBytes); man.Version != done.Version {
