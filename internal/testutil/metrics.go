@@ -48,29 +48,18 @@ func Scrape(t testing.TB, url string) Metrics {
 // given ("status", "completed", ...): a counter's or gauge's value, a
 // histogram's sample count. ok is false when there is no such series.
 func (m Metrics) Value(name string, labels ...string) (v float64, ok bool) {
-	f := m.families[name]
-	if f == nil {
+	s := m.series(name, labels...)
+	switch {
+	case s == nil:
 		return 0, false
-	}
-	want := labelKey(labels...)
-	for _, s := range f.GetMetric() {
-		var kv []string
-		for _, l := range s.GetLabel() {
-			kv = append(kv, l.GetName(), l.GetValue())
-		}
-		if labelKey(kv...) != want {
-			continue
-		}
-		switch {
-		case s.Counter != nil:
-			return s.GetCounter().GetValue(), true
-		case s.Gauge != nil:
-			return s.GetGauge().GetValue(), true
-		case s.Histogram != nil:
-			return float64(s.GetHistogram().GetSampleCount()), true
-		case s.Untyped != nil:
-			return s.GetUntyped().GetValue(), true
-		}
+	case s.Counter != nil:
+		return s.GetCounter().GetValue(), true
+	case s.Gauge != nil:
+		return s.GetGauge().GetValue(), true
+	case s.Histogram != nil:
+		return float64(s.GetHistogram().GetSampleCount()), true
+	case s.Untyped != nil:
+		return s.GetUntyped().GetValue(), true
 	}
 	return 0, false
 }
@@ -78,9 +67,19 @@ func (m Metrics) Value(name string, labels ...string) (v float64, ok bool) {
 // HistogramSum is the sum of the observations of histogram name with the
 // given label pairs, and whether that series exists.
 func (m Metrics) HistogramSum(name string, labels ...string) (float64, bool) {
+	s := m.series(name, labels...)
+	if s == nil || s.Histogram == nil {
+		return 0, false
+	}
+	return s.GetHistogram().GetSampleSum(), true
+}
+
+// series finds the series name with exactly the label pairs given, nil
+// when there is none.
+func (m Metrics) series(name string, labels ...string) *dto.Metric {
 	f := m.families[name]
 	if f == nil {
-		return 0, false
+		return nil
 	}
 	want := labelKey(labels...)
 	for _, s := range f.GetMetric() {
@@ -88,11 +87,11 @@ func (m Metrics) HistogramSum(name string, labels ...string) (float64, bool) {
 		for _, l := range s.GetLabel() {
 			kv = append(kv, l.GetName(), l.GetValue())
 		}
-		if labelKey(kv...) == want && s.Histogram != nil {
-			return s.GetHistogram().GetSampleSum(), true
+		if labelKey(kv...) == want {
+			return s
 		}
 	}
-	return 0, false
+	return nil
 }
 
 // Must is Value that fails the test when the series is missing.
