@@ -3,7 +3,6 @@ package apiserver_test
 import (
 	"fmt"
 	"math"
-	"slices"
 	"testing"
 	"time"
 
@@ -109,11 +108,14 @@ func totalRate(took []time.Duration, batch int) float64 {
 // of the rounds' ratios with its 95 % interval and quartiles, beside the
 // goal want.
 func goalOfRounds(tb *testing.B, what, metric string, a, b []time.Duration, want float64) {
-	r := make([]float64, min(len(a), len(b)))
-	for i := range r {
-		r[i] = b[i].Seconds() / a[i].Seconds() // the same exports: rates go as the inverse of the times
+	seconds := func(ds []time.Duration) []float64 {
+		s := make([]float64, len(ds))
+		for i, d := range ds {
+			s[i] = d.Seconds()
+		}
+		return s
 	}
-	slices.Sort(r)
+	r := sortedRatios(seconds(b), seconds(a)) // the same exports: rates go as the inverse of the times
 	med, lo, hi := medianInterval(r)
 	tb.ReportMetric(med, metric)
 	tb.ReportMetric(lo, metric+"-lo95")

@@ -143,15 +143,19 @@ func labelled(f func(), labels ...string) {
 
 // medianRatio is the median of a[i]/b[i], rounds measured side by side.
 func medianRatio(a, b []float64) float64 {
+	med, _, _ := medianInterval(sortedRatios(a, b))
+	return med
+}
+
+// sortedRatios returns a[i]/b[i], rounds measured side by side, in
+// ascending order.
+func sortedRatios(a, b []float64) []float64 {
 	r := make([]float64, min(len(a), len(b)))
 	for i := range r {
 		r[i] = a[i] / b[i]
 	}
 	slices.Sort(r)
-	if n := len(r); n%2 == 0 && n > 0 {
-		return (r[n/2-1] + r[n/2]) / 2
-	}
-	return r[len(r)/2]
+	return r
 }
 
 // goalMet says whether ratio reaches goal.
