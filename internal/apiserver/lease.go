@@ -163,3 +163,17 @@ func (er *exportRunner) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx con
 		<-done
 	}
 }
+
+// stillHolds returns jobstore.ErrLeaseLost when rec's attempt no longer
+// holds its job, or the job is gone (a reset of the control plane), so
+// that the attempt publishes nothing that would replace the work of the
+// attempt that took over. It is a read: a store that cannot answer does
+// not fail the export here, as its completion is fenced again when it is
+// written.
+func (s *Server) stillHolds(rec *jobstore.ExportJob) error {
+	cur, err := s.store.ExportJob(rec.JobID)
+	if errors.Is(err, jobstore.ErrNoRecord) || (err == nil && !jobstore.Holds(cur, rec)) {
+		return jobstore.ErrLeaseLost
+	}
+	return nil
+}

@@ -31,30 +31,17 @@ func (er *exportRunner) render(leaseCtx context.Context, rec *jobstore.ExportJob
 	if man, ok, err := er.resumeSite(rec); ok || err != nil {
 		return man, err
 	}
-	spool, err := er.sites.newSpool()
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = spool.Close() }() // nothing to lose: the archive is made from it below
 	start := time.Now()
-	man, err := er.exportInto(leaseCtx, rec, lj, spool)
+	spool, man, err := er.renderToSpool(leaseCtx, rec, lj)
+	if spool != nil {
+		defer func() { _ = spool.Close() }() // nothing to lose: the archive is made from it below
+	}
 	if err != nil {
 		return nil, err
 	}
 	rendered := time.Now()
-	size, err := er.writeArchiveFile(leaseCtx, rec.JobID, spool.WriteArchive, func() error {
-		// Publish only while holding the job: a worker whose lease
-		// lapsed must not replace the archive of the attempt that took
-		// over. The check is a read, so a store refusing writes does not
-		// fail the export here; the completion is fenced again when it
-		// is written. A job deleted meanwhile (a reset of the control
-		// plane) is lost too.
-		cur, err := s.store.ExportJob(rec.JobID)
-		if errors.Is(err, jobstore.ErrNoRecord) || (err == nil && !jobstore.Holds(cur, rec)) {
-			return jobstore.ErrLeaseLost
-		}
-		return nil
-	})
+	// Published only while holding the job (stillHolds).
+	size, err := er.writeArchiveFile(leaseCtx, rec.JobID, spool.WriteArchive, func() error { return s.stillHolds(rec) })
 	if err != nil {
 		return nil, err
 	}

@@ -230,8 +230,8 @@ func (sp *sitePublisher) deleteJobObjects(ctx context.Context, id string) error 
 }
 
 // newSpool makes the local spool one render is written into before its
-// archive is uploaded: one unlinked file in <data dir>/scratch, gone when
-// it is closed or the process ends.
+// archive is made (and, with an object store, uploaded): one unlinked
+// file in <data dir>/scratch, gone when it is closed or the process ends.
 func (sp *sitePublisher) newSpool() (*bundle.Spool, error) {
 	base := filepath.Join(sp.srv.dataDir, "scratch")
 	if err := os.MkdirAll(base, 0o700); err != nil {
@@ -241,9 +241,9 @@ func (sp *sitePublisher) newSpool() (*bundle.Spool, error) {
 }
 
 // renderToSpool renders rec into a fresh spool, whose archive
-// publishSite then uploads; the caller closes it (closeSpool) once the
-// outcome is stored, whatever it is: the bucket is the only copy
-// replicas share. On error the spool may be nil.
+// publishSite then uploads (or, without an object store, render writes
+// into the job's directory); the caller closes it (closeSpool) once the
+// outcome is stored, whatever it is. On error the spool may be nil.
 func (er *exportRunner) renderToSpool(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob) (*bundle.Spool, *bundle.Manifest, error) {
 	spool, err := er.sites.newSpool()
 	if err != nil {
@@ -268,9 +268,8 @@ func (sp *sitePublisher) publishSite(leaseCtx context.Context, rec *jobstore.Exp
 	// read is only made when it is not (heldLease).
 	if !held.fresh(s.leaseClock.Now()) {
 		sp.fenceReads.Add(1)
-		cur, err := s.store.ExportJob(rec.JobID)
-		if errors.Is(err, jobstore.ErrNoRecord) || (err == nil && !jobstore.Holds(cur, rec)) {
-			return jobstore.ErrLeaseLost
+		if err := s.stillHolds(rec); err != nil {
+			return err
 		}
 	}
 	ctx, cancel := context.WithTimeout(leaseCtx, time.Duration(s.cfg.ExportTimeout))

@@ -13,8 +13,9 @@ import (
 // Spool holds a bundle being made in one local file instead of a
 // directory tree: every file written is appended to it, and the archive
 // is made by reading the files back in manifest order. It is for a bundle
-// whose only use is its archive (a server that uploads it to an object
-// store): one file created and removed per export instead of one per page.
+// whose only use is its archive (the server's exports, whichever store
+// keeps the archive): one file created and removed per export instead of
+// one per page.
 // On a file system that must not reuse a freed inode for a while (ext4
 // without a journal scans past every inode freed in the last half minute
 // on each new one), rendering into a tree that is removed after each

@@ -31,7 +31,7 @@ type Output interface {
 	WriteManifest(m *bundle.Manifest) error
 }
 
-// Both Outputs the server uses.
+// The two Outputs there are.
 var (
 	_ Output = (*dirOutput)(nil)
 	_ Output = (*bundle.Spool)(nil)
