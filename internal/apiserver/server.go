@@ -35,8 +35,8 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 )
 
-// Exporter renders a docs source into a bundle: a directory, or a spool
-// whose archive goes to the object store. export.Engine is the
+// Exporter renders a docs source into a bundle (export.Output; the
+// server passes a spool, of which it makes the archive). export.Engine is the
 // implementation; the interface keeps the server ignorant of how.
 // Packing the bundle is not the renderer's business: the server does it
 // with internal/bundle, the same package the bundle's readers use.
