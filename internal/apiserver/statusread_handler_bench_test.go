@@ -7,15 +7,18 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
 )
 
 // BenchmarkStatusRead_handler serves one completed export's status
 // through the server's handler in-process, without a network, so its
 // ns/op, allocs/op and a -cpuprofile show the server's own work per
-// status read apart from the kernel's. Answers go to a discardWriter,
-// not an httptest.ResponseRecorder, whose copies of the headers would
-// be a third of the allocations measured.
+// status read apart from the kernel's. Answers go to an
+// httpapi.DiscardWriter (a fresh header map per answer, the body
+// dropped, as net/http's own writer costs a handler), not an
+// httptest.ResponseRecorder, whose copies of the headers would be a third
+// of the allocations measured.
 func BenchmarkStatusRead_handler(b *testing.B) {
 	for _, tc := range []struct {
 		name     string
@@ -35,35 +38,14 @@ func BenchmarkStatusRead_handler(b *testing.B) {
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
-					w := &discardWriter{header: http.Header{}}
+					w := httpapi.NewDiscardWriter()
 					h.ServeHTTP(w, req)
-					if w.code != http.StatusOK {
-						b.Errorf("status %d", w.code)
+					if w.Status() != http.StatusOK {
+						b.Errorf("status %d", w.Status())
 						return
 					}
 				}
 			})
 		})
 	}
-}
-
-// discardWriter is what a handler sees of net/http's response writer on
-// a status read: a fresh header map per answer and a status kept, the
-// body dropped.
-type discardWriter struct {
-	header http.Header
-	code   int
-}
-
-func (w *discardWriter) Header() http.Header { return w.header }
-
-func (w *discardWriter) WriteHeader(code int) {
-	if w.code == 0 {
-		w.code = code
-	}
-}
-
-func (w *discardWriter) Write(b []byte) (int, error) {
-	w.WriteHeader(http.StatusOK)
-	return len(b), nil
 }

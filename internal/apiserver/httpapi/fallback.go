@@ -28,10 +28,10 @@ func Fallback(mux *http.ServeMux, patterns map[string]bool, serveError ErrorWrit
 		probe.Handle(p, http.NotFoundHandler()) // only its pattern is used
 	}
 	miss := func(w http.ResponseWriter, r *http.Request, h http.Handler) {
-		answer := &statusProbe{header: http.Header{}}
+		answer := NewDiscardWriter()
 		h.ServeHTTP(answer, r)
-		if answer.status == http.StatusMethodNotAllowed {
-			allow := answer.header.Get("Allow")
+		if answer.Status() == http.StatusMethodNotAllowed {
+			allow := answer.Header().Get("Allow")
 			w.Header().Set("Allow", allow)
 			serveError(w, r, Errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s (allowed: %s)",
 				r.Method, r.URL.Path, allow))
@@ -71,22 +71,32 @@ func canonical(p string) bool {
 	return c != "/" && c == p[:len(p)-1]
 }
 
-// statusProbe keeps the status and headers the mux's own answer would
-// have had and discards its plain-text body.
-type statusProbe struct {
+// DiscardWriter is a response writer that keeps the status and headers
+// of an answer and drops its body: Fallback reads the mux's own answer
+// through it, and benchmarks serve handlers into it.
+type DiscardWriter struct {
 	header http.Header
 	status int
 }
 
-func (p *statusProbe) Header() http.Header { return p.header }
+// NewDiscardWriter returns a DiscardWriter with an empty header map.
+func NewDiscardWriter() *DiscardWriter { return &DiscardWriter{header: http.Header{}} }
 
-func (p *statusProbe) WriteHeader(code int) {
-	if p.status == 0 {
-		p.status = code
+// Status is the status written, 0 before any.
+func (w *DiscardWriter) Status() int { return w.status }
+
+// Header is the answer's header map.
+func (w *DiscardWriter) Header() http.Header { return w.header }
+
+// WriteHeader keeps the first status written.
+func (w *DiscardWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
 	}
 }
 
-func (p *statusProbe) Write(b []byte) (int, error) {
-	p.WriteHeader(http.StatusOK)
+// Write drops b, after an implicit 200 as net/http writes one.
+func (w *DiscardWriter) Write(b []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
 	return len(b), nil
 }
