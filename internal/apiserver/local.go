@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
@@ -110,19 +111,20 @@ func (er *exportRunner) resumeSite(rec *jobstore.ExportJob) (*bundle.Manifest, b
 // then fails to publish it, as it must), and, of older servers, partial
 // renders (site.partial-N) and a site (site/) the archive now stands for.
 func (er *exportRunner) removeOlderRenders(id string) {
-	old, _ := filepath.Glob(filepath.Join(er.jobDir(id), tempArchivePattern))
-	for _, f := range old {
-		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
-			er.srv.log.Warn("remove a cut-short archive", "job", id, "file", filepath.Base(f), "error", err)
+	dir := er.jobDir(id)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		er.srv.log.Warn("list the job's files", "job", id, "error", err)
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		cutShort, _ := filepath.Match(tempArchivePattern, name)
+		if !cutShort && name != "site" && !strings.HasPrefix(name, "site.partial-") {
+			continue
 		}
-	}
-	old, _ = filepath.Glob(filepath.Join(er.jobDir(id), "site.partial-*"))
-	if _, err := os.Stat(er.siteDir(id)); err == nil {
-		old = append(old, er.siteDir(id))
-	}
-	for _, dir := range old {
-		if err := os.RemoveAll(dir); err != nil {
-			er.srv.log.Warn("remove an older render", "job", id, "dir", filepath.Base(dir), "error", err)
+		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
+			er.srv.log.Warn("remove what an earlier attempt left", "job", id, "file", name, "error", err)
 		}
 	}
 }
