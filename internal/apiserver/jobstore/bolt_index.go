@@ -39,7 +39,7 @@ type exportIndex struct {
 	open map[string]indexedJob
 	orgs map[string]*orgTotals
 	// onWrite, if set, is told of each job a committed transaction
-	// wrote, before the write returns (the poll memo, bolt_polls.go).
+	// wrote, before the write returns (the poll memo, PollExportJob).
 	onWrite func(id string)
 }
 

@@ -21,11 +21,11 @@ func TestRecordMemo_keepsOnlyWhatNoChangeOvertook(t *testing.T) {
 	rec := func(id string, pages int) map[string]*ExportJob {
 		return map[string]*ExportJob{id: {JobID: id, PageCount: pages}}
 	}
-	has := func(m *pgRecordMemo, id string, pages int) bool {
+	has := func(m *recordMemo, id string, pages int) bool {
 		got, ok := m.get(id)
 		return ok && got.PageCount == pages
 	}
-	var m pgRecordMemo
+	var m recordMemo
 	m.end(m.begin(), rec("a", 1))
 	if _, ok := m.get("a"); ok {
 		t.Fatal("a memo that never listened kept a record")
