@@ -13,7 +13,7 @@ const claimableWhere = `status = 'queued' OR (status = 'running' AND (lease_unti
 
 // ClaimExport takes the next claimable job in one statement: a subquery
 // locks it with SKIP LOCKED (the organization with the fewest jobs under
-// a live lease first, then the oldest job, as fairer orders them), so
+// a live lease first, then the oldest job, as before orders them), so
 // replicas claiming at once each get a different job instead of queueing
 // on the same row, and the UPDATE around it makes it this attempt's
 // (takeOver's fields, patched into the record). One round trip where a
