@@ -55,8 +55,8 @@ type boltCore struct {
 	// index answers limits and claims without reading every export job
 	// (bolt_index.go).
 	index exportIndex
-	// polls answers status polls from memory (bolt_polls.go).
-	polls boltPolls
+	// polls answers status polls from memory (PollExportJob).
+	polls recordMemo
 }
 
 // The kinds of record a Bolt keeps, each over the shared core.
@@ -122,6 +122,7 @@ func OpenBolt(dataDir string) (*Bolt, error) {
 		return nil, fmt.Errorf("init store: %w", err)
 	}
 	core := &boltCore{db: db}
+	core.polls.serveForGood()
 	core.index.onWrite = core.polls.changed
 	if err := core.index.load(db); err != nil {
 		_ = db.Close()

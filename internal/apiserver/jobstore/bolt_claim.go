@@ -13,7 +13,7 @@ import (
 func (s *boltClaims) Watch(context.Context, func()) {}
 
 // ClaimExport implements ClaimStore. The index picks the job from the
-// open ones (see fairer), and only that record is read and written: a
+// open ones (see before), and only that record is read and written: a
 // claim follows each start and each finished job, and idle workers
 // claim too. A claim that finds nothing begins no transaction, which
 // for bbolt would still have written and synced the file.

@@ -39,7 +39,7 @@ type exportIndex struct {
 	open map[string]indexedJob
 	orgs map[string]*orgTotals
 	// onWrite, if set, is told of each job a committed transaction
-	// wrote, before the write returns (the poll memo, bolt_polls.go).
+	// wrote, before the write returns (the poll memo, PollExportJob).
 	onWrite func(id string)
 }
 
@@ -218,9 +218,9 @@ func (e *indexedJob) claimable(now time.Time) bool {
 }
 
 // next returns the id of the job a claim at now takes, "" when none is
-// claimable: the one fairer puts first, and of jobs it cannot tell
-// apart the one with the lowest id, which the walk of the bucket in key
-// order used to meet first. more says whether another was claimable.
+// claimable: the one before puts first, which of jobs fairness cannot
+// tell apart is the one with the lowest id, as the walk of the bucket in
+// key order used to meet first. more says whether another was claimable.
 func (x *exportIndex) next(now time.Time) (id string, more bool) {
 	running := map[*orgTotals]int{}
 	for _, e := range x.open {
@@ -242,7 +242,12 @@ func (x *exportIndex) next(now time.Time) (id string, more bool) {
 	return bestID, more
 }
 
-// before orders job a before job b as fairer does, then by id.
+// before reports whether job a goes before job b: the organization with
+// fewer jobs being rendered first, then the older job, then the lower id.
+// A worker that frees up thus serves an organization waiting behind
+// another's long jobs before that one's next job: one organization's
+// source, however slow (each job is bounded by the export time limit),
+// cannot keep the others queued for longer than the jobs already running.
 func before(aID string, a indexedJob, bID string, b indexedJob, running map[*orgTotals]int) bool {
 	if ra, rb := running[a.org], running[b.org]; ra != rb {
 		return ra < rb

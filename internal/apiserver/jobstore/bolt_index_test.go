@@ -450,6 +450,15 @@ func (w *indexWorld) scan() indexView {
 	return v
 }
 
+// fairer is the order the walk of every record claimed by: a before b
+// when a's organization has fewer jobs running, then when a is older.
+func fairer(a, b *ExportJob, running map[string]int) bool {
+	if ra, rb := running[a.OrgID], running[b.OrgID]; ra != rb {
+		return ra < rb
+	}
+	return a.CreatedAt.Before(b.CreatedAt)
+}
+
 // claim is the job a claim at now took when it walked every record.
 func (v indexView) claim(now time.Time) (id string, more bool) {
 	var candidates []*ExportJob

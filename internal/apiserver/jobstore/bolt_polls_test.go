@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
-	"sync"
 	"testing"
 )
 
@@ -52,45 +51,11 @@ func TestBolt_pollsUnderWrites(t *testing.T) {
 	if err := st.PutExportJob(rec); err != nil {
 		t.Fatal(err)
 	}
-	const writes, pollers = 200, 8
-	stop := make(chan struct{})
-	errs := make(chan error, pollers)
-	var wg sync.WaitGroup
-	for range pollers {
-		wg.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				got, err := st.PollExportJob(rec.JobID)
-				if err != nil {
-					errs <- err
-					return
-				}
-				if got.PageCount < 0 || got.PageCount > writes || got.Progress != float64(got.PageCount)/writes {
-					errs <- fmt.Errorf("poll: %+v is no record that was written", got)
-					return
-				}
-			}
-		})
-	}
-	for i := 1; i <= writes; i++ {
-		rec.PageCount, rec.Progress = i, float64(i)/writes
-		if err := st.PutExportJob(rec); err != nil {
-			t.Fatal(err)
-		}
+	pollWhileWriting(t, st, st, rec, 200, 8, func(i int) {
 		if got, err := st.PollExportJob(rec.JobID); err != nil || got.PageCount != i {
 			t.Fatalf("poll right after write %d: %+v, %v", i, got, err)
 		}
-	}
-	close(stop)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	}, nil)
 	if err := st.DeleteExportJob(rec.JobID); err != nil {
 		t.Fatal(err)
 	}

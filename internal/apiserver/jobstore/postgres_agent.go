@@ -124,10 +124,11 @@ func (s *pgAgents) ForceAgentState(id string, f *AgentForced) (rec *AgentJob, er
 	return rec, err
 }
 
-// scanRecord decodes the one JSON record row returns, or ErrNoRecord.
-func scanRecord(row pgx.Row, v any) error {
+// scanRecord decodes the JSON record in row's first column into v, and
+// scans the columns after it into also; ErrNoRecord when there is no row.
+func scanRecord(row pgx.Row, v any, also ...any) error {
 	var data []byte
-	if err := row.Scan(&data); err != nil {
+	if err := row.Scan(append([]any{&data}, also...)...); err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
 			return ErrNoRecord
 		}

@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // claimableWhere is claimable in SQL, at $1, over unqualified columns
@@ -16,7 +13,7 @@ const claimableWhere = `status = 'queued' OR (status = 'running' AND (lease_unti
 
 // ClaimExport takes the next claimable job in one statement: a subquery
 // locks it with SKIP LOCKED (the organization with the fewest jobs under
-// a live lease first, then the oldest job, as fairer orders them), so
+// a live lease first, then the oldest job, as before orders them), so
 // replicas claiming at once each get a different job instead of queueing
 // on the same row, and the UPDATE around it makes it this attempt's
 // (takeOver's fields, patched into the record). One round trip where a
@@ -59,10 +56,9 @@ func (s *pgClaims) claim(ctx context.Context, owner string, now time.Time, lease
 	}
 	var (
 		rec  ExportJob
-		raw  []byte
 		more bool
 	)
-	err = s.pool.QueryRow(ctx, `UPDATE export_jobs j
+	err = scanRecord(s.pool.QueryRow(ctx, `UPDATE export_jobs j
 		SET status = $2, attempts = j.attempts + 1, owner = $3, lease_until = $4,
 		    record = (j.record - 'warnings') || $5::jsonb || jsonb_build_object('attempts', j.attempts + 1)
 		WHERE j.job_id = (
@@ -73,15 +69,12 @@ func (s *pgClaims) claim(ctx context.Context, owner string, now time.Time, lease
 			         c.created_at
 			LIMIT 1 FOR UPDATE SKIP LOCKED)
 		RETURNING j.record, EXISTS (SELECT 1 FROM export_jobs m WHERE m.job_id <> j.job_id AND (`+claimableWhere+`))`,
-		now, t.Status, t.Owner, t.LeaseUntil, patch).Scan(&raw, &more)
+		now, t.Status, t.Owner, t.LeaseUntil, patch), &rec, &more)
 	switch {
-	case errors.Is(err, pgx.ErrNoRows):
+	case errors.Is(err, ErrNoRecord):
 		return nil, false, nil
 	case err != nil:
 		return nil, false, err
-	}
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return nil, false, fmt.Errorf("decode export job: %w", err)
 	}
 	s.changed(rec.JobID)
 	return &rec, more, nil

@@ -3,6 +3,7 @@ package jobstore
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,7 +17,7 @@ import (
 // empty payload means every job (a TRUNCATE).
 const changesChannel = "docsadmin_export_changes"
 
-// pgRecordMemo keeps the export job records this replica has read and
+// recordMemo keeps the export job records this replica has read and
 // answers reads from them without a round trip, for as long as nothing
 // has changed them: a status poll of a job that stands still (queued,
 // completed, or between two progress renewals) costs no statement.
@@ -36,7 +37,11 @@ const changesChannel = "docsadmin_export_changes"
 // after the query began (seq and changedAt), so an answer read before a
 // write cannot outlive the notification of that write. The zero value
 // serves nothing until up is called.
-type pgRecordMemo struct {
+//
+// The embedded store uses it too, made to serve for good (serveForGood):
+// its process is the file's only writer, and every commit that writes an
+// export job calls changed before the write returns (exportIndex.onWrite).
+type recordMemo struct {
 	entries sync.Map // job id → *ExportJob, never changed once stored
 	// liveUntil is when the memo stops serving (Unix nanoseconds) unless
 	// the changes connection shows it still listens; 0 while it does not.
@@ -52,7 +57,7 @@ type pgRecordMemo struct {
 }
 
 // get is id's record, for the caller to own, when the memo may serve it.
-func (m *pgRecordMemo) get(id string) (*ExportJob, bool) {
+func (m *recordMemo) get(id string) (*ExportJob, bool) {
 	if !m.live() {
 		return nil, false
 	}
@@ -66,7 +71,7 @@ func (m *pgRecordMemo) get(id string) (*ExportJob, bool) {
 
 // begin marks the start of a query, before it is sent, and returns the
 // sequence number its answers are kept under.
-func (m *pgRecordMemo) begin() uint64 {
+func (m *recordMemo) begin() uint64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.inFlight++
@@ -77,7 +82,7 @@ func (m *pgRecordMemo) begin() uint64 {
 // read that the memo may keep (none for a failed query), unless their
 // jobs changed since s0 or the memo is not live. It keeps at most
 // memoMaxEntries records: past that it starts over empty.
-func (m *pgRecordMemo) end(s0 uint64, recs map[string]*ExportJob) {
+func (m *recordMemo) end(s0 uint64, recs map[string]*ExportJob) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.inFlight--
@@ -102,7 +107,7 @@ func (m *pgRecordMemo) end(s0 uint64, recs map[string]*ExportJob) {
 
 // changed drops id's record ("" drops them all) and keeps queries in
 // flight from keeping what they read before the change.
-func (m *pgRecordMemo) changed(id string) {
+func (m *recordMemo) changed(id string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.seq++
@@ -134,12 +139,16 @@ func (m *pgRecordMemo) changed(id string) {
 // is seen here at once, before its notification arrives.
 func (s *pgCore) changed(id string) { s.reads.memo.changed(id) }
 
+// serveForGood makes the memo serve from now on, with no connection to
+// watch: for a store whose every write calls changed (bbolt).
+func (m *recordMemo) serveForGood() { m.liveUntil.Store(math.MaxInt64) }
+
 // live says whether the memo may serve.
-func (m *pgRecordMemo) live() bool { return time.Now().UnixNano() < m.liveUntil.Load() }
+func (m *recordMemo) live() bool { return time.Now().UnixNano() < m.liveUntil.Load() }
 
 // up says the changes connection listens, from now on and until at least
 // until: what was read before is not kept.
-func (m *pgRecordMemo) up(until time.Time) {
+func (m *recordMemo) up(until time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.seq++
@@ -150,7 +159,7 @@ func (m *pgRecordMemo) up(until time.Time) {
 
 // alive says the changes connection still listened at until-memoLive:
 // the memo may serve until until.
-func (m *pgRecordMemo) alive(until time.Time) {
+func (m *recordMemo) alive(until time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.liveUntil.Load() != 0 {
@@ -159,7 +168,7 @@ func (m *pgRecordMemo) alive(until time.Time) {
 }
 
 // down says the changes connection dropped: nothing is served until up.
-func (m *pgRecordMemo) down() {
+func (m *recordMemo) down() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.liveUntil.Store(0)
@@ -169,7 +178,7 @@ func (m *pgRecordMemo) down() {
 }
 
 // clearEntries empties the memo; m.mu is held.
-func (m *pgRecordMemo) clearEntries() {
+func (m *recordMemo) clearEntries() {
 	m.entries.Clear()
 	m.n.Store(0)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,11 +20,11 @@ func TestRecordMemo_keepsOnlyWhatNoChangeOvertook(t *testing.T) {
 	rec := func(id string, pages int) map[string]*ExportJob {
 		return map[string]*ExportJob{id: {JobID: id, PageCount: pages}}
 	}
-	has := func(m *pgRecordMemo, id string, pages int) bool {
+	has := func(m *recordMemo, id string, pages int) bool {
 		got, ok := m.get(id)
 		return ok && got.PageCount == pages
 	}
-	var m pgRecordMemo
+	var m recordMemo
 	m.end(m.begin(), rec("a", 1))
 	if _, ok := m.get("a"); ok {
 		t.Fatal("a memo that never listened kept a record")
@@ -342,41 +341,8 @@ func TestPGStore_pollsUnderWrites(t *testing.T) {
 	if err := w.PutExportJob(rec); err != nil {
 		t.Fatal(err)
 	}
-	const writes, pollers = 50, 16
-	stop := make(chan struct{})
-	errs := make(chan error, pollers)
-	var wg sync.WaitGroup
-	for range pollers {
-		wg.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				got, err := r.PollExportJob(rec.JobID)
-				if err != nil {
-					errs <- fmt.Errorf("poll: %w", err)
-					return
-				}
-				if got.PageCount < 0 || got.PageCount > writes || got.Progress != float64(got.PageCount)/writes {
-					errs <- fmt.Errorf("poll: %+v is no record that was written", got)
-					return
-				}
-			}
-		})
-	}
-	for i := 1; i <= writes; i++ {
-		rec.PageCount, rec.Progress = i, float64(i)/writes
-		if err := w.PutExportJob(rec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	eventually(t, r, rec.JobID, "the last write", pages(writes))
-	close(stop)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	const writes = 50
+	pollWhileWriting(t, w, r, rec, writes, 16, nil, func() {
+		eventually(t, r, rec.JobID, "the last write", pages(writes))
+	})
 }

@@ -31,7 +31,7 @@ type pgExportReads struct {
 	decoded exportDecodes
 	// memo answers status polls without a query while their jobs stand
 	// still (postgres_memo.go); every query's answers go into it.
-	memo pgRecordMemo
+	memo recordMemo
 }
 
 // readBatch is the reads one query answers.

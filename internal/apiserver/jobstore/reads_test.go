@@ -233,3 +233,53 @@ func TestPGStore_concurrentReadsShareQueries(t *testing.T) {
 	}
 	t.Logf("%d reads in %d queries", readers*each, queries)
 }
+
+// pollWhileWriting writes rec through w writes times (page count i,
+// progress i/writes) while pollers goroutines poll r, and fails the test
+// when a poll errs or answers a record that was never written.
+// afterWrite, if set, runs after write i; settle, if set, before the
+// pollers stop.
+func pollWhileWriting(t *testing.T, w, r ExportStore, rec *ExportJob, writes, pollers int, afterWrite func(i int), settle func()) {
+	t.Helper()
+	stop := make(chan struct{})
+	errs := make(chan error, pollers)
+	var wg sync.WaitGroup
+	for range pollers {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				got, err := r.PollExportJob(rec.JobID)
+				if err != nil {
+					errs <- fmt.Errorf("poll: %w", err)
+					return
+				}
+				if got.PageCount < 0 || got.PageCount > writes || got.Progress != float64(got.PageCount)/float64(writes) {
+					errs <- fmt.Errorf("poll: %+v is no record that was written", got)
+					return
+				}
+			}
+		})
+	}
+	for i := 1; i <= writes; i++ {
+		rec.PageCount, rec.Progress = i, float64(i)/float64(writes)
+		if err := w.PutExportJob(rec); err != nil {
+			t.Fatal(err)
+		}
+		if afterWrite != nil {
+			afterWrite(i)
+		}
+	}
+	if settle != nil {
+		settle()
+	}
+	close(stop)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}

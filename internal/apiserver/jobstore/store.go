@@ -254,19 +254,6 @@ func (r *ExportJob) claimable(now time.Time) bool {
 	return r.Status == api.ExportQueued || (r.Status == api.ExportRunning && r.LeaseUntil.Before(now))
 }
 
-// fairer reports whether job a goes before job b: the organization with
-// fewer jobs being rendered first, then the older job. A worker that
-// frees up thus serves an organization waiting behind another's long
-// jobs before that one's next job: one organization's source, however
-// slow (each job is bounded by the export time limit), cannot keep the
-// others queued for longer than the jobs already running.
-func fairer(a, b *ExportJob, running map[string]int) bool {
-	if ra, rb := running[a.OrgID], running[b.OrgID]; ra != rb {
-		return ra < rb
-	}
-	return a.CreatedAt.Before(b.CreatedAt)
-}
-
 // Limits are the per-organization bounds checked when a job is
 // created; zero disables a bound.
 type Limits struct {
