@@ -120,47 +120,19 @@ func TestStore_exportReadSeesEarlierWrites(t *testing.T) {
 				t.Fatal(err)
 			}
 			const writes, readers = 25, 16
-			var written atomic.Int64
 			var reads atomic.Int64
-			var wg sync.WaitGroup
-			stop := make(chan struct{})
-			errs := make(chan error, readers)
-			for range readers {
-				wg.Go(func() {
-					for {
-						select {
-						case <-stop:
-							return
-						default:
-						}
-						floor := written.Load()
-						got, err := r.ExportJob(rec.JobID)
-						if err != nil {
-							errs <- err
-							return
-						}
-						if got.PageCount < int(floor) {
-							errs <- fmt.Errorf("read began after write %d and saw write %d", floor, got.PageCount)
-							return
-						}
-						got.Paths = append(got.Paths, "mine") // the reader's own copy
-						reads.Add(1)
-					}
-				})
-			}
-			for i := 1; i <= writes; i++ {
-				rec.PageCount, rec.Progress = i, float64(i)/writes
-				if err := w.PutExportJob(rec); err != nil {
-					t.Fatal(err)
+			readWhileWriting(t, w, rec, writes, readers, func(floor int) error {
+				got, err := r.ExportJob(rec.JobID)
+				if err != nil {
+					return err
 				}
-				written.Store(int64(i))
-			}
-			close(stop)
-			wg.Wait()
-			close(errs)
-			for err := range errs {
-				t.Fatal(err)
-			}
+				if got.PageCount < floor {
+					return fmt.Errorf("read began after write %d and saw write %d", floor, got.PageCount)
+				}
+				got.Paths = append(got.Paths, "mine") // the reader's own copy
+				reads.Add(1)
+				return nil
+			}, nil, nil)
 			got, err := r.ExportJob(rec.JobID)
 			if err != nil || got.PageCount != writes || len(got.Paths) != 0 {
 				t.Fatalf("last read: %+v, %v; want page count %d and no paths", got, err, writes)
@@ -241,10 +213,30 @@ func TestPGStore_concurrentReadsShareQueries(t *testing.T) {
 // pollers stop.
 func pollWhileWriting(t *testing.T, w, r ExportStore, rec *ExportJob, writes, pollers int, afterWrite func(i int), settle func()) {
 	t.Helper()
+	readWhileWriting(t, w, rec, writes, pollers, func(int) error {
+		got, err := r.PollExportJob(rec.JobID)
+		if err != nil {
+			return fmt.Errorf("poll: %w", err)
+		}
+		if got.PageCount < 0 || got.PageCount > writes || got.Progress != float64(got.PageCount)/float64(writes) {
+			return fmt.Errorf("poll: %+v is no record that was written", got)
+		}
+		return nil
+	}, afterWrite, settle)
+}
+
+// readWhileWriting writes rec through w writes times (page count i,
+// progress i/writes) while readers goroutines call read over and over,
+// each call given how many writes had returned before it began, and
+// fails the test with the first error a read returns. afterWrite, if
+// set, runs after write i; settle, if set, before the readers stop.
+func readWhileWriting(t *testing.T, w ExportStore, rec *ExportJob, writes, readers int, read func(floor int) error, afterWrite func(i int), settle func()) {
+	t.Helper()
+	var written atomic.Int64
 	stop := make(chan struct{})
-	errs := make(chan error, pollers)
+	errs := make(chan error, readers)
 	var wg sync.WaitGroup
-	for range pollers {
+	for range readers {
 		wg.Go(func() {
 			for {
 				select {
@@ -252,13 +244,8 @@ func pollWhileWriting(t *testing.T, w, r ExportStore, rec *ExportJob, writes, po
 					return
 				default:
 				}
-				got, err := r.PollExportJob(rec.JobID)
-				if err != nil {
-					errs <- fmt.Errorf("poll: %w", err)
-					return
-				}
-				if got.PageCount < 0 || got.PageCount > writes || got.Progress != float64(got.PageCount)/float64(writes) {
-					errs <- fmt.Errorf("poll: %+v is no record that was written", got)
+				if err := read(int(written.Load())); err != nil {
+					errs <- err
 					return
 				}
 			}
@@ -269,6 +256,7 @@ func pollWhileWriting(t *testing.T, w, r ExportStore, rec *ExportJob, writes, po
 		if err := w.PutExportJob(rec); err != nil {
 			t.Fatal(err)
 		}
+		written.Store(int64(i))
 		if afterWrite != nil {
 			afterWrite(i)
 		}
