@@ -30,7 +30,7 @@ type pgExportReads struct {
 	next    *readBatch // reads waiting for a slot; nil unless running == maxReadQueries
 	decoded exportDecodes
 	// memo answers status polls without a query while their jobs stand
-	// still (postgres_memo.go); every query's answers go into it.
+	// still (record_memo.go, kept fresh by postgres_memo.go); every query's answers go into it.
 	memo recordMemo
 }
 
