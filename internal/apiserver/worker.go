@@ -55,6 +55,10 @@ func (er *exportRunner) bundlePath(id string) string {
 // times a second; it is served from memory rather than written to the
 // store each time, and a restart re-renders the job anyway.
 type liveJob struct {
+	// owner and attempts name the attempt rendering (as Holds does): only
+	// that attempt's record is overlaid.
+	owner     string
+	attempts  int
 	mu        sync.Mutex
 	progress  float64
 	pageCount int
@@ -72,16 +76,21 @@ func (l *liveJob) warn(msg string) {
 	l.warnings.Add(msg)
 }
 
+// overlay puts the render's progress on rec, the job as the store holds
+// it, while that is still this render's attempt: not once the store says
+// the job ended, or that another attempt (a takeover, or a state the
+// control plane forced) holds it, which the entry can outlive briefly.
 func (l *liveJob) overlay(rec *jobstore.ExportJob) {
+	if rec.Status != api.ExportRunning || rec.Owner != l.owner || rec.Attempts != l.attempts {
+		return
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if rec.Status == api.ExportRunning {
-		rec.Progress, rec.PageCount, rec.UpdatedAt = l.progress, l.pageCount, l.updatedAt
-		if l.warnings != nil {
-			w := *l.warnings
-			w.Messages = append([]string(nil), w.Messages...) // the export may still add
-			rec.Warnings = &w
-		}
+	rec.Progress, rec.PageCount, rec.UpdatedAt = l.progress, l.pageCount, l.updatedAt
+	if l.warnings != nil {
+		w := *l.warnings
+		w.Messages = append([]string(nil), w.Messages...) // the export may still add
+		rec.Warnings = &w
 	}
 }
 
@@ -105,7 +114,7 @@ func (er *exportRunner) runExport(rec *jobstore.ExportJob, uploads chan struct{}
 		er.finishExport(rec, fmt.Errorf("export was interrupted %d times and is not retried again", maxAttempts))
 		return
 	}
-	lj := &liveJob{updatedAt: rec.UpdatedAt}
+	lj := &liveJob{owner: rec.Owner, attempts: rec.Attempts, updatedAt: rec.UpdatedAt}
 	s.live.Store(id, lj)
 	ctx, held, release := er.holdLease(rec, lj)
 	// kept says this attempt's site is the job's; otherwise whatever it
