@@ -126,11 +126,25 @@ func (run *scaleRun) checkRenderedOnce(b *testing.B, ids []string) {
 	}
 }
 
-// measureExports runs b.N batches and reports exports per second and the
+// emptyClaims sums the claims that found nothing over every server.
+func (run *scaleRun) emptyClaims(b *testing.B) float64 {
+	var n float64
+	for _, u := range run.urls {
+		v, _ := testutil.Scrape(b, u+apiserver.PathMetrics).Value("docsadmin_export_claims_total", "result", "none")
+		n += v
+	}
+	return n
+}
+
+// measureExports runs b.N batches and reports exports per second, the
 // SQL statements and S3 requests each export cost (both counted over
-// every server, status polls included).
+// every server, status polls included), the claims that found nothing,
+// and the CPU time spent per export: this process's (the servers, the
+// client, the S3 counting proxy) and the whole machine's (with
+// PostgreSQL and MinIO).
 func (run *scaleRun) measureExports(b *testing.B, domain string, batch int) (exports float64, last string) {
 	sql0, s30, polls0 := run.statements(), run.s3Requests(), run.polls
+	cpu0, machine0, empty0 := processCPU(b), machineCPU(b), run.emptyClaims(b)
 	var all []string
 	b.ResetTimer()
 	for range b.N {
@@ -142,6 +156,9 @@ func (run *scaleRun) measureExports(b *testing.B, domain string, batch int) (exp
 	exports = done / b.Elapsed().Seconds()
 	b.ReportMetric(exports, "exports-per-s")
 	b.ReportMetric(float64(run.polls-polls0)/done, "polls-per-export")
+	b.ReportMetric((processCPU(b)-cpu0)*1000/done, "cpu-ms-per-export")
+	b.ReportMetric((machineCPU(b)-machine0)*1000/done, "machine-cpu-ms-per-export")
+	b.ReportMetric((run.emptyClaims(b)-empty0)/done, "empty-claims-per-export")
 	if sql := run.statements(); sql0 >= 0 {
 		b.ReportMetric(float64(sql-sql0)/done, "sql-per-export")
 	}

@@ -117,6 +117,33 @@ func processCPU(b *testing.B) float64 {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
+// machineCPU is the CPU time every core of the machine has spent busy so
+// far (user, nice, system, interrupts, steal; /proc/stat), in seconds:
+// this process's with PostgreSQL's and MinIO's, and whatever else runs.
+func machineCPU(b *testing.B) float64 {
+	data, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		b.Fatal(err)
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	fields := strings.Fields(line)
+	if len(fields) < 9 || fields[0] != "cpu" {
+		b.Fatalf("/proc/stat: unexpected first line %q", line)
+	}
+	var ticks float64
+	for i, f := range fields[1:9] {
+		if i == 3 || i == 4 { // idle, iowait
+			continue
+		}
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			b.Fatalf("/proc/stat: %v", err)
+		}
+		ticks += v
+	}
+	return ticks / 100 // USER_HZ: 100 on every architecture Go supports
+}
+
 // memGoal writes a goal beside a figure, and whether it is met.
 func memGoal(met bool, goal string) string {
 	if met {
