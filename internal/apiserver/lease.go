@@ -63,15 +63,34 @@ func (er *exportRunner) worker(n int) {
 	// Slots for this worker's uploads in flight (runExport): with all
 	// taken, the worker hands over the next job only once one is done.
 	uploads := make(chan struct{}, uploadsPerWorker)
+	// ready says to claim without waiting: at the start, for jobs left
+	// from before, and after the store refused a claim. Otherwise a worker
+	// claims only when woken or on its tick, a worker that has just
+	// finished a job too: every job stored since its last claim sent a
+	// wake, which is still in the channel or went to a worker that then
+	// claimed (and a claim that finds more wakes the next worker). Claiming
+	// on finishing found nothing whenever jobs came slower than renders:
+	// for about one export in two, a round trip for nothing with replicas.
+	ready := true
 	for s.ctx.Err() == nil {
-		// A wake sent while every worker was busy is left in the
-		// channel. This claim answers it: the job it announced was
-		// stored before it was sent, and a claim that finds more wakes
-		// another worker. Left there, it made the next worker to go idle
-		// claim again at once, and find nothing.
-		select {
-		case <-s.wake:
-		default:
+		if ready {
+			// A wake sent while every worker was busy is left in the
+			// channel. This claim answers it: the job it announced was
+			// stored before it was sent. Left there, it made the next
+			// worker to go idle claim again at once, and find nothing.
+			select {
+			case <-s.wake:
+			default:
+			}
+		} else {
+			er.idle.waiting()
+			select {
+			case <-s.ctx.Done():
+				return
+			case <-s.wake:
+			case <-tick.C:
+			}
+			er.idle.woken()
 		}
 		rec, more, err := s.store.ClaimExport(owner, s.leaseClock.Now(), s.lease)
 		switch {
@@ -85,14 +104,13 @@ func (er *exportRunner) worker(n int) {
 			}
 			t.Stop()
 			wait = min(2*wait, storeRetryMax)
+			ready = true
 		case rec == nil:
+			s.metrics.Claimed(false)
 			wait = storeRetryFirst
-			select {
-			case <-s.ctx.Done():
-			case <-s.wake:
-			case <-tick.C:
-			}
+			ready = false
 		default:
+			s.metrics.Claimed(true)
 			wait = storeRetryFirst
 			if more {
 				er.wakeWorkers() // let an idle worker take the next
@@ -101,6 +119,11 @@ func (er *exportRunner) worker(n int) {
 				s.log.Info("resuming export", "job", rec.JobID, "attempt", rec.Attempts)
 			}
 			er.runExport(rec, uploads)
+			// The tick looks for what no wake announces (leases that
+			// ended): one that came during the job would only make an
+			// idle worker claim at once, for nothing.
+			tick.Reset(s.claimInterval)
+			ready = false
 		}
 	}
 }

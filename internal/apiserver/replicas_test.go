@@ -312,3 +312,49 @@ func TestReplicas_startWakesOtherServer(t *testing.T) {
 		})
 	}
 }
+
+// Claims go where there is work. Of two idle servers on one database, an
+// export started on the first is claimed by an idle worker of its own, and
+// the second, told that the job is taken care of, does not wake a worker
+// to race for it; a worker that has rendered a job waits for a wake
+// rather than claim again at once. Each start used to cost two claims
+// that found nothing, each a round trip: one by a worker of the other
+// server, one by the worker that rendered it, as it finished.
+func TestReplicas_claimsOnlyWhereThereIsWork(t *testing.T) {
+	env := apiservertest.Start(t, apiservertest.WithDatabase(pgtest.DB(t)), apiservertest.WithClaimInterval(time.Hour),
+		apiservertest.WithConfig(func(c *apiconfig.Config) { c.ExportWorkers = 2 }))
+	urlB, _ := env.Replica(t)
+	claims := func(base string) (job, none float64) {
+		m := testutil.Scrape(t, base+apiserver.PathMetrics)
+		job, _ = m.Value("docsadmin_export_claims_total", "result", "job")
+		none, _ = m.Value("docsadmin_export_claims_total", "result", "none")
+		return job, none
+	}
+	export := func() {
+		id := env.StartExport(t, api.StartExportRequest{Domain: env.Domain}).JobID
+		testutil.Eventually(t, apiservertest.ExportTimeout, "export "+id, func() bool {
+			return jobOn(t, env.URL, env.Key, id).Status == api.ExportCompleted
+		})
+	}
+	// Each worker claims as it starts, for jobs left from before, and
+	// each server once more when it begins to listen for other replicas'
+	// jobs: one export first, so that all of those are counted before.
+	export()
+	jobA0, noneA0 := claims(env.URL)
+	jobB0, noneB0 := claims(urlB)
+	const n = 6
+	for range n {
+		export()
+	}
+	for _, c := range []struct {
+		server, url string
+		job0, none0 float64
+		want        float64
+	}{{"first", env.URL, jobA0, noneA0, n}, {"second", urlB, jobB0, noneB0, 0}} {
+		job, none := claims(c.url)
+		if job-c.job0 != c.want || none != c.none0 {
+			t.Errorf("over %d exports the %s server claimed %v jobs and found nothing %v times, want %v and 0",
+				n, c.server, job-c.job0, none-c.none0, c.want)
+		}
+	}
+}

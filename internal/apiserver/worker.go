@@ -35,6 +35,8 @@ type exportRunner struct {
 	// sites publishes rendered sites and archives to the object store
 	// when the server has one (objects.go).
 	sites *sitePublisher
+	// idle counts the workers waiting for a wake (idle.go).
+	idle idleWorkers
 }
 
 // objectsReady is the publisher's bucket check, which the handlers

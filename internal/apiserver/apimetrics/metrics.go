@@ -24,6 +24,10 @@ type Metrics struct {
 	archiveSeconds *prometheus.HistogramVec
 	links          *prometheus.CounterVec
 	storeErrors    *prometheus.CounterVec
+	claims         *prometheus.CounterVec
+	// claimed and claimedNothing are claims' two series, looked up once:
+	// a worker counts each claim it makes.
+	claimed, claimedNothing prometheus.Counter
 }
 
 // durationBuckets span a small site rendered in milliseconds to a large one
@@ -60,7 +64,12 @@ func New(jobs Jobs, log hclog.Logger) *Metrics {
 			Name: "docsadmin_store_errors_total",
 			Help: "Job store operations that failed, by operation (request, complete, scrape).",
 		}, []string{"op"}),
+		claims: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docsadmin_export_claims_total",
+			Help: "Claims export workers made, by result (job, or none: the claim found nothing to take, a round trip for nothing on PostgreSQL).",
+		}, []string{"result"}),
 	}
+	m.claimed, m.claimedNothing = m.claims.WithLabelValues("job"), m.claims.WithLabelValues("none")
 	// Pre-create the label values a dashboard expects, so a rate() over a
 	// counter that has not moved yet is 0 rather than absent.
 	for _, r := range []string{"ok", "error"} {
@@ -70,7 +79,7 @@ func New(jobs Jobs, log hclog.Logger) *Metrics {
 	for _, op := range []string{"request", "complete", "scrape"} {
 		m.storeErrors.WithLabelValues(op)
 	}
-	m.reg.MustRegister(m.exportSeconds, m.archiveSeconds, m.links, m.storeErrors,
+	m.reg.MustRegister(m.exportSeconds, m.archiveSeconds, m.links, m.storeErrors, m.claims,
 		&jobCollector{jobs: jobs, log: log, storeErrors: m.storeErrors.WithLabelValues("scrape")},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if p, ok := jobs.(pooled); ok {
@@ -99,6 +108,16 @@ func (m *Metrics) ArchiveBuilt(err error, d time.Duration) {
 func (m *Metrics) LinkIssued(err error) error {
 	m.links.WithLabelValues(result(err)).Inc()
 	return err
+}
+
+// Claimed counts a claim that the store answered: with a job or, when
+// found is false, with nothing to take.
+func (m *Metrics) Claimed(found bool) {
+	if found {
+		m.claimed.Inc()
+		return
+	}
+	m.claimedNothing.Inc()
 }
 
 // StoreFailed counts a store write that failed during op.

@@ -83,7 +83,8 @@ func (s *boltExports) DeleteExportJob(id string) error {
 // starts cannot slip past a limit together. The organization's totals
 // come from the index, which holds the bucket as the writer before this
 // one left it.
-func (s *boltExports) CreateExportJob(rec *ExportJob, idemKey, hash string, lim Limits) (existing *ExportJob, err error) {
+func (s *boltExports) CreateExportJob(rec *ExportJob, c Creation) (existing *ExportJob, err error) {
+	idemKey, hash := c.IdempotencyKey, c.RequestHash
 	err = s.updateExports(func(tx *exportTx) error {
 		if idemKey != "" {
 			prev, err := idempotentLookup(tx.Tx, rec.OrgID, idemKey, hash, rec.CreatedAt)
@@ -92,7 +93,7 @@ func (s *boltExports) CreateExportJob(rec *ExportJob, idemKey, hash string, lim 
 				return err
 			}
 		}
-		if err := lim.check(s.index.totals(rec.OrgID)); err != nil {
+		if err := c.Limits.check(s.index.totals(rec.OrgID)); err != nil {
 			return err
 		}
 		data, err := json.Marshal(rec)

@@ -43,7 +43,7 @@ func benchExportCycle(b *testing.B, stored int, noSync bool) {
 	now := t0.Add(time.Hour)
 	for i := 0; b.Loop(); i++ {
 		id := fmt.Sprintf("se_bench_%09d", i)
-		if _, err := st.CreateExportJob(newExport(id, "org_00", now), "", "", lim); err != nil {
+		if _, err := st.CreateExportJob(newExport(id, "org_00", now), Creation{Limits: lim}); err != nil {
 			b.Fatal(err)
 		}
 		rec, _, err := st.ClaimExport("w", now, time.Minute)

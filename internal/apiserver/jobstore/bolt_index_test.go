@@ -231,7 +231,7 @@ func (w *indexWorld) create() error {
 		t := w.scan().orgs[rec.OrgID]
 		want = lim.check(t.active, t.stored, t.bytes)
 	}
-	_, err := w.st.CreateExportJob(rec, key, hash, lim)
+	_, err := w.st.CreateExportJob(rec, Creation{IdempotencyKey: key, RequestHash: hash, Limits: lim})
 	if w.checks && key == "" && !errors.Is(err, errFault) && !errors.Is(err, want) {
 		w.t.Errorf("create %s in %s under %+v: %v, want %v", rec.JobID, rec.OrgID, lim, err, want)
 	}

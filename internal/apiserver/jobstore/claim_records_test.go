@@ -25,7 +25,7 @@ func TestStore_claimRenewCompleteRecordsAgree(t *testing.T) {
 			// A stale attempt's warnings: a claim renders afresh and drops them.
 			rec.Warnings = &api.ExportWarnings{}
 			rec.Warnings.Add("left over")
-			if _, err := st.CreateExportJob(rec, "", "", Limits{}); err != nil {
+			if _, err := st.CreateExportJob(rec, Creation{}); err != nil {
 				t.Fatal(err)
 			}
 			snap := func() {
@@ -118,7 +118,7 @@ func TestStore_claimUnderWriteFault(t *testing.T) {
 				t.Fatalf("claim with nothing queued: %+v %v", rec, err)
 			}
 			st.Faults().Fail(nil)
-			if _, err := st.CreateExportJob(newExport("se_q", "acme", t0), "", "", Limits{}); err != nil {
+			if _, err := st.CreateExportJob(newExport("se_q", "acme", t0), Creation{}); err != nil {
 				t.Fatal(err)
 			}
 			st.Faults().Fail(func() error { return boom })

@@ -19,7 +19,7 @@ func TestStore_claimLeaseTakeover(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			stores := b.pair(t)
 			for i, id := range []string{"se_old", "se_new"} {
-				if _, err := stores[0].CreateExportJob(newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), "", "", Limits{}); err != nil {
+				if _, err := stores[0].CreateExportJob(newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), Creation{}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -76,7 +76,7 @@ func TestStore_concurrentClaims(t *testing.T) {
 			stores := b.pair(t)
 			const jobs, workers = 40, 6
 			for i := range jobs {
-				if _, err := stores[i%2].CreateExportJob(newExport(fmt.Sprintf("se_%02d", i), "acme", t0.Add(time.Duration(i))), "", "", Limits{}); err != nil {
+				if _, err := stores[i%2].CreateExportJob(newExport(fmt.Sprintf("se_%02d", i), "acme", t0.Add(time.Duration(i))), Creation{}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -131,7 +131,7 @@ func TestStore_claimFairAcrossOrganizations(t *testing.T) {
 			st := b.pair(t)[0]
 			jobs := []struct{ id, org string }{{"se_hog1", "hog"}, {"se_hog2", "hog"}, {"se_hog3", "hog"}, {"se_other", "other"}}
 			for i, j := range jobs {
-				if _, err := st.CreateExportJob(newExport(j.id, j.org, t0.Add(time.Duration(i)*time.Second)), "", "", Limits{}); err != nil {
+				if _, err := st.CreateExportJob(newExport(j.id, j.org, t0.Add(time.Duration(i)*time.Second)), Creation{}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -160,7 +160,7 @@ func TestStore_claimSaysWhetherMoreWait(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.pair(t)[0]
 			for i, id := range []string{"se_m1", "se_m2", "se_m3"} {
-				if _, err := st.CreateExportJob(newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), "", "", Limits{}); err != nil {
+				if _, err := st.CreateExportJob(newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), Creation{}); err != nil {
 					t.Fatal(err)
 				}
 			}

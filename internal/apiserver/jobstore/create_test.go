@@ -17,16 +17,16 @@ func TestStore_createExportEdges(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.replica(t)
 			first := newExport("se_first", "acme", t0)
-			if prev, err := st.CreateExportJob(first, "k1", "h1", Limits{}); err != nil || prev != nil {
+			if prev, err := st.CreateExportJob(first, Creation{IdempotencyKey: "k1", RequestHash: "h1"}); err != nil || prev != nil {
 				t.Fatalf("first start: %v %v", prev, err)
 			}
 			// Past the window, unpruned: the key starts afresh, for
 			// another request too, and then points at the new job.
 			later := t0.Add(IdempotencyWindow)
-			if prev, err := st.CreateExportJob(newExport("se_later", "acme", later), "k1", "h2", Limits{}); err != nil || prev != nil {
+			if prev, err := st.CreateExportJob(newExport("se_later", "acme", later), Creation{IdempotencyKey: "k1", RequestHash: "h2"}); err != nil || prev != nil {
 				t.Fatalf("start past the window: %v %v", prev, err)
 			}
-			prev, err := st.CreateExportJob(newExport("se_retry", "acme", later.Add(time.Minute)), "k1", "h2", Limits{})
+			prev, err := st.CreateExportJob(newExport("se_retry", "acme", later.Add(time.Minute)), Creation{IdempotencyKey: "k1", RequestHash: "h2"})
 			if err != nil || prev == nil || prev.JobID != "se_later" {
 				t.Fatalf("retry of the later start: %+v %v", prev, err)
 			}
@@ -34,7 +34,7 @@ func TestStore_createExportEdges(t *testing.T) {
 			if err := st.DeleteExportJob("se_later"); err != nil {
 				t.Fatal(err)
 			}
-			if prev, err := st.CreateExportJob(newExport("se_again", "acme", later.Add(2*time.Minute)), "k1", "h3", Limits{}); err != nil || prev != nil {
+			if prev, err := st.CreateExportJob(newExport("se_again", "acme", later.Add(2*time.Minute)), Creation{IdempotencyKey: "k1", RequestHash: "h3"}); err != nil || prev != nil {
 				t.Fatalf("start after the key's job was deleted: %v %v", prev, err)
 			}
 			if _, err := st.ExportJob("se_retry"); !errors.Is(err, ErrNoRecord) {
@@ -46,19 +46,19 @@ func TestStore_createExportEdges(t *testing.T) {
 			if err := st.PutExportJob(done); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := st.CreateExportJob(newExport("se_b1", "bytes", t0), "", "", Limits{Bytes: 1000}); !errors.Is(err, ErrTooManyBytes) {
+			if _, err := st.CreateExportJob(newExport("se_b1", "bytes", t0), Creation{Limits: Limits{Bytes: 1000}}); !errors.Is(err, ErrTooManyBytes) {
 				t.Fatalf("bytes limit reached: %v", err)
 			}
-			if _, err := st.CreateExportJob(newExport("se_b2", "bytes", t0), "", "", Limits{Bytes: 1001, Stored: 2, Active: 1}); err != nil {
+			if _, err := st.CreateExportJob(newExport("se_b2", "bytes", t0), Creation{Limits: Limits{Bytes: 1001, Stored: 2, Active: 1}}); err != nil {
 				t.Fatalf("within every limit: %v", err)
 			}
-			if _, err := st.CreateExportJob(newExport("se_b3", "bytes", t0), "", "", Limits{Active: 1}); !errors.Is(err, ErrTooManyActive) {
+			if _, err := st.CreateExportJob(newExport("se_b3", "bytes", t0), Creation{Limits: Limits{Active: 1}}); !errors.Is(err, ErrTooManyActive) {
 				t.Fatalf("active limit reached: %v", err)
 			}
 			// Held: created running, owned and leased for good.
 			held := newExport("se_held", "held", t0)
 			held.Status, held.Owner, held.LeaseUntil = api.ExportRunning, "hold", Pinned
-			if _, err := st.CreateExportJob(held, "", "", Limits{}); err != nil {
+			if _, err := st.CreateExportJob(held, Creation{}); err != nil {
 				t.Fatal(err)
 			}
 			for {

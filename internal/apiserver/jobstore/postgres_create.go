@@ -22,8 +22,8 @@ import (
 // still counts, $4–$6 the limits (0: none), $7–$10 the job's id, status,
 // creation time and record, $11 the request's hash, $12 the channel,
 // $13–$16 the job's other columns (a job the control plane holds is
-// created running, owned and leased), $17 the store's instance id, which
-// the notification carries.
+// created running, owned and leased), $17 the notification's payload
+// (startPayload).
 const createExportSQL = `WITH prev AS (
 		SELECT i.request_hash, j.record FROM export_idempotency i JOIN export_jobs j ON j.job_id = i.job_id
 		WHERE $2::text <> '' AND i.org_id = $1 AND i.key = $2 AND i.created_at > $3::timestamptz),
@@ -54,7 +54,8 @@ const createExportSQL = `WITH prev AS (
 // until the insert commits. A transaction that asked for the lock, the
 // key, the counts, then inserted, recorded the key and notified took six
 // to eight round trips, and a start waits for each of them.
-func (s *pgExports) CreateExportJob(rec *ExportJob, idemKey, hash string, lim Limits) (existing *ExportJob, err error) {
+func (s *pgExports) CreateExportJob(rec *ExportJob, c Creation) (existing *ExportJob, err error) {
+	idemKey, hash, lim := c.IdempotencyKey, c.RequestHash, c.Limits
 	if err := s.fault.check(); err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func (s *pgExports) CreateExportJob(rec *ExportJob, idemKey, hash string, lim Li
 	)
 	b.Queue(createExportSQL, rec.OrgID, idemKey, rec.CreatedAt.Add(-IdempotencyWindow),
 		lim.Active, lim.Stored, lim.Bytes, rec.JobID, rec.Status, rec.CreatedAt, data, hash, exportChannel,
-		rec.Attempts, rec.Owner, lease, rec.SiteBytes+rec.BundleSize, s.instance).
+		rec.Attempts, rec.Owner, lease, rec.SiteBytes+rec.BundleSize, startPayload(s.instance, c.ClaimedHere)).
 		QueryRow(func(row pgx.Row) error {
 			return row.Scan(&prevHash, &prevRecord, &active, &stored, &size, &inserted, &notices)
 		})

@@ -4,15 +4,41 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"strings"
 	"time"
 )
 
 // exportChannel is the LISTEN/NOTIFY channel on which a replica says that
 // a job became claimable (started, or handed back at shutdown), so idle
 // workers on every replica claim it at once instead of at their next poll.
-// A start's notification carries the starting store's instance id; a
-// hand-back's, and those of servers before the id, carry none.
+// A start's notification carries the starting store's instance id
+// (startPayload); a hand-back's, and those of servers before the id,
+// carry none.
 const exportChannel = "docsadmin_export_jobs"
+
+// claimedHereSuffix ends the payload of a start whose own server promised
+// the job to an idle worker (Creation.ClaimedHere).
+const claimedHereSuffix = "/here"
+
+// startPayload is the notification of a job the store with the given
+// instance id created: the id, and whether one of its workers takes the
+// job. Servers before the suffix see an id not their own, and wake.
+func startPayload(instance string, claimedHere bool) string {
+	if claimedHere {
+		return instance + claimedHereSuffix
+	}
+	return instance
+}
+
+// wakesFor reports whether a notification with the given payload should
+// wake this store's workers. Not for a job this replica started: its
+// workers were woken when the start returned, and one more would only
+// find nothing to claim. Nor for one another replica promised to an idle
+// worker of its own: that worker claims it at once, and one of ours
+// would race it for the job and, as often as not, find nothing.
+func (s *pgClaims) wakesFor(payload string) bool {
+	return payload != s.instance && !strings.HasSuffix(payload, claimedHereSuffix)
+}
 
 // newInstanceID is a store's name in the notifications it sends: random,
 // so that replicas never share one.
@@ -76,9 +102,7 @@ func (s *pgClaims) listen(ctx context.Context, wake func()) (listened bool) {
 		if err != nil {
 			return true
 		}
-		// A job this replica started: its workers were woken when the
-		// start returned, and one more would only find nothing to claim.
-		if n.Payload != s.instance {
+		if s.wakesFor(n.Payload) {
 			wake()
 		}
 	}

@@ -10,8 +10,9 @@ import (
 )
 
 // A start wakes the other replicas' workers, not its own replica's
-// (whose server woke them when the start returned); a job handed back at
-// shutdown wakes every replica's.
+// (whose server woke them when the start returned), nor theirs when its
+// server promised the job to an idle worker of its own; a job handed
+// back at shutdown wakes every replica's.
 func TestPGStore_watchPassesOverOwnStarts(t *testing.T) {
 	w, r, _, _ := pgPair(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -36,7 +37,7 @@ func TestPGStore_watchPassesOverOwnStarts(t *testing.T) {
 		return wWakes.Load() == 1 && rWakes.Load() == 1
 	})
 
-	if _, err := w.CreateExportJob(newExport("se_00000000000000w1", "acme", t0), "", "", Limits{}); err != nil {
+	if _, err := w.CreateExportJob(newExport("se_00000000000000w1", "acme", t0), Creation{}); err != nil {
 		t.Fatal(err)
 	}
 	testutil.Eventually(t, 5*time.Second, "the other replica woken by the start", func() bool { return rWakes.Load() == 2 })
@@ -56,5 +57,45 @@ func TestPGStore_watchPassesOverOwnStarts(t *testing.T) {
 	})
 	if n := wWakes.Load(); n != 2 {
 		t.Fatalf("the starting replica was woken %d times, want 2 (listening, hand-back): its own start woke it", n)
+	}
+
+	// A start claimed where it was made, then a hand-back: once the other
+	// replica has heard the hand-back, it has heard the start before it.
+	if _, err := w.CreateExportJob(newExport("se_00000000000000w2", "acme", t0), Creation{ClaimedHere: true}); err != nil {
+		t.Fatal(err)
+	}
+	rec, _, err = w.ClaimExport("worker", t0, time.Minute)
+	if err != nil || rec == nil {
+		t.Fatalf("claim: %+v %v", rec, err)
+	}
+	if err := w.RenewLease(rec, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, 5*time.Second, "the other replica woken by the second hand-back", func() bool { return rWakes.Load() >= 4 })
+	time.Sleep(100 * time.Millisecond) // a wake for the start would be followed by the hand-back's
+	if n := rWakes.Load(); n != 4 {
+		t.Fatalf("the other replica was woken %d times, want 4: a start promised to a worker of the starting replica woke it", n)
+	}
+}
+
+// A notification wakes a replica's workers unless it started the job
+// itself or the replica that did took it for an idle worker of its own;
+// servers before the promise send a bare instance id, and those before
+// the id an empty payload.
+func TestPGClaims_wakesFor(t *testing.T) {
+	s := &pgClaims{&pgCore{instance: "aaaa"}}
+	for _, tc := range []struct {
+		payload string
+		want    bool
+	}{
+		{startPayload("aaaa", false), false},
+		{startPayload("aaaa", true), false},
+		{startPayload("bbbb", false), true},
+		{startPayload("bbbb", true), false},
+		{"", true},
+	} {
+		if got := s.wakesFor(tc.payload); got != tc.want {
+			t.Errorf("wakesFor(%q) = %v, want %v", tc.payload, got, tc.want)
+		}
 	}
 }

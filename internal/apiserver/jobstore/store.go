@@ -66,7 +66,7 @@ type ExportStore interface {
 	// the same idempotency key returns that job instead (or
 	// ErrIdempotencyConflict), and the organization's limits refuse it
 	// with ErrTooManyActive, ErrTooManyStored or ErrTooManyBytes.
-	CreateExportJob(rec *ExportJob, idemKey, hash string, lim Limits) (existing *ExportJob, err error)
+	CreateExportJob(rec *ExportJob, c Creation) (existing *ExportJob, err error)
 	// ExportJob reads a job as the store holds it now: every write
 	// committed before the call, on any replica, is in it.
 	ExportJob(id string) (*ExportJob, error)
@@ -252,6 +252,19 @@ type ExportJob struct {
 // claimable reports whether a worker may take the job at now.
 func (r *ExportJob) claimable(now time.Time) bool {
 	return r.Status == api.ExportQueued || (r.Status == api.ExportRunning && r.LeaseUntil.Before(now))
+}
+
+// Creation is what CreateExportJob checks beside the record, and whom it
+// tells of the new job.
+type Creation struct {
+	// IdempotencyKey names the request ("" for none); a later start with
+	// the same key and RequestHash is the same request.
+	IdempotencyKey, RequestHash string
+	Limits                      Limits
+	// ClaimedHere says an idle worker of the creating server was promised
+	// the job: the other replicas are not woken for it, since theirs
+	// would race that worker for it and all but one find nothing.
+	ClaimedHere bool
 }
 
 // Limits are the per-organization bounds checked when a job is

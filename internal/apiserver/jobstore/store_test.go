@@ -95,7 +95,7 @@ func TestStore_exportLimitAcrossReplicas(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					rec := newExport(fmt.Sprintf("se_%02d", i), "acme", t0.Add(time.Duration(i)))
-					_, errs[i] = stores[i%2].CreateExportJob(rec, "", "", Limits{Active: limit})
+					_, errs[i] = stores[i%2].CreateExportJob(rec, Creation{Limits: Limits{Active: limit}})
 				}()
 			}
 			wg.Wait()
@@ -111,10 +111,10 @@ func TestStore_exportLimitAcrossReplicas(t *testing.T) {
 			if created != limit {
 				t.Fatalf("%d exports created under a limit of %d", created, limit)
 			}
-			if _, err := stores[1].CreateExportJob(newExport("se_other", "other", t0), "", "", Limits{Active: limit}); err != nil {
+			if _, err := stores[1].CreateExportJob(newExport("se_other", "other", t0), Creation{Limits: Limits{Active: limit}}); err != nil {
 				t.Fatalf("another organization was refused: %v", err)
 			}
-			if _, err := stores[0].CreateExportJob(newExport("se_more", "acme", t0), "", "", Limits{Stored: limit}); !errors.Is(err, ErrTooManyStored) {
+			if _, err := stores[0].CreateExportJob(newExport("se_more", "acme", t0), Creation{Limits: Limits{Stored: limit}}); !errors.Is(err, ErrTooManyStored) {
 				t.Fatalf("stored limit: %v", err)
 			}
 		})
@@ -128,25 +128,25 @@ func TestStore_idempotency(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			stores := b.pair(t)
 			first := newExport("se_first", "acme", t0)
-			if prev, err := stores[0].CreateExportJob(first, "k1", "h1", Limits{}); err != nil || prev != nil {
+			if prev, err := stores[0].CreateExportJob(first, Creation{IdempotencyKey: "k1", RequestHash: "h1"}); err != nil || prev != nil {
 				t.Fatalf("first start: %v %v", prev, err)
 			}
-			prev, err := stores[1].CreateExportJob(newExport("se_retry", "acme", t0.Add(time.Minute)), "k1", "h1", Limits{})
+			prev, err := stores[1].CreateExportJob(newExport("se_retry", "acme", t0.Add(time.Minute)), Creation{IdempotencyKey: "k1", RequestHash: "h1"})
 			if err != nil || prev == nil || prev.JobID != "se_first" {
 				t.Fatalf("retry: %+v %v", prev, err)
 			}
-			if _, err := stores[1].CreateExportJob(newExport("se_other", "acme", t0.Add(time.Minute)), "k1", "h2", Limits{}); !errors.Is(err, ErrIdempotencyConflict) {
+			if _, err := stores[1].CreateExportJob(newExport("se_other", "acme", t0.Add(time.Minute)), Creation{IdempotencyKey: "k1", RequestHash: "h2"}); !errors.Is(err, ErrIdempotencyConflict) {
 				t.Fatalf("reuse for another request: %v", err)
 			}
 			// Another organization's key is its own.
-			if prev, err := stores[0].CreateExportJob(newExport("se_org2", "other", t0), "k1", "h2", Limits{}); err != nil || prev != nil {
+			if prev, err := stores[0].CreateExportJob(newExport("se_org2", "other", t0), Creation{IdempotencyKey: "k1", RequestHash: "h2"}); err != nil || prev != nil {
 				t.Fatalf("other organization: %v %v", prev, err)
 			}
 			later := t0.Add(IdempotencyWindow + time.Minute)
 			if err := stores[0].PruneIdempotency(later); err != nil {
 				t.Fatal(err)
 			}
-			if prev, err := stores[1].CreateExportJob(newExport("se_new", "acme", later), "k1", "h2", Limits{}); err != nil || prev != nil {
+			if prev, err := stores[1].CreateExportJob(newExport("se_new", "acme", later), Creation{IdempotencyKey: "k1", RequestHash: "h2"}); err != nil || prev != nil {
 				t.Fatalf("after the window: %v %v", prev, err)
 			}
 		})
