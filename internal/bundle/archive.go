@@ -124,7 +124,7 @@ func writeEntry(tw *tar.Writer, name string, size int64, r io.Reader) error {
 	if err := tw.WriteHeader(hdr); err != nil {
 		return fmt.Errorf("archive %s: %w", name, err)
 	}
-	if _, err := io.CopyN(tw, r, size); err != nil {
+	if _, err := CopyN(tw, r, size); err != nil {
 		return fmt.Errorf("archive %s: %w", name, err)
 	}
 	return nil

@@ -79,7 +79,7 @@ func checkStream(r io.Reader, f File) error {
 	h := sha256.New()
 	// Reading one byte past the listed size is enough to see a mismatch,
 	// and bounds the work a hostile archive can cause.
-	n, err := io.CopyN(h, r, f.Size+1)
+	n, err := CopyN(h, r, f.Size+1)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("verify %s: %w", f.Path, err)
 	}
@@ -158,7 +158,7 @@ func VerifyArchive(r io.Reader) (*Manifest, error) {
 				return nil, fmt.Errorf("%w: %s is %d bytes, more than a bundle file may be", ErrMismatch, name, hdr.Size)
 			}
 			h := sha256.New()
-			n, err := io.CopyN(h, tr, hdr.Size)
+			n, err := CopyN(h, tr, hdr.Size)
 			if err != nil {
 				return nil, fmt.Errorf("verify archive: %w", err)
 			}

@@ -57,5 +57,5 @@ func (j *pipeline) copyWritten(w io.Writer, rel string) (int64, error) {
 		return 0, err
 	}
 	defer func() { _ = f.Close() }() // read only: nothing to lose on close
-	return io.Copy(w, f)
+	return bundle.Copy(w, f)
 }

@@ -124,7 +124,7 @@ func (j *pipeline) copyFile(rel string) error {
 		return fmt.Errorf("copy %s: %w", rel, err)
 	}
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(out, h), io.LimitReader(in, lim+1))
+	n, err := bundle.Copy(io.MultiWriter(out, h), io.LimitReader(in, lim+1))
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
