@@ -14,7 +14,7 @@ import (
 // running by the control plane, must show the store's record as it is.
 func TestLiveJob_overlaysItsOwnAttemptOnly(t *testing.T) {
 	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
-	lj := &liveJob{owner: "srv/0", attempts: 2, progress: 99, pageCount: 11, updatedAt: t0.Add(time.Minute)}
+	lj := &liveJob{attempt: jobstore.ExportJob{JobID: "se_1", Owner: "srv/0", Attempts: 2}, progress: 99, pageCount: 11, updatedAt: t0.Add(time.Minute)}
 	lj.warn("a warning")
 	for _, tc := range []struct {
 		name, status, owner string

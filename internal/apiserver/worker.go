@@ -57,10 +57,9 @@ func (er *exportRunner) bundlePath(id string) string {
 // times a second; it is served from memory rather than written to the
 // store each time, and a restart re-renders the job anyway.
 type liveJob struct {
-	// owner and attempts name the attempt rendering (as Holds does): only
-	// that attempt's record is overlaid.
-	owner     string
-	attempts  int
+	// attempt is the job as this render's attempt claimed it: only a
+	// record jobstore.Holds finds still that attempt's is overlaid.
+	attempt   jobstore.ExportJob
 	mu        sync.Mutex
 	progress  float64
 	pageCount int
@@ -83,7 +82,7 @@ func (l *liveJob) warn(msg string) {
 // the job ended, or that another attempt (a takeover, or a state the
 // control plane forced) holds it, which the entry can outlive briefly.
 func (l *liveJob) overlay(rec *jobstore.ExportJob) {
-	if rec.Status != api.ExportRunning || rec.Owner != l.owner || rec.Attempts != l.attempts {
+	if !jobstore.Holds(rec, &l.attempt) {
 		return
 	}
 	l.mu.Lock()
@@ -116,7 +115,7 @@ func (er *exportRunner) runExport(rec *jobstore.ExportJob, uploads chan struct{}
 		er.finishExport(rec, fmt.Errorf("export was interrupted %d times and is not retried again", maxAttempts))
 		return
 	}
-	lj := &liveJob{owner: rec.Owner, attempts: rec.Attempts, updatedAt: rec.UpdatedAt}
+	lj := &liveJob{attempt: *rec, updatedAt: rec.UpdatedAt}
 	s.live.Store(id, lj)
 	ctx, held, release := er.holdLease(rec, lj)
 	// kept says this attempt's site is the job's; otherwise whatever it
