@@ -24,9 +24,9 @@ type Metrics struct {
 	archiveSeconds *prometheus.HistogramVec
 	links          *prometheus.CounterVec
 	storeErrors    *prometheus.CounterVec
-	claims         *prometheus.CounterVec
-	// claimed and claimedNothing are claims' two series, looked up once:
-	// a worker counts each claim it makes.
+	// claimed and claimedNothing are the two series of
+	// docsadmin_export_claims_total, looked up once: a worker counts each
+	// claim it makes.
 	claimed, claimedNothing prometheus.Counter
 }
 
@@ -64,12 +64,12 @@ func New(jobs Jobs, log hclog.Logger) *Metrics {
 			Name: "docsadmin_store_errors_total",
 			Help: "Job store operations that failed, by operation (request, complete, scrape).",
 		}, []string{"op"}),
-		claims: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "docsadmin_export_claims_total",
-			Help: "Claims export workers made, by result (job, or none: the claim found nothing to take, a round trip for nothing on PostgreSQL).",
-		}, []string{"result"}),
 	}
-	m.claimed, m.claimedNothing = m.claims.WithLabelValues("job"), m.claims.WithLabelValues("none")
+	claims := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "docsadmin_export_claims_total",
+		Help: "Claims export workers made, by result (job, or none: the claim found nothing to take, a round trip for nothing on PostgreSQL).",
+	}, []string{"result"})
+	m.claimed, m.claimedNothing = claims.WithLabelValues("job"), claims.WithLabelValues("none")
 	// Pre-create the label values a dashboard expects, so a rate() over a
 	// counter that has not moved yet is 0 rather than absent.
 	for _, r := range []string{"ok", "error"} {
@@ -79,7 +79,7 @@ func New(jobs Jobs, log hclog.Logger) *Metrics {
 	for _, op := range []string{"request", "complete", "scrape"} {
 		m.storeErrors.WithLabelValues(op)
 	}
-	m.reg.MustRegister(m.exportSeconds, m.archiveSeconds, m.links, m.storeErrors, m.claims,
+	m.reg.MustRegister(m.exportSeconds, m.archiveSeconds, m.links, m.storeErrors, claims,
 		&jobCollector{jobs: jobs, log: log, storeErrors: m.storeErrors.WithLabelValues("scrape")},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if p, ok := jobs.(pooled); ok {
