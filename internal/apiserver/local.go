@@ -34,9 +34,7 @@ func (er *exportRunner) render(leaseCtx context.Context, rec *jobstore.ExportJob
 	}
 	start := time.Now()
 	spool, man, err := er.renderToSpool(leaseCtx, rec, lj)
-	if spool != nil {
-		defer func() { _ = spool.Close() }() // nothing to lose: the archive is made from it below
-	}
+	defer er.sites.closeSpool(rec.JobID, spool) // the archive is made from it below
 	if err != nil {
 		return nil, err
 	}
