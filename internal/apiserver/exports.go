@@ -112,15 +112,9 @@ func (ex *exportAPI) startExport(w http.ResponseWriter, r *http.Request) error {
 		Status: api.ExportQueued, CreatedAt: now, UpdatedAt: now,
 	}
 	s.control.HoldNew(rec)
-	// A queued job an idle worker here will claim: other replicas need
-	// not wake one of theirs to race it.
-	here := rec.Status == api.ExportQueued && s.runner.idle.promise()
-	existing, err := s.store.CreateExportJob(rec, jobstore.Creation{
-		IdempotencyKey: idemKey, RequestHash: requestHash(domain, req.Version, paths), Limits: s.exportLimits(), ClaimedHere: here,
+	existing, err := s.runner.createJob(rec, jobstore.Creation{
+		IdempotencyKey: idemKey, RequestHash: requestHash(domain, req.Version, paths), Limits: s.exportLimits(),
 	})
-	if here && (err != nil || existing != nil) {
-		s.runner.idle.release()
-	}
 	switch {
 	case errors.Is(err, jobstore.ErrIdempotencyConflict):
 		return errorf(http.StatusConflict, "%s %q was already used for a different request; use a new key for a new export", api.IdempotencyHeader, idemKey)

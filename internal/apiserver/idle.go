@@ -1,6 +1,25 @@
 package apiserver
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+)
+
+// createJob stores a new job as the store's CreateExportJob does. A queued
+// job is promised to an idle worker of this server when one is free, so
+// that other replicas need not wake one of theirs to race it
+// (Creation.ClaimedHere); the promise is taken back when no job was
+// stored.
+func (er *exportRunner) createJob(rec *jobstore.ExportJob, c jobstore.Creation) (existing *jobstore.ExportJob, err error) {
+	c.ClaimedHere = rec.Status == api.ExportQueued && er.idle.promise()
+	existing, err = er.srv.store.CreateExportJob(rec, c)
+	if c.ClaimedHere && (err != nil || existing != nil) {
+		er.idle.release()
+	}
+	return existing, err
+}
 
 // idleWorkers counts a server's export workers that wait for a wake, and
 // how many of them starts on this server have counted on, so that a start
