@@ -43,6 +43,9 @@ type Engine struct {
 	log     hclog.Logger
 	md      goldmark.Markdown
 	limits  Limits
+	// evaluators run custom components, in processes kept between
+	// exports (an idle one ends on its own).
+	evaluators *mdx.Evaluators
 }
 
 // New returns an Engine.
@@ -51,6 +54,7 @@ func New(opts Options) *Engine {
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
+	e.evaluators = mdx.NewEvaluators(e.limits.ComponentMemory, e.workers)
 	if e.log == nil {
 		e.log = hclog.NewNullLogger()
 	}
@@ -176,7 +180,8 @@ func (e *Engine) ExportTo(ctx context.Context, req Request, out Output, progress
 	j.budget.Limits = e.limits
 	j.gap = &offliner{base: base, warn: j.warn, budget: &j.budget, out: j.out}
 	j.read = &reader{src: src, limits: e.limits, budget: &j.budget, workers: e.workers, warn: j.warn}
-	j.comps = mdx.NewComponents(j.read.loadSnippet, e.limits.ComponentTime)
+	j.comps = mdx.NewComponents(j.read.loadSnippet, e.limits.ComponentTime, e.evaluators)
+	defer j.comps.Close()
 	start := time.Now()
 	if err := j.plan(); err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -19,6 +20,10 @@ type ExportLimits struct {
 	MaxAssetBytes ByteSize `yaml:"maxAssetBytes"`
 	MaxFiles      int      `yaml:"maxFiles"`
 	MaxTotalBytes ByteSize `yaml:"maxTotalBytes"`
+	// ComponentTime bounds how long the custom components of one page may
+	// run; ComponentMemory bounds each process that runs them.
+	ComponentTime   Duration `yaml:"componentTime"`
+	ComponentMemory ByteSize `yaml:"componentMemory"`
 }
 
 // ByteSize is a size in bytes, written in YAML as a plain number of bytes
@@ -73,6 +78,12 @@ func (l *ExportLimits) check() error {
 	if l.MaxFiles < 0 {
 		return fmt.Errorf("limits: maxFiles must not be negative")
 	}
+	if l.ComponentTime < 0 {
+		return fmt.Errorf("limits: componentTime must not be negative")
+	}
+	if l.ComponentMemory != 0 && l.ComponentMemory < minComponentMemory {
+		return fmt.Errorf("limits: componentMemory must be at least %d MiB (the evaluator's own runtime needs it)", minComponentMemory>>20)
+	}
 	eff := l.Export().WithDefaults()
 	if eff.MaxPageBytes > eff.MaxTotalBytes || eff.MaxAssetBytes > eff.MaxTotalBytes {
 		return fmt.Errorf("limits: maxPageBytes (%d) and maxAssetBytes (%d) must not exceed maxTotalBytes (%d)",
@@ -85,9 +96,15 @@ func (l *ExportLimits) check() error {
 // which the engine reads as its default.
 func (l ExportLimits) Export() export.Limits {
 	return export.Limits{
-		MaxPageBytes:  int64(l.MaxPageBytes),
-		MaxAssetBytes: int64(l.MaxAssetBytes),
-		MaxFiles:      l.MaxFiles,
-		MaxTotalBytes: int64(l.MaxTotalBytes),
+		MaxPageBytes:    int64(l.MaxPageBytes),
+		MaxAssetBytes:   int64(l.MaxAssetBytes),
+		MaxFiles:        l.MaxFiles,
+		MaxTotalBytes:   int64(l.MaxTotalBytes),
+		ComponentTime:   time.Duration(l.ComponentTime),
+		ComponentMemory: int64(l.ComponentMemory),
 	}
 }
+
+// minComponentMemory is the least memory bound an evaluator process
+// starts with: below it the Go runtime alone fails.
+const minComponentMemory = 64 << 20

@@ -14,12 +14,12 @@ import (
 
 // testModules serves files from a map; Builtin writes <builtin-Name> so
 // tests see where a platform component was rendered.
-func testModules(files map[string]string, budget time.Duration) *Modules {
+func testModules(t *testing.T, files map[string]string, budget time.Duration) *Modules {
 	fsys := fstest.MapFS{}
 	for k, v := range files {
 		fsys[k] = &fstest.MapFile{Data: []byte(v)}
 	}
-	return NewModules(Options{
+	m := NewModules(Options{
 		Load: func(f string) (string, error) {
 			b, err := fs.ReadFile(fsys, f)
 			return string(b), err
@@ -36,6 +36,8 @@ func testModules(files map[string]string, budget time.Duration) *Modules {
 		Builtins: []string{"Card", "Note", "Tree.Folder"},
 		Budget:   budget,
 	})
+	t.Cleanup(m.Close)
+	return m
 }
 
 func render(t *testing.T, m *Modules, esm string, call Call, children string) (string, error) {
@@ -47,7 +49,7 @@ func render(t *testing.T, m *Modules, esm string, call Call, children string) (s
 }
 
 func TestRender_html(t *testing.T) {
-	m := testModules(map[string]string{
+	m := testModules(t, map[string]string{
 		"snippets/card.jsx": `
 import { useState, useEffect } from "react";
 export const Box = ({ title, count = 1, children }) => {
@@ -84,7 +86,7 @@ func TestRender_failures(t *testing.T) {
 	// The budget only has to stop the endless loop; 200 ms was spent
 	// before the syntax error was reached at load 15, so it is a second.
 	const budget = time.Second
-	m := testModules(map[string]string{"snippets/bad.jsx": "export const Bad = ( => 1"}, budget)
+	m := testModules(t, map[string]string{"snippets/bad.jsx": "export const Bad = ( => 1"}, budget)
 	for name, c := range map[string]struct {
 		esm, call, want string
 	}{
@@ -112,7 +114,7 @@ func TestRender_failures(t *testing.T) {
 }
 
 func TestRender_contextStops(t *testing.T) {
-	m := testModules(nil, time.Minute)
+	m := testModules(t, nil, time.Minute)
 	ctx, cancel := context.WithCancel(context.Background())
 	p := m.NewPage(ctx, []Scope{{ESM: `export const L = () => { for (;;) {} };`, Calls: []Call{{Name: "L", Props: "{}"}}}})
 	defer p.Close()
@@ -125,7 +127,7 @@ func TestRender_contextStops(t *testing.T) {
 // TestRender_concurrentPages: pages rendered in parallel share the
 // compiled prelude and snippet modules (go test -race checks the sharing).
 func TestRender_concurrentPages(t *testing.T) {
-	m := testModules(map[string]string{"snippets/b.jsx": `export const B = ({ v }) => <b title={v}>{v}</b>;`}, time.Second)
+	m := testModules(t, map[string]string{"snippets/b.jsx": `export const B = ({ v }) => <b title={v}>{v}</b>;`}, time.Second)
 	errs := make(chan error, 8)
 	for i := 0; i < 8; i++ {
 		go func() {
@@ -140,5 +142,80 @@ func TestRender_concurrentPages(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestRender_boundsOutsideTheEngine: what the engine cannot interrupt
+// (a regular expression that backtracks for ever, a huge typed array, a
+// count given as a string) ends the page's components with a warning
+// naming the bound, within the budget and a grace; the process that ran
+// them is replaced and the next page renders. Before the evaluator ran in
+// a process of its own, the regex held its worker for ever and the array
+// took the server past a gigabyte.
+func TestRender_boundsOutsideTheEngine(t *testing.T) {
+	const budget = 2 * time.Second
+	ev := NewEvaluators(EvaluatorOptions{Memory: 128 << 20, Processes: 1})
+	t.Cleanup(ev.Close)
+	m := NewModules(Options{
+		Load:       func(string) (string, error) { return "", errors.New("no files") },
+		ESM:        func(s string) string { return s },
+		Builtin:    func(string, map[string]string) (markup.HTML, markup.HTML) { return markup.HTML{}, markup.HTML{} },
+		Budget:     budget,
+		Evaluators: ev,
+	})
+	for _, c := range []struct {
+		name, esm, want string
+	}{
+		{"regex", `export const C = () => <p>{String(/^(a|aa)+(?=b)c$/.test("a".repeat(60)))}</p>;`, "time budget of 2s"},
+		{"typed array", `export const C = () => { const a = new Uint8Array(1 << 30); a.fill(1); return <p>{a.length}</p>; };`, "memory bound of 128 MiB"},
+		{"array of strings", `export const C = () => { const a = []; for (;;) a.push("x".repeat(1 << 20) + a.length); };`, "memory bound of 128 MiB"},
+		{"count as a string", `export const C = () => "x".repeat("100000000");`, "too large"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := ev.Started()
+			start := time.Now()
+			_, err := render(t, m, c.esm, Call{Name: "C", Props: "{}"}, "")
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want one containing %q", err, c.want)
+			}
+			if d := time.Since(start); d > budget+killGrace+5*time.Second {
+				t.Errorf("the page held its process %v", d)
+			}
+			got, err := render(t, m, `export const OK = () => <b>ok</b>;`, Call{Name: "OK", Props: "{}"}, "")
+			if err != nil || got != "<b>ok</b>" {
+				t.Fatalf("the next page: %q, %v", got, err)
+			}
+			if c.want != "too large" && ev.Started() == before {
+				t.Errorf("the process that passed a bound was kept")
+			}
+		})
+	}
+}
+
+// TestRender_hostUnreachable: the object through which the prelude loads
+// modules is not a global, so a component cannot load a file of the
+// source that nothing imports (and read its transpiled text).
+func TestRender_hostUnreachable(t *testing.T) {
+	m := testModules(t, map[string]string{"secret.jsx": `export const key = "s3cr3t";`}, time.Second)
+	got, err := render(t, m, `export const H = () => <p>{typeof __host}{typeof globalThis.__host}</p>;`, Call{Name: "H", Props: "{}"}, "")
+	if err != nil || got != "<p>undefinedundefined</p>" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+}
+
+// TestRender_contextKillsNativeCall: a shutdown or an export's end stops a
+// page stuck in a native call at once, not at the end of its budget.
+func TestRender_contextKillsNativeCall(t *testing.T) {
+	m := testModules(t, nil, time.Minute)
+	ctx, cancel := context.WithCancel(context.Background())
+	p := m.NewPage(ctx, []Scope{{ESM: `export const R = () => String(/^(a|aa)+(?=b)c$/.test("a".repeat(80)));`, Calls: []Call{{Name: "R", Props: "{}"}}}})
+	defer p.Close()
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	if _, err := p.Render(0, 0, markup.HTML{}, true); !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v", d)
 	}
 }

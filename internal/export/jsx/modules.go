@@ -11,12 +11,14 @@
 // through internal/export/markup, with event handlers, script and unsafe
 // URLs left out.
 //
-// A docs source is untrusted: a page's components share one time budget,
-// the export's context stops them, the call stack, the number of nodes
-// and the size of the output are bounded, and the engine has nothing to
-// reach outside with (no require of real modules, no network, no files,
-// no window or document). A component that cannot be evaluated is an
-// error the caller reports; it never fails the page.
+// A docs source is untrusted, so its code runs in evaluator processes
+// (sandbox.go) whose memory and CPU the kernel bounds and which the
+// export kills when a page's time budget, the export's context or the
+// export ends; within them the call stack, the number of nodes and the
+// size of the output are bounded too, and the engine has nothing to reach
+// outside with (no require of real modules, no network, no files, no
+// window or document, no environment). A component that cannot be
+// evaluated is an error the caller reports; it never fails the page.
 //
 // It knows nothing of MDX, pages, docs.json or bundles: the caller hands
 // it JavaScript sources, the MDX children as HTML, and how the platform's
@@ -28,9 +30,9 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
@@ -51,22 +53,30 @@ type Options struct {
 	Builtins []string
 	// Budget is the time all the components of one page may run.
 	Budget time.Duration
+	// Evaluators run the components; nil starts a set of the export's
+	// own, with the default bounds, ended by Close.
+	Evaluators *Evaluators
 }
 
 // DefaultBudget is a page's time budget when Options.Budget is zero.
 const DefaultBudget = 2 * time.Second
 
-// Modules transpiles and caches the component modules of one export; it
-// is safe for concurrent use by the pages being rendered.
+// Modules transpiles and caches the component modules of one export and
+// holds its evaluator processes; it is safe for concurrent use by the
+// pages being rendered. Close ends the processes.
 type Modules struct {
 	opt   Options
+	id    uint64 // tells the evaluators one export's modules from another's
 	mu    sync.Mutex
 	files map[string]*compiled
+	owned bool // Close ends the evaluators
 }
+
+var exports atomic.Uint64
 
 type compiled struct {
 	once sync.Once
-	prog *goja.Program
+	code string
 	err  error
 }
 
@@ -75,12 +85,24 @@ func NewModules(opt Options) *Modules {
 	if opt.Budget <= 0 {
 		opt.Budget = DefaultBudget
 	}
-	return &Modules{opt: opt, files: map[string]*compiled{}}
+	m := &Modules{opt: opt, id: exports.Add(1), files: map[string]*compiled{}}
+	if m.opt.Evaluators == nil {
+		m.opt.Evaluators, m.owned = NewEvaluators(EvaluatorOptions{}), true
+	}
+	return m
 }
 
-// program returns the compiled module of a source file, transpiled once
-// per export whatever the number of pages importing it.
-func (m *Modules) program(file string) (*goja.Program, error) {
+// Close ends the evaluators the Modules started itself; those it was
+// given go on serving other exports.
+func (m *Modules) Close() {
+	if m.owned {
+		m.opt.Evaluators.Close()
+	}
+}
+
+// program returns the transpiled module of a source file, transpiled
+// once per export whatever the number of pages importing it.
+func (m *Modules) program(file string) (string, error) {
 	m.mu.Lock()
 	c, ok := m.files[file]
 	if !ok {
@@ -98,9 +120,9 @@ func (m *Modules) program(file string) (*goja.Program, error) {
 		if ext == ".mdx" || ext == ".md" {
 			src = m.opt.ESM(src)
 		}
-		c.prog, c.err = compile(file, src)
+		c.code, c.err = transpile(file, src)
 	})
-	return c.prog, c.err
+	return c.code, c.err
 }
 
 // loaders are the esbuild loaders of the module files a page may import.
@@ -110,9 +132,9 @@ var loaders = map[string]api.Loader{
 	".mdx": api.LoaderJSX, ".md": api.LoaderJSX,
 }
 
-// compile transpiles a module to a CommonJS factory,
-// function(module, exports, require), and compiles it for goja.
-func compile(file, src string) (*goja.Program, error) {
+// transpile turns a module into the source of a CommonJS factory,
+// function(module, exports, require), for the evaluator to compile.
+func transpile(file, src string) (string, error) {
 	loader, ok := loaders[path.Ext(file)]
 	if !ok {
 		loader = api.LoaderJSX // a page's own module
@@ -130,15 +152,11 @@ func compile(file, src string) (*goja.Program, error) {
 	if len(res.Errors) > 0 {
 		e := res.Errors[0]
 		if e.Location != nil {
-			return nil, fmt.Errorf("%s:%d: %s", file, e.Location.Line, e.Text)
+			return "", fmt.Errorf("%s:%d: %s", file, e.Location.Line, e.Text)
 		}
-		return nil, fmt.Errorf("%s: %s", file, e.Text)
+		return "", fmt.Errorf("%s: %s", file, e.Text)
 	}
-	prog, err := goja.Compile(file, "(function (module, exports, require) {"+string(res.Code)+"\n})", false)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	return prog, nil
+	return "(function (module, exports, require) {" + string(res.Code) + "\n})", nil
 }
 
 // moduleExts are tried in this order for an import without an extension.

@@ -2,16 +2,12 @@ package jsx
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"path"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
-
-	"github.com/dop251/goja"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 )
@@ -36,97 +32,84 @@ type Call struct {
 	Props string
 }
 
-// Page evaluates the components of one page. It starts a JavaScript
-// runtime on its first Render, so a page that uses no component costs
-// nothing; it is not safe for concurrent use.
+// Page evaluates the components of one page. It takes an evaluator
+// process on its first Render, so a page that uses no component costs
+// nothing, and holds it until Close; it is not safe for concurrent use.
 type Page struct {
 	m      *Modules
 	ctx    context.Context
 	scopes []Scope
 
-	compiled map[int]scopeProgram
-
-	vm       *goja.Runtime
-	render   goja.Callable
+	pr       *proc
 	startErr error
 	stop     func()
-	spent    error // the budget or the context ended the runtime
-	raw      markup.HTML
+	spent    error // a bound or the context ended the page's components
 	written  int
+	// resolved are the source files the page's modules import: the only
+	// ones the evaluator is given.
+	resolved map[string]bool
 }
 
-// Bounds of one page's components, beyond which a component fails.
-const (
-	maxCallStack = 400     // nested JavaScript calls
-	maxOutput    = 4 << 20 // bytes of HTML written by all of a page's components
-)
-
-// errBudget interrupts a runtime whose time budget is spent.
-var errBudget = errors.New("time budget spent")
+// maxOutput bounds the bytes of HTML written by all of a page's components.
+const maxOutput = 4 << 20
 
 // NewPage returns the evaluator of a page's scopes; ctx is the export's.
 func (m *Modules) NewPage(ctx context.Context, scopes []Scope) *Page {
 	return &Page{m: m, ctx: ctx, scopes: scopes}
 }
 
-//go:embed prelude.js
-var preludeJS string
-
-var prelude = sync.OnceValues(func() (*goja.Program, error) {
-	return goja.Compile("prelude.js", preludeJS, true)
-})
-
+// start takes a process, sends it the page's scopes and starts the
+// page's clock: the budget, then the export's context, end the process.
 func (p *Page) start() error {
-	prog, err := prelude()
+	pr, err := p.m.opt.Evaluators.get(p.ctx)
 	if err != nil {
-		return fmt.Errorf("prelude: %w", err)
+		return err
 	}
-	vm := goja.New()
-	vm.SetMaxCallStackSize(maxCallStack)
-	host := vm.NewObject()
-	builtins := make([]any, len(p.m.opt.Builtins))
-	for i, b := range p.m.opt.Builtins {
-		builtins[i] = b
-	}
-	_ = host.Set("builtins", vm.NewArray(builtins...))
-	_ = host.Set("resolve", func(from, spec string) string { return p.resolve(from, spec) })
-	_ = host.Set("load", func(file string) goja.Value {
-		f, err := p.load(vm, file)
-		if err != nil {
-			ctor, _ := goja.AssertConstructor(vm.Get("Error"))
-			e, cerr := ctor(nil, vm.ToValue(err.Error()))
-			if cerr != nil {
-				panic(vm.ToValue(err.Error()))
-			}
-			panic(e)
+	p.pr = pr
+	if pr.export != p.m.id {
+		if err := pr.send(&message{Op: "init", Builtins: p.m.opt.Builtins}); err != nil {
+			return pr.failure(err)
 		}
-		return f
-	})
-	_ = vm.Set("__host", host)
-	timer := time.AfterFunc(p.m.opt.Budget, func() { vm.Interrupt(errBudget) })
-	stopCtx := context.AfterFunc(p.ctx, func() { vm.Interrupt(p.ctx.Err()) })
+		pr.export = p.m.id
+	}
+	codes := make([]scopeCode, len(p.scopes))
+	for i, s := range p.scopes {
+		code, err := transpile(s.File, scopeSource(s))
+		codes[i] = scopeCode{File: s.File, Code: code}
+		if err != nil {
+			codes[i] = scopeCode{File: s.File, Err: err.Error()}
+		}
+	}
+	budget := p.m.opt.Budget
+	if err := pr.send(&message{Op: "page", Scopes: codes, Budget: int64(budget)}); err != nil {
+		return pr.failure(err)
+	}
+	timer := time.AfterFunc(budget+killGrace, func() { pr.kill(p.budgetError().Error()) })
+	stopCtx := context.AfterFunc(p.ctx, func() { pr.kill(p.ctx.Err().Error()) })
 	p.stop = func() { timer.Stop(); stopCtx() }
-	if _, err := vm.RunProgram(prog); err != nil {
-		return fmt.Errorf("prelude: %w", err)
-	}
-	render, ok := goja.AssertFunction(vm.Get("__render"))
-	if !ok {
-		return errors.New("prelude: no __render")
-	}
-	p.vm, p.render = vm, render
 	return nil
 }
 
-// Close stops the page's timers; the runtime is left to the collector.
+func (p *Page) budgetError() error {
+	return fmt.Errorf("the page's components ran past their time budget of %v", p.m.opt.Budget)
+}
+
+// Close gives the page's process back to the export.
 func (p *Page) Close() {
 	if p.stop != nil {
 		p.stop()
+	}
+	if p.pr != nil {
+		p.m.opt.Evaluators.put(p.pr)
+		p.pr = nil
 	}
 }
 
 // scopeFile is how a page's scope is named as a module.
 func scopeFile(i int) string { return "#" + strconv.Itoa(i) }
 
+// resolve answers the evaluator's question: which module spec names
+// when imported from the module from.
 func (p *Page) resolve(from, spec string) string {
 	if strings.HasPrefix(spec, "#") {
 		if from == "" {
@@ -138,7 +121,14 @@ func (p *Page) resolve(from, spec string) string {
 	if i, ok := scopeIndex(from); ok && i >= 0 && i < len(p.scopes) {
 		dir = path.Dir(p.scopes[i].File)
 	}
-	return p.m.resolveImport(dir, spec)
+	file := p.m.resolveImport(dir, spec)
+	if file != "" {
+		if p.resolved == nil {
+			p.resolved = map[string]bool{}
+		}
+		p.resolved[file] = true
+	}
+	return file
 }
 
 func scopeIndex(file string) (int, bool) {
@@ -147,36 +137,6 @@ func scopeIndex(file string) (int, bool) {
 	}
 	i, err := strconv.Atoi(file[1:])
 	return i, err == nil
-}
-
-// load returns the factory of a module: a scope of the page, compiled
-// for this page only, or a source file, compiled once per export.
-func (p *Page) load(vm *goja.Runtime, file string) (goja.Value, error) {
-	var prog *goja.Program
-	var err error
-	if i, ok := scopeIndex(file); ok && i >= 0 && i < len(p.scopes) {
-		c, ok := p.compiled[i]
-		if !ok {
-			// Once per page, however many uses fail on it.
-			c.prog, c.err = compile(p.scopes[i].File, scopeSource(p.scopes[i]))
-			if p.compiled == nil {
-				p.compiled = map[int]scopeProgram{}
-			}
-			p.compiled[i] = c
-		}
-		prog, err = c.prog, c.err
-	} else {
-		prog, err = p.m.program(file)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return vm.RunProgram(prog)
-}
-
-type scopeProgram struct {
-	prog *goja.Program
-	err  error
 }
 
 // scopeSource is a scope as a module whose __calls export holds one
@@ -200,7 +160,7 @@ func scopeSource(s Scope) string {
 // of its tag; selfClosing when it has none) and returns its HTML. An
 // error names what went wrong; the caller shows the children instead.
 func (p *Page) Render(scope, i int, children markup.HTML, selfClosing bool) (markup.HTML, error) {
-	if p.vm == nil && p.startErr == nil {
+	if p.pr == nil && p.startErr == nil && p.spent == nil {
 		p.startErr = p.start()
 	}
 	if p.startErr != nil {
@@ -213,43 +173,62 @@ func (p *Page) Render(scope, i int, children markup.HTML, selfClosing bool) (mar
 	if !selfClosing {
 		raw = 0
 	}
-	p.raw = children
-	v, err := p.render(goja.Undefined(), p.vm.ToValue(scopeFile(scope)), p.vm.ToValue(i), p.vm.ToValue(raw))
+	tree, err := p.call(&message{Op: "render", Scope: scope, Call: i, Raw: raw})
 	if err != nil {
-		return markup.HTML{}, p.jsError(err)
+		return markup.HTML{}, err
 	}
-	r := renderer{builtin: p.m.opt.Builtin, raw: p.raw, limit: maxOutput - p.written}
-	out, err := r.html(v.String())
+	r := renderer{builtin: p.m.opt.Builtin, raw: children, limit: maxOutput - p.written}
+	out, err := r.html(tree)
 	p.written += len(out.String())
 	return out, err
 }
 
-// jsError turns what the runtime threw into an error for the author.
-func (p *Page) jsError(err error) error {
-	var intr *goja.InterruptedError
-	if errors.As(err, &intr) {
-		if p.ctx.Err() != nil {
-			p.spent = p.ctx.Err()
-		} else {
-			p.spent = fmt.Errorf("the page's components ran past their time budget of %v", p.m.opt.Budget)
+// call sends a render and answers the evaluator's questions until it
+// ends; a process that fails ends the page's components.
+func (p *Page) call(req *message) (string, error) {
+	pr := p.pr
+	fail := func(err error) (string, error) {
+		p.spent = pr.failure(err)
+		if ctxErr := p.ctx.Err(); ctxErr != nil {
+			p.spent = ctxErr
 		}
-		return p.spent
+		return "", p.spent
 	}
-	var so *goja.StackOverflowError
-	if errors.As(err, &so) {
-		return fmt.Errorf("calls nested deeper than %d", maxCallStack)
+	if err := pr.send(req); err != nil {
+		return fail(err)
 	}
-	var ex *goja.Exception
-	if errors.As(err, &ex) {
-		msg := ex.Value().String()
-		if obj, ok := ex.Value().(*goja.Object); ok {
-			if s := obj.Get("message"); s != nil && !goja.IsUndefined(s) {
-				if n := obj.Get("name"); n != nil && !goja.IsUndefined(n) {
-					msg = n.String() + ": " + s.String()
-				}
+	var m message
+	for {
+		if err := pr.recv(&m); err != nil {
+			return fail(err)
+		}
+		var a *message
+		switch m.Op {
+		case "done":
+			return m.Tree, nil
+		case "error":
+			if m.Kind == kindBudget {
+				p.spent = p.budgetError()
+				return "", p.spent
 			}
+			return "", errors.New(m.Err)
+		case "resolve":
+			a = &message{Op: "file", File: p.resolve(m.From, m.Spec)}
+		case "load":
+			a = &message{Op: "file"}
+			if !p.resolved[m.File] {
+				a.Err = m.File + ": not a module the page imports"
+			} else if code, err := p.m.program(m.File); err != nil {
+				a.Err = err.Error()
+			} else {
+				a.Code = code
+			}
+		default:
+			pr.kill("the component evaluator sent an unexpected message")
+			return fail(fmt.Errorf("unexpected message %q", m.Op))
 		}
-		return fmt.Errorf("%s", msg)
+		if err := pr.send(a); err != nil {
+			return fail(err)
+		}
 	}
-	return err
 }

@@ -238,7 +238,9 @@
   function bounded(proto, name) {
     var f = proto[name];
     proto[name] = function (n) {
-      if (typeof n === "number" && (name === "repeat" ? this.length * n : n) > MAX_STRING) {
+      // As the engine does: the count is any value, converted to a number.
+      var count = Number(n);
+      if ((name === "repeat" ? String(this).length * count : count) > MAX_STRING) {
         throw new RangeError(name + ": the result would be too large");
       }
       return f.apply(this, arguments);

@@ -38,10 +38,22 @@ type Components struct {
 	mods *jsx.Modules
 }
 
+// Evaluators are the processes that run custom components, shared by an
+// engine's exports (jsx.Evaluators).
+type Evaluators = jsx.Evaluators
+
+// NewEvaluators returns an engine's component evaluators: each process's
+// memory bounded to memory bytes, at most processes of them at once (0
+// for the defaults).
+func NewEvaluators(memory int64, processes int) *Evaluators {
+	return jsx.NewEvaluators(jsx.EvaluatorOptions{Memory: memory, Processes: processes})
+}
+
 // NewComponents returns the custom component renderer of one export. load
 // reads snippet files; budget is the time one page's components may run
-// (0 for jsx.DefaultBudget).
-func NewComponents(load func(string) (string, error), budget time.Duration) *Components {
+// (0 for jsx.DefaultBudget); ev runs them (nil: processes of the
+// export's own, ended by Close).
+func NewComponents(load func(string) (string, error), budget time.Duration, ev *Evaluators) *Components {
 	return &Components{mods: jsx.NewModules(jsx.Options{
 		Load: load,
 		ESM: func(src string) string {
@@ -53,10 +65,14 @@ func NewComponents(load func(string) (string, error), budget time.Duration) *Com
 			// say which page a built-in renders for.
 			return components.Render(name, attrs, nil)
 		},
-		Builtins: components.Names,
-		Budget:   budget,
+		Builtins:   components.Names,
+		Budget:     budget,
+		Evaluators: ev,
 	})}
 }
+
+// Close ends the component evaluators the export started itself.
+func (c *Components) Close() { c.mods.Close() }
 
 // noteUnknown records a component that renders as the generic wrapper:
 // neither one of the platform's nor bound by the document's module. MDX

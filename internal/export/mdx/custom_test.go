@@ -27,7 +27,7 @@ func renderPage(t *testing.T, src string, snippets map[string]string, load func(
 		t.Fatal(err)
 	}
 	var warns []string
-	out := NewComponents(load, 0).Expand(context.Background(), &doc, buf.Bytes(), func(m string) { warns = append(warns, m) })
+	out := newComponents(t, load).Expand(context.Background(), &doc, buf.Bytes(), func(m string) { warns = append(warns, m) })
 	return string(out), warns
 }
 
@@ -53,7 +53,7 @@ func TestPreprocessPage_withoutComponentsStartsNothing(t *testing.T) {
 			t.Errorf("%q: has components", src)
 		}
 		html := []byte("<p>x</p>")
-		if got := NewComponents(load, 0).Expand(context.Background(), &doc, html, func(string) {}); &got[0] != &html[0] {
+		if got := newComponents(t, load).Expand(context.Background(), &doc, html, func(string) {}); &got[0] != &html[0] {
 			t.Errorf("%q: Expand copied the page", src)
 		}
 		if strings.Contains(src, "greeting") && loads != 1 || !strings.Contains(src, "greeting") && loads != 0 {
@@ -139,4 +139,11 @@ func TestJSProps(t *testing.T) {
 			t.Errorf("jsProps(%s) = %s, want %s", src, got, want)
 		}
 	}
+}
+
+// newComponents is NewComponents with the defaults, closed when the test ends.
+func newComponents(t *testing.T, load func(string) (string, error)) *Components {
+	c := NewComponents(load, 0, nil)
+	t.Cleanup(c.Close)
+	return c
 }

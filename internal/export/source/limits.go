@@ -25,6 +25,10 @@ type Limits struct {
 	// ComponentTime bounds how long the custom (JSX) components of one
 	// page may run; past it they show their content only, with a warning.
 	ComponentTime time.Duration
+	// ComponentMemory bounds the memory of each process that evaluates
+	// the components (0: the evaluator's default, 256 MiB); past it a
+	// page's components show their content only, with a warning.
+	ComponentMemory int64
 }
 
 // DefaultLimits are the limits of an Engine built without its own.
