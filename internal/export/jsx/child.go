@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,7 +56,7 @@ func runChild(in io.Reader, out io.Writer, mem int64) int {
 	// that only needs memory briefly does not end the process.
 	debug.SetMemoryLimit(mem * 3 / 4)
 	debug.SetMaxStack(maxGoStack)
-	e := &evaluator{r: bufio.NewReader(in), w: bufio.NewWriter(out), programs: map[string]compiledFile{}}
+	e := &evaluator{r: bufio.NewReader(in), w: bufio.NewWriter(out), programs: map[string]compiledFile{}, resolved: map[string]string{}}
 	// Ready once bound and with the prelude compiled: a page's budget
 	// counts from here, not the binary's start-up.
 	ready := &message{Op: "ready"}
@@ -79,6 +81,7 @@ type evaluator struct {
 	w        *bufio.Writer
 	builtins []string
 	programs map[string]compiledFile
+	resolved map[string]string // by importing folder and spec
 	page     *childPage
 }
 
@@ -97,6 +100,7 @@ func (e *evaluator) serve() error {
 		case "init": // the pages of another export follow
 			e.builtins = m.Builtins
 			clear(e.programs)
+			clear(e.resolved)
 		case "page":
 			e.page.close()
 			e.page = &childPage{e: e, scopes: m.Scopes, budget: time.Duration(m.Budget)}
@@ -166,11 +170,11 @@ func (p *childPage) start() error {
 	}
 	_ = host.Set("builtins", vm.NewArray(builtins...))
 	_ = host.Set("resolve", func(from, spec string) string {
-		a, err := p.e.ask(&message{Op: "resolve", From: from, Spec: spec})
+		file, err := p.resolve(from, spec)
 		if err != nil {
 			throw(vm, err)
 		}
-		return a.File
+		return file
 	})
 	_ = host.Set("load", func(file string) goja.Value {
 		f, err := p.load(vm, file)
@@ -197,6 +201,33 @@ func (p *childPage) start() error {
 	}
 	p.vm, p.render = vm, render
 	return nil
+}
+
+// resolve returns the module that spec names when imported from the
+// module from: a scope of the page by its own name, a source file as
+// the export answers, remembered for the export's later pages (the
+// answer depends on the importing folder and spec only).
+func (p *childPage) resolve(from, spec string) (string, error) {
+	if strings.HasPrefix(spec, "#") {
+		if from == "" {
+			return spec, nil
+		}
+		return "", nil
+	}
+	dir := path.Dir(from)
+	if i, ok := scopeIndex(from); ok && i >= 0 && i < len(p.scopes) {
+		dir = path.Dir(p.scopes[i].File)
+	}
+	key := dir + "\x00" + spec
+	if file, ok := p.e.resolved[key]; ok {
+		return file, nil
+	}
+	a, err := p.e.ask(&message{Op: "resolve", From: from, Spec: spec})
+	if err != nil {
+		return "", err
+	}
+	p.e.resolved[key] = a.File
+	return a.File, nil
 }
 
 // load returns the factory of a module: a scope of the page, compiled

@@ -219,3 +219,26 @@ func TestRender_contextKillsNativeCall(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+// BenchmarkPage is one page with one component in an evaluator process
+// that is already running: the cost per page of running components out
+// of the server's process.
+func BenchmarkPage(b *testing.B) {
+	ev := NewEvaluators(EvaluatorOptions{Processes: 1})
+	defer ev.Close()
+	m := NewModules(Options{
+		Load:       func(string) (string, error) { return `export const B = ({ v }) => <b title={v}>{v}</b>;`, nil },
+		ESM:        func(s string) string { return s },
+		Builtin:    func(string, map[string]string) (markup.HTML, markup.HTML) { return markup.HTML{}, markup.HTML{} },
+		Evaluators: ev,
+	})
+	for b.Loop() {
+		p := m.NewPage(context.Background(), []Scope{{ESM: `import { B } from "/b.jsx";`, Calls: []Call{{Name: "B", Props: `{"v": "1.0"}`}, {Name: "B", Props: `{"v": "2.0"}`}}}})
+		for i := range 2 {
+			if _, err := p.Render(0, i, markup.HTML{}, true); err != nil {
+				b.Fatal(err)
+			}
+		}
+		p.Close()
+	}
+}

@@ -69,7 +69,10 @@ type Modules struct {
 	id    uint64 // tells the evaluators one export's modules from another's
 	mu    sync.Mutex
 	files map[string]*compiled
-	owned bool // Close ends the evaluators
+	// resolved are the source files imports have named, the only ones
+	// whose code the evaluators are given.
+	resolved map[string]bool
+	owned    bool // Close ends the evaluators
 }
 
 var exports atomic.Uint64
@@ -85,7 +88,7 @@ func NewModules(opt Options) *Modules {
 	if opt.Budget <= 0 {
 		opt.Budget = DefaultBudget
 	}
-	m := &Modules{opt: opt, id: exports.Add(1), files: map[string]*compiled{}}
+	m := &Modules{opt: opt, id: exports.Add(1), files: map[string]*compiled{}, resolved: map[string]bool{}}
 	if m.opt.Evaluators == nil {
 		m.opt.Evaluators, m.owned = NewEvaluators(EvaluatorOptions{}), true
 	}
@@ -178,13 +181,28 @@ func (m *Modules) resolveImport(dir, spec string) string {
 	if p == "." || p == ".." || strings.HasPrefix(p, "../") {
 		return ""
 	}
-	if _, ok := loaders[path.Ext(p)]; ok {
-		return p
-	}
-	for _, ext := range moduleExts {
-		if _, err := m.opt.Load(p + ext); err == nil {
-			return p + ext
+	if _, ok := loaders[path.Ext(p)]; !ok {
+		found := ""
+		for _, ext := range moduleExts {
+			if _, err := m.opt.Load(p + ext); err == nil {
+				found = p + ext
+				break
+			}
+		}
+		if p = found; p == "" {
+			return ""
 		}
 	}
-	return ""
+	m.mu.Lock()
+	m.resolved[p] = true
+	m.mu.Unlock()
+	return p
+}
+
+// imported reports whether an import of the export's pages named file:
+// the evaluator is given no other file's code.
+func (m *Modules) imported(file string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.resolved[file]
 }

@@ -45,9 +45,6 @@ type Page struct {
 	stop     func()
 	spent    error // a bound or the context ended the page's components
 	written  int
-	// resolved are the source files the page's modules import: the only
-	// ones the evaluator is given.
-	resolved map[string]bool
 }
 
 // maxOutput bounds the bytes of HTML written by all of a page's components.
@@ -108,27 +105,14 @@ func (p *Page) Close() {
 // scopeFile is how a page's scope is named as a module.
 func scopeFile(i int) string { return "#" + strconv.Itoa(i) }
 
-// resolve answers the evaluator's question: which module spec names
-// when imported from the module from.
+// resolve answers the evaluator's question: which source file spec
+// names when imported from the module from ("" for none).
 func (p *Page) resolve(from, spec string) string {
-	if strings.HasPrefix(spec, "#") {
-		if from == "" {
-			return spec
-		}
-		return ""
-	}
 	dir := path.Dir(from)
 	if i, ok := scopeIndex(from); ok && i >= 0 && i < len(p.scopes) {
 		dir = path.Dir(p.scopes[i].File)
 	}
-	file := p.m.resolveImport(dir, spec)
-	if file != "" {
-		if p.resolved == nil {
-			p.resolved = map[string]bool{}
-		}
-		p.resolved[file] = true
-	}
-	return file
+	return p.m.resolveImport(dir, spec)
 }
 
 func scopeIndex(file string) (int, bool) {
@@ -216,7 +200,7 @@ func (p *Page) call(req *message) (string, error) {
 			a = &message{Op: "file", File: p.resolve(m.From, m.Spec)}
 		case "load":
 			a = &message{Op: "file"}
-			if !p.resolved[m.File] {
+			if !p.m.imported(m.File) {
 				a.Err = m.File + ": not a module the page imports"
 			} else if code, err := p.m.program(m.File); err != nil {
 				a.Err = err.Error()
