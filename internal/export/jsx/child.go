@@ -183,6 +183,7 @@ func (p *childPage) start() error {
 		}
 		return f
 	})
+	hostGlobals(vm, host)
 	_ = vm.Set("__host", host)
 	// The export kills the process a little after the budget; the
 	// interrupt stops plain JavaScript first, which keeps the process.

@@ -242,3 +242,31 @@ func BenchmarkPage(b *testing.B) {
 		p.Close()
 	}
 }
+
+// TestRender_browserGlobals: the globals snippets assume at render time
+// (issue: a snippet calling btoa failed) behave as in a browser.
+func TestRender_browserGlobals(t *testing.T) {
+	m := testModules(t, nil, 5*time.Second)
+	for name, c := range map[string]struct{ expr, want string }{
+		"btoa":            {`btoa("héllo")`, "aOlsbG8="},
+		"atob":            {`atob(" aOls bG8 ")`, "héllo"},
+		"btoa refuses":    {`(() => { try { return btoa("€"); } catch (e) { return e.message; } })()`, "InvalidCharacterError: btoa: the string has characters outside Latin-1"},
+		"TextEncoder":     {`Array.from(new TextEncoder().encode("é€")).join(",")`, "195,169,226,130,172"},
+		"TextDecoder":     {`new TextDecoder().decode(new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0xc3, 0xa9]))`, "hé"},
+		"round trip":      {`new TextDecoder().decode(new TextEncoder().encode("日本 ✓"))`, "日本 ✓"},
+		"URL":             {`new URL("../b?x=1#h", "https://d.example/a/c").href`, "https://d.example/b?x=1#h"},
+		"URLSearchParams": {`new URLSearchParams("a=1&b=two").get("b")`, "two"},
+		"structuredClone": {`(() => { const a = { d: new Date(0), m: new Map([[1, [2]]]) }; a.self = a; const b = structuredClone(a); return [b !== a, b.self === b, b.d.getTime(), b.m.get(1)[0]].join(); })()`, "true,true,0,2"},
+		"no window":       {`typeof window + typeof fetch + typeof setTimeout`, "undefinedundefinedundefined"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := render(t, m, `export const G = () => <p>{`+c.expr+`}</p>;`, Call{Name: "G", Props: "{}"}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "<p>" + markup.Escape(c.want) + "</p>"; got != want {
+				t.Errorf("got %s, want %s", got, want)
+			}
+		})
+	}
+}

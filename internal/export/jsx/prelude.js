@@ -250,6 +250,72 @@
   bounded(String.prototype, "padStart");
   bounded(String.prototype, "padEnd");
 
+  // The browser's globals a snippet may use while it renders (globals.go).
+  g.btoa = function (s) { return host.btoa(String(s)); };
+  g.atob = function (s) { return host.atob(String(s)); };
+  function TextEncoder() {}
+  TextEncoder.prototype.encoding = "utf-8";
+  TextEncoder.prototype.encode = function (s) {
+    return new Uint8Array(host.utf8Encode(s === undefined ? "" : String(s)));
+  };
+  TextEncoder.prototype.encodeInto = function (s, dest) {
+    var b = this.encode(s), n = Math.min(b.length, dest.length);
+    // Whole characters only: back off a cut UTF-8 sequence.
+    while (n < b.length && n > 0 && (b[n] & 0xc0) === 0x80) n--;
+    dest.set(b.subarray(0, n));
+    return { read: host.utf8Decode(b.buffer.slice(0, n), false).length, written: n };
+  };
+  function TextDecoder(label, opts) {
+    var l = label === undefined ? "utf-8" : String(label).toLowerCase().trim();
+    if (l !== "utf-8" && l !== "utf8" && l !== "unicode-1-1-utf-8") {
+      throw new RangeError("TextDecoder: only utf-8 is supported in a static render, not " + label);
+    }
+    this.encoding = "utf-8";
+    this.fatal = !!(opts && opts.fatal);
+  }
+  TextDecoder.prototype.decode = function (b) {
+    if (b === undefined) return "";
+    var buf = b instanceof ArrayBuffer ? b : b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+    var s = host.utf8Decode(buf, this.fatal);
+    return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
+  };
+  g.TextEncoder = TextEncoder;
+  g.TextDecoder = TextDecoder;
+  ["URL", "URLSearchParams"].forEach(function (name) {
+    Object.defineProperty(g, name, {
+      configurable: true,
+      get: function () {
+        var v = host.url()[name];
+        Object.defineProperty(g, name, { value: v, writable: true, configurable: true });
+        return v;
+      },
+    });
+  });
+  // structuredClone: the values a render can hold (no functions, which
+  // the browser refuses too), cycles kept.
+  g.structuredClone = function (v) {
+    var seen = new Map();
+    function clone(x) {
+      if (x === null || typeof x !== "object") {
+        if (typeof x === "function" || typeof x === "symbol") throw new Error("DataCloneError: " + typeof x + " could not be cloned");
+        return x;
+      }
+      if (seen.has(x)) return seen.get(x);
+      var out;
+      if (x instanceof Date) out = new Date(x.getTime());
+      else if (x instanceof RegExp) out = new RegExp(x.source, x.flags);
+      else if (x instanceof Map) { out = new Map(); seen.set(x, out); x.forEach(function (val, k) { out.set(clone(k), clone(val)); }); return out; }
+      else if (x instanceof Set) { out = new Set(); seen.set(x, out); x.forEach(function (val) { out.add(clone(val)); }); return out; }
+      else if (ArrayBuffer.isView(x)) out = x.slice();
+      else if (x instanceof ArrayBuffer) out = x.slice(0);
+      else if (Array.isArray(x)) { out = []; seen.set(x, out); for (var i = 0; i < x.length; i++) out[i] = clone(x[i]); return out; }
+      else { out = {}; seen.set(x, out); Object.keys(x).forEach(function (k) { out[k] = clone(x[k]); }); return out; }
+      seen.set(x, out);
+      return out;
+    }
+    return clone(v);
+  };
+
   g.React = React;
   g.__h = h;
   g.__Fragment = FRAGMENT;
