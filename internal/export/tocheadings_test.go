@@ -43,14 +43,14 @@ Text.
 	want := `<aside class="toc" aria-label="On this page"><p class="toc-title">On this page</p><ul>` +
 		`<li class="toc-2"><a href="#intro">Intro</a></li>` +
 		`<li class="toc-2"><a href="#plans">Plans for teams</a></li>` +
-		`<li class="toc-3"><a href="#setup-1">Set up</a></li>` +
-		`<li class="toc-2"><a href="#intro-1">Intro again</a></li>` +
+		`<li class="toc-3"><a href="#setup-2">Set up</a></li>` +
+		`<li class="toc-2"><a href="#intro-2">Intro again</a></li>` +
 		`<li class="toc-2"><a href="#setup">Setup</a></li></ul></aside>`
 	if !strings.Contains(page, want) {
 		i := strings.Index(page, `<aside class="toc"`)
 		t.Fatalf("table of contents:\n%s\nwant\n%s", page[max(i, 0):], want)
 	}
-	for _, s := range []string{`<h3 id="setup-1">Set up</h3>`, `<h2 id="setup">`, `<h2 id="intro-1">Intro again</h2>`, `<h2 id="intro">`} {
+	for _, s := range []string{`<h3 id="setup-2">Set up</h3>`, `<h2 id="setup">`, `<h2 id="intro-2">Intro again</h2>`, `<h2 id="intro">`} {
 		if strings.Count(page, s) != 1 {
 			t.Errorf("page has %d of %s, want 1", strings.Count(page, s), s)
 		}

@@ -3,19 +3,18 @@ package mdx
 import (
 	"strconv"
 	"strings"
+	"unicode"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/yuin/goldmark/ast"
 )
 
-// headingIDs makes the ids of a page's headings as the platform does:
-// letters and digits of any script are kept (lower-cased), every run of
-// anything else becomes one hyphen, hyphens at the ends are dropped, and
-// a repeated id is numbered (-1, -2, …). The id comes from the text a
-// reader sees in the heading (headingText), never from its markup: a
-// code span gives its code, a link its text and not its address, a
-// component its text and not its tag. One is made per page: ids are
-// unique within it.
+// headingIDs makes the ids of a page's headings as the platform
+// documents them (HeadingSlug), numbering a repeated id -2, -3, … across
+// the whole page, headings that components write included
+// (WithComponentHeadings). The id comes from the text a reader sees in
+// the heading (headingText), never from its markup: a code span gives its
+// code, a link its text and not its address, a component its text and
+// not its tag. A heading may name its own id, `## Title {#my-id}`.
 type headingIDs struct {
 	used map[string]bool
 }
@@ -24,20 +23,58 @@ func newHeadingIDs() *headingIDs { return &headingIDs{used: map[string]bool{}} }
 
 // next returns the id of the next heading, whose text is text.
 func (h *headingIDs) next(text string) string {
-	id := markup.TextSlug(text)
+	id := HeadingSlug(text)
 	if id == "" {
 		id = "heading"
 	}
-	base := id
-	for i := 1; h.used[id]; i++ {
+	return uniqueID(h.used, id)
+}
+
+// uniqueID returns base, or base-2, base-3, … when taken, and marks the
+// result as used.
+func uniqueID(used map[string]bool, base string) string {
+	id := base
+	for i := 2; used[id]; i++ {
 		id = base + "-" + strconv.Itoa(i)
 	}
-	h.used[id] = true
+	used[id] = true
 	return id
 }
 
-// HeadingSlug is the id of a heading whose text is s (see headingIDs).
-func HeadingSlug(s string) string { return markup.TextSlug(s) }
+// HeadingSlug is the id the platform generates for a heading whose text
+// is s: letters (of any script, lower-cased), digits and marks are kept;
+// each run of white space becomes a hyphen, and so does a period; a
+// straight apostrophe becomes a right single quotation mark and stays, as
+// do slashes, ampersands, hyphens and underscores; parentheses and any
+// other punctuation or symbol are dropped. Hyphens at either end go.
+// "What's new" is "what’s-new", "Read/write access" "read/write-access",
+// "Fees & billing" "fees-&-billing", "Config.json options"
+// "config-json-options".
+func HeadingSlug(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space {
+			b.WriteByte('-')
+			space = false
+		}
+		switch {
+		case unicode.IsLetter(r), unicode.IsNumber(r), unicode.Is(unicode.Mn, r), unicode.Is(unicode.Mc, r):
+			b.WriteRune(r)
+		case r == '.':
+			b.WriteByte('-')
+		case r == '\'' || r == '’':
+			b.WriteRune('’')
+		case r == '/', r == '&', r == '-', r == '_':
+			b.WriteRune(r)
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}
 
 // headingText is the text a reader sees in heading h: its text and code
 // spans, the text of its links and of what its inline HTML encloses.

@@ -21,7 +21,7 @@ func TestHeadingIDs(t *testing.T) {
 	for _, h := range hs {
 		ids = append(ids, h.ID)
 	}
-	want := []string{"chat-agent", "始める", "概要", "概要-1", "use-run-now", "café-au-lait", "heading", "привет-мир"}
+	want := []string{"chat-agent", "始める", "概要", "概要-2", "use-run-now", "café-au-lait", "heading", "привет-мир"}
 	if strings.Join(ids, " ") != strings.Join(want, " ") {
 		t.Errorf("ids = %q, want %q", ids, want)
 	}
@@ -98,5 +98,46 @@ func TestHeadingIDs_markupInHeading(t *testing.T) {
 		if !strings.Contains(page, keep) {
 			t.Errorf("heading content lost %s:\n%s", keep, page)
 		}
+	}
+}
+
+// TestHeadingIDs_platformRules: the platform's own table of heading text
+// and generated id (create/text.mdx), `{#id}` naming an id, and repeats
+// numbered from -2. Before, "What's new" was what-s-new, "Read/write
+// access" read-write-access, the second "Overview" overview-1, and the
+// braces of `{#my-custom-anchor}` showed in the heading.
+func TestHeadingIDs_platformRules(t *testing.T) {
+	for text, want := range map[string]string{
+		"Getting started":            "getting-started",
+		"Config.json options":        "config-json-options",
+		"What's new":                 "what’s-new",
+		"Rate limits (per minute)":   "rate-limits-per-minute",
+		"Read/write access":          "read/write-access",
+		"Fees & billing":             "fees-&-billing",
+		"OAuth":                      "oauth",
+		"chat.agent()":               "chat-agent",
+		"Step 1: install, then run!": "step-1-install-then-run",
+		"snake_case and kebab-case":  "snake_case-and-kebab-case",
+	} {
+		if got := HeadingSlug(text); got != want {
+			t.Errorf("HeadingSlug(%q) = %q, want %q", text, got, want)
+		}
+	}
+	src := "## Overview\n\n## My section {#my-custom-anchor}\n\n### Configuration options {#config}\n\n## Overview\n\n## Overview\n"
+	var buf bytes.Buffer
+	hs, err := ToHTML(NewMarkdown(), []byte(src), &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range hs {
+		got = append(got, h.ID+"="+h.Text)
+	}
+	want := []string{"overview=Overview", "my-custom-anchor=My section", "config=Configuration options", "overview-2=Overview", "overview-3=Overview"}
+	if strings.Join(got, " | ") != strings.Join(want, " | ") {
+		t.Errorf("headings %q, want %q", got, want)
+	}
+	if out := buf.String(); strings.Contains(out, "{#") || !strings.Contains(out, `<h2 id="my-custom-anchor">My section`) {
+		t.Errorf("the named id is not the heading's, or its braces show:\n%s", out)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
@@ -48,6 +49,8 @@ func NewMarkdown() goldmark.Markdown { return NewMarkdownIn(EnglishLabels) }
 func NewMarkdownIn(l Labels) goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(extension.GFM, extension.Footnote),
+		// `## Title {#my-id}` names the heading's id, as on the platform.
+		goldmark.WithParserOptions(parser.WithHeadingAttribute()),
 		goldmark.WithRendererOptions(
 			html.WithUnsafe(), // components are emitted as raw HTML
 			renderer.WithNodeRenderers(util.Prioritized(&codeRenderer{labels: l}, 100)),
@@ -71,7 +74,14 @@ func ToHTML(md goldmark.Markdown, src []byte, w *bytes.Buffer) ([]Heading, error
 			return ast.WalkContinue, nil
 		}
 		txt := headingText(h, src)
-		id := ids.next(txt)
+		var id string
+		if custom, ok := h.AttributeString("id"); ok && len(asBytes(custom)) > 0 {
+			// Named by the author: kept as written, and taken.
+			id = string(asBytes(custom))
+			ids.used[id] = true
+		} else {
+			id = ids.next(txt)
+		}
 		h.SetAttributeString("id", []byte(id))
 		if h.Level >= 2 && h.Level <= 3 {
 			toc = append(toc, Heading{Level: h.Level, ID: id, Text: txt})
@@ -188,4 +198,15 @@ func codeInfo(info string) (lang, title string) {
 		words = append(words, f)
 	}
 	return lang, strings.Join(words, " ")
+}
+
+// asBytes is an attribute value goldmark parsed, as bytes.
+func asBytes(v any) []byte {
+	switch v := v.(type) {
+	case []byte:
+		return v
+	case string:
+		return []byte(v)
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package mdx
 
 import (
 	"bytes"
-	"strconv"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -12,7 +11,7 @@ import (
 // custom components were expanded into rendered: the Markdown headings hs
 // with, in document order, the h2 and h3 elements with an id that the
 // components wrote. A component heading whose id another heading of the
-// page already has is renumbered (-1, -2, …) in the HTML too, so every
+// page already has is renumbered (-2, -3, …) in the HTML too, so every
 // entry leads to its own heading. A page without component headings
 // returns rendered and hs unchanged.
 func WithComponentHeadings(rendered []byte, hs []Heading) ([]byte, []Heading) {
@@ -62,11 +61,8 @@ func WithComponentHeadings(rendered []byte, hs []Heading) ([]byte, []Heading) {
 			next++
 			continue
 		}
-		if used[id] {
-			base := id
-			for i := 1; used[id]; i++ {
-				id = base + "-" + strconv.Itoa(i)
-			}
+		if base := id; used[base] {
+			id = uniqueID(used, base)
 			tok.Attr[ai].Val = id
 			buf.Write(rendered[last:start])
 			buf.WriteString(tok.String()) // x/net/html escapes the attributes
