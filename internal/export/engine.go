@@ -252,6 +252,7 @@ func (j *pipeline) plan() error {
 	j.link = newLinker(j.src, j.domain, j.byKey, all)
 	j.link.base = j.base
 	j.link.redirects = redirectSources(j.cfg.Redirects, j.base)
+	j.link.patterns = redirectPatterns(j.cfg.Redirects, j.base, j.warn)
 	j.link.warn = j.warn
 	j.untrusted = &untrusted{md: j.e.md, link: j.link, warn: j.warn, mdFor: func(key string) goldmark.Markdown {
 		if p := j.byKey[key]; p != nil {

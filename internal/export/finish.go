@@ -180,13 +180,16 @@ func redirectKey(source, base string) (string, bool) {
 }
 
 // redirects writes a redirect page for each docs.json redirect whose
-// source is a plain path that no page or file of the bundle occupies.
-// Patterns with wildcards have no static equivalent and are skipped.
+// source is a plain path that no page or file of the bundle occupies,
+// and for each page of the bundle that a wildcard redirect's destination
+// names (redirectPattern), at the path its source gives that page.
 func (j *pipeline) redirects(written map[string]bool) error {
 	for _, r := range j.cfg.Redirects {
 		src, ok := redirectKey(r.Source, j.base)
 		if !ok {
-			j.warn("docs.json: redirect %q has a pattern with no static equivalent; skipped", r.Source)
+			if !strings.ContainsAny(r.Source, ":*") {
+				j.warn("docs.json: redirect %q is not a path of the site; skipped", r.Source)
+			}
 			continue
 		}
 		out := src + ".html"
@@ -210,6 +213,36 @@ func (j *pipeline) redirects(written map[string]bool) error {
 			return err
 		}
 		written[out] = true
+	}
+	return j.patternRedirects(written)
+}
+
+// patternRedirects writes the redirect pages of the wildcard redirects:
+// the first pattern to give a path wins, as the first rule does on the
+// live site, and a real page or file always wins over a redirect.
+func (j *pipeline) patternRedirects(written map[string]bool) error {
+	for _, rp := range j.link.patterns {
+		for _, p := range j.pages {
+			src, ok := rp.sourceOf(p.Key)
+			if !ok {
+				continue
+			}
+			if _, clean := docsjson.CleanPagePath(src); !clean {
+				continue
+			}
+			out := src + ".html"
+			if written[out] || j.link.all[src] != "" {
+				continue
+			}
+			href, ok := j.link.target(src, "/"+p.Key)
+			if !ok {
+				continue
+			}
+			if err := j.out.write(out, j.frame.RedirectPage(out, href, "/"+p.Key, markup.URL{})); err != nil {
+				return err
+			}
+			written[out] = true
+		}
 	}
 	return nil
 }

@@ -35,6 +35,8 @@ type linker struct {
 	// path) to its destination as written: a link to a moved page is
 	// followed to where it went.
 	redirects map[string]string
+	// patterns are the docs.json redirects with wildcards, in order.
+	patterns []*redirectPattern
 
 	mu     sync.Mutex
 	assets map[string]bool // source files referenced by pages
@@ -130,20 +132,22 @@ func (l *linker) resolve(p, rest string, hops int) (markup.URL, bool, error) {
 		}
 	}
 	if dest, ok := l.redirects[key]; ok && hops < maxRedirectHops {
-		if i := strings.IndexAny(dest, "?#"); i >= 0 {
-			rest = "" // the destination's own query or fragment wins
-		}
-		if hasScheme(dest) {
-			if u, err := markup.Parse(dest + rest); err == nil {
-				return u, true, nil
-			}
-			return markup.URL{}, false, nil
-		}
-		if u, ok := l.targetVia("index", "/"+strings.TrimPrefix(dest, "/")+rest, hops+1); ok {
+		if u, ok := l.follow(dest, rest, hops); ok {
 			return u, true, nil
 		}
 	}
 	st, err := fs.Stat(l.src, p)
+	if err != nil && hops < maxRedirectHops {
+		// Neither a page nor a file: a wildcard redirect may catch it.
+		for _, rp := range l.patterns {
+			if dest, ok := rp.destinationOf(key); ok {
+				if u, ok := l.follow(dest, rest, hops); ok {
+					return u, true, nil
+				}
+				break
+			}
+		}
+	}
 	if err == nil && st.Mode().IsRegular() {
 		l.mu.Lock()
 		l.assets[p] = true
@@ -151,6 +155,19 @@ func (l *linker) resolve(p, rest string, hops int) (markup.URL, bool, error) {
 		return markup.Path("", p, rest), true, nil
 	}
 	return markup.URL{}, false, err
+}
+
+// follow resolves the destination of a redirect, keeping the query or
+// fragment of the link unless the destination has its own.
+func (l *linker) follow(dest, rest string, hops int) (markup.URL, bool) {
+	if i := strings.IndexAny(dest, "?#"); i >= 0 {
+		rest = "" // the destination's own query or fragment wins
+	}
+	if hasScheme(dest) {
+		u, err := markup.Parse(dest + rest)
+		return u, err == nil
+	}
+	return l.targetVia("index", "/"+strings.TrimPrefix(dest, "/")+rest, hops+1)
 }
 
 // outside reports, with a warning, a reference that err says leaves the

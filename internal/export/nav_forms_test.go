@@ -2,6 +2,7 @@ package export
 
 import (
 	"context"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -316,5 +317,69 @@ func TestLinks_followRedirects(t *testing.T) {
 	joined := strings.Join(warnings, "\n")
 	if strings.Contains(joined, "/old") && strings.Contains(joined, "unresolved") {
 		t.Errorf("a link through a redirect is still reported: %q", warnings)
+	}
+}
+
+// TestLinks_wildcardRedirects: the platform's wildcard redirects
+// (create/redirects.mdx) are followed by links and written as redirect
+// pages for every page their destination names. Before, every pattern
+// was skipped with a warning, and links relying on one broke.
+func TestLinks_wildcardRedirects(t *testing.T) {
+	src := mapFS(map[string]string{
+		"docs.json": `{"navigation": {"pages": ["index", "v2/intro", "v2/guide/setup", "collections/overview", "new/article-123"]},
+			"redirects": [{"source": "/beta/:slug*", "destination": "/v2/:slug*"},
+			              {"source": "/articles/concepts-*", "destination": "/collections/overview"},
+			              {"source": "/old/article-*", "destination": "/new/article-*"},
+			              {"source": "/team/:name/profile", "destination": "/people/:name"},
+			              {"source": "/bad/:a", "destination": "/v2/:b"}]}`,
+		"index.mdx":                "---\ntitle: Home\n---\n\n[a](/beta/intro) [b](/beta/guide/setup#step) [c](/articles/concepts-getting-started) [d](/old/article-123) [e](/beta/missing)\n",
+		"v2/intro.mdx":             "---\ntitle: Intro\n---\n\nv2\n",
+		"v2/guide/setup.mdx":       "---\ntitle: Setup\n---\n\n## Step\n",
+		"collections/overview.mdx": "---\ntitle: Overview\n---\n\nall\n",
+		"new/article-123.mdx":      "---\ntitle: Article\n---\n\n123\n",
+	})
+	var warnings []string
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped, Warn: func(s string) { warnings = append(warnings, s) }})
+	index := readOut(t, dir, "index.html")
+	for _, want := range []string{`href="v2/intro.html">a</a>`, `href="v2/guide/setup.html#step">b</a>`,
+		`href="collections/overview.html">c</a>`, `href="new/article-123.html">d</a>`} {
+		if !strings.Contains(index, want) {
+			t.Errorf("index.html lacks %s", want)
+		}
+	}
+	for page, want := range map[string]string{
+		"beta/intro.html":       `url=../v2/intro.html"`,
+		"beta/guide/setup.html": `url=../../v2/guide/setup.html"`,
+		"old/article-123.html":  `url=../new/article-123.html"`,
+	} {
+		if got := readOut(t, dir, page); !strings.Contains(got, want) {
+			t.Errorf("%s lacks %s:\n%s", page, want, got)
+		}
+	}
+	joined := strings.Join(warnings, "\n")
+	if strings.Contains(joined, "no static equivalent") {
+		t.Errorf("a wildcard redirect is still skipped: %q", warnings)
+	}
+	if !strings.Contains(joined, `redirect "/bad/:a" goes to "/v2/:b", which names a parameter the source does not catch`) {
+		t.Errorf("a destination naming a parameter the source lacks is not reported: %q", warnings)
+	}
+}
+
+func TestRedirectPattern(t *testing.T) {
+	for _, c := range []struct{ source, dest, key, want string }{
+		{"/beta/:slug*", "/v2/:slug*", "beta/a/b", "/v2/a/b"},
+		{"/beta/:slug*", "/v2/:slug*", "beta", "/v2"},
+		{"/beta/:slug*", "/v2/:slug*", "betamax", ""},
+		{"/team/:name/profile", "/people/:name", "team/ana/profile", "/people/ana"},
+		{"/team/:name/profile", "/people/:name", "team/a/b/profile", ""},
+		{"/old/article-*", "/new/article-*", "old/article-123", "/new/article-123"},
+		{"/docs/:slug*", "/help/:slug*?ref=docs#top", "docs/x", "/help/x?ref=docs#top"},
+		{"/x.y/:p", "/z/:p", "xzy/q", ""}, // the dot is a dot
+	} {
+		rps := redirectPatterns([]docsjson.Redirect{{Source: c.source, Destination: c.dest}}, "", func(string, ...any) {})
+		got, _ := rps[0].destinationOf(c.key)
+		if got != c.want {
+			t.Errorf("%s → %s: %q goes to %q, want %q", c.source, c.dest, c.key, got, c.want)
+		}
 	}
 }
