@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -208,17 +209,25 @@ func (c *Control) DeleteOrganization(ctx context.Context, id string) error {
 // do sends one request and decodes a 2xx answer into out (when not nil);
 // any other answer is an *Error.
 func (c *Control) do(ctx context.Context, method, path string, body, out any) error {
+	_, err := c.send(ctx, method, path, body, out)
+	return err
+}
+
+// send is do that also decodes the answers of the statuses in also into
+// out, for operations whose non-2xx answer carries a result (a
+// verification that does not hold); it returns the status.
+func (c *Control) send(ctx context.Context, method, path string, body, out any, also ...int) (int, error) {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		rd = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	req.Header.Set("Authorization", "Bearer "+c.token)
 	if body != nil {
@@ -226,25 +235,25 @@ func (c *Control) do(ctx context.Context, method, path string, body, out any) er
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("docsadmin control plane: %s %s: %w", method, path, err)
+		return 0, fmt.Errorf("docsadmin control plane: %s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return fmt.Errorf("docsadmin control plane: %s %s: %w", method, path, err)
+		return 0, fmt.Errorf("docsadmin control plane: %s %s: %w", method, path, err)
 	}
-	if resp.StatusCode/100 != 2 {
+	if resp.StatusCode/100 != 2 && !slices.Contains(also, resp.StatusCode) {
 		var e api.Error
 		if json.Unmarshal(data, &e) != nil || e.Error == "" {
 			e.Error = strings.TrimSpace(string(data))
 		}
-		return &Error{Status: resp.StatusCode, Message: e.Error}
+		return resp.StatusCode, &Error{Status: resp.StatusCode, Message: e.Error}
 	}
 	if out == nil {
-		return nil
+		return resp.StatusCode, nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("docsadmin control plane: %s %s: decode: %w", method, path, err)
+		return resp.StatusCode, fmt.Errorf("docsadmin control plane: %s %s: decode: %w", method, path, err)
 	}
-	return nil
+	return resp.StatusCode, nil
 }

@@ -1,6 +1,9 @@
 package api
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // The control plane of the reference server (opt-in with a control token):
 // paths under ControlPrefix let a test suite reset the server, move its
@@ -19,6 +22,7 @@ const (
 	PathControlFaults        = "/_control/v1/faults"
 	PathControlFault         = "/_control/v1/faults/{id}"
 	PathControlRequests      = "/_control/v1/requests"
+	PathControlVerify        = "/_control/v1/requests/verify"
 	PathControlOpenAPI       = "/_control/v1/openapi.json"
 )
 
@@ -158,4 +162,54 @@ type ControlRequest struct {
 	Headers      map[string]string `json:"headers"`
 	BodyBytes    int64             `json:"bodyBytes"`
 	Body         string            `json:"body,omitempty"`
+	// Route is the pattern of the operation that answered
+	// ("POST /v1/static-export/jobs"), "" when no route matched (the
+	// server's 404 or 405).
+	Route string `json:"route"`
+}
+
+// ControlMatch selects journaled requests: every field given must hold.
+// Path is a glob ("*" matches any run of characters); Route is a
+// pattern as ControlRequest.Route shows it; Body names top-level fields
+// of a JSON body and the values they must equal; Since (inclusive) and
+// Until (exclusive) are server clock times; Unmatched picks the requests
+// no route matched.
+type ControlMatch struct {
+	Method       string                     `json:"method,omitempty"`
+	Path         string                     `json:"path,omitempty"`
+	Route        string                     `json:"route,omitempty"`
+	Organization string                     `json:"organization,omitempty"`
+	Status       int                        `json:"status,omitempty"`
+	Body         map[string]json.RawMessage `json:"body,omitempty"`
+	Since        *time.Time                 `json:"since,omitempty"`
+	Until        *time.Time                 `json:"until,omitempty"`
+	Unmatched    bool                       `json:"unmatched,omitempty"`
+}
+
+// ControlVerify is a check of the journal, of one of three kinds: Match
+// with a count (Count exactly, 0 for never; AtLeast and AtMost; none of
+// them: at least once), a Sequence of requests received in this order
+// (others may come between), or Only: no request but those matching one
+// of these. Within narrows the requests looked at (absent: all).
+type ControlVerify struct {
+	Within   *ControlMatch  `json:"within,omitempty"`
+	Match    *ControlMatch  `json:"match,omitempty"`
+	Count    *int           `json:"count,omitempty"`
+	AtLeast  *int           `json:"atLeast,omitempty"`
+	AtMost   *int           `json:"atMost,omitempty"`
+	Sequence []ControlMatch `json:"sequence,omitempty"`
+	Only     []ControlMatch `json:"only,omitempty"`
+}
+
+// ControlVerification is the outcome of a ControlVerify. Report says
+// what was wanted and lists what was received; when the check does not
+// hold (a 409) Error repeats it. Requests are those the check is about:
+// the matching ones, the steps of a sequence found, or the requests
+// Only did not allow.
+type ControlVerification struct {
+	OK       bool             `json:"ok"`
+	Error    string           `json:"error,omitempty"`
+	Report   string           `json:"report"`
+	Count    int              `json:"count"`
+	Requests []ControlRequest `json:"requests"`
 }

@@ -30,6 +30,7 @@ const maxJournalBody = 64 << 10
 // operations.
 type Journal struct {
 	clock clock.Clock
+	host  Host
 	// token and keyPrefix are redacted from what is kept.
 	token     string
 	keyPrefix string
@@ -40,8 +41,8 @@ type Journal struct {
 	size  int
 }
 
-func newJournal(size int, c clock.Clock, token, keyPrefix string) *Journal {
-	return &Journal{size: size, clock: c, token: token, keyPrefix: keyPrefix}
+func newJournal(size int, c clock.Clock, host Host, token, keyPrefix string) *Journal {
+	return &Journal{size: size, clock: c, host: host, token: token, keyPrefix: keyPrefix}
 }
 
 func (j *Journal) add(e api.ControlRequest) {
@@ -121,6 +122,12 @@ func (j *Journal) record(next http.Handler, metricsPath string) http.Handler {
 			e := api.ControlRequest{
 				Time: at, Method: r.Method, Path: j.redactPath(r.URL.Path), Query: j.redactQuery(r.URL.RawQuery),
 				Status: rec.Status, Organization: org, Headers: j.redactHeaders(r.Header), BodyBytes: body.n,
+				Route: note.Route(),
+			}
+			if e.Route == "" && e.Organization == "" {
+				// No route, so no authentication: the key still says whose
+				// client sent it.
+				e.Organization = j.host.KeyOrg(r)
 			}
 			if aborted {
 				e.Status = 0
@@ -221,12 +228,19 @@ func (j *Journal) controlJournal(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	for k := range q {
 		switch k {
-		case "method", "path", "organization", "limit":
+		case "method", "path", "organization", "limit", "unmatched":
 		default:
-			return httpapi.BadRequest("unknown query parameter %q (want method, path, organization or limit)", k)
+			return httpapi.BadRequest("unknown query parameter %q (want method, path, organization, unmatched or limit)", k)
 		}
 	}
-	method, path, org := q.Get("method"), q.Get("path"), q.Get("organization")
+	m := &matcher{ControlMatch: api.ControlMatch{Method: q.Get("method"), Path: q.Get("path"), Organization: q.Get("organization")}}
+	if u := q.Get("unmatched"); u != "" {
+		b, err := strconv.ParseBool(u)
+		if err != nil {
+			return httpapi.BadRequest("unmatched %q: want true or false", u)
+		}
+		m.Unmatched = b
+	}
 	limit := 0
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
@@ -237,8 +251,7 @@ func (j *Journal) controlJournal(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := []api.ControlRequest{}
 	for _, e := range j.entries() {
-		if (method == "" || strings.EqualFold(method, e.Method)) && (path == "" || globMatch(path, e.Path)) &&
-			(org == "" || org == e.Organization) {
+		if m.matches(&e) {
 			out = append(out, e)
 		}
 	}
