@@ -163,17 +163,40 @@ func (c *Control) SetAgentJobState(ctx context.Context, projectID, id string, st
 // Path may hold "*" for any run of characters.
 type JournalFilter struct {
 	Method, Path, Organization string
+	// Unmatched selects the requests no route matched.
+	Unmatched bool
 	// Limit keeps the newest Limit requests; 0 keeps all.
 	Limit int
 }
 
 // Journal returns the journaled requests that match f, oldest first.
 func (c *Control) Journal(ctx context.Context, f JournalFilter) ([]Request, error) {
+	p, err := c.ReadJournal(ctx, f)
+	return p.Requests, err
+}
+
+// JournalPage is the journal as the server returns it.
+type JournalPage struct {
+	// Requests are those that matched the filter, oldest first.
+	Requests []Request
+	// Size is how many requests the journal keeps (WithJournalSize).
+	Size int
+	// Dropped counts the requests it let go to make room since it was
+	// last emptied.
+	Dropped int64
+}
+
+// ReadJournal returns the journaled requests that match f with the
+// journal's size and how many requests it let go.
+func (c *Control) ReadJournal(ctx context.Context, f JournalFilter) (JournalPage, error) {
 	q := url.Values{}
 	for k, v := range map[string]string{"method": f.Method, "path": f.Path, "organization": f.Organization} {
 		if v != "" {
 			q.Set(k, v)
 		}
+	}
+	if f.Unmatched {
+		q.Set("unmatched", "true")
 	}
 	if f.Limit > 0 {
 		q.Set("limit", strconv.Itoa(f.Limit))
@@ -184,7 +207,7 @@ func (c *Control) Journal(ctx context.Context, f JournalFilter) ([]Request, erro
 	}
 	var out api.ControlJournal
 	err := c.do(ctx, http.MethodGet, path, nil, &out)
-	return out.Requests, err
+	return JournalPage{Requests: out.Requests, Size: out.Size, Dropped: out.Dropped}, err
 }
 
 // ClearJournal empties the journal.

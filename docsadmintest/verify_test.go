@@ -88,3 +88,21 @@ func TestControl_verify(t *testing.T) {
 		}
 	}
 }
+
+// WithJournalSize bounds the journal; what it let go is reported, and a
+// count it could change fails saying so.
+func TestControl_journalSize(t *testing.T) {
+	srv := docsadmintest.New(t, docsadmintest.WithJournalSize(2))
+	for range 3 {
+		admin(t, srv, srv.AdminKey, http.MethodGet, "/v1/static-export/jobs/se_0123456789abcdef", nil, nil)
+	}
+	p, err := srv.Control.ReadJournal(t.Context(), docsadmintest.JournalFilter{})
+	if err != nil || len(p.Requests) != 2 || p.Size != 2 || p.Dropped != 1 {
+		t.Fatalf("journal of 2 after 3 requests: %+v %v", p, err)
+	}
+	ft := &failures{TB: t}
+	srv.Control.VerifyCount(ft, docsadmintest.Match{Path: "/v1/static-export/jobs/*"}, 2)
+	if len(ft.errors) != 1 || !strings.Contains(ft.errors[0], "but the journal let 1 older request go") {
+		t.Errorf("count over a journal that let a request go: %q", ft.errors)
+	}
+}

@@ -143,15 +143,29 @@ type ControlFaults struct {
 	Faults []ControlFaultState `json:"faults"`
 }
 
-// ControlJournal is what the request journal holds, oldest first.
+// ControlJournal is what the request journal holds, oldest first. Size is
+// how many requests it keeps; Dropped counts those it let go to make room
+// since it was last emptied.
 type ControlJournal struct {
 	Requests []ControlRequest `json:"requests"`
+	Size     int              `json:"size"`
+	Dropped  int64            `json:"dropped"`
 }
+
+// Who closed a connection before its answer was complete
+// (ControlRequest.Aborted).
+const (
+	AbortedByClient = "client"
+	AbortedByServer = "server"
+)
 
 // ControlRequest is one journaled request, credentials and link
 // signatures redacted. Body holds at most the first 64 KiB the server
-// read; BodyBytes counts all of them. Status 0 means the connection was
-// closed without an answer (a reset fault).
+// read; BodyBytes counts all of them (an unread body is read, up to
+// 1 MiB, before the answer). Status is the status sent, 0 when none was:
+// Aborted then says who closed the connection. ResponseBytes counts the
+// body bytes sent and DurationMs the wall time from the request's arrival
+// to the end of its answer.
 type ControlRequest struct {
 	Time         time.Time         `json:"time"`
 	Method       string            `json:"method"`
@@ -165,7 +179,14 @@ type ControlRequest struct {
 	// Route is the pattern of the operation that answered
 	// ("POST /v1/static-export/jobs"), "" when no route matched (the
 	// server's 404 or 405).
-	Route string `json:"route"`
+	Route         string  `json:"route"`
+	ResponseBytes int64   `json:"responseBytes"`
+	DurationMs    float64 `json:"durationMs"`
+	// Aborted is AbortedByClient when the client closed the connection
+	// before the answer was complete (it gave up), AbortedByServer when
+	// the server did (a reset or truncating fault, or --strict with no
+	// documented status), and "" for a whole answer.
+	Aborted string `json:"aborted,omitempty"`
 }
 
 // ControlMatch selects journaled requests: every field given must hold.

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
@@ -234,20 +235,45 @@ func (c *check) wantCount() string {
 	case c.max == 0:
 		return "no request"
 	case c.min == c.max:
-		return fmt.Sprintf("exactly %d %s", c.min, plural(c.min, "request"))
+		return fmt.Sprintf("exactly %d %s", c.min, requests(c.min))
 	case c.max < 0:
-		return fmt.Sprintf("at least %d %s", c.min, plural(c.min, "request"))
+		return fmt.Sprintf("at least %d %s", c.min, requests(c.min))
 	case c.min == 0:
-		return fmt.Sprintf("at most %d %s", c.max, plural(c.max, "request"))
+		return fmt.Sprintf("at most %d %s", c.max, requests(c.max))
 	}
 	return fmt.Sprintf("%d to %d requests", c.min, c.max)
 }
 
-func plural(n int, word string) string {
+// requests is "request" or "requests", as n asks.
+func requests(n int) string {
 	if n == 1 {
-		return word
+		return "request"
 	}
-	return word + "s"
+	return "requests"
+}
+
+// lossMatters reports whether requests the journal let go could turn
+// the answer ok around: they can only add matches, so a sequence found or
+// an "at least" met stands, and an "only" that failed fails anyway.
+func (c *check) lossMatters(ok bool) bool {
+	switch {
+	case len(c.sequence) > 0:
+		return !ok
+	case len(c.only) > 0:
+		return ok
+	}
+	return !ok || c.max >= 0
+}
+
+// startsAfter reports whether the check looks only at requests that
+// arrived after t, so none the journal let go by then.
+func (c *check) startsAfter(t time.Time) bool {
+	for _, m := range []*matcher{c.within, c.match} {
+		if m != nil && m.Since != nil && m.Since.After(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // run checks the journal's entries. marks holds a note for each entry
@@ -269,7 +295,7 @@ func (c *check) run(entries []api.ControlRequest) (ok bool, headline string, pic
 			allowed[i] = m.String()
 		}
 		headline = fmt.Sprintf("want no request but %s; got %d other %s",
-			strings.Join(allowed, "; or "), len(picked), plural(len(picked), "request"))
+			strings.Join(allowed, "; or "), len(picked), requests(len(picked)))
 		return len(picked) == 0, headline, picked, marks
 	}
 	for i := range entries {
@@ -330,7 +356,7 @@ func report(headline string, within *matcher, entries []api.ControlRequest, mark
 	if within != nil {
 		scope = " within " + within.String()
 	}
-	fmt.Fprintf(&b, "\nreceived%s: %d %s", scope, len(entries), plural(len(entries), "request"))
+	fmt.Fprintf(&b, "\nreceived%s: %d %s", scope, len(entries), requests(len(entries)))
 	if len(entries) > maxReportLines {
 		fmt.Fprintf(&b, " (only the %d marked ones listed)", len(marks))
 	}
@@ -390,6 +416,12 @@ func (j *Journal) verify(v api.ControlVerify) (api.ControlVerification, error) {
 		}
 	}
 	ok, headline, picked, marks := c.run(entries)
+	if n, upTo := j.droppedSince(); n > 0 && c.lossMatters(ok) && !c.startsAfter(upTo) {
+		ok = false
+		headline += fmt.Sprintf("\nbut the journal let %d older %s go to make room (it keeps %d; the newest it let go arrived %s), "+
+			"and they could change the answer: raise its size (control.journalSize, --journal-size) or empty it (DELETE %s) before the requests to check",
+			n, requests(int(n)), j.size, upTo.UTC().Format(reportTime), api.PathControlRequests)
+	}
 	out := api.ControlVerification{OK: ok, Count: len(picked), Requests: make([]api.ControlRequest, 0, len(picked))}
 	for _, i := range picked {
 		out.Requests = append(out.Requests, entries[i])
