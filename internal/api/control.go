@@ -109,18 +109,40 @@ type ControlHold struct {
 
 // ControlFault is a fault to inject into matching requests of the admin
 // API and bundle downloads. Durations are Go durations ("2s").
+//
+// Probability (above 0, at most 1) lets a matching request through
+// unharmed the rest of the time; Seed makes those draws reproducible
+// (without one the server picks one and lists it). Body makes the fault
+// a stub: the answer is Status (default 200) with this JSON body instead
+// of the real one. Response reshapes the answer, the fault's own or,
+// without Status and Body, the real one: "malformed" (a body that is not
+// JSON), "truncated" (the connection closes halfway through the
+// announced body) or "empty" (no body). BytesPerSecond sends the body
+// that slowly.
 type ControlFault struct {
-	Method       string `json:"method,omitempty"`
-	Path         string `json:"path"`
-	Status       int    `json:"status,omitempty"`
-	Error        string `json:"error,omitempty"`
-	RetryAfter   string `json:"retryAfter,omitempty"`
-	Delay        string `json:"delay,omitempty"`
-	Reset        bool   `json:"reset,omitempty"`
-	Times        int    `json:"times,omitempty"`
-	TTL          string `json:"ttl,omitempty"`
-	Organization string `json:"organization,omitempty"`
+	Method         string          `json:"method,omitempty"`
+	Path           string          `json:"path"`
+	Status         int             `json:"status,omitempty"`
+	Error          string          `json:"error,omitempty"`
+	Body           json.RawMessage `json:"body,omitempty"`
+	Response       string          `json:"response,omitempty"`
+	BytesPerSecond int             `json:"bytesPerSecond,omitempty"`
+	RetryAfter     string          `json:"retryAfter,omitempty"`
+	Delay          string          `json:"delay,omitempty"`
+	Reset          bool            `json:"reset,omitempty"`
+	Probability    *float64        `json:"probability,omitempty"`
+	Seed           *int64          `json:"seed,omitempty"`
+	Times          int             `json:"times,omitempty"`
+	TTL            string          `json:"ttl,omitempty"`
+	Organization   string          `json:"organization,omitempty"`
 }
+
+// The ways a fault reshapes an answer (ControlFault.Response).
+const (
+	FaultMalformed = "malformed"
+	FaultTruncated = "truncated"
+	FaultEmpty     = "empty"
+)
 
 // ControlFaultID names a created fault.
 type ControlFaultID struct {

@@ -21,6 +21,19 @@ func journal(t *testing.T, env *apiservertest.Env, query string) api.ControlJour
 	return j
 }
 
+// eventuallyJournaled waits until query selects n entries, the last of
+// which it puts in e: a request is journaled as its handler ends.
+func eventuallyJournaled(t *testing.T, env *apiservertest.Env, query string, n int, e *api.ControlRequest) {
+	t.Helper()
+	testutil.Eventually(t, 10*time.Second, "the request to be journaled", func() bool {
+		got := journal(t, env, query).Requests
+		if len(got) >= n {
+			*e = got[n-1]
+		}
+		return len(got) >= n
+	})
+}
+
 // TestControl_journalKeepsEveryBody: a request answered without its body
 // being read (struck by a fault, refused for its key, or closed by a
 // reset fault) is journaled with the body it sent, redacted as ever.
@@ -111,13 +124,7 @@ func TestControl_journalClientGaveUp(t *testing.T) {
 		t.Fatal("the request was answered")
 	}
 	var e api.ControlRequest
-	testutil.Eventually(t, 10*time.Second, "the request to be journaled", func() bool {
-		got := journal(t, env, "?path=/healthz").Requests
-		if len(got) == 1 {
-			e = got[0]
-		}
-		return len(got) == 1
-	})
+	eventuallyJournaled(t, env, "?path=/healthz", 1, &e)
 	if e.Status != 0 || e.Aborted != api.AbortedByClient || e.ResponseBytes != 0 {
 		t.Errorf("abandoned request: %+v, want status 0 aborted by the client", e)
 	}

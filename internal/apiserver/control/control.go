@@ -104,7 +104,7 @@ func New(o Options) (*Plane, error) {
 		host: o.Host, cfg: o.Config, dataDir: o.DataDir, linkTTL: o.LinkTTL, random: o.Random, log: o.Log, orgs: o.Orgs,
 		digest: sha256.Sum256([]byte(token)), clock: clockControl{clock: adj, log: o.Log, host: o.Host},
 		journal: newJournal(journalSize, adj, o.Host, token, o.Config.KeyPrefix),
-		faults:  &Faults{orgs: o.Orgs, host: o.Host, log: o.Log},
+		faults:  &Faults{orgs: o.Orgs, host: o.Host, log: o.Log, random: o.Random},
 		held:    map[string]bool{}, revoked: map[string]time.Time{},
 	}, nil
 }
