@@ -16,29 +16,6 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
 
-// The control plane's wire types, as the server's OpenAPI document
-// (GET /_control/v1/openapi.json) describes them.
-type (
-	// Fault is a fault to inject: see Control.Fail.
-	Fault = api.ControlFault
-	// FaultState is an active fault with its hits so far.
-	FaultState = api.ControlFaultState
-	// Request is one journaled request, secrets redacted.
-	Request = api.ControlRequest
-	// NewOrganization describes an organization to create at runtime.
-	NewOrganization = api.ControlNewOrganization
-	// Source is a runtime organization's docs source.
-	Source = api.ControlSource
-	// Organization is a created organization with its admin key.
-	Organization = api.ControlOrganization
-	// ExportState is a forced export job state.
-	ExportState = api.ControlExportState
-	// AgentJobState is a forced agent job state.
-	AgentJobState = api.ControlAgentState
-	// Clock is the server clock.
-	Clock = api.ControlClock
-)
-
 // Error is an answer of the control plane other than success.
 type Error struct {
 	Status  int
@@ -77,9 +54,9 @@ func (c *Control) ResetOrganization(ctx context.Context, id string) error {
 
 // Clock reads the server clock.
 func (c *Control) Clock(ctx context.Context) (Clock, error) {
-	var out Clock
+	var out api.ControlClock
 	err := c.do(ctx, http.MethodGet, api.PathControlClock, nil, &out)
-	return out, err
+	return Clock{Now: out.Now, Frozen: out.Frozen}, err
 }
 
 // Advance moves the server clock forward by d and returns the new time:
@@ -108,26 +85,42 @@ func (c *Control) SetClock(ctx context.Context, t time.Time) (time.Time, error) 
 }
 
 func (c *Control) setClock(ctx context.Context, req api.ControlSetClock) (time.Time, error) {
-	var out Clock
+	var out api.ControlClock
 	err := c.do(ctx, http.MethodPost, api.PathControlClock, req, &out)
 	return out.Now, err
 }
 
 // Fail injects a fault into the matching requests of the admin API and of
 // bundle downloads and returns its id: a status (default 503) with an
-// error message and Retry-After, a closed connection (Reset), or a delay.
-// Times bounds how many requests it strikes, TTL how long it lives.
+// error message and Retry-After, a stub's body, a malformed, truncated,
+// empty or slow answer, a closed connection (Reset), or a delay, for a
+// share of the requests (Probability). Times bounds how many requests it
+// strikes, TTL how long it lives.
 func (c *Control) Fail(ctx context.Context, f Fault) (string, error) {
+	w, err := f.wire()
+	if err != nil {
+		return "", err
+	}
 	var out api.ControlFaultID
-	err := c.do(ctx, http.MethodPost, api.PathControlFaults, f, &out)
+	err = c.do(ctx, http.MethodPost, api.PathControlFaults, w, &out)
 	return out.ID, err
 }
 
 // Faults lists the active faults, oldest first.
 func (c *Control) Faults(ctx context.Context) ([]FaultState, error) {
 	var out api.ControlFaults
-	err := c.do(ctx, http.MethodGet, api.PathControlFaults, nil, &out)
-	return out.Faults, err
+	if err := c.do(ctx, http.MethodGet, api.PathControlFaults, nil, &out); err != nil {
+		return nil, err
+	}
+	states := make([]FaultState, len(out.Faults))
+	for i, w := range out.Faults {
+		st, err := faultState(w)
+		if err != nil {
+			return nil, err
+		}
+		states[i] = st
+	}
+	return states, nil
 }
 
 // RemoveFault removes a fault.
@@ -149,14 +142,22 @@ func (c *Control) Release(ctx context.Context, organization string) error {
 // SetExportState forces an export job's state: running (with Progress),
 // failed (with Error), or completed (rendered for real if it was not).
 func (c *Control) SetExportState(ctx context.Context, jobID string, st ExportState) error {
-	return c.do(ctx, http.MethodPost, api.FillPath(api.PathControlExportState, map[string]string{"jobId": jobID}), st, nil)
+	w := api.ControlExportState{Status: st.Status, Error: st.Error}
+	if st.Progress != 0 {
+		w.Progress = &st.Progress
+	}
+	return c.do(ctx, http.MethodPost, api.FillPath(api.PathControlExportState, map[string]string{"jobId": jobID}), w, nil)
 }
 
 // SetAgentJobState forces an agent job's state: completed, failed or
 // archived; it holds until the job gets another follow-up message.
 func (c *Control) SetAgentJobState(ctx context.Context, projectID, id string, st AgentJobState) error {
 	path := api.FillPath(api.PathControlAgentState, map[string]string{"projectId": projectID, "id": id})
-	return c.do(ctx, http.MethodPost, path, st, nil)
+	w := api.ControlAgentState{Status: st.Status}
+	if st.PRLink != "" {
+		w.PRLink = &st.PRLink
+	}
+	return c.do(ctx, http.MethodPost, path, w, nil)
 }
 
 // JournalFilter selects journaled requests; empty fields select all.
@@ -207,7 +208,7 @@ func (c *Control) ReadJournal(ctx context.Context, f JournalFilter) (JournalPage
 	}
 	var out api.ControlJournal
 	err := c.do(ctx, http.MethodGet, path, nil, &out)
-	return JournalPage{Requests: out.Requests, Size: out.Size, Dropped: out.Dropped}, err
+	return JournalPage{Requests: requests(out.Requests), Size: out.Size, Dropped: out.Dropped}, err
 }
 
 // ClearJournal empties the journal.
@@ -219,9 +220,11 @@ func (c *Control) ClearJournal(ctx context.Context) error {
 // deployment of o.Source, isolated from every other organization, and
 // returns its id, admin key, project and domain.
 func (c *Control) NewOrganization(ctx context.Context, o NewOrganization) (Organization, error) {
-	var out Organization
-	err := c.do(ctx, http.MethodPost, api.PathControlOrganizations, o, &out)
-	return out, err
+	w := api.ControlNewOrganization{ID: o.ID, Plan: o.Plan, Kind: o.Kind, Domain: o.Domain, BasePath: o.BasePath,
+		Source: api.ControlSource{Files: o.Source.Files, Path: o.Source.Path}, Persist: o.Persist}
+	var out api.ControlOrganization
+	err := c.do(ctx, http.MethodPost, api.PathControlOrganizations, w, &out)
+	return Organization{ID: out.ID, APIKey: out.APIKey, ProjectID: out.ProjectID, Domain: out.Domain}, err
 }
 
 // DeleteOrganization deletes a runtime organization with its jobs.

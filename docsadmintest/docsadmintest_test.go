@@ -130,7 +130,7 @@ func TestNew_exportsAndExpiresLinks(t *testing.T) {
 func TestControl_failHoldStatesJournal(t *testing.T) {
 	srv := docsadmintest.New(t)
 	ctx := t.Context()
-	id, err := srv.Control.Fail(ctx, docsadmintest.Fault{Method: "POST", Path: "/v1/static-export/jobs", Status: 503, RetryAfter: "1s", Times: 1})
+	id, err := srv.Control.Fail(ctx, docsadmintest.Fault{Method: "POST", Path: "/v1/static-export/jobs", Status: 503, RetryAfter: time.Second, Times: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

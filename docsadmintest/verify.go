@@ -93,7 +93,7 @@ func (c *Control) verify(ctx context.Context, v api.ControlVerify) (Verification
 	if err != nil {
 		return Verification{}, err
 	}
-	return Verification{OK: status == http.StatusOK && out.OK, Report: out.Report, Requests: out.Requests}, nil
+	return Verification{OK: status == http.StatusOK && out.OK, Report: out.Report, Requests: requests(out.Requests)}, nil
 }
 
 // Count returns the journaled requests that match m.

@@ -1,10 +1,12 @@
 package docsadmintest_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/docsadmintest"
 )
@@ -104,5 +106,39 @@ func TestControl_journalSize(t *testing.T) {
 	srv.Control.VerifyCount(ft, docsadmintest.Match{Path: "/v1/static-export/jobs/*"}, 2)
 	if len(ft.errors) != 1 || !strings.Contains(ft.errors[0], "but the journal let 1 older request go") {
 		t.Errorf("count over a journal that let a request go: %q", ft.errors)
+	}
+}
+
+// Faults take and list time.Duration, a stub's body as any Go value, and
+// a probability whose seed the server picked; journaled requests carry
+// their Duration.
+func TestControl_faultTypes(t *testing.T) {
+	srv := docsadmintest.New(t)
+	ctx := t.Context()
+	stub := map[string]any{"jobId": "se_00000000000000aa", "status": "queued"}
+	if _, err := srv.Control.Fail(ctx, docsadmintest.Fault{Method: "POST", Path: "/v1/static-export/jobs", Status: 202,
+		Body: stub, RetryAfter: 1500 * time.Millisecond, Times: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Control.Fail(ctx, docsadmintest.Fault{Path: "/healthz", Delay: time.Millisecond, Probability: 0.5, TTL: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	faults, err := srv.Control.Faults(ctx)
+	if err != nil || len(faults) != 2 {
+		t.Fatalf("faults: %+v %v", faults, err)
+	}
+	if f := faults[0]; f.RetryAfter != 1500*time.Millisecond || f.Remaining != 1 || string(f.Body.(json.RawMessage)) == "" {
+		t.Errorf("stub as listed: %+v", f)
+	}
+	if f := faults[1]; f.Delay != time.Millisecond || f.TTL != time.Hour || f.Seed == 0 || f.Remaining != -1 || f.ExpiresAt.IsZero() {
+		t.Errorf("probable delay as listed: %+v", f)
+	}
+	var got exportJob
+	if st := admin(t, srv, srv.AdminKey, http.MethodPost, "/v1/static-export/jobs", map[string]string{"domain": docsadmintest.Domain}, &got); st != 202 || got.JobID != "se_00000000000000aa" {
+		t.Errorf("start under the stub: %d %+v", st, got)
+	}
+	reqs, err := srv.Control.Journal(ctx, docsadmintest.JournalFilter{Method: "POST"})
+	if err != nil || len(reqs) != 1 || reqs[0].Duration <= 0 || reqs[0].ResponseBytes == 0 || reqs[0].Route != "POST /v1/static-export/jobs" {
+		t.Errorf("journaled start: %+v %v", reqs, err)
 	}
 }
