@@ -140,24 +140,30 @@ func (c *Control) Release(ctx context.Context, organization string) error {
 }
 
 // SetExportState forces an export job's state: running (with Progress),
-// failed (with Error), or completed (rendered for real if it was not).
-func (c *Control) SetExportState(ctx context.Context, jobID string, st ExportState) error {
+// failed (with Error), or completed (rendered for real if it was not),
+// and returns the job as the admin API now shows it.
+func (c *Control) SetExportState(ctx context.Context, jobID string, st ExportState) (ExportJob, error) {
 	w := api.ControlExportState{Status: st.Status, Error: st.Error}
 	if st.Progress != 0 {
 		w.Progress = &st.Progress
 	}
-	return c.do(ctx, http.MethodPost, api.FillPath(api.PathControlExportState, map[string]string{"jobId": jobID}), w, nil)
+	var out api.ExportJob
+	err := c.do(ctx, http.MethodPost, api.FillPath(api.PathControlExportState, map[string]string{"jobId": jobID}), w, &out)
+	return exportJob(out), err
 }
 
 // SetAgentJobState forces an agent job's state: completed, failed or
-// archived; it holds until the job gets another follow-up message.
-func (c *Control) SetAgentJobState(ctx context.Context, projectID, id string, st AgentJobState) error {
+// archived, and returns the job as the admin API now shows it; the state
+// holds until the job gets another follow-up message.
+func (c *Control) SetAgentJobState(ctx context.Context, projectID, id string, st AgentJobState) (AgentJob, error) {
 	path := api.FillPath(api.PathControlAgentState, map[string]string{"projectId": projectID, "id": id})
 	w := api.ControlAgentState{Status: st.Status}
 	if st.PRLink != "" {
 		w.PRLink = &st.PRLink
 	}
-	return c.do(ctx, http.MethodPost, path, w, nil)
+	var out api.AgentJob
+	err := c.do(ctx, http.MethodPost, path, w, &out)
+	return agentJob(out), err
 }
 
 // JournalFilter selects journaled requests; empty fields select all.

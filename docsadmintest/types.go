@@ -253,3 +253,54 @@ type AgentJobState struct {
 	Status string
 	PRLink string
 }
+
+// ExportJob is an export job as the admin API shows it.
+type ExportJob struct {
+	JobID     string
+	Status    string
+	Progress  float64
+	PageCount int
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	// Error says why a failed job failed.
+	Error string
+	// Version is the content version of a completed job's bundle; "" in
+	// strict mode, which leaves it out as the real service does.
+	Version string
+	// Warnings are the first of the export's warnings; WarningCount
+	// counts them all.
+	Warnings     []string
+	WarningCount int
+}
+
+func exportJob(w api.ExportJob) ExportJob {
+	j := ExportJob{JobID: w.JobID, Status: w.Status, Progress: w.Progress, PageCount: w.PageCount,
+		CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt, Error: w.Error, Version: w.Version}
+	if w.Warnings != nil {
+		j.Warnings, j.WarningCount = w.Warnings.Messages, w.Warnings.Count
+	}
+	return j
+}
+
+// AgentJob is an agent job as the admin API shows it.
+type AgentJob struct {
+	ID     string
+	Status string
+	Model  string
+	// PRLink is the pull request the agent opened, "" for none.
+	PRLink    string
+	CreatedAt time.Time
+	// ArchivedAt is when it was archived; zero while it is not.
+	ArchivedAt time.Time
+}
+
+func agentJob(w api.AgentJob) AgentJob {
+	j := AgentJob{ID: w.ID, Status: w.Status, Model: w.Model, CreatedAt: w.CreatedAt}
+	if w.PRLink != nil {
+		j.PRLink = *w.PRLink
+	}
+	if w.ArchivedAt != nil {
+		j.ArchivedAt = *w.ArchivedAt
+	}
+	return j
+}
