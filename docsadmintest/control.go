@@ -8,34 +8,12 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
-)
-
-// The control plane's wire types, as the server's OpenAPI document
-// (GET /_control/v1/openapi.json) describes them.
-type (
-	// Fault is a fault to inject: see Control.Fail.
-	Fault = api.ControlFault
-	// FaultState is an active fault with its hits so far.
-	FaultState = api.ControlFaultState
-	// Request is one journaled request, secrets redacted.
-	Request = api.ControlRequest
-	// NewOrganization describes an organization to create at runtime.
-	NewOrganization = api.ControlNewOrganization
-	// Source is a runtime organization's docs source.
-	Source = api.ControlSource
-	// Organization is a created organization with its admin key.
-	Organization = api.ControlOrganization
-	// ExportState is a forced export job state.
-	ExportState = api.ControlExportState
-	// AgentJobState is a forced agent job state.
-	AgentJobState = api.ControlAgentState
-	// Clock is the server clock.
-	Clock = api.ControlClock
 )
 
 // Error is an answer of the control plane other than success.
@@ -76,9 +54,9 @@ func (c *Control) ResetOrganization(ctx context.Context, id string) error {
 
 // Clock reads the server clock.
 func (c *Control) Clock(ctx context.Context) (Clock, error) {
-	var out Clock
+	var out api.ControlClock
 	err := c.do(ctx, http.MethodGet, api.PathControlClock, nil, &out)
-	return out, err
+	return Clock{Now: out.Now, Frozen: out.Frozen}, err
 }
 
 // Advance moves the server clock forward by d and returns the new time:
@@ -107,26 +85,42 @@ func (c *Control) SetClock(ctx context.Context, t time.Time) (time.Time, error) 
 }
 
 func (c *Control) setClock(ctx context.Context, req api.ControlSetClock) (time.Time, error) {
-	var out Clock
+	var out api.ControlClock
 	err := c.do(ctx, http.MethodPost, api.PathControlClock, req, &out)
 	return out.Now, err
 }
 
 // Fail injects a fault into the matching requests of the admin API and of
 // bundle downloads and returns its id: a status (default 503) with an
-// error message and Retry-After, a closed connection (Reset), or a delay.
-// Times bounds how many requests it strikes, TTL how long it lives.
+// error message and Retry-After, a stub's body, a malformed, truncated,
+// empty or slow answer, a closed connection (Reset), or a delay, for a
+// share of the requests (Probability). Times bounds how many requests it
+// strikes, TTL how long it lives.
 func (c *Control) Fail(ctx context.Context, f Fault) (string, error) {
+	w, err := f.wire()
+	if err != nil {
+		return "", err
+	}
 	var out api.ControlFaultID
-	err := c.do(ctx, http.MethodPost, api.PathControlFaults, f, &out)
+	err = c.do(ctx, http.MethodPost, api.PathControlFaults, w, &out)
 	return out.ID, err
 }
 
 // Faults lists the active faults, oldest first.
 func (c *Control) Faults(ctx context.Context) ([]FaultState, error) {
 	var out api.ControlFaults
-	err := c.do(ctx, http.MethodGet, api.PathControlFaults, nil, &out)
-	return out.Faults, err
+	if err := c.do(ctx, http.MethodGet, api.PathControlFaults, nil, &out); err != nil {
+		return nil, err
+	}
+	states := make([]FaultState, len(out.Faults))
+	for i, w := range out.Faults {
+		st, err := faultState(w)
+		if err != nil {
+			return nil, err
+		}
+		states[i] = st
+	}
+	return states, nil
 }
 
 // RemoveFault removes a fault.
@@ -146,33 +140,70 @@ func (c *Control) Release(ctx context.Context, organization string) error {
 }
 
 // SetExportState forces an export job's state: running (with Progress),
-// failed (with Error), or completed (rendered for real if it was not).
-func (c *Control) SetExportState(ctx context.Context, jobID string, st ExportState) error {
-	return c.do(ctx, http.MethodPost, api.FillPath(api.PathControlExportState, map[string]string{"jobId": jobID}), st, nil)
+// failed (with Error), or completed (rendered for real if it was not),
+// and returns the job as the admin API now shows it.
+func (c *Control) SetExportState(ctx context.Context, jobID string, st ExportState) (ExportJob, error) {
+	w := api.ControlExportState{Status: st.Status, Error: st.Error}
+	if st.Progress != 0 {
+		w.Progress = &st.Progress
+	}
+	var out api.ExportJob
+	err := c.do(ctx, http.MethodPost, api.FillPath(api.PathControlExportState, map[string]string{"jobId": jobID}), w, &out)
+	return exportJob(out), err
 }
 
 // SetAgentJobState forces an agent job's state: completed, failed or
-// archived; it holds until the job gets another follow-up message.
-func (c *Control) SetAgentJobState(ctx context.Context, projectID, id string, st AgentJobState) error {
+// archived, and returns the job as the admin API now shows it; the state
+// holds until the job gets another follow-up message.
+func (c *Control) SetAgentJobState(ctx context.Context, projectID, id string, st AgentJobState) (AgentJob, error) {
 	path := api.FillPath(api.PathControlAgentState, map[string]string{"projectId": projectID, "id": id})
-	return c.do(ctx, http.MethodPost, path, st, nil)
+	w := api.ControlAgentState{Status: st.Status}
+	if st.PRLink != "" {
+		w.PRLink = &st.PRLink
+	}
+	var out api.AgentJob
+	err := c.do(ctx, http.MethodPost, path, w, &out)
+	return agentJob(out), err
 }
 
 // JournalFilter selects journaled requests; empty fields select all.
 // Path may hold "*" for any run of characters.
 type JournalFilter struct {
 	Method, Path, Organization string
+	// Unmatched selects the requests no route matched.
+	Unmatched bool
 	// Limit keeps the newest Limit requests; 0 keeps all.
 	Limit int
 }
 
 // Journal returns the journaled requests that match f, oldest first.
 func (c *Control) Journal(ctx context.Context, f JournalFilter) ([]Request, error) {
+	p, err := c.ReadJournal(ctx, f)
+	return p.Requests, err
+}
+
+// JournalPage is the journal as the server returns it.
+type JournalPage struct {
+	// Requests are those that matched the filter, oldest first.
+	Requests []Request
+	// Size is how many requests the journal keeps (WithJournalSize).
+	Size int
+	// Dropped counts the requests it let go to make room since it was
+	// last emptied.
+	Dropped int64
+}
+
+// ReadJournal returns the journaled requests that match f with the
+// journal's size and how many requests it let go.
+func (c *Control) ReadJournal(ctx context.Context, f JournalFilter) (JournalPage, error) {
 	q := url.Values{}
 	for k, v := range map[string]string{"method": f.Method, "path": f.Path, "organization": f.Organization} {
 		if v != "" {
 			q.Set(k, v)
 		}
+	}
+	if f.Unmatched {
+		q.Set("unmatched", "true")
 	}
 	if f.Limit > 0 {
 		q.Set("limit", strconv.Itoa(f.Limit))
@@ -183,7 +214,7 @@ func (c *Control) Journal(ctx context.Context, f JournalFilter) ([]Request, erro
 	}
 	var out api.ControlJournal
 	err := c.do(ctx, http.MethodGet, path, nil, &out)
-	return out.Requests, err
+	return JournalPage{Requests: requests(out.Requests), Size: out.Size, Dropped: out.Dropped}, err
 }
 
 // ClearJournal empties the journal.
@@ -195,9 +226,11 @@ func (c *Control) ClearJournal(ctx context.Context) error {
 // deployment of o.Source, isolated from every other organization, and
 // returns its id, admin key, project and domain.
 func (c *Control) NewOrganization(ctx context.Context, o NewOrganization) (Organization, error) {
-	var out Organization
-	err := c.do(ctx, http.MethodPost, api.PathControlOrganizations, o, &out)
-	return out, err
+	w := api.ControlNewOrganization{ID: o.ID, Plan: o.Plan, Kind: o.Kind, Domain: o.Domain, BasePath: o.BasePath,
+		Source: api.ControlSource{Files: o.Source.Files, Path: o.Source.Path}, Persist: o.Persist}
+	var out api.ControlOrganization
+	err := c.do(ctx, http.MethodPost, api.PathControlOrganizations, w, &out)
+	return Organization{ID: out.ID, APIKey: out.APIKey, ProjectID: out.ProjectID, Domain: out.Domain}, err
 }
 
 // DeleteOrganization deletes a runtime organization with its jobs.
@@ -208,17 +241,25 @@ func (c *Control) DeleteOrganization(ctx context.Context, id string) error {
 // do sends one request and decodes a 2xx answer into out (when not nil);
 // any other answer is an *Error.
 func (c *Control) do(ctx context.Context, method, path string, body, out any) error {
+	_, err := c.send(ctx, method, path, body, out)
+	return err
+}
+
+// send is do that also decodes the answers of the statuses in also into
+// out, for operations whose non-2xx answer carries a result (a
+// verification that does not hold); it returns the status.
+func (c *Control) send(ctx context.Context, method, path string, body, out any, also ...int) (int, error) {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		rd = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	req.Header.Set("Authorization", "Bearer "+c.token)
 	if body != nil {
@@ -226,25 +267,25 @@ func (c *Control) do(ctx context.Context, method, path string, body, out any) er
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("docsadmin control plane: %s %s: %w", method, path, err)
+		return 0, fmt.Errorf("docsadmin control plane: %s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return fmt.Errorf("docsadmin control plane: %s %s: %w", method, path, err)
+		return 0, fmt.Errorf("docsadmin control plane: %s %s: %w", method, path, err)
 	}
-	if resp.StatusCode/100 != 2 {
+	if resp.StatusCode/100 != 2 && !slices.Contains(also, resp.StatusCode) {
 		var e api.Error
 		if json.Unmarshal(data, &e) != nil || e.Error == "" {
 			e.Error = strings.TrimSpace(string(data))
 		}
-		return &Error{Status: resp.StatusCode, Message: e.Error}
+		return resp.StatusCode, &Error{Status: resp.StatusCode, Message: e.Error}
 	}
 	if out == nil {
-		return nil
+		return resp.StatusCode, nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("docsadmin control plane: %s %s: decode: %w", method, path, err)
+		return resp.StatusCode, fmt.Errorf("docsadmin control plane: %s %s: decode: %w", method, path, err)
 	}
-	return nil
+	return resp.StatusCode, nil
 }

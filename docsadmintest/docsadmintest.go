@@ -48,9 +48,10 @@ type Server struct {
 }
 
 type settings struct {
-	linkTTL time.Duration
-	strict  bool
-	tune    []func(*apiconfig.Config)
+	linkTTL     time.Duration
+	journalSize int
+	strict      bool
+	tune        []func(*apiconfig.Config)
 }
 
 // Option changes how New starts the server.
@@ -58,6 +59,11 @@ type Option func(*settings)
 
 // WithBundleLinkTTL sets the lifetime of presigned links (default 1h).
 func WithBundleLinkTTL(d time.Duration) Option { return func(s *settings) { s.linkTTL = d } }
+
+// WithJournalSize sets how many requests the journal keeps (default
+// 1000). Past it the oldest go, Journal reports how many, and a
+// verification they could change fails saying so.
+func WithJournalSize(n int) Option { return func(s *settings) { s.journalSize = n } }
 
 // WithAgentJobsPerHour sets the per-project limit on agent jobs and
 // follow-up messages (default 100), to test a client against 429s.
@@ -107,7 +113,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	t.Cleanup(ts.Close)
 	srv, err := apiserver.New(apiserver.Options{
 		Config: cfg, DataDir: t.TempDir(), PublicURL: ts.URL, BundleLinkTTL: st.linkTTL,
-		ControlToken: token, Strict: st.strict,
+		ControlToken: token, JournalSize: st.journalSize, Strict: st.strict,
 	})
 	if err != nil {
 		t.Fatalf("docsadmintest: start the reference server: %v", err)

@@ -130,7 +130,7 @@ func TestNew_exportsAndExpiresLinks(t *testing.T) {
 func TestControl_failHoldStatesJournal(t *testing.T) {
 	srv := docsadmintest.New(t)
 	ctx := t.Context()
-	id, err := srv.Control.Fail(ctx, docsadmintest.Fault{Method: "POST", Path: "/v1/static-export/jobs", Status: 503, RetryAfter: "1s", Times: 1})
+	id, err := srv.Control.Fail(ctx, docsadmintest.Fault{Method: "POST", Path: "/v1/static-export/jobs", Status: 503, RetryAfter: time.Second, Times: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,8 +151,10 @@ func TestControl_failHoldStatesJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	held := startExport(t, srv, srv.AdminKey, docsadmintest.Domain)
-	if err := srv.Control.SetExportState(ctx, held.JobID, docsadmintest.ExportState{Status: "failed", Error: "quota"}); err != nil {
+	if got, err := srv.Control.SetExportState(ctx, held.JobID, docsadmintest.ExportState{Status: "failed", Error: "quota"}); err != nil {
 		t.Fatal(err)
+	} else if got.JobID != held.JobID || got.Status != "failed" || got.Error != "quota" {
+		t.Errorf("forced failure returned %+v", got)
 	}
 	if j := waitExport(t, srv, srv.AdminKey, held.JobID); j.Status != "failed" || j.Error != "quota" {
 		t.Fatalf("forced failure: %+v", j)
@@ -160,8 +162,10 @@ func TestControl_failHoldStatesJournal(t *testing.T) {
 	if err := srv.Control.Release(ctx, docsadmintest.OrganizationID); err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.Control.SetExportState(ctx, held.JobID, docsadmintest.ExportState{Status: "completed"}); err != nil {
+	if got, err := srv.Control.SetExportState(ctx, held.JobID, docsadmintest.ExportState{Status: "completed"}); err != nil {
 		t.Fatal(err)
+	} else if got.Status != "completed" || got.Version == "" {
+		t.Errorf("forced completion returned %+v", got)
 	}
 	if j := waitExport(t, srv, srv.AdminKey, held.JobID); j.Status != "completed" {
 		t.Fatalf("forced completion: %+v", j)
@@ -172,8 +176,10 @@ func TestControl_failHoldStatesJournal(t *testing.T) {
 		Status string `json:"status"`
 	}
 	admin(t, srv, srv.AdminKey, http.MethodPost, "/v2/agent/"+docsadmintest.ProjectID+"/job", map[string]string{"prompt": "p"}, &aj)
-	if err := srv.Control.SetAgentJobState(ctx, docsadmintest.ProjectID, aj.ID, docsadmintest.AgentJobState{Status: "failed"}); err != nil {
+	if got, err := srv.Control.SetAgentJobState(ctx, docsadmintest.ProjectID, aj.ID, docsadmintest.AgentJobState{Status: "failed"}); err != nil {
 		t.Fatal(err)
+	} else if got.ID != aj.ID || got.Status != "failed" {
+		t.Errorf("forced agent state returned %+v", got)
 	}
 	admin(t, srv, srv.AdminKey, http.MethodGet, "/v2/agent/"+docsadmintest.ProjectID+"/job/"+aj.ID, nil, &aj)
 	if aj.Status != "failed" {

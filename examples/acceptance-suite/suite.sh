@@ -4,7 +4,9 @@
 # plane on and tests a small curl-based client of the admin API for
 #   1. its retry of a start answered 503 with Retry-After,
 #   2. its handling of an expired bundle link (ask for a fresh one),
-#   3. its handling of a failed export (report the server's error).
+#   3. its handling of a failed export (report the server's error),
+#   4. its handling of a status answer cut short or not JSON (poll again),
+# checking what the server received with the control plane's verification.
 # Needs bash, curl and jq. PROVIDER_BIN names the binary (make test sets it).
 # Traffic goes to 127.0.0.1 only; the server is stopped on exit.
 set -euo pipefail
@@ -42,6 +44,17 @@ control() { # METHOD PATH [JSON]
     ${3:+-H 'Content-Type: application/json' --data "$3"} "$BASE$2"
 }
 
+# verify CHECK: ask the control plane whether the journal holds what CHECK
+# says; when it does not, print the server's report of what it received.
+verify() {
+  local out
+  out=$(curl -sS -X POST -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+    --data "$1" -w '\n%{http_code}' "$BASE/_control/v1/requests/verify") || return 1
+  [ "${out##*$'\n'}" = 200 ] && return 0
+  jq -r '.error // .' <<<"${out%$'\n'*}" >&2
+  return 1
+}
+
 # --- The client under test -------------------------------------------------
 # start_export DOMAIN: POST a start, retrying 5xx answers as the server's
 # Retry-After says (curl's --retry honours it, and truncates the output
@@ -53,12 +66,17 @@ start_export() {
   cat "$WORK/start.json"
 }
 # wait_export ID: poll until the job finishes; prints it; fails with the
-# server's error when the export failed.
+# server's error when the export failed. An answer that breaks off or is
+# not JSON is polled again, three times at most.
 wait_export() {
-  local job status
+  local job status broken=0
   for _ in $(seq 1 300); do
-    job=$(curl -sS --fail-with-body -H "Authorization: Bearer $KEY" "$BASE/v1/static-export/jobs/$1") || return 1
-    status=$(jq -r .status <<<"$job")
+    if ! job=$(curl -sS --fail-with-body -H "Authorization: Bearer $KEY" "$BASE/v1/static-export/jobs/$1" 2>/dev/null) ||
+      ! status=$(jq -er .status <<<"$job" 2>/dev/null); then
+      broken=$((broken + 1))
+      [ "$broken" -le 3 ] || { echo "export $1: no readable status after $broken tries" >&2; return 1; }
+      continue
+    fi
     case $status in
       completed) echo "$job"; return 0 ;;
       failed) echo "export $1 failed: $(jq -r .error <<<"$job")" >&2; return 1 ;;
@@ -86,11 +104,13 @@ fetch_bundle() {
 control POST /_control/v1/reset >/dev/null
 control POST /_control/v1/faults '{"method": "POST", "path": "/v1/static-export/jobs", "status": 503, "retryAfter": "1s", "times": 2}' >/dev/null
 job=$(start_export "$DOMAIN") || fail "retry on 503: the client gave up"
-statuses=$(control GET '/_control/v1/requests?method=POST&path=/v1/static-export/jobs' | jq -c '[.requests[].status]')
-[ "$statuses" = "[503,503,202]" ] || fail "retry on 503: the server saw $statuses, want [503,503,202]"
+START='{"method": "POST", "path": "/v1/static-export/jobs", "organization": "demo", "body": {"domain": "'$DOMAIN'"}}'
+verify '{"match": '"$START"', "count": 3}' || fail "retry on 503: not three starts"
+verify '{"within": '"$START"', "sequence": [{"status": 503}, {"status": 503}, {"status": 202}]}' ||
+  fail "retry on 503: not two 503s, then the 202"
 id=$(jq -r .jobId <<<"$job")
 wait_export "$id" >/dev/null || fail "retry on 503: the export did not complete"
-pass "the client retries a start answered 503 (server saw $statuses)"
+pass "the client retries a start answered 503 (the server saw 503, 503, 202)"
 
 # 2. An expired link: the clock moves past the link's hour between the
 # bundle call and the download; the client asks again and gets the archive.
@@ -112,6 +132,24 @@ control POST "/_control/v1/exports/$id/state" '{"status": "failed", "error": "th
 if wait_export "$id" 2>"$WORK/err" >/dev/null; then fail "failed export: the client reported success"; fi
 grep -q 'the docs source has no docs.json' "$WORK/err" || fail "failed export: the client lost the server's error: $(cat "$WORK/err")"
 pass "the client reports a failed export with the server's error"
+
+# 4. A status answer that breaks off halfway, then one that is not JSON:
+# the client polls again and sees the export complete. The faults reshape
+# the real answers, so the polls really reached the server.
+control POST /_control/v1/exports/hold '{"organization": "demo", "hold": false}' >/dev/null
+id=$(start_export "$DOMAIN" | jq -r .jobId)
+control POST /_control/v1/faults '{"method": "GET", "path": "/v1/static-export/jobs/*", "response": "truncated", "times": 1}' >/dev/null
+control POST /_control/v1/faults '{"method": "GET", "path": "/v1/static-export/jobs/*", "response": "malformed", "times": 1}' >/dev/null
+wait_export "$id" >/dev/null || fail "broken status answers: the client gave up"
+left=$(control GET /_control/v1/faults | jq '.faults | length')
+[ "$left" = 0 ] || fail "broken status answers: $left of the 2 faults never struck"
+POLL='{"method": "GET", "path": "/v1/static-export/jobs/'$id'"}'
+verify '{"match": '"$POLL"', "atLeast": 3}' || fail "broken status answers: the client did not poll again"
+verify '{"within": {"organization": "demo"}, "only": [{"route": "POST /v1/static-export/jobs"},
+  {"route": "GET /v1/static-export/jobs/{jobId}"}, {"route": "POST /v1/static-export/jobs/{jobId}/bundle"},
+  {"route": "GET /bundles/{jobId}/{file}"}]}' || fail "the client sent something besides starts, polls, bundle calls and downloads"
+verify '{"match": {"unmatched": true}, "count": 0}' || fail "the client called a path the API does not have"
+pass "the client polls again after a truncated and a malformed status answer"
 
 # Nothing secret in the journal.
 control GET /_control/v1/requests >"$WORK/journal.json"

@@ -1,6 +1,9 @@
 package api
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // The control plane of the reference server (opt-in with a control token):
 // paths under ControlPrefix let a test suite reset the server, move its
@@ -19,6 +22,7 @@ const (
 	PathControlFaults        = "/_control/v1/faults"
 	PathControlFault         = "/_control/v1/faults/{id}"
 	PathControlRequests      = "/_control/v1/requests"
+	PathControlVerify        = "/_control/v1/requests/verify"
 	PathControlOpenAPI       = "/_control/v1/openapi.json"
 )
 
@@ -105,18 +109,40 @@ type ControlHold struct {
 
 // ControlFault is a fault to inject into matching requests of the admin
 // API and bundle downloads. Durations are Go durations ("2s").
+//
+// Probability (above 0, at most 1) lets a matching request through
+// unharmed the rest of the time; Seed makes those draws reproducible
+// (without one the server picks one and lists it). Body makes the fault
+// a stub: the answer is Status (default 200) with this JSON body instead
+// of the real one. Response reshapes the answer, the fault's own or,
+// without Status and Body, the real one: "malformed" (a body that is not
+// JSON), "truncated" (the connection closes halfway through the
+// announced body) or "empty" (no body). BytesPerSecond sends the body
+// that slowly.
 type ControlFault struct {
-	Method       string `json:"method,omitempty"`
-	Path         string `json:"path"`
-	Status       int    `json:"status,omitempty"`
-	Error        string `json:"error,omitempty"`
-	RetryAfter   string `json:"retryAfter,omitempty"`
-	Delay        string `json:"delay,omitempty"`
-	Reset        bool   `json:"reset,omitempty"`
-	Times        int    `json:"times,omitempty"`
-	TTL          string `json:"ttl,omitempty"`
-	Organization string `json:"organization,omitempty"`
+	Method         string          `json:"method,omitempty"`
+	Path           string          `json:"path"`
+	Status         int             `json:"status,omitempty"`
+	Error          string          `json:"error,omitempty"`
+	Body           json.RawMessage `json:"body,omitempty"`
+	Response       string          `json:"response,omitempty"`
+	BytesPerSecond int             `json:"bytesPerSecond,omitempty"`
+	RetryAfter     string          `json:"retryAfter,omitempty"`
+	Delay          string          `json:"delay,omitempty"`
+	Reset          bool            `json:"reset,omitempty"`
+	Probability    *float64        `json:"probability,omitempty"`
+	Seed           *int64          `json:"seed,omitempty"`
+	Times          int             `json:"times,omitempty"`
+	TTL            string          `json:"ttl,omitempty"`
+	Organization   string          `json:"organization,omitempty"`
 }
+
+// The ways a fault reshapes an answer (ControlFault.Response).
+const (
+	FaultMalformed = "malformed"
+	FaultTruncated = "truncated"
+	FaultEmpty     = "empty"
+)
 
 // ControlFaultID names a created fault.
 type ControlFaultID struct {
@@ -139,15 +165,29 @@ type ControlFaults struct {
 	Faults []ControlFaultState `json:"faults"`
 }
 
-// ControlJournal is what the request journal holds, oldest first.
+// ControlJournal is what the request journal holds, oldest first. Size is
+// how many requests it keeps; Dropped counts those it let go to make room
+// since it was last emptied.
 type ControlJournal struct {
 	Requests []ControlRequest `json:"requests"`
+	Size     int              `json:"size"`
+	Dropped  int64            `json:"dropped"`
 }
+
+// Who closed a connection before its answer was complete
+// (ControlRequest.Aborted).
+const (
+	AbortedByClient = "client"
+	AbortedByServer = "server"
+)
 
 // ControlRequest is one journaled request, credentials and link
 // signatures redacted. Body holds at most the first 64 KiB the server
-// read; BodyBytes counts all of them. Status 0 means the connection was
-// closed without an answer (a reset fault).
+// read; BodyBytes counts all of them (an unread body is read, up to
+// 1 MiB, before the answer). Status is the status sent, 0 when none was:
+// Aborted then says who closed the connection. ResponseBytes counts the
+// body bytes sent and DurationMs the wall time from the request's arrival
+// to the end of its answer.
 type ControlRequest struct {
 	Time         time.Time         `json:"time"`
 	Method       string            `json:"method"`
@@ -158,4 +198,61 @@ type ControlRequest struct {
 	Headers      map[string]string `json:"headers"`
 	BodyBytes    int64             `json:"bodyBytes"`
 	Body         string            `json:"body,omitempty"`
+	// Route is the pattern of the operation that answered
+	// ("POST /v1/static-export/jobs"), "" when no route matched (the
+	// server's 404 or 405).
+	Route         string  `json:"route"`
+	ResponseBytes int64   `json:"responseBytes"`
+	DurationMs    float64 `json:"durationMs"`
+	// Aborted is AbortedByClient when the client closed the connection
+	// before the answer was complete (it gave up), AbortedByServer when
+	// the server did (a reset or truncating fault, or --strict with no
+	// documented status), and "" for a whole answer.
+	Aborted string `json:"aborted,omitempty"`
+}
+
+// ControlMatch selects journaled requests: every field given must hold.
+// Path is a glob ("*" matches any run of characters); Route is a
+// pattern as ControlRequest.Route shows it; Body names top-level fields
+// of a JSON body and the values they must equal; Since (inclusive) and
+// Until (exclusive) are server clock times; Unmatched picks the requests
+// no route matched.
+type ControlMatch struct {
+	Method       string                     `json:"method,omitempty"`
+	Path         string                     `json:"path,omitempty"`
+	Route        string                     `json:"route,omitempty"`
+	Organization string                     `json:"organization,omitempty"`
+	Status       int                        `json:"status,omitempty"`
+	Body         map[string]json.RawMessage `json:"body,omitempty"`
+	Since        *time.Time                 `json:"since,omitempty"`
+	Until        *time.Time                 `json:"until,omitempty"`
+	Unmatched    bool                       `json:"unmatched,omitempty"`
+}
+
+// ControlVerify is a check of the journal, of one of three kinds: Match
+// with a count (Count exactly, 0 for never; AtLeast and AtMost; none of
+// them: at least once), a Sequence of requests received in this order
+// (others may come between), or Only: no request but those matching one
+// of these. Within narrows the requests looked at (absent: all).
+type ControlVerify struct {
+	Within   *ControlMatch  `json:"within,omitempty"`
+	Match    *ControlMatch  `json:"match,omitempty"`
+	Count    *int           `json:"count,omitempty"`
+	AtLeast  *int           `json:"atLeast,omitempty"`
+	AtMost   *int           `json:"atMost,omitempty"`
+	Sequence []ControlMatch `json:"sequence,omitempty"`
+	Only     []ControlMatch `json:"only,omitempty"`
+}
+
+// ControlVerification is the outcome of a ControlVerify. Report says
+// what was wanted and lists what was received; when the check does not
+// hold (a 409) Error repeats it. Requests are those the check is about:
+// the matching ones, the steps of a sequence found, or the requests
+// Only did not allow.
+type ControlVerification struct {
+	OK       bool             `json:"ok"`
+	Error    string           `json:"error,omitempty"`
+	Report   string           `json:"report"`
+	Count    int              `json:"count"`
+	Requests []ControlRequest `json:"requests"`
 }

@@ -97,3 +97,17 @@ func TestCommand_noControlTokenNoControlPlane(t *testing.T) {
 		t.Fatalf("control plane without a token: %d", r.status)
 	}
 }
+
+// TestCommand_journalSize: --journal-size bounds the journal.
+func TestCommand_journalSize(t *testing.T) {
+	t.Setenv(apiservercmd.EnvControlToken, testControlToken)
+	base, _, _ := runCommand(t, "--journal-size", "2")
+	for range 3 {
+		call(t, http.MethodGet, base+"/healthz", "", nil)
+	}
+	var j api.ControlJournal
+	call(t, http.MethodGet, base+api.PathControlRequests, testControlToken, nil).decode(t, &j)
+	if len(j.Requests) != 2 || j.Size != 2 || j.Dropped != 1 {
+		t.Errorf("--journal-size 2 after 3 requests: %d requests, size %d, dropped %d", len(j.Requests), j.Size, j.Dropped)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -125,13 +126,7 @@ func TestControl_clock(t *testing.T) {
 	if c.Frozen {
 		t.Error("still frozen")
 	}
-	for _, bad := range []string{`{"by": "-1m"}`, `{"by": "soon"}`, `{"by": "1m", "by": "2m"}`, `{"By": "1m"}`, `{"by": 60}`} {
-		r := call(t, http.MethodPost, env.URL+api.PathControlClockAdvance, testControlToken, bad)
-		if r.status != http.StatusBadRequest {
-			t.Errorf("advance %s: %d, want 400", bad, r.status)
-		}
-		r.errorMessage(t)
-	}
+	wantBadRequests(t, env.URL+api.PathControlClockAdvance, `{"by": "-1m"}`, `{"by": "soon"}`, `{"by": "1m", "by": "2m"}`, `{"By": "1m"}`, `{"by": 60}`)
 }
 
 func TestControl_reset(t *testing.T) {
@@ -230,17 +225,10 @@ func TestControl_faults(t *testing.T) {
 	ctl(t, env, http.MethodDelete, fill(api.PathControlFault, "id", f.ID), nil, 404)
 	download(t, b.BundleURL, b.SizeBytes)
 
-	for _, bad := range []string{
+	wantBadRequests(t, env.URL+api.PathControlFaults,
 		`{}`, `{"path": "v1"}`, `{"path": "/x", "status": 200}`, `{"path": "/x", "reset": true, "status": 503}`,
 		`{"path": "/x", "delay": "1h"}`, `{"path": "/x", "times": -1}`, `{"path": "/x", "ttl": "soon"}`,
-		`{"path": "/x", "method": "get"}`, `{"path": "/x", "colour": "red"}`, `{"path": "/_control/v1/clock"}`,
-	} {
-		r := call(t, http.MethodPost, env.URL+api.PathControlFaults, testControlToken, bad)
-		if r.status != http.StatusBadRequest {
-			t.Errorf("fault %s: %d, want 400", bad, r.status)
-		}
-		r.errorMessage(t)
-	}
+		`{"path": "/x", "method": "get"}`, `{"path": "/x", "colour": "red"}`, `{"path": "/_control/v1/clock"}`)
 	ctl(t, env, http.MethodPost, api.PathControlFaults, map[string]any{"path": "/x", "organization": "nobody"}, 404)
 }
 
@@ -430,6 +418,52 @@ func TestControl_openAPIMatchesRoutes(t *testing.T) {
 	slices.Sort(served)
 	if !slices.Equal(documented, served) {
 		t.Fatalf("control OpenAPI document:\n%v\nregistered routes:\n%v", documented, served)
+	}
+}
+
+// TestControl_openAPISchemasMatchTypes: every field the control plane
+// sends or takes is in its document's schema, and nothing more.
+func TestControl_openAPISchemasMatchTypes(t *testing.T) {
+	env := controlEnv(t)
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+				AllOf      []struct {
+					Properties map[string]json.RawMessage `json:"properties"`
+				} `json:"allOf"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	ctl(t, env, http.MethodGet, api.PathControlOpenAPI, nil, 200).decode(t, &doc)
+	for name, v := range map[string]any{
+		"ControlRequest": api.ControlRequest{}, "ControlJournal": api.ControlJournal{}, "ControlMatch": api.ControlMatch{},
+		"ControlVerify": api.ControlVerify{}, "ControlVerification": api.ControlVerification{}, "ControlFault": api.ControlFault{},
+	} {
+		s, ok := doc.Components.Schemas[name]
+		if !ok {
+			t.Errorf("schema %s is missing", name)
+			continue
+		}
+		var documented, fields []string
+		for p := range s.Properties {
+			documented = append(documented, p)
+		}
+		for _, a := range s.AllOf {
+			for p := range a.Properties {
+				documented = append(documented, p)
+			}
+		}
+		typ := reflect.TypeOf(v)
+		for i := range typ.NumField() {
+			tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			fields = append(fields, tag)
+		}
+		slices.Sort(documented)
+		slices.Sort(fields)
+		if !slices.Equal(documented, fields) {
+			t.Errorf("schema %s documents %v; the type has %v", name, documented, fields)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
@@ -70,6 +71,20 @@ func (h controlHost) RequestOrg(r *http.Request) string {
 	if rec, err := h.s.store.ExportJob(id); err == nil {
 		httpapi.NoteFrom(r.Context()).SetOrg(rec.OrgID)
 		return rec.OrgID
+	}
+	return ""
+}
+
+// KeyOrg is the organization whose admin key a request carries, "" for
+// none: the journal's attribution of a request that no route matched,
+// so never went through requireAuth.
+func (h controlHost) KeyOrg(r *http.Request) string {
+	scheme, key, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	if o := h.s.authenticate(strings.TrimSpace(key)); o != nil {
+		return o.ID
 	}
 	return ""
 }

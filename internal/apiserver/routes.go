@@ -100,6 +100,9 @@ func (s *Server) routes() http.Handler {
 		case authed:
 			h = s.requireAuth(h)
 		}
+		if s.control != nil {
+			h = httpapi.NoteRoute(h) // for the journal: which requests matched no route
+		}
 		mux.Handle(pattern, h)
 		patterns[pattern] = true
 	}

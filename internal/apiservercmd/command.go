@@ -46,6 +46,7 @@ type storageFlags struct {
 // serveFlags are the flags that shape what the server answers.
 type serveFlags struct {
 	controlToken string
+	journalSize  int
 	strict       bool
 }
 
@@ -76,6 +77,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"so a suite can prove it does not depend on them")
 	controlToken := fs.String("control-token", "",
 		"enable the control plane for test suites (/_control/v1/...) with this bearer token (env "+EnvControlToken+", config control.token)")
+	journalSize := fs.Int("journal-size", 0, "requests the control plane's journal keeps (default 1000; overrides config control.journalSize)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: terraform-provider-docsadmin apiserver [flags]\n"+
 			"       terraform-provider-docsadmin apiserver rotate-signing-key [--data-dir DIR] [--drop-previous]\n\n"+
@@ -92,7 +94,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// The token is read from the environment here rather than as the
 	// flag's default, so -help never prints it.
 	token := cmp.Or(*controlToken, os.Getenv(EnvControlToken))
-	if err := run(ctx, log, stdout, *addr, *dataDir, *configPath, *ttl, *publicURL, storage, serveFlags{controlToken: token, strict: *strict}); err != nil {
+	if err := run(ctx, log, stdout, *addr, *dataDir, *configPath, *ttl, *publicURL, storage, serveFlags{controlToken: token, journalSize: *journalSize, strict: *strict}); err != nil {
 		log.Error("apiserver stopped", "error", err)
 		if errors.Is(err, apiserver.ErrNeedsObjectStore) || errors.Is(err, errBadStorage) {
 			return cli.ExitUsage
@@ -156,7 +158,7 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 	}
 	srv, err := apiserver.New(apiserver.Options{
 		Config: cfg, DataDir: dataDir, PublicURL: publicURL, BundleLinkTTL: ttl, Logger: log,
-		DatabaseURL: storage.database, ObjectStore: storage.objects, ControlToken: serve.controlToken, Strict: serve.strict,
+		DatabaseURL: storage.database, ObjectStore: storage.objects, ControlToken: serve.controlToken, JournalSize: serve.journalSize, Strict: serve.strict,
 	})
 	if err != nil {
 		return err

@@ -42,4 +42,7 @@ func TestImport_startExportUnderFault(t *testing.T) {
 	if err != nil || len(reqs) != 2 {
 		t.Fatalf("journal: %v %v", reqs, err)
 	}
+	srv.Control.VerifySequence(t, docsadmintest.Match{Method: "POST", Path: "/v1/static-export/jobs"},
+		docsadmintest.Match{Status: 503}, docsadmintest.Match{Status: 202})
+	srv.Control.VerifyNoUnmatched(t)
 }

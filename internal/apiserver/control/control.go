@@ -103,8 +103,8 @@ func New(o Options) (*Plane, error) {
 	return &Plane{
 		host: o.Host, cfg: o.Config, dataDir: o.DataDir, linkTTL: o.LinkTTL, random: o.Random, log: o.Log, orgs: o.Orgs,
 		digest: sha256.Sum256([]byte(token)), clock: clockControl{clock: adj, log: o.Log, host: o.Host},
-		journal: newJournal(journalSize, adj, token, o.Config.KeyPrefix),
-		faults:  &Faults{orgs: o.Orgs, host: o.Host, log: o.Log},
+		journal: newJournal(journalSize, adj, o.Host, token, o.Config.KeyPrefix),
+		faults:  &Faults{orgs: o.Orgs, host: o.Host, log: o.Log, random: o.Random},
 		held:    map[string]bool{}, revoked: map[string]time.Time{},
 	}, nil
 }
@@ -134,6 +134,7 @@ var controlRouteTable = []struct {
 	{Route{http.MethodDelete, api.PathControlFault}, false, faultOp((*Faults).controlDeleteFault)},
 	{Route{http.MethodGet, api.PathControlRequests}, false, journalOp((*Journal).controlJournal)},
 	{Route{http.MethodDelete, api.PathControlRequests}, false, journalOp((*Journal).controlClearJournal)},
+	{Route{http.MethodPost, api.PathControlVerify}, true, journalOp((*Journal).controlVerify)},
 	{Route{http.MethodGet, api.PathControlOpenAPI}, false, func(_ *Plane, w http.ResponseWriter, _ *http.Request) error {
 		httpapi.WriteRaw(w, controlOpenAPIDoc)
 		return nil

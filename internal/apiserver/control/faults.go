@@ -1,9 +1,13 @@
 package control
 
 import (
+	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
+	"math/rand/v2"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +38,9 @@ type fault struct {
 	expires    time.Time // zero: no ttl
 	hits       int
 	remaining  int // with Times: strikes left
+	// rng draws whether a matching request is struck, when Probability
+	// is below 1; seeded with Seed, so a suite can replay the draws.
+	rng *rand.Rand
 }
 
 // Faults holds the active faults in creation order and answers the
@@ -42,6 +49,8 @@ type Faults struct {
 	orgs *Orgs
 	host Host
 	log  hclog.Logger
+	// random seeds the faults created without a seed.
+	random io.Reader
 
 	mu   sync.Mutex
 	list []*fault
@@ -58,7 +67,7 @@ func (fs *Faults) strike(method, path, org string, now time.Time) *fault {
 		if !f.expires.IsZero() && !now.Before(f.expires) {
 			continue
 		}
-		if hit == nil && f.matches(method, path, org) {
+		if hit == nil && f.matches(method, path, org) && f.draw() {
 			hit = f
 			f.hits++
 			if f.Times > 0 {
@@ -77,6 +86,12 @@ func (fs *Faults) strike(method, path, org string, now time.Time) *fault {
 	}
 	c := *hit
 	return &c
+}
+
+// draw decides whether a matching request is struck: always, or with
+// the fault's probability.
+func (f *fault) draw() bool {
+	return f.rng == nil || f.rng.Float64() < *f.Probability
 }
 
 func (f *fault) matches(method, path, org string) bool {
@@ -199,25 +214,46 @@ func (fs *Faults) parseFault(req api.ControlFault) (*fault, error) {
 			ttl = v
 		}
 	}
+	shapes := req.Body != nil || req.Response != "" || req.BytesPerSecond != 0
 	switch {
 	case f.delay > maxFaultDelay:
 		err = httpapi.BadRequest("delay %s exceeds %s", f.delay, maxFaultDelay)
 	case req.Times < 0:
 		err = httpapi.BadRequest("times must not be negative (0 or absent: every matching request)")
-	case req.Reset && (req.Status != 0 || req.Error != "" || req.RetryAfter != ""):
-		err = httpapi.BadRequest("reset closes the connection without an answer: status, error and retryAfter cannot be given with it")
-	case req.Status != 0 && (req.Status < 400 || req.Status > 599):
-		err = httpapi.BadRequest("status %d: want an error status, 400 to 599", req.Status)
+	case req.Reset && (req.Status != 0 || req.Error != "" || req.RetryAfter != "" || shapes):
+		err = httpapi.BadRequest("reset closes the connection without an answer: status, error, retryAfter, body, response and bytesPerSecond cannot be given with it")
+	case req.Status != 0 && (req.Body != nil || req.Response != "") && (req.Status < 200 || req.Status > 599):
+		err = httpapi.BadRequest("status %d: want 200 to 599", req.Status)
+	case req.Status != 0 && req.Body == nil && req.Response == "" && (req.Status < 400 || req.Status > 599):
+		err = httpapi.BadRequest("status %d: want an error status, 400 to 599 (any from 200 with a body or a response)", req.Status)
+	case req.Body != nil && req.Error != "":
+		err = httpapi.BadRequest("body is the whole answer: error cannot be given with it")
+	case req.Error != "" && req.Status != 0 && req.Status < 400:
+		err = httpapi.BadRequest("error goes with an error status, 400 to 599")
+	case req.Response != "" && req.Response != api.FaultMalformed && req.Response != api.FaultTruncated && req.Response != api.FaultEmpty:
+		err = httpapi.BadRequest("response %q: want %q, %q or %q", req.Response, api.FaultMalformed, api.FaultTruncated, api.FaultEmpty)
+	case req.BytesPerSecond < 0:
+		err = httpapi.BadRequest("bytesPerSecond must be positive")
+	case req.Probability != nil && (!(*req.Probability > 0) || *req.Probability > 1):
+		err = httpapi.BadRequest("probability %v: want more than 0 and at most 1", *req.Probability)
 	case req.Organization != "" && fs.orgs.Find(req.Organization) == nil:
 		err = httpapi.NotFound("organization %q not found", req.Organization)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if !req.Reset && req.Status == 0 && f.delay == 0 {
+	if req.Body != nil && req.Status == 0 {
+		f.Status = http.StatusOK // a stub answers as a success unless told
+	}
+	if !req.Reset && f.Status == 0 && f.delay == 0 && !shapes {
 		f.Status = http.StatusServiceUnavailable // a fault with nothing said is an outage
 	}
-	if f.Status != 0 && f.Error == "" {
+	if req.Probability != nil && *req.Probability < 1 {
+		if err := fs.seed(f); err != nil {
+			return nil, err
+		}
+	}
+	if f.Status >= 400 && f.Body == nil && f.Error == "" {
 		f.Error = fmt.Sprintf("injected fault: %d %s", f.Status, http.StatusText(f.Status))
 	}
 	if ttl > 0 {
@@ -225,6 +261,21 @@ func (fs *Faults) parseFault(req api.ControlFault) (*fault, error) {
 	}
 	f.remaining = req.Times
 	return f, nil
+}
+
+// seed gives f its draws: from its Seed, or from a seed the server picks
+// and shows in the fault's Seed, so a run can be replayed.
+func (fs *Faults) seed(f *fault) error {
+	if f.Seed == nil {
+		var s int64
+		if err := binary.Read(fs.random, binary.LittleEndian, &s); err != nil {
+			return fmt.Errorf("seed a fault: %w", err)
+		}
+		s &= math.MaxInt64 // a non-negative seed reads better in a list
+		f.Seed = &s
+	}
+	f.rng = rand.New(rand.NewPCG(uint64(*f.Seed), 0)) //nolint:gosec // G404: a test double's reproducible draws, no secret
+	return nil
 }
 
 func (fs *Faults) controlAddFault(w http.ResponseWriter, r *http.Request) error {
@@ -240,7 +291,8 @@ func (fs *Faults) controlAddFault(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	fs.add(f)
-	fs.log.Info("control: fault added", "id", f.id, "method", f.Method, "path", f.Path, "status", f.Status, "reset", f.Reset)
+	fs.log.Info("control: fault added", "id", f.id, "method", f.Method, "path", f.Path, "status", f.Status, "reset", f.Reset,
+		"response", f.Response, "stub", f.Body != nil, "bytesPerSecond", f.BytesPerSecond)
 	httpapi.WriteJSON(w, http.StatusCreated, api.ControlFaultID{ID: f.id})
 	return nil
 }
@@ -283,14 +335,35 @@ func (fs *Faults) inject(next http.Handler) http.Handler {
 			// net/http closes the connection without an answer.
 			panic(http.ErrAbortHandler)
 		}
-		if f.Status == 0 {
-			next.ServeHTTP(w, r)
+		answer := next
+		if f.Status != 0 {
+			answer = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fs.answer(f, w, r) })
+		}
+		if f.Response == "" && f.BytesPerSecond == 0 {
+			answer.ServeHTTP(w, r)
 			return
 		}
-		he := &httpapi.Error{Status: f.Status, Msg: f.Error, Injected: true}
-		if f.retryAfter > 0 {
-			he.RetryAfter = max(1, int(math.Ceil(f.retryAfter.Seconds())))
-		}
-		s.ServeError(w, r, he)
+		reshape(f, w, r, answer)
 	})
+}
+
+// answer is the fault's own answer: its stub body, or its error.
+func (fs *Faults) answer(f *fault, w http.ResponseWriter, r *http.Request) {
+	retryAfter := 0
+	if f.retryAfter > 0 {
+		retryAfter = max(1, int(math.Ceil(f.retryAfter.Seconds())))
+	}
+	if f.Body != nil || f.Status < 400 {
+		// A stub, or a success status whose body response reshapes:
+		// no error to tell.
+		if retryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(f.Body)))
+		w.WriteHeader(f.Status)
+		_, _ = w.Write(f.Body)
+		return
+	}
+	fs.host.ServeError(w, r, &httpapi.Error{Status: f.Status, Msg: f.Error, Injected: true, RetryAfter: retryAfter})
 }

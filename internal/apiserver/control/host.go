@@ -43,6 +43,9 @@ type Host interface {
 	LimitBody(next http.Handler) http.Handler
 	// RequestOrg is the organization a request acts for ("" for none).
 	RequestOrg(r *http.Request) string
+	// KeyOrg is the organization whose admin key a request carries ("" for
+	// none), whatever the route.
+	KeyOrg(r *http.Request) string
 }
 
 // Options configure a Plane. Every field is required.

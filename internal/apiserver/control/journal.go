@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
@@ -30,6 +31,7 @@ const maxJournalBody = 64 << 10
 // operations.
 type Journal struct {
 	clock clock.Clock
+	host  Host
 	// token and keyPrefix are redacted from what is kept.
 	token     string
 	keyPrefix string
@@ -38,10 +40,14 @@ type Journal struct {
 	buf   []api.ControlRequest
 	start int // index of the oldest entry once buf is full
 	size  int
+	// dropped counts the entries let go to make room since the journal
+	// was last emptied; droppedUpTo is the time of the newest of them.
+	dropped     int64
+	droppedUpTo time.Time
 }
 
-func newJournal(size int, c clock.Clock, token, keyPrefix string) *Journal {
-	return &Journal{size: size, clock: c, token: token, keyPrefix: keyPrefix}
+func newJournal(size int, c clock.Clock, host Host, token, keyPrefix string) *Journal {
+	return &Journal{size: size, clock: c, host: host, token: token, keyPrefix: keyPrefix}
 }
 
 func (j *Journal) add(e api.ControlRequest) {
@@ -51,8 +57,18 @@ func (j *Journal) add(e api.ControlRequest) {
 		j.buf = append(j.buf, e)
 		return
 	}
+	j.dropped++
+	j.droppedUpTo = j.buf[j.start].Time
 	j.buf[j.start] = e
 	j.start = (j.start + 1) % j.size
+}
+
+// droppedSince returns how many entries the journal let go and the time
+// of the newest of them.
+func (j *Journal) droppedSince() (int64, time.Time) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.dropped, j.droppedUpTo
 }
 
 // entries returns the journal oldest first, a copy.
@@ -72,7 +88,12 @@ func (j *Journal) keep(pick func(api.ControlRequest) bool) {
 	j.buf, j.start = deleteMatching(all, func(e api.ControlRequest) bool { return !pick(e) }), 0
 }
 
-func (j *Journal) clear() { j.keep(func(api.ControlRequest) bool { return false }) }
+func (j *Journal) clear() {
+	j.keep(func(api.ControlRequest) bool { return false })
+	j.mu.Lock()
+	j.dropped, j.droppedUpTo = 0, time.Time{}
+	j.mu.Unlock()
+}
 
 func (j *Journal) removeOrg(org string) {
 	j.keep(func(e api.ControlRequest) bool { return e.Organization != org })
@@ -95,6 +116,46 @@ func (b *bodyCapture) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// maxDrain bounds how much of a body the handler left unread the journal
+// reads before the answer: as much as any operation takes.
+const maxDrain = api.MaxRequestBodyBytes
+
+// answerRecorder sees the answer for the journal: its status (through
+// StatusRecorder), the body bytes sent, and whether the client was gone
+// when the server wrote. Before the first byte of the answer it reads
+// what the handler left of the request body, so a request answered
+// without reading it (a fault, a 401, an unknown path) is journaled with
+// its body.
+type answerRecorder struct {
+	httpapi.StatusRecorder
+	drain    func()
+	bytes    int64
+	writeErr bool
+}
+
+func (w *answerRecorder) WriteHeader(code int) {
+	w.drain()
+	w.StatusRecorder.WriteHeader(code)
+}
+
+func (w *answerRecorder) Write(b []byte) (int, error) {
+	w.drain()
+	n, err := w.StatusRecorder.Write(b)
+	w.bytes += int64(n)
+	if err != nil {
+		w.writeErr = true
+	}
+	return n, err
+}
+
+// whole reports whether the answer sent all the body its Content-Length
+// announced: a client that closes the connection after that did not give
+// up on it.
+func (w *answerRecorder) whole() bool {
+	n, err := strconv.ParseInt(w.Header().Get("Content-Length"), 10, 64)
+	return w.Status != 0 && err == nil && n == w.bytes
+}
+
 // JournalRequests records every request outside the control plane and
 // metrics scrapes (at metricsPath).
 func (cp *Plane) JournalRequests(next http.Handler, metricsPath string) http.Handler {
@@ -109,21 +170,45 @@ func (j *Journal) record(next http.Handler, metricsPath string) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		began := time.Now()
 		note := &httpapi.Note{}
 		body := &bodyCapture{ReadCloser: r.Body}
 		r.Body = body
-		rec := &httpapi.StatusRecorder{ResponseWriter: w}
+		drained := false
+		rec := &answerRecorder{StatusRecorder: httpapi.StatusRecorder{ResponseWriter: w}, drain: func() {
+			// A client that asked to be told to go on (Expect:
+			// 100-continue) has not sent a body nobody read.
+			if !drained && (body.n > 0 || r.Header.Get("Expect") == "") {
+				_, _ = io.Copy(io.Discard, io.LimitReader(body, maxDrain))
+			}
+			drained = true
+		}}
 		at := j.clock.Now().UTC()
 		// Deferred, so a connection closed by a fault (a panic that
 		// net/http catches) is journaled too.
 		defer func() {
+			rec.drain()
 			org, aborted := note.Read()
 			e := api.ControlRequest{
 				Time: at, Method: r.Method, Path: j.redactPath(r.URL.Path), Query: j.redactQuery(r.URL.RawQuery),
 				Status: rec.Status, Organization: org, Headers: j.redactHeaders(r.Header), BodyBytes: body.n,
+				Route: note.Route(), ResponseBytes: rec.bytes,
+				DurationMs: float64(time.Since(began).Microseconds()) / 1000,
 			}
-			if aborted {
-				e.Status = 0
+			if e.Route == "" && e.Organization == "" {
+				// No route, so no authentication: the key still says whose
+				// client sent it.
+				e.Organization = j.host.KeyOrg(r)
+			}
+			switch {
+			case aborted:
+				e.Aborted = api.AbortedByServer
+			case rec.writeErr || (r.Context().Err() != nil && !rec.whole()):
+				// The connection closed under the answer: the client
+				// gave up waiting or reading.
+				e.Aborted = api.AbortedByClient
+			case e.Status == 0:
+				e.Status = http.StatusOK // net/http sends it for a handler that wrote nothing
 			}
 			if kept := body.kept; len(kept) > 0 {
 				if len(kept) == maxJournalBody {
@@ -221,12 +306,19 @@ func (j *Journal) controlJournal(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	for k := range q {
 		switch k {
-		case "method", "path", "organization", "limit":
+		case "method", "path", "organization", "limit", "unmatched":
 		default:
-			return httpapi.BadRequest("unknown query parameter %q (want method, path, organization or limit)", k)
+			return httpapi.BadRequest("unknown query parameter %q (want method, path, organization, unmatched or limit)", k)
 		}
 	}
-	method, path, org := q.Get("method"), q.Get("path"), q.Get("organization")
+	m := &matcher{ControlMatch: api.ControlMatch{Method: q.Get("method"), Path: q.Get("path"), Organization: q.Get("organization")}}
+	if u := q.Get("unmatched"); u != "" {
+		b, err := strconv.ParseBool(u)
+		if err != nil {
+			return httpapi.BadRequest("unmatched %q: want true or false", u)
+		}
+		m.Unmatched = b
+	}
 	limit := 0
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
@@ -237,15 +329,15 @@ func (j *Journal) controlJournal(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := []api.ControlRequest{}
 	for _, e := range j.entries() {
-		if (method == "" || strings.EqualFold(method, e.Method)) && (path == "" || globMatch(path, e.Path)) &&
-			(org == "" || org == e.Organization) {
+		if m.matches(&e) {
 			out = append(out, e)
 		}
 	}
 	if limit > 0 && len(out) > limit {
 		out = out[len(out)-limit:]
 	}
-	httpapi.WriteJSON(w, http.StatusOK, api.ControlJournal{Requests: out})
+	dropped, _ := j.droppedSince()
+	httpapi.WriteJSON(w, http.StatusOK, api.ControlJournal{Requests: out, Size: j.size, Dropped: dropped})
 	return nil
 }
 
