@@ -254,3 +254,53 @@ func BenchmarkExport_customComponents(b *testing.B) {
 		})
 	}
 }
+
+// TestExpressions_builtinAttributes: an attribute of one of the platform's
+// components written as a JavaScript expression is evaluated, with the
+// page's exported constants in scope, and the component renders from the
+// value. Before, href={"/guides/" + slug} became a literal link to the
+// expression's text and cols={columns} a grid of "columns" columns.
+func TestExpressions_builtinAttributes(t *testing.T) {
+	src := mapFS(map[string]string{
+		"docs.json": `{"navigation": {"pages": ["index", "guides/intro"]}}`,
+		"index.mdx": "---\ntitle: Home\n---\n\nexport const slug = \"intro\";\nexport const columns = 1 + 1;\n\n" +
+			"<CardGroup cols={columns}>\n<Card title={`Start ${slug}`} href={\"/guides/\" + slug}>\nRead the **intro**.\n</Card>\n<Card title=\"Plain\" href=\"/guides/intro\" />\n</CardGroup>\n\n" +
+			"<Card title={missing.value}>Shown anyway</Card>\n",
+		"guides/intro.mdx": "---\ntitle: Intro\n---\n\nHello\n",
+	})
+	var mu sync.Mutex
+	var warns []string
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(s string) { mu.Lock(); warns = append(warns, s); mu.Unlock() }})
+	got := prose(t, readOut(t, dir, "index.html"))
+	for _, want := range []string{`href="guides/intro.html"`, `Start intro`, `<strong>intro</strong>`, `Plain`, `Shown anyway`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("index lacks %s:\n%s", want, got)
+		}
+	}
+	for _, bad := range []string{`slug`, `columns`, "${"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("the expression's text %q shows:\n%s", bad, got)
+		}
+	}
+	if !strings.Contains(strings.Join(warns, "\n"), "index.mdx: an expression of <Card title={missing.value}> (line 15 of index.mdx) could not be evaluated (ReferenceError: missing is not defined)") {
+		t.Errorf("a failing expression is not reported: %q", warns)
+	}
+	// The generic comparison: the same grid written with literals.
+	lit := mapFS(map[string]string{
+		"docs.json":        `{"navigation": {"pages": ["index", "guides/intro"]}}`,
+		"index.mdx":        "---\ntitle: Home\n---\n\n<CardGroup cols={2}>\n<Card title=\"Start intro\" href=\"/guides/intro\">\nRead the **intro**.\n</Card>\n<Card title=\"Plain\" href=\"/guides/intro\" />\n</CardGroup>\n",
+		"guides/intro.mdx": "---\ntitle: Intro\n---\n\nHello\n",
+	})
+	litDir, _ := exportTo(t, Request{Source: lit, Kind: KindCloud})
+	want := norm(prose(t, readOut(t, litDir, "index.html")))
+	want = strings.TrimSuffix(want, "</div>") // the prose's end: the evaluated page goes on
+	if !strings.HasPrefix(norm(got), want) {
+		t.Errorf("evaluated grid\n%s\ndiffers from the literal one\n%s", norm(got), want)
+	}
+}
+
+// norm drops the white space between tags, which block rendering and
+// evaluated components lay out differently.
+func norm(s string) string { return betweenTags.ReplaceAllString(strings.TrimSpace(s), "><") }
+
+var betweenTags = regexp.MustCompile(`>\s+<`)

@@ -127,7 +127,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	}
 	sec := j.frame.Section(p)
 	ui := j.frame.UI(sec)
-	doc := mdx.PreprocessPageIn(string(p.Body), j.read.loadSnippet, p.File, componentLabels(ui))
+	doc := mdx.PreprocessPageIn(string(p.Body), j.read.loadSnippet, p.File, p.BodyLine, componentLabels(ui))
 	// The copy is written next to the page; llms-full.txt reads it back.
 	md := j.mach.PageMarkdown(ctx, p)
 	p.Body = nil // the source is no longer needed; large sites free it as they go

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -104,6 +105,10 @@ func (r *reader) readPage(key, file string) (*page, error) {
 	p.Title = p.FM.Title
 	if p.Title == "" {
 		p.Title, p.Body = site.LeadingHeading(p.Body)
+	}
+	p.BodyLine = 1
+	if n := len(b) - len(p.Body); n >= 0 && bytes.HasSuffix(b, p.Body) {
+		p.BodyLine += bytes.Count(b[:n], []byte("\n"))
 	}
 	if p.Title == "" {
 		p.Title = site.TitleFromKey(key)

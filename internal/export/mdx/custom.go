@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"html"
 	"path"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/components"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/jsx"
@@ -106,15 +108,16 @@ func (p *Page) HasComponents() bool { return p.comp != nil && len(p.comp.uses) >
 // the page defines or imports are left as markers for Expand. file is the
 // page's path in the source, from which relative imports resolve.
 func PreprocessPage(src string, load func(string) (string, error), file string) Page {
-	return PreprocessPageIn(src, load, file, EnglishLabels)
+	return PreprocessPageIn(src, load, file, 1, EnglishLabels)
 }
 
 // PreprocessPageIn is PreprocessPage for a page in the language of l:
 // the components write l's texts (a field's pills, an Expandable's
-// summary, the examples' titles).
-func PreprocessPageIn(src string, load func(string) (string, error), file string, l Labels) Page {
+// summary, the examples' titles); src starts on line firstLine of file,
+// which messages name.
+func PreprocessPageIn(src string, load func(string) (string, error), file string, firstLine int, l Labels) Page {
 	comp := &pageComponents{}
-	m := &mdx{snippets: map[string]string{}, load: load, comp: comp, labels: &l}
+	m := &mdx{snippets: map[string]string{}, load: load, comp: comp, labels: &l, lineNo: firstLine - 1}
 	m.bindModule(src, file, nil)
 	return Page{Markdown: m.run(src), comp: comp, labels: &l}
 }
@@ -124,21 +127,70 @@ func PreprocessPageIn(src string, load func(string) (string, error), file string
 // of its own. A snippet's props are constants of its scope, so its
 // components may be given them ({title}).
 func (m *mdx) bindModule(src, file string, props map[string]string) {
+	m.file, m.props = file, props
+	m.scope = -1
 	if !strings.Contains(src, "export ") && !strings.Contains(src, "import ") {
 		return
 	}
-	esm := esmOf(src)
-	names := componentNames(esm)
+	m.esmSrc = esmOf(src)
+	names := componentNames(m.esmSrc)
 	if len(names) == 0 {
 		return
 	}
-	m.names, m.scope = names, len(m.comp.scopes)
-	m.comp.scopes = append(m.comp.scopes, jsx.Scope{ESM: propConsts(props, esm) + esm, File: file})
+	m.names = names
+	m.ensureScope()
+}
+
+// ensureScope gives the document its scope, made of its module's
+// statements, the first time one of its tags needs evaluating.
+func (m *mdx) ensureScope() {
+	if m.scope >= 0 {
+		return
+	}
+	m.scope = len(m.comp.scopes)
+	m.comp.scopes = append(m.comp.scopes, jsx.Scope{ESM: propConsts(m.props, m.esmSrc) + m.esmSrc, File: m.file})
+}
+
+// evaluatedBuiltin reports whether a tag of one of the platform's
+// components has an attribute that only JavaScript can give a value
+// (`href={"/x/" + slug}`, `cols={columns}`), so the tag is evaluated like
+// a custom component's, with the page's module in scope: the prelude
+// renders the platform's component from the values. Literals (strings,
+// numbers, booleans, JSON) are read as they are written.
+func (m *mdx) evaluatedBuiltin(t *jsxTag) bool {
+	if m.comp == nil || t.closing || m.names[t.name] || !components.Has(t.name) || !strings.Contains(t.src, "={") {
+		return false
+	}
+	for _, e := range expressionAttrs(t.src) {
+		if !json.Valid([]byte(e)) {
+			return true
+		}
+	}
+	return false
+}
+
+// expressionAttrs lists the expressions of a tag's attributes written in
+// braces.
+func expressionAttrs(src string) []string {
+	var out []string
+	for i := strings.Index(src, "={"); i >= 0; {
+		end := matchBrace(src, i+1)
+		if end < 0 {
+			break
+		}
+		out = append(out, strings.TrimSpace(src[i+2:end]))
+		j := strings.Index(src[end:], "={")
+		if j < 0 {
+			break
+		}
+		i = end + j
+	}
+	return out
 }
 
 // nested preprocesses an inlined snippet with the props it was given.
 func (m *mdx) nested(file, body string, props map[string]string) string {
-	c := &mdx{snippets: map[string]string{}, props: props, load: m.load, depth: m.depth + 1, comp: m.comp, labels: m.labels}
+	c := &mdx{snippets: map[string]string{}, props: props, load: m.load, depth: m.depth + 1, comp: m.comp, labels: m.labels, scope: -1}
 	if m.comp != nil {
 		c.bindModule(body, file, props)
 	}
@@ -205,6 +257,14 @@ type use struct {
 	scope, call int // the use is Calls[call] of scopes[scope]
 	name        string
 	selfClosing bool
+	// evaluated is set for a platform component whose attributes are
+	// expressions (evaluatedBuiltin): tag is how it was written, at line
+	// of its document (file), and literal its attributes that need no
+	// evaluation, which a failure renders with.
+	evaluated bool
+	tag, file string
+	line      int
+	literal   map[string]string
 }
 
 func newNonce() string {
@@ -224,9 +284,20 @@ func (m *mdx) addUse(t *jsxTag) (open, closing string, ok bool) {
 	if c.nonce == "" {
 		c.nonce = newNonce()
 	}
+	m.ensureScope()
 	id := strconv.Itoa(len(c.uses))
 	s := &c.scopes[m.scope]
-	c.uses = append(c.uses, use{scope: m.scope, call: len(s.Calls), name: t.name, selfClosing: t.selfClosing})
+	u := use{scope: m.scope, call: len(s.Calls), name: t.name, selfClosing: t.selfClosing}
+	if !m.names[t.name] {
+		u.evaluated, u.tag, u.file, u.line = true, clip(t.src, 120), m.file, m.lineNo
+		u.literal = map[string]string{}
+		for k, v := range t.attrs {
+			if json.Valid([]byte(v)) || !strings.Contains(t.src, k+"={") {
+				u.literal[k] = v
+			}
+		}
+	}
+	c.uses = append(c.uses, u)
 	s.Calls = append(s.Calls, jsx.Call{Name: t.name, Props: jsProps(t.src)})
 	return "<!--jsx " + c.nonce + " " + id + "-->", "<!--/jsx " + c.nonce + " " + id + "-->", true
 }
@@ -331,6 +402,12 @@ func (x *expander) render(id int, body string) string {
 	u := x.pc.uses[id]
 	// body is goldmark's output of the page, links not yet rewritten.
 	out, err := x.ev.Render(u.scope, u.call, markup.Rendered(strings.TrimSpace(body)), u.selfClosing)
+	if err != nil && u.evaluated {
+		x.warn(fmt.Sprintf("an expression of %s (line %d of %s) could not be evaluated (%s); the component is shown without the attributes that need it",
+			u.tag, u.line, u.file, err))
+		openHTML, closeHTML := components.Render(u.name, u.literal, x.labels)
+		return openHTML.String() + body + closeHTML.String()
+	}
 	if err != nil {
 		x.warn("the component <" + u.name + "> could not be rendered (" + err.Error() + "); its content is shown without it")
 		openHTML, closeHTML := components.Render(u.name, nil, x.labels)
@@ -486,4 +563,15 @@ func jsProps(src string) string {
 	}
 	b.WriteString("}")
 	return b.String()
+}
+
+// clip shortens s to at most n bytes for a message, at a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

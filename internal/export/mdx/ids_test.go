@@ -2,6 +2,7 @@ package mdx
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -139,5 +140,50 @@ func TestHeadingIDs_platformRules(t *testing.T) {
 	}
 	if out := buf.String(); strings.Contains(out, "{#") || !strings.Contains(out, `<h2 id="my-custom-anchor">My section`) {
 		t.Errorf("the named id is not the heading's, or its braces show:\n%s", out)
+	}
+}
+
+// TestHeadingIDs_elements: headings written as elements, <h2> or the
+// platform's <Heading level={N}>, are headings: an id (their own when
+// they have one), a place in the table of contents, and an anchor link
+// unless they say noAnchor. Before, <h2> passed through without id or
+// anchor and <Heading> was an unknown component's box.
+func TestHeadingIDs_elements(t *testing.T) {
+	src := strings.Join([]string{
+		"## Intro",
+		"<h2 noAnchor>\nHeading without anchor link\n</h2>",
+		`<h3 id="own">Raw *h3*</h3>`,
+		"<Heading level={2} noAnchor>\nReact heading\n</Heading>",
+		"<Heading level={3}>Plain</Heading>",
+		"<h2>Intro</h2>",
+	}, "\n\n") + "\n"
+	var buf bytes.Buffer
+	hs, err := ToHTML(NewMarkdown(), []byte(Preprocess(src, nil)), &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range hs {
+		got = append(got, strconv.Itoa(h.Level)+" "+h.ID+"="+h.Text)
+	}
+	want := []string{"2 intro=Intro", "2 heading-without-anchor-link=Heading without anchor link", "3 own=Raw h3",
+		"2 react-heading=React heading", "3 plain=Plain", "2 intro-2=Intro"}
+	if strings.Join(got, " | ") != strings.Join(want, " | ") {
+		t.Errorf("headings %q, want %q", got, want)
+	}
+	out := buf.String()
+	for _, c := range []struct {
+		id     string
+		anchor bool
+	}{{"intro", true}, {"heading-without-anchor-link", false}, {"own", true}, {"react-heading", false}, {"plain", true}} {
+		if has := strings.Contains(out, `href="#`+c.id+`"`); has != c.anchor {
+			t.Errorf("heading %s: anchor link %v, want %v", c.id, has, c.anchor)
+		}
+	}
+	if strings.Contains(out, "noanchor") || strings.Contains(out, "data-component") || strings.Contains(out, "&lt;") {
+		t.Errorf("a marker or an element shows:\n%s", out)
+	}
+	if !strings.Contains(out, `<h3 id="own">Raw <em>h3</em>`) {
+		t.Errorf("the element's content is not read as Markdown:\n%s", out)
 	}
 }

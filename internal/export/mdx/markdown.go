@@ -118,7 +118,8 @@ func (r *codeRenderer) renderHeading(w util.BufWriter, _ []byte, node ast.Node, 
 		_ = w.WriteByte('>')
 		return ast.WalkContinue, nil
 	}
-	if id, ok := n.AttributeString("id"); ok {
+	// An author's noAnchor turns the link off.
+	if id, ok := n.AttributeString("id"); ok && !hasAttr(n, noAnchorAttr) {
 		if b, ok := id.([]byte); ok {
 			var a markup.Builder
 			SectionAnchor(&a, string(b), r.labels)
@@ -209,4 +210,9 @@ func asBytes(v any) []byte {
 		return []byte(v)
 	}
 	return nil
+}
+
+func hasAttr(n ast.Node, name string) bool {
+	_, ok := n.AttributeString(name)
+	return ok
 }

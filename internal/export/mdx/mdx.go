@@ -32,10 +32,18 @@ type mdx struct {
 	// module binds, evaluated in comp's scope number scope.
 	comp  *pageComponents
 	names map[string]bool
-	scope int
+	scope int // -1 until the document needs one (ensureScope)
+	// file and esmSrc are the document's path and module statements,
+	// for its scope.
+	file, esmSrc string
+	// lineNo is the line of the document being read, from 1; a page's
+	// own count starts after its frontmatter.
+	lineNo int
 	// labels are the interface texts of the page's language; nil is
 	// English.
 	labels *Labels
+	// heading is a heading element being read (headingtag.go).
+	heading *headingElem
 }
 
 // maxTagLines and maxTagBytes bound how much one component tag may span,
@@ -66,10 +74,14 @@ func preprocess(src string, load func(string) (string, error), props map[string]
 func (m *mdx) run(src string) string {
 	m.out.Grow(len(src) + len(src)/4)
 	for line := range strings.Lines(src) {
+		m.lineNo++
 		m.line(strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"))
 	}
 	if m.pending != "" {
 		m.text(m.pending)
+	}
+	if m.heading != nil {
+		m.writeHeading(m.heading) // never closed: what was read is its text
 	}
 	for i := len(m.stack) - 1; i >= 0; i-- {
 		m.block(m.stack[i].close) // close what the author left open
@@ -106,6 +118,13 @@ func (m *mdx) line(line string) {
 	}
 	if m.fence.open(trimmed) {
 		m.raw(line)
+		return
+	}
+	if m.heading != nil {
+		m.headingLine(trimmed)
+		return
+	}
+	if m.startHeading(trimmed) {
 		return
 	}
 	if isComponentStart(trimmed) || isHTMLStart(trimmed) {
@@ -296,7 +315,7 @@ func (m *mdx) blockTag(t jsxTag) {
 	if len(m.stack) >= maxNesting && !t.selfClosing {
 		return // deeper nesting renders its content without the frame
 	}
-	if m.names[t.name] && m.customTag(&t) {
+	if (m.names[t.name] || m.evaluatedBuiltin(&t)) && m.customTag(&t) {
 		return
 	}
 	m.noteUnknown(t.name)
@@ -411,7 +430,7 @@ func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
 		}
 		return ""
 	}
-	if m.names[t.name] {
+	if m.names[t.name] || m.evaluatedBuiltin(&t) {
 		if openM, closeM, ok := m.addUse(&t); ok {
 			if t.selfClosing {
 				return openM + closeM

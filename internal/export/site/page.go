@@ -48,7 +48,9 @@ type Page struct {
 	FM    Frontmatter
 	Title string
 	Body  []byte // source after the Frontmatter
-	Mode  Mode
+	// BodyLine is the line of the file Body starts on, for messages.
+	BodyLine int
+	Mode     Mode
 	// unlisted pages exist on disk but not in the navigation.
 	Unlisted bool
 	API      *openapi.Operation // the endpoint the page documents (made by the facade), or nil
