@@ -80,3 +80,26 @@ func TestLimit_coalescesAndKeepsSingleRanges(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLimit: whatever the Range header, the answer for a limited request
+// is a 200, 206 or 416 and never much more than the file. The seeds are
+// the hostile headers of issue 39.
+func FuzzLimit(f *testing.F) {
+	f.Add(manyRanges(1000, 1))
+	f.Add(manyRanges(1000, 7))
+	f.Add("bytes=" + strings.TrimSuffix(strings.Repeat("0-,", 500), ","))
+	f.Add("bytes=-1,-2,-3,0-0,1-1,5000-,3-2")
+	f.Add("bytes=0-99,50-149, 10-,-5")
+	content := bytes.Repeat([]byte("0123456789abcdef"), 256) // 4 KiB
+	f.Fuzz(func(t *testing.T, header string) {
+		status, _, body := serve(t, content, header, true)
+		switch status {
+		case http.StatusOK, http.StatusPartialContent, http.StatusRequestedRangeNotSatisfiable:
+		default:
+			t.Fatalf("status %d for %q", status, header)
+		}
+		if bound := len(content) + MaxRanges*200; len(body) > bound {
+			t.Fatalf("%d bytes for %q, bound %d", len(body), header, bound)
+		}
+	})
+}
