@@ -13,6 +13,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/httprange"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 )
 
@@ -190,6 +191,7 @@ func (ex *exportAPI) downloadBundle(w http.ResponseWriter, r *http.Request) erro
 	if v := s.contentVersion(rec.Version); v != "" {
 		h.Set("ETag", `"`+v+`"`)
 	}
+	httprange.Limit(r, st.Size())
 	http.ServeContent(w, r, "", st.ModTime(), f)
 	return nil
 }

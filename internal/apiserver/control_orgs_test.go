@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
@@ -163,14 +164,63 @@ func TestControl_runtimeOrganizationsBadInput(t *testing.T) {
 		}
 		r.errorMessage(t)
 	}
-	// A directory source on the server's machine.
-	dir := t.TempDir()
-	writeFiles(t, dir, miniSite)
-	o := newOrg(t, env, map[string]any{"source": map[string]any{"path": dir}})
+}
+
+// source.path is confined to control.sourceRoots, symlinks resolved: a
+// directory elsewhere (another organization's inline source in the data
+// dir included), a link out of a root, a directory without docs.json and
+// one that does not exist all get the same 400, so the answer does not
+// say what exists on the server. Without roots no path is taken at all.
+func TestControl_sourcePathConfinedToRoots(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	for _, d := range []string{filepath.Join(root, "a"), filepath.Join(root, "empty"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFiles(t, filepath.Join(root, "a"), miniSite)
+	writeFiles(t, outside, miniSite)
+	if err := os.Symlink(outside, filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	env := controlEnv(t, apiservertest.WithConfig(func(c *apiconfig.Config) { c.Control.SourceRoots = []string{root} }))
+	inline := newOrg(t, env, map[string]any{"id": "inline"}) // its source is kept in the data dir
+	refused := []string{
+		outside,
+		filepath.Join(root, "link"),
+		filepath.Join(root, "a", "..", "..", filepath.Base(outside)),
+		filepath.Join(root, "empty"),
+		filepath.Join(root, "missing"),
+		filepath.Join(env.DataDir, "runtime-organizations", inline.ID),
+		"a",
+	}
+	var first string
+	for _, p := range refused {
+		r := call(t, http.MethodPost, env.URL+api.PathControlOrganizations, testControlToken,
+			map[string]any{"source": map[string]any{"path": p}})
+		msg := ""
+		if r.status == http.StatusBadRequest {
+			msg = r.errorMessage(t)
+		}
+		if first == "" {
+			first = msg
+		}
+		if r.status != http.StatusBadRequest || msg != first || strings.Contains(msg, "/") {
+			t.Errorf("source.path %s: %d %s; want 400 %q", p, r.status, r.body, first)
+		}
+	}
+
+	o := newOrg(t, env, map[string]any{"source": map[string]any{"path": filepath.Join(root, "a")}})
 	var j api.ExportJob
 	call(t, http.MethodPost, env.URL+api.PathExportJobs, o.APIKey, map[string]string{"domain": o.Domain}).decode(t, &j)
 	if j = waitExport(t, env, o.APIKey, j.JobID); j.Status != api.ExportCompleted {
-		t.Fatalf("export of a path source: %+v", j)
+		t.Fatalf("export of a path source under a root: %+v", j)
+	}
+
+	plain := controlEnv(t)
+	if r := call(t, http.MethodPost, plain.URL+api.PathControlOrganizations, testControlToken,
+		map[string]any{"source": map[string]any{"path": filepath.Join(root, "a")}}); r.status != http.StatusBadRequest {
+		t.Errorf("source.path without source roots: %d %s", r.status, r.body)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
@@ -26,6 +27,9 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	pinFile := fs.String("pin-version-file", "", "file holding the pinned version, re-read on every check; a missing file pins nothing")
 	interval := fs.Duration("check-interval", 30*time.Second, "how often the link (file) is checked for a change and the served files against the verified ones")
 	stall := fs.Duration("stall-timeout", DefaultStallTimeout, "give a download up once it has received nothing for this long")
+	minRate := fs.Int64("min-rate", DefaultMinRate, "give a download up once its body brings fewer bytes a second than this, averaged over each --stall-timeout (0: no floor)")
+	fetchTimeout := fs.Duration("fetch-timeout", DefaultFetchTimeout, "give a download up once it has taken this long in all (0: no limit)")
+	redirectHosts := fs.String("allow-redirect-host", "", "comma-separated hosts (host or host:port) besides the link's own that a download may be redirected to, over https only")
 	metricsAddr := fs.String("metrics-addr", "", "serve Prometheus metrics at /metrics on this address, apart from the site (empty: off)")
 	log, code, ok := cmd.Parse(args)
 	if !ok {
@@ -33,6 +37,22 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *interval <= 0 || *stall <= 0 {
 		return cmd.Usagef("--check-interval and --stall-timeout must be positive")
+	}
+	if *minRate < 0 || *fetchTimeout < 0 {
+		return cmd.Usagef("--min-rate and --fetch-timeout must not be negative")
+	}
+	// 0 on the command line is "none"; in Options it is "the default".
+	if *minRate == 0 {
+		*minRate = -1
+	}
+	if *fetchTimeout == 0 {
+		*fetchTimeout = -1
+	}
+	var hosts []string
+	for h := range strings.SplitSeq(*redirectHosts, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			hosts = append(hosts, h)
+		}
 	}
 	if *dataDir == "" {
 		d, err := DefaultDataDir()
@@ -42,7 +62,8 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		*dataDir = d
 	}
 	srv, err := New(Options{URL: *link, URLFile: *linkFile, DataDir: *dataDir,
-		PinVersion: *pin, PinVersionFile: *pinFile, Logger: log, StallTimeout: *stall})
+		PinVersion: *pin, PinVersionFile: *pinFile, Logger: log, StallTimeout: *stall,
+		MinRate: *minRate, FetchTimeout: *fetchTimeout, RedirectHosts: hosts})
 	var dde *DataDirError
 	if errors.As(err, &dde) {
 		log.Error("refusing the data dir", "error", err)

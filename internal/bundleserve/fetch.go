@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -30,22 +31,53 @@ var (
 	maxBundleBytes   int64 = 8 << 30
 )
 
-// errStalled ends a download that received nothing for the stall timeout.
-var errStalled = errors.New("stalled")
+// Why a download was cut short by fetch itself rather than by the caller.
+var (
+	// errStalled ends a download that received nothing for the stall timeout.
+	errStalled = errors.New("stalled")
+	// errTooSlow ends a download that flows, but too slowly: an upstream
+	// trickling a byte a second would otherwise hold the update (and the
+	// next bundle) for as long as it likes while the probes say ok.
+	errTooSlow = errors.New("too slow")
+	// errDeadline ends a download that has run for its whole time limit.
+	errDeadline = errors.New("deadline")
+)
+
+// limits bound one download.
+type limits struct {
+	// stall is how long nothing at all may arrive (headers included).
+	stall time.Duration
+	// minRate is the fewest bytes a second the body must average over
+	// every window of stall once the headers have arrived; 0 is no floor.
+	minRate int64
+	// deadline bounds the whole download; 0 is no bound.
+	deadline time.Duration
+}
 
 // fetch downloads the bundle at link and unpacks it into a new directory
 // under tmpRoot, then checks every file against manifest.json. It returns
 // the directory and the manifest; on any error nothing is left behind.
-// The download has no overall time limit, only stall: once no byte has
-// arrived (headers included) for that long, it is given up.
-func fetch(ctx context.Context, hc *http.Client, link, tmpRoot string, stall time.Duration) (string, *bundle.Manifest, error) {
+// The download is given up once no byte has arrived (headers included)
+// for lim.stall, once the body brings fewer than lim.minRate bytes a
+// second over a window of lim.stall, or past lim.deadline.
+func fetch(ctx context.Context, hc *http.Client, link, tmpRoot string, lim limits) (string, *bundle.Manifest, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	watchdog := time.AfterFunc(stall, func() { cancel(errStalled) })
+	if lim.deadline > 0 {
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeoutCause(ctx, lim.deadline, errDeadline)
+		defer stop()
+	}
+	watchdog := time.AfterFunc(lim.stall, func() { cancel(errStalled) })
 	defer watchdog.Stop()
-	stalled := func() error {
-		if errors.Is(context.Cause(ctx), errStalled) {
-			return fail(reasonDownloadStalled, fmt.Errorf("download bundle: stalled: no bytes for %s", stall))
+	cut := func() error {
+		switch cause := context.Cause(ctx); {
+		case errors.Is(cause, errStalled):
+			return fail(reasonDownloadStalled, fmt.Errorf("download bundle: stalled: no bytes for %s", lim.stall))
+		case errors.Is(cause, errTooSlow):
+			return fail(reasonDownloadTooSlow, fmt.Errorf("download bundle: too slow: under %d bytes/s over %s", lim.minRate, lim.stall))
+		case errors.Is(cause, errDeadline):
+			return fail(reasonDownloadTooSlow, fmt.Errorf("download bundle: not done within %s", lim.deadline))
 		}
 		return nil
 	}
@@ -55,18 +87,26 @@ func fetch(ctx context.Context, hc *http.Client, link, tmpRoot string, stall tim
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		if serr := stalled(); serr != nil {
-			return "", nil, serr
+		if cerr := cut(); cerr != nil {
+			return "", nil, cerr
 		}
 		// The error text of net/http quotes the URL, signature included.
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
+		var re *redirectError
+		if errors.As(err, &re) {
+			return "", nil, fail(reasonRedirectRefused, fmt.Errorf("download bundle: %w", err))
+		}
 		return "", nil, fail(reasonDownloadFailed, fmt.Errorf("download bundle: %w", err))
 	}
 	defer resp.Body.Close()
-	body := &flowReader{r: resp.Body, watchdog: watchdog, stall: stall}
+	body := &flowReader{r: resp.Body, watchdog: watchdog, stall: lim.stall}
+	if lim.minRate > 0 {
+		floor := max(1, lim.minRate*int64(lim.stall)/int64(time.Second))
+		go watchRate(ctx, body, lim.stall, floor, cancel)
+	}
 	if resp.StatusCode != http.StatusOK {
 		return "", nil, fail(reasonDownloadFailed, fmt.Errorf("download bundle: HTTP %d%s", resp.StatusCode, serverReason(body)))
 	}
@@ -77,9 +117,9 @@ func fetch(ctx context.Context, hc *http.Client, link, tmpRoot string, stall tim
 	man, err := unpack(body, dir)
 	if err != nil {
 		_ = os.RemoveAll(dir)
-		switch {
-		case stalled() != nil:
-			return "", nil, stalled()
+		switch cerr := cut(); {
+		case cerr != nil:
+			return "", nil, cerr
 		case body.failed.Load():
 			// The connection failed mid-way: the bundle may be fine.
 			return "", nil, fail(reasonDownloadFailed, fmt.Errorf("download bundle: %w", err))
@@ -102,6 +142,61 @@ func fetch(ctx context.Context, hc *http.Client, link, tmpRoot string, stall tim
 	return dir, man, nil
 }
 
+// watchRate cuts the download (errTooSlow) at the end of the first window
+// of stall in which fewer than floor bytes of the body arrived. It ends
+// with ctx, which fetch cancels on return.
+func watchRate(ctx context.Context, body *flowReader, window time.Duration, floor int64, cancel context.CancelCauseFunc) {
+	t := time.NewTicker(window)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if body.n.Swap(0) < floor {
+				cancel(errTooSlow)
+				return
+			}
+		}
+	}
+}
+
+// maxRedirects is how many redirects a download follows: a presigned
+// link may be answered by one or two (a CDN in front of the bucket), not
+// by a loop.
+const maxRedirects = 5
+
+// redirectError is a redirect the download refused to follow. It names
+// hosts only: the URL of a presigned link carries its signature.
+type redirectError struct{ msg string }
+
+func (e *redirectError) Error() string { return e.msg }
+
+// checkRedirect follows a redirect only to the link's own host (scheme
+// and port included, so never down from https to http) or to a host of
+// allow, and at most maxRedirects times: a presigned link that sends its
+// fetcher elsewhere is not what was signed.
+func checkRedirect(allow []string) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if len(via) > maxRedirects {
+			return &redirectError{fmt.Sprintf("more than %d redirects (a loop?)", maxRedirects)}
+		}
+		from := via[0].URL
+		if req.URL.Scheme == from.Scheme && req.URL.Host == from.Host {
+			return nil
+		}
+		if req.URL.Scheme == "https" || from.Scheme == "http" {
+			for _, h := range allow {
+				if strings.EqualFold(req.URL.Host, h) {
+					return nil
+				}
+			}
+		}
+		return &redirectError{fmt.Sprintf("redirect from %s://%s to %s://%s refused: only the link's own host or an allowed one is followed",
+			from.Scheme, from.Host, req.URL.Scheme, req.URL.Host)}
+	}
+}
+
 // checkNotEmpty refuses a manifest that lists no files: it verifies
 // trivially, and serving it would blank the site while looking healthy.
 func checkNotEmpty(man *bundle.Manifest) error {
@@ -119,12 +214,15 @@ type flowReader struct {
 	watchdog *time.Timer
 	stall    time.Duration
 	failed   atomic.Bool
+	// n counts the bytes since the rate was last checked.
+	n atomic.Int64
 }
 
 func (f *flowReader) Read(p []byte) (int, error) {
 	n, err := f.r.Read(p)
 	if n > 0 {
 		f.watchdog.Reset(f.stall)
+		f.n.Add(int64(n))
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		f.failed.Store(true)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/httprange"
 )
 
 var verifyDir = bundle.VerifyDir
@@ -136,6 +137,7 @@ func serveFile(w http.ResponseWriter, r *http.Request, p string) bool {
 	if err != nil || !st.Mode().IsRegular() {
 		return false
 	}
+	httprange.Limit(r, st.Size())
 	http.ServeContent(w, r, st.Name(), st.ModTime(), f)
 	return true
 }

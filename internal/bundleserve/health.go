@@ -13,6 +13,8 @@ const (
 	reasonLinkInvalid     = "link-invalid"
 	reasonDownloadFailed  = "download-failed"
 	reasonDownloadStalled = "download-stalled"
+	reasonDownloadTooSlow = "download-too-slow"
+	reasonRedirectRefused = "redirect-refused"
 	reasonBundleRefused   = "bundle-refused"
 	reasonVersionRefused  = "version-refused"
 	reasonInstallFailed   = "install-failed"
@@ -50,4 +52,21 @@ func reasonOf(err error) (string, map[string]string) {
 func refused(err error) bool {
 	var p *problem
 	return errors.As(err, &p) && (p.reason == reasonBundleRefused || p.reason == reasonVersionRefused)
+}
+
+// transient reports whether err is a download that failed on the way
+// (the upstream answered an error, stalled, trickled, or redirected where
+// it must not): the same link may work later, so it is tried again, but
+// after a back-off that grows with every failure rather than at every
+// check interval.
+func transient(err error) bool {
+	var p *problem
+	if !errors.As(err, &p) {
+		return false
+	}
+	switch p.reason {
+	case reasonDownloadFailed, reasonDownloadStalled, reasonDownloadTooSlow, reasonRedirectRefused:
+		return true
+	}
+	return false
 }

@@ -54,6 +54,18 @@ type Options struct {
 	// long (default DefaultStallTimeout). There is no limit on a download
 	// that keeps flowing, however large.
 	StallTimeout time.Duration
+	// MinRate is the fewest bytes a second a download's body must bring,
+	// averaged over every window of StallTimeout: an upstream that
+	// trickles is cut rather than allowed to hold the update. 0 is
+	// DefaultMinRate; negative is no floor.
+	MinRate int64
+	// FetchTimeout bounds a whole download (0: DefaultFetchTimeout;
+	// negative: no bound).
+	FetchTimeout time.Duration
+	// RedirectHosts are hosts (host or host:port) besides the link's own a
+	// download may be redirected to, over https only. Redirects anywhere
+	// else, and more than maxRedirects, are refused.
+	RedirectHosts []string
 	// Clock times the back-off of refused bundles (default: the wall clock).
 	Clock clock.Clock
 }
@@ -62,6 +74,14 @@ type Options struct {
 // is given up: the same 30 s after which our servers cut an answer that
 // stopped flowing.
 const DefaultStallTimeout = 30 * time.Second
+
+// DefaultMinRate (4 KiB/s, 120 KiB per 30 s window) is far below any real
+// bucket's speed and far above a trickle meant to hold the fetcher.
+const DefaultMinRate = 4 << 10
+
+// DefaultFetchTimeout bounds one download: bundles are capped at 8 GiB,
+// which this allows at about 2.3 MB/s.
+const DefaultFetchTimeout = time.Hour
 
 // site is one unpacked, verified bundle. Requests hold mu for reading while
 // they use its files; retiring the site takes it for writing, so the files
@@ -116,6 +136,12 @@ func New(opts Options) (*Server, error) {
 	if opts.StallTimeout == 0 {
 		opts.StallTimeout = DefaultStallTimeout
 	}
+	if opts.MinRate == 0 {
+		opts.MinRate = DefaultMinRate
+	}
+	if opts.FetchTimeout == 0 {
+		opts.FetchTimeout = DefaultFetchTimeout
+	}
 	s := &Server{opts: opts, log: opts.Logger, hc: opts.HTTPClient, clock: opts.Clock}
 	if s.log == nil {
 		s.log = hclog.NewNullLogger()
@@ -124,10 +150,14 @@ func New(opts Options) (*Server, error) {
 		s.clock = clock.Real{}
 	}
 	if s.hc == nil {
-		// No overall timeout: a large bundle downloads as long as bytes
-		// flow, and one that stops is ended by the stall timeout.
+		// No client timeout: fetch bounds a download by its stall
+		// timeout, minimum rate and deadline.
 		s.hc = &http.Client{}
 	}
+	// A copy, so the caller's client is left as it was given.
+	hc := *s.hc
+	hc.CheckRedirect = checkRedirect(opts.RedirectHosts)
+	s.hc = &hc
 	s.metrics = newMetrics(s)
 	s.restore()
 	return s, nil
@@ -220,8 +250,9 @@ func (s *Server) Update(ctx context.Context) error {
 	key := backoffKey(link, pin)
 	if err == nil {
 		if refusal := s.backoff.waiting(key, now); refusal != nil {
-			// Refused before and its back-off has not passed: the same
-			// download would be refused again. Logged when it was refused.
+			// Refused or failed before and its back-off has not passed:
+			// the same download would be refused again, and a failing
+			// upstream is not asked at every check. Logged when it failed.
 			s.lastErr.Store(refusal)
 			return refusal
 		}
@@ -239,12 +270,18 @@ func (s *Server) Update(ctx context.Context) error {
 		p = fail(reasonUpdateFailed, err)
 	}
 	s.lastErr.Store(p)
+	if transient(err) {
+		// The link itself is never logged: it is presigned.
+		n, wait := s.backoff.record(key, p, now, failedPolicy)
+		s.log.Error("bundle update failed; the current site keeps serving and this link is tried again after a back-off",
+			"error", err, "serving", s.Version(), "failures", n, "retry_in", wait.Round(time.Second))
+		return p
+	}
 	if !refused(err) {
 		s.log.Error("bundle update failed; the current site keeps serving", "error", err, "serving", s.Version())
 		return p
 	}
-	// The link itself is never logged: it is presigned.
-	n, wait := s.backoff.refused(key, p, now)
+	n, wait := s.backoff.record(key, p, now, refusedPolicy)
 	if n == 1 {
 		s.log.Error("bundle refused; the current site keeps serving and this link is not fetched again for a while",
 			"error", err, "serving", s.Version(), "retry_in", wait)
@@ -289,7 +326,8 @@ func (s *Server) pin() (string, error) {
 // content already served, or content of a version other than pin.
 func (s *Server) install(ctx context.Context, link, pin string) error {
 	start := time.Now()
-	tmp, man, err := fetch(ctx, s.hc, link, s.opts.DataDir, s.opts.StallTimeout)
+	tmp, man, err := fetch(ctx, s.hc, link, s.opts.DataDir,
+		limits{stall: s.opts.StallTimeout, minRate: max(s.opts.MinRate, 0), deadline: max(s.opts.FetchTimeout, 0)})
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,12 @@ func FuzzExport(f *testing.F) {
 	f.Add(src["docs.json"], "---\ntitle: Home\n---\n\n"+`<script src="/x.js"></script><meta http-equiv="refresh" content="0; url=https://e.test">`, src["openapi.json"])
 	f.Add(`{"navigation": {"pages": ["index"]}, "redirects": [{"source": "/a", "destination": "JaVaScRiPt:x"}], "banner": {"content": "[x](javascript:y)"}}`,
 		"---\ntitle: Home\n---\n\n# Ü\n\n## Ü\n", `openapi: 3.0.0`)
+	// Hostile inputs of issue 39: a code block of interpolation openers
+	// without a closer (quadratic to highlight), and a spec whose pages
+	// amplify a long string a hundred times.
+	f.Add(`{"navigation": {"tabs": [{"tab": "Docs", "pages": ["index"]}, {"tab": "API", "openapi": "o.json"}]}}`,
+		"---\ntitle: Home\n---\n\n```php\n<?php\n"+strings.Repeat(`"{$`, 1200)+"\n"+strings.Repeat(strings.Repeat("`${", 300)+"\n", 4)+"```\n",
+		amplifyingSpec(1))
 	f.Fuzz(func(t *testing.T, docsJSON, page, spec string) {
 		if len(docsJSON) > maxPart || len(page) > maxPart || len(spec) > maxPart {
 			t.Skip()

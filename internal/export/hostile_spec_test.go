@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
 
 // fanOutSpec is a small spec whose schemas fan out: every level has a
@@ -87,5 +89,68 @@ func TestExport_pageStopsWhenCancelled(t *testing.T) {
 	}
 	if left := ctx.left.Load(); left < -10 {
 		t.Errorf("the context was asked %d more times after it was cancelled: the export went on working", -left)
+	}
+}
+
+// amplifyingSpec is a small spec whose pages were huge: a schema with a
+// long description and example that a hundred fields reach (ten
+// properties of ten properties), on every operation. Steps do not see
+// it (a hundred references), bytes do: 6 KB of spec made 2.2 MB pages.
+func amplifyingSpec(ops int) string {
+	big := strings.Repeat("lorem ipsum ", 170) // 2 KB
+	var b strings.Builder
+	b.WriteString(`{"openapi": "3.1.0", "info": {"title": "Amp", "version": "1"}, "servers": [{"url": "https://api.amp.test"}], "paths": {`)
+	for i := range ops {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"/p%d": {"post": {"summary": "Op %d", "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/A"}}}},
+		  "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/A"}}}}}}}`, i, i)
+	}
+	props := func(ref string) string {
+		var p []string
+		for i := range 10 {
+			p = append(p, fmt.Sprintf(`"%s%d": {"$ref": "#/components/schemas/%s"}`, strings.ToLower(ref), i, ref))
+		}
+		return strings.Join(p, ", ")
+	}
+	fmt.Fprintf(&b, `}, "components": {"schemas": {"A": {"type": "object", "properties": {%s}}, "B": {"type": "object", "properties": {%s}},
+	  "C": {"type": "string", "description": "%s", "example": "%s"}}}}`, props("B"), props("C"), big, big)
+	return b.String()
+}
+
+// TestExport_amplifyingSpecIsBoundedPerPage: every endpoint page of the
+// amplifying spec stays within its bound (the fields and examples, and
+// the page's Markdown copy, each openapi.PageBytes, plus the page's
+// frame), says on the page that the schema was too large to show in full,
+// and the job warns once per operation.
+func TestExport_amplifyingSpecIsBoundedPerPage(t *testing.T) {
+	const ops = 3
+	var warnings []string
+	dir, _ := exportTo(t, Request{Source: mapFS(map[string]string{
+		"docs.json": `{"navigation": {"tabs": [{"tab": "API", "openapi": "amp.json"}]}}`, "amp.json": amplifyingSpec(ops)}),
+		Kind: KindCloud, Warn: func(m string) { warnings = append(warnings, m) }})
+	const bound = 2*openapi.PageBytes + 64<<10
+	for i := range ops {
+		page := readOut(t, dir, fmt.Sprintf("api-reference/op-%d.html", i))
+		if len(page) > bound {
+			t.Errorf("op-%d.html is %d bytes, bound %d", i, len(page), bound)
+		}
+		if !strings.Contains(page, "The schema is too large to show in full here.") {
+			t.Errorf("op-%d.html does not say it was truncated", i)
+		}
+		md := readOut(t, dir, fmt.Sprintf("api-reference/op-%d.md", i))
+		if len(md) > openapi.PageBytes+4<<10 || !strings.Contains(md, "_Truncated:") {
+			t.Errorf("op-%d.md is %d bytes (bound %d) or does not say it was truncated", i, len(md), openapi.PageBytes)
+		}
+	}
+	n := 0
+	for _, w := range warnings {
+		if strings.Contains(w, "amp.json POST /p") && strings.Contains(w, "left out") {
+			n++
+		}
+	}
+	if n != ops {
+		t.Errorf("want one warning per operation, got %d in %q", n, warnings)
 	}
 }

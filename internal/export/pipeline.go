@@ -164,6 +164,10 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		j.warn("%s: the schemas fan out past what one page may expand (%d steps); %d shown by name with \"…\"",
 			p.APIName(), openapi.PageWork, work.Cut)
 	}
+	if work.Truncated > 0 {
+		j.warn("%s: the schemas would make the page larger than it may be (%d KiB of fields and examples); %d fields and examples left out, with a note",
+			p.APIName(), openapi.PageBytes>>10, work.Truncated)
+	}
 	noindex := j.mach.Noindex(p)
 	if !noindex {
 		section := ""

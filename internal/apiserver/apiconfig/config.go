@@ -95,6 +95,13 @@ type ControlConfig struct {
 	Token string `yaml:"token"`
 	// JournalSize is how many requests the journal keeps (default 1000).
 	JournalSize int `yaml:"journalSize"`
+	// SourceRoots are the directories a runtime organization's
+	// source.path must lie under (after symlinks are resolved); relative
+	// ones are resolved against the configuration file's directory.
+	// Without any, source.path is refused and sources are given inline:
+	// the control plane must not read whatever directory on the server
+	// happens to hold a docs.json, another organization's included.
+	SourceRoots []string `yaml:"sourceRoots"`
 }
 
 // Defaults of the bounds that keep one key from filling the disk or the
@@ -213,6 +220,11 @@ func ParseConfig(data []byte, baseDir string) (*Config, error) {
 	if err := dec.Decode(&cfg); err != nil {
 		return nil, fmt.Errorf("parse: %w", err)
 	}
+	for i, root := range cfg.Control.SourceRoots {
+		if !filepath.IsAbs(root) {
+			cfg.Control.SourceRoots[i] = filepath.Join(baseDir, root)
+		}
+	}
 	for i := range cfg.Organizations {
 		for j := range cfg.Organizations[i].Projects {
 			for k := range cfg.Organizations[i].Projects[j].Deployments {
@@ -259,6 +271,11 @@ func (c *Config) Check() error {
 	}
 	if c.AgentJobsPerHour == 0 {
 		c.AgentJobsPerHour = DefaultAgentJobsPerHour
+	}
+	for _, root := range c.Control.SourceRoots {
+		if !filepath.IsAbs(root) {
+			return fmt.Errorf("control.sourceRoots: %q is not an absolute path", root)
+		}
 	}
 	if c.AgentJobsPerHour < 0 || c.ExportWorkers < 0 || c.MaxActiveExports < 0 || c.MaxStoredExports < 0 || c.MaxStoredBytes < 0 {
 		return errors.New("agentJobsPerHour, exportWorkers, maxActiveExports, maxStoredExports and maxStoredBytes must not be negative")

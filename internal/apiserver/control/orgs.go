@@ -217,14 +217,14 @@ func (s *Orgs) runtimeSource(sv *savedOrg, src api.ControlSource) (fs.FS, error)
 	case (len(src.Files) == 0) == (src.Path == ""):
 		return nil, httpapi.BadRequest("source: give either files (name → content) or path (a directory on the server)")
 	case src.Path != "":
-		if !filepath.IsAbs(src.Path) {
-			return nil, httpapi.BadRequest("source.path %q must be absolute", src.Path)
+		dir, ok := s.confineSource(src.Path)
+		if !ok {
+			// One answer for every refusal, so that the control plane
+			// does not tell which directories exist or hold a docs.json.
+			return nil, httpapi.BadRequest("source.path must be an absolute path to a directory with a docs.json under one of control.sourceRoots; give the files inline otherwise")
 		}
-		if st, err := os.Stat(filepath.Join(src.Path, "docs.json")); err != nil || !st.Mode().IsRegular() {
-			return nil, httpapi.BadRequest("source.path %q has no docs.json", src.Path)
-		}
-		sv.Source = src.Path
-		return export.Dir(src.Path), nil
+		sv.Source = dir
+		return export.Dir(dir), nil
 	}
 	if len(src.Files) > maxSourceFiles {
 		return nil, httpapi.BadRequest("source.files has %d files; at most %d", len(src.Files), maxSourceFiles)
@@ -252,6 +252,44 @@ func (s *Orgs) runtimeSource(sv *savedOrg, src api.ControlSource) (fs.FS, error)
 	}
 	sv.Source, sv.Owned = dir, true
 	return export.Dir(dir), nil
+}
+
+// confineSource resolves path (symlinks included, so a link under a root
+// cannot lead out of it) and reports the directory it names when that
+// lies under one of the configured source roots, outside the data dir
+// (where the inline sources of other organizations are kept), and holds
+// a docs.json.
+func (s *Orgs) confineSource(path string) (string, bool) {
+	if !filepath.IsAbs(path) {
+		return "", false
+	}
+	dir, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", false
+	}
+	if data, err := filepath.EvalSymlinks(s.dataDir); err == nil && within(data, dir) {
+		return "", false
+	}
+	under := false
+	for _, root := range s.cfg.Control.SourceRoots {
+		if r, err := filepath.EvalSymlinks(root); err == nil && within(r, dir) {
+			under = true
+			break
+		}
+	}
+	if !under {
+		return "", false
+	}
+	if st, err := os.Stat(filepath.Join(dir, "docs.json")); err != nil || !st.Mode().IsRegular() {
+		return "", false
+	}
+	return dir, true
+}
+
+// within reports whether dir is root or below it; both are resolved.
+func within(root, dir string) bool {
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 func (cp *Plane) controlDeleteOrganization(w http.ResponseWriter, r *http.Request) error {
@@ -369,6 +407,13 @@ func (s *Orgs) Load() error {
 			return fmt.Errorf("%s: organization %q: bad key digest", runtimeOrgsFile, sv.ID)
 		}
 		copy(digest[:], b)
+		if !sv.Owned {
+			// Persisted before the source roots were what they are now
+			// (or before there were any): not brought back.
+			if _, ok := s.confineSource(sv.Source); !ok {
+				continue
+			}
+		}
 		o, err := s.newRuntimeOrg(sv, export.Dir(sv.Source), digest)
 		if err != nil {
 			return fmt.Errorf("%s: organization %q: %w", runtimeOrgsFile, sv.ID, err)

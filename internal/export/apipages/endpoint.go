@@ -137,12 +137,12 @@ func (w *Pages) Endpoint(o *openapi.Operation, p Page) Reference {
 	ref := Reference{Top: top, Rest: b.Fragment(), Headings: hs}
 	if samples := w.requestSamples(e, v.View); !o.Webhook && len(samples) > 0 {
 		b.Reset()
-		w.codeGroup(&b, samples, v.l)
+		w.codeGroup(&b, samples, p.Work, v.l)
 		ref.Request = b.Fragment()
 	}
 	if len(answers) > 0 {
 		b.Reset()
-		w.statusGroup(&b, answers, v.l)
+		w.statusGroup(&b, answers, p.Work, v.l)
 		ref.Response = b.Fragment()
 	}
 	return ref

@@ -52,7 +52,10 @@ func (v *schemaWriter) fields(b *markup.Builder, schema any, depth int) {
 // objects, arrays of objects and variants, a collapsible list of children.
 func (v *schemaWriter) field(b *markup.Builder, name, where string, schema any, required bool, depth int) {
 	v.Budget--
-	if v.Budget < 0 {
+	if full := v.Work.Full(); v.Budget < 0 || full {
+		if full {
+			v.Work.Truncate()
+		}
 		if !v.warned {
 			v.warned = true
 			b.Markup(`<p class="api-truncated">`)
@@ -61,6 +64,7 @@ func (v *schemaWriter) field(b *markup.Builder, name, where string, schema any, 
 		}
 		return
 	}
+	start := b.Len()
 	f := v.Flatten(schema)
 	o := f.O
 	id := "field"
@@ -118,6 +122,8 @@ func (v *schemaWriter) field(b *markup.Builder, name, where string, schema any, 
 		b.HTML(v.md(d))
 	}
 	v.facts(b, o)
+	// The field itself, before its children (which count for themselves).
+	v.Work.Wrote(b.Len() - start)
 	if !f.Cyclic && depth < openapi.MaxSchemaDepth {
 		child := f.Props.Keys
 		target := schema

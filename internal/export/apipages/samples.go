@@ -24,10 +24,10 @@ type sample struct {
 
 // codeGroup writes samples as a tabbed code group with copy buttons, the
 // same markup as a CodeGroup in MDX, so app.js handles both.
-func (w *Pages) codeGroup(b *markup.Builder, samples []sample, l *Labels) {
+func (w *Pages) codeGroup(b *markup.Builder, samples []sample, work *openapi.Work, l *Labels) {
 	b.Markup(`<div class="code-group" data-tabs>`)
 	for _, s := range samples {
-		w.codeBlock(b, s, l)
+		w.codeBlock(b, s, work, l)
 	}
 	b.Markup(`</div>`)
 }
@@ -36,11 +36,11 @@ func (w *Pages) codeGroup(b *markup.Builder, samples []sample, l *Labels) {
 // per status. A status with several examples (named examples, or more
 // than one content type) gets a selector that api.js switches; without
 // script every example of the status shows, each under its title.
-func (w *Pages) statusGroup(b *markup.Builder, answers []answer, l *Labels) {
+func (w *Pages) statusGroup(b *markup.Builder, answers []answer, work *openapi.Work, l *Labels) {
 	b.Markup(`<div class="code-group api-statuses" data-tabs>`)
 	for _, a := range answers {
 		if len(a.samples) == 1 {
-			w.codeBlock(b, a.samples[0], l)
+			w.codeBlock(b, a.samples[0], work, l)
 			continue
 		}
 		b.Markup(`<div class="api-status-examples"`)
@@ -57,16 +57,27 @@ func (w *Pages) statusGroup(b *markup.Builder, answers []answer, l *Labels) {
 		}
 		b.Markup(`</select>`)
 		for _, s := range a.samples {
-			w.codeBlock(b, s, l)
+			w.codeBlock(b, s, work, l)
 		}
 		b.Markup(`</div>`)
 	}
 	b.Markup(`</div>`)
 }
 
-// codeBlock writes one sample with its title and copy button.
-func (w *Pages) codeBlock(b *markup.Builder, s sample, l *Labels) {
+// codeBlock writes one sample with its title and copy button; when the
+// code does not fit in what the page may still write (work), a note
+// stands in for it.
+func (w *Pages) codeBlock(b *markup.Builder, s sample, work *openapi.Work, l *Labels) {
 	mdx.CodeHead(b, s.title, l.Code)
+	if !work.Fits(len(s.code)) {
+		work.Truncate()
+		b.Markup(`<p class="api-truncated">`)
+		b.Text(l.TooLarge)
+		b.Markup(`</p></div>`)
+		return
+	}
+	start := b.Len()
+	defer func() { work.Wrote(b.Len() - start) }()
 	if s.media != "" {
 		if u, err := markup.Parse(s.code); err == nil {
 			if s.media == "audio" {

@@ -47,7 +47,7 @@ func (w *Pages) Schema(r *openapi.SchemaRef, p Page) (top, rest markup.HTML, hs 
 	v.Budget, v.Side = openapi.ExampleBudget, openapi.ExModel
 	if ex := v.Example(ref, 0); ex != nil {
 		section("example", v.l.Example)
-		w.codeGroup(&b, []sample{{title: r.Name, lang: "json", code: openapi.Pretty(ex)}}, v.l)
+		w.codeGroup(&b, []sample{{title: r.Name, lang: "json", code: openapi.Pretty(ex)}}, p.Work, v.l)
 	}
 	b.Markup(`</div>`)
 	return top, b.Fragment(), hs

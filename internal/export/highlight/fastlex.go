@@ -58,6 +58,51 @@ var blockBudget = 10 * time.Second
 // errTimeout is a block whose highlighting ran out of time.
 var errTimeout = errors.New("highlighting ran out of time")
 
+// Bounds on the work of one block, counted rather than timed, so that a
+// block is highlighted or shown plain the same way on every machine.
+// Chroma's rules are tried at every token, and many of them scan ahead
+// to a closing delimiter (PHP's `(\{)(\$.*?)(\})` in a string, say): on
+// a line of n openers and no closer each try scans the rest of the line,
+// n²/2 steps. Docs code has short lines; a line past maxLineRunes, or a
+// block past maxBlockBytes, is shown plain, which bounds every scan; and
+// a block whose rules are tried more than maxRunsPerRune times a
+// character (a state machine gone round in circles) is given up.
+const (
+	maxBlockBytes  = 16 << 10
+	maxLineRunes   = 1024
+	maxRunsPerRune = 32
+	// minRuns is the budget of a tiny block.
+	minRuns = 1024
+	// maxScan bounds how far past its start a rule may look (to the end
+	// of the line it reaches): a lazy `.*?` of a dot-all lexer otherwise
+	// scans to the end of the block at every opener. A token longer than
+	// that (a comment or heredoc of over 2,000 characters) is tokenised
+	// in pieces, as by a rule that did not match.
+	maxScan = 2048
+)
+
+// errTooLarge is a block too large, or with a line too long, to
+// highlight in bounded work; errTooMuchWork one whose rules were tried
+// too often.
+var (
+	errTooLarge    = errors.New("code block too large to highlight")
+	errTooMuchWork = errors.New("code block takes too much work to highlight")
+)
+
+// checkSize refuses a block past maxBlockBytes or with a line past
+// maxLineRunes.
+func checkSize(code string) error {
+	if len(code) > maxBlockBytes {
+		return errTooLarge
+	}
+	for line := range strings.Lines(code) {
+		if len(line) > maxLineRunes && utf8.RuneCountInString(line) > maxLineRunes+1 { // +1: the newline
+			return errTooLarge
+		}
+	}
+	return nil
+}
+
 // newFirstCharLexer prepares base's rules; an error means base is left
 // to chroma.
 func newFirstCharLexer(base *chroma.RegexLexer) (*firstCharLexer, error) {
@@ -159,12 +204,13 @@ func (l *firstCharLexer) mayStart(rule *chroma.CompiledRule, text []rune, pos in
 // each rule.
 // A match that runs out of time is no match, as in chroma, and its error
 // is returned with the result.
-func (l *firstCharLexer) match(text []rune, pos int, rules []*chroma.CompiledRule) (int, *chroma.CompiledRule, []string, map[string]string, error) {
+func (l *firstCharLexer) match(text []rune, pos int, rules []*chroma.CompiledRule, runs *int) (int, *chroma.CompiledRule, []string, map[string]string, error) {
 	var timeout error
 	for i, rule := range rules {
 		if !l.mayStart(rule, text, pos) {
 			continue
 		}
+		*runs++
 		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
 		if err != nil {
 			timeout = err
@@ -192,21 +238,40 @@ func (l *firstCharLexer) Tokenise(options *chroma.TokeniseOptions, text string) 
 // Tokenise gives them, or errTimeout when a rule's match or the block's
 // budget runs out (see ruleTimeout).
 func (l *firstCharLexer) Tokens(text string) ([]chroma.Token, error) {
+	if err := checkSize(text); err != nil {
+		return nil, err
+	}
 	it := l.iterator(nil, text)
 	it.deadline = time.Now().Add(blockBudget)
-	var out []chroma.Token
+	it.maxRuns = max(minRuns, maxRunsPerRune*len(it.s.Text))
+	var (
+		out []chroma.Token
+		run strings.Builder // the value of the last token, while it grows
+	)
+	flush := func() {
+		if n := len(out); n > 0 && run.Len() > 0 {
+			out[n-1].Value = run.String()
+			run.Reset()
+		}
+	}
 	for t := it.next(); t != chroma.EOF; t = it.next() {
 		if t.Value == "" {
 			continue
 		}
 		// Runs of one type are one token, up to chroma's 8 KiB, so the
-		// HTML is the same as through chroma.Coalesce.
-		if n := len(out); n > 0 && out[n-1].Type == t.Type && len(out[n-1].Value) < 8192 {
-			out[n-1].Value += t.Value
+		// HTML is the same as through chroma.Coalesce. The run grows in
+		// a builder: adding to the string itself copied it every time,
+		// quadratic in the run (8 KiB of one-character error tokens made
+		// 32 MiB of copies).
+		if n := len(out); n > 0 && out[n-1].Type == t.Type && run.Len() < 8192 {
+			run.WriteString(t.Value)
 			continue
 		}
+		flush()
 		out = append(out, t)
+		run.WriteString(t.Value)
 	}
+	flush()
 	if it.err != nil {
 		return nil, it.err
 	}
@@ -249,6 +314,32 @@ type firstCharIterator struct {
 	// out is no match, as in chroma.
 	deadline time.Time
 	err      error
+	// runs counts the rules tried (regular-expression runs); with
+	// maxRuns set (Tokens) the tokens end past it, with err set, and a
+	// rule sees the text only up to scanEnd.
+	runs, maxRuns int
+	// lineEnd[i] is the index just past the line end at or after i.
+	lineEnd []int
+}
+
+// scanEnd is where a rule tried at pos stops seeing the text: the end of
+// the line maxScan characters on.
+func (it *firstCharIterator) scanEnd(pos int) int {
+	text := it.s.Text
+	if len(text)-pos <= maxScan {
+		return len(text)
+	}
+	if it.lineEnd == nil {
+		it.lineEnd = make([]int, len(text))
+		end := len(text)
+		for i := len(text) - 1; i >= 0; i-- {
+			if text[i] == '\n' {
+				end = i + 1
+			}
+			it.lineEnd[i] = end
+		}
+	}
+	return it.lineEnd[pos+maxScan]
 }
 
 // pending returns the next token of the emitted iterators, or EOF when
@@ -284,9 +375,17 @@ func (it *firstCharIterator) next() chroma.Token {
 		if !ok {
 			panic("unknown state " + s.State) // as chroma does
 		}
-		index, rule, groups, named, timeout := it.l.match(s.Text, s.Pos, rules)
+		text := s.Text
+		if it.maxRuns > 0 {
+			text = text[:it.scanEnd(s.Pos)]
+		}
+		index, rule, groups, named, timeout := it.l.match(text, s.Pos, rules, &it.runs)
 		if !it.deadline.IsZero() && (timeout != nil || time.Now().After(it.deadline)) {
 			it.err = errTimeout
+			return chroma.EOF
+		}
+		if it.maxRuns > 0 && it.runs > it.maxRuns {
+			it.err = errTooMuchWork
 			return chroma.EOF
 		}
 		if groups == nil {

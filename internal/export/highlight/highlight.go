@@ -46,8 +46,9 @@ func Code(lang, code string) (markup.HTML, error) {
 // Write writes code in language lang to w as highlighted HTML, for a
 // renderer that already holds a writer (goldmark's). An unknown language
 // is highlighted by chroma's fallback lexer, as plain text. On an error
-// (a block whose highlighting ran out of time, among others) nothing is
-// written and the caller shows Plain instead.
+// (a block whose highlighting ran out of time, one too large or with a
+// line too long, one that takes too much work: see maxBlockBytes) nothing
+// is written and the caller shows Plain instead.
 func Write(w io.Writer, lang, code string) error {
 	var it chroma.Iterator
 	switch l := lookupLexer(lang).(type) {
@@ -58,6 +59,9 @@ func Write(w io.Writer, lang, code string) error {
 		}
 		it = chroma.Literator(tokens...)
 	default:
+		if err := checkSize(code); err != nil {
+			return err
+		}
 		var err error
 		if it, err = chroma.Coalesce(l).Tokenise(nil, code); err != nil {
 			return err

@@ -78,7 +78,7 @@ func APIMarkdown(ctx context.Context, o *openapi.Operation) string {
 		}
 		v.Side = openapi.ExRequest
 		schemaFieldsMD(&b, v, e.Body.Sub("content").Sub(e.Media[0]).Get("schema"), "", 0)
-		exampleMD(&b, "Example", e.Example)
+		exampleMD(&b, "Example", e.Example, v.Work)
 	}
 	if rs := o.Op.Sub("responses"); rs != nil && len(rs.Keys) > 0 {
 		b.WriteString("## Responses\n\n")
@@ -96,11 +96,20 @@ func APIMarkdown(ctx context.Context, o *openapi.Operation) string {
 				m := c.Sub(c.Keys[0])
 				b.WriteString("`" + c.Keys[0] + "`\n\n")
 				schemaFieldsMD(&b, v, m.Get("schema"), "", 0)
-				exampleMD(&b, "Example", openapi.MediaExample(v, m))
+				exampleMD(&b, "Example", openapi.MediaExample(v, m), v.Work)
 			}
 		}
 	}
+	truncatedMD(&b, v.Work)
 	return b.String()
+}
+
+// truncatedMD says that fields or examples were left out because the
+// page reached openapi.PageBytes.
+func truncatedMD(b *strings.Builder, work *openapi.Work) {
+	if work.Truncated > 0 {
+		b.WriteString("_Truncated: the schemas are too large to show in full here._\n")
+	}
 }
 
 // schemaFieldsMD lists an object schema's properties, nesting one level.
@@ -118,7 +127,13 @@ func schemaFieldsMD(b *strings.Builder, v *openapi.View, schema any, indent stri
 		for _, r := range f.Required {
 			req = req || r == k
 		}
+		if v.Work.Full() {
+			v.Work.Truncate()
+			continue
+		}
+		n := b.Len()
 		fieldMD(b, indent, k, v.TypeLabel(pf), req, pf.O.Str("description"))
+		v.Work.Wrote(b.Len() - n)
 		if !pf.Cyclic && (len(pf.Props.Keys) > 0 || openapi.IsArray(pf.O)) {
 			schemaFieldsMD(b, v, f.Props.Get(k), indent+"  ", depth+1)
 		}
@@ -141,11 +156,16 @@ func fieldMD(b *strings.Builder, indent, name, typ string, required bool, desc s
 	b.WriteString("\n")
 }
 
-func exampleMD(b *strings.Builder, label string, ex any) {
+func exampleMD(b *strings.Builder, label string, ex any, work *openapi.Work) {
 	if ex == nil {
 		return
 	}
 	s := openapi.Pretty(ex)
+	if !work.Fits(len(s)) {
+		work.Truncate()
+		return
+	}
+	work.Wrote(len(s))
 	fence := "```"
 	for strings.Contains(s, fence) {
 		fence += "`"
@@ -173,6 +193,7 @@ func SchemaMarkdown(ctx context.Context, r *openapi.SchemaRef) string {
 	}
 	b.WriteString("## Fields\n\n")
 	schemaFieldsMD(&b, v, ref, "", 0)
-	exampleMD(&b, "Example", v.Example(ref, 0))
+	exampleMD(&b, "Example", v.Example(ref, 0), v.Work)
+	truncatedMD(&b, v.Work)
 	return b.String()
 }

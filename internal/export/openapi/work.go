@@ -10,6 +10,14 @@ import "context"
 // specs we measured spend a few thousand steps.
 const PageWork = 50_000
 
+// PageBytes bounds what the schemas of one page may add to it: the
+// fields of its reference and its request and response examples. Steps
+// do not bound bytes: a 2 KB description on a schema that 100 fields
+// reference is 100 steps and 200 KB, and a 47 KB spec made 4.8 MB pages.
+// Past the bound the page leaves the rest out with a note. The page's
+// Markdown copy (machines) has a bound of its own of the same size.
+const PageBytes = 256 << 10
+
 // checkEvery is how many steps pass between looks at the context: a step
 // is well under a microsecond, so a cancelled export stops a page within
 // milliseconds.
@@ -25,6 +33,11 @@ type Work struct {
 	stopped bool
 	// Cut counts the schemas shown by name because the work stopped.
 	Cut int
+	// bytes is what the page may still write (PageBytes at the start).
+	bytes int
+	// Truncated counts the fields and examples left out because the
+	// page's output reached PageBytes.
+	Truncated int
 }
 
 // NewWork returns a budget of steps for one page, stopped early when ctx
@@ -33,7 +46,28 @@ func NewWork(ctx context.Context, steps int) *Work {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &Work{ctx: ctx, left: steps}
+	return &Work{ctx: ctx, left: steps, bytes: PageBytes}
+}
+
+// Wrote spends n bytes of the page's output.
+func (w *Work) Wrote(n int) {
+	if w != nil {
+		w.bytes -= n
+	}
+}
+
+// Fits reports whether n more bytes stay within the page's bound.
+func (w *Work) Fits(n int) bool { return w == nil || n <= w.bytes }
+
+// Full reports whether the page's output has reached PageBytes; a
+// caller that then leaves something out counts it with Truncate.
+func (w *Work) Full() bool { return w != nil && w.bytes <= 0 }
+
+// Truncate counts one field or example left out because the page is full.
+func (w *Work) Truncate() {
+	if w != nil {
+		w.Truncated++
+	}
 }
 
 // spend takes one step; false once the work has stopped.
