@@ -71,7 +71,7 @@ func (r *staticExportBundleResource) Schema(_ context.Context, _ resource.Schema
 				Optional:   true,
 				Computed:   true,
 				Default:    stringdefault.StaticString(DefaultRenewBefore),
-				Validators: []validator.String{tfvalue.DurationValidator{}},
+				Validators: []validator.String{tfvalue.DurationValidator{Positive: true}},
 			},
 			"bundle_url": schema.StringAttribute{
 				MarkdownDescription: "Presigned link to the bundle archive. It is a credential: anyone holding it can download the bundle until `expires_at`.",

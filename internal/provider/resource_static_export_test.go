@@ -258,6 +258,33 @@ func TestAccStaticExport_domainMustBeAHostname(t *testing.T) {
 	}
 }
 
+// The reason is given once: the API's rule says what a domain must be,
+// and nothing repeats it after a semicolon.
+func TestAccStaticExport_invalidDomainSaysItOnce(t *testing.T) {
+	t.Parallel()
+	env := newAccEnv(t)
+	env.expectError(t, env.config(exportConfig("https://docs.acme.test", "a")),
+		`(?s)Invalid Domain.*domain\s+"https://docs.acme.test"\s+must\s+be\s+a\s+hostname\s+without\s+a\s+scheme\.\n`, true)
+}
+
+// A timeout that is not a positive duration fails the plan, before any
+// export starts, and Terraform shows the timeouts line of the resource.
+func TestAccStaticExport_timeoutMustBePositive(t *testing.T) {
+	t.Parallel()
+	env := newAccEnv(t)
+	for name, value := range map[string]string{"negative": "-5m", "zero": "0s", "not a duration": "soon"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			env.expectError(t, env.config(fmt.Sprintf(`
+resource "docsadmin_static_export" "docs" {
+  domain   = %q
+  timeouts = { create = %q }
+}
+`, env.Domain, value)), `(?s)Invalid Timeout.*\d+:\s+timeouts = \{ create = "`+regexp.QuoteMeta(value)+`" \}.*timeouts\.create`, true)
+		})
+	}
+}
+
 func TestAccStaticExport_createTimeout(t *testing.T) {
 	t.Parallel()
 	env := newAccEnv(t)
