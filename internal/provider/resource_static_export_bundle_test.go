@@ -154,6 +154,19 @@ func TestAccStaticExportBundle_renewBeforeMustBeADuration(t *testing.T) {
 	env.expectError(t, env.config(bundleConfig(env.Domain, "a while")), `(?s)Invalid Duration.*renew_before`, true)
 }
 
+// A renew_before of no time or less is refused at plan time, on its line.
+func TestAccStaticExportBundle_renewBeforeMustBePositive(t *testing.T) {
+	t.Parallel()
+	env := newAccEnv(t)
+	for value, why := range map[string]string{"-5m": "is negative", "0s": "is no time at all"} {
+		t.Run(value, func(t *testing.T) {
+			t.Parallel()
+			env.expectError(t, env.config(bundleConfig(env.Domain, value)),
+				`(?s)Invalid Duration.*renew_before = "`+value+`".*`+value+` `+why, true)
+		})
+	}
+}
+
 func TestRenewalDue(t *testing.T) {
 	exp := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	expires := types.StringValue(exp.Format(time.RFC3339))
