@@ -29,6 +29,7 @@ const keyCheckJobID = "credential-check"
 type serverClock struct {
 	skew atomic.Int64 // a time.Duration: server minus local
 	seen atomic.Bool  // whether any answer carried a Date
+	date atomic.Int64 // the latest Date, in Unix seconds
 }
 
 // observeDate records the skew that an answer's Date header shows, taking
@@ -39,6 +40,7 @@ func (c *Client) observeDate(ctx context.Context, header http.Header, sent, rece
 	if err != nil {
 		return // no Date, or not one a server should send: keep what we had
 	}
+	c.server.date.Store(date.Unix())
 	local := sent.Add(received.Sub(sent) / 2)
 	// Date truncates to the second: its middle is the better estimate.
 	skew := date.Add(500 * time.Millisecond).Sub(local)
@@ -94,9 +96,14 @@ func (c *Client) CheckKey(ctx context.Context) error {
 }
 
 // LinkLifetime is how long a link the server has just granted lives, by
-// the server's clock: its expiry less ServerNow. The server grants every
-// link the same lifetime, so this tells what a renew_before must stay
-// under.
+// the server's clock: its expiry less the Date of the answer that brought
+// it (both whole seconds, so a slow answer does not shorten it), or less
+// ServerNow without one. The server grants every link the same lifetime,
+// so this tells what a renew_before must stay under. Call it right after
+// GenerateBundle: a later answer moves the Date.
 func (c *Client) LinkLifetime(b api.Bundle) time.Duration {
+	if d := c.server.date.Load(); d != 0 {
+		return b.ExpiresAt.Sub(time.Unix(d, 0)).Round(time.Second)
+	}
 	return b.ExpiresAt.Sub(c.ServerNow()).Round(time.Second)
 }

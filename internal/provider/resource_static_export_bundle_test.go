@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -162,7 +163,7 @@ func TestAccStaticExportBundle_renewBeforeMustBePositive(t *testing.T) {
 		t.Run(value, func(t *testing.T) {
 			t.Parallel()
 			env.expectError(t, env.config(bundleConfig(env.Domain, value)),
-				`(?s)Invalid Duration.*renew_before = "`+value+`".*`+value+` `+why, true)
+				`(?s)Invalid Duration.*renew_before = "`+value+`".*`+value+`\s+`+strings.ReplaceAll(why, " ", `\s+`), true)
 		})
 	}
 }

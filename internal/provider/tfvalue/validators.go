@@ -33,7 +33,7 @@ func (HostnameValidator) Description(context.Context) string {
 func (v HostnameValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 // ValidateString adds an attribute error for a set, known value it refuses.
-func (v HostnameValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (HostnameValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
