@@ -214,7 +214,7 @@ func (p *docsadminProvider) Configure(ctx context.Context, req provider.Configur
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := &providerData{Client: c, ProjectID: valueOrEnv(cfg.ProjectID, EnvProjectID), Clock: p.clock}
+	data := &providerData{Client: c, ProjectID: valueOrEnv(cfg.ProjectID, EnvProjectID)}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.EphemeralResourceData = data
