@@ -55,31 +55,21 @@ resource "docsadmin_static_export_rollout" "site" {
   job_id          = docsadmin_static_export.site.id
 }
 
-# A link to download the bundle by hand (scripts/demo.sh does). This
-# resource stores the link in state; the rollout above does not need it.
-resource "docsadmin_static_export_bundle" "site" {
-  job_id       = docsadmin_static_export.site.id
-  renew_before = "15m"
-}
-
 output "job_id" {
-  value = docsadmin_static_export.site.id
+  description = "The export job; `make demo` asks the API for a download link to it."
+  value       = docsadmin_static_export.site.id
 }
 
 output "page_count" {
   value = docsadmin_static_export.site.page_count
 }
 
-output "bundle_url" {
-  description = "Presigned download link; a credential until it expires."
-  value       = docsadmin_static_export_bundle.site.bundle_url
-  sensitive   = true
+output "content_version" {
+  description = "Content version of the export: what the rollout pins the release to."
+  value       = docsadmin_static_export.site.content_version
 }
 
-output "bundle_expires_at" {
-  value = docsadmin_static_export_bundle.site.expires_at
-}
-
-output "bundle_size_bytes" {
-  value = docsadmin_static_export_bundle.site.size_bytes
-}
+# A download link for scripts belongs in an ephemeral resource, opened for
+# one run and never stored, feeding a write-only argument such as the
+# rollout's bundle_url_wo (examples/ephemeral-resources). The rollout above
+# needs no link at all: with job_id it fetches and renews its own.

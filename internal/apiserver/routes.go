@@ -115,7 +115,7 @@ func (s *Server) routes() http.Handler {
 	if s.control != nil {
 		h = s.control.JournalRequests(h, PathMetrics)
 	}
-	return httpapi.LogAndRecover(s.log, s.serveError, httpapi.CORS(s.corsAllowed, s.serveError, h))
+	return httpapi.Date(s.clock, httpapi.LogAndRecover(s.log, s.serveError, httpapi.CORS(s.corsAllowed, s.serveError, h)))
 }
 
 // corsAllowed reports whether browsers on origin may call the API.

@@ -80,6 +80,7 @@ type Client struct {
 	clock  clock.Clock
 	sleep  func(context.Context, time.Duration) error
 	jitter func() float64
+	server serverClock
 }
 
 // New checks cfg and returns a client; it does not contact the server.
@@ -163,6 +164,8 @@ type call struct {
 	// POST is retried after a 5xx or a transport error, because the
 	// server then answers a repeat with the job the first one created.
 	idempotencyKey string
+	// noRetry makes one attempt whatever MaxRetries says (CheckKey).
+	noRetry bool
 }
 
 func (c *Client) do(ctx context.Context, cl call) error {
@@ -175,8 +178,11 @@ func (c *Client) do(ctx context.Context, cl call) error {
 		if cl.idempotencyKey != "" {
 			req.SetHeader(api.IdempotencyHeader, cl.idempotencyKey)
 		}
-		start := time.Now()
+		start, sent := time.Now(), c.clock.Now()
 		resp, err := req.Execute(cl.method, cl.pattern)
+		if err == nil {
+			c.observeDate(ctx, resp.Header(), sent, c.clock.Now())
+		}
 		fields := map[string]any{"method": cl.method, "path": path, "attempt": attempt + 1,
 			"duration_ms": time.Since(start).Milliseconds()}
 
@@ -226,7 +232,7 @@ func (c *Client) do(ctx context.Context, cl call) error {
 				wait = apiErr.RetryAfter
 			}
 		}
-		if attempt >= c.cfg.MaxRetries {
+		if attempt >= c.cfg.MaxRetries || cl.noRetry {
 			return failure
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {

@@ -64,3 +64,22 @@ func BundleVersion(ctx context.Context, b api.Bundle, download *http.Client) (st
 	}
 	return m.Version, nil
 }
+
+// BundleManifest returns the manifest of a completed job's bundle, which
+// says what the job exported (domain, version label, files) where the
+// job's status does not. It asks for a fresh link and downloads only the
+// head of the archive, with download (nil: a client with a 30 s timeout).
+func (c *Client) BundleManifest(ctx context.Context, jobID string, download *http.Client) (*bundle.Manifest, error) {
+	b, err := c.GenerateBundle(ctx, jobID)
+	if err != nil {
+		return nil, err
+	}
+	if download == nil {
+		download = &http.Client{Timeout: manifestTimeout}
+	}
+	m, err := bundle.FetchManifest(ctx, download, b.BundleURL)
+	if err != nil {
+		return nil, fmt.Errorf("manifest of static export job %s: %w", jobID, err)
+	}
+	return m, nil
+}

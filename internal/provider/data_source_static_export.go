@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -19,8 +20,9 @@ import (
 )
 
 var (
-	_ datasource.DataSource              = &staticExportDataSource{}
-	_ datasource.DataSourceWithConfigure = &staticExportDataSource{}
+	_ datasource.DataSource                     = &staticExportDataSource{}
+	_ datasource.DataSourceWithConfigure        = &staticExportDataSource{}
+	_ datasource.DataSourceWithConfigValidators = &staticExportDataSource{}
 )
 
 // NewStaticExportDataSource returns the docsadmin_static_export data source.
@@ -35,9 +37,21 @@ func (d *staticExportDataSource) Metadata(_ context.Context, req datasource.Meta
 func (d *staticExportDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A static export job started elsewhere, for example by a CI pipeline. With `wait = true` the read " +
-			"polls until the job is `completed` or `failed`, so its `id` can feed `docsadmin_static_export_rollout.job_id`.",
+			"polls until the job is `completed` or `failed`, so its `job_id` can feed `docsadmin_static_export_rollout.job_id`.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{MarkdownDescription: "The job ID (`jobId`).", Required: true},
+			"job_id": schema.StringAttribute{
+				MarkdownDescription: "The job ID (`jobId`), as `job_id` of the rollout resource and of the resources' identity. " +
+					"Exactly one of `job_id` and `id` is set.",
+				Optional: true,
+				Computed: true,
+			},
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The job ID; the same as `job_id`, which replaces it as an argument.",
+				Optional:            true,
+				Computed:            true,
+				DeprecationMessage: "Set job_id instead of id: job_id is what the rollout resource and the resources' " +
+					"identity call the job. id stays readable and equals job_id.",
+			},
 			"wait": schema.BoolAttribute{
 				MarkdownDescription: "Poll until the job is `completed` or `failed` before returning. Bounded by `timeouts.read` " +
 					"(default 30m). A failed job is a result (see `error`), not an error.",
@@ -64,9 +78,14 @@ func (d *staticExportDataSource) Schema(ctx context.Context, _ datasource.Schema
 			},
 			"created_at": schema.StringAttribute{MarkdownDescription: "When the job was created (RFC 3339).", Computed: true},
 			"updated_at": schema.StringAttribute{MarkdownDescription: "When the job last changed (RFC 3339).", Computed: true},
-			"timeouts":   timeouts.Attributes(ctx),
+			"timeouts":   tfvalue.DataSourceTimeouts(ctx),
 		},
 	}
+}
+
+// ConfigValidators asks for exactly one of job_id and the deprecated id.
+func (d *staticExportDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("job_id"), path.MatchRoot("id"))}
 }
 
 func (d *staticExportDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
@@ -79,7 +98,12 @@ func (d *staticExportDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	id := m.ID.ValueString()
+	idAttr := path.Root("job_id")
+	if m.JobID.IsNull() {
+		idAttr, m.JobID = path.Root("id"), m.ID
+	}
+	m.ID = m.JobID
+	id := m.JobID.ValueString()
 	var job api.ExportJob
 	var err error
 	if m.Wait.ValueBool() {
@@ -112,7 +136,7 @@ func (d *staticExportDataSource) Read(ctx context.Context, req datasource.ReadRe
 		job, err = d.data.Client.GetExport(ctx, id)
 	}
 	if errors.Is(err, client.ErrNotFound) {
-		resp.Diagnostics.AddAttributeError(path.Root("id"), "Static Export Not Found",
+		resp.Diagnostics.AddAttributeError(idAttr, "Static Export Not Found",
 			fmt.Sprintf("No static export job %q exists (jobs are kept for a limited time): %s", id, err))
 		return
 	}
@@ -140,6 +164,7 @@ func nullIfEmpty(s string) types.String {
 }
 
 type staticExportDataModel struct {
+	JobID          types.String   `tfsdk:"job_id"`
 	ID             types.String   `tfsdk:"id"`
 	Wait           types.Bool     `tfsdk:"wait"`
 	Status         types.String   `tfsdk:"status"`

@@ -49,12 +49,12 @@ func TestAccStaticExportDataSource_waitsForTheOutcome(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: env.config(fmt.Sprintf(`
 data "docsadmin_static_export" "done" {
-  id   = %q
+  job_id = %q
   wait = true
 }
 
 data "docsadmin_static_export" "failed" {
-  id   = %q
+  job_id = %q
   wait = true
 }
 `, done.JobID, failed.JobID)),
@@ -86,9 +86,53 @@ func TestAccStaticExportDataSource_waitTimesOut(t *testing.T) {
 	running = env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain}).JobID
 	env.expectError(t, env.config(fmt.Sprintf(`
 data "docsadmin_static_export" "job" {
-  id       = %q
+  job_id   = %q
   wait     = true
   timeouts = { read = "2s" }
 }
 `, running)), `(?s)Timed Out Waiting for Static Export.*`+running+`.*"running".*timeouts.read`, false)
+}
+
+// job_id names the job as the rollout and the identity do; the deprecated
+// id still works and reads the same; exactly one of them is set.
+func TestAccStaticExportDataSource_jobID(t *testing.T) {
+	t.Parallel()
+	env := newAccEnv(t)
+	job := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
+	const byJobID, byID = "data.docsadmin_static_export.by_job_id", "data.docsadmin_static_export.by_id"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(fmt.Sprintf(`
+data "docsadmin_static_export" "both" {
+  job_id = %[1]q
+  id     = %[1]q
+}
+`, job.JobID)),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination.*job_id`),
+			},
+			{
+				Config:      env.config(`data "docsadmin_static_export" "neither" {}`),
+				ExpectError: regexp.MustCompile(`(?s)Missing Attribute Configuration.*job_id`),
+			},
+			{
+				Config: env.config(fmt.Sprintf(`
+data "docsadmin_static_export" "by_job_id" {
+  job_id = %[1]q
+}
+
+data "docsadmin_static_export" "by_id" {
+  id = %[1]q
+}
+`, job.JobID)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(byJobID, tfjsonpath.New("status"), knownvalue.StringExact("completed")),
+					statecheck.ExpectKnownValue(byJobID, tfjsonpath.New("id"), knownvalue.StringExact(job.JobID)),
+					statecheck.ExpectKnownValue(byID, tfjsonpath.New("job_id"), knownvalue.StringExact(job.JobID)),
+					statecheck.ExpectKnownValue(byID, tfjsonpath.New("status"), knownvalue.StringExact("completed")),
+				},
+			},
+		},
+	})
 }

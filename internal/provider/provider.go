@@ -5,6 +5,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -23,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
@@ -163,6 +166,10 @@ func (p *docsadminProvider) Configure(ctx context.Context, req provider.Configur
 	if apiKey == "" {
 		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Missing Admin API Key",
 			"Set api_key in the provider block or the "+EnvAPIKey+" environment variable.")
+	} else if err := api.CheckKeyShape(apiKey); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Malformed Admin API Key",
+			"The key "+keySource(cfg.APIKey)+" cannot be an admin API key: "+err.Error()+
+				". Check that it was copied whole, without quotes, spaces or \"Bearer \".")
 	}
 	timeout := client.DefaultTimeout
 	if s := cfg.RequestTimeout.ValueString(); s != "" {
@@ -203,11 +210,39 @@ func (p *docsadminProvider) Configure(ctx context.Context, req provider.Configur
 		return
 	}
 	tflog.Debug(ctx, "configured admin API client", map[string]any{"base_url": redact.URL(baseURL)})
-	data := &providerData{Client: c, ProjectID: valueOrEnv(cfg.ProjectID, EnvProjectID), Clock: p.clock}
+	checkKey(ctx, c, keySource(cfg.APIKey), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	data := &providerData{Client: c, ProjectID: valueOrEnv(cfg.ProjectID, EnvProjectID)}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.EphemeralResourceData = data
 	resp.ActionData = data
+}
+
+// checkKey asks the server, once per provider instance (Configure runs
+// once), whether it accepts the key, so that a wrong key fails the plan
+// instead of the apply. A server that cannot be reached now is not an
+// error: the plan may not need it, and the calls that do will say so.
+func checkKey(ctx context.Context, c *client.Client, source string, diags *diag.Diagnostics) {
+	err := c.CheckKey(ctx)
+	switch {
+	case errors.Is(err, client.ErrKeyRejected):
+		diags.AddAttributeError(path.Root("api_key"), "Invalid Admin API Key",
+			"The server refused the key "+source+": "+err.Error())
+	case err != nil:
+		tflog.Warn(ctx, "could not check the API key: the server did not answer", map[string]any{"error": err.Error()})
+	}
+}
+
+// keySource says where the API key came from, for a diagnostic that
+// must not show the key itself.
+func keySource(v types.String) string {
+	if v.ValueString() != "" {
+		return "set in api_key"
+	}
+	return "from " + EnvAPIKey
 }
 
 func valueOrEnv(v types.String, env string) string {

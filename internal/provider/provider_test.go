@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net"
 	"regexp"
 	"testing"
 
@@ -84,20 +85,68 @@ func TestAccProvider_settingsFromEnvironment(t *testing.T) {
 	env.expectError(t, `data "docsadmin_static_export" "x" { id = "se_missing" }`, `Static Export Not Found`, false)
 }
 
-func TestAccProvider_badKeyReportsUnauthorized(t *testing.T) {
+// wrongKey has the shape of an admin key, so only the server can refuse it.
+const wrongKey = "dak_0123456789abcdefWRONG"
+
+// A key the server refuses fails the plan, on api_key, before any apply
+// could start an export.
+func TestAccProvider_wrongKeyFailsThePlan(t *testing.T) {
 	t.Parallel()
 	env := newAccEnv(t)
 	env.expectError(t, fmt.Sprintf(`
 provider "docsadmin" {
-  base_url    = %q
-  api_key     = "dak_wrong"
-  max_retries = 0
+  base_url = %q
+  api_key  = %q
+}
+`, env.URL, wrongKey)+exportConfig(env.Domain, "a"), `(?s)Invalid Admin API Key.*api_key.*401 invalid admin API key`, true)
 }
 
-data "docsadmin_static_export" "x" {
-  id = "se_1"
+// A key that cannot be any server's is an attribute error without asking
+// one: here there is no server at all. The key is never shown.
+func TestAccProvider_malformedKeyIsAnAttributeError(t *testing.T) {
+	t.Parallel()
+	newAccEnv(t) // skips without Terraform
+	env := &accEnv{factories: map[string]func() (tfprotov6.ProviderServer, error){
+		"docsadmin": providerserver.NewProtocol6WithError(New("test")()),
+	}}
+	for name, key := range map[string]string{"bearer": "Bearer dak_0123456789abcdefgh", "short": "dak_secret",
+		"no prefix": "0123456789abcdefghijk"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			env.expectError(t, fmt.Sprintf("provider \"docsadmin\" {\n  base_url = %q\n  api_key  = %q\n}\n", closedURL(t), key)+
+				exportConfig(apiservertest.Domain, "a"), `(?s)Malformed Admin API Key.*api_key.*<prefix>_<secret>`, true)
+		})
+	}
 }
-`, env.URL), `(?s)Unable to Read Static Export.*401`, false)
+
+// A server that cannot be reached at plan time does not fail a plan that
+// does not need it: the key is checked when the server answers.
+func TestAccProvider_unreachableServerIsNotAPlanError(t *testing.T) {
+	t.Parallel()
+	env := newAccEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf("provider \"docsadmin\" {\n  base_url = %q\n  api_key  = %q\n}\n", closedURL(t), env.Key) +
+				exportConfig(env.Domain, "a"),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		}},
+	})
+}
+
+// closedURL is the URL of a loopback port nothing listens on.
+func closedURL(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return "http://" + addr
 }
 
 func TestAccProvider_invalidSettingsPointAtTheAttribute(t *testing.T) {

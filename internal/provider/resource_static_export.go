@@ -120,7 +120,7 @@ func (r *staticExportResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Computed:            true,
 				PlanModifiers:       keep,
 			},
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true}),
+			"timeouts": tfvalue.ResourceTimeouts(ctx, timeouts.Opts{Create: true}),
 		},
 	}
 }

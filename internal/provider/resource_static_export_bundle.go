@@ -71,7 +71,7 @@ func (r *staticExportBundleResource) Schema(_ context.Context, _ resource.Schema
 				Optional:   true,
 				Computed:   true,
 				Default:    stringdefault.StaticString(DefaultRenewBefore),
-				Validators: []validator.String{tfvalue.DurationValidator{}},
+				Validators: []validator.String{tfvalue.DurationValidator{Positive: true}},
 			},
 			"bundle_url": schema.StringAttribute{
 				MarkdownDescription: "Presigned link to the bundle archive. It is a credential: anyone holding it can download the bundle until `expires_at`.",
@@ -90,8 +90,9 @@ func (r *staticExportBundleResource) Schema(_ context.Context, _ resource.Schema
 				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
 			"ready_for_renewal": schema.BoolAttribute{
-				MarkdownDescription: "Whether the link is within `renew_before` of expiring. Refreshed on every read; " +
-					"`true` in a plan that renews the link and in the state that apply writes, until the next refresh.",
+				MarkdownDescription: "Whether the link is within `renew_before` of expiring: `true` in a plan that renews the " +
+					"link and in the state that apply writes, until a refresh finds the new link fresh. Passing time alone does " +
+					"not change it on refresh (that would show as a change outside of Terraform); the plan decides renewal.",
 				Computed: true,
 			},
 		},
@@ -100,6 +101,17 @@ func (r *staticExportBundleResource) Schema(_ context.Context, _ resource.Schema
 
 func (r *staticExportBundleResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = providerdata.Configured(req.ProviderData, &resp.Diagnostics)
+}
+
+// linkNow is the time a link's expiry is measured against: the server's,
+// which signs the link and refuses it once expired, as the Date of its
+// latest answer shows it (client.ServerNow). The provider's own clock may
+// be behind the server's, and a link it thinks fresh already answers 403.
+func linkNow(ctx context.Context, d *providerData) time.Time {
+	if skew := d.Client.Skew(); skew != 0 {
+		tflog.Debug(ctx, "deciding bundle link renewal by the server's clock", map[string]any{"skew_ms": skew.Milliseconds()})
+	}
+	return d.Client.ServerNow()
 }
 
 // renewalDue reports whether a link expiring at expiresAt must be renewed
@@ -142,7 +154,10 @@ func (r *staticExportBundleResource) ModifyPlan(ctx context.Context, req resourc
 	if renewBefore.IsUnknown() || planJob.IsUnknown() || !planJob.Equal(stateJob) {
 		return // not decidable yet, or a replacement that generates a new link anyway
 	}
-	due, err := renewalDue(r.data.Clock.Now(), expiresAt, renewBefore.ValueString())
+	if lifetime, ok := linkLifetime(ctx, req.Private); ok {
+		warnRenewBefore(renewBefore, lifetime, &resp.Diagnostics)
+	}
+	due, err := renewalDue(linkNow(ctx, r.data), expiresAt, renewBefore.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
 		return
@@ -174,31 +189,24 @@ func (r *staticExportBundleResource) Create(ctx context.Context, req resource.Cr
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !r.generate(ctx, &plan, &resp.Diagnostics) {
+	lifetime, ok := r.generate(ctx, &plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	due, err := renewalDue(r.data.Clock.Now(), plan.ExpiresAt, plan.RenewBefore.ValueString())
+	due, err := renewalDue(linkNow(ctx, r.data), plan.ExpiresAt, plan.RenewBefore.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
 		return
 	}
 	plan.ReadyForRenewal = types.BoolValue(due)
-	warnIfAlwaysDue(due, plan, resp)
+	warnRenewBefore(plan.RenewBefore, lifetime, &resp.Diagnostics)
+	resp.Diagnostics.Append(setLinkLifetime(ctx, resp.Private, lifetime)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// warnIfAlwaysDue points out a renew_before at least as long as the link's
-// lifetime: every later plan would renew again.
-func warnIfAlwaysDue(due bool, plan staticExportBundleModel, resp *resource.CreateResponse) {
-	if due {
-		resp.Diagnostics.AddAttributeWarning(path.Root("renew_before"), "Bundle Link Renews on Every Plan",
-			"The new link expires at "+plan.ExpiresAt.ValueString()+", which is already within renew_before ("+
-				plan.RenewBefore.ValueString()+"). Shorten renew_before below the server's link lifetime.")
-	}
-}
-
-// generate asks the server for a fresh link and records it in m.
-func (r *staticExportBundleResource) generate(ctx context.Context, m *staticExportBundleModel, diags *diag.Diagnostics) bool {
+// generate asks the server for a fresh link, records it in m, and returns
+// the lifetime the server granted it.
+func (r *staticExportBundleResource) generate(ctx context.Context, m *staticExportBundleModel, diags *diag.Diagnostics) (time.Duration, bool) {
 	b, err := r.data.Client.GenerateBundle(ctx, m.JobID.ValueString())
 	if err != nil {
 		detail := err.Error()
@@ -207,12 +215,12 @@ func (r *staticExportBundleResource) generate(ctx context.Context, m *staticExpo
 			detail += "\n\nThe export job has not completed. Reference the job through docsadmin_static_export, whose creation waits for completion."
 		}
 		diags.AddError("Unable to Generate Bundle Link", detail)
-		return false
+		return 0, false
 	}
 	m.fill(b)
 	tflog.Info(ctx, "generated bundle link", map[string]any{"job_id": b.JobID, "expires_at": m.ExpiresAt.ValueString(),
 		"size_bytes": b.SizeBytes})
-	return true
+	return r.data.Client.LinkLifetime(b), true
 }
 
 func (r *staticExportBundleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -240,13 +248,21 @@ func (r *staticExportBundleResource) Read(ctx context.Context, req resource.Read
 		resp.Diagnostics.AddError("Unable to Read Static Export Bundle", err.Error())
 		return
 	}
-	due, err := renewalDue(r.data.Clock.Now(), expiresAt, renewBefore.ValueString())
+	// ready_for_renewal only settles here, from the true that the apply of
+	// a renewal wrote back to false once the new link is fresh. Time alone
+	// never turns it true on refresh: Terraform would report that as a
+	// change made outside of Terraform, while it is the plan's own
+	// decision, which ModifyPlan shows as the update that renews the link.
+	if !ready.ValueBool() {
+		return
+	}
+	due, err := renewalDue(linkNow(ctx, r.data), expiresAt, renewBefore.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
 		return
 	}
-	if !ready.Equal(types.BoolValue(due)) {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("ready_for_renewal"), due)...)
+	if !due {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("ready_for_renewal"), false)...)
 	}
 }
 
@@ -258,11 +274,15 @@ func (r *staticExportBundleResource) Update(ctx context.Context, req resource.Up
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if plan.BundleURL.IsUnknown() && !r.generate(ctx, &plan, &resp.Diagnostics) {
-		return
+	if plan.BundleURL.IsUnknown() {
+		lifetime, ok := r.generate(ctx, &plan, &resp.Diagnostics)
+		if !ok {
+			return
+		}
+		resp.Diagnostics.Append(setLinkLifetime(ctx, resp.Private, lifetime)...)
 	}
 	if plan.ReadyForRenewal.IsUnknown() {
-		due, err := renewalDue(r.data.Clock.Now(), plan.ExpiresAt, plan.RenewBefore.ValueString())
+		due, err := renewalDue(linkNow(ctx, r.data), plan.ExpiresAt, plan.RenewBefore.ValueString())
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
 			return

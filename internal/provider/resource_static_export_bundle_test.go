@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -152,6 +153,19 @@ func TestAccStaticExportBundle_renewBeforeMustBeADuration(t *testing.T) {
 	t.Parallel()
 	env := newAccEnv(t)
 	env.expectError(t, env.config(bundleConfig(env.Domain, "a while")), `(?s)Invalid Duration.*renew_before`, true)
+}
+
+// A renew_before of no time or less is refused at plan time, on its line.
+func TestAccStaticExportBundle_renewBeforeMustBePositive(t *testing.T) {
+	t.Parallel()
+	env := newAccEnv(t)
+	for value, why := range map[string]string{"-5m": "is negative", "0s": "is no time at all"} {
+		t.Run(value, func(t *testing.T) {
+			t.Parallel()
+			env.expectError(t, env.config(bundleConfig(env.Domain, value)),
+				`(?s)Invalid Duration.*renew_before = "`+value+`".*`+value+`\s+`+strings.ReplaceAll(why, " ", `\s+`), true)
+		})
+	}
 }
 
 func TestRenewalDue(t *testing.T) {

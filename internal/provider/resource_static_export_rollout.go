@@ -75,7 +75,7 @@ func (r *staticExportRolloutResource) Create(ctx context.Context, req resource.C
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	timeout, diags := plan.Timeouts.Create(ctx, DefaultRolloutTimeout)
 	resp.Diagnostics.Append(diags...)
-	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, nil, timeout, &resp.Diagnostics) {
+	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, nil, timeout, resp.Private, &resp.Diagnostics) {
 		save(ctx, &plan, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(setFlag(ctx, resp.Private, writeOnlyCredsKey, kubeblock.WriteOnlyCredentials(ctx, config.Kubernetes))...)
 	}
@@ -88,7 +88,7 @@ func (r *staticExportRolloutResource) Update(ctx context.Context, req resource.U
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 	timeout, diags := plan.Timeouts.Update(ctx, DefaultRolloutTimeout)
 	resp.Diagnostics.Append(diags...)
-	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, &prior, timeout, &resp.Diagnostics) {
+	if !resp.Diagnostics.HasError() && r.apply(ctx, &plan, config, &prior, timeout, resp.Private, &resp.Diagnostics) {
 		save(ctx, &plan, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(setFlag(ctx, resp.Private, writeOnlyCredsKey, kubeblock.WriteOnlyCredentials(ctx, config.Kubernetes))...)
 	}

@@ -72,21 +72,21 @@ func TestAccStaticExport_createImportUpdate(t *testing.T) {
 
 // An export started elsewhere (by CI, say) is imported, and the first
 // apply adopts the configured arguments in place instead of exporting again.
+// importJobStep imports job id as exportAddr with cfg and keeps it in
+// state for the steps after it.
+func importJobStep(cfg, id string) resource.TestStep {
+	return resource.TestStep{Config: cfg, ResourceName: exportAddr, ImportState: true, ImportStateId: id, ImportStatePersist: true}
+}
+
 func TestAccStaticExport_importAdoptsConfiguration(t *testing.T) {
 	t.Parallel()
 	env := newAccEnv(t)
-	job := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
+	job := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain, Version: "2026-01"})
 	cfg := env.config(exportConfig(env.Domain, "a"))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: env.factories,
 		Steps: []resource.TestStep{
-			{
-				Config:             cfg,
-				ResourceName:       exportAddr,
-				ImportState:        true,
-				ImportStateId:      job.JobID,
-				ImportStatePersist: true,
-			},
+			importJobStep(cfg, job.JobID),
 			{
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -97,6 +97,35 @@ func TestAccStaticExport_importAdoptsConfiguration(t *testing.T) {
 					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("domain"), knownvalue.StringExact(env.Domain)),
 					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("status"), knownvalue.StringExact("completed")),
 				},
+			},
+		},
+	})
+}
+
+// A configuration that contradicts the imported job is not adopted: each
+// contradiction (domain, version, paths) is an error on its attribute,
+// taken from what the job's bundle says it exported.
+func TestAccStaticExport_importRefusesAContradictingConfiguration(t *testing.T) {
+	t.Parallel()
+	env := newAccEnv(t)
+	job := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain, Version: "2026-01"})
+	cfg := env.config(`
+resource "docsadmin_static_export" "docs" {
+  domain  = "docs.other.test"
+  version = "2025-12"
+  paths   = ["no/such/page"]
+}
+`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: env.factories,
+		Steps: []resource.TestStep{
+			importJobStep(cfg, job.JobID),
+			{
+				Config: cfg,
+				ExpectError: regexp.MustCompile(`(?s)Configuration Contradicts the Imported Job.*domain\s+= "docs.other.test".*` +
+					`exported domain "` + regexp.QuoteMeta(env.Domain) + `".*` +
+					`Configuration Contradicts the Imported Job.*version\s+= "2025-12".*exported\s+version\s+"2026-01".*` +
+					`Configuration Contradicts the Imported Job.*paths\s+= \["no/such/page"\].*did\s+not\s+export\s+no/such/page`),
 			},
 		},
 	})
@@ -254,6 +283,33 @@ func TestAccStaticExport_domainMustBeAHostname(t *testing.T) {
 		t.Run(domain, func(t *testing.T) {
 			t.Parallel()
 			env.expectError(t, env.config(exportConfig(domain, "a")), `(?s)Invalid Domain.*domain`, true)
+		})
+	}
+}
+
+// The reason is given once: the API's rule says what a domain must be,
+// and nothing repeats it after a semicolon.
+func TestAccStaticExport_invalidDomainSaysItOnce(t *testing.T) {
+	t.Parallel()
+	env := newAccEnv(t)
+	env.expectError(t, env.config(exportConfig("https://docs.acme.test", "a")),
+		`(?s)Invalid Domain.*domain\s+"https://docs.acme.test"\s+must\s+be\s+a\s+hostname\s+without\s+a\s+scheme\.\n`, true)
+}
+
+// A timeout that is not a positive duration fails the plan, before any
+// export starts, and Terraform shows the timeouts line of the resource.
+func TestAccStaticExport_timeoutMustBePositive(t *testing.T) {
+	t.Parallel()
+	env := newAccEnv(t)
+	for name, value := range map[string]string{"negative": "-5m", "zero": "0s", "not a duration": "soon"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			env.expectError(t, env.config(fmt.Sprintf(`
+resource "docsadmin_static_export" "docs" {
+  domain   = %q
+  timeouts = { create = %q }
+}
+`, env.Domain, value)), `(?s)Invalid Timeout.*\d+:\s+timeouts = \{ create = "`+regexp.QuoteMeta(value)+`" \}.*timeouts\.create`, true)
 		})
 	}
 }

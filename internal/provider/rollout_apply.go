@@ -25,7 +25,7 @@ import (
 // config carries bundle_url_wo, which plan and state never hold; prior is
 // the state an update starts from, nil on create.
 func (r *staticExportRolloutResource) apply(ctx context.Context, m *staticExportRolloutModel, config staticExportRolloutModel,
-	prior *staticExportRolloutModel, timeout time.Duration, diags *diag.Diagnostics) bool {
+	prior *staticExportRolloutModel, timeout time.Duration, private privateState, diags *diag.Diagnostics) bool {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	// The configuration's kubernetes block holds the write-only
@@ -36,7 +36,7 @@ func (r *staticExportRolloutResource) apply(ctx context.Context, m *staticExport
 	if !ok {
 		return false
 	}
-	link, ok := r.link(ctx, m, config, prior, roller, diags)
+	link, ok := r.link(ctx, m, config, prior, roller, private, diags)
 	if !ok {
 		return false
 	}
@@ -89,7 +89,7 @@ func (r *staticExportRolloutResource) apply(ctx context.Context, m *staticExport
 // value that differs on every run (an ephemeral link) or is left out of
 // the configuration between versions never replaces it unasked.
 func (r *staticExportRolloutResource) link(ctx context.Context, m *staticExportRolloutModel, config staticExportRolloutModel,
-	prior *staticExportRolloutModel, roller *rollout.Roller, diags *diag.Diagnostics) (string, bool) {
+	prior *staticExportRolloutModel, roller *rollout.Roller, private privateState, diags *diag.Diagnostics) (string, bool) {
 	keep := false
 	switch m.source() {
 	case sourceURL:
@@ -138,6 +138,9 @@ func (r *staticExportRolloutResource) link(ctx context.Context, m *staticExportR
 		return "", false
 	}
 	m.ExpiresAt = tfvalue.RFC3339(b.ExpiresAt)
+	// Kept for the plans to come, which warn when renew_before is not
+	// shorter than it (warnRenewBefore).
+	diags.Append(setLinkLifetime(ctx, private, r.data.Client.LinkLifetime(b))...)
 	if m.Version.IsUnknown() {
 		v, err := client.BundleVersion(ctx, b, &http.Client{Timeout: manifestTimeout})
 		if err != nil {

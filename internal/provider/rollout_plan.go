@@ -35,6 +35,9 @@ func (r *staticExportRolloutResource) ModifyPlan(ctx context.Context, req resour
 	}
 	if plan.source() == sourceJob {
 		r.planJobLink(ctx, &plan, config, state, &resp.Diagnostics)
+		if lifetime, ok := linkLifetime(ctx, req.Private); ok && state != nil {
+			warnRenewBefore(types.StringValue(renewBefore(plan)), lifetime, &resp.Diagnostics)
+		}
 	} else if config.ExpiresAt.IsNull() {
 		plan.ExpiresAt = types.StringNull() // computed only for job_id
 	}
@@ -94,7 +97,7 @@ func (r *staticExportRolloutResource) planJobLink(ctx context.Context, plan *sta
 		if r.data == nil || plan.RenewBefore.IsUnknown() {
 			return // the provider is not configured yet; the next plan decides
 		}
-		due, err := renewalDue(r.data.Clock.Now(), state.ExpiresAt, renewBefore(*plan))
+		due, err := renewalDue(linkNow(ctx, r.data), state.ExpiresAt, renewBefore(*plan))
 		if err != nil {
 			diags.AddAttributeError(path.Root("renew_before"), "Unable to Decide Bundle Renewal", err.Error())
 			return

@@ -63,7 +63,7 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 				MarkdownDescription: "With `job_id`: how long before `expires_at` a plan renews the link, as a duration such as `15m` or `2h`. " +
 					"Defaults to `" + DefaultRenewBefore + "`.",
 				Optional:   true,
-				Validators: []validator.String{tfvalue.DurationValidator{}},
+				Validators: []validator.String{tfvalue.DurationValidator{Positive: true}},
 			},
 			"bundle_url_wo": schema.StringAttribute{
 				MarkdownDescription: "Write-only presigned bundle link (Terraform 1.11 and later), for links that come from elsewhere, such as " +
@@ -148,7 +148,7 @@ func (r *staticExportRolloutResource) Schema(ctx context.Context, _ resource.Sch
 				MarkdownDescription: "SHA-256 of the release's staticExport values. A change made outside Terraform changes it.",
 				Computed:            true,
 			},
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true}),
+			"timeouts": tfvalue.ResourceTimeouts(ctx, timeouts.Opts{Create: true, Update: true}),
 		},
 		Blocks: map[string]schema.Block{"kubernetes": kubeblock.Block()},
 	}

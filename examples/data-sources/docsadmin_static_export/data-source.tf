@@ -5,8 +5,8 @@ variable "export_job_id" {
 
 # Waits (up to timeouts.read) until the job is completed or failed.
 data "docsadmin_static_export" "nightly" {
-  id   = var.export_job_id
-  wait = true
+  job_id = var.export_job_id
+  wait   = true
 
   timeouts = {
     read = "20m"

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 )
 
 // ErrorWriter answers err as the server answers every error: the status it
@@ -88,6 +89,22 @@ func LogAndRecover(log hclog.Logger, serveError ErrorWriter, next http.Handler) 
 		}()
 		rec.Header()["X-Content-Type-Options"] = nosniff // canonical key, shared value: no allocation
 		next.ServeHTTP(rec, r)
+	})
+}
+
+// Date stamps every answer's Date header from clk, the clock the server
+// signs links and ages jobs by. Clients compare it with their own clock
+// (client.ServerNow) to decide a link's renewal by the time it expires
+// at; net/http's own Date reads the wall clock, which is the wrong answer
+// once a test or the control plane moves clk. With the wall clock itself
+// there is nothing to correct, and net/http's stamp costs nothing.
+func Date(clk clock.Clock, next http.Handler) http.Handler {
+	if _, wall := clk.(clock.Real); wall || clk == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Date", clk.Now().UTC().Format(http.TimeFormat))
+		next.ServeHTTP(w, r)
 	})
 }
 

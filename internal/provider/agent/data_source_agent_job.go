@@ -87,7 +87,7 @@ func (d *agentJobDataSource) Schema(ctx context.Context, _ datasource.SchemaRequ
 				MarkdownDescription: "When the job was archived (RFC 3339), or null.",
 				Computed:            true,
 			},
-			"timeouts": timeouts.Attributes(ctx),
+			"timeouts": tfvalue.DataSourceTimeouts(ctx),
 		},
 	}
 }

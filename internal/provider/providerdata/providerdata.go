@@ -1,17 +1,17 @@
 // Package providerdata is what the provider hands everything it serves
-// once it is configured: the admin API client, the default project and
-// the clock. It lets the provider's subpackages receive that value
-// without importing the provider.
+// once it is configured: the admin API client (which also tells the
+// server's time, client.ServerNow) and the default project. It lets the
+// provider's subpackages receive that value without importing the
+// provider.
 //
-// It knows the client and the clock, nothing of any resource, data source
-// or action; it never imports the provider or its other subpackages.
+// It knows the client, nothing of any resource, data source or action;
+// it never imports the provider or its other subpackages.
 package providerdata
 
 import (
 	"fmt"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
 
@@ -22,8 +22,6 @@ type Data struct {
 	Client *client.Client
 	// ProjectID is the provider's default project; empty when unset.
 	ProjectID string
-	// Clock is the provider's clock, a test's in acceptance tests.
-	Clock clock.Clock
 }
 
 // Configured unpacks the provider's data in a resource or data source

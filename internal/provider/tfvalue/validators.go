@@ -33,13 +33,14 @@ func (HostnameValidator) Description(context.Context) string {
 func (v HostnameValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 // ValidateString adds an attribute error for a set, known value it refuses.
-func (v HostnameValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (HostnameValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
 	if err := CheckHostname(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Domain",
-			fmt.Sprintf("The %s; it %s.", err, v.Description(ctx)))
+		// CheckHostname's error already says what a domain must be;
+		// Description again would say it twice.
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Domain", fmt.Sprintf("The %s.", err))
 	}
 }
 
@@ -50,12 +51,23 @@ func CheckHostname(h string) error {
 	return err
 }
 
-// DurationValidator accepts a Go duration ("90s", "1h30m") of at least Min.
-type DurationValidator struct{ Min time.Duration }
+// DurationValidator accepts a Go duration ("90s", "1h30m") of at least Min;
+// with Positive, also more than zero. Min zero still refuses a negative
+// duration: no setting of this provider means anything below zero.
+type DurationValidator struct {
+	Min      time.Duration
+	Positive bool
+}
 
 // Description says what the validator accepts.
 func (v DurationValidator) Description(context.Context) string {
-	return fmt.Sprintf("must be a duration such as 15m or 1h30m, at least %s", v.Min)
+	switch {
+	case v.Min > 0:
+		return fmt.Sprintf("must be a duration such as 15m or 1h30m, at least %s", v.Min)
+	case v.Positive:
+		return "must be a positive duration such as 15m or 1h30m"
+	}
+	return "must be a duration such as 15m or 1h30m, not negative"
 }
 
 // MarkdownDescription is Description; it has no markup.
@@ -66,14 +78,26 @@ func (v DurationValidator) ValidateString(ctx context.Context, req validator.Str
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	d, err := time.ParseDuration(req.ConfigValue.ValueString())
-	if err == nil && d < v.Min {
-		err = fmt.Errorf("%s is shorter than %s", d, v.Min)
-	}
-	if err != nil {
+	if err := v.check(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Duration",
 			fmt.Sprintf("The value %s: %s.", v.Description(ctx), err))
 	}
+}
+
+// check parses s and holds it to the bounds.
+func (v DurationValidator) check(s string) error {
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return err
+	case d < 0:
+		return fmt.Errorf("%s is negative", s)
+	case d == 0 && v.Positive:
+		return fmt.Errorf("%s is no time at all", s)
+	case d < v.Min:
+		return fmt.Errorf("%s is shorter than %s", d, v.Min)
+	}
+	return nil
 }
 
 // URLValidator accepts an absolute http(s) URL with a host.
