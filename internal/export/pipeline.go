@@ -128,6 +128,9 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	sec := j.frame.Section(p)
 	ui := j.frame.UI(sec)
 	doc := mdx.PreprocessPageIn(string(p.Body), j.read.loadSnippet, p.File, p.BodyLine, componentLabels(ui))
+	for _, msg := range mdx.Unrendered(string(p.Body), p.BodyLine) {
+		j.warn("%s: %s", p.File, msg)
+	}
 	// The copy is written next to the page; llms-full.txt reads it back.
 	md := j.mach.PageMarkdown(ctx, p)
 	p.Body = nil // the source is no longer needed; large sites free it as they go
