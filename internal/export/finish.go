@@ -28,6 +28,14 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 	for _, f := range j.out.files {
 		written[f.Path] = true
 	}
+	for _, css := range j.frame.CustomCSS {
+		if !written[css] { // a page may have linked it already
+			if err := j.copyFile(css); err != nil {
+				return nil, err
+			}
+			written[css] = true
+		}
+	}
 	gen := []struct {
 		path string
 		make func() ([]byte, error)

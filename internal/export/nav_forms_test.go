@@ -383,3 +383,40 @@ func TestRedirectPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestExport_customCSS: every .css file of the source is linked on every
+// page after the site's stylesheet, as the platform includes them
+// (customize/custom-scripts.mdx), and copied into the bundle; an
+// air-gapped copy keeps nothing from outside it. Before, the bundle
+// linked none of them and pages styled by them came out unstyled.
+func TestExport_customCSS(t *testing.T) {
+	src := mapFS(map[string]string{
+		"docs.json":              `{"navigation": {"pages": ["index", "guides/intro"]}}`,
+		"index.mdx":              "---\ntitle: Home\n---\n\n<div className=\"my-callout\">Styled</div>\n",
+		"guides/intro.mdx":       "---\ntitle: Intro\n---\n\nHello\n",
+		"style.css":              ".my-callout { border-radius: 1rem; background: url(https://cdn.example.com/bg.png); }\n",
+		"themes/extra.CSS":       "h1 { letter-spacing: 0.01em; }\n",
+		"node_modules/x/lib.css": ".vendor {}\n",
+		".hidden/secret.css":     ".no {}\n",
+	})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped})
+	for page, prefix := range map[string]string{"index.html": "", "guides/intro.html": "../"} {
+		got := readOut(t, dir, page)
+		want := `<link rel="stylesheet" href="` + prefix + `_static/style.css"><link rel="stylesheet" href="` + prefix +
+			`style.css"><link rel="stylesheet" href="` + prefix + `themes/extra.CSS">`
+		if !strings.Contains(got, want) {
+			i := strings.Index(got, "_static/style.css")
+			t.Errorf("%s does not link the source's stylesheets in order:\n%s", page, got[max(0, i-60):min(len(got), i+300)])
+		}
+		if strings.Contains(got, "lib.css") || strings.Contains(got, "secret.css") {
+			t.Errorf("%s links a stylesheet of node_modules or a hidden folder", page)
+		}
+	}
+	css := readOut(t, dir, "style.css")
+	if !strings.Contains(css, ".my-callout") || strings.Contains(css, "url(https://cdn.example.com") {
+		t.Errorf("the air-gapped copy of style.css:\n%s", css)
+	}
+	if got := readOut(t, dir, "themes/extra.CSS"); !strings.Contains(got, "letter-spacing") {
+		t.Errorf("themes/extra.CSS: %q", got)
+	}
+}

@@ -34,6 +34,11 @@ type Frame struct {
 	// the bundle: the API playground's servers, when it is enabled.
 	CSPConnect []string
 
+	// CustomCSS are the .css files of the docs source, bundle paths from
+	// the root, linked on every page after the site's own stylesheet (as
+	// the platform includes every .css file of the content directory).
+	CustomCSS []string
+
 	// warn reports what the docs author should know; markdown renders a
 	// docs.json text (the banner) as if written in the page key; offline
 	// takes remote content out of markup of an air-gapped bundle.

@@ -469,7 +469,13 @@ func (f *Frame) Head(b *markup.Builder, u uitext.Text, title, desc string, canon
 	}
 	b.Markup(`<link rel="stylesheet" href="`)
 	b.URL(markup.Path(prefix, "_static/style.css", ""))
-	b.Markup(`"><script>` + csp.ThemeScript + `</script>`)
+	b.Markup(`">`)
+	for _, css := range f.CustomCSS {
+		b.Markup(`<link rel="stylesheet" href="`)
+		b.URL(markup.Path(prefix, css, ""))
+		b.Markup(`">`)
+	}
+	b.Markup(`<script>` + csp.ThemeScript + `</script>`)
 	if f.features["analytics"] {
 		b.Markup(`<script src="`)
 		b.URL(markup.Path(prefix, "_static/analytics.js", ""))
