@@ -22,25 +22,12 @@ var embedKinds = map[string]string{
 // containers hold children that load too; they are judged as a whole.
 var containers = map[string]bool{"iframe": true, "video": true, "audio": true, "object": true, "picture": true, "script": true}
 
+// svgLoads are the SVG elements that load their href (or xlink:href)
+// without a click; an SVG <script> runs it.
+var svgLoads = map[string]bool{"image": true, "use": true, "feimage": true, "script": true}
+
 // loadingLinks are the rel values of <link> that fetch without a click.
 var loadingLinks = []string{"stylesheet", "icon", "preload", "prefetch", "preconnect", "dns-prefetch", "modulepreload", "manifest", "prerender"}
-
-// IsRemote reports whether ref, a URL as written, reaches outside the
-// bundle: protocol-relative or with any scheme but data:.
-func IsRemote(ref string) bool {
-	ref = strings.TrimSpace(ref)
-	return strings.HasPrefix(ref, "//") || markup.Scheme(ref) != "" && !strings.HasPrefix(strings.ToLower(ref), "data:")
-}
-
-// Outside reports whether ref, as a page opened from file:// reads it,
-// leaves the bundle's directory: remote, root-relative (the root of the
-// reader's disk) or a backslashed host (\\host\share, read as //host).
-// The export has already made every root-relative link that names a file
-// of the bundle relative, so what is left here names nothing in it.
-func Outside(ref string) bool {
-	ref = markup.BrowserRef(ref)
-	return IsRemote(ref) || strings.HasPrefix(ref, "/") || strings.HasPrefix(ref, `\`)
-}
 
 // HTML returns content with embeds that load from outside the bundle
 // replaced by placeholders, remote CSS url()s removed, and the other ways
@@ -97,7 +84,7 @@ func rewrite(content []byte, prefix, base string) ([]byte, []string) {
 				continue // most tags: nothing to load, and parsing them would be the cost of the pass
 			}
 			tok := z.Token()
-			if gone, ok := dropped(&tok); ok {
+			if gone, ok := dropped(&tok, prefix); ok {
 				out = out[:mark]
 				removed = append(removed, gone)
 				continue
@@ -179,8 +166,9 @@ func reachesOut(name string, raw []byte) bool {
 
 // dropped reports an element removed whole, with what it pointed at:
 // <base> (it would move every relative reference of the page) and a meta
-// refresh to a place outside the bundle.
-func dropped(tok *html.Token) (string, bool) {
+// refresh to a place outside the bundle, read from the page prefix leads
+// from to the bundle root.
+func dropped(tok *html.Token, prefix string) (string, bool) {
 	switch tok.Data {
 	case "base":
 		return "<base href=" + attr(tok, "href") + ">", true
@@ -188,13 +176,8 @@ func dropped(tok *html.Token) (string, bool) {
 		if !strings.EqualFold(strings.TrimSpace(attr(tok, "http-equiv")), "refresh") {
 			return "", false
 		}
-		content := attr(tok, "content")
-		_, target, _ := strings.Cut(content, ";")
-		target = strings.TrimSpace(target)
-		if k, v, ok := strings.Cut(target, "="); ok && strings.EqualFold(strings.TrimSpace(k), "url") {
-			target = strings.Trim(strings.TrimSpace(v), `"'`)
-		}
-		if target != "" && Outside(target) {
+		target, ok := RefreshTarget(attr(tok, "content"))
+		if ok && target != "" && Outside(target, prefix) {
 			return target, true
 		}
 	}
@@ -215,7 +198,7 @@ func remoteRefs(tok *html.Token, prefix, base string) (urls, gone []string, edit
 		case key == "ping":
 			gone, edited = append(gone, "ping "+a.Val), true
 			continue
-		case (key == "action" || key == "formaction") && Outside(a.Val):
+		case (key == "action" || key == "formaction") && Outside(a.Val, prefix):
 			gone, edited = append(gone, a.Val), true
 			continue
 		case key == "style":
@@ -231,15 +214,15 @@ func remoteRefs(tok *html.Token, prefix, base string) (urls, gone []string, edit
 	}
 	for _, a := range tok.Attr {
 		switch key := strings.ToLower(a.Key); {
-		case key == "srcset":
+		case key == "srcset" || key == "imagesrcset":
 			for _, c := range strings.Split(a.Val, ",") {
-				if f := strings.Fields(c); len(f) > 0 && Outside(f[0]) {
+				if f := strings.Fields(c); len(f) > 0 && Outside(f[0], prefix) {
 					urls = append(urls, f[0])
 				}
 			}
 		case key == "src" || key == "poster" || key == "data" && tok.Data == "object",
-			(key == "href" || key == "xlink:href") && (isLink || tok.Data == "image" || tok.Data == "use" || tok.Data == "feimage"):
-			if Outside(a.Val) {
+			(key == "href" || key == "xlink:href") && (isLink || svgLoads[tok.Data]):
+			if Outside(a.Val, prefix) {
 				urls = append(urls, strings.TrimSpace(a.Val))
 			}
 		}
@@ -345,10 +328,9 @@ func CSS(css, prefix, base string) (string, []string) {
 			}
 			rule := css[i : i+end+1]
 			ref := importTarget(rule[len("@import"):])
-			switch {
-			case rootRelative(ref):
-				replace(i, i+end+1, `@import url("`+cssString(prefix+fromRoot(ref, base))+`");`)
-			case Outside(ref):
+			if local, ok := inBundle(ref, base); ok {
+				replace(i, i+end+1, `@import url("`+cssString(prefix+local)+`");`)
+			} else if Outside(ref, prefix) {
 				replace(i, i+end+1, "/* remote stylesheet not included: "+cssComment(ref)+" */")
 				urls = append(urls, ref)
 			}
@@ -360,10 +342,9 @@ func CSS(css, prefix, base string) (string, []string) {
 				continue
 			}
 			ref := strings.Trim(strings.TrimSpace(css[i+4:i+end]), `"'`)
-			switch {
-			case rootRelative(ref):
-				replace(i, i+end+1, `url("`+cssString(prefix+fromRoot(ref, base))+`")`)
-			case Outside(ref):
+			if local, ok := inBundle(ref, base); ok {
+				replace(i, i+end+1, `url("`+cssString(prefix+local)+`")`)
+			} else if Outside(ref, prefix) {
 				replace(i, i+end+1, "none /* remote: "+cssComment(ref)+" */")
 				urls = append(urls, ref)
 			}
@@ -377,6 +358,17 @@ func CSS(css, prefix, base string) (string, []string) {
 	}
 	b.WriteString(css[last:])
 	return b.String(), urls
+}
+
+// inBundle is a root-relative ref as a path from the bundle root, when
+// that path stays in the bundle: "/../../etc/x" reads as "/etc/x" on a
+// web server, but made relative it would climb out of the bundle.
+func inBundle(ref, base string) (string, bool) {
+	if !rootRelative(ref) {
+		return "", false
+	}
+	local := fromRoot(ref, base)
+	return local, !Outside(local, "")
 }
 
 // fromRoot is root-relative ref as a path from the bundle root: without
