@@ -103,6 +103,12 @@ func FuzzHTML_quickPath(f *testing.F) {
 	for _, tc := range quickCases {
 		f.Add([]byte(tc.in))
 	}
+	for _, tc := range refreshCases {
+		f.Add([]byte(`<meta http-equiv="refresh" content="` + tc.content + `">`))
+	}
+	for _, tc := range outsideCases {
+		f.Add([]byte(`<script src="` + tc.ref + `"></script><div style="background:url(` + tc.ref + `)">x</div>`))
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		checkSame(t, in)
 	})

@@ -87,12 +87,15 @@ func Outside(ref, prefix string) bool {
 	if sch := markup.Scheme(ref); sch != "" {
 		return sch != "data"
 	}
-	ref = strings.ReplaceAll(ref, `\`, "/")
-	if strings.HasPrefix(ref, "/") || driveLetter(ref) {
-		return true // "//host", "/etc", "\\host", "C|/Windows"
-	}
 	if i := strings.IndexAny(ref, "?#"); i >= 0 {
 		ref = ref[:i]
+	}
+	ref = strings.ReplaceAll(ref, `\`, "/")
+	if strings.Contains(ref, "%") {
+		ref = encodedSeparators.Replace(ref)
+	}
+	if strings.HasPrefix(ref, "/") || driveLetter(ref) {
+		return true // "//host", "/etc", "\\host", "%2fetc", "C|/Windows"
 	}
 	return climbs(ref, strings.Count(prefix, "../"))
 }
@@ -120,12 +123,13 @@ func driveLetter(p string) bool {
 	return 'a' <= c && c <= 'z' && (len(p) == 2 || strings.ContainsRune("/?#", rune(p[2])))
 }
 
-// climbs reports whether the relative path p, resolved from a directory
+// climbs reports whether the relative path p (slash-separated, without
+// query or fragment), resolved from a directory
 // depth levels below the bundle root, leaves it at any point: a later
 // descent back in ("../bundle/x") is not trusted, since the name of the
 // bundle's directory is the reader's.
 func climbs(p string, depth int) bool {
-	segs := splitPath(p)
+	segs := strings.Split(p, "/")
 	for i, seg := range segs {
 		switch dots(seg) {
 		case 2:
@@ -142,15 +146,8 @@ func climbs(p string, depth int) bool {
 	return false
 }
 
-// splitPath splits a path, backslashes already slashes, at every slash
-// and at every percent-encoded slash or backslash.
-func splitPath(p string) []string {
-	if strings.Contains(p, "%") {
-		p = encodedSeparators.Replace(p)
-	}
-	return strings.Split(p, "/")
-}
-
+// encodedSeparators are a slash or backslash percent-encoded; a path
+// is read as if they were slashes.
 var encodedSeparators = strings.NewReplacer("%2f", "/", "%2F", "/", "%5c", "/", "%5C", "/")
 
 // dots is 1 for a single-dot path segment, 2 for a double-dot one, as
