@@ -2,6 +2,7 @@ package airgap
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
@@ -160,6 +161,9 @@ func reachesOut(name string, raw []byte) bool {
 	if name == "base" || name == "meta" {
 		return true
 	}
+	if bytes.ContainsAny(raw, `&\`) {
+		return true // an entity or a CSS escape may spell url( in a style
+	}
 	lower := bytes.ToLower(raw)
 	return bytes.Contains(lower, []byte("url(")) || bytes.Contains(lower, []byte("ping")) || bytes.Contains(lower, []byte("action"))
 }
@@ -306,7 +310,18 @@ func placeholder(tag, label string, urls []string) string {
 // served under ("/docs", or ""), loses it first (/docs/fonts/a.woff is
 // the bundle's fonts/a.woff).
 func CSS(css, prefix, base string) (string, []string) {
-	lower := strings.ToLower(css)
+	lower := asciiLower(css)
+	if strings.Contains(css, `\`) {
+		// u\72l( is url( to a browser: where escaped letters hide a url()
+		// or an @import, the CSS is read with them unescaped. Otherwise it
+		// stays as written, so the addresses named are as the author wrote
+		// them.
+		plain := unescapeLetters(css)
+		lowerPlain := asciiLower(plain)
+		if active(lowerPlain) > active(lower) {
+			css, lower = plain, lowerPlain
+		}
+	}
 	if !strings.Contains(lower, "url(") && !strings.Contains(lower, "@import") {
 		return css, nil
 	}
@@ -369,6 +384,73 @@ func inBundle(ref, base string) (string, bool) {
 	}
 	local := fromRoot(ref, base)
 	return local, !Outside(local, "")
+}
+
+// unescapeLetters writes each CSS escape of an ASCII letter (\72 or \72
+// followed by one white space, or \r) as the letter: the same CSS, in
+// which a function or at-rule name can be found as written. Every other
+// escape stays as it is.
+func unescapeLetters(css string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(css); i++ {
+		if css[i] != '\\' || i+1 == len(css) {
+			continue
+		}
+		end := i + 1
+		for end < len(css) && end-i <= 6 && isHex(css[end]) {
+			end++
+		}
+		var c rune
+		switch {
+		case end > i+1: // hex digits, then one white space (CRLF counts once)
+			v, _ := strconv.ParseUint(css[i+1:end], 16, 32)
+			c = rune(v)
+			if strings.HasPrefix(css[end:], "\r\n") {
+				end += 2
+			} else if end < len(css) && isSpace(css[end]) {
+				end++
+			}
+		case css[i+1] == '\n' || css[i+1] == '\r' || css[i+1] == '\f':
+			continue // a line continuation in a string, not an escape
+		default:
+			c, end = rune(css[i+1]), i+2
+		}
+		if c < 0x80 && ('a' <= c|0x20 && c|0x20 <= 'z') {
+			b.WriteString(css[last:i])
+			b.WriteRune(c)
+			last = end
+		}
+		i = end - 1
+	}
+	if last == 0 {
+		return css
+	}
+	b.WriteString(css[last:])
+	return b.String()
+}
+
+// asciiLower is s with ASCII letters in lower case, byte for byte: CSS
+// names are matched in ASCII case only, and an index into the result is
+// one into s (strings.ToLower writes an invalid byte as three, and the
+// indexes of CSS were past the end of css for such a stylesheet).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// active counts the url( and @import of lower-cased CSS.
+func active(lower string) int {
+	return strings.Count(lower, "url(") + strings.Count(lower, "@import")
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f'
 }
 
 // fromRoot is root-relative ref as a path from the bundle root: without

@@ -32,6 +32,10 @@ var quickCases = []struct {
 	{`<svg><use xlink:href="https://i.example/s.svg#a"/></svg>`, true},
 	{`<p>Mapping a transaction</p>`, true}, // words in text count; the full pass decides
 	{`a < b and c<d`, false},
+	{`<div style="background:ur&#108;(https://i.example/x.png)">x</div>`, true},
+	{`<div style="background:u\72 l(https://i.example/x.png)">x</div>`, true},
+	{`<p>&#34;styled&#34; text</p>`, true}, // a reference and the word: the full pass decides
+	{`<p>a \ b &amp; c</p>`, false},
 }
 
 func TestMayReachOut(t *testing.T) {

@@ -114,6 +114,11 @@ func TestOfflineHTML_waysOut(t *testing.T) {
 		{"climbing css", `<div style="background:url(../../x.png)">x</div>`, "url(", "../../x.png"},
 		{"root-relative css climbing", `<style>.a{background:url(/../../x.png)}</style>`, "url(", "/../../x.png"},
 		{"climbing form", `<form action="../../x.html"></form>`, "x.html", "../../x.html"},
+		{"url( spelt with an entity", `<div style="background:ur&#108;(../../x.png)">x</div>`, "url(", "../../x.png"},
+		{"url( spelt with &lpar;", `<div style="background:url&lpar;https://e.test/x.png)">x</div>`, "url(", "https://e.test/x.png"},
+		{"url( spelt with a CSS escape", `<div style="background:u\72 l(https://e.test/x.png)">x</div>`, "l(https", "https://e.test/x.png"},
+		{"escaped url( in a style block", `<style>.a{background:\75RL(//e.test/x.png)}</style>`, "RL(//", "//e.test/x.png"},
+		{"escaped @import", `<style>@\69mport "https://e.test/a.css";</style>`, "mport", "https://e.test/a.css"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, urls := HTML([]byte(tc.in), "../", "")
