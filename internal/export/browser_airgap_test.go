@@ -190,7 +190,8 @@ func TestBrowser_airGappedStaysInItsDirectory(t *testing.T) {
 			`<script src="../climb.js"></script>` + "\n\n" +
 			`<script src="%2e%2E/encoded.js"></script>` + "\n\n" +
 			`<script src="..\backslash.js"></script>` + "\n\n" +
-			`<script src="&#46;&#46;/entity.js"></script>` + "\n",
+			`<script src="&#46;&#46;/entity.js"></script>` + "\n\n" +
+			`<iframe srcdoc="<script src='../srcdoc.js'></script>"></iframe>` + "\n",
 		// Meta refreshes spelt with a comma or a bare space before the
 		// address, which a browser follows.
 		"comma.mdx": "---\ntitle: Comma\n---\n\n" + `<meta http-equiv="refresh" content="0,url=` + away + `/comma" />` + "\n",
@@ -199,7 +200,7 @@ func TestBrowser_airGappedStaysInItsDirectory(t *testing.T) {
 	dir, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped})
 	// The files the climbing scripts name exist next to the bundle, so
 	// that a script that ran would be seen: each sets the title.
-	for _, name := range []string{"climb.js", "encoded.js", "backslash.js", "entity.js"} {
+	for _, name := range []string{"climb.js", "encoded.js", "backslash.js", "entity.js", "srcdoc.js"} {
 		js := `document.title = "ran ` + name + `";`
 		if err := os.WriteFile(filepath.Join(filepath.Dir(dir), name), []byte(js), 0o600); err != nil {
 			t.Fatal(err)

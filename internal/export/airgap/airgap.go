@@ -209,6 +209,12 @@ func remoteRefs(tok *html.Token, prefix, base string) (urls, gone []string, edit
 			if v, u := CSS(a.Val, prefix, base); v != a.Val {
 				a.Val, gone, edited = v, append(gone, u...), true
 			}
+		case key == "srcdoc" && tok.Data == "iframe":
+			// The frame's document resolves against this page and is held
+			// to its policy alone: it is taken out of as this page is.
+			if v, u := HTML([]byte(a.Val), prefix, base); string(v) != a.Val {
+				a.Val, gone, edited = string(v), append(gone, u...), true
+			}
 		}
 		kept = append(kept, a)
 	}

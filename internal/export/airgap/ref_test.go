@@ -118,6 +118,8 @@ func TestOfflineHTML_waysOut(t *testing.T) {
 		{"url( spelt with &lpar;", `<div style="background:url&lpar;https://e.test/x.png)">x</div>`, "url(", "https://e.test/x.png"},
 		{"url( spelt with a CSS escape", `<div style="background:u\72 l(https://e.test/x.png)">x</div>`, "l(https", "https://e.test/x.png"},
 		{"escaped url( in a style block", `<style>.a{background:\75RL(//e.test/x.png)}</style>`, "RL(//", "//e.test/x.png"},
+		{"climbing script in a srcdoc", `<iframe srcdoc="&lt;script src=&quot;../../x.js&quot;&gt;&lt;/script&gt;&lt;p&gt;framed"></iframe>`, "&lt;script", "../../x.js"},
+		{"refresh in a srcdoc", `<iframe srcdoc="<meta http-equiv=refresh content='0 http://evil.test/'>"></iframe>`, "http-equiv", "http://evil.test/"},
 		{"escaped @import", `<style>@\69mport "https://e.test/a.css";</style>`, "mport", "https://e.test/a.css"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
