@@ -35,7 +35,8 @@ var loadingLinks = []string{"stylesheet", "icon", "preload", "prefetch", "precon
 // a page reaches out without a click taken away: a meta refresh or a
 // form target outside the bundle, <base>, and ping. It returns the
 // addresses it took out, in order, and content as is when there were
-// none. prefix leads from the page to the bundle root: a root-relative
+// none. prefix leads from the page to the bundle root: a relative
+// reference that climbs above it is outside (Outside), and a root-relative
 // CSS url() is made relative to it, so it stays inside the bundle; base is
 // the path the live site is served under ("/docs", or ""), taken off such
 // a url() that starts with it.

@@ -100,18 +100,6 @@ func Outside(ref, prefix string) bool {
 	return climbs(ref, strings.Count(prefix, "../"))
 }
 
-// IsRemote reports whether ref, a URL as written, reaches another host:
-// protocol-relative (backslashes count as slashes) or with any scheme
-// but data:.
-func IsRemote(ref string) bool {
-	ref = markup.BrowserRef(ref)
-	if sch := markup.Scheme(ref); sch != "" {
-		return sch != "data"
-	}
-	ref = strings.ReplaceAll(ref, `\`, "/")
-	return strings.HasPrefix(ref, "//")
-}
-
 // driveLetter reports a path that starts with a Windows drive letter in
 // the form the URL standard turns into one ("C|"; "C:" is a scheme): a
 // file: URL resolves it to the root of that drive.
