@@ -3,6 +3,9 @@ package bundleserve
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
+	"mime"
 	"net/http"
 	"os"
 	"path"
@@ -73,6 +76,9 @@ func (s *Server) serveSite(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		w.Header().Set("X-Bundle-Version", st.version)
+		// Every answer is read as the type it is served as: a file from
+		// the docs source must not be sniffed into HTML.
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		cw := &countingWriter{ResponseWriter: w}
 		serveFrom(cw, r, st.dir)
 		st.mu.RUnlock()
@@ -137,7 +143,58 @@ func serveFile(w http.ResponseWriter, r *http.Request, p string) bool {
 	if err != nil || !st.Mode().IsRegular() {
 		return false
 	}
+	ctype, err := contentType(f, p)
+	if err != nil {
+		return false
+	}
+	w.Header().Set("Content-Type", ctype)
+	if scriptable(ctype, p) {
+		w.Header().Set("Content-Security-Policy", documentPolicy)
+	}
 	httprange.Limit(r, st.Size())
 	http.ServeContent(w, r, st.Name(), st.ModTime(), f)
 	return true
 }
+
+// contentType is the type ServeContent would send for the file f at p:
+// by its extension, else by its first bytes. It is decided here so that
+// the policy below is chosen for the type the browser is told.
+func contentType(f io.ReadSeeker, p string) (string, error) {
+	if ctype := mime.TypeByExtension(filepath.Ext(p)); ctype != "" {
+		return ctype, nil
+	}
+	var head [512]byte
+	n, err := io.ReadFull(f, head[:])
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", err
+	}
+	return http.DetectContentType(head[:n]), nil
+}
+
+// scriptable reports a file a browser opens as a document that runs
+// script on the site's origin, other than the export's own pages (.html,
+// which carry their policy in a <meta>): SVG and the other XML types,
+// and a file of another name whose bytes read as HTML.
+func scriptable(ctype, p string) bool {
+	media, _, err := mime.ParseMediaType(ctype)
+	if err != nil {
+		return true // a type the browser may read as anything
+	}
+	switch {
+	case media == "text/html":
+		ext := strings.ToLower(filepath.Ext(p))
+		return ext != ".html" && ext != ".htm"
+	case media == "text/xml", media == "application/xml", strings.HasSuffix(media, "+xml"):
+		return true
+	}
+	return false
+}
+
+// documentPolicy is the Content-Security-Policy of a scriptable file:
+// drawn with its own styles and images, never running script or loading
+// anything else. It changes nothing when the file is an <img> of a page,
+// where it runs no script anyway.
+const documentPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:"

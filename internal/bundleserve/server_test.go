@@ -38,10 +38,21 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{env: apiservertest.Start(t, apiservertest.WithBundleTTL(10*time.Minute))}
+	return serveExport(t, "")
+}
+
+// serveExport serves the export of domain ("": the reference server's
+// own) on a reference server started with opts.
+func serveExport(t *testing.T, domain string, opts ...apiservertest.Option) *fixture {
+	t.Helper()
+	f := &fixture{env: apiservertest.Start(t, append([]apiservertest.Option{apiservertest.WithBundleTTL(10 * time.Minute)}, opts...)...)}
 	dir := t.TempDir()
 	f.urlFile, f.dataDir = filepath.Join(dir, "bundleUrl"), filepath.Join(dir, "data")
-	f.setLink(t, bundleOf(t, f.env).BundleURL)
+	if domain == "" {
+		domain = f.env.Domain
+	}
+	job := f.env.StartExportAndWait(t, api.StartExportRequest{Domain: domain})
+	f.setLink(t, f.env.Bundle(t, job.JobID).BundleURL)
 	srv, err := New(Options{URLFile: f.urlFile, DataDir: f.dataDir})
 	if err != nil {
 		t.Fatal(err)

@@ -174,7 +174,7 @@ func TestBrowser_airGappedStaysInItsDirectory(t *testing.T) {
 	bin := chromium(t)
 	const away = "http://127.0.0.1:9" // nothing listens there; the log sees the attempt
 	src := mapFS(map[string]string{
-		"docs.json": `{"name": "Gap", "navigation": {"pages": ["index", "leaky"]},
+		"docs.json": `{"name": "Gap", "navigation": {"pages": ["index", "leaky", "comma", "space"]},
 			"redirects": [{"source": "/away", "destination": "` + away + `/redirected"}]}`,
 		"index.mdx": "---\ntitle: Home\n---\n\nHello.\n",
 		"leaky.mdx": "---\ntitle: Leaky\n---\n\n" +
@@ -184,9 +184,28 @@ func TestBrowser_airGappedStaysInItsDirectory(t *testing.T) {
 			`<base href="` + away + `/base/" />` + "\n\n" +
 			`<img src="images/relative.png" alt="relative to base" />` + "\n\n" +
 			`<a id="ping" href="#top" ping="` + away + `/ping">ping</a>` + "\n\n" +
-			`<form id="f" action="` + away + `/form"><button>go</button></form>` + "\n",
+			`<form id="f" action="` + away + `/form"><button>go</button></form>` + "\n\n" +
+			// Scripts that climb out of the bundle to a file of the reader's
+			// disk, in each spelling a browser reads as "..".
+			`<script src="../climb.js"></script>` + "\n\n" +
+			`<script src="%2e%2E/encoded.js"></script>` + "\n\n" +
+			`<script src="..\backslash.js"></script>` + "\n\n" +
+			`<script src="&#46;&#46;/entity.js"></script>` + "\n\n" +
+			`<iframe srcdoc="<script src='../srcdoc.js'></script>"></iframe>` + "\n",
+		// Meta refreshes spelt with a comma or a bare space before the
+		// address, which a browser follows.
+		"comma.mdx": "---\ntitle: Comma\n---\n\n" + `<meta http-equiv="refresh" content="0,url=` + away + `/comma" />` + "\n",
+		"space.mdx": "---\ntitle: Space\n---\n\n" + `<meta http-equiv="refresh" content="0 ` + away + `/space" />` + "\n",
 	})
 	dir, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped})
+	// The files the climbing scripts name exist next to the bundle, so
+	// that a script that ran would be seen: each sets the title.
+	for _, name := range []string{"climb.js", "encoded.js", "backslash.js", "entity.js", "srcdoc.js"} {
+		js := `document.title = "ran ` + name + `";`
+		if err := os.WriteFile(filepath.Join(filepath.Dir(dir), name), []byte(js), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	b := startBrowser(t, bin)
 	tr, err := watch(b)
 	if err != nil {
@@ -194,7 +213,7 @@ func TestBrowser_airGappedStaysInItsDirectory(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	for _, page := range []string{"leaky.html", "away.html"} {
+	for _, page := range []string{"leaky.html", "away.html", "comma.html", "space.html"} {
 		u := (&url.URL{Scheme: "file", Path: filepath.Join(dir, page)}).String()
 		if err := b.call("Page.navigate", map[string]any{"url": u}, nil); err != nil {
 			t.Fatal(err)

@@ -28,6 +28,15 @@ func FuzzExport(f *testing.F) {
 	f.Add(`{"navigation": {"tabs": [{"tab": "Docs", "pages": ["index"]}, {"tab": "API", "openapi": "o.json"}]}}`,
 		"---\ntitle: Home\n---\n\n```php\n<?php\n"+strings.Repeat(`"{$`, 1200)+"\n"+strings.Repeat(strings.Repeat("`${", 300)+"\n", 4)+"```\n",
 		amplifyingSpec(1))
+	// The ways out of an air-gapped bundle and the markup that hid script
+	// from the sanitizers (issue 39), as a page and as a component.
+	f.Add(`{"navigation": {"pages": ["index"]}}`, "---\ntitle: Home\n---\n\n"+
+		`<meta http-equiv="refresh" content="0,url=http://e.test/"><meta http-equiv="refresh" content="0 //e.test/">`+
+		`<script src="%2e%2E/%2e%2e/x.js"></script><script src="..\..\y.js"></script><script src="&#46;&#46;/z.js"></script>`+
+		`<div style="background:url(/../../w.png)">w</div>`, `openapi: 3.0.0`)
+	f.Add(`{"navigation": {"pages": ["index"]}}`, "---\ntitle: Home\n---\n\nexport const A = () => <svg><a href=\"#x\"><set attributeName=\"href\" to=\"javascript:alert(1)\" />"+
+		"<animate attributeName=\"xlink:href\" values=\"#a;javascript:alert(1)\" /><text>x</text></a><plaintext><b>p</b></plaintext></svg>;\n\n"+
+		"<A />\n<plaintext>rest", `openapi: 3.0.0`)
 	f.Fuzz(func(t *testing.T, docsJSON, page, spec string) {
 		if len(docsJSON) > maxPart || len(page) > maxPart || len(spec) > maxPart {
 			t.Skip()

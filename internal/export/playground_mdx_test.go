@@ -72,7 +72,7 @@ func TestGolden_mdxPlayground(t *testing.T) {
 	}
 	on, _ := exportTo(t, Request{Source: os.DirFS(src), Kind: KindAirGapped, Features: []string{"playground"}})
 	p := readOut(t, on, "update-order.html")
-	if !strings.Contains(p, `"locked":true`) || !strings.Contains(p, "file: https://api.acme.test; object-src") {
+	if !strings.Contains(p, `"locked":true`) || !strings.Contains(p, "connect-src &#39;self&#39; https://api.acme.test; object-src") {
 		t.Errorf("air-gapped page with the playground: locked panel and CSP with the server expected:\n%s", headOf(p))
 	}
 }

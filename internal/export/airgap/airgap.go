@@ -2,6 +2,7 @@ package airgap
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
@@ -22,32 +23,20 @@ var embedKinds = map[string]string{
 // containers hold children that load too; they are judged as a whole.
 var containers = map[string]bool{"iframe": true, "video": true, "audio": true, "object": true, "picture": true, "script": true}
 
+// svgLoads are the SVG elements that load their href (or xlink:href)
+// without a click; an SVG <script> runs it.
+var svgLoads = map[string]bool{"image": true, "use": true, "feimage": true, "script": true}
+
 // loadingLinks are the rel values of <link> that fetch without a click.
 var loadingLinks = []string{"stylesheet", "icon", "preload", "prefetch", "preconnect", "dns-prefetch", "modulepreload", "manifest", "prerender"}
-
-// IsRemote reports whether ref, a URL as written, reaches outside the
-// bundle: protocol-relative or with any scheme but data:.
-func IsRemote(ref string) bool {
-	ref = strings.TrimSpace(ref)
-	return strings.HasPrefix(ref, "//") || markup.Scheme(ref) != "" && !strings.HasPrefix(strings.ToLower(ref), "data:")
-}
-
-// Outside reports whether ref, as a page opened from file:// reads it,
-// leaves the bundle's directory: remote, root-relative (the root of the
-// reader's disk) or a backslashed host (\\host\share, read as //host).
-// The export has already made every root-relative link that names a file
-// of the bundle relative, so what is left here names nothing in it.
-func Outside(ref string) bool {
-	ref = markup.BrowserRef(ref)
-	return IsRemote(ref) || strings.HasPrefix(ref, "/") || strings.HasPrefix(ref, `\`)
-}
 
 // HTML returns content with embeds that load from outside the bundle
 // replaced by placeholders, remote CSS url()s removed, and the other ways
 // a page reaches out without a click taken away: a meta refresh or a
 // form target outside the bundle, <base>, and ping. It returns the
 // addresses it took out, in order, and content as is when there were
-// none. prefix leads from the page to the bundle root: a root-relative
+// none. prefix leads from the page to the bundle root: a relative
+// reference that climbs above it is outside (Outside), and a root-relative
 // CSS url() is made relative to it, so it stays inside the bundle; base is
 // the path the live site is served under ("/docs", or ""), taken off such
 // a url() that starts with it.
@@ -97,7 +86,7 @@ func rewrite(content []byte, prefix, base string) ([]byte, []string) {
 				continue // most tags: nothing to load, and parsing them would be the cost of the pass
 			}
 			tok := z.Token()
-			if gone, ok := dropped(&tok); ok {
+			if gone, ok := dropped(&tok, prefix); ok {
 				out = out[:mark]
 				removed = append(removed, gone)
 				continue
@@ -173,14 +162,18 @@ func reachesOut(name string, raw []byte) bool {
 	if name == "base" || name == "meta" {
 		return true
 	}
+	if bytes.ContainsAny(raw, `&\`) {
+		return true // an entity or a CSS escape may spell url( in a style
+	}
 	lower := bytes.ToLower(raw)
 	return bytes.Contains(lower, []byte("url(")) || bytes.Contains(lower, []byte("ping")) || bytes.Contains(lower, []byte("action"))
 }
 
 // dropped reports an element removed whole, with what it pointed at:
 // <base> (it would move every relative reference of the page) and a meta
-// refresh to a place outside the bundle.
-func dropped(tok *html.Token) (string, bool) {
+// refresh to a place outside the bundle, read from the page prefix leads
+// from to the bundle root.
+func dropped(tok *html.Token, prefix string) (string, bool) {
 	switch tok.Data {
 	case "base":
 		return "<base href=" + attr(tok, "href") + ">", true
@@ -188,13 +181,8 @@ func dropped(tok *html.Token) (string, bool) {
 		if !strings.EqualFold(strings.TrimSpace(attr(tok, "http-equiv")), "refresh") {
 			return "", false
 		}
-		content := attr(tok, "content")
-		_, target, _ := strings.Cut(content, ";")
-		target = strings.TrimSpace(target)
-		if k, v, ok := strings.Cut(target, "="); ok && strings.EqualFold(strings.TrimSpace(k), "url") {
-			target = strings.Trim(strings.TrimSpace(v), `"'`)
-		}
-		if target != "" && Outside(target) {
+		target, ok := RefreshTarget(attr(tok, "content"))
+		if ok && target != "" && Outside(target, prefix) {
 			return target, true
 		}
 	}
@@ -215,12 +203,18 @@ func remoteRefs(tok *html.Token, prefix, base string) (urls, gone []string, edit
 		case key == "ping":
 			gone, edited = append(gone, "ping "+a.Val), true
 			continue
-		case (key == "action" || key == "formaction") && Outside(a.Val):
+		case (key == "action" || key == "formaction") && Outside(a.Val, prefix):
 			gone, edited = append(gone, a.Val), true
 			continue
 		case key == "style":
 			if v, u := CSS(a.Val, prefix, base); v != a.Val {
 				a.Val, gone, edited = v, append(gone, u...), true
+			}
+		case key == "srcdoc" && tok.Data == "iframe":
+			// The frame's document resolves against this page and is held
+			// to its policy alone: it is taken out of as this page is.
+			if v, u := HTML([]byte(a.Val), prefix, base); string(v) != a.Val {
+				a.Val, gone, edited = string(v), append(gone, u...), true
 			}
 		}
 		kept = append(kept, a)
@@ -231,15 +225,15 @@ func remoteRefs(tok *html.Token, prefix, base string) (urls, gone []string, edit
 	}
 	for _, a := range tok.Attr {
 		switch key := strings.ToLower(a.Key); {
-		case key == "srcset":
+		case key == "srcset" || key == "imagesrcset":
 			for _, c := range strings.Split(a.Val, ",") {
-				if f := strings.Fields(c); len(f) > 0 && Outside(f[0]) {
+				if f := strings.Fields(c); len(f) > 0 && Outside(f[0], prefix) {
 					urls = append(urls, f[0])
 				}
 			}
 		case key == "src" || key == "poster" || key == "data" && tok.Data == "object",
-			(key == "href" || key == "xlink:href") && (isLink || tok.Data == "image" || tok.Data == "use" || tok.Data == "feimage"):
-			if Outside(a.Val) {
+			(key == "href" || key == "xlink:href") && (isLink || svgLoads[tok.Data]):
+			if Outside(a.Val, prefix) {
 				urls = append(urls, strings.TrimSpace(a.Val))
 			}
 		}
@@ -323,7 +317,18 @@ func placeholder(tag, label string, urls []string) string {
 // served under ("/docs", or ""), loses it first (/docs/fonts/a.woff is
 // the bundle's fonts/a.woff).
 func CSS(css, prefix, base string) (string, []string) {
-	lower := strings.ToLower(css)
+	lower := asciiLower(css)
+	if strings.Contains(css, `\`) {
+		// u\72l( is url( to a browser: where escaped letters hide a url()
+		// or an @import, the CSS is read with them unescaped. Otherwise it
+		// stays as written, so the addresses named are as the author wrote
+		// them.
+		plain := unescapeLetters(css)
+		lowerPlain := asciiLower(plain)
+		if active(lowerPlain) > active(lower) {
+			css, lower = plain, lowerPlain
+		}
+	}
 	if !strings.Contains(lower, "url(") && !strings.Contains(lower, "@import") {
 		return css, nil
 	}
@@ -345,10 +350,9 @@ func CSS(css, prefix, base string) (string, []string) {
 			}
 			rule := css[i : i+end+1]
 			ref := importTarget(rule[len("@import"):])
-			switch {
-			case rootRelative(ref):
-				replace(i, i+end+1, `@import url("`+cssString(prefix+fromRoot(ref, base))+`");`)
-			case Outside(ref):
+			if local, ok := inBundle(ref, base); ok {
+				replace(i, i+end+1, `@import url("`+cssString(prefix+local)+`");`)
+			} else if Outside(ref, prefix) {
 				replace(i, i+end+1, "/* remote stylesheet not included: "+cssComment(ref)+" */")
 				urls = append(urls, ref)
 			}
@@ -360,10 +364,9 @@ func CSS(css, prefix, base string) (string, []string) {
 				continue
 			}
 			ref := strings.Trim(strings.TrimSpace(css[i+4:i+end]), `"'`)
-			switch {
-			case rootRelative(ref):
-				replace(i, i+end+1, `url("`+cssString(prefix+fromRoot(ref, base))+`")`)
-			case Outside(ref):
+			if local, ok := inBundle(ref, base); ok {
+				replace(i, i+end+1, `url("`+cssString(prefix+local)+`")`)
+			} else if Outside(ref, prefix) {
 				replace(i, i+end+1, "none /* remote: "+cssComment(ref)+" */")
 				urls = append(urls, ref)
 			}
@@ -377,6 +380,84 @@ func CSS(css, prefix, base string) (string, []string) {
 	}
 	b.WriteString(css[last:])
 	return b.String(), urls
+}
+
+// inBundle is a root-relative ref as a path from the bundle root, when
+// that path stays in the bundle: "/../../etc/x" reads as "/etc/x" on a
+// web server, but made relative it would climb out of the bundle.
+func inBundle(ref, base string) (string, bool) {
+	if !rootRelative(ref) {
+		return "", false
+	}
+	local := fromRoot(ref, base)
+	return local, !Outside(local, "")
+}
+
+// unescapeLetters writes each CSS escape of an ASCII letter (\72 or \72
+// followed by one white space, or \r) as the letter: the same CSS, in
+// which a function or at-rule name can be found as written. Every other
+// escape stays as it is.
+func unescapeLetters(css string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(css); i++ {
+		if css[i] != '\\' || i+1 == len(css) {
+			continue
+		}
+		end := i + 1
+		for end < len(css) && end-i <= 6 && isHex(css[end]) {
+			end++
+		}
+		var c rune
+		switch {
+		case end > i+1: // hex digits, then one white space (CRLF counts once)
+			v, _ := strconv.ParseUint(css[i+1:end], 16, 32)
+			c = rune(v)
+			if strings.HasPrefix(css[end:], "\r\n") {
+				end += 2
+			} else if end < len(css) && isSpace(css[end]) {
+				end++
+			}
+		case css[i+1] == '\n' || css[i+1] == '\r' || css[i+1] == '\f':
+			continue // a line continuation in a string, not an escape
+		default:
+			c, end = rune(css[i+1]), i+2
+		}
+		if c < 0x80 && ('a' <= c|0x20 && c|0x20 <= 'z') {
+			b.WriteString(css[last:i])
+			b.WriteRune(c)
+			last = end
+		}
+		i = end - 1
+	}
+	if last == 0 {
+		return css
+	}
+	b.WriteString(css[last:])
+	return b.String()
+}
+
+// asciiLower is s with ASCII letters in lower case, byte for byte: CSS
+// names are matched in ASCII case only, and an index into the result is
+// one into s (strings.ToLower writes an invalid byte as three, and the
+// indexes of CSS were past the end of css for such a stylesheet).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// active counts the url( and @import of lower-cased CSS.
+func active(lower string) int {
+	return strings.Count(lower, "url(") + strings.Count(lower, "@import")
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f'
 }
 
 // fromRoot is root-relative ref as a path from the bundle root: without

@@ -16,7 +16,7 @@ func mayReachOut(content []byte) bool {
 	if bytes.Contains(content, []byte("\u0130")) {
 		return true
 	}
-	if hasActiveWord(content) {
+	if hasActiveWord(content) || spellsURLOtherwise(content) {
 		return true
 	}
 	for rest := content; ; {
@@ -96,4 +96,20 @@ func foldAt(b []byte, i int, word string) bool {
 		}
 	}
 	return true
+}
+
+// spellsURLOtherwise reports content in which a style attribute may
+// spell url( with a character reference (ur&#108;(, url&lpar;) or a CSS
+// escape (u\72l(), which hasActiveWord cannot see: a reference or a
+// backslash, and the word "style" in any case.
+func spellsURLOtherwise(b []byte) bool {
+	if !bytes.Contains(b, []byte("&#")) && !bytes.Contains(b, []byte("&lpar")) && bytes.IndexByte(b, '\\') < 0 {
+		return false
+	}
+	for i, c := range b {
+		if c|0x20 == 's' && foldAt(b, i, "style") {
+			return true
+		}
+	}
+	return false
 }

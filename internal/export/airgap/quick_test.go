@@ -32,6 +32,10 @@ var quickCases = []struct {
 	{`<svg><use xlink:href="https://i.example/s.svg#a"/></svg>`, true},
 	{`<p>Mapping a transaction</p>`, true}, // words in text count; the full pass decides
 	{`a < b and c<d`, false},
+	{`<div style="background:ur&#108;(https://i.example/x.png)">x</div>`, true},
+	{`<div style="background:u\72 l(https://i.example/x.png)">x</div>`, true},
+	{`<p>&#34;styled&#34; text</p>`, true}, // a reference and the word: the full pass decides
+	{`<p>a \ b &amp; c</p>`, false},
 }
 
 func TestMayReachOut(t *testing.T) {
@@ -102,6 +106,12 @@ func short(b []byte) string {
 func FuzzHTML_quickPath(f *testing.F) {
 	for _, tc := range quickCases {
 		f.Add([]byte(tc.in))
+	}
+	for _, tc := range refreshCases {
+		f.Add([]byte(`<meta http-equiv="refresh" content="` + tc.content + `">`))
+	}
+	for _, tc := range outsideCases {
+		f.Add([]byte(`<script src="` + tc.ref + `"></script><div style="background:url(` + tc.ref + `)">x</div>`))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		checkSame(t, in)

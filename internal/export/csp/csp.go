@@ -53,10 +53,18 @@ type Policy struct {
 // event handlers and javascript: URLs never run. airGapped is the
 // air-gapped deployment kind.
 //
-// 'self' alone is not enough: a page opened from file:// has an opaque
-// origin in some browsers, so 'self' matches none of its own files there.
-// The file: scheme is added for that case; a page served over HTTP can
-// never load file: URLs, so it widens nothing on a web server. Inline
+// An air-gapped page is opened from file://, and its policy names no
+// scheme: Chromium matches 'self' of a file:// page against file: URLs
+// (TestBrowser_airGappedStaysInItsDirectory opens such pages with every
+// script and stylesheet working), and a file: source would only say
+// "anything on the reader's disk" out loud. 'self' there still matches
+// the whole disk, since a policy written at export time cannot name the
+// directory the reader unpacks the bundle into: what keeps an air-gapped
+// page inside its directory is internal/export/airgap, which takes out
+// every reference that leaves it. The other kinds keep file: beside
+// 'self' for a copy opened from disk in a browser whose file:// pages
+// have an opaque origin; a page served over HTTP can never load file:
+// URLs, so it widens nothing on a web server. Inline
 // styles stay allowed (components and JSX style objects write style
 // attributes); they run nothing. blob: images and media are ones the page
 // made itself from bytes it already holds (the playground shows an image
@@ -71,7 +79,10 @@ type Policy struct {
 // Entries of p that are not a single CSP source expression, or that are a
 // wildcard host, are dropped, so a spec cannot widen the policy.
 func ContentSecurityPolicy(airGapped bool, p Policy) string {
-	const local = "'self' file:"
+	local := "'self' file:"
+	if airGapped {
+		local = "'self'"
+	}
 	connect := local + sources(p.Connect)
 	scripts := local + " " + themeScriptHash + sources(p.Scripts)
 	web, media := "", ""

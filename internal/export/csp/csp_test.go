@@ -8,17 +8,26 @@ import (
 func TestContentSecurityPolicy(t *testing.T) {
 	for _, airGapped := range []bool{true, false} {
 		base := ContentSecurityPolicy(airGapped, Policy{})
-		for _, want := range []string{"default-src 'none'", "script-src 'self' file: " + themeScriptHash + ";", "connect-src 'self' file:;", "base-uri 'none'", "object-src 'none'"} {
+		local := "'self' file:"
+		if airGapped {
+			local = "'self'"
+		}
+		for _, want := range []string{"default-src 'none'", "script-src " + local + " " + themeScriptHash + ";", "connect-src " + local + ";", "base-uri 'none'", "object-src 'none'"} {
 			if !strings.Contains(base, want) {
 				t.Errorf("air-gapped %v policy lacks %q: %s", airGapped, want, base)
 			}
 		}
-		if strings.Contains(base, "unsafe-eval") || strings.Contains(base, "script-src 'self' file: 'unsafe-inline'") {
+		if strings.Contains(base, "unsafe-eval") || strings.Contains(base, "script-src "+local+" 'unsafe-inline'") {
 			t.Errorf("air-gapped %v policy lets inline script run: %s", airGapped, base)
 		}
-		if web := strings.Contains(base, "img-src 'self' file: data: blob: https:"); web == airGapped {
+		if web := strings.Contains(base, "img-src "+local+" data: blob: https:"); web == airGapped {
 			t.Errorf("air-gapped %v policy: web images allowed = %v: %s", airGapped, web, base)
 		}
+	}
+	// An air-gapped page opened from file:// loads only what 'self' does:
+	// no source names every file on the reader's disk.
+	if air := ContentSecurityPolicy(true, Policy{}); strings.Contains(air, "file:") {
+		t.Errorf("air-gapped policy allows file: beyond 'self': %s", air)
 	}
 	// The playground's servers widen connect-src only; a malformed entry
 	// cannot add a directive, and a wildcard host is never a source.

@@ -70,7 +70,7 @@ func (f *Frame) RedirectPage(out string, href markup.URL, title string, canonica
 	// The refresh goes after the head so the early theme script still runs.
 	// An air-gapped page never moves to a place outside the bundle by
 	// itself: a redirect out keeps its link, for the reader to follow.
-	if !f.airGapped || !airgap.Outside(href.String()) {
+	if !f.airGapped || !airgap.Outside(href.String(), string(prefix)) {
 		b.Markup(`<meta http-equiv="refresh" content="0; url=`)
 		b.URL(href)
 		b.Markup(`">`)

@@ -81,6 +81,14 @@ func (r *renderer) node(n map[string]any) {
 	if !tagName.MatchString(tag) || dropped[lower] {
 		return // with its content: a script's text is no page text
 	}
+	if animations[lower] && !safeAnimation(props) {
+		return // it would set a link to a script when the animation runs
+	}
+	if t, ok := parsingChanges[lower]; ok {
+		// The browser would read what follows as text (to the end of the
+		// page, for <plaintext>); as <pre> the content shows the same.
+		tag, lower = t, t
+	}
 	r.b.HTML(markup.Rendered("<" + tag)) // a name of letters, digits and hyphens
 	r.attrs(props)
 	r.b.Markup(">")
@@ -126,7 +134,57 @@ var (
 var dropped = map[string]bool{
 	"script": true, "noscript": true, "template": true, "object": true, "embed": true, "applet": true,
 	"base": true, "meta": true, "link": true, "frame": true, "frameset": true, "portal": true,
-	"html": true, "head": true, "body": true,
+	"html": true, "head": true, "body": true, "noembed": true, "noframes": true,
+}
+
+// parsingChanges are elements whose content a browser does not parse as
+// markup, put in place of the elements that read alike and parse as
+// everything else does.
+var parsingChanges = map[string]string{"plaintext": "pre", "xmp": "pre", "listing": "pre"}
+
+// animations are the SVG elements that set another element's attribute
+// (attributeName) to the values of their to, from, by and values, when
+// the animation runs: past every check of that element's attributes.
+var animations = map[string]bool{"animate": true, "set": true, "animatetransform": true, "animatemotion": true}
+
+// safeAnimation reports whether an animation with props sets no URL
+// attribute (href, xlink:href, src, ...) or event handler, or sets a URL
+// attribute only to references markup.Parse accepts. Attribute names of
+// SVG are matched in any case: the HTML parser lower-cases them before
+// it restores SVG's spelling.
+func safeAnimation(props map[string]any) bool {
+	target := ""
+	for k, v := range props {
+		if strings.EqualFold(k, "attributeName") {
+			target, _ = v.(string)
+		}
+	}
+	target = strings.ToLower(strings.TrimSpace(target))
+	_, local, _ := strings.Cut(target, ":") // xlink:href is href too
+	if strings.HasPrefix(target, "on") {
+		return false
+	}
+	if !urlAttrs[target] && !urlAttrs[local] && !strings.Contains(target, "href") {
+		return true
+	}
+	for k, v := range props {
+		switch strings.ToLower(k) {
+		case "to", "from", "by", "values":
+			s, ok := v.(string)
+			if !ok {
+				return false
+			}
+			for _, ref := range strings.Split(s, ";") {
+				if strings.TrimSpace(ref) == "" {
+					continue
+				}
+				if _, err := markup.Parse(ref); err != nil {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 var void = map[string]bool{
