@@ -37,13 +37,15 @@ func (j *offliner) offline(file string, prefix markup.Prefix, h markup.HTML) mar
 func (j *offliner) offlineBytes(file string, prefix markup.Prefix, content []byte) []byte {
 	out, urls := airgap.HTML(content, string(prefix), j.base)
 	if len(urls) > 0 {
-		j.warn("%s: remote content replaced (%d: %s); air-gapped pages load nothing from outside the bundle", file, len(urls), listSome(urls, 5))
+		j.warn("%s: remote content replaced (%d: %s); air-gapped pages load nothing from outside the bundle", file, len(urls), listSome(urls))
 	}
 	return out
 }
 
-// listSome joins up to n distinct items and says how many more there are.
-func listSome(items []string, n int) string {
+// listSome joins up to five distinct items, enough to find the rest by,
+// and says how many more there are.
+func listSome(items []string) string {
+	const n = 5
 	seen := map[string]bool{}
 	var some []string
 	more := 0
@@ -80,7 +82,7 @@ func (j *offliner) copyOfflineCSS(rel string, in io.Reader, lim int64) error {
 	}
 	css, urls := airgap.CSS(string(data), string(markup.RootPrefix(rel)), j.base)
 	if len(urls) > 0 {
-		j.warn("%s: remote content replaced (%d: %s); air-gapped pages load nothing from outside the bundle", rel, len(urls), listSome(urls, 5))
+		j.warn("%s: remote content replaced (%d: %s); air-gapped pages load nothing from outside the bundle", rel, len(urls), listSome(urls))
 	}
 	return j.out.write(rel, []byte(css))
 }

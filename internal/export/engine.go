@@ -228,7 +228,7 @@ func (j *pipeline) plan() error {
 	}
 	if len(j.tree.BadIcons) > 0 {
 		j.warn("docs.json: %d navigation entries have an icon or tag of no documented form (an icon is a name or {\"name\", \"style\"}, a tag a text); shown without it: %s",
-			len(j.tree.BadIcons), listSome(j.tree.BadIcons, 5))
+			len(j.tree.BadIcons), listSome(j.tree.BadIcons))
 	}
 	if len(j.tree.Missing) > 0 {
 		j.warn("docs.json: %d navigation entries name missing files and are skipped: %s", len(j.tree.Missing), strings.Join(j.tree.Missing, ", "))
