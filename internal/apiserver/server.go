@@ -373,6 +373,9 @@ func (s *Server) Close() error {
 	s.cancel()
 	s.workers.Wait()
 	s.background.Wait()
+	if c, ok := s.exporter.(interface{ Close() }); ok {
+		c.Close() // the engine's component evaluators
+	}
 	return s.store.Close()
 }
 

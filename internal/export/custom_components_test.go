@@ -304,3 +304,20 @@ func TestExpressions_builtinAttributes(t *testing.T) {
 func norm(s string) string { return betweenTags.ReplaceAllString(strings.TrimSpace(s), "><") }
 
 var betweenTags = regexp.MustCompile(`>\s+<`)
+
+// TestEngine_closeEndsEvaluators: an engine's evaluator processes outlive
+// an export (the next one reuses them) and end when the engine closes,
+// as the server's Close does on shutdown.
+func TestEngine_closeEndsEvaluators(t *testing.T) {
+	e := New(Options{Limits: Limits{ComponentTime: 300 * time.Millisecond}})
+	if _, err := e.Export(context.Background(), Request{Source: os.DirFS(componentsSource()), Domain: "d.example"}, t.TempDir(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if e.evaluators.Running() == 0 {
+		t.Fatal("no evaluator kept after the export")
+	}
+	e.Close()
+	if n := e.evaluators.Running(); n != 0 {
+		t.Errorf("%d evaluators still running after Close", n)
+	}
+}

@@ -61,6 +61,11 @@ func New(opts Options) *Engine {
 	return e
 }
 
+// Close ends the engine's component evaluator processes; exports still
+// running fail their remaining components. An engine that is not closed
+// leaves its idle processes to end on their own (jsx.DefaultIdle).
+func (e *Engine) Close() { e.evaluators.Close() }
+
 // knownFeatures are the optional features a deployment can switch on.
 var knownFeatures = []string{"analytics", "assistant", "playground", "search"}
 

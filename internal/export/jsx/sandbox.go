@@ -94,6 +94,13 @@ func NewEvaluators(opt EvaluatorOptions) *Evaluators {
 // Started is how many evaluator processes have started.
 func (ev *Evaluators) Started() int64 { return ev.started.Load() }
 
+// Running is how many evaluator processes are running now, idle or not.
+func (ev *Evaluators) Running() int {
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	return len(ev.live)
+}
+
 var errClosed = errors.New("the component evaluators are closed")
 
 // get returns a process for one page, starting one when none is idle;
