@@ -28,7 +28,9 @@ func exportTo(t *testing.T, req Request) (string, *bundle.Manifest) {
 	if req.Domain == "" {
 		req.Domain = "docs.example.com"
 	}
-	m, err := New(Options{}).Export(context.Background(), req, dir, nil)
+	e := New(Options{})
+	defer e.Close()
+	m, err := e.Export(context.Background(), req, dir, nil)
 	if err != nil {
 		t.Fatalf("export: %v", err)
 	}

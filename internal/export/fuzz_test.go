@@ -49,7 +49,9 @@ func FuzzExport(f *testing.F) {
 		}
 		for _, kind := range []Kind{KindCloud, KindAirGapped} {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			_, err := New(Options{Workers: 2}).Export(ctx, Request{Source: mapFS(files), Kind: kind, Domain: "docs.example.com"}, t.TempDir(), nil)
+			e := New(Options{Workers: 2})
+			_, err := e.Export(ctx, Request{Source: mapFS(files), Kind: kind, Domain: "docs.example.com"}, t.TempDir(), nil)
+			e.Close() // no evaluator outlives its input
 			expired := ctx.Err() != nil
 			cancel()
 			if expired {
