@@ -223,7 +223,7 @@ func (p *childPage) resolve(from, spec string) (string, error) {
 	if file, ok := p.e.resolved[key]; ok {
 		return file, nil
 	}
-	a, err := p.e.ask(&message{Op: "resolve", From: from, Spec: spec})
+	a, err := p.e.ask(&message{Op: "resolve", From: dir, Spec: spec})
 	if err != nil {
 		return "", err
 	}

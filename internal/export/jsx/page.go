@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -105,16 +104,6 @@ func (p *Page) Close() {
 // scopeFile is how a page's scope is named as a module.
 func scopeFile(i int) string { return "#" + strconv.Itoa(i) }
 
-// resolve answers the evaluator's question: which source file spec
-// names when imported from the module from ("" for none).
-func (p *Page) resolve(from, spec string) string {
-	dir := path.Dir(from)
-	if i, ok := scopeIndex(from); ok && i >= 0 && i < len(p.scopes) {
-		dir = path.Dir(p.scopes[i].File)
-	}
-	return p.m.resolveImport(dir, spec)
-}
-
 func scopeIndex(file string) (int, bool) {
 	if !strings.HasPrefix(file, "#") {
 		return 0, false
@@ -197,7 +186,9 @@ func (p *Page) call(req *message) (string, error) {
 			}
 			return "", errors.New(m.Err)
 		case "resolve":
-			a = &message{Op: "file", File: p.resolve(m.From, m.Spec)}
+			// From is the importing module's folder (the evaluator knows
+			// where the page's scopes live).
+			a = &message{Op: "file", File: p.m.resolveImport(m.From, m.Spec)}
 		case "load":
 			a = &message{Op: "file"}
 			if !p.m.imported(m.File) {

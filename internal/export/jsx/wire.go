@@ -20,7 +20,7 @@ import (
 // ("file" with File for a resolve, Code or Err for a load).
 //
 // From the evaluator: "ready" once it has started (Err if it cannot
-// serve), "resolve" (From, Spec), "load" (File), and the end of a render:
+// serve), "resolve" (From: the importing module's folder, Spec), "load" (File), and the end of a render:
 // "done" (Tree) or "error" (Err, Kind).
 type message struct {
 	Op       string      `json:"op"`
