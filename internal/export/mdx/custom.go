@@ -158,34 +158,15 @@ func (m *mdx) ensureScope() {
 // renders the platform's component from the values. Literals (strings,
 // numbers, booleans, JSON) are read as they are written.
 func (m *mdx) evaluatedBuiltin(t *jsxTag) bool {
-	if m.comp == nil || t.closing || m.names[t.name] || !components.Has(t.name) || !strings.Contains(t.src, "={") {
+	if m.comp == nil || t.closing || m.names[t.name] || !components.Has(t.name) {
 		return false
 	}
-	for _, e := range expressionAttrs(t.src) {
+	for _, e := range t.exprs {
 		if !json.Valid([]byte(e)) {
 			return true
 		}
 	}
 	return false
-}
-
-// expressionAttrs lists the expressions of a tag's attributes written in
-// braces.
-func expressionAttrs(src string) []string {
-	var out []string
-	for i := strings.Index(src, "={"); i >= 0; {
-		end := matchBrace(src, i+1)
-		if end < 0 {
-			break
-		}
-		out = append(out, strings.TrimSpace(src[i+2:end]))
-		j := strings.Index(src[end:], "={")
-		if j < 0 {
-			break
-		}
-		i = end + j
-	}
-	return out
 }
 
 // nested preprocesses an inlined snippet with the props it was given.
@@ -292,7 +273,7 @@ func (m *mdx) addUse(t *jsxTag) (open, closing string, ok bool) {
 		u.evaluated, u.tag, u.file, u.line = true, clip(t.src, 120), m.file, m.lineNo
 		u.literal = map[string]string{}
 		for k, v := range t.attrs {
-			if json.Valid([]byte(v)) || !strings.Contains(t.src, k+"={") {
+			if e, isExpr := t.exprs[k]; !isExpr || json.Valid([]byte(e)) {
 				u.literal[k] = v
 			}
 		}

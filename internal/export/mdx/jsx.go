@@ -11,6 +11,8 @@ type jsxTag struct {
 	closing     bool   // </Name>
 	selfClosing bool   // <Name />
 	src         string // the tag as written, for the props of a custom component
+	// exprs are the attributes written in braces, as written there.
+	exprs map[string]string
 }
 
 // attr returns the first non-empty attribute among names; components accept
@@ -133,6 +135,10 @@ func scanTagBody(s string) (t jsxTag, n int, ok bool, stop int) {
 				return t, -1, false, len(s)
 			}
 			t.attrs[name] = exprValue(s[i+1 : end])
+			if t.exprs == nil {
+				t.exprs = map[string]string{}
+			}
+			t.exprs[name] = strings.TrimSpace(s[i+1 : end])
 			i = end + 1
 		default:
 			return t, 0, false, i
