@@ -340,6 +340,13 @@ func TestReplicas_claimsOnlyWhereThereIsWork(t *testing.T) {
 	// each server once more when it begins to listen for other replicas'
 	// jobs: one export first, so that all of those are counted before.
 	export()
+	// The second server's start-up claims (one per worker, one as it
+	// begins to listen) run on their own goroutines; on a loaded machine
+	// the last may come after that export. Wait for all three.
+	testutil.Eventually(t, 10*time.Second, "the second server's start-up claims", func() bool {
+		job, none := claims(urlB)
+		return job+none >= 3
+	})
 	jobA0, noneA0 := claims(env.URL)
 	jobB0, noneB0 := claims(urlB)
 	const n = 6
