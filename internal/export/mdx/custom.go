@@ -171,7 +171,7 @@ func (m *mdx) evaluatedBuiltin(t *jsxTag) bool {
 
 // nested preprocesses an inlined snippet with the props it was given.
 func (m *mdx) nested(file, body string, props map[string]string) string {
-	c := &mdx{snippets: map[string]string{}, props: props, load: m.load, depth: m.depth + 1, comp: m.comp, labels: m.labels, scope: -1}
+	c := &mdx{snippets: map[string]string{}, props: props, load: m.load, depth: m.depth + 1, comp: m.comp, labels: m.labels, scope: -1, draw: m.draw}
 	if m.comp != nil {
 		c.bindModule(body, file, props)
 	}

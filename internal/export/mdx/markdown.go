@@ -41,21 +41,50 @@ func NewMarkdown() goldmark.Markdown { return NewMarkdownIn(EnglishLabels) }
 // NewMarkdownIn builds the goldmark converter shared by all workers for
 // the pages of one language (l); goldmark
 // keeps per-document state in the parser context, so one instance is safe
-// for concurrent use. Indented code blocks stay enabled (goldmark's list
-// parser depends on them); MDX indentation inside components is removed
-// by the preprocessor instead. Heading ids are made by ToHTML, once a
+// for concurrent use. As in MDX there is no indented code (parsing);
+// the preprocessor also takes the indentation off a component's
+// content, where MDX reads headings and lists at any depth. Heading ids are made by ToHTML, once a
 // heading's inline content is parsed (goldmark's own would see only the
 // raw line, markup and link addresses included).
 func NewMarkdownIn(l Labels) goldmark.Markdown {
-	return goldmark.New(
-		goldmark.WithExtensions(extension.GFM, extension.Footnote),
-		// `## Title {#my-id}` names the heading's id, as on the platform.
-		goldmark.WithParserOptions(parser.WithHeadingAttribute()),
+	return goldmark.New(append(parsing(),
 		goldmark.WithRendererOptions(
 			html.WithUnsafe(), // components are emitted as raw HTML
 			renderer.WithNodeRenderers(util.Prioritized(&codeRenderer{labels: l}, 100)),
 		),
-	)
+	)...)
+}
+
+// parsing returns the options that decide how a page's Markdown is
+// parsed, apart from how it is written out.
+func parsing() []goldmark.Option {
+	// MDX has no indented code: indentation is how authors lay out
+	// the content of components, and a page indented by four spaces is
+	// prose. Code is fenced.
+	// goldmark's own block parsers at their own priorities, the
+	// indented code block's (500) left out.
+	blocks := []util.PrioritizedValue{
+		util.Prioritized(parser.NewSetextHeadingParser(), 100),
+		util.Prioritized(parser.NewThematicBreakParser(), 200),
+		util.Prioritized(parser.NewListParser(), 300),
+		util.Prioritized(parser.NewListItemParser(), 400),
+		util.Prioritized(parser.NewATXHeadingParser(), 600),
+		util.Prioritized(parser.NewFencedCodeBlockParser(), 700),
+		util.Prioritized(parser.NewBlockquoteParser(), 800),
+		util.Prioritized(parser.NewHTMLBlockParser(), 900),
+		util.Prioritized(indentedProse{parser.NewParagraphParser()}, 1000),
+	}
+	return []goldmark.Option{
+		goldmark.WithParser(parser.NewParser(
+			parser.WithBlockParsers(blocks...),
+			parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+			parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+		)),
+		goldmark.WithExtensions(extension.GFM, extension.Footnote),
+		// `## Title {#my-id}` names the heading's id, as on the platform.
+		goldmark.WithParserOptions(parser.WithHeadingAttribute(),
+			parser.WithASTTransformers(util.Prioritized(unwrapper{}, 100))),
+	}
 }
 
 // ToHTML converts preprocessed Markdown and returns the headings of
@@ -94,6 +123,13 @@ func ToHTML(md goldmark.Markdown, src []byte, w *bytes.Buffer) ([]Heading, error
 	}
 	return toc, md.Renderer().Render(w, src, doc)
 }
+
+// indentedProse is goldmark's paragraph parser, which also opens on a line
+// indented by four spaces or more: without indented code, such a line is
+// prose, as in MDX.
+type indentedProse struct{ parser.BlockParser }
+
+func (indentedProse) CanAcceptIndentedLine() bool { return true }
 
 // codeRenderer highlights fenced code at export time (package highlight), so pages
 // need no client-side highlighter, and gives headings anchor links. The info string is "lang title", as the

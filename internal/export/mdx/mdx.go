@@ -44,6 +44,15 @@ type mdx struct {
 	labels *Labels
 	// heading is a heading element being read (headingtag.go).
 	heading *headingElem
+	// draw renders one of the platform's components; nil is
+	// components.Render. The differential test (oracle_test.go) draws
+	// each component as an element named after it instead.
+	draw func(name string, attrs map[string]string, l *Labels) (open, closing markup.HTML)
+	// item is the content column of the list item the last top-level
+	// lines belong to, 0 outside lists; prefix is the indentation that
+	// keeps the element being written inside that item (listitem.go).
+	item   int
+	prefix string
 }
 
 // maxTagLines and maxTagBytes bound how much one component tag may span,
@@ -101,6 +110,7 @@ func (m *mdx) line(line string) {
 		}
 		return
 	}
+	top := len(m.stack) == 0
 	line = m.dedent(line)
 	trimmed := strings.TrimSpace(line)
 	if m.fence.inside() {
@@ -127,7 +137,18 @@ func (m *mdx) line(line string) {
 	if m.startHeading(trimmed) {
 		return
 	}
+	if top {
+		m.prefix = ""
+		m.followList(line)
+	}
+	if trimmed == "<>" || trimmed == "</>" {
+		m.fragment(trimmed == "</>")
+		return
+	}
 	if isComponentStart(trimmed) || isHTMLStart(trimmed) {
+		if top {
+			m.prefix = m.listPrefix(line)
+		}
 		if _, n, ok := parseTag(trimmed); !ok && n < 0 {
 			m.pending, m.pendingLines = trimmed, 1
 			return
@@ -142,7 +163,33 @@ func (m *mdx) line(line string) {
 		m.blockTag(jsxTag{name: name, closing: true})
 		return
 	}
+	if isExpression(trimmed) {
+		// An expression alone is a block of its own, not a paragraph.
+		m.unwrapNext()
+	}
 	m.text(line)
+}
+
+// isExpression reports whether s is one braced JavaScript expression.
+func isExpression(s string) bool {
+	return strings.HasPrefix(s, "{") && matchBrace(s, 0) == len(s)-1
+}
+
+// fragment opens or closes <>…</>, an element that draws nothing.
+func (m *mdx) fragment(closing bool) {
+	if closing {
+		for i := len(m.stack) - 1; i >= 0; i-- {
+			if m.stack[i].name == "" {
+				m.blockTag(jsxTag{closing: true})
+				return
+			}
+		}
+		return
+	}
+	if len(m.stack) < maxNesting {
+		m.out.WriteString("\n")
+		m.stack = append(m.stack, openBlock{indent: -1})
+	}
 }
 
 // dedent removes the indentation of content inside components, measured
@@ -177,7 +224,7 @@ func (m *mdx) stripComments(line string) string {
 			m.comment = false
 			line = line[end+3:]
 		}
-		start := strings.Index(line, "{/*")
+		start := indexOutsideCode(line, "{/*")
 		if start < 0 {
 			if b.Len() == 0 {
 				return line
@@ -263,7 +310,7 @@ func (m *mdx) tagLine(line string) {
 		return
 	}
 	if !isComponentStart(line) {
-		m.text(htmlTag(t, line[:n]) + line[n:])
+		m.htmlLine(t, line, n)
 		return
 	}
 	rest := strings.TrimSpace(line[n:])
@@ -271,14 +318,17 @@ func (m *mdx) tagLine(line string) {
 	case rest == "":
 		m.blockTag(t)
 	case !t.closing && !t.selfClosing && strings.HasSuffix(rest, "</"+t.name+">"):
-		// <Note>One line of content</Note>
+		// <Note>One line of content</Note>: a paragraph that is only the
+		// element is the element, its content phrasing (unwrap.go).
 		m.blockTag(t)
+		m.unwrapNext()
 		m.text(strings.TrimSuffix(rest, "</"+t.name+">"))
 		m.blockTag(jsxTag{name: t.name, closing: true})
 	case !t.closing && !t.selfClosing && isBlockComponent(t.name):
 		// <Note>Text that goes on
 		// over lines</Note>
 		m.blockTag(t)
+		m.unwrapNext()
 		m.text(rest)
 	default:
 		m.text(line)
@@ -319,13 +369,21 @@ func (m *mdx) blockTag(t jsxTag) {
 		return
 	}
 	m.noteUnknown(t.name)
-	openHTML, closeHTML := components.Render(t.name, t.attrs, m.labels)
+	openHTML, closeHTML := m.component(t)
 	m.block(openHTML.String())
 	if t.selfClosing {
 		m.block(closeHTML.String())
 		return
 	}
 	m.stack = append(m.stack, openBlock{name: t.name, close: closeHTML.String(), indent: -1})
+}
+
+// component renders the HTML around one of the platform's components.
+func (m *mdx) component(t jsxTag) (open, closing markup.HTML) {
+	if m.draw != nil {
+		return m.draw(t.name, t.attrs, m.labels)
+	}
+	return components.Render(t.name, t.attrs, m.labels)
 }
 
 // snippet inlines an imported snippet, converted with the tag's attributes
@@ -348,11 +406,17 @@ func (m *mdx) block(html string) {
 		return
 	}
 	m.out.WriteString("\n")
+	if m.prefix != "" {
+		html = m.prefix + strings.ReplaceAll(html, "\n", "\n"+m.prefix)
+	}
 	m.out.WriteString(html)
 	m.out.WriteString("\n\n")
 }
 
 func (m *mdx) raw(line string) {
+	if m.prefix != "" && len(m.stack) > 0 && line != "" {
+		m.out.WriteString(m.prefix)
+	}
 	m.out.WriteString(line)
 	m.out.WriteByte('\n')
 }
@@ -440,7 +504,7 @@ func (m *mdx) inlineTag(t jsxTag, closes *[]string) string {
 		}
 	}
 	m.noteUnknown(t.name)
-	openHTML, closeHTML := components.Render(t.name, t.attrs, m.labels)
+	openHTML, closeHTML := m.component(t)
 	if t.selfClosing {
 		return openHTML.String() + closeHTML.String()
 	}

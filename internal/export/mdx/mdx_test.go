@@ -63,6 +63,17 @@ func TestPreprocess(t *testing.T) {
 			[]string{"<summary>A</summary>", "<summary>B</summary>", "<p>Inner</p>", "</details>", "<p>Outer</p>", "</details>"}, nil},
 		{"escapedAttributes", `<Card title="<script>x</script>">Body</Card>`,
 			[]string{`&lt;script&gt;x&lt;/script&gt;`}, []string{"<script>"}},
+		// MDX's grammar, where CommonMark would read otherwise (the
+		// differential test, oracle_test.go, checks many more).
+		{"markdownInsideHTMLElement", "<div id=\"overview\">\n  ## Overview\n  - a\n</div>\n## Next",
+			[]string{`<div id="overview">`, `<h2 id="overview">Overview`, "<li>a</li>", "</div>", `<h2 id="next">`}, []string{"##"}},
+		{"markdownRightAfterVoidElement", "<br/>\n**bold**", []string{"<br/>", "<p><strong>bold</strong></p>"}, nil},
+		{"oneLineElementHasNoParagraph", "<Note>Only **this**.</Note>", []string{`<div class="callout-body">` + "\nOnly <strong>this</strong>.\n</div>"}, []string{"<p>"}},
+		{"indentationIsNotCode", "    four spaces in", []string{"<p>four spaces in</p>"}, []string{"<pre"}},
+		{"componentInListItem", "- item\n\n  <Note>In the item.</Note>\n\n- next",
+			[]string{"<li>", "<p>item</p>", "callout-note", "In the item.", "</li>", "<li>", "next"}, nil},
+		{"fragment", "<>\n## In a fragment\n</>", []string{"<h2", "In a fragment<a"}, []string{"&lt;&gt;", "&lt;/&gt;"}},
+		{"commentInCodeSpanIsCode", "Write `{/* note */}` for a comment.", []string{"<code>{/* note */}</code>"}, nil},
 	}
 	snippets := map[string]string{"snippets/hi.mdx": "---\ntitle: ignored\n---\nHello {name}."}
 	for _, tt := range tests {
