@@ -41,6 +41,9 @@ func (m *mdx) htmlLine(t jsxTag, line string, n int) {
 		m.text(strings.TrimSuffix(rest, "</"+t.name+">"))
 		m.blockTag(jsxTag{name: t.name, closing: true})
 	default:
+		if onlyElements(line) {
+			m.unwrapNext()
+		}
 		m.text(tag + line[n:])
 	}
 }
@@ -69,22 +72,58 @@ func (m *mdx) isOpen(name string) bool {
 // name, closes that element only at its end: "<b>x</b> and <b>y</b>"
 // is a paragraph, "<b>x <b>y</b> z</b>" one element.
 func onlyElement(name, rest string) bool {
+	return closeOf(name, rest) == len(rest)
+}
+
+// closeOf returns where the element named name, opened just before s,
+// ends in s (past its closing tag), or -1 when s does not close it.
+func closeOf(name, s string) int {
 	depth := 1
 	open, closing := "<"+name, "</"+name+">"
-	for i := 0; i < len(rest); {
+	for i := 0; i < len(s); {
 		switch {
-		case strings.HasPrefix(rest[i:], closing):
+		case strings.HasPrefix(s[i:], closing):
 			depth--
-			if depth == 0 {
-				return i+len(closing) == len(rest)
-			}
 			i += len(closing)
-		case strings.HasPrefix(rest[i:], open) && i+len(open) < len(rest) && (rest[i+len(open)] == '>' || isSpace(rest[i+len(open)])):
+			if depth == 0 {
+				return i
+			}
+		case strings.HasPrefix(s[i:], open) && i+len(open) < len(s) && (s[i+len(open)] == '>' || isSpace(s[i+len(open)])):
 			depth++
 			i += len(open)
 		default:
 			i++
 		}
 	}
-	return false
+	return -1
+}
+
+// onlyElements reports whether line is nothing but elements and the
+// white space between them: MDX reads such a paragraph as the elements
+// themselves ("<Badge>a</Badge> <Badge>b</Badge>").
+func onlyElements(line string) bool {
+	for i := 0; ; {
+		for i < len(line) && isSpace(line[i]) {
+			i++
+		}
+		if i == len(line) {
+			return true
+		}
+		if !isComponentStart(line[i:]) && !isHTMLStart(line[i:]) {
+			return false
+		}
+		t, n, ok := parseTag(line[i:])
+		if !ok || t.closing {
+			return false
+		}
+		i += n
+		if t.selfClosing || void[t.name] {
+			continue
+		}
+		end := closeOf(t.name, line[i:])
+		if end < 0 {
+			return false
+		}
+		i += end
+	}
 }

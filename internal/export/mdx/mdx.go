@@ -111,6 +111,11 @@ func (m *mdx) line(line string) {
 		return
 	}
 	top := len(m.stack) == 0
+	if !top && strings.HasPrefix(m.prefix, ">") {
+		// Inside an element that a quote holds: the quote's marks come
+		// off here and go back on as the element is written.
+		line = strings.TrimPrefix(strings.TrimPrefix(strings.TrimLeft(line, " "), ">"), " ")
+	}
 	line = m.dedent(line)
 	trimmed := strings.TrimSpace(line)
 	if m.fence.inside() {
@@ -137,16 +142,21 @@ func (m *mdx) line(line string) {
 	if m.startHeading(trimmed) {
 		return
 	}
+	quoted := false
 	if top {
 		m.prefix = ""
 		m.followList(line)
+		if rest, ok := quotedElement(trimmed); ok {
+			// > <Note>Quoted.</Note>
+			m.prefix, line, trimmed, quoted = "> ", rest, rest, true
+		}
 	}
 	if trimmed == "<>" || trimmed == "</>" {
 		m.fragment(trimmed == "</>")
 		return
 	}
 	if isComponentStart(trimmed) || isHTMLStart(trimmed) {
-		if top {
+		if top && !quoted {
 			m.prefix = m.listPrefix(line)
 		}
 		if _, n, ok := parseTag(trimmed); !ok && n < 0 {
@@ -317,20 +327,23 @@ func (m *mdx) tagLine(line string) {
 	switch {
 	case rest == "":
 		m.blockTag(t)
-	case !t.closing && !t.selfClosing && strings.HasSuffix(rest, "</"+t.name+">"):
+	case !t.closing && !t.selfClosing && strings.HasSuffix(rest, "</"+t.name+">") && onlyElement(t.name, rest):
 		// <Note>One line of content</Note>: a paragraph that is only the
 		// element is the element, its content phrasing (unwrap.go).
 		m.blockTag(t)
 		m.unwrapNext()
 		m.text(strings.TrimSuffix(rest, "</"+t.name+">"))
 		m.blockTag(jsxTag{name: t.name, closing: true})
-	case !t.closing && !t.selfClosing && isBlockComponent(t.name):
+	case !t.closing && !t.selfClosing && isBlockComponent(t.name) && !onlyElements(line):
 		// <Note>Text that goes on
 		// over lines</Note>
 		m.blockTag(t)
 		m.unwrapNext()
 		m.text(rest)
 	default:
+		if onlyElements(line) {
+			m.unwrapNext()
+		}
 		m.text(line)
 	}
 }
@@ -405,17 +418,38 @@ func (m *mdx) block(html string) {
 	if html == "" {
 		return
 	}
-	m.out.WriteString("\n")
+	m.out.WriteString(m.blank())
 	if m.prefix != "" {
 		html = m.prefix + strings.ReplaceAll(html, "\n", "\n"+m.prefix)
 	}
 	m.out.WriteString(html)
-	m.out.WriteString("\n\n")
+	m.out.WriteString("\n" + m.blank())
+}
+
+// blank is an empty line where the element being written is: in a
+// quote it keeps the quote's mark, or the quote would end there.
+func (m *mdx) blank() string {
+	if strings.HasPrefix(m.prefix, ">") {
+		return ">\n"
+	}
+	return "\n"
+}
+
+// quotedElement returns the rest of a quote's line that starts with an
+// element.
+func quotedElement(trimmed string) (string, bool) {
+	rest, ok := strings.CutPrefix(trimmed, ">")
+	rest = strings.TrimLeft(rest, " ")
+	return rest, ok && (isComponentStart(rest) || isHTMLStart(rest))
 }
 
 func (m *mdx) raw(line string) {
-	if m.prefix != "" && len(m.stack) > 0 && line != "" {
+	switch {
+	case m.prefix == "" || len(m.stack) == 0:
+	case line != "":
 		m.out.WriteString(m.prefix)
+	default:
+		m.out.WriteString(strings.TrimSuffix(m.blank(), "\n"))
 	}
 	m.out.WriteString(line)
 	m.out.WriteByte('\n')

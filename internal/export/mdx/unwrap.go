@@ -21,7 +21,7 @@ const unwrapMark = "<!--mdx:unwrap-->"
 
 // unwrapNext marks the paragraph the next text line starts.
 func (m *mdx) unwrapNext() {
-	m.out.WriteString("\n" + m.prefix + unwrapMark + "\n")
+	m.out.WriteString(m.blank() + m.prefix + unwrapMark + "\n")
 }
 
 type unwrapper struct{}
