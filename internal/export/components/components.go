@@ -53,9 +53,9 @@ func renderComponent(t *tag, l *Labels) (openHTML, closeHTML markup.HTML) {
 		} else {
 			b.Markup(`<li class="step">`)
 		}
-		if s := t.attr("title"); s != "" {
+		if t.has("title") {
 			b.Markup(`<p class="step-title">`)
-			b.Text(s)
+			b.HTML(t.text("title"))
 			b.Markup(`</p>`)
 		}
 		b.Markup(`<div class="step-body">`)
@@ -68,7 +68,7 @@ func renderComponent(t *tag, l *Labels) (openHTML, closeHTML markup.HTML) {
 		b.Attr("data-title", title)
 		b.Markup(`><p class="tab-title">`)
 		b.HTML(iconOf(t))
-		b.Text(title)
+		b.HTML(t.text("title"))
 		b.Markup(`</p>`)
 		return b.Fragment(), markup.Const(`</section>`)
 	case "CodeGroup":
@@ -89,7 +89,6 @@ func renderComponent(t *tag, l *Labels) (openHTML, closeHTML markup.HTML) {
 	case "Expandable":
 		return expandable(t, l)
 	case "Accordion":
-		title := t.attr("title")
 		b.Markup(`<details`)
 		b.Attr("class", strings.ToLower(t.name))
 		if t.flag("defaultOpen") {
@@ -97,13 +96,13 @@ func renderComponent(t *tag, l *Labels) (openHTML, closeHTML markup.HTML) {
 		}
 		b.Markup(`><summary>`)
 		b.HTML(iconOf(t))
-		b.Text(title)
+		b.HTML(t.text("title"))
 		b.Markup(`</summary><div class="details-body">`)
 		return b.Fragment(), markup.Const(`</div></details>`)
 	case "Frame":
-		if c := t.attr("caption"); c != "" {
+		if t.has("caption") {
 			b.Markup(`<figcaption>`)
-			b.Text(c)
+			b.HTML(t.text("caption"))
 			b.Markup(`</figcaption>`)
 		}
 		b.Markup(`</figure>`)
@@ -137,11 +136,11 @@ func renderComponent(t *tag, l *Labels) (openHTML, closeHTML markup.HTML) {
 		b.Markup(`<section class="update"`)
 		b.Attr("id", markup.Slug(t.attr("label")))
 		b.Markup(`><div class="update-label">`)
-		b.Text(t.attr("label"))
+		b.HTML(t.text("label"))
 		b.Markup(`</div>`)
-		if d := t.attr("description"); d != "" {
+		if t.has("description") {
 			b.Markup(`<div class="update-desc">`)
-			b.Text(d)
+			b.HTML(t.text("description"))
 			b.Markup(`</div>`)
 		}
 		b.Markup(`<div class="update-body">`)
@@ -193,7 +192,6 @@ func card(t *tag) (markup.HTML, markup.HTML) {
 		b.HTML(icon)
 		b.Markup(`</span>`)
 	}
-	title := t.attr("title")
 	href := t.attr("href")
 	u, linked := componentURL(href)
 	if href != "" && linked {
@@ -202,11 +200,11 @@ func card(t *tag) (markup.HTML, markup.HTML) {
 		b.Markup(`<a class="card-title card-link" href="`)
 		b.URL(u)
 		b.Markup(`">`)
-		b.Text(title)
+		b.HTML(t.text("title"))
 		b.Markup(`</a>`)
-	} else if title != "" {
+	} else if t.has("title") {
 		b.Markup(`<p class="card-title">`)
-		b.Text(title)
+		b.HTML(t.text("title"))
 		b.Markup(`</p>`)
 	}
 	b.Markup(`<div class="card-body">`)

@@ -15,6 +15,9 @@ import (
 // remote URL, as an image unless the bundle is air-gapped. Nothing when
 // the component names no icon.
 func iconOf(t *tag) markup.HTML {
+	if h, ok := t.rich["icon"]; ok {
+		return h // icon={<svg …/>}: the page's own drawing
+	}
 	v := strings.TrimSpace(t.attr("icon"))
 	if v == "" && t.name == "Icon" {
 		v = strings.TrimSpace(t.attr("src"))

@@ -7,6 +7,28 @@ import "github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup
 type tag struct {
 	name  string
 	attrs map[string]string
+	// rich are attributes whose value is markup: JSX written as the
+	// value (title={<span>Beta</span>}, icon={<svg …/>}), rendered by
+	// the component evaluator. They take the place of a text attribute
+	// of the same name.
+	rich map[string]markup.HTML
+}
+
+// text returns attribute name as the component shows it: its markup when
+// rich, else its text.
+func (t *tag) text(name string) markup.HTML {
+	if h, ok := t.rich[name]; ok {
+		return h
+	}
+	return markup.Text(t.attrs[name])
+}
+
+// has reports whether attribute name has a value to show.
+func (t *tag) has(name string) bool {
+	if h, ok := t.rich[name]; ok {
+		return !h.Empty()
+	}
+	return t.attrs[name] != ""
 }
 
 // attr returns the first non-empty attribute among names; components accept
@@ -32,6 +54,14 @@ func (t *tag) flag(name string) bool {
 // components write, in the page's language; nil is English.
 func Render(name string, attrs map[string]string, l *Labels) (openHTML, closeHTML markup.HTML) {
 	return renderComponent(&tag{name: name, attrs: attrs}, l)
+}
+
+// RenderRich is Render with attributes whose values are markup (rich):
+// JSX a page wrote as an attribute's value, already rendered and
+// sanitized by the component evaluator. A rich title, label,
+// description, caption or icon is drawn as that markup.
+func RenderRich(name string, attrs map[string]string, rich map[string]markup.HTML, l *Labels) (openHTML, closeHTML markup.HTML) {
+	return renderComponent(&tag{name: name, attrs: attrs, rich: rich}, l)
 }
 
 // Names are the platform's components Render draws; inside a custom

@@ -25,12 +25,15 @@ func testModules(t *testing.T, files map[string]string, budget time.Duration) *M
 			return string(b), err
 		},
 		ESM: func(s string) string { return s },
-		Builtin: func(name string, attrs map[string]string) (markup.HTML, markup.HTML) {
+		Builtin: func(name string, attrs map[string]string, rich map[string]markup.HTML) (markup.HTML, markup.HTML) {
 			var b markup.Builder
 			b.Markup("<builtin")
 			b.Attr("name", name)
 			b.Attr("title", attrs["title"])
 			b.Markup(">")
+			if h, ok := rich["title"]; ok {
+				b.HTML(h)
+			}
 			return b.Fragment(), markup.Const("</builtin>")
 		},
 		Builtins: []string{"Card", "Note", "Tree.Folder"},
@@ -157,9 +160,11 @@ func TestRender_boundsOutsideTheEngine(t *testing.T) {
 	ev := NewEvaluators(EvaluatorOptions{Memory: 128 << 20, Processes: 1})
 	t.Cleanup(ev.Close)
 	m := NewModules(Options{
-		Load:       func(string) (string, error) { return "", errors.New("no files") },
-		ESM:        func(s string) string { return s },
-		Builtin:    func(string, map[string]string) (markup.HTML, markup.HTML) { return markup.HTML{}, markup.HTML{} },
+		Load: func(string) (string, error) { return "", errors.New("no files") },
+		ESM:  func(s string) string { return s },
+		Builtin: func(string, map[string]string, map[string]markup.HTML) (markup.HTML, markup.HTML) {
+			return markup.HTML{}, markup.HTML{}
+		},
 		Budget:     budget,
 		Evaluators: ev,
 	})
@@ -227,9 +232,11 @@ func BenchmarkPage(b *testing.B) {
 	ev := NewEvaluators(EvaluatorOptions{Processes: 1})
 	defer ev.Close()
 	m := NewModules(Options{
-		Load:       func(string) (string, error) { return `export const B = ({ v }) => <b title={v}>{v}</b>;`, nil },
-		ESM:        func(s string) string { return s },
-		Builtin:    func(string, map[string]string) (markup.HTML, markup.HTML) { return markup.HTML{}, markup.HTML{} },
+		Load: func(string) (string, error) { return `export const B = ({ v }) => <b title={v}>{v}</b>;`, nil },
+		ESM:  func(s string) string { return s },
+		Builtin: func(string, map[string]string, map[string]markup.HTML) (markup.HTML, markup.HTML) {
+			return markup.HTML{}, markup.HTML{}
+		},
 		Evaluators: ev,
 	})
 	for b.Loop() {

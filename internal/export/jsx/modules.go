@@ -47,8 +47,10 @@ type Options struct {
 	// part of it that is a JavaScript module.
 	ESM func(mdxSource string) string
 	// Builtin writes the opening and closing HTML of one of the platform's
-	// components, with its attributes as text, exactly as MDX renders it.
-	Builtin func(name string, attrs map[string]string) (open, closing markup.HTML)
+	// components, with its attributes as text, exactly as MDX renders it;
+	// rich are the attributes given JSX as their value, rendered here
+	// (title={<span>Beta</span>}).
+	Builtin func(name string, attrs map[string]string, rich map[string]markup.HTML) (open, closing markup.HTML)
 	// Builtins names the platform's components ("Card", "Tree.Folder").
 	Builtins []string
 	// Budget is the time all the components of one page may run.

@@ -166,7 +166,7 @@
       if (typeof type.$$builtin === "string") {
         var bc = [];
         resolve(props.children, bc, depth);
-        out.push({ b: type.$$builtin, p: hostProps(props), c: bc });
+        out.push({ b: type.$$builtin, p: builtinProps(props, depth), c: bc });
         return;
       }
       if (type.$$provider) {
@@ -197,6 +197,21 @@
       if (k === "children" || typeof v === "function" || typeof v === "symbol") continue;
       if (isElement(v)) continue;
       p[k] = v;
+    }
+    return p;
+  }
+
+  // builtinProps are a platform component's props for Go: JSX given as
+  // a prop's value (title={<span>Beta</span>}) goes as the host nodes it
+  // resolves to, which Go renders into the component.
+  function builtinProps(props, depth) {
+    var p = hostProps(props);
+    for (var k in props) {
+      var v = props[k];
+      if (k === "children" || !(isElement(v) || (Array.isArray(v) && v.some(isElement)))) continue;
+      var nodes = [];
+      resolve(v, nodes, depth);
+      p[k] = { $$nodes: nodes };
     }
     return p;
   }

@@ -20,7 +20,7 @@ import (
 // dangerouslySetInnerHTML beyond what markup.Sanitized keeps. Only the
 // MDX children (raw), rendered by us, are written as they are.
 type renderer struct {
-	builtin func(name string, attrs map[string]string) (open, closing markup.HTML)
+	builtin func(name string, attrs map[string]string, rich map[string]markup.HTML) (open, closing markup.HTML)
 	raw     markup.HTML
 	limit   int
 	b       markup.Builder
@@ -70,7 +70,7 @@ func (r *renderer) node(n map[string]any) {
 		return
 	}
 	if name, ok := n["b"].(string); ok {
-		open, closing := r.builtin(name, builtinAttrs(props))
+		open, closing := r.builtin(name, builtinAttrs(props), r.richAttrs(props))
 		r.b.HTML(open)
 		r.nodes(children)
 		r.b.HTML(closing)
@@ -376,6 +376,30 @@ func cssName(k string) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// richAttrs renders the props of a platform component that hold JSX
+// (prelude.js sends them as {"$$nodes": [...]}), each with the same care
+// as the component's other output.
+func (r *renderer) richAttrs(props map[string]any) map[string]markup.HTML {
+	var rich map[string]markup.HTML
+	for k, v := range props {
+		m, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		nodes, ok := m["$$nodes"].([]any)
+		if !ok {
+			continue
+		}
+		sub := renderer{builtin: r.builtin, limit: r.limit}
+		sub.nodes(nodes)
+		if rich == nil {
+			rich = map[string]markup.HTML{}
+		}
+		rich[k] = sub.b.Fragment()
+	}
+	return rich
 }
 
 // builtinAttrs gives a platform component its props as the text MDX

@@ -62,10 +62,10 @@ func NewComponents(load func(string) (string, error), budget time.Duration, ev *
 			_, body := SplitFrontmatter([]byte(src))
 			return esmOf(string(body))
 		},
-		Builtin: func(name string, attrs map[string]string) (markup.HTML, markup.HTML) {
+		Builtin: func(name string, attrs map[string]string, rich map[string]markup.HTML) (markup.HTML, markup.HTML) {
 			// Shared by every page, so English: the evaluator does not
 			// say which page a built-in renders for.
-			return components.Render(name, attrs, nil)
+			return components.RenderRich(name, attrs, rich, nil)
 		},
 		Builtins:   components.Names,
 		Budget:     budget,
@@ -246,6 +246,9 @@ type use struct {
 	tag, file string
 	line      int
 	literal   map[string]string
+	// expr is set for an expression in the page's content ({1 + 1},
+	// {items.map(...)}): its source, shown as written when it fails.
+	expr string
 }
 
 func newNonce() string {
@@ -281,6 +284,28 @@ func (m *mdx) addUse(t *jsxTag) (open, closing string, ok bool) {
 	c.uses = append(c.uses, u)
 	s.Calls = append(s.Calls, jsx.Call{Name: t.name, Props: jsProps(t.src)})
 	return "<!--jsx " + c.nonce + " " + id + "-->", "<!--/jsx " + c.nonce + " " + id + "-->", true
+}
+
+// addExpression records an expression of the page's content, evaluated
+// like a component whose one child is its value, and returns its
+// markers; ok is false past maxUses.
+func (m *mdx) addExpression(expr string) (markers string, ok bool) {
+	c := m.comp
+	if len(c.uses) >= maxUses {
+		c.overflow++
+		return "", false
+	}
+	if c.nonce == "" {
+		c.nonce = newNonce()
+	}
+	m.ensureScope()
+	id := strconv.Itoa(len(c.uses))
+	s := &c.scopes[m.scope]
+	c.uses = append(c.uses, use{scope: m.scope, call: len(s.Calls), selfClosing: true,
+		expr: expr, file: m.file, line: m.lineNo})
+	// The newline ends a // comment the expression may close with.
+	s.Calls = append(s.Calls, jsx.Call{Name: "React.Fragment", Props: "{children: (" + expr + "\n)}"})
+	return "<!--jsx " + c.nonce + " " + id + "--><!--/jsx " + c.nonce + " " + id + "-->", true
 }
 
 // customTag writes the markers of a block-level use of a custom component.
@@ -383,6 +408,11 @@ func (x *expander) render(id int, body string) string {
 	u := x.pc.uses[id]
 	// body is goldmark's output of the page, links not yet rewritten.
 	out, err := x.ev.Render(u.scope, u.call, markup.Rendered(strings.TrimSpace(body)), u.selfClosing)
+	if err != nil && u.expr != "" {
+		x.warn(fmt.Sprintf("the expression {%s} (line %d of %s) could not be evaluated (%s); it is shown as written",
+			clip(u.expr, 120), u.line, u.file, err))
+		return html.EscapeString("{" + u.expr + "}")
+	}
 	if err != nil && u.evaluated {
 		x.warn(fmt.Sprintf("an expression of %s (line %d of %s) could not be evaluated (%s); the component is shown without the attributes that need it",
 			u.tag, u.line, u.file, err))

@@ -11,15 +11,13 @@ import (
 )
 
 // renderPage runs a page through the pipeline with custom components.
-func renderPage(t *testing.T, src string, snippets map[string]string, load func(string) (string, error)) (string, []string) {
+func renderPage(t *testing.T, src string, snippets map[string]string) (string, []string) {
 	t.Helper()
-	if load == nil {
-		load = func(file string) (string, error) {
-			if s, ok := snippets[file]; ok {
-				return s, nil
-			}
-			return "", errors.New("no snippet " + file)
+	load := func(file string) (string, error) {
+		if s, ok := snippets[file]; ok {
+			return s, nil
 		}
+		return "", errors.New("no snippet " + file)
 	}
 	doc := PreprocessPage(src, load, "guides/page.mdx")
 	var buf bytes.Buffer
@@ -66,7 +64,7 @@ func TestPreprocessPage_withoutComponentsStartsNothing(t *testing.T) {
 // markers of the component pass stays as written: the nonce is not in it.
 func TestPreprocessPage_markersCannotBeForged(t *testing.T) {
 	src := "export const B = () => <b>real</b>;\n\nBefore <!--jsx 0 0--> <script>x</script> <!--/jsx 0 0-->\n\n<B />\n"
-	got, warns := renderPage(t, src, nil, nil)
+	got, warns := renderPage(t, src, nil)
 	if !strings.Contains(got, "<b>real</b>") || len(warns) > 0 {
 		t.Errorf("got %s, warnings %v", got, warns)
 	}
@@ -92,7 +90,7 @@ export const Tag = ({ label }) => <code className="tag">{label}</code>;
 `
 	got, warns := renderPage(t, src, map[string]string{
 		"guides/box.jsx": `export const Box = ({ kind, children }) => <div className={"box-" + kind}>{children}</div>;`,
-	}, nil)
+	})
 	if len(warns) > 0 {
 		t.Fatalf("warnings %v", warns)
 	}

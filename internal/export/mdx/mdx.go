@@ -25,8 +25,10 @@ type mdx struct {
 	comment  bool   // inside a {/* */} comment spanning lines
 	skipping int    // open braces of a multi-line export, or -1 in an import
 	pending  string // a tag split over several lines, being joined
-	// pendingLines counts the lines joined into pending.
+	// pendingLines counts the lines joined into pending; pendingExpr is
+	// set when pending is an expression, not a tag.
 	pendingLines int
+	pendingExpr  bool
 	// comp records the page's custom components (nil outside
 	// PreprocessPage); names are the components this document's own
 	// module binds, evaluated in comp's scope number scope.
@@ -88,6 +90,7 @@ func (m *mdx) run(src string) string {
 	}
 	if m.pending != "" {
 		m.text(m.pending)
+		m.pending, m.pendingExpr = "", false
 	}
 	if m.heading != nil {
 		m.writeHeading(m.heading) // never closed: what was read is its text
@@ -99,6 +102,10 @@ func (m *mdx) run(src string) string {
 }
 
 func (m *mdx) line(line string) {
+	if m.pendingExpr {
+		m.expressionLine(line)
+		return
+	}
 	if m.pending != "" {
 		m.pending += "\n" + line
 		m.pendingLines++
@@ -176,8 +183,37 @@ func (m *mdx) line(line string) {
 	if isExpression(trimmed) {
 		// An expression alone is a block of its own, not a paragraph.
 		m.unwrapNext()
+	} else if m.comp != nil && strings.HasPrefix(trimmed, "{") && matchBrace(trimmed, 0) < 0 {
+		// An expression that goes on over lines: read to its end.
+		m.pending, m.pendingLines, m.pendingExpr = line, 1, true
+		return
 	}
 	m.text(line)
+}
+
+// expressionLine reads a line of an expression that started on an
+// earlier line. Once it closes it is written as one block; one that
+// does not close within the bounds of a tag is written as the lines it
+// was.
+func (m *mdx) expressionLine(line string) {
+	m.pending += "\n" + line
+	m.pendingLines++
+	if end := matchBrace(m.pending, strings.IndexByte(m.pending, '{')); end >= 0 {
+		expr := m.pending
+		m.pending, m.pendingExpr = "", false
+		if strings.TrimSpace(expr[end+1:]) == "" {
+			m.unwrapNext()
+		}
+		m.text(expr)
+		return
+	}
+	if m.pendingLines > maxTagLines || len(m.pending) > maxTagBytes {
+		lines := m.pending
+		m.pending, m.pendingExpr = "", false
+		for l := range strings.Lines(lines) {
+			m.text(strings.TrimSuffix(l, "\n"))
+		}
+	}
 }
 
 // isExpression reports whether s is one braced JavaScript expression.
@@ -465,6 +501,7 @@ func (m *mdx) text(line string) {
 	var b strings.Builder
 	var closes []string
 	inCode := false
+	unclosed := false
 	nextClose := -1 // index of the next '}' at or after i, or len(line)
 	for i := 0; i < len(line); i++ {
 		c := line[i]
@@ -487,6 +524,19 @@ func (m *mdx) text(line string) {
 			b.WriteByte(' ') // JSX's explicit space
 			i += 4
 			continue
+		case c == '{' && m.comp != nil && !unclosed && (m.props == nil || !m.isProp(line[i:])):
+			end := matchBrace(line, i)
+			if end < 0 {
+				// MDX would refuse the page; no later brace is tried,
+				// which keeps a line of many '{' linear.
+				unclosed = true
+				break
+			}
+			if out, ok := m.expression(line[i+1 : end]); ok {
+				b.WriteString(out)
+				i = end
+				continue
+			}
 		case c == '{' && m.props != nil:
 			if nextClose < i {
 				// Found once per '}', not once per '{': linear on "{{{{".

@@ -78,21 +78,27 @@ func TestPreprocess(t *testing.T) {
 	snippets := map[string]string{"snippets/hi.mdx": "---\ntitle: ignored\n---\nHello {name}."}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := render(t, tt.src, snippets)
-			rest := got
-			for _, w := range tt.want {
-				i := strings.Index(rest, w)
-				if i < 0 {
-					t.Fatalf("missing (or out of order) %q in:\n%s", w, got)
-				}
-				rest = rest[i+len(w):]
-			}
-			for _, n := range tt.not {
-				if strings.Contains(got, n) {
-					t.Errorf("unexpected %q in:\n%s", n, got)
-				}
-			}
+			inOrder(t, render(t, tt.src, snippets), tt.want, tt.not)
 		})
+	}
+}
+
+// inOrder fails t unless got holds each of want, in that order, and none
+// of not.
+func inOrder(t *testing.T, got string, want, not []string) {
+	t.Helper()
+	rest := got
+	for _, w := range want {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			t.Fatalf("missing (or out of order) %q in:\n%s", w, got)
+		}
+		rest = rest[i+len(w):]
+	}
+	for _, n := range not {
+		if strings.Contains(got, n) {
+			t.Errorf("unexpected %q in:\n%s", n, got)
+		}
 	}
 }
 
