@@ -61,6 +61,12 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 			make func() ([]byte, error)
 		}{a[0], func() ([]byte, error) { return assets.ReadFile(a[1]) }})
 	}
+	for _, a := range j.diag.assets() {
+		gen = append(gen, struct {
+			path string
+			make func() ([]byte, error)
+		}{a[0], func() ([]byte, error) { return vendored.ReadFile(a[1]) }})
+	}
 	if len(j.specFiles) > 0 {
 		gen = append(gen, struct {
 			path string

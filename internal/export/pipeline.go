@@ -54,6 +54,7 @@ type pipeline struct {
 	link  *linker
 	frame *frame.Frame    // writes the page frame
 	comps *mdx.Components // the custom components of the source's pages
+	diag  diagrams        // whether a page has a Mermaid diagram (diagrams.go)
 
 	search *machines.SearchIndex // filled by the workers, page by page
 	mach   *machines.Files       // page.md, llms.txt, robots.txt, sitemap.xml (package machines)
@@ -148,7 +149,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		// Headings a component writes belong in the table of contents too.
 		rendered, hs = mdx.WithComponentHeadings(rendered, hs)
 	}
-	content := j.link.rewrite(rendered, p.Key, prefix)
+	content := j.diag.with(j.link.rewrite(rendered, p.Key, prefix), prefix)
 	var apiTop, apiRest markup.HTML
 	var ex mdx.Examples // the right-hand column of an API page
 	if p.API != nil {

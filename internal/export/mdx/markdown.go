@@ -180,6 +180,10 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 		seg := cb.Lines().At(i)
 		code.Write(seg.Value(src))
 	}
+	if strings.EqualFold(lang, "mermaid") {
+		writeDiagram(w, code.String())
+		return ast.WalkSkipChildren, nil
+	}
 	label := title
 	if label == "" {
 		label = lang

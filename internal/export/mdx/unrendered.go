@@ -7,13 +7,12 @@ import (
 
 // Unrendered lists what a page's source holds that the export shows
 // without rendering it as the platform does, so that the job says so
-// instead of dropping it silently: Mermaid diagrams (fences whose
-// language is mermaid) stay code blocks, and display math ($$…$$ outside
-// code, the <Latex> component) stays as typed. Each entry names the line
+// instead of dropping it silently: display math ($$…$$ outside code, the
+// <Latex> component) stays as typed. Each entry names the line
 // of the first occurrence; firstLine is the line src starts on.
 func Unrendered(src string, firstLine int) []string {
 	var fence codeFence
-	var mermaid, math, mermaidAt, mathAt int
+	var math, mathAt int
 	n := firstLine - 1
 	for line := range strings.Lines(src) {
 		n++
@@ -23,12 +22,6 @@ func Unrendered(src string, firstLine int) []string {
 			continue
 		}
 		if fence.open(trimmed) {
-			lang, _, _ := strings.Cut(strings.TrimLeft(trimmed[len(fence):], " "), " ")
-			if strings.EqualFold(lang, "mermaid") {
-				if mermaid++; mermaid == 1 {
-					mermaidAt = n
-				}
-			}
 			continue
 		}
 		if strings.Contains(trimmed, "$$") || strings.HasPrefix(trimmed, "<Latex") {
@@ -38,9 +31,6 @@ func Unrendered(src string, firstLine int) []string {
 		}
 	}
 	var out []string
-	if mermaid > 0 {
-		out = append(out, plural(mermaid, "Mermaid diagram")+" (first at line "+strconv.Itoa(mermaidAt)+") "+isAre(mermaid)+" shown as code: the export does not draw Mermaid diagrams yet")
-	}
 	if math > 0 {
 		out = append(out, plural(math, "line")+" of LaTeX math (first at line "+strconv.Itoa(mathAt)+") "+isAre(math)+" shown as typed: the export does not typeset LaTeX yet")
 	}

@@ -1,0 +1,147 @@
+package export
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestVendored_unchanged: the browser libraries the export ships are
+// exactly what tools/vendorjs/update.sh copied from the pinned npm
+// packages: every file is listed in SHA256SUMS with its hash, and nothing
+// else is there.
+func TestVendored_unchanged(t *testing.T) {
+	sums, err := vendored.ReadFile("assets/vendor/SHA256SUMS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]string{}
+	for line := range strings.Lines(string(sums)) {
+		sum, name, ok := strings.Cut(strings.TrimSpace(line), "  ")
+		if !ok {
+			t.Fatalf("SHA256SUMS: %q", line)
+		}
+		listed[strings.TrimPrefix(name, "./")] = sum
+	}
+	err = fs.WalkDir(vendored, "assets/vendor", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || p == "assets/vendor/SHA256SUMS" {
+			return err
+		}
+		name := strings.TrimPrefix(p, "assets/vendor/")
+		b, err := vendored.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		h := sha256.Sum256(b)
+		switch want, ok := listed[name]; {
+		case !ok:
+			t.Errorf("%s is not in SHA256SUMS: files come from tools/vendorjs/update.sh only", name)
+		case want != hex.EncodeToString(h[:]):
+			t.Errorf("%s differs from what update.sh copied", name)
+		}
+		delete(listed, name)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range listed {
+		t.Errorf("%s is listed but missing", name)
+	}
+}
+
+// TestDiagrams_onlyWherePagesHaveThem: a page with a Mermaid fence holds
+// its source in pre.mermaid and loads the shipped Mermaid; a page without
+// one loads nothing more, and a bundle without diagrams carries no
+// Mermaid.
+func TestDiagrams_onlyWherePagesHaveThem(t *testing.T) {
+	src := mapFS(map[string]string{
+		"docs.json":      `{"name": "D", "navigation": {"pages": ["index", "guide/flow"]}}`,
+		"index.mdx":      "# Home\n\nNo diagram here.\n",
+		"guide/flow.mdx": "# Flow\n\n```mermaid placement=\"top-right\"\nflowchart LR\n  A[Start] --> B{{\"<b>x</b>\"}}\n```\n",
+	})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped})
+	flow := readFile(t, filepath.Join(dir, "guide", "flow.html"))
+	for _, want := range []string{
+		`<div class="mermaid-diagram"><pre class="mermaid">flowchart LR`,
+		`B{{&#34;&lt;b&gt;x&lt;/b&gt;&#34;}}`,
+		`<script src="../_static/mermaid/mermaid.min.js"></script><script src="../_static/mermaid-init.js"></script>`,
+	} {
+		if !strings.Contains(flow, want) {
+			t.Errorf("guide/flow.html lacks %s", want)
+		}
+	}
+	if home := readFile(t, filepath.Join(dir, "index.html")); strings.Contains(home, "mermaid") {
+		t.Error("a page without a diagram loads Mermaid")
+	}
+	for _, f := range []string{"_static/mermaid/mermaid.min.js", "_static/mermaid/LICENSE", "_static/mermaid-init.js"} {
+		if !fileExists(filepath.Join(dir, f)) {
+			t.Errorf("the bundle lacks %s", f)
+		}
+	}
+	plain, _ := exportTo(t, Request{Source: mapFS(map[string]string{"docs.json": `{"name": "P"}`, "index.mdx": "# Home\n"}), Kind: KindAirGapped})
+	if fileExists(filepath.Join(plain, "_static/mermaid/mermaid.min.js")) {
+		t.Error("a bundle without diagrams carries Mermaid")
+	}
+}
+
+// TestBrowser_diagramsDrawnOffline opens a page with two diagrams from
+// file:// in Chromium: both are drawn as SVG by the shipped Mermaid, in
+// the light theme and again in the dark one when the reader switches,
+// with no request leaving the bundle and no script error.
+func TestBrowser_diagramsDrawnOffline(t *testing.T) {
+	bin := chromium(t)
+	src := mapFS(map[string]string{
+		"docs.json": `{"name": "D", "navigation": {"pages": ["index"]}}`,
+		"index.mdx": "# Home\n\n```mermaid\nflowchart LR\n  A[Start] --> B[End]\n```\n\nText.\n\n```mermaid\nsequenceDiagram\n  Alice->>Bob: Hi\n```\n",
+	})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped})
+	b, ctx, must := browserSession(t, bin, 90*time.Second)
+	tr, err := watch(b)
+	must(err)
+	u := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "index.html")}).String()
+	must(b.call("Page.navigate", map[string]any{"url": u}, nil))
+	drawn := `document.querySelectorAll("pre.mermaid[data-processed] svg").length === 2`
+	must(b.waitFor(ctx, `document.readyState === "complete" && `+drawn))
+	fill := func() string {
+		var s string
+		must(b.eval(`getComputedStyle(document.querySelector("pre.mermaid svg .node rect, pre.mermaid svg rect")).fill`, &s))
+		return s
+	}
+	light := fill()
+	must(b.eval(`document.documentElement.dataset.theme = "dark"`, nil))
+	must(b.waitFor(ctx, drawn+` && getComputedStyle(document.querySelector("pre.mermaid svg .node rect, pre.mermaid svg rect")).fill !== `+jsString(light)))
+	dark := fill()
+	t.Logf("a node's fill: %s in light mode, %s in dark mode", light, dark)
+	var errs string
+	must(b.eval(`document.querySelectorAll("pre.mermaid svg [aria-roledescription=error], .error-icon").length + ""`, &errs))
+	if errs != "0" {
+		t.Errorf("%s diagrams show Mermaid's error", errs)
+	}
+	if out := tr.leaving(); len(out) > 0 {
+		t.Errorf("requests left the bundle: %v", out)
+	}
+	if len(tr.violations) > 0 {
+		t.Errorf("the page's policy refused: %v", tr.violations)
+	}
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
