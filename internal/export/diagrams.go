@@ -1,30 +1,27 @@
 package export
 
 import (
-	"embed"
+	_ "embed" // mermaidInit
 	"sync/atomic"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/thirdparty"
 )
 
-// The browser libraries a bundle ships, as pinned and copied from npm by
-// tools/vendorjs/update.sh (SHA256SUMS there, checked by
-// TestVendored_unchanged), each with its licence.
+// mermaidInit draws a page's diagrams with the Mermaid of
+// internal/export/thirdparty.
 //
-//go:embed assets/vendor assets/mermaid-init.js
-var vendored embed.FS
+//go:embed assets/mermaid-init.js
+var mermaidInit []byte
 
 // diagrams notes whether any page of the export has a Mermaid diagram:
 // then, and only then, the bundle carries Mermaid (2.7 MB).
 type diagrams struct{ any atomic.Bool }
 
 // diagramScripts are the bundle files a page with a diagram loads, in
-// order, as bundle path and embedded file.
-var diagramScripts = [][2]string{
-	{"_static/mermaid/mermaid.min.js", "assets/vendor/mermaid/mermaid.min.js"},
-	{"_static/mermaid-init.js", "assets/mermaid-init.js"},
-}
+// order.
+var diagramScripts = []string{"_static/mermaid/mermaid.min.js", "_static/mermaid-init.js"}
 
 // with adds the diagram scripts to a page's content when it has a
 // diagram. prefix leads from the page to the bundle's root.
@@ -36,18 +33,32 @@ func (d *diagrams) with(content []byte, prefix markup.Prefix) []byte {
 	var b markup.Builder
 	for _, s := range diagramScripts {
 		b.Markup(`<script src="`)
-		b.URL(markup.Path(prefix, s[0], ""))
+		b.URL(markup.Path(prefix, s, ""))
 		b.Markup(`"></script>`)
 	}
 	return append(content, b.String()...)
 }
 
 // assets are the files of the diagrams' scripts, with Mermaid's licence,
-// when a page needs them.
-func (d *diagrams) assets() [][2]string {
+// when a page needs them: bundle path and contents.
+func (d *diagrams) assets() []bundleAsset {
 	if !d.any.Load() {
 		return nil
 	}
-	return append(diagramScripts[:len(diagramScripts):len(diagramScripts)],
-		[2]string{"_static/mermaid/LICENSE", "assets/vendor/mermaid/LICENSE"})
+	return []bundleAsset{
+		{"_static/mermaid/mermaid.min.js", thirdpartyFile("mermaid/mermaid.min.js")},
+		{"_static/mermaid/LICENSE", thirdpartyFile("mermaid/LICENSE")},
+		{"_static/mermaid-init.js", func() ([]byte, error) { return mermaidInit, nil }},
+	}
+}
+
+// bundleAsset is a file the export writes into a bundle once, after its
+// pages.
+type bundleAsset struct {
+	path string
+	make func() ([]byte, error)
+}
+
+func thirdpartyFile(name string) func() ([]byte, error) {
+	return func() ([]byte, error) { return thirdparty.Files.ReadFile(name) }
 }

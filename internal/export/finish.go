@@ -65,7 +65,7 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 		gen = append(gen, struct {
 			path string
 			make func() ([]byte, error)
-		}{a[0], func() ([]byte, error) { return vendored.ReadFile(a[1]) }})
+		}{a.path, a.make})
 	}
 	if len(j.specFiles) > 0 {
 		gen = append(gen, struct {
