@@ -2,6 +2,8 @@ package export
 
 import (
 	_ "embed" // mermaidInit
+	"io/fs"
+	"regexp"
 	"sync/atomic"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
@@ -61,4 +63,56 @@ type bundleAsset struct {
 
 func thirdpartyFile(name string) func() ([]byte, error) {
 	return func() ([]byte, error) { return thirdparty.Files.ReadFile(name) }
+}
+
+// formulas notes whether any page of the export has a formula KaTeX
+// typeset: then the bundle carries KaTeX's stylesheet and fonts (about
+// 320 KB), which such pages link.
+type formulas struct{ any atomic.Bool }
+
+// katexCSS is KaTeX's stylesheet as a bundle ships it.
+const katexCSS = "_static/katex/katex.min.css"
+
+// with links KaTeX's stylesheet from a page that holds a formula.
+func (f *formulas) with(content []byte, prefix markup.Prefix) []byte {
+	if !mdx.HasMath(content) {
+		return content
+	}
+	f.any.Store(true)
+	var b markup.Builder
+	b.Markup(`<link rel="stylesheet" href="`)
+	b.URL(markup.Path(prefix, katexCSS, ""))
+	b.Markup(`">`)
+	return append(content, b.String()...)
+}
+
+// assets are KaTeX's stylesheet, fonts and licence, when a page has a
+// formula.
+func (f *formulas) assets() []bundleAsset {
+	if !f.any.Load() {
+		return nil
+	}
+	out := []bundleAsset{
+		{katexCSS, katexStylesheet},
+		{"_static/katex/LICENSE", thirdpartyFile("katex/LICENSE")},
+	}
+	fonts, _ := fs.ReadDir(thirdparty.Files, "katex/fonts")
+	for _, e := range fonts {
+		out = append(out, bundleAsset{"_static/katex/fonts/" + e.Name(), thirdpartyFile("katex/fonts/" + e.Name())})
+	}
+	return out
+}
+
+// olderFonts are the WOFF and TrueType sources KaTeX's stylesheet names
+// after each WOFF2 one: every browser that runs the bundle's pages reads
+// WOFF2, so the bundle ships that format only and the stylesheet names
+// only what is there.
+var olderFonts = regexp.MustCompile(`,url\(fonts/[A-Za-z0-9_-]+\.(woff|ttf)\) format\("(woff|truetype)"\)`)
+
+func katexStylesheet() ([]byte, error) {
+	css, err := thirdparty.Files.ReadFile("katex/katex.min.css")
+	if err != nil {
+		return nil, err
+	}
+	return olderFonts.ReplaceAll(css, nil), nil
 }

@@ -98,3 +98,59 @@ func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
 }
+
+// TestBrowser_mathTypesetOffline opens a page with inline and display
+// math from file:// in Chromium: KaTeX's markup (typeset at export time)
+// is styled by the bundle's stylesheet with its own fonts, in light and
+// dark mode the formula's colour is the text's, and nothing leaves the
+// bundle; a page without math links no KaTeX.
+func TestBrowser_mathTypesetOffline(t *testing.T) {
+	bin := chromium(t)
+	src := mapFS(map[string]string{
+		"docs.json": `{"name": "M", "navigation": {"pages": ["index", "plain"]}}`,
+		"index.mdx": "# Home\n\nThe theorem $(a^2 + b^2 = c^2)$ holds.\n\n$$\n\\int_0^1 x^2\\,dx = \\frac{1}{3}\n$$\n",
+		"plain.mdx": "# Plain\n\nNo math, only $5 and $6.\n",
+	})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped})
+	if plain := readFile(t, filepath.Join(dir, "plain.html")); strings.Contains(plain, "katex") {
+		t.Error("a page without math links KaTeX")
+	}
+	if css := readFile(t, filepath.Join(dir, "_static/katex/katex.min.css")); strings.Contains(css, ".woff)") || strings.Contains(css, ".ttf)") {
+		t.Error("the stylesheet names font files the bundle does not ship")
+	}
+	b, ctx, must := browserSession(t, bin, 90*time.Second)
+	tr, err := watch(b)
+	must(err)
+	u := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "index.html")}).String()
+	must(b.call("Page.navigate", map[string]any{"url": u}, nil))
+	must(b.waitFor(ctx, `document.readyState === "complete" && document.fonts.status === "loaded"`))
+	var got struct {
+		Formulas, Display  int
+		MainFont, MathFont bool
+		Family             string
+	}
+	must(b.eval(`({
+		Formulas: document.querySelectorAll(".katex").length,
+		Display: document.querySelectorAll(".katex-display").length,
+		MainFont: [...document.fonts].some(f => f.family.includes("KaTeX_Main") && f.status === "loaded"),
+		MathFont: [...document.fonts].some(f => f.family.includes("KaTeX_Math") && f.status === "loaded"),
+		Family: getComputedStyle(document.querySelector(".katex")).fontFamily,
+	})`, &got))
+	if got.Formulas != 2 || got.Display != 1 || !got.MainFont || !got.MathFont || !strings.Contains(got.Family, "KaTeX_Main") {
+		t.Errorf("typeset: %+v", got)
+	}
+	for _, mode := range []string{"light", "dark"} {
+		must(b.eval(`document.documentElement.dataset.theme = "`+mode+`"`, nil))
+		var same bool
+		must(b.eval(`getComputedStyle(document.querySelector(".katex-html")).color === getComputedStyle(document.querySelector(".prose p")).color`, &same))
+		if !same {
+			t.Errorf("%s mode: a formula is not in the text's colour", mode)
+		}
+	}
+	if out := tr.leaving(); len(out) > 0 {
+		t.Errorf("requests left the bundle: %v", out)
+	}
+	if len(tr.violations) > 0 {
+		t.Errorf("the page's policy refused: %v", tr.violations)
+	}
+}

@@ -61,7 +61,7 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 			make func() ([]byte, error)
 		}{a[0], func() ([]byte, error) { return assets.ReadFile(a[1]) }})
 	}
-	for _, a := range j.diag.assets() {
+	for _, a := range append(j.diag.assets(), j.math.assets()...) {
 		gen = append(gen, struct {
 			path string
 			make func() ([]byte, error)

@@ -55,6 +55,7 @@ type pipeline struct {
 	frame *frame.Frame    // writes the page frame
 	comps *mdx.Components // the custom components of the source's pages
 	diag  diagrams        // whether a page has a Mermaid diagram (diagrams.go)
+	math  formulas        // whether a page has a typeset formula (diagrams.go)
 
 	search *machines.SearchIndex // filled by the workers, page by page
 	mach   *machines.Files       // page.md, llms.txt, robots.txt, sitemap.xml (package machines)
@@ -129,9 +130,6 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	sec := j.frame.Section(p)
 	ui := j.frame.UI(sec)
 	doc := mdx.PreprocessPageIn(string(p.Body), j.read.loadSnippet, p.File, p.BodyLine, componentLabels(ui))
-	for _, msg := range mdx.Unrendered(string(p.Body), p.BodyLine) {
-		j.warn("%s: %s", p.File, msg)
-	}
 	// The copy is written next to the page; llms-full.txt reads it back.
 	md := j.mach.PageMarkdown(ctx, p)
 	p.Body = nil // the source is no longer needed; large sites free it as they go
@@ -149,7 +147,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		// Headings a component writes belong in the table of contents too.
 		rendered, hs = mdx.WithComponentHeadings(rendered, hs)
 	}
-	content := j.diag.with(j.link.rewrite(rendered, p.Key, prefix), prefix)
+	content := j.math.with(j.diag.with(j.link.rewrite(rendered, p.Key, prefix), prefix), prefix)
 	var apiTop, apiRest markup.HTML
 	var ex mdx.Examples // the right-hand column of an API page
 	if p.API != nil {

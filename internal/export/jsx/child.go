@@ -83,6 +83,7 @@ type evaluator struct {
 	programs map[string]compiledFile
 	resolved map[string]string // by importing folder and spec
 	page     *childPage
+	tex      *texRuntime // KaTeX, started on the first formula (math.go)
 }
 
 type compiledFile struct {
@@ -106,6 +107,10 @@ func (e *evaluator) serve() error {
 			e.page = &childPage{e: e, scopes: m.Scopes, budget: time.Duration(m.Budget)}
 		case "render":
 			if err := writeFrame(e.w, e.render(m.Scope, m.Call, m.Raw)); err != nil {
+				return err
+			}
+		case "math":
+			if err := writeFrame(e.w, e.math(m.Tex, m.Display)); err != nil {
 				return err
 			}
 		default:

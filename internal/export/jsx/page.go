@@ -133,14 +133,8 @@ func scopeSource(s Scope) string {
 // of its tag; selfClosing when it has none) and returns its HTML. An
 // error names what went wrong; the caller shows the children instead.
 func (p *Page) Render(scope, i int, children markup.HTML, selfClosing bool) (markup.HTML, error) {
-	if p.pr == nil && p.startErr == nil && p.spent == nil {
-		p.startErr = p.start()
-	}
-	if p.startErr != nil {
-		return markup.HTML{}, p.startErr
-	}
-	if p.spent != nil {
-		return markup.HTML{}, p.spent
+	if err := p.ready(); err != nil {
+		return markup.HTML{}, err
 	}
 	raw := -1
 	if !selfClosing {
@@ -154,6 +148,18 @@ func (p *Page) Render(scope, i int, children markup.HTML, selfClosing bool) (mar
 	out, err := r.html(tree)
 	p.written += len(out.String())
 	return out, err
+}
+
+// ready starts the page's process on its first use, and says why the
+// page's components can run no more.
+func (p *Page) ready() error {
+	if p.pr == nil && p.startErr == nil && p.spent == nil {
+		p.startErr = p.start()
+	}
+	if p.startErr != nil {
+		return p.startErr
+	}
+	return p.spent
 }
 
 // call sends a render and answers the evaluator's questions until it

@@ -16,7 +16,8 @@ import (
 // message is every message of the protocol; Op says which fields count.
 //
 // From the export: "init" (Builtins), "page" (Scopes, Budget), "render"
-// (Scope, Call, Raw) and the answers to the evaluator's questions
+// (Scope, Call, Raw), "math" (Tex, Display: answered with the HTML as
+// Tree) and the answers to the evaluator's questions
 // ("file" with File for a resolve, Code or Err for a load).
 //
 // From the evaluator: "ready" once it has started (Err if it cannot
@@ -35,6 +36,8 @@ type message struct {
 	File     string      `json:"file,omitempty"`
 	Code     string      `json:"code,omitempty"`
 	Tree     string      `json:"tree,omitempty"`
+	Tex      string      `json:"tex,omitempty"`
+	Display  bool        `json:"display,omitempty"`
 	Err      string      `json:"err,omitempty"`
 	Kind     string      `json:"kind,omitempty"`
 }

@@ -249,6 +249,10 @@ type use struct {
 	// expr is set for an expression in the page's content ({1 + 1},
 	// {items.map(...)}): its source, shown as written when it fails.
 	expr string
+	// tex is set for a formula ($…$, $$…$$): its TeX, typeset on its own
+	// line when display (math.go).
+	tex     string
+	display bool
 }
 
 func newNonce() string {
@@ -290,22 +294,38 @@ func (m *mdx) addUse(t *jsxTag) (open, closing string, ok bool) {
 // like a component whose one child is its value, and returns its
 // markers; ok is false past maxUses.
 func (m *mdx) addExpression(expr string) (markers string, ok bool) {
-	c := m.comp
-	if len(c.uses) >= maxUses {
-		c.overflow++
+	if !m.roomForUse() {
 		return "", false
 	}
-	if c.nonce == "" {
-		c.nonce = newNonce()
-	}
+	c := m.comp
 	m.ensureScope()
-	id := strconv.Itoa(len(c.uses))
 	s := &c.scopes[m.scope]
 	c.uses = append(c.uses, use{scope: m.scope, call: len(s.Calls), selfClosing: true,
 		expr: expr, file: m.file, line: m.lineNo})
 	// The newline ends a // comment the expression may close with.
 	s.Calls = append(s.Calls, jsx.Call{Name: "React.Fragment", Props: "{children: (" + expr + "\n)}"})
-	return "<!--jsx " + c.nonce + " " + id + "--><!--/jsx " + c.nonce + " " + id + "-->", true
+	return c.markers(len(c.uses) - 1), true
+}
+
+// roomForUse reports whether the page may hold one more use, counting
+// the ones past maxUses, and gives the page its nonce on the first.
+func (m *mdx) roomForUse() bool {
+	c := m.comp
+	if len(c.uses) >= maxUses {
+		c.overflow++
+		return false
+	}
+	if c.nonce == "" {
+		c.nonce = newNonce()
+	}
+	return true
+}
+
+// markers are the opening and closing markers of use id, with nothing
+// between them: a use without a body.
+func (c *pageComponents) markers(id int) string {
+	n := strconv.Itoa(id)
+	return "<!--jsx " + c.nonce + " " + n + "--><!--/jsx " + c.nonce + " " + n + "-->"
 }
 
 // customTag writes the markers of a block-level use of a custom component.
@@ -407,6 +427,9 @@ func (x *expander) dropClosing(s string) string {
 func (x *expander) render(id int, body string) string {
 	u := x.pc.uses[id]
 	// body is goldmark's output of the page, links not yet rewritten.
+	if u.tex != "" {
+		return x.formula(u)
+	}
 	out, err := x.ev.Render(u.scope, u.call, markup.Rendered(strings.TrimSpace(body)), u.selfClosing)
 	if err != nil && u.expr != "" {
 		x.warn(fmt.Sprintf("the expression {%s} (line %d of %s) could not be evaluated (%s); it is shown as written",

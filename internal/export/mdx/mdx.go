@@ -29,6 +29,10 @@ type mdx struct {
 	// set when pending is an expression, not a tag.
 	pendingLines int
 	pendingExpr  bool
+	// inMath is set while a display formula ($$ on lines of its own) is
+	// read into math (math.go).
+	inMath bool
+	math   []string
 	// comp records the page's custom components (nil outside
 	// PreprocessPage); names are the components this document's own
 	// module binds, evaluated in comp's scope number scope.
@@ -92,6 +96,9 @@ func (m *mdx) run(src string) string {
 		m.text(m.pending)
 		m.pending, m.pendingExpr = "", false
 	}
+	if m.inMath {
+		m.flushMath()
+	}
 	if m.heading != nil {
 		m.writeHeading(m.heading) // never closed: what was read is its text
 	}
@@ -104,6 +111,10 @@ func (m *mdx) run(src string) string {
 func (m *mdx) line(line string) {
 	if m.pendingExpr {
 		m.expressionLine(line)
+		return
+	}
+	if m.inMath {
+		m.mathBlockLine(m.dedent(line))
 		return
 	}
 	if m.pending != "" {
@@ -146,7 +157,7 @@ func (m *mdx) line(line string) {
 		m.headingLine(trimmed)
 		return
 	}
-	if m.startHeading(trimmed) {
+	if m.startHeading(trimmed) || m.startMath(trimmed) {
 		return
 	}
 	quoted := false
@@ -494,7 +505,7 @@ func (m *mdx) raw(line string) {
 // text writes a Markdown line, rewriting inline components (outside code
 // spans) and snippet props written as {name}.
 func (m *mdx) text(line string) {
-	if !strings.ContainsAny(line, "<{") {
+	if !strings.ContainsAny(line, "<{$") {
 		m.raw(line)
 		return
 	}
@@ -524,6 +535,14 @@ func (m *mdx) text(line string) {
 			b.WriteByte(' ') // JSX's explicit space
 			i += 4
 			continue
+		case c == '$' && m.comp != nil && (i == 0 || line[i-1] != '\\'):
+			if end, tex, ok := inlineFormula(line, i); ok {
+				if markers, ok := m.addFormula(tex, false); ok {
+					b.WriteString(markers)
+					i = end - 1
+					continue
+				}
+			}
 		case c == '{' && m.comp != nil && !unclosed && (m.props == nil || !m.isProp(line[i:])):
 			end := matchBrace(line, i)
 			if end < 0 {
