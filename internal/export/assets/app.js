@@ -86,8 +86,10 @@
 
   Array.prototype.forEach.call(document.querySelectorAll(".copy"), function (b) {
     b.addEventListener("click", function () {
-      var pre = b.closest(".code-block").querySelector("pre");
-      if (navigator.clipboard) navigator.clipboard.writeText(pre.innerText).then(function () {
+      // A code block's code, or a prompt's text.
+      var box = b.closest(".code-block, .prompt");
+      var pre = box && box.querySelector(box.classList.contains("prompt") ? ".prompt-body" : "pre");
+      if (pre && navigator.clipboard) navigator.clipboard.writeText(pre.innerText).then(function () {
         b.textContent = t("copied", "Copied");
         setTimeout(function () { b.textContent = t("copy", "Copy"); }, 1500);
       });

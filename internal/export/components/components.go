@@ -155,7 +155,7 @@ func renderComponent(t *tag, l *Labels) (openHTML, closeHTML markup.HTML) {
 		b.Text(l.ResponseExample)
 		b.Markup(`</p>`)
 		return b.Fragment(), markup.Const(`</div>`)
-	case "Tree":
+	case "Tree", "FileTree":
 		return markup.Const(`<ul class="tree">`), markup.Const(`</ul>`)
 	case "Tree.Folder":
 		b.Markup(`<li class="tree-folder"><details`)
@@ -170,6 +170,9 @@ func renderComponent(t *tag, l *Labels) (openHTML, closeHTML markup.HTML) {
 		b.Markup(`<li class="tree-file">`)
 		b.Text(t.attr("name"))
 		return b.Fragment(), markup.Const(`</li>`)
+	}
+	if o, c, ok := moreComponent(t, l); ok {
+		return o, c
 	}
 	b.Markup(`<div class="component"`)
 	b.Attr("data-component", t.name)

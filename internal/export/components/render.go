@@ -71,7 +71,8 @@ var Names = []string{
 	"Steps", "Step", "Tabs", "Tab", "CodeGroup", "CardGroup", "Columns", "Card",
 	"AccordionGroup", "Accordion", "Expandable", "Frame", "ParamField", "ResponseField",
 	"Icon", "Badge", "Tooltip", "Update", "RequestExample", "ResponseExample",
-	"Tree", "Tree.Folder", "Tree.File",
+	"Tree", "Tree.Folder", "Tree.File", "FileTree",
+	"Visibility", "View", "Tile", "Prompt", "Color", "Color.Row", "Color.Item", "Panel", "GitHub.Repo", "Column",
 }
 
 var isName = func() map[string]bool {

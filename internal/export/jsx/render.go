@@ -414,6 +414,18 @@ func builtinAttrs(props map[string]any) map[string]string {
 			attrs[k] = v.String()
 		case bool:
 			attrs[k] = strconv.FormatBool(v)
+		case map[string]any:
+			// An object (value={{ light: …, dark: … }}) as JSON, which
+			// MDX would pass as is; JSX as a value is richAttrs'.
+			if _, rich := v["$$nodes"]; !rich {
+				if b, err := json.Marshal(v); err == nil {
+					attrs[k] = string(b)
+				}
+			}
+		case []any: // actions={["copy"]}
+			if b, err := json.Marshal(v); err == nil {
+				attrs[k] = string(b)
+			}
 		}
 	}
 	return attrs
