@@ -48,6 +48,11 @@ type childResult struct {
 	// CPU is the child's CPU time up to the end of the first archive:
 	// what the figure of a run costs, whatever else the machine runs.
 	CPU float64 `json:"cpu"`
+	// AllocMiB and GCs are what the export and the first archive
+	// allocated, and the collections that took: unlike times, they do
+	// not move with the machine's load.
+	AllocMiB uint64 `json:"allocMiB"`
+	GCs      uint32 `json:"gcs"`
 }
 
 func main() {
