@@ -122,7 +122,7 @@ func shapeCase(self, root, sizes string, keep bool) error {
 		total := res.Export + res.Archive
 		rate := float64(res.Pages) / total
 		rss := float64(use.rssKiB) / 1024
-		line := fmt.Sprintf("real shape %d languages x %d versions: %d pages, render %.2fs + archive %.2fs, %.0f pages/s %s, peak RSS %.0f MiB %s, cpu %.2fs, load %s\n  %s; allocated %.1f KiB a page, %d collections, peak live heap %d MiB",
+		line := fmt.Sprintf("real shape %d languages x %d versions: %d pages, render %.2fs + archive %.2fs, %.0f pages/s %s, peak RSS %.0f MiB %s, cpu %.2fs, load %s\n  %s; allocated %.1f KiB a page, %d collections, peak heap %d MiB (objects, garbage not yet swept included)",
 			s.langs, s.versions, res.Pages, res.Export, res.Archive, rate, goalAtLeast(rate, 500), rss, goalNote(rss <= containerMiB, fmt.Sprintf("<= %d MiB", containerMiB)), use.cpu, loadAvg(),
 			res.Phases, float64(res.AllocMiB)*1024/float64(res.Pages), res.GCs, res.HeapPeakMiB)
 		perPage := use.cpu / float64(res.Pages) // CPU: the wall time follows the machine's load
