@@ -8,6 +8,13 @@
 # DEMO_INIT=1 installs the provider with `terraform init` from a local
 # filesystem mirror instead of dev_overrides.
 #
+# DEMO_KUBECONFIG=PATH (and DEMO_KUBE_CONTEXT=NAME, else its current
+# context) rolls out to that cluster instead of the local one, in a
+# namespace of its own (docsadmin-demo-<time>-<pid>) that is deleted when
+# the demo ends. Without it the local test cluster is used; its build (15-30
+# minutes on two cores, once) starts at the beginning and runs while the
+# export is made and checked, so the verified bundle comes first.
+#
 # State that makes a second run a no-op is kept across runs in
 # $DOCSADMIN_DEMO_STATE (default ~/.cache/docsadmin-demo): the reference
 # server's data (jobs, bundles, signing keys, admin key), the port it was
@@ -32,6 +39,43 @@ flock -n 9 || { echo "another make demo is using $STATE (lock $STATE/lock); wait
 
 step() { printf '\n==> %s\n' "$*"; }
 
+# The processes this run starts, ended by cleanup on any exit.
+APISERVER_PID="" KUBE_BUILD_PID="" KUBE_PID="" SITE_PID=""
+USER_KUBE="${DEMO_KUBECONFIG:-}" NS_CREATED=""
+cleanup() {
+  # The build runs in a session of its own (setsid): end all of it.
+  if [[ -n "$KUBE_BUILD_PID" ]]; then kill -- "-$KUBE_BUILD_PID" 2>/dev/null || true; fi
+  # shellcheck disable=SC2086 # the unset ones vanish
+  kill $SITE_PID $KUBE_PID $APISERVER_PID 2>/dev/null || true
+  wait 2>/dev/null || true
+  if [[ -n "$NS_CREATED" ]]; then
+    if kc delete namespace "$NS" --wait=false >/dev/null 2>&1; then
+      echo "deleted namespace $NS from the cluster of $USER_KUBE"
+    else
+      echo "could not delete namespace $NS from the cluster of $USER_KUBE; delete it by hand" >&2
+    fi
+  fi
+  rm -rf "$WORK"
+  return 0
+}
+trap cleanup EXIT
+# kc is kubectl on the demo's cluster.
+kc() { kubectl ${DEMO_KUBE_CONTEXT:+--context "$DEMO_KUBE_CONTEXT"} "$@"; }
+
+if [[ -n "$USER_KUBE" ]]; then
+  [[ -f "$USER_KUBE" ]] || { echo "DEMO_KUBECONFIG=$USER_KUBE: no such file" >&2; exit 2; }
+  command -v kubectl >/dev/null || { echo "demo needs kubectl on PATH (any kubectl 1.3x)" >&2; exit 1; }
+  export KUBECONFIG="$USER_KUBE"
+  kc version >/dev/null 2>&1 || { echo "DEMO_KUBECONFIG=$USER_KUBE${DEMO_KUBE_CONTEXT:+ (context $DEMO_KUBE_CONTEXT)}: the cluster does not answer" >&2; exit 1; }
+  NS="docsadmin-demo-$(date +%s)-$$"
+else
+  NS=docs
+  # Built while the export runs; waited for before the rollout.
+  : >"$DEMO/kube-build.log"
+  (cd "$ROOT" && exec setsid nice -n 10 tools/kube/build.sh >"$WORK/kube-bin" 2>"$DEMO/kube-build.log") &
+  KUBE_BUILD_PID=$!
+fi
+
 # start_demo_apiserver: the reference server on the port kept in
 # $STATE/port (chosen by the kernel on the first run and kept), with its
 # data in $STATE/apiserver, so jobs, links and the Terraform state of the
@@ -44,7 +88,6 @@ start_demo_apiserver() {
   : >"$DEMO/apiserver.log"
   "$PROVIDER_BIN" apiserver --addr "$addr" --data-dir "$STATE/apiserver" >"$DEMO/apiserver.out" 2>"$DEMO/apiserver.log" &
   APISERVER_PID=$!
-  trap 'kill "$APISERVER_PID" 2>/dev/null || true; wait "$APISERVER_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
   APISERVER_URL=""
   for i in $(seq 1 100); do
     APISERVER_URL="$(sed -n 's/^listening on //p' "$DEMO/apiserver.out")"
@@ -154,6 +197,13 @@ compare_with_previous_run job_id "$job_id" \
   "same export job as the previous run: $job_id (nothing exported again)" \
   "export job $job_id replaces %s of the previous run"
 
+if [[ -n "$USER_KUBE" ]]; then
+  step "rolling the bundle out with Helm to your cluster ($USER_KUBE${DEMO_KUBE_CONTEXT:+, context $DEMO_KUBE_CONTEXT}), namespace $NS"
+  kc create namespace "$NS" >/dev/null
+  NS_CREATED=1
+  # A new namespace every run: what a previous run kept says nothing here.
+  rm -f "$STATE/release_revision" "$STATE/release_link.sha256"
+else
 step "rolling the bundle out with Helm to a local Kubernetes cluster that runs pods"
 # kubelocal keeps the cluster in $STATE/kube (-state-dir): the first run
 # creates it and installs the release; later runs start the same cluster
@@ -171,29 +221,27 @@ fi
 # kube-apiserver, the controller manager and scheduler on loopback, and kwok
 # playing a node, so Deployments roll and pods turn Ready without Docker.
 command -v kubectl >/dev/null || { echo "demo needs kubectl on PATH to read the release's Secret and pods (any kubectl 1.3x; https://kubernetes.io/docs/tasks/tools/)" >&2; exit 1; }
-# build.sh prints only the directory when everything is built; when it has
-# to build, its first line on stderr says so, and each binary is reported
-# as it lands: announce the wait there and pass its progress through.
-announce() {
-  local first=1 line
-  while IFS= read -r line; do
-    if [[ -n "$first" && "$line" == "build.sh: building"* ]]; then
-      echo "The test cluster is not built yet: building it now from Go modules, once."
-      echo "Expect 15-30 minutes on two cores; progress follows, and later runs reuse it."
-    fi
-    first=""
-    echo "  $line"
-  done
-}
-kube_bin="$(cd "$ROOT" && nice -n 10 tools/kube/build.sh 2> >(announce >&2))"
+# build.sh started with the demo; when it has to build, its log says so and
+# names each binary as it lands.
+if kill -0 "$KUBE_BUILD_PID" 2>/dev/null; then
+  echo "The test cluster is still being built from Go modules (started with the demo; 15-30 minutes on two cores, once; later runs reuse it)."
+  echo "Progress: $DEMO/kube-build.log. DEMO_KUBECONFIG=PATH uses a cluster of your own instead."
+fi
+build_ok=1
+wait "$KUBE_BUILD_PID" || build_ok=""
+KUBE_BUILD_PID=""
+if [[ -z "$build_ok" ]]; then
+  tail -n 20 "$DEMO/kube-build.log" >&2
+  echo "building the local test cluster failed; see $DEMO/kube-build.log" >&2
+  exit 1
+fi
+kube_bin="$(cat "$WORK/kube-bin")"
 export DOCSADMIN_KUBE_BIN="$kube_bin"
 kubelocal="$WORK/kubelocal"
 (cd "$ROOT" && go build -o "$kubelocal" ./internal/kubetest/kubelocal)
 : >"$DEMO/kube.out"
 (cd "$ROOT" && exec "$kubelocal" -nodes -state-dir "$KUBE_STATE" -kubeconfig-out "$DEMO/kubeconfig" -namespace docs) >"$DEMO/kube.out" 2>"$DEMO/kube.log" &
 KUBE_PID=$!
-SITE_PID=""
-trap 'kill $SITE_PID "$KUBE_PID" "$APISERVER_PID" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
 kube_ready=""
 for _ in $(seq 1 1200); do
   grep -q '^ready' "$DEMO/kube.out" && { kube_ready=1; break; }
@@ -207,26 +255,27 @@ if [[ -z "$kube_ready" ]]; then
 fi
 sed 's/^ready: /local /' "$DEMO/kube.out"
 export KUBECONFIG="$DEMO/kubeconfig"
+fi
 
 # --wait on top of atomic (the default): the revision counts only once the
 # pods are Ready on the kwok node, and a failure rolls back.
 rollout() {
-  "$PROVIDER_BIN" rollout --release docs --namespace docs --kubeconfig "$KUBECONFIG" \
+  "$PROVIDER_BIN" rollout --release docs --namespace "$NS" --kubeconfig "$KUBECONFIG" ${DEMO_KUBE_CONTEXT:+--kube-context "$DEMO_KUBE_CONTEXT"} \
     --job-id "$job_id" --chart "$ROOT/examples/self-hosted-chart" --wait --timeout 2m "$@"
 }
 # Helm keeps a release's revisions in Secrets labelled owner=helm.
-if [[ -z "$(kubectl -n docs get secrets -l owner=helm,name=docs -o name)" ]]; then
+if [[ -z "$(kc -n "$NS" get secrets -l owner=helm,name=docs -o name)" ]]; then
   echo "install: the first revision, pods Ready before it counts"
   rollout --install
   step "renewing the link as if it expired within the hour: the release is upgraded, pods Ready again"
   # The link lives an hour; a renew-before longer than that makes it due
   # now, which is what a cron run an hour later would find.
   rollout --renew-before 61m
-  kubectl -n docs get deployments,pods -o wide
+  kc -n "$NS" get deployments,pods -o wide
   step "running the rollout again, as cron would: nothing to do while the link is fresh"
 else
   step "the release is still there from the previous run: rolling out again, as cron would"
-  kubectl -n docs get deployments,pods -o wide
+  kc -n "$NS" get deployments,pods -o wide
 fi
 again="$(rollout 2>&1)"
 echo "$again"
@@ -244,10 +293,10 @@ compare_with_previous_run release_revision "$revision" \
 step "serving the release's bundle with serve-bundle, as its pods do"
 # The link is read from the release's Secret, where the chart keeps it; it
 # goes to serve-bundle in a file, never on a command line or in the log.
-secret="$(kubectl -n docs get secrets -l app.kubernetes.io/instance=docs -o name | grep -- '-bundle$')"
-kubectl -n docs get "$secret" -o jsonpath='{.data.bundleUrl}' | base64 -d >"$WORK/bundleUrl"
+secret="$(kc -n "$NS" get secrets -l app.kubernetes.io/instance=docs -o name | grep -- '-bundle$')"
+kc -n "$NS" get "$secret" -o jsonpath='{.data.bundleUrl}' | base64 -d >"$WORK/bundleUrl"
 same_as_before release_link "$(cat "$WORK/bundleUrl")" "link in the release"
-pin="$(kubectl -n docs get "$secret" -o jsonpath='{.data.version}' | base64 -d)"
+pin="$(kc -n "$NS" get "$secret" -o jsonpath='{.data.version}' | base64 -d)"
 "$PROVIDER_BIN" serve-bundle --bundle-url-file "$WORK/bundleUrl" --pin-version "$pin" \
   --addr 127.0.0.1:0 --data-dir "$DEMO/serve-bundle" >"$DEMO/serve-bundle.out" 2>"$DEMO/serve-bundle.log" &
 SITE_PID=$!

@@ -19,7 +19,8 @@ import (
 // (DirOutput), or a bundle.Spool when the files are only wanted as an archive.
 // Its methods are called from many goroutines at once.
 type Output interface {
-	// WriteFile stores one whole file of the bundle.
+	// WriteFile stores one whole file of the bundle. It keeps no
+	// reference to data: the page workers reuse their buffers.
 	WriteFile(rel string, data []byte) error
 	// Create opens a new file of the bundle for writing, failing if it
 	// exists; the export closes it.

@@ -273,8 +273,9 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if err := j.out.write(machines.MDOut(p.Out), buf.out); err != nil {
 		return err
 	}
-	buf.out = append(buf.out[:0], b.String()...)
-	return j.out.write(p.Out, j.frame.FillIcons(buf.out, p.File))
+	// Bytes, not String: the builder keeps its buffer for the worker's
+	// next page (the writes copy what they keep).
+	return j.out.write(p.Out, j.frame.FillIcons(b.Bytes(), p.File))
 }
 
 // apiEndpoint shows the method and path of an API reference page; a

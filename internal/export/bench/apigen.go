@@ -70,6 +70,26 @@ func (g *gen) schema() map[string]any {
 // returns the navigation tab of the spec.
 func (g *gen) writeAPI(docs, hugo string, tags int) (map[string]any, error) {
 	ops := g.apiOps(tags)
+	for i, o := range ops {
+		if err := write(filepath.Join(hugo, "content", "api", fmt.Sprintf("op%04d.md", i)), hugoEndpoint(o, i)); err != nil {
+			return nil, err
+		}
+	}
+	if err := g.writeSpecOps(filepath.Join(docs, apiSpecFile), ops); err != nil {
+		return nil, err
+	}
+	if err := write(filepath.Join(hugo, "content", "api", "_index.md"), "---\ntitle: \"API reference\"\n---\n"); err != nil {
+		return nil, err
+	}
+	return map[string]any{"tab": "API reference", "openapi": apiSpecFile}, nil
+}
+
+// writeSpec writes a spec of tags tags, apiOpsPerTag operations each, to
+// the file p.
+func (g *gen) writeSpec(p string, tags int) error { return g.writeSpecOps(p, g.apiOps(tags)) }
+
+// writeSpecOps writes the OpenAPI document of ops to the file p.
+func (g *gen) writeSpecOps(p string, ops []apiOp) error {
 	paths := map[string]any{}
 	schemas := map[string]any{"Error": map[string]any{"type": "object", "required": []string{"error"},
 		"properties": map[string]any{"error": map[string]any{"type": "string"}}}}
@@ -102,9 +122,6 @@ func (g *gen) writeAPI(docs, hugo string, tags int) (map[string]any, error) {
 			paths[o.path] = item
 		}
 		item[o.method] = op
-		if err := write(filepath.Join(hugo, "content", "api", fmt.Sprintf("op%04d.md", i)), hugoEndpoint(o, i)); err != nil {
-			return nil, err
-		}
 	}
 	spec, err := json.MarshalIndent(map[string]any{
 		"openapi": "3.1.0", "info": map[string]any{"title": "Bench API", "version": "1"},
@@ -115,15 +132,9 @@ func (g *gen) writeAPI(docs, hugo string, tags int) (map[string]any, error) {
 		"paths":    paths,
 	}, "", "  ")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := write(filepath.Join(docs, apiSpecFile), string(spec)); err != nil {
-		return nil, err
-	}
-	if err := write(filepath.Join(hugo, "content", "api", "_index.md"), "---\ntitle: \"API reference\"\n---\n"); err != nil {
-		return nil, err
-	}
-	return map[string]any{"tab": "API reference", "openapi": apiSpecFile}, nil
+	return write(p, string(spec))
 }
 
 // hugoEndpoint is the Markdown an author would write for the endpoint

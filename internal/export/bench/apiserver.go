@@ -34,14 +34,17 @@ const benchKey = "dak_benchmark0000000000000001"
 type apiServer struct {
 	cmd    *exec.Cmd
 	client *client.Client
-	domain string
 	exited chan error
 }
 
+// deployment is one deployment of the bench's project: docs exported as
+// kind (export.Kind's names) at domain.
+type deployment struct{ domain, docs, kind string }
+
 // startAPIServer starts the reference server on a free port of
 // 127.0.0.1 with its data dir under root (the disk Hugo writes to) and
-// docs deployed at domain.
-func startAPIServer(self, root, name, docs, domain string) (*apiServer, error) {
+// the deployments deps.
+func startAPIServer(self, root, name string, deps ...deployment) (*apiServer, error) {
 	data := filepath.Join(root, name+"-data")
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return nil, err
@@ -55,10 +58,10 @@ func startAPIServer(self, root, name, docs, domain string) (*apiServer, error) {
         repository: https://git.example.invalid/bench/docs
         branch: main
         deployments:
-          - domain: %q
-            source: %q
-            kind: air-gapped
-`, benchKey, domain, docs)
+`, benchKey)
+	for _, d := range deps {
+		cfg += fmt.Sprintf("          - domain: %q\n            source: %q\n            kind: %s\n", d.domain, d.docs, d.kind)
+	}
 	cfgPath := filepath.Join(root, name+".yaml")
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 		return nil, err
@@ -73,7 +76,7 @@ func startAPIServer(self, root, name, docs, domain string) (*apiServer, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	s := &apiServer{cmd: cmd, domain: domain, exited: make(chan error, 1)}
+	s := &apiServer{cmd: cmd, exited: make(chan error, 1)}
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -123,9 +126,9 @@ type apiRun struct {
 	bytes     int64
 }
 
-// export starts an export of the server's deployment, waits for it with
+// export starts an export of the server's deployment at domain, waits for it with
 // the client's polling and asks for its bundle link.
-func (s *apiServer) export() (apiRun, error) {
+func (s *apiServer) export(domain string) (apiRun, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	cpu0, err := procCPU(s.cmd.Process.Pid)
@@ -133,7 +136,7 @@ func (s *apiServer) export() (apiRun, error) {
 		return apiRun{}, err
 	}
 	start := time.Now()
-	job, err := s.client.StartExport(ctx, api.StartExportRequest{Domain: s.domain})
+	job, err := s.client.StartExport(ctx, api.StartExportRequest{Domain: domain})
 	if err != nil {
 		return apiRun{}, err
 	}

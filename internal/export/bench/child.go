@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"runtime/pprof"
 	"sync/atomic"
 	"syscall"
@@ -92,6 +93,9 @@ func runChild(docs, out, cpuprofile string) (err error) {
 	}
 	res.Archive, res.BundleBytes = d.Seconds(), size
 	res.CPU = selfCPU()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	res.AllocMiB, res.GCs = ms.TotalAlloc>>20, ms.NumGC
 	d, sum2, _, err := archiveTo(out, first+".2")
 	if err != nil {
 		return err

@@ -33,6 +33,49 @@ type gen struct {
 	rng *rand.Rand
 }
 
+// newGen is a generator seeded with a and b: the same corpus every run,
+// so that figures of different runs compare.
+func newGen(a, b uint64) *gen { return &gen{rng: rand.New(rand.NewPCG(a, b))} }
+
+// layout is a tab bar: tabs of groups of pages.
+type layout struct{ tabs, groups, pages int }
+
+// navTabs calls page for every page of l in order, with its key (prefix,
+// then pageKey) and its group and place in the group, and returns the
+// tabs of the navigation that lists them.
+func (l layout) navTabs(prefix string, page func(key string, gr, p int) error) ([]map[string]any, error) {
+	var navTabs []map[string]any
+	for t := 0; t < l.tabs; t++ {
+		var groups []map[string]any
+		for gr := 0; gr < l.groups; gr++ {
+			var pages []string
+			for p := 0; p < l.pages; p++ {
+				key := prefix + pageKey(t, gr, p)
+				if err := page(key, gr, p); err != nil {
+					return nil, err
+				}
+				pages = append(pages, key)
+			}
+			groups = append(groups, map[string]any{"group": fmt.Sprintf("Group %d", gr), "pages": pages})
+		}
+		navTabs = append(navTabs, map[string]any{"tab": fmt.Sprintf("Area %d", t), "groups": groups})
+	}
+	return navTabs, nil
+}
+
+// writeBoth writes a page for the export (docs/file) and the same page
+// for Hugo (content/key.md, ordered by weight); hugo "" writes the first
+// alone.
+func writeBoth(docs, hugo, file, key, title, desc, body string, weight int) error {
+	if err := write(filepath.Join(docs, file), fmt.Sprintf("---\ntitle: %q\ndescription: %q\n---\n\n", title, desc)+body); err != nil {
+		return err
+	}
+	if hugo == "" {
+		return nil
+	}
+	return write(filepath.Join(hugo, "content", key+".md"), fmt.Sprintf("---\ntitle: %q\ndescription: %q\nweight: %d\n---\n\n", title, desc, weight)+body)
+}
+
 func (g *gen) word() string { return words[g.rng.IntN(len(words))] }
 
 func (g *gen) sentence(n int) string {
@@ -91,30 +134,15 @@ func generate(root string) (docs, hugo string, err error) {
 // products (productNav), as large products' docs do, so that a page's
 // sidebar stays the size of a tab and its tab bar the size of a product.
 func generateTabs(docs, hugo string, n int) (_, _ string, err error) {
-	g := &gen{rng: rand.New(rand.NewPCG(1, 2))}
-	var navTabs []map[string]any
-	for t := 0; t < n; t++ {
-		var groups []map[string]any
-		for gr := 0; gr < groupsPerTab; gr++ {
-			var pages []string
-			for p := 0; p < pagesPerGroup; p++ {
-				key := pageKey(t, gr, p)
-				pages = append(pages, key)
-				title := fmt.Sprintf("%s %s %d", strings.ToUpper(g.word()[:1])+g.word()[1:], g.word(), p)
-				desc := g.sentence(10)
-				body := g.body(pageKey(g.rng.IntN(n), g.rng.IntN(groupsPerTab), g.rng.IntN(pagesPerGroup)))
-				front := fmt.Sprintf("---\ntitle: %q\ndescription: %q\n---\n\n", title, desc)
-				if err := write(filepath.Join(docs, key+".mdx"), front+body); err != nil {
-					return "", "", err
-				}
-				hugoFront := fmt.Sprintf("---\ntitle: %q\ndescription: %q\nweight: %d\n---\n\n", title, desc, gr*pagesPerGroup+p+1)
-				if err := write(filepath.Join(hugo, "content", key+".md"), hugoFront+body); err != nil {
-					return "", "", err
-				}
-			}
-			groups = append(groups, map[string]any{"group": fmt.Sprintf("Group %d", gr), "pages": pages})
-		}
-		navTabs = append(navTabs, map[string]any{"tab": fmt.Sprintf("Area %d", t), "groups": groups})
+	g := newGen(1, 2)
+	navTabs, err := layout{n, groupsPerTab, pagesPerGroup}.navTabs("", func(key string, gr, p int) error {
+		title := fmt.Sprintf("%s %s %d", strings.ToUpper(g.word()[:1])+g.word()[1:], g.word(), p)
+		desc := g.sentence(10)
+		body := g.body(pageKey(g.rng.IntN(n), g.rng.IntN(groupsPerTab), g.rng.IntN(pagesPerGroup)))
+		return writeBoth(docs, hugo, key+".mdx", key, title, desc, body, gr*pagesPerGroup+p+1)
+	})
+	if err != nil {
+		return "", "", err
 	}
 	apiTab, err := g.writeAPI(docs, hugo, apiTags)
 	if err != nil {
@@ -152,7 +180,7 @@ func productNav(guide []map[string]any, api map[string]any) map[string]any {
 // the same content.
 func generateAPI(root, name string, tags int) (docs, hugo string, err error) {
 	docs, hugo = filepath.Join(root, name+"-docs"), filepath.Join(root, name+"-hugo")
-	g := &gen{rng: rand.New(rand.NewPCG(3, 4))}
+	g := newGen(3, 4)
 	apiTab, err := g.writeAPI(docs, hugo, tags)
 	if err != nil {
 		return "", "", err

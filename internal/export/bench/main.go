@@ -6,8 +6,13 @@
 // (it must be byte-identical; the server never builds it twice, see
 // BenchmarkBundle_secondCall in internal/apiserver for the second bundle
 // call), peak memory, how often live progress moves, and (when Chromium
-// is installed) the offline search time. Each figure is the median of
-// -runs runs, printed with its goal beside it. It asserts nothing.
+// is installed) the offline search time. Issue 44 adds a corpus of plain
+// Markdown pages rich in code, tables, lists and quotes, exported as the
+// air-gapped and the cloud kind against Hugo (rich.go), and the real shape
+// of a large multi-language, multi-version site, about 25,000 pages
+// exported once (realshape.go). Each figure is the median of -runs runs
+// (the real shape: one run), printed with its goal beside it. It asserts
+// nothing.
 //
 //	go run ./internal/export/bench -hugo "$(go env GOPATH)/bin/hugo"
 package main
@@ -43,6 +48,11 @@ type childResult struct {
 	// CPU is the child's CPU time up to the end of the first archive:
 	// what the figure of a run costs, whatever else the machine runs.
 	CPU float64 `json:"cpu"`
+	// AllocMiB and GCs are what the export and the first archive
+	// allocated, and the collections that took: unlike times, they do
+	// not move with the machine's load.
+	AllocMiB uint64 `json:"allocMiB"`
+	GCs      uint32 `json:"gcs"`
 }
 
 func main() {
@@ -51,13 +61,14 @@ func main() {
 	}
 	hugo := flag.String("hugo", "", "path of the hugo binary; empty skips the comparison")
 	runs := flag.Int("runs", 3, "runs of each side; the median counts")
-	cases := flag.String("cases", strings.Join(allCases, ","), "comma-separated cases to run: site (2,000 pages against Hugo), api (200 endpoint pages against Hugo), api1000 (1,000 endpoint pages against 300 pages/s)")
+	cases := flag.String("cases", strings.Join(allCases, ","), "comma-separated cases to run: site (2,000 pages against Hugo), api (200 endpoint pages against Hugo), api1000 (1,000 endpoint pages against 300 pages/s), rich (2,000 Markdown pages with code, tables, lists and quotes, air-gapped and cloud, against Hugo), shape (languages x versions, see -shape, against 500 pages/s)")
 	keep := flag.String("work", "", "work directory to keep (default: a temporary one, removed)")
 	child := flag.String("child", "", "internal: export this docs source and report as JSON")
 	out := flag.String("out", "", "internal: export directory of -child")
 	flag.StringVar(&profileDir, "profile", "", "directory for CPU profiles of each export run (export-N.pprof, api-export-N.pprof: render and both archives)")
 	cpuprofile := flag.String("cpuprofile", "", "internal: CPU profile file of -child")
 	scale := flag.String("scale", "", "page counts, e.g. 2000,20000: only export the synthetic site at each size and print time and peak RSS")
+	shape := flag.String("shape", "1x5,4x30", "sizes of the real shape case, LANGUAGESxVERSIONS, each exported once; the first is the base of the growth figure")
 	flag.Parse()
 	if *child != "" {
 		if err := runChild(*child, *out, *cpuprofile); err != nil {
@@ -78,7 +89,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
-	if err := run(*hugo, *runs, *keep, cs); err != nil {
+	if err := run(*hugo, *runs, *keep, *shape, cs); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -86,10 +97,16 @@ func main() {
 
 // runScale is the -scale mode: no Hugo, one export per size.
 func runScale(sizes, keep string) error {
+	return withRoot(keep, func(self, root string) error { return scaleCase(self, root, sizes, keep != "") })
+}
+
+// withRoot calls f with this executable and a work directory: keep, or a
+// temporary one removed afterwards.
+func withRoot(keep string, f func(self, root string) error) error {
 	root := keep
 	if root == "" {
 		var err error
-		if root, err = os.MkdirTemp("", "export-scale-"); err != nil {
+		if root, err = os.MkdirTemp("", "export-bench-"); err != nil {
 			return err
 		}
 		defer func() { _ = os.RemoveAll(root) }() // best effort
@@ -98,40 +115,41 @@ func runScale(sizes, keep string) error {
 	if err != nil {
 		return err
 	}
-	return scaleCase(self, root, sizes, keep != "")
+	return f(self, root)
 }
 
-func run(hugo string, runs int, keep string, cases map[string]bool) error {
-	root := keep
-	if root == "" {
-		var err error
-		if root, err = os.MkdirTemp("", "export-bench-"); err != nil {
-			return err
-		}
-		defer func() { _ = os.RemoveAll(root) }() // best effort, like the removals below
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
+func run(hugo string, runs int, keep, shape string, cases map[string]bool) error {
+	return withRoot(keep, func(self, root string) error { return runCases(self, root, hugo, runs, keep != "", shape, cases) })
+}
+
+// runCases runs the cases in the order of allCases.
+func runCases(self, root, hugo string, runs int, keep bool, shape string, cases map[string]bool) error {
 	if cases["site"] {
-		if err := siteCase(self, hugo, root, runs, keep != ""); err != nil {
+		if err := siteCase(self, hugo, root, runs, keep); err != nil {
 			return err
 		}
 	}
 	if cases["api"] {
-		line, err := apiCase(self, hugo, root, runs, keep != "")
+		line, err := apiCase(self, hugo, root, runs, keep)
 		if err != nil {
 			return err
 		}
 		fmt.Println(line)
 	}
 	if cases["api1000"] {
-		line, err := bigAPICase(self, root, runs, keep != "")
+		line, err := bigAPICase(self, root, runs, keep)
 		if err != nil {
 			return err
 		}
 		fmt.Println(line)
+	}
+	if cases["rich"] {
+		if err := richCase(self, hugo, root, runs, keep); err != nil {
+			return err
+		}
+	}
+	if cases["shape"] {
+		return shapeCase(self, root, shape, keep)
 	}
 	return nil
 }
@@ -148,7 +166,7 @@ func siteCase(self, hugo, root string, runs int, keep bool) error {
 	if err != nil {
 		return fmt.Errorf("generate site: %w", err)
 	}
-	srv, err := startAPIServer(self, root, "site-apiserver", docs, "docs.example.com")
+	srv, err := startAPIServer(self, root, "site-apiserver", deployment{siteDomain, docs, "air-gapped"})
 	if err != nil {
 		return err
 	}
@@ -167,7 +185,7 @@ func siteCase(self, hugo, root string, runs int, keep bool) error {
 		if err := exp.run(self, docs, lastOut); err != nil {
 			return fmt.Errorf("export run: %w", err)
 		}
-		run, err := srv.export()
+		run, err := srv.export(siteDomain)
 		if err != nil {
 			return fmt.Errorf("export through the API: %w", err)
 		}
@@ -282,6 +300,9 @@ func bigAPICase(self, root string, runs int, keep bool) (string, error) {
 		cpu, float64(med.Pages)/cpu*float64(runtime.NumCPU()), runtime.NumCPU(), exp.peakRSS()>>10, loadAvg(),
 		weight, float64(med.BundleBytes)/1e6), nil
 }
+
+// siteDomain is the domain the bench's sites are deployed at.
+const siteDomain = "docs.example.com"
 
 // removeExport removes an export directory and its two archives; a
 // failure only leaves temporary files behind.

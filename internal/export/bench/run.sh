@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Benchmarks the static export against Hugo on a synthetic 2,000-page docs
-# site and prints the ratio. Called by `make bench`; extra arguments go to
-# the harness (e.g. -runs 3, -work DIR to keep the generated sites).
+# site and a 2,000-page Markdown corpus rich in code, tables, lists and
+# quotes (air-gapped and cloud), and the real shape of a large site
+# (4 languages x 30 versions, about 25,000 pages, exported once), and
+# prints each figure with its goal. Called by `make bench`; extra
+# arguments go to the harness (e.g. -runs 3, -cases rich,shape, -shape
+# 1x2,4x30, -work DIR to keep the generated sites).
 #
 # Hugo is installed once into $(go env GOPATH)/bin through the Go module
 # proxy; a matching binary already there is reused.

@@ -216,11 +216,15 @@ func (l *firstCharLexer) match(text []rune, pos int, rules []*chroma.CompiledRul
 			timeout = err
 		}
 		if m != nil && err == nil && m.RuneIndex == pos {
-			groups := []string{}
-			named := make(map[string]string)
-			for _, g := range m.Groups() {
-				named[g.Name] = g.String()
-				groups = append(groups, g.String())
+			// What chroma's match returns, with each group's text made
+			// once and the two collections sized up front: these were a
+			// fifth of all an export allocated.
+			gs := m.Groups()
+			groups := make([]string, len(gs))
+			named := make(map[string]string, len(gs))
+			for k, g := range gs {
+				groups[k] = g.String()
+				named[g.Name] = groups[k]
 			}
 			return i, rule, groups, named, timeout
 		}

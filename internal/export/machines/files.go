@@ -257,9 +257,11 @@ func (j *Files) LLMsTxt() ([]byte, error) {
 }
 
 // escapeMDText keeps a title from ending a link's text early.
-func escapeMDText(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(s)
-}
+func escapeMDText(s string) string { return mdTextEscaper.Replace(s) }
+
+// mdTextEscaper is built once: llms.txt escapes every page's title, and
+// building a Replacer a call was most of the cost.
+var mdTextEscaper = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
 
 // PageActions writes the page's Markdown actions under its title: copy
 // the page as Markdown (the Markdown is embedded, so copying works from

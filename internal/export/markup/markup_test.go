@@ -102,3 +102,37 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+// A fragment handed out keeps its markup whatever the builder writes
+// next, after a Reset too; a builder read only through Bytes reuses its
+// buffer, so a worker writing page after page allocates it once.
+func TestBuilder_fragmentsOutliveReset(t *testing.T) {
+	var b Builder
+	b.Markup(`<p>`)
+	b.Text("one")
+	first := b.Fragment()
+	b.Markup(`</p>`) // appends after what first holds
+	s := b.String()
+	b.Reset()
+	b.Markup(`<i>`)
+	b.Text("two & more")
+	if first.String() != `<p>one` || s != `<p>one</p>` {
+		t.Fatalf("handed-out markup changed: %q, %q", first.String(), s)
+	}
+	if got := string(b.Bytes()); got != `<i>two &amp; more` {
+		t.Fatalf("after Reset: %q", got)
+	}
+
+	b.Reset()
+	b.Grow(4096)
+	b.Markup(`<div>`)
+	buf := &b.Bytes()[0]
+	for range 3 {
+		b.Reset()
+		b.Markup(`<div>`)
+		b.Text(strings.Repeat("x", 1000))
+		if &b.Bytes()[0] != buf {
+			t.Fatal("a builder read only through Bytes allocated a new buffer after Reset")
+		}
+	}
+}
