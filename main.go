@@ -1,7 +1,9 @@
 // Command terraform-provider-docsadmin is one binary with several faces:
 // with no arguments (or -debug) it serves the Terraform provider; the
 // apiserver subcommand runs the reference admin API; serve-bundle serves a
-// static export bundle in the self-hosted chart's container.
+// static export bundle in the self-hosted chart's container; rollout
+// exports the docs and upgrades the self-hosted Helm release with the
+// bundle's link, once or in a watch loop.
 package main
 
 import (

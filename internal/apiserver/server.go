@@ -1,8 +1,10 @@
 // Package apiserver is the reference implementation of the documentation
 // platform's admin API: agent jobs run by a scripted reference agent, and
 // static exports that really render a docs source, really archive it and
-// hand out presigned links that really expire. State lives in a data dir
-// and survives a crash.
+// hand out presigned links that really expire. State survives a crash: in
+// a data dir (a bbolt file, rendered sites and archives, HMAC-signed
+// links) for one process, or in PostgreSQL and an S3-compatible store
+// (SigV4-presigned links) shared by replicas.
 package apiserver
 
 import (

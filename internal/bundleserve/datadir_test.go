@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // The default data dir is per user, never a fixed path under /tmp that
@@ -211,10 +212,22 @@ func TestCheckFiles_addedAndRewrittenFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// Not a synchronisation: the kernel stamps ctime from a coarse
-			// clock (a few ms), so a rewrite must land in a later tick
-			// than the snapshot to be told apart, as any real one does.
-			time.Sleep(10 * time.Millisecond)
+			// The kernel stamps a change from a coarse clock (a few ms),
+			// so a rewrite must land in a later tick than the snapshot to
+			// be told apart, as any real one does: poll until a new file
+			// elsewhere gets a later stamp than the snapshot's file.
+			base, err := os.Stat(filepath.Join(dir, "index.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			probe := filepath.Join(t.TempDir(), "probe")
+			testutil.Eventually(t, 5*time.Second, "the file system's clock to tick", func() bool {
+				if err := os.WriteFile(probe, nil, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				fi, err := os.Stat(probe)
+				return err == nil && fi.ModTime().After(base.ModTime())
+			})
 			change(t, dir)
 			if err := snap.check(dir); !errors.Is(err, errChanged) {
 				t.Fatalf("check: %v", err)

@@ -1,9 +1,14 @@
 package cli
 
-// The environment variables the binary and its test tiers read. They live
-// here, in one list, so a reader finds every DOCSADMIN_* name in one place
-// and the provider, the subcommands and the README cannot drift apart on a
-// spelling.
+// The environment variables that the provider and the subcommands share
+// (base URL, key, project, log level), and the Kubernetes test tier's, so
+// that they cannot drift apart on a spelling. A variable that one package
+// alone reads stays beside its flag or its use: the apiserver's
+// DOCSADMIN_DATABASE_URL, DOCSADMIN_OBJECT_STORE and
+// DOCSADMIN_CONTROL_TOKEN (internal/apiservercmd), the MinIO tier's
+// DOCSADMIN_MINIO_BIN and DOCSADMIN_MINIO_CACHE (internal/s3test), and
+// DOCSADMIN_COMPONENT_EVALUATOR, which marks the export's component
+// evaluator process (internal/export/jsx).
 const (
 	// EnvBaseURL is the admin API's base URL (provider and rollout).
 	EnvBaseURL = "DOCSADMIN_BASE_URL"

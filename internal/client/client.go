@@ -148,7 +148,7 @@ func New(cfg Config) (*Client, error) {
 		// Without it resty sends a bodyless POST as an empty chunked body,
 		// which servers that insist on JSON bodies reject with 415.
 		SetContentLength(true).
-		SetLogger(restyLogger{c.log}).
+		SetLogger(restyLogger{ctx: context.Background(), l: c.log}).
 		SetDisableWarn(true)
 	return c, nil
 }
@@ -171,7 +171,7 @@ type call struct {
 func (c *Client) do(ctx context.Context, cl call) error {
 	path := api.FillPath(cl.pattern, cl.params) // for logs and errors
 	for attempt := 0; ; attempt++ {
-		req := c.rc.R().SetContext(ctx).SetRawPathParams(escapeAll(cl.params))
+		req := c.rc.R().SetContext(ctx).SetLogger(restyLogger{ctx: ctx, l: c.log}).SetRawPathParams(escapeAll(cl.params))
 		if cl.body != nil {
 			req.SetHeader("Content-Type", "application/json").SetBody(cl.body)
 		}

@@ -74,16 +74,22 @@ func (r redactingLogger) Warn(ctx context.Context, msg string, f map[string]any)
 	r.next.Warn(ctx, msg, f)
 }
 
-// restyLogger routes resty's internal messages (which have no ctx) through
-// the redacting logger instead of resty's default stderr writer.
-type restyLogger struct{ l Logger }
+// restyLogger routes resty's internal messages through the redacting
+// logger instead of resty's default stderr writer. resty's Logger has no
+// ctx, so each request gets one made with its own ctx (do): under
+// Terraform, tflog drops a line logged on any other ctx. The client-wide
+// one, for what resty says outside a request, has only the background.
+type restyLogger struct {
+	ctx context.Context
+	l   Logger
+}
 
 func (r restyLogger) Errorf(format string, v ...any) {
-	r.l.Warn(context.Background(), fmt.Sprintf(format, v...), nil)
+	r.l.Warn(r.ctx, fmt.Sprintf(format, v...), nil)
 }
 func (r restyLogger) Warnf(format string, v ...any) {
-	r.l.Warn(context.Background(), fmt.Sprintf(format, v...), nil)
+	r.l.Warn(r.ctx, fmt.Sprintf(format, v...), nil)
 }
 func (r restyLogger) Debugf(format string, v ...any) {
-	r.l.Debug(context.Background(), fmt.Sprintf(format, v...), nil)
+	r.l.Debug(r.ctx, fmt.Sprintf(format, v...), nil)
 }

@@ -98,7 +98,7 @@ func TestBrowser_searchAndFollowLinks(t *testing.T) {
 
 // chromium returns the Chromium binary, or skips the test on a developer
 // machine without one.
-func chromium(t *testing.T) string {
+func chromium(t testing.TB) string {
 	t.Helper()
 	testutil.SkipShort(t, testutil.NeedsChromium)
 	bin, err := exec.LookPath("chromium")

@@ -49,7 +49,7 @@ var devtoolsURL = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
 // browserSession starts Chromium for one test and returns it with a
 // context bounding the test's work in it and a check that ends the test
 // on a failed step.
-func browserSession(t *testing.T, bin string, limit time.Duration) (*browser, context.Context, func(error)) {
+func browserSession(t testing.TB, bin string, limit time.Duration) (*browser, context.Context, func(error)) {
 	b := startBrowser(t, bin)
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	t.Cleanup(cancel)
@@ -61,7 +61,7 @@ func browserSession(t *testing.T, bin string, limit time.Duration) (*browser, co
 	}
 }
 
-func startBrowser(t *testing.T, bin string) *browser {
+func startBrowser(t testing.TB, bin string) *browser {
 	t.Helper()
 	args := append(chromiumArgs(t.TempDir()), "--remote-debugging-port=0", "--remote-allow-origins=*", "about:blank")
 	cmd := exec.Command(bin, args...)

@@ -16,6 +16,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/csp"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/deploy"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/frame"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/machines"
@@ -66,19 +67,14 @@ func New(opts Options) *Engine {
 // leaves its idle processes to end on their own (jsx.DefaultIdle).
 func (e *Engine) Close() { e.evaluators.Close() }
 
-// knownFeatures are the optional features a deployment can switch on.
-var knownFeatures = []string{"analytics", "assistant", "playground", "search"}
-
 // features decides what a bundle of this kind may use. Offline search is
 // built into every bundle; the network-reaching features follow the kind.
 // The API playground sends only what the reader asks for, to the spec's
 // own servers, so an air-gapped deployment may opt in to it alone.
 func features(k Kind, requested []string) (map[string]bool, error) {
 	f := map[string]bool{"search": true, "assistant": false, "analytics": false, "playground": k != KindAirGapped}
-	for _, name := range requested {
-		if !slices.Contains(knownFeatures, name) {
-			return nil, &docsjson.InputError{Msg: fmt.Sprintf("unknown feature %q (want one of %s)", name, strings.Join(knownFeatures, ", "))}
-		}
+	if err := deploy.CheckKnown(requested); err != nil {
+		return nil, &docsjson.InputError{Msg: err.Error()}
 	}
 	switch k {
 	case KindCloud:
@@ -93,22 +89,6 @@ func features(k Kind, requested []string) (map[string]bool, error) {
 	return f, nil
 }
 
-// CheckFeatures rejects, when a configuration is loaded, features that a
-// deployment of kind k cannot have. The network-reaching features are for
-// cloud and client-hosted deployments; an air-gapped one may list only
-// "playground", whose requests go to the spec's own servers on demand.
-func CheckFeatures(k Kind, names []string) error {
-	for _, n := range names {
-		if !slices.Contains(knownFeatures, n) {
-			return fmt.Errorf("unknown feature %q (want one of %s)", n, strings.Join(knownFeatures, ", "))
-		}
-		if k == KindAirGapped && n != "playground" && n != "search" {
-			return fmt.Errorf("feature %q reaches the network: an air-gapped deployment may list only playground (search is built in)", n)
-		}
-	}
-	return nil
-}
-
 // cleanDomain accepts a bare host or a URL and returns the host, since the
 // domain only ever builds https://<domain>/<path> canonical URLs.
 func cleanDomain(d string) (string, error) {
@@ -121,24 +101,9 @@ func cleanDomain(d string) (string, error) {
 	return d, nil
 }
 
-// CleanBasePath checks the path a deployment is served under and returns
-// it as "/a/b" (no slash at the end), or "" for the root. It takes "docs",
-// "/docs" and "/docs/" alike; it refuses what is not a plain path (a
-// scheme, host, query, fragment, dot segments, backslashes).
-func CleanBasePath(p string) (string, error) {
-	t := strings.Trim(strings.TrimSpace(p), "/")
-	if t == "" {
-		return "", nil
-	}
-	bad := strings.ContainsAny(t, "?#\\\"'<>: \t\n%") || strings.Contains(t, "//")
-	for _, seg := range strings.Split(t, "/") {
-		bad = bad || seg == "." || seg == ".."
-	}
-	if bad {
-		return "", fmt.Errorf("invalid base path %q: want a path such as /docs", p)
-	}
-	return "/" + t, nil
-}
+// CleanBasePath is deploy.CleanBasePath: the path a deployment is served
+// under, as "/a/b" or "" for the root.
+func CleanBasePath(p string) (string, error) { return deploy.CleanBasePath(p) }
 
 // Export renders req into outDir, which must exist and be empty, writes
 // manifest.json there and returns the manifest. progress, if not nil, is
@@ -154,7 +119,7 @@ func (e *Engine) ExportTo(ctx context.Context, req Request, out Output, progress
 	if req.Source == nil {
 		return nil, errors.New("export: no docs source")
 	}
-	kind, err := ParseKind(string(req.Kind))
+	kind, err := deploy.ParseKind(string(req.Kind))
 	if err != nil {
 		return nil, &docsjson.InputError{Msg: err.Error()}
 	}

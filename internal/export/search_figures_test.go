@@ -9,37 +9,48 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 	"unicode"
 )
 
-// TestSearchFigures measures the offline search of an exported bundle
-// named by SEARCH_BUNDLE (the 2,000-page corpus of internal/export/bench:
-// go run ./internal/export/bench -runs 1 -work DIR, then DIR/.../out):
+// BenchmarkSearchFigures measures the offline search of an exported
+// bundle named by SEARCH_BUNDLE (the 2,000-page corpus of
+// internal/export/bench: run it with -runs 1 -work DIR, then DIR/.../out):
 // index bytes per page and, in Chromium from file://, the time from the
 // first keystroke to the first results. It also builds, next to the
 // shipped index, a prototype of a chunked index (page list plus one
 // word shard per first letter) and times loading what one query needs
-// of it, for the comparison. It logs figures and asserts nothing about
-// them; it skips without SEARCH_BUNDLE.
-func TestSearchFigures(t *testing.T) {
+// of it, for the comparison. The figures are logged (-v) and the shipped
+// index's size and first-results time reported as metrics; it skips
+// without SEARCH_BUNDLE. One iteration is the whole measurement:
+//
+//	SEARCH_BUNDLE=DIR/.../out go test -run '^$' -bench BenchmarkSearchFigures -benchtime 1x -v ./internal/export/
+func BenchmarkSearchFigures(b *testing.B) {
+	for b.Loop() {
+		searchFigures(b)
+	}
+}
+
+func searchFigures(b *testing.B) {
 	dir := os.Getenv("SEARCH_BUNDLE")
 	if dir == "" {
-		t.Skip("SEARCH_BUNDLE not set")
+		b.Skip("SEARCH_BUNDLE not set")
 	}
-	bin := chromium(t)
+	bin := chromium(b)
 	raw, err := os.ReadFile(filepath.Join(dir, "_static", "search-index.js"))
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
 	var entries []searchEntry
 	js, vocab, _ := bytes.Cut(bytes.TrimPrefix(raw, []byte("window.__docsSearchIndex=")), []byte(";\nwindow.__docsSearchWords="))
 	if err := json.Unmarshal(js, &entries); err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
-	t.Logf("shipped index: %d bytes for %d pages, %d bytes a page (its word list %d bytes)", len(raw), len(entries), len(raw)/len(entries), len(vocab))
+	b.Logf("shipped index: %d bytes for %d pages, %d bytes a page (its word list %d bytes)", len(raw), len(entries), len(raw)/len(entries), len(vocab))
+	b.ReportMetric(float64(len(raw)/len(entries)), "index-B/page")
 	page := ""
 	for _, e := range entries {
 		if !strings.Contains(e.URL, "api") {
@@ -49,24 +60,27 @@ func TestSearchFigures(t *testing.T) {
 	}
 	u := (&url.URL{Scheme: "file", Path: filepath.Join(dir, filepath.FromSlash(page))}).String()
 
-	b, ctx, must := browserSession(t, bin, 5*time.Minute)
+	br, ctx, must := browserSession(b, bin, 5*time.Minute)
 	for run := 0; run < 3; run++ {
-		must(b.call("Page.navigate", map[string]any{"url": u}, nil))
-		must(b.waitFor(ctx, `document.readyState === "complete" && document.documentElement.classList.contains("js")`))
+		must(br.call("Page.navigate", map[string]any{"url": u}, nil))
+		must(br.waitFor(ctx, `document.readyState === "complete" && document.documentElement.classList.contains("js")`))
 		var first [3]string
 		for i, q := range []string{"config service", "confg servce", "deplo"} {
 			qs, _ := json.Marshal(q)
-			must(b.eval(`(function () { var i = document.getElementById("search-input"); i.value = `+string(qs)+`; i.dispatchEvent(new Event("input")); })()`, nil))
-			must(b.waitFor(ctx, `document.getElementById("search-results").dataset.q === `+string(qs)))
+			must(br.eval(`(function () { var i = document.getElementById("search-input"); i.value = `+string(qs)+`; i.dispatchEvent(new Event("input")); })()`, nil))
+			must(br.waitFor(ctx, `document.getElementById("search-results").dataset.q === `+string(qs)))
 			var got [4]string
-			must(b.eval(`(function (b) { return [b.dataset.firstMs || "", b.dataset.buildMs || "", b.dataset.searchMs || "", String(b.querySelectorAll(".r-group").length)]; })(document.getElementById("search-results"))`, &got))
+			must(br.eval(`(function (b) { return [b.dataset.firstMs || "", b.dataset.buildMs || "", b.dataset.searchMs || "", String(b.querySelectorAll(".r-group").length)]; })(document.getElementById("search-results"))`, &got))
 			if i == 0 {
 				first = [3]string{got[0], got[1], got[2]}
 			} else {
-				t.Logf("run %d: %q: search %s ms, %s pages", run, q, got[2], got[3])
+				b.Logf("run %d: %q: search %s ms, %s pages", run, q, got[2], got[3])
 			}
 		}
-		t.Logf("run %d: first results %s ms after the keystroke (index build %s ms, search %s ms)", run, first[0], first[1], first[2])
+		b.Logf("run %d: first results %s ms after the keystroke (index build %s ms, search %s ms)", run, first[0], first[1], first[2])
+		if ms, err := strconv.ParseFloat(first[0], 64); err == nil && run == 2 {
+			b.ReportMetric(ms, "first-results-ms")
+		}
 	}
 
 	// The chunked prototype: the page list with headings (no text), and
@@ -114,11 +128,11 @@ func TestSearchFigures(t *testing.T) {
 	write := func(name string, v any) int {
 		data, err := json.Marshal(v)
 		if err != nil {
-			t.Fatal(err)
+			b.Fatal(err)
 		}
 		data = append(append([]byte("window.__sx=window.__sx||{};window.__sx["+fmt.Sprintf("%q", name)+"]="), data...), ";\n"...)
 		if err := os.WriteFile(filepath.Join(dir, "_static", "sx-"+name+".js"), data, 0o644); err != nil {
-			t.Fatal(err)
+			b.Fatal(err)
 		}
 		return len(data)
 	}
@@ -134,7 +148,7 @@ func TestSearchFigures(t *testing.T) {
 		sizes[k] = write(k, shards[k])
 		total += sizes[k]
 	}
-	t.Logf("chunked prototype: %d bytes in all (%d a page): page list %d, shards c %d and s %d; snippets would need the text besides",
+	b.Logf("chunked prototype: %d bytes in all (%d a page): page list %d, shards c %d and s %d; snippets would need the text besides",
 		total, total/len(entries), metaBytes, sizes["c"], sizes["s"])
 	var r struct {
 		Result struct {
@@ -142,9 +156,9 @@ func TestSearchFigures(t *testing.T) {
 		} `json:"result"`
 	}
 	for run := 0; run < 3; run++ {
-		must(b.call("Page.navigate", map[string]any{"url": u}, nil))
-		must(b.waitFor(ctx, `document.readyState === "complete"`))
-		must(b.call("Runtime.evaluate", map[string]any{"awaitPromise": true, "returnByValue": true, "expression": `new Promise(function (done) {
+		must(br.call("Page.navigate", map[string]any{"url": u}, nil))
+		must(br.waitFor(ctx, `document.readyState === "complete"`))
+		must(br.call("Runtime.evaluate", map[string]any{"awaitPromise": true, "returnByValue": true, "expression": `new Promise(function (done) {
 			var t0 = performance.now(), want = ["meta", "c", "s"], left = want.length;
 			want.forEach(function (n) {
 				var s = document.createElement("script");
@@ -161,7 +175,7 @@ func TestSearchFigures(t *testing.T) {
 				document.head.appendChild(s);
 			});
 		})`}, &r))
-		t.Logf("chunked prototype run %d: page list and two shards loaded and looked up in %.1f ms (no snippets, no typo in a first letter)", run, r.Result.Value)
+		b.Logf("chunked prototype run %d: page list and two shards loaded and looked up in %.1f ms (no snippets, no typo in a first letter)", run, r.Result.Value)
 	}
 	for _, k := range keys {
 		_ = os.Remove(filepath.Join(dir, "_static", "sx-"+k+".js"))

@@ -28,39 +28,31 @@
 //   - uitext: the interface texts in every language;
 //   - theme: the stylesheet from docs.json's colours;
 //   - csp: the pages' Content-Security-Policy;
+//   - deploy: a deployment's kind, features and base path, which the
+//     server's configuration checks without this package;
 //   - machines: the files machines read (each page's Markdown copy,
 //     llms.txt, robots.txt, sitemap.xml, meta tags) and the offline
 //     search index.
 package export
 
 import (
-	"fmt"
 	"io/fs"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/deploy"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 )
 
-// Kind is how a deployment is hosted; it decides which features a bundle
-// may switch on and whether anything in it may reach out to the network.
-type Kind string
+// Kind is how a deployment is hosted (deploy.Kind); it decides which
+// features a bundle may switch on and whether anything in it may reach out
+// to the network.
+type Kind = deploy.Kind
 
 // The deployment kinds of the platform.
 const (
-	KindCloud        Kind = "cloud"
-	KindClientHosted Kind = "client-hosted"
-	KindAirGapped    Kind = "air-gapped"
+	KindCloud        = deploy.KindCloud
+	KindClientHosted = deploy.KindClientHosted
+	KindAirGapped    = deploy.KindAirGapped
 )
-
-// ParseKind checks a deployment kind read from configuration.
-func ParseKind(s string) (Kind, error) {
-	switch k := Kind(s); k {
-	case KindCloud, KindClientHosted, KindAirGapped:
-		return k, nil
-	case "":
-		return KindCloud, nil
-	}
-	return "", fmt.Errorf("unknown deployment kind %q (want cloud, client-hosted or air-gapped)", s)
-}
 
 // Request describes one export.
 type Request struct {

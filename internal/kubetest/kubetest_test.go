@@ -16,6 +16,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 func TestStart_servesBuiltVersionAndStoresObjects(t *testing.T) {
@@ -80,18 +82,14 @@ func TestStart_cleanupStopsTheServer(t *testing.T) {
 	}
 	// The subtest's cleanup has run by now; the port must no longer accept
 	// connections. Poll briefly in case the kernel is slow to close it.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testutil.Eventually(t, 10*time.Second, server+" to refuse connections after the cleanup", func() bool {
 		conn, err := net.DialTimeout("tcp", u.Host, time.Second)
 		if err != nil {
-			return
+			return true
 		}
 		conn.Close()
-		if time.Now().After(deadline) {
-			t.Fatalf("%s still accepts connections after the cleanup", server)
-		}
-		time.Sleep(pollInterval)
-	}
+		return false
+	})
 }
 
 // recorder captures Start's verdict instead of ending the real test.

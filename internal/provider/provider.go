@@ -1,6 +1,10 @@
 // Package provider is the Terraform provider for the documentation
 // platform's admin API: static exports, their bundles (whose presigned links
-// are renewed at plan time) and agent jobs.
+// are renewed at plan time), the rollout of a bundle into a self-hosted
+// Helm release, and their data sources, ephemeral resource, actions and
+// list resource. The agent operations are internal/provider/agent's and
+// the rollout's kubernetes block internal/provider/kubeblock's; this
+// package registers them.
 package provider
 
 import (

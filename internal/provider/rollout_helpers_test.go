@@ -172,7 +172,28 @@ func (e *rolloutEnv) disableStaticExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zipped, err := base64.StdEncoding.DecodeString(string(sec.Data["release"]))
+	rel := decodeRelease(t, sec.Data["release"])
+	values, _ := rel["config"].(map[string]any)
+	table, _ := values[rollout.ValuesKey].(map[string]any)
+	if table == nil {
+		t.Fatalf("revision %s has no %s values", name, rollout.ValuesKey)
+	}
+	table[rollout.KeyEnabled] = false
+	sec.Data["release"] = encodeRelease(t, rel)
+	if _, err := secrets.Update(ctx, sec, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if e.current(t).Enabled {
+		t.Fatal("the edited release still reads as enabled")
+	}
+}
+
+// decodeRelease reads a release record as Helm's Secret driver writes it
+// (base64 of gzipped JSON), without Helm: the provider's tests may not
+// import it.
+func decodeRelease(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	zipped, err := base64.StdEncoding.DecodeString(string(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,13 +209,14 @@ func (e *rolloutEnv) disableStaticExport(t *testing.T) {
 	if err := json.Unmarshal(raw, &rel); err != nil {
 		t.Fatal(err)
 	}
-	values, _ := rel["config"].(map[string]any)
-	table, _ := values[rollout.ValuesKey].(map[string]any)
-	if table == nil {
-		t.Fatalf("revision %s has no %s values", name, rollout.ValuesKey)
-	}
-	table[rollout.KeyEnabled] = false
-	if raw, err = json.Marshal(rel); err != nil {
+	return rel
+}
+
+// encodeRelease writes rel back as decodeRelease reads it.
+func encodeRelease(t *testing.T, rel map[string]any) []byte {
+	t.Helper()
+	raw, err := json.Marshal(rel)
+	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
@@ -205,11 +227,5 @@ func (e *rolloutEnv) disableStaticExport(t *testing.T) {
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	sec.Data["release"] = []byte(base64.StdEncoding.EncodeToString(buf.Bytes()))
-	if _, err := secrets.Update(ctx, sec, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if e.current(t).Enabled {
-		t.Fatal("the edited release still reads as enabled")
-	}
+	return []byte(base64.StdEncoding.EncodeToString(buf.Bytes()))
 }

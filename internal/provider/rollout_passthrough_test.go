@@ -1,12 +1,7 @@
 package provider
 
 import (
-	"bytes"
-	"compress/gzip"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -116,43 +111,17 @@ func (e *rolloutEnv) stickPending(t *testing.T, from int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zipped, err := base64.StdEncoding.DecodeString(string(sec.Data["release"]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(zipped))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rel map[string]any
-	if err := json.Unmarshal(raw, &rel); err != nil {
-		t.Fatal(err)
-	}
+	rel := decodeRelease(t, sec.Data["release"])
 	next := strconv.Itoa(from + 1)
 	rel["version"] = from + 1
 	info, _ := rel["info"].(map[string]any)
 	info["status"] = "pending-upgrade"
 	info["last_deployed"] = time.Now().Add(-time.Hour).Format(time.RFC3339)
 	info["description"] = "Upgrade in progress"
-	if raw, err = json.Marshal(rel); err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	if _, err := zw.Write(raw); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
 	sec.ObjectMeta = metav1.ObjectMeta{Name: fmt.Sprintf("sh.helm.release.v1.%s.v%s", rolloutRelease, next),
 		Labels: map[string]string{"name": rolloutRelease, "owner": "helm", "status": "pending-upgrade", "version": next,
 			rolloutRevisionLabel: next}}
-	sec.Data = map[string][]byte{"release": []byte(base64.StdEncoding.EncodeToString(buf.Bytes()))}
+	sec.Data = map[string][]byte{"release": encodeRelease(t, rel)}
 	if _, err := secrets.Create(ctx, sec, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -51,10 +51,28 @@ const (
 // bundle link, its expiry and (without --version) the content version.
 type Options struct {
 	rollout.Request
-	Namespace, Kubeconfig, KubeContext string
-	Domain, JobID                      string
-	RenewBefore, ReexportEvery         time.Duration
-	Watch, DryRun, InCluster           bool
+	// Namespace is the release's namespace ("" for the kubeconfig
+	// context's); Kubeconfig and KubeContext choose the cluster as kubectl
+	// does ("" for $KUBECONFIG or ~/.kube/config, and its current
+	// context); InCluster uses the pod's service account instead.
+	Namespace   string
+	Kubeconfig  string
+	KubeContext string
+	InCluster   bool
+	// Domain names the deployment whose docs a new export job renders;
+	// JobID reuses a completed export job instead. One of the two is
+	// given (or a fleet, whose entries name their own).
+	Domain string
+	JobID  string
+	// RenewBefore is how long before the link expires a watch renews it;
+	// ReexportEvery, with Watch and Domain, starts a new export this often
+	// (0: never).
+	RenewBefore   time.Duration
+	ReexportEvery time.Duration
+	// Watch keeps running, renewing the link and upgrading again; DryRun
+	// says what would change without upgrading.
+	Watch  bool
+	DryRun bool
 	// ExportTimeout bounds the whole wait for an export job.
 	ExportTimeout time.Duration
 	// MaxRetries is how many failures in a row the watch loop retries

@@ -38,10 +38,11 @@ type world struct {
 }
 
 // newWorld starts the reference API server and a real kube-apiserver with
-// an empty namespace.
-func newWorld(t *testing.T) *world {
+// an empty namespace; opts shape the cluster (kubetest.WithNodes for one
+// whose pods turn Ready).
+func newWorld(t *testing.T, opts ...kubetest.Option) *world {
 	t.Helper()
-	c := kubetest.Start(t)
+	c := kubetest.Start(t, opts...)
 	t.Setenv("KUBECACHEDIR", t.TempDir())
 	cs := c.Namespace(t, namespace)
 	roller, err := rollout.New(rollout.Config{Kubeconfig: c.Kubeconfig, Context: c.Context, Namespace: namespace}, hclog.NewNullLogger())

@@ -11,11 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/kubetest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
@@ -38,20 +35,8 @@ func TestMain(m *testing.M) {
 // release installed (atomic: it waited for the pods).
 func newNodesWorld(t *testing.T) *world {
 	t.Helper()
-	c := kubetest.Start(t, kubetest.WithNodes())
-	t.Setenv("KUBECACHEDIR", t.TempDir())
-	cs := c.Namespace(t, namespace)
-	roller, err := rollout.New(rollout.Config{Kubeconfig: c.Kubeconfig, Context: c.Context, Namespace: namespace}, hclog.NewNullLogger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := apiservertest.Start(t)
-	api, err := client.New(client.Config{BaseURL: env.URL, APIKey: env.Key, Clock: env.Clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &world{env: env, kubeconfig: c.Kubeconfig, cs: cs, roller: roller, api: api}
-	if code, out := w.run(t, Options{Request: rollout.Request{Install: true, Chart: chartPath}, Domain: env.Domain}); code != ExitOK {
+	w := newWorld(t, kubetest.WithNodes())
+	if code, out := w.run(t, Options{Request: rollout.Request{Install: true, Chart: chartPath}, Domain: w.env.Domain}); code != ExitOK {
 		t.Fatalf("install: %d %s", code, out)
 	}
 	return w

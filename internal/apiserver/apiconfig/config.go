@@ -3,9 +3,10 @@
 // its defaults and checks, organizations with their keys, projects and
 // deployments, and the CORS origin rules.
 //
-// It knows the API's wire rules (internal/api) and what the renderer
-// accepts (kinds, base paths, features, limits), never the server, its
-// store or its handlers.
+// It knows the API's wire rules (internal/api), what a deployment may ask
+// of an export (internal/export/deploy: kinds, features, base paths) and
+// a docs source's root and read limits (internal/export/source); never
+// the renderer itself, the server, its store or its handlers.
 package apiconfig
 
 import (
@@ -25,7 +26,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/deploy"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 )
 
 // Plans an organization can be on. Static export needs enterprise.
@@ -162,12 +164,12 @@ type Deployment struct {
 	// ParseConfig opens Source, code that builds a Config sets it.
 	SourceFS fs.FS `yaml:"-"`
 
-	kind     export.Kind
+	kind     deploy.Kind
 	basePath string
 }
 
 // ExportKind is Kind parsed by Check.
-func (d *Deployment) ExportKind() export.Kind { return d.kind }
+func (d *Deployment) ExportKind() deploy.Kind { return d.kind }
 
 // ExportBasePath is BasePath cleaned by Check.
 func (d *Deployment) ExportBasePath() string { return d.basePath }
@@ -239,7 +241,7 @@ func ParseConfig(data []byte, baseDir string) (*Config, error) {
 				if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 					return nil, fmt.Errorf("deployment %q: source %s is not a directory", d.Domain, dir)
 				}
-				d.SourceFS = export.Dir(dir) // every read confined to the source root
+				d.SourceFS = source.Dir(dir) // every read confined to the source root
 			}
 		}
 	}
@@ -367,15 +369,15 @@ func (p *Project) Check(seenProject, seenDomain map[string]bool) error {
 			return fmt.Errorf("project %q: deployment domain %q is not a hostname or is repeated", p.ID, d.Domain)
 		}
 		seenDomain[d.Domain] = true
-		kind, err := export.ParseKind(d.Kind)
+		kind, err := deploy.ParseKind(d.Kind)
 		if err != nil {
 			return fmt.Errorf("deployment %q: %w", d.Domain, err)
 		}
 		d.kind = kind
-		if d.basePath, err = export.CleanBasePath(d.BasePath); err != nil {
+		if d.basePath, err = deploy.CleanBasePath(d.BasePath); err != nil {
 			return fmt.Errorf("deployment %q: %w", d.Domain, err)
 		}
-		if err := export.CheckFeatures(kind, d.Features); err != nil {
+		if err := deploy.CheckFeatures(kind, d.Features); err != nil {
 			return fmt.Errorf("deployment %q: %w", d.Domain, err)
 		}
 		if d.SourceFS == nil {

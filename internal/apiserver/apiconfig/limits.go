@@ -9,12 +9,12 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 )
 
 // ExportLimits is the `limits:` section of the configuration: what one
 // export may read from its docs source. An absent or zero field keeps the
-// engine's default (export.DefaultLimits).
+// engine's default (source.DefaultLimits).
 type ExportLimits struct {
 	MaxPageBytes  ByteSize `yaml:"maxPageBytes"`
 	MaxAssetBytes ByteSize `yaml:"maxAssetBytes"`
@@ -92,10 +92,10 @@ func (l *ExportLimits) check() error {
 	return nil
 }
 
-// Export converts the section for export.Options; zero fields stay zero,
+// Export converts the section for the export engine; zero fields stay zero,
 // which the engine reads as its default.
-func (l ExportLimits) Export() export.Limits {
-	return export.Limits{
+func (l ExportLimits) Export() source.Limits {
+	return source.Limits{
 		MaxPageBytes:    int64(l.MaxPageBytes),
 		MaxAssetBytes:   int64(l.MaxAssetBytes),
 		MaxFiles:        l.MaxFiles,

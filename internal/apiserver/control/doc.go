@@ -7,6 +7,8 @@
 //
 // It reaches the server only through Host, a narrow interface the server
 // implements, and never imports internal/apiserver. It knows the
-// configuration (apiconfig), the HTTP conventions (httpapi) and the job
-// records (jobstore), not how exports are rendered or stored.
+// configuration (apiconfig), the HTTP conventions (httpapi), the job
+// records (jobstore), a deployment's kind (internal/export/deploy) and a
+// docs source's root (internal/export/source), and draws runtime ids and
+// keys with linksign.RandomHex; not how exports are rendered or stored.
 package control

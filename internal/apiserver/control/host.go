@@ -48,23 +48,33 @@ type Host interface {
 	KeyOrg(r *http.Request) string
 }
 
-// Options configure a Plane. Every field is required.
+// Options configure a Plane. All are required but JournalSize.
 type Options struct {
+	// Config is the server's configuration: the organizations' keys a
+	// control token must not look like, and the journal's default size.
 	Config *apiconfig.Config
-	// Token is the control token; JournalSize overrides
-	// Config.Control.JournalSize when positive.
-	Token       string
+	// Token is the control token every control request carries.
+	Token string
+	// JournalSize overrides Config.Control.JournalSize when positive; zero
+	// takes the configuration's size, or the default.
 	JournalSize int
-	DataDir     string
+	// DataDir is where the holds and revocations are kept (state.go), so
+	// that they survive a restart.
+	DataDir string
 	// LinkTTL is the bundle link lifetime: how long a revocation is kept.
 	LinkTTL time.Duration
 	// Clock is the server's clock, which the control plane wraps: the
 	// server reads the time from Plane.Clock from then on.
-	Clock  clock.Clock
+	Clock clock.Clock
+	// Random draws runtime organizations' ids and keys, and the seed of a
+	// fault that names none.
 	Random io.Reader
-	Log    hclog.Logger
-	Orgs   *Orgs
-	Host   Host
+	// Log receives the control plane's log lines.
+	Log hclog.Logger
+	// Orgs are the configured organizations and those made at runtime.
+	Orgs *Orgs
+	// Host is the server, as far as the control plane may reach it.
+	Host Host
 }
 
 // Route is one operation of the control plane: an HTTP method and a path

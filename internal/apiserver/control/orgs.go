@@ -19,7 +19,8 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/deploy"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/source"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
 )
 
@@ -169,7 +170,7 @@ func (cp *Plane) controlCreateOrganization(w http.ResponseWriter, r *http.Reques
 	if canon, err := api.CheckDomain(sv.Domain); err != nil || canon != sv.Domain {
 		return httpapi.BadRequest("domain %q is not a lower-case hostname", sv.Domain)
 	}
-	if _, err := export.ParseKind(sv.Kind); err != nil {
+	if _, err := deploy.ParseKind(sv.Kind); err != nil {
 		return httpapi.BadRequest("kind: %s", err.Error())
 	}
 	sv.ProjectID = "proj_" + sv.ID
@@ -184,7 +185,7 @@ func (cp *Plane) controlCreateOrganization(w http.ResponseWriter, r *http.Reques
 	s.edit.Lock()
 	defer s.edit.Unlock()
 	// The source is checked before anything is written for it.
-	o, err := s.newRuntimeOrg(sv, export.Dir(os.TempDir()), digest)
+	o, err := s.newRuntimeOrg(sv, source.Dir(os.TempDir()), digest)
 	if err != nil {
 		return err
 	}
@@ -224,7 +225,7 @@ func (s *Orgs) runtimeSource(sv *savedOrg, src api.ControlSource) (fs.FS, error)
 			return nil, httpapi.BadRequest("source.path must be an absolute path to a directory with a docs.json under one of control.sourceRoots; give the files inline otherwise")
 		}
 		sv.Source = dir
-		return export.Dir(dir), nil
+		return source.Dir(dir), nil
 	}
 	if len(src.Files) > maxSourceFiles {
 		return nil, httpapi.BadRequest("source.files has %d files; at most %d", len(src.Files), maxSourceFiles)
@@ -251,7 +252,7 @@ func (s *Orgs) runtimeSource(sv *savedOrg, src api.ControlSource) (fs.FS, error)
 		}
 	}
 	sv.Source, sv.Owned = dir, true
-	return export.Dir(dir), nil
+	return source.Dir(dir), nil
 }
 
 // confineSource resolves path (symlinks included, so a link under a root
@@ -414,7 +415,7 @@ func (s *Orgs) Load() error {
 				continue
 			}
 		}
-		o, err := s.newRuntimeOrg(sv, export.Dir(sv.Source), digest)
+		o, err := s.newRuntimeOrg(sv, source.Dir(sv.Source), digest)
 		if err != nil {
 			return fmt.Errorf("%s: organization %q: %w", runtimeOrgsFile, sv.ID, err)
 		}

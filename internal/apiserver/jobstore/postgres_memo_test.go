@@ -11,6 +11,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // The memo's bookkeeping alone: what it keeps, what a change or a lost
@@ -158,17 +159,7 @@ func pgPair(t *testing.T) (w, r *Postgres, rProxy *pgtest.Proxy, sql *pgx.Conn) 
 // five seconds.
 func eventually(t *testing.T, st *Postgres, id, what string, want func(*ExportJob, error) bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		rec, err := st.PollExportJob(id)
-		if want(rec, err) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: after 5 s a poll still answers %+v, %v", what, rec, err)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testutil.Eventually(t, 5*time.Second, what, func() bool { return want(st.PollExportJob(id)) })
 }
 
 // fromMemo waits, five seconds at most, until a poll of id on st answers
@@ -305,7 +296,14 @@ func TestPGStore_pollsNeverOutliveTheirListener(t *testing.T) {
 		rProxy.Thaw()
 		t.Fatal(err)
 	}
-	time.Sleep(time.Until(frozeAt.Add(memoLive + 20*time.Millisecond)))
+	// No heartbeat comes back through the frozen proxy, so the memo's
+	// deadline, the last one sent before the freeze plus memoLive, is
+	// already set: wait for it to pass, and check it is not later.
+	testutil.Eventually(t, 5*time.Second, "the memo to stop serving", func() bool { return !r.reads.memo.live() })
+	if until := time.Unix(0, r.reads.memo.liveUntil.Load()); until.After(frozeAt.Add(memoLive)) {
+		rProxy.Thaw()
+		t.Fatalf("the memo served until %s after the silence began, more than memoLive (%s)", until.Sub(frozeAt), memoLive)
+	}
 	type answer struct {
 		rec *ExportJob
 		err error

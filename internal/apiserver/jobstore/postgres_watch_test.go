@@ -71,10 +71,16 @@ func TestPGStore_watchPassesOverOwnStarts(t *testing.T) {
 	if err := w.RenewLease(rec, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
-	testutil.Eventually(t, 5*time.Second, "the other replica woken by the second hand-back", func() bool { return rWakes.Load() >= 4 })
-	time.Sleep(100 * time.Millisecond) // a wake for the start would be followed by the hand-back's
-	if n := rWakes.Load(); n != 4 {
-		t.Fatalf("the other replica was woken %d times, want 4: a start promised to a worker of the starting replica woke it", n)
+	// Notifications arrive in the order their transactions committed:
+	// once the wake of a start that is no one's (made after the
+	// hand-back) is heard, any wake the promised start had made would
+	// have been heard before it.
+	if _, err := w.CreateExportJob(newExport("se_00000000000000w3", "acme", t0), Creation{}); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, 5*time.Second, "the other replica woken by a start that is no one's", func() bool { return rWakes.Load() >= 5 })
+	if n := rWakes.Load(); n != 5 {
+		t.Fatalf("the other replica was woken %d times, want 5: a start promised to a worker of the starting replica woke it", n)
 	}
 }
 

@@ -5,9 +5,13 @@
 // MDX API pages (frontmatter "api"), following the "api" settings of
 // docs.json (docsjson.Settings).
 //
-// It reads the spec through internal/export/openapi, renders Markdown
-// descriptions through the callback a Page carries, and writes HTML
-// through internal/export/markup only. It knows nothing of navigation,
+// It reads the spec through internal/export/openapi and the request
+// samples through internal/export/samples, renders Markdown descriptions
+// through the callback a Page carries (it takes only types from
+// internal/export/mdx: headings, labels, ParamField), draws field links
+// through internal/export/components and samples through
+// internal/export/highlight, and writes the rest through
+// internal/export/markup. It knows nothing of navigation,
 // other pages, links, bundles or the page frame around what it writes;
 // the facade (internal/export) places its output in the page. Its
 // interface text comes from the facade as Labels, in the page's language.

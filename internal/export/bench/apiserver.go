@@ -19,11 +19,11 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/client"
 )
 
-// serverArg is the first argument that turns this binary into the
-// reference server (apiservercmd), so the export through the API runs
-// in a process of its own, as it would in production, whose CPU time is
-// its own.
-const serverArg = "apiserver"
+// serverBin is the docsadmin binary (-server). Its apiserver subcommand
+// runs the reference server in a process of its own, as in production,
+// whose CPU time is its own; the bench itself links only the export
+// facade and the client, never the server's command.
+var serverBin string
 
 // benchKey is the admin key of the bench's organization. It guards a
 // server that listens on 127.0.0.1 for the length of a bench run.
@@ -44,7 +44,10 @@ type deployment struct{ domain, docs, kind string }
 // startAPIServer starts the reference server on a free port of
 // 127.0.0.1 with its data dir under root (the disk Hugo writes to) and
 // the deployments deps.
-func startAPIServer(self, root, name string, deps ...deployment) (*apiServer, error) {
+func startAPIServer(root, name string, deps ...deployment) (*apiServer, error) {
+	if serverBin == "" {
+		return nil, errors.New("the export through the API needs -server, the docsadmin binary (run.sh builds it)")
+	}
 	data := filepath.Join(root, name+"-data")
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return nil, err
@@ -66,7 +69,7 @@ func startAPIServer(self, root, name string, deps ...deployment) (*apiServer, er
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(self, serverArg, "-addr", "127.0.0.1:0", "-data-dir", data, "-config", cfgPath) //nolint:gosec // this binary itself, as the reference server
+	cmd := exec.Command(serverBin, "apiserver", "-addr", "127.0.0.1:0", "-data-dir", data, "-config", cfgPath) //nolint:gosec // the docsadmin binary named by -server, as the reference server
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

@@ -14,12 +14,16 @@
 // (the real shape: one run), printed with its goal beside it. It asserts
 // nothing.
 //
-//	go run ./internal/export/bench -hugo "$(go env GOPATH)/bin/hugo"
+// The export through the API runs the docsadmin binary named by -server
+// (its apiserver subcommand) in a process of its own; the bench links the
+// export facade and the client, never the server. run.sh builds both:
+//
+//	go build -o /tmp/docsadmin . && go run ./internal/export/bench \
+//	    -hugo "$(go env GOPATH)/bin/hugo" -server /tmp/docsadmin
 package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -30,8 +34,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiservercmd"
 )
 
 // childResult is what the measuring child process reports.
@@ -56,15 +58,13 @@ type childResult struct {
 }
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == serverArg {
-		os.Exit(apiservercmd.Command(context.Background(), os.Args[2:], os.Stdout, os.Stderr))
-	}
 	hugo := flag.String("hugo", "", "path of the hugo binary; empty skips the comparison")
 	runs := flag.Int("runs", 3, "runs of each side; the median counts")
 	cases := flag.String("cases", strings.Join(allCases, ","), "comma-separated cases to run: site (2,000 pages against Hugo), api (200 endpoint pages against Hugo), api1000 (1,000 endpoint pages against 300 pages/s), rich (2,000 Markdown pages with code, tables, lists and quotes, air-gapped and cloud, against Hugo), shape (languages x versions, see -shape, against 500 pages/s)")
 	keep := flag.String("work", "", "work directory to keep (default: a temporary one, removed)")
 	child := flag.String("child", "", "internal: export this docs source and report as JSON")
 	out := flag.String("out", "", "internal: export directory of -child")
+	flag.StringVar(&serverBin, "server", "", "path of the docsadmin binary, whose apiserver subcommand is the reference server the site case exports through (run.sh builds it)")
 	flag.StringVar(&profileDir, "profile", "", "directory for CPU profiles of each export run (export-N.pprof, api-export-N.pprof: render and both archives)")
 	cpuprofile := flag.String("cpuprofile", "", "internal: CPU profile file of -child")
 	scale := flag.String("scale", "", "page counts, e.g. 2000,20000: only export the synthetic site at each size and print time and peak RSS")
@@ -144,7 +144,7 @@ func runCases(self, root, hugo string, runs int, keep bool, shape string, cases 
 		fmt.Println(line)
 	}
 	if cases["rich"] {
-		if err := richCase(self, hugo, root, runs, keep); err != nil {
+		if err := richCase(hugo, root, runs, keep); err != nil {
 			return err
 		}
 	}
@@ -166,7 +166,7 @@ func siteCase(self, hugo, root string, runs int, keep bool) error {
 	if err != nil {
 		return fmt.Errorf("generate site: %w", err)
 	}
-	srv, err := startAPIServer(self, root, "site-apiserver", deployment{siteDomain, docs, "air-gapped"})
+	srv, err := startAPIServer(root, "site-apiserver", deployment{siteDomain, docs, "air-gapped"})
 	if err != nil {
 		return err
 	}

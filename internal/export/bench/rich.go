@@ -69,7 +69,7 @@ func generateRich(root string) (docs, hugo string, err error) {
 // kind of richKinds, against Hugo on the same pages; the sides alternate
 // run by run and the median run of each counts. Issue 44's goal: at most
 // half of Hugo's time for each kind.
-func richCase(self, hugo, root string, runs int, keep bool) error {
+func richCase(hugo, root string, runs int, keep bool) error {
 	docs, hugoSite, err := generateRich(root)
 	if err != nil {
 		return fmt.Errorf("generate the rich corpus: %w", err)
@@ -78,7 +78,7 @@ func richCase(self, hugo, root string, runs int, keep bool) error {
 	for i, k := range richKinds {
 		deps[i] = deployment{domain: k + ".docs.example.com", docs: docs, kind: k}
 	}
-	srv, err := startAPIServer(self, root, "rich-apiserver", deps...)
+	srv, err := startAPIServer(root, "rich-apiserver", deps...)
 	if err != nil {
 		return err
 	}

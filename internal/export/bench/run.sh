@@ -25,4 +25,5 @@ fi
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/export-bench" ./internal/export/bench
-"$bin/export-bench" -hugo "$hugo" "$@"
+go build -o "$bin/docsadmin" .
+"$bin/export-bench" -hugo "$hugo" -server "$bin/docsadmin" "$@"

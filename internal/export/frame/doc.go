@@ -9,8 +9,10 @@
 // that its pages load in place, with a fallback of the page's own group
 // and the other groups' titles for readers without script (bignav.go).
 //
-// It reads the site model (site) and docs.json's settings, and writes
-// through markup. It does not render page content, make API pages,
+// It reads the site model (site) and docs.json's settings, takes a page's
+// headings and API examples as mdx found them, the policy from csp, the
+// appearance from theme, icons from icons and texts from uitext, asks
+// airgap what lies outside the bundle, and writes through markup. It does not render page content, make API pages,
 // resolve links, read the source or write the bundle: the facade does,
 // and hands it a link resolver, a Markdown renderer and the offliner as
 // functions (Options). It never imports the facade, machines or

@@ -6,7 +6,8 @@
 // page, its vocabulary, the script app.js loads).
 //
 // It reads the site model (site), docs.json's settings and the openapi
-// model, and writes through markup. It is given link resolution and
+// model, turns a page's MDX into Markdown through mdx, and writes through
+// markup. It is given link resolution and
 // snippet reading as functions (Options); it knows nothing of the page
 // frame, rendering HTML pages or writing the bundle, and never imports
 // the facade or frame (depguard).

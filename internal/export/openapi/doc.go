@@ -5,8 +5,8 @@
 // the playground's starting bodies and form fields) and data-model
 // references.
 //
-// It knows nothing of HTML, pages, navigation or docs.json: the API pages
-// (internal/export) and the request samples (internal/export/samples)
-// read this model. It bounds what one page may cost (SchemaBudget,
+// It knows nothing of HTML, pages, navigation or docs.json: the facade,
+// the API pages (apipages), the request samples (samples), the site model
+// (site) and the machine files (machines) read this model. It bounds what one page may cost (SchemaBudget,
 // ExampleBudget, MaxSchemaDepth) but never renders.
 package openapi

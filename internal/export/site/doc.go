@@ -10,5 +10,6 @@
 // points at (openapi) and language names (uitext). It knows nothing of
 // HTML, rendering, links between pages, the bundle or the export that
 // uses it: the pages of "openapi" entries come from the facade through
-// Endpoints. It imports no other package of the export (depguard).
+// Endpoints. Of the export's packages it imports only those three
+// (depguard).
 package site

@@ -2,8 +2,9 @@
 // root (os.Root for a Dir, links resolved and checked for other file
 // systems), the files its .mintignore names hidden, each file bounded in
 // size and all reads counted against the export's Limits. It knows files,
-// sizes and limits only: nothing of pages, docs.json's meaning, HTML or
-// the facade that calls it.
+// sizes and limits only, and reports what a docs author must fix as a
+// docsjson.InputError: nothing of pages, docs.json's meaning, HTML or the
+// facade that calls it.
 package source
 
 import (
