@@ -108,16 +108,7 @@ func TestHostileSources_process(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = f.Close()
-	evilKey, acmeKey := "dak_"+strings.Repeat("e0", 16), "dak_"+strings.Repeat("a1", 16)
-	cfg := fmt.Sprintf(`
-exportWorkers: 1
-exportTimeout: %s
-maxActiveExports: 2
-organizations:
-  - id: evil
-    plan: enterprise
-    apiKeys: [%q]
-    projects:
+	srv, evil, acme := startEvilAndAcme(t, dir, fmt.Sprintf("exportWorkers: 1\nexportTimeout: %s\nmaxActiveExports: 2\n", exportTimeout), `
       - id: fan
         repository: https://git.example.com/evil/fan
         deployments:
@@ -126,30 +117,14 @@ organizations:
       - id: huge
         repository: https://git.example.com/evil/huge
         deployments:
-          - {domain: huge.evil.test, source: ./huge, kind: cloud}
-  - id: acme
-    plan: enterprise
-    apiKeys: [%q]
-    projects:
-      - id: docs
-        repository: https://git.example.com/acme/docs
-        deployments:
-          - {domain: docs.acme.test, source: ./site, kind: air-gapped}
-`, exportTimeout, evilKey, acmeKey)
-	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args := fmt.Sprintf("--config %s --data-dir %s --addr %s", filepath.Join(dir, "config.yaml"), filepath.Join(dir, "data"), testutil.FreeAddr(t))
-	srv := startChild(t, args)
-	evil := &apiservertest.Env{URL: srv.url, Key: evilKey}
-	acme := &apiservertest.Env{URL: srv.url, Key: acmeKey}
+          - {domain: huge.evil.test, source: ./huge, kind: cloud}`)
 	// An answer that does no work on the source comes within this, on
 	// a loaded machine.
 	const prompt = 3 * time.Second
 
 	// Four starts of the 44 KB fan-out at once: two accepted, two over
 	// maxActiveExports, all at once.
-	starts := concurrently(t, 4, http.MethodPost, srv.url+api.PathExportJobs, evilKey, api.StartExportRequest{Domain: "fan44k.evil.test"})
+	starts := concurrently(t, 4, http.MethodPost, srv.url+api.PathExportJobs, evil.Key, api.StartExportRequest{Domain: "fan44k.evil.test"})
 	var accepted, limited int
 	for _, c := range starts {
 		switch {
@@ -190,7 +165,7 @@ organizations:
 
 	// Eight update triggers of the source with the 400 MB file: five
 	// accepted, three refused at once.
-	triggers := concurrently(t, 8, http.MethodPost, srv.url+api.FillPath(api.PathProjectUpdate, map[string]string{"projectId": "huge"}), evilKey, nil)
+	triggers := concurrently(t, 8, http.MethodPost, srv.url+api.FillPath(api.PathProjectUpdate, map[string]string{"projectId": "huge"}), evil.Key, nil)
 	accepted, limited = 0, 0
 	var first string
 	for _, c := range triggers {
