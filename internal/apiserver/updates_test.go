@@ -1,17 +1,22 @@
 package apiserver_test
 
 import (
+	"context"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 )
 
 // triggerUpdate triggers an update of project and returns its status id.
@@ -242,5 +247,49 @@ func TestUpdate_goesWithAControlReset(t *testing.T) {
 	ctl(t, env, http.MethodPost, api.PathControlReset, nil, http.StatusNoContent)
 	if _, r := updateStatus(t, env, env.OtherKey, theirs); r.status != http.StatusNotFound {
 		t.Fatalf("an update after a full reset: %d %s", r.status, r.body)
+	}
+}
+
+// holdingChecks is the export engine with its docs.json checks held
+// until their context ends: a check still running when the server shuts
+// down.
+type holdingChecks struct {
+	*export.Engine
+	started chan<- struct{}
+}
+
+func (h holdingChecks) CheckConfig(ctx context.Context, _ fs.FS) error {
+	h.started <- struct{}{}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// An update is in progress until its build check has run, however long
+// past its build time; a check a shutdown stopped runs again after the
+// restart, started by the next status read, and the update then ends.
+func TestUpdate_checkStoppedByShutdownRunsAfterRestart(t *testing.T) {
+	var hold atomic.Bool
+	hold.Store(true)
+	started := make(chan struct{}, 1)
+	env := apiservertest.Start(t, apiservertest.WithExporter(func() apiserver.Exporter {
+		e := export.New(export.Options{})
+		if hold.Load() {
+			return holdingChecks{Engine: e, started: started}
+		}
+		return e
+	}))
+	id := triggerUpdate(t, env, env.Key, env.ProjectID)
+	select {
+	case <-started:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the build check did not start")
+	}
+	env.Clock.Advance(time.Hour)
+	if st := mustUpdate(t, env, id); st.Status != api.UpdateInProgress || st.EndedAt != nil {
+		t.Fatalf("an hour past its build time, with its check still running: %+v", st)
+	}
+	env.Restart(t, func() { hold.Store(false) })
+	if st := endedUpdate(t, env, id); st.Status != api.UpdateSuccess {
+		t.Fatalf("after the restart: %+v", st)
 	}
 }
