@@ -200,3 +200,22 @@ func count(v any) (values int64, depth int) {
 	}
 	return values, depth + 1
 }
+
+// FuzzMeasure holds measure to encoding/json on any valid JSON text: the
+// bounds are checked on its counts before a file is decoded, so a count
+// below the decoder's would let a file past them. Above is allowed: an
+// object that repeats a key counts each, where the decoder keeps one.
+func FuzzMeasure(f *testing.F) {
+	f.Add(`{"a": [1, {"b": "c\"]"}], "d": null}`)
+	f.Add(`[[], {}, [[{}]], "\\", "\\\""]`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		var v any
+		if json.Unmarshal([]byte(doc), &v) != nil {
+			return
+		}
+		values, depth := count(v)
+		if s := measure([]byte(doc)); s.values < values || s.depth < depth {
+			t.Fatalf("measure(%q) = %d values, depth %d; decoded: %d values, depth %d", doc, s.values, s.depth, values, depth)
+		}
+	})
+}
