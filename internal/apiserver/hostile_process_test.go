@@ -80,35 +80,12 @@ func TestHostileComponents_process(t *testing.T) {
 	dir := t.TempDir()
 	apiservertest.WriteSites(t, dir)
 	writeHostileSite(t, filepath.Join(dir, "hostile"), 2, 20)
-	evilKey, acmeKey := "dak_"+strings.Repeat("e0", 16), "dak_"+strings.Repeat("a1", 16)
-	cfg := fmt.Sprintf(`
-exportWorkers: 1
-exportTimeout: %s
-organizations:
-  - id: evil
-    plan: enterprise
-    apiKeys: [%q]
-    projects:
+	srv, evil, acme := startEvilAndAcme(t, dir, fmt.Sprintf("exportWorkers: 1\nexportTimeout: %s\n", exportTimeout), `
       - id: tricks
         repository: https://git.example.com/evil/tricks
         deployments:
-          - {domain: hostile.evil.test, source: ./hostile, kind: cloud}
-  - id: acme
-    plan: enterprise
-    apiKeys: [%q]
-    projects:
-      - id: docs
-        repository: https://git.example.com/acme/docs
-        deployments:
-          - {domain: docs.acme.test, source: ./site, kind: air-gapped}
-`, exportTimeout, evilKey, acmeKey)
-	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args := fmt.Sprintf("--config %s --data-dir %s --addr %s", filepath.Join(dir, "config.yaml"), filepath.Join(dir, "data"), testutil.FreeAddr(t))
-	srv := startChild(t, args)
-	evil := &apiservertest.Env{URL: srv.url, Key: evilKey, Domain: "hostile.evil.test"}
-	acme := &apiservertest.Env{URL: srv.url, Key: acmeKey, Domain: "docs.acme.test"}
+          - {domain: hostile.evil.test, source: ./hostile, kind: cloud}`)
+	evil.Domain, acme.Domain = "hostile.evil.test", "docs.acme.test"
 
 	hostile := evil.StartExport(t, api.StartExportRequest{Domain: "hostile.evil.test"}).JobID
 	waitRunning(t, evil, hostile)
@@ -152,6 +129,36 @@ organizations:
 	case <-time.After(20 * time.Second):
 		t.Fatal("the server was still running 20 s after SIGTERM")
 	}
+}
+
+// startEvilAndAcme starts the server as a process on the configuration
+// in dir: settings, then the organization evil with the projects given
+// (YAML list items) and acme with the demo site (apiservertest.WriteSites)
+// as docs.acme.test.
+func startEvilAndAcme(t *testing.T, dir, settings, evilProjects string) (*child, *apiservertest.Env, *apiservertest.Env) {
+	t.Helper()
+	evilKey, acmeKey := "dak_"+strings.Repeat("e0", 16), "dak_"+strings.Repeat("a1", 16)
+	cfg := settings + fmt.Sprintf(`
+organizations:
+  - id: evil
+    plan: enterprise
+    apiKeys: [%q]
+    projects:%s
+  - id: acme
+    plan: enterprise
+    apiKeys: [%q]
+    projects:
+      - id: docs
+        repository: https://git.example.com/acme/docs
+        deployments:
+          - {domain: docs.acme.test, source: ./site, kind: air-gapped}
+`, evilKey, evilProjects, acmeKey)
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := fmt.Sprintf("--config %s --data-dir %s --addr %s", filepath.Join(dir, "config.yaml"), filepath.Join(dir, "data"), testutil.FreeAddr(t))
+	srv := startChild(t, args)
+	return srv, &apiservertest.Env{URL: srv.url, Key: evilKey}, &apiservertest.Env{URL: srv.url, Key: acmeKey}
 }
 
 func waitRunning(t *testing.T, e *apiservertest.Env, id string) {

@@ -100,3 +100,19 @@ func (h agentHost) Org(ctx context.Context) *apiconfig.Organization { return org
 func (h agentHost) NewID(prefix string) (string, error) { return h.s.newID(prefix) }
 
 func (h agentHost) Expired(t time.Time) bool { return h.s.expired(t) }
+
+// Go runs fn as background work of the server: Close cancels its context
+// and waits for it. After Close it does not run.
+func (h agentHost) Go(fn func(ctx context.Context)) {
+	s := h.s
+	s.bgMu.Lock()
+	defer s.bgMu.Unlock()
+	if s.closed.Load() {
+		return
+	}
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		fn(s.ctx)
+	}()
+}

@@ -44,6 +44,7 @@ import (
 // with internal/bundle, the same package the bundle's readers use.
 type Exporter interface {
 	CheckPaths(src fs.FS, paths []string) error
+	CheckConfig(ctx context.Context, src fs.FS) error
 	ExportTo(ctx context.Context, req export.Request, out export.Output, progress func(export.Progress)) (*bundle.Manifest, error)
 }
 
@@ -145,6 +146,9 @@ type Server struct {
 	// background counts the sweeper and archive builds, which outlive
 	// their requests.
 	background sync.WaitGroup
+	// bgMu orders background work started from requests (agentHost.Go)
+	// with Close, so none is added once Close waits.
+	bgMu sync.Mutex
 	// draining is set when a graceful shutdown begins, so readyz fails
 	// while requests in flight finish; closed is set by Close.
 	draining atomic.Bool
@@ -369,7 +373,10 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // "running" with its lease handed back, so the next claim (after a restart,
 // or on another replica) renders it again at once.
 func (s *Server) Close() error {
-	if !s.closed.CompareAndSwap(false, true) {
+	s.bgMu.Lock()
+	first := s.closed.CompareAndSwap(false, true)
+	s.bgMu.Unlock()
+	if !first {
 		return nil
 	}
 	s.cancel()

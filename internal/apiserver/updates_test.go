@@ -1,17 +1,22 @@
 package apiserver_test
 
 import (
+	"context"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 )
 
 // triggerUpdate triggers an update of project and returns its status id.
@@ -48,6 +53,24 @@ func mustUpdate(t *testing.T, env *apiservertest.Env, id string) api.UpdateStatu
 	return st
 }
 
+// endedUpdate polls an update whose build time has passed until it has
+// ended: its build check runs after the trigger has answered, and the
+// update is in progress until the check is done.
+func endedUpdate(t *testing.T, env *apiservertest.Env, id string) api.UpdateStatus {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		st := mustUpdate(t, env, id)
+		if st.Status != api.UpdateInProgress && st.Status != api.UpdateQueued {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("update %s has not ended 20 s after its build time: %+v", id, st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // An update is queued, then in progress, then a success, each step a log
 // line; it names the deployment, the content hash and, for a project's
 // first update, every file of the source as added.
@@ -69,7 +92,7 @@ func TestUpdate_movesThroughItsStatesOnTheClock(t *testing.T) {
 		t.Fatalf("after a second: %+v", st)
 	}
 	env.Clock.Advance(5 * time.Second)
-	st = mustUpdate(t, env, id)
+	st = endedUpdate(t, env, id)
 	if st.Status != api.UpdateSuccess || st.EndedAt == nil || len(st.Logs) != 3 ||
 		!strings.Contains(st.Summary, "deployed") || !strings.Contains(st.Summary, env.Domain) {
 		t.Fatalf("after the build: %+v", st)
@@ -97,7 +120,7 @@ func TestUpdate_queuesBehindThePreviousAndListsFilesChanged(t *testing.T) {
 		t.Fatalf("while the first builds: first %s, second %s", a.Status, b.Status)
 	}
 	env.Clock.Advance(10 * time.Second)
-	b := mustUpdate(t, env, second)
+	b := endedUpdate(t, env, second)
 	if b.Status != api.UpdateSuccess {
 		t.Fatalf("second update: %+v", b)
 	}
@@ -105,7 +128,7 @@ func TestUpdate_queuesBehindThePreviousAndListsFilesChanged(t *testing.T) {
 	if !slices.Equal(fc.Added, []string{"new-page.mdx"}) || !slices.Equal(fc.Modified, []string{"docs.json"}) || len(fc.Removed) != 0 {
 		t.Fatalf("files changed: %+v", fc)
 	}
-	if a := mustUpdate(t, env, first); a.Commit.SHA == b.Commit.SHA || !b.EndedAt.After(*a.EndedAt) {
+	if a := endedUpdate(t, env, first); a.Commit.SHA == b.Commit.SHA || !b.EndedAt.After(*a.EndedAt) {
 		t.Fatalf("first %s ended %s, second %s ended %s", a.Commit.SHA, a.EndedAt, b.Commit.SHA, b.EndedAt)
 	}
 	// Nothing changed since: nothing listed, the same hash.
@@ -136,12 +159,12 @@ func TestUpdate_failsWhenTheSourceDoesNotBuild(t *testing.T) {
 	broken := triggerUpdate(t, env, env.Key, env.ProjectID)
 	none := triggerUpdate(t, env, env.Key, env.FailProjectID)
 	env.Clock.Advance(time.Minute)
-	st := mustUpdate(t, env, broken)
+	st := endedUpdate(t, env, broken)
 	if st.Status != api.UpdateFailure || !strings.Contains(st.Summary, "docs.json") || st.Subdomain != env.FailDomain ||
 		st.Logs[len(st.Logs)-1] != st.Summary || st.EndedAt == nil {
 		t.Fatalf("update of a broken source: %+v", st)
 	}
-	st = mustUpdate(t, env, none)
+	st = endedUpdate(t, env, none)
 	if st.Status != api.UpdateFailure || !strings.Contains(st.Summary, "has no deployment") || st.Subdomain != "" || st.Commit.SHA != "" {
 		t.Fatalf("update of a project without deployments: %+v", st)
 	}
@@ -201,7 +224,7 @@ func TestUpdate_survivesRestart(t *testing.T) {
 			t.Fatalf("after a restart: %+v", st)
 		}
 		env.Clock.Advance(time.Minute)
-		if st := mustUpdate(t, env, id); st.Status != api.UpdateSuccess {
+		if st := endedUpdate(t, env, id); st.Status != api.UpdateSuccess {
 			t.Fatalf("after a restart and the build time: %+v", st)
 		}
 	})
@@ -224,5 +247,49 @@ func TestUpdate_goesWithAControlReset(t *testing.T) {
 	ctl(t, env, http.MethodPost, api.PathControlReset, nil, http.StatusNoContent)
 	if _, r := updateStatus(t, env, env.OtherKey, theirs); r.status != http.StatusNotFound {
 		t.Fatalf("an update after a full reset: %d %s", r.status, r.body)
+	}
+}
+
+// holdingChecks is the export engine with its docs.json checks held
+// until their context ends: a check still running when the server shuts
+// down.
+type holdingChecks struct {
+	*export.Engine
+	started chan<- struct{}
+}
+
+func (h holdingChecks) CheckConfig(ctx context.Context, _ fs.FS) error {
+	h.started <- struct{}{}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// An update is in progress until its build check has run, however long
+// past its build time; a check a shutdown stopped runs again after the
+// restart, started by the next status read, and the update then ends.
+func TestUpdate_checkStoppedByShutdownRunsAfterRestart(t *testing.T) {
+	var hold atomic.Bool
+	hold.Store(true)
+	started := make(chan struct{}, 1)
+	env := apiservertest.Start(t, apiservertest.WithExporter(func() apiserver.Exporter {
+		e := export.New(export.Options{})
+		if hold.Load() {
+			return holdingChecks{Engine: e, started: started}
+		}
+		return e
+	}))
+	id := triggerUpdate(t, env, env.Key, env.ProjectID)
+	select {
+	case <-started:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the build check did not start")
+	}
+	env.Clock.Advance(time.Hour)
+	if st := mustUpdate(t, env, id); st.Status != api.UpdateInProgress || st.EndedAt != nil {
+		t.Fatalf("an hour past its build time, with its check still running: %+v", st)
+	}
+	env.Restart(t, func() { hold.Store(false) })
+	if st := endedUpdate(t, env, id); st.Status != api.UpdateSuccess {
+		t.Fatalf("after the restart: %+v", st)
 	}
 }

@@ -36,7 +36,7 @@ func TestConfig_refResolves(t *testing.T) {
 		"a.mdx":                   "# A\n\nPage a.",
 		"b.mdx":                   "# B\n\nPage b.",
 	})
-	c, err := loadConfig(src, DefaultLimits, nil)
+	c, err := loadConfig(context.Background(), src, DefaultLimits, nil)
 	if err != nil {
 		t.Fatalf("loadConfig: %v", err)
 	}
@@ -108,17 +108,17 @@ func TestConfig_refLinkOutOfSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = New(Options{}).CheckPaths(Dir(src), nil)
-	if err == nil || !strings.Contains(err.Error(), `docs.json at navigation: $ref "linked/config.yaml" is a link out of the docs source`) ||
+	err = New(Options{}).CheckConfig(context.Background(), Dir(src))
+	if err == nil || !strings.Contains(err.Error(), `docs.json at navigation: linked/config.yaml: the configuration file is a link out of the docs source; refused`) ||
 		strings.Contains(err.Error(), secretMarker) {
-		t.Fatalf("CheckPaths = %v, want the $ref refused", err)
+		t.Fatalf("CheckConfig = %v, want the $ref refused", err)
 	}
 }
 
 // TestConfig_unsupportedKeysWarn reports settings the export ignores.
 func TestConfig_unsupportedKeysWarn(t *testing.T) {
 	var warns []string
-	_, err := loadConfig(mapFS(map[string]string{"docs.json": `{"name": "x", "seo": {"pathMetatags": []}, "contextual": {"options": ["chatgpt"]}}`}),
+	_, err := loadConfig(context.Background(), mapFS(map[string]string{"docs.json": `{"name": "x", "seo": {"pathMetatags": []}, "contextual": {"options": ["chatgpt"]}}`}),
 		DefaultLimits, func(f string, _ ...any) { warns = append(warns, f) })
 	if err != nil {
 		t.Fatal(err)

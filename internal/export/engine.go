@@ -148,12 +148,13 @@ func (e *Engine) ExportTo(ctx context.Context, req Request, out Output, progress
 	j.warnings.sink, j.warnings.log = req.Warn, e.log
 	j.warn = j.warnings.add
 	j.budget.Limits = e.limits
+	j.hl = mdx.NewHighlightBudget(e.limits.HighlightTime)
 	j.gap = &offliner{base: base, warn: j.warn, budget: &j.budget, out: j.out}
 	j.read = &reader{src: src, limits: e.limits, budget: &j.budget, workers: e.workers, warn: j.warn}
 	j.comps = mdx.NewComponents(j.read.loadSnippet, e.limits.ComponentTime, e.evaluators)
 	defer j.comps.Close()
 	start := time.Now()
-	if err := j.plan(); err != nil {
+	if err := j.plan(ctx); err != nil {
 		return nil, err
 	}
 	// An air-gapped playground sends only to the specs' own servers; the
@@ -167,6 +168,10 @@ func (e *Engine) ExportTo(ctx context.Context, req Request, out Output, progress
 	if err := j.run(ctx); err != nil {
 		return nil, err
 	}
+	if n := j.hl.Plain(); n > 0 {
+		j.warn("%d code blocks are shown without syntax highlighting: highlighting this export took longer than its limit of %s (limits.highlightTime)",
+			n, e.limits.HighlightTime)
+	}
 	rendered := time.Now()
 	m, err := j.finish()
 	if err != nil {
@@ -178,13 +183,14 @@ func (e *Engine) ExportTo(ctx context.Context, req Request, out Output, progress
 }
 
 // plan reads docs.json and the pages and decides what to export.
-func (j *pipeline) plan() error {
-	cfg, err := j.read.loadConfig()
+func (j *pipeline) plan(ctx context.Context) error {
+	cfg, err := j.read.loadConfig(ctx)
 	if err != nil {
 		return err
 	}
 	j.cfg = cfg
 	j.api = apipages.NewPages(&cfg.API.Settings, j.features["playground"], j.kind == KindAirGapped, j.warn)
+	j.api.Highlight = j.hl
 	all, err := site.ListPages(j.src, j.e.limits.MaxFiles, j.warn)
 	if err != nil {
 		return err

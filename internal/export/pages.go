@@ -19,19 +19,20 @@ type (
 )
 
 // CheckPaths returns *InputError when a requested path is malformed or
-// names no page of src. It reads docs.json and stats files only, so it is
-// cheap enough to call while answering the start request.
+// names no page of src. It looks up one file per path and reads none:
+// its cost follows the request, never the source, so it may answer a
+// start request. docs.json is the export's to load (in its worker,
+// within its bounds), and one that does not load fails the job.
 func (e *Engine) CheckPaths(src fs.FS, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
 	src, closeSrc, err := source.Confine(src)
 	if err != nil {
 		return err
 	}
 	defer closeSrc()
-	src = source.WithIgnore(src)
-	if _, err := loadConfig(src, e.limits, nil); err != nil {
-		return err
-	}
-	return e.checkPaths(src, paths)
+	return e.checkPaths(source.WithIgnore(src), paths)
 }
 
 // checkPaths is CheckPaths on a source already confined and configured.

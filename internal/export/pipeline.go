@@ -56,6 +56,8 @@ type pipeline struct {
 	comps *mdx.Components // the custom components of the source's pages
 	diag  diagrams        // whether a page has a Mermaid diagram (diagrams.go)
 	math  formulas        // whether a page has a typeset formula (diagrams.go)
+	// hl is the export's highlighting budget (Limits.HighlightTime).
+	hl *mdx.HighlightBudget
 
 	search *machines.SearchIndex // filled by the workers, page by page
 	mach   *machines.Files       // page.md, llms.txt, robots.txt, sitemap.xml (package machines)
@@ -134,7 +136,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	md := j.mach.PageMarkdown(ctx, p)
 	p.Body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
-	hs, err := mdx.ToHTML(j.e.markdownIn(ui), []byte(mdx.Bound(doc.Markdown)), &buf.html)
+	hs, err := mdx.ToHTMLWithin(j.e.markdownIn(ui), []byte(mdx.Bound(doc.Markdown)), &buf.html, j.hl)
 	if err != nil {
 		return fmt.Errorf("%s: render: %w", p.File, err)
 	}

@@ -116,9 +116,11 @@ func (r *reader) readPage(key, file string) (*page, error) {
 	return p, nil
 }
 
-// loadConfig reads docs.json and the files it references for an export.
-func (r *reader) loadConfig() (*docsjson.Config, error) {
-	return docsjson.Decode(func(name string) ([]byte, error) {
+// loadConfig reads docs.json and the files it references for an export,
+// once, in the worker that runs it: within the export's config bounds and
+// its budget of files and bytes, and until ctx (the job's) ends.
+func (r *reader) loadConfig(ctx context.Context) (*docsjson.Config, error) {
+	return docsjson.Load(ctx, func(name string) ([]byte, error) {
 		return r.readSource(name, "the configuration file", r.limits.MaxPageBytes)
-	}, r.warn)
+	}, r.limits.Config, r.warn)
 }

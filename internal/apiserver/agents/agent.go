@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
@@ -39,6 +40,13 @@ type API struct {
 	// checker checks that a docs source loads, as an export would.
 	checker Checker
 	host    Host
+	// snapshots and checks are semaphores of the updates' snapshots and
+	// build checks; checking holds the ids of updates being checked, and
+	// reserved the triggers between their limit check and the store's
+	// (snapshot.go).
+	snapshots, checks chan struct{}
+	checking          sync.Map
+	reserved          reservations
 }
 
 // Host is what the handlers need of the server around them.
@@ -50,12 +58,15 @@ type Host interface {
 	// Expired reports whether a job created at t has outlived the
 	// retention.
 	Expired(t time.Time) bool
+	// Go runs fn in the background until the server closes, which
+	// cancels ctx and waits for fn to return.
+	Go(fn func(ctx context.Context))
 }
 
-// Checker checks paths of a docs source as an export would read them;
-// the server's exporter is one.
+// Checker loads a docs source's docs.json as an export would, within its
+// limits and until ctx ends; the server's exporter is one.
 type Checker interface {
-	CheckPaths(src fs.FS, paths []string) error
+	CheckConfig(ctx context.Context, src fs.FS) error
 }
 
 // Options configure an API; every field is required.
@@ -70,7 +81,8 @@ type Options struct {
 
 // New returns the agent and documentation update handlers.
 func New(o Options) *API {
-	return &API{cfg: o.Config, store: o.Store, clock: o.Clock, log: o.Log, checker: o.Checker, host: o.Host}
+	return &API{cfg: o.Config, store: o.Store, clock: o.Clock, log: o.Log, checker: o.Checker, host: o.Host,
+		snapshots: make(chan struct{}, maxSnapshots), checks: make(chan struct{}, 1)}
 }
 
 func (ag *API) newID(prefix string) (string, error) { return ag.host.NewID(prefix) }

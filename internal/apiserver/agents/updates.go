@@ -1,13 +1,9 @@
 package agents
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/http"
-	"path"
 	"regexp"
 	"slices"
 	"time"
@@ -23,11 +19,12 @@ import (
 // is what can be known of one without it: at the trigger it takes a
 // snapshot of the project's primary deployment (its first) — the content
 // hash as the commit, the files changed since the project's previous
-// update, the page count — and checks that the source builds (docs.json
-// loads), which decides how the update ends. Updates of a project run one
-// after another: each is queued at least updateQueueTime and until the
-// one before it has ended, then in progress for updateBuildTime. Like
-// agent jobs, the status is derived from the stored times and the clock
+// update, the page count — and, once it has answered, checks that the
+// source builds (docs.json loads), which decides how the update ends
+// (snapshot.go). Updates of a project run one after another: each is
+// queued at least updateQueueTime and until the one before it has ended,
+// then in progress for updateBuildTime and until its check is done. Like
+// agent jobs, the status is derived from the stored record and the clock
 // on every read, so it moves with an injected clock and survives restarts.
 const (
 	updateQueueTime = time.Second
@@ -50,11 +47,21 @@ func (ag *API) TriggerUpdate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// The limit first, with this trigger's place reserved: nothing of
+	// the source is read for a request that is refused.
+	now := s.clock.Now().UTC()
+	running, firstEnd, err := s.store.RunningUpdates(project.ID, now)
+	if err != nil {
+		return httpapi.StoreError("count updates", err)
+	}
+	if !ag.reserved.take(project.ID, running, maxRunningUpdates) {
+		return updatesLimited(project, firstEnd, now)
+	}
+	defer ag.reserved.release(project.ID)
 	id, err := s.newID("upd_")
 	if err != nil {
 		return err
 	}
-	now := s.clock.Now().UTC()
 	branch := project.Branch
 	if branch == "" {
 		branch = "main"
@@ -63,7 +70,7 @@ func (ag *API) TriggerUpdate(w http.ResponseWriter, r *http.Request) error {
 		ID: id, OrgID: org.ID, ProjectID: project.ID,
 		Repository: project.Repository, Branch: branch, CreatedAt: now,
 	}
-	if err := ag.snapshotUpdate(project, rec); err != nil {
+	if err := ag.snapshotUpdate(r.Context(), project, rec); err != nil {
 		return err
 	}
 	firstEnd, limited, err := s.store.CreateUpdate(rec, maxRunningUpdates, now, func(prev *jobstore.Update) {
@@ -80,14 +87,23 @@ func (ag *API) TriggerUpdate(w http.ResponseWriter, r *http.Request) error {
 		return httpapi.StoreError("store update", err)
 	}
 	if limited {
-		wait := retryAfterSeconds(firstEnd.Sub(now))
-		return &httpapi.Error{Status: http.StatusTooManyRequests, RetryAfter: wait,
-			Msg: fmt.Sprintf("project %q already has %d updates queued or in progress; retry in %d s", project.ID, maxRunningUpdates, wait)}
+		return updatesLimited(project, firstEnd, now)
+	}
+	if rec.Pending {
+		ag.startCheck(rec.ID, project.ID, project.Deployments[0].SourceFS)
 	}
 	s.log.Info("documentation update queued", "update", id, "project", project.ID, "starts", rec.StartAt)
 	w.Header().Set("Location", api.FillPath(api.PathUpdateStatus, map[string]string{"statusId": id}))
 	httpapi.WriteJSON(w, http.StatusAccepted, api.TriggerUpdateResponse{StatusID: id})
 	return nil
+}
+
+// updatesLimited is the 429 of a project with maxRunningUpdates running,
+// the first of which ends at firstEnd.
+func updatesLimited(project *apiconfig.Project, firstEnd, now time.Time) error {
+	wait := retryAfterSeconds(firstEnd.Sub(now))
+	return &httpapi.Error{Status: http.StatusTooManyRequests, RetryAfter: wait,
+		Msg: fmt.Sprintf("project %q already has %d updates queued or in progress; retry in %d s", project.ID, maxRunningUpdates, wait)}
 }
 
 // GetUpdateStatus answers GET /v1/project/update-status/{statusId}.
@@ -111,56 +127,8 @@ func (ag *API) GetUpdateStatus(w http.ResponseWriter, r *http.Request) error {
 	if rec.OrgID != org.ID || s.expired(rec.CreatedAt) {
 		return errMissing
 	}
+	ag.checkPending(org, rec)
 	httpapi.WriteJSON(w, http.StatusOK, updateView(rec, s.clock.Now()))
-	return nil
-}
-
-// snapshotUpdate records what the update deploys: the primary
-// deployment's files, their hash and page count, and whether it builds.
-func (ag *API) snapshotUpdate(project *apiconfig.Project, rec *jobstore.Update) error {
-	s := ag
-	if len(project.Deployments) == 0 {
-		rec.Failure = fmt.Sprintf("project %q has no deployment to update", project.ID)
-		return nil
-	}
-	dep := &project.Deployments[0]
-	rec.Subdomain = dep.Domain
-	files := map[string]string{}
-	err := fs.WalkDir(dep.SourceFS, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		data, err := fs.ReadFile(dep.SourceFS, p)
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256(data)
-		files[p] = hex.EncodeToString(sum[:])
-		if ext := path.Ext(p); ext == ".mdx" || ext == ".md" {
-			rec.Pages++
-		}
-		return nil
-	})
-	if err != nil {
-		rec.Failure = fmt.Sprintf("the docs source of %s could not be read: %v", dep.Domain, err)
-		return nil
-	}
-	rec.Files = files
-	names := make([]string, 0, len(files))
-	for p := range files {
-		names = append(names, p)
-	}
-	slices.Sort(names)
-	h := sha256.New()
-	for _, p := range names {
-		h.Write([]byte(p + "\x00" + files[p] + "\n"))
-	}
-	rec.SHA = hex.EncodeToString(h.Sum(nil))[:40]
-	// The build's check is the export's: a docs.json that does not load
-	// fails the update, as it would fail an export.
-	if err := s.checker.CheckPaths(dep.SourceFS, nil); err != nil {
-		rec.Failure = err.Error()
-	}
 	return nil
 }
 
@@ -223,8 +191,8 @@ func updateView(rec *jobstore.Update, now time.Time) api.UpdateStatus {
 	v.Summary = fmt.Sprintf("building %d pages", rec.Pages)
 	v.Logs = append(v.Logs, fmt.Sprintf("building %d pages (%d added, %d modified, %d removed files)",
 		rec.Pages, len(rec.Added), len(rec.Modified), len(rec.Removed)))
-	if now.Before(rec.EndAt) {
-		return v
+	if now.Before(rec.EndAt) || rec.Pending {
+		return v // a build ends when its check has
 	}
 	ended := rec.EndAt.UTC()
 	v.EndedAt = &ended

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseConfig_errors(t *testing.T) {
@@ -67,18 +68,22 @@ func TestParseConfig_hashedKey(t *testing.T) {
 
 func TestParseConfig_limits(t *testing.T) {
 	base := "organizations:\n  - id: acme\n    plan: enterprise\n    apiKeys: [dak_0123456789abcdef0123]\n"
-	cfg, err := ParseConfig([]byte("limits:\n  maxPageBytes: 512KiB\n  maxAssetBytes: 20MB\n  maxFiles: 300\n  maxTotalBytes: 1073741824\n"+base), t.TempDir())
+	cfg, err := ParseConfig([]byte("limits:\n  maxPageBytes: 512KiB\n  maxAssetBytes: 20MB\n  maxFiles: 300\n  maxTotalBytes: 1073741824\n"+
+		"  highlightTime: 3s\n  maxConfigBytes: 2MiB\n  maxConfigValues: 1000\n  maxConfigDepth: 40\n"+base), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := cfg.Limits.Export()
-	if got.MaxPageBytes != 512<<10 || got.MaxAssetBytes != 20e6 || got.MaxFiles != 300 || got.MaxTotalBytes != 1<<30 {
+	if got.MaxPageBytes != 512<<10 || got.MaxAssetBytes != 20e6 || got.MaxFiles != 300 || got.MaxTotalBytes != 1<<30 ||
+		got.HighlightTime != 3*time.Second || got.Config.MaxBytes != 2<<20 || got.Config.MaxValues != 1000 || got.Config.MaxDepth != 40 {
 		t.Fatalf("limits = %+v", got)
 	}
 	for name, tc := range map[string]struct{ yaml, want string }{
 		"unit":         {"limits: {maxPageBytes: 4 parsecs}\n", `"4 parsecs"`},
 		"negative":     {"limits: {maxAssetBytes: -1}\n", `"-1"`},
 		"negativeN":    {"limits: {maxFiles: -3}\n", "maxFiles must not be negative"},
+		"negativeTime": {"limits: {highlightTime: -1s}\n", `duration "-1s" is negative`},
+		"negativeJSON": {"limits: {maxConfigDepth: -1}\n", "maxConfigDepth must not be negative"},
 		"overflow":     {"limits: {maxTotalBytes: 9999999999TiB}\n", "too large"},
 		"unknown":      {"limits: {maxPages: 3}\n", "maxPages"},
 		"pageOverAll":  {"limits: {maxPageBytes: 2MiB, maxTotalBytes: 1MiB}\n", "must not exceed maxTotalBytes"},

@@ -24,6 +24,14 @@ type ExportLimits struct {
 	// run; ComponentMemory bounds each process that runs them.
 	ComponentTime   Duration `yaml:"componentTime"`
 	ComponentMemory ByteSize `yaml:"componentMemory"`
+	// HighlightTime bounds an export's syntax highlighting, summed over
+	// its code blocks.
+	HighlightTime Duration `yaml:"highlightTime"`
+	// The config bounds hold docs.json with every $ref written out:
+	// its bytes, its JSON values and how deeply it nests.
+	MaxConfigBytes  ByteSize `yaml:"maxConfigBytes"`
+	MaxConfigValues int64    `yaml:"maxConfigValues"`
+	MaxConfigDepth  int      `yaml:"maxConfigDepth"`
 }
 
 // ByteSize is a size in bytes, written in YAML as a plain number of bytes
@@ -78,8 +86,11 @@ func (l *ExportLimits) check() error {
 	if l.MaxFiles < 0 {
 		return fmt.Errorf("limits: maxFiles must not be negative")
 	}
-	if l.ComponentTime < 0 {
-		return fmt.Errorf("limits: componentTime must not be negative")
+	if l.MaxConfigValues < 0 || l.MaxConfigDepth < 0 {
+		return fmt.Errorf("limits: maxConfigValues and maxConfigDepth must not be negative")
+	}
+	if l.ComponentTime < 0 || l.HighlightTime < 0 {
+		return fmt.Errorf("limits: componentTime and highlightTime must not be negative")
 	}
 	if l.ComponentMemory != 0 && l.ComponentMemory < minComponentMemory {
 		return fmt.Errorf("limits: componentMemory must be at least %d MiB (the evaluator's own runtime needs it)", minComponentMemory>>20)
@@ -95,14 +106,17 @@ func (l *ExportLimits) check() error {
 // Export converts the section for the export engine; zero fields stay zero,
 // which the engine reads as its default.
 func (l ExportLimits) Export() source.Limits {
-	return source.Limits{
+	lim := source.Limits{
 		MaxPageBytes:    int64(l.MaxPageBytes),
 		MaxAssetBytes:   int64(l.MaxAssetBytes),
 		MaxFiles:        l.MaxFiles,
 		MaxTotalBytes:   int64(l.MaxTotalBytes),
 		ComponentTime:   time.Duration(l.ComponentTime),
 		ComponentMemory: int64(l.ComponentMemory),
+		HighlightTime:   time.Duration(l.HighlightTime),
 	}
+	lim.Config.MaxBytes, lim.Config.MaxValues, lim.Config.MaxDepth = int64(l.MaxConfigBytes), l.MaxConfigValues, l.MaxConfigDepth
+	return lim
 }
 
 // minComponentMemory is the least memory bound an evaluator process

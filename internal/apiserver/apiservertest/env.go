@@ -85,6 +85,7 @@ type settings struct {
 	lease, claim   time.Duration
 	controlToken   string
 	strict         bool
+	exporter       func() apiserver.Exporter
 }
 
 // Option changes the environment's configuration.
@@ -202,6 +203,12 @@ func WithStrict() Option { return func(s *settings) { s.strict = true } }
 // WithLogger sends the server's log to l (default: discarded).
 func WithLogger(l hclog.Logger) Option { return func(s *settings) { s.logger = l } }
 
+// WithExporter gives every server the environment starts (again, after a
+// Restart) the exporter newExporter returns; nil from it is the engine.
+func WithExporter(newExporter func() apiserver.Exporter) Option {
+	return func(s *settings) { s.exporter = newExporter }
+}
+
 // Start runs a server until the test ends.
 func Start(t testing.TB, opts ...Option) *Env {
 	t.Helper()
@@ -262,8 +269,13 @@ func (e *Env) startServer(t testing.TB) {
 
 func (e *Env) newServer(t testing.TB, publicURL, dataDir string) *apiserver.Server {
 	t.Helper()
+	var exporter apiserver.Exporter
+	if e.st.exporter != nil {
+		exporter = e.st.exporter()
+	}
 	srv, err := apiserver.New(apiserver.Options{
-		Config: e.cfg, DataDir: dataDir, PublicURL: publicURL, Clock: e.Clock, Logger: e.st.logger,
+		Exporter: exporter,
+		Config:   e.cfg, DataDir: dataDir, PublicURL: publicURL, Clock: e.Clock, Logger: e.st.logger,
 		DatabaseURL: e.st.databaseURL, SharedDataDir: e.st.databaseURL != "" && e.st.objects == "",
 		ObjectStore: e.st.objects, ObjectStoreOptions: e.st.objOpts,
 		ExportLease: e.st.lease, ClaimInterval: e.st.claim, ControlToken: e.st.controlToken, Strict: e.st.strict,

@@ -53,6 +53,37 @@ func (s *pgUpdates) CreateUpdate(rec *Update, limit int, now time.Time, prepare 
 	return firstEnd, limited, err
 }
 
+// RunningUpdates implements UpdateStore.
+func (s *pgUpdates) RunningUpdates(projectID string, now time.Time) (running int, firstEnd time.Time, err error) {
+	ctx, cancel := opCtx()
+	defer cancel()
+	var first *time.Time
+	if err := s.pool.QueryRow(ctx, "SELECT count(*), min(ends_at) FROM doc_updates WHERE project_id = $1 AND ends_at > $2",
+		projectID, now).Scan(&running, &first); err != nil {
+		return 0, time.Time{}, err
+	}
+	if first != nil {
+		firstEnd = *first
+	}
+	return running, firstEnd, nil
+}
+
+// FinishUpdateCheck implements UpdateStore. The record is rewritten in
+// the database, so two replicas finishing the same check agree.
+func (s *pgUpdates) FinishUpdateCheck(id, failure string) error {
+	return s.write(func(ctx context.Context, tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE doc_updates SET record = (record - 'pending') || jsonb_build_object('failure', $2::text) WHERE id = $1`,
+			id, failure)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return ErrNoRecord
+		}
+		return nil
+	})
+}
+
 // Update implements UpdateStore.
 func (s *pgUpdates) Update(id string) (*Update, error) {
 	ctx, cancel := opCtx()

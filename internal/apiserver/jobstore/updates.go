@@ -19,6 +19,13 @@ type UpdateStore interface {
 	// running at now, nothing is stored and the end of the earliest of
 	// them is returned, from which the caller computes Retry-After.
 	CreateUpdate(rec *Update, limit int, now time.Time, prepare func(prev *Update)) (firstEnd time.Time, limited bool, err error)
+	// RunningUpdates counts a project's updates that have not ended at
+	// now, and the end of the earliest of them: CreateUpdate's check,
+	// made before a trigger does work that CreateUpdate would refuse.
+	RunningUpdates(projectID string, now time.Time) (running int, firstEnd time.Time, err error)
+	// FinishUpdateCheck records the outcome of an update's build check:
+	// it is no longer Pending, and fails with failure unless that is "".
+	FinishUpdateCheck(id, failure string) error
 	Update(id string) (*Update, error)
 	// DeleteUpdatesBefore drops updates created before cutoff.
 	DeleteUpdatesBefore(cutoff time.Time) (int, error)
@@ -42,7 +49,10 @@ type Update struct {
 	EndAt   time.Time `json:"endAt"`
 	// Failure, when set, is why the build fails; otherwise it succeeds.
 	Failure string `json:"failure,omitempty"`
-	Pages   int    `json:"pages"`
+	// Pending is set until the build check (docs.json loads), which runs
+	// after the trigger has answered, has recorded its Failure.
+	Pending bool `json:"pending,omitempty"`
+	Pages   int  `json:"pages"`
 	// SHA identifies the source's content; Files maps each file of it to
 	// the SHA-256 of its content, for the next update's files changed.
 	SHA      string            `json:"sha"`
@@ -72,28 +82,11 @@ func (s *boltUpdates) CreateUpdate(rec *Update, limit int, now time.Time, prepar
 		if err != nil {
 			return err
 		}
-		// The index orders a project's updates by their end, which is
-		// also the order they were created in (each ends after the one
-		// before it): the last is the latest, and the running ones are a
-		// walk back to the first that has ended.
-		var prev *Update
-		running := 0
-		c := idx.Cursor()
-		prefix := append([]byte(rec.ProjectID), 0)
-		for k, _ := seekLast(c, prefix); k != nil && hasPrefix(k, prefix); k, _ = c.Prev() {
-			if prev == nil {
-				prev = &Update{}
-				if err := json.Unmarshal(recs.Get(k[len(prefix)+8:]), prev); err != nil {
-					return err
-				}
-			}
-			end := time.Unix(0, int64(binary.BigEndian.Uint64(k[len(prefix):]))) //nolint:gosec // G115: written from UnixNano
-			if !end.After(now) {
-				break
-			}
-			running++
-			firstEnd = end
+		running, end, prev, err := projectUpdates(recs, idx, rec.ProjectID, now)
+		if err != nil {
+			return err
 		}
+		firstEnd = end
 		if limit > 0 && running >= limit {
 			limited = true
 			return nil
@@ -109,6 +102,74 @@ func (s *boltUpdates) CreateUpdate(rec *Update, limit int, now time.Time, prepar
 		return idx.Put(indexKey(rec.ProjectID, rec.EndAt, rec.ID), nil)
 	})
 	return firstEnd, limited, err
+}
+
+// projectUpdates walks a project's updates back from its latest: it
+// counts those running at now, and returns the end of the earliest of
+// them and the latest update (nil for none). The index orders a project's
+// updates by their end, which is also the order they were created in
+// (each ends after the one before it): the last is the latest, and the
+// running ones are a walk back to the first that has ended.
+func projectUpdates(recs, idx *bolt.Bucket, projectID string, now time.Time) (running int, firstEnd time.Time, latest *Update, err error) {
+	c := idx.Cursor()
+	prefix := append([]byte(projectID), 0)
+	for k, _ := seekLast(c, prefix); k != nil && hasPrefix(k, prefix); k, _ = c.Prev() {
+		if latest == nil {
+			latest = &Update{}
+			if err := json.Unmarshal(recs.Get(k[len(prefix)+8:]), latest); err != nil {
+				return 0, time.Time{}, nil, err
+			}
+		}
+		end := time.Unix(0, int64(binary.BigEndian.Uint64(k[len(prefix):]))) //nolint:gosec // G115: written from UnixNano
+		if !end.After(now) {
+			break
+		}
+		running++
+		firstEnd = end
+	}
+	return running, firstEnd, latest, nil
+}
+
+// RunningUpdates implements UpdateStore.
+func (s *boltUpdates) RunningUpdates(projectID string, now time.Time) (running int, firstEnd time.Time, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		recs, idx := tx.Bucket(bucketUpdates), tx.Bucket(bucketUpdateIndex)
+		if recs == nil || idx == nil {
+			return nil
+		}
+		running, firstEnd, _, err = projectUpdates(recs, idx, projectID, now)
+		return err
+	})
+	return running, firstEnd, err
+}
+
+// FinishUpdateCheck implements UpdateStore.
+func (s *boltUpdates) FinishUpdateCheck(id, failure string) error {
+	return s.update(func(tx *bolt.Tx) error {
+		var rec Update
+		if err := readUpdate(tx, id, &rec); err != nil {
+			return err
+		}
+		rec.Pending, rec.Failure = false, failure
+		out, err := json.Marshal(&rec)
+		if err != nil {
+			return err
+		}
+		return tx.Bucket(bucketUpdates).Put([]byte(id), out)
+	})
+}
+
+// readUpdate decodes update id into rec, or returns ErrNoRecord.
+func readUpdate(tx *bolt.Tx, id string, rec *Update) error {
+	b := tx.Bucket(bucketUpdates)
+	if b == nil {
+		return ErrNoRecord
+	}
+	data := b.Get([]byte(id))
+	if data == nil {
+		return ErrNoRecord
+	}
+	return json.Unmarshal(data, rec)
 }
 
 // seekLast positions c on the last key with prefix, or returns nil.
@@ -127,17 +188,7 @@ func hasPrefix(k, prefix []byte) bool {
 // Update implements UpdateStore.
 func (s *boltUpdates) Update(id string) (*Update, error) {
 	var rec Update
-	err := s.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketUpdates)
-		if b == nil {
-			return ErrNoRecord
-		}
-		data := b.Get([]byte(id))
-		if data == nil {
-			return ErrNoRecord
-		}
-		return json.Unmarshal(data, &rec)
-	})
+	err := s.db.View(func(tx *bolt.Tx) error { return readUpdate(tx, id, &rec) })
 	return &rec, err
 }
 

@@ -93,3 +93,49 @@ func TestStore_updatesQueueAndLimit(t *testing.T) {
 		})
 	}
 }
+
+// RunningUpdates counts what CreateUpdate's limit counts, without a
+// write; FinishUpdateCheck records a pending update's outcome on every
+// replica and keeps the rest of the record.
+func TestStore_runningUpdatesAndTheBuildCheck(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			stores := b.pair(t)
+			st, other := stores[0], stores[1]
+			if n, _, err := st.RunningUpdates("proj_docs", t0); err != nil || n != 0 {
+				t.Fatalf("RunningUpdates of a project without updates = %d, %v", n, err)
+			}
+			first, _ := createUpdate(t, st, "upd_01", "acme", "proj_docs", t0, 5)
+			createUpdate(t, st, "upd_02", "acme", "proj_docs", t0, 2)
+			createUpdate(t, st, "upd_03", "acme", "proj_other", t0, 5)
+			n, firstEnd, err := st.RunningUpdates("proj_docs", t0)
+			if err != nil || n != 2 || !firstEnd.Equal(first.EndAt) {
+				t.Fatalf("RunningUpdates = %d, %s, %v; want 2 ending first at %s", n, firstEnd, err, first.EndAt)
+			}
+			if n, _, _ := st.RunningUpdates("proj_docs", first.EndAt); n != 1 {
+				t.Fatalf("RunningUpdates once the first has ended = %d, want 1", n)
+			}
+
+			pending := &Update{ID: "upd_04", OrgID: "acme", ProjectID: "proj_p", CreatedAt: t0, SHA: "abc", Pending: true, Pages: 3}
+			if _, _, err := st.CreateUpdate(pending, 5, t0, func(*Update) { pending.EndAt = t0.Add(time.Second) }); err != nil {
+				t.Fatal(err)
+			}
+			if err := other.FinishUpdateCheck("upd_04", "docs.json: not found"); err != nil {
+				t.Fatal(err)
+			}
+			got, err := st.Update("upd_04")
+			if err != nil || got.Pending || got.Failure != "docs.json: not found" || got.SHA != "abc" || got.Pages != 3 || !got.EndAt.Equal(pending.EndAt) {
+				t.Fatalf("after the check: %+v, %v", got, err)
+			}
+			if err := st.FinishUpdateCheck("upd_04", ""); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := st.Update("upd_04"); got.Failure != "" || got.Pending {
+				t.Fatalf("after a passing check: %+v", got)
+			}
+			if err := st.FinishUpdateCheck("upd_missing", ""); !errors.Is(err, ErrNoRecord) {
+				t.Fatalf("FinishUpdateCheck of a missing update = %v, want ErrNoRecord", err)
+			}
+		})
+	}
+}

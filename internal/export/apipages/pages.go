@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/highlight"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/openapi"
 )
@@ -20,6 +21,9 @@ type Pages struct {
 	playground bool // the export has the playground feature
 	locked     bool // air-gapped: the playground sends to the listed servers only
 	warn       func(format string, args ...any)
+
+	// Highlight is the export's highlighting budget; nil is none.
+	Highlight *highlight.Budget
 
 	refWarned sync.Map     // spec problems already reported
 	hlCache   sync.Map     // highlighted samples by language and text

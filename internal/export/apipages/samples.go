@@ -111,7 +111,7 @@ func (w *Pages) highlighted(lang, code string) markup.HTML {
 	if h, ok := w.hlCache.Load(key); ok {
 		return h.(markup.HTML)
 	}
-	h, err := highlight.Code(lang, code+"\n")
+	h, err := w.Highlight.Code(lang, code+"\n")
 	if err != nil {
 		return highlight.Plain(code)
 	}

@@ -2,6 +2,7 @@ package docsjson
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -296,11 +297,21 @@ var supportedKeys = map[string]bool{"$schema": true, "name": true, "description"
 	"footer": true, "background": true, "api": true, "banner": true, "styling": true, "interaction": true, "contextual": true,
 	"appearance": true, "seo": true, "icons": true}
 
-// Decode reads and decodes docs.json, turning syntax errors into a
-// message with a line number that a docs author can act on.
+// Decode is Load without a context, within DefaultBounds.
 func Decode(read func(string) ([]byte, error), warn func(string, ...any)) (*Config, error) {
+	return Load(context.Background(), read, DefaultBounds, warn)
+}
+
+// Load reads and decodes docs.json and the files its $ref name, within
+// bounds (zero fields take DefaultBounds) and until ctx ends, turning
+// syntax errors into a message with a line number that a docs author can
+// act on. read is called once per file.
+func Load(ctx context.Context, read func(string) ([]byte, error), bounds Bounds, warn func(string, ...any)) (*Config, error) {
 	if warn == nil {
 		warn = func(string, ...any) {}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, errCancelled(ctx)
 	}
 	b, err := read("docs.json")
 	if err != nil {
@@ -321,16 +332,30 @@ func Decode(read func(string) ([]byte, error), warn func(string, ...any)) (*Conf
 		}
 		return nil, fmt.Errorf("docs.json: %w", err)
 	}
+	bounds = bounds.WithDefaults()
 	resolved := bytes.Contains(b, []byte(`"$ref"`))
-	if resolved {
-		r := &refResolver{read: read}
-		v, err := r.file("docs.json", "docs.json", "")
+	if !resolved {
+		// Decoded straight into Config, so type errors keep their lines;
+		// measured first, as a file named by $ref is.
+		if over := bounds.over(measure(b)); over != "" {
+			return nil, &InputError{Msg: fmt.Sprintf("docs.json: the file is %s; split it or simplify it", over)}
+		}
+	} else {
+		r := &refResolver{ctx: ctx, read: read, bounds: bounds}
+		f, err := r.decode("docs.json", b)
 		if err != nil {
 			return nil, err
 		}
-		if b, err = json.Marshal(v); err != nil {
+		// The tree shares the subtrees of files named more than once;
+		// the bounds have held its written-out size. HTML is left
+		// unescaped so the text is no larger than that.
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(f.v); err != nil {
 			return nil, fmt.Errorf("docs.json: %w", err)
 		}
+		b = buf.Bytes()
 	}
 	var c Config
 	if err := json.Unmarshal(b, &c); err != nil {

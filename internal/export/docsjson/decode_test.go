@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// files is a docs source for Decode's read callback.
-func files(m map[string]string) func(string) ([]byte, error) {
+// fromMap is a docs source for Decode's read callback.
+func fromMap(m map[string]string) func(string) ([]byte, error) {
 	return func(name string) ([]byte, error) {
 		if s, ok := m[name]; ok {
 			return []byte(s), nil
@@ -76,7 +76,7 @@ func TestDecode(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var warnings []string
-			c, err := Decode(files(tc.src), func(f string, a ...any) { warnings = append(warnings, fmt.Sprintf(f, a...)) })
+			c, err := Decode(fromMap(tc.src), func(f string, a ...any) { warnings = append(warnings, fmt.Sprintf(f, a...)) })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,7 +115,7 @@ func TestDecode_errors(t *testing.T) {
 		{"a $ref cycle", map[string]string{"docs.json": `{"navigation": {"$ref": "a.json"}}`, "a.json": `{"$ref": "docs.json"}`}, "$ref"},
 		{"a $ref out of the source", map[string]string{"docs.json": `{"navigation": {"$ref": "../secret.json"}}`}, "../secret.json"},
 	} {
-		_, err := Decode(files(tc.src), nil)
+		_, err := Decode(fromMap(tc.src), nil)
 		var ie *InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an InputError containing %q", tc.name, err, tc.want)

@@ -2,6 +2,7 @@ package docsjson
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,10 +24,26 @@ const maxRefDepth = 32
 // the file holding them, and sibling keys of a $ref merge over a
 // referenced object (the platform's rule; they are ignored next to any
 // other value). Every path stays inside the source root.
+//
+// Each file is read, measured and decoded once; a file named again is
+// the same tree, shared (nothing below a $ref is written to after its
+// file is resolved), and counted again against the bounds, which hold
+// the configuration as if every $ref were written out.
 type refResolver struct {
-	read  func(name string) ([]byte, error)
-	chain []string // files being resolved, outermost first, for cycles
-	used  bool     // whether any $ref was seen
+	ctx    context.Context
+	read   func(name string) ([]byte, error)
+	bounds Bounds
+	chain  []string // files being resolved, outermost first, for cycles
+	done   map[string]*resolved
+	used   bool  // whether any $ref was seen
+	walked int64 // values walked, for looking at ctx now and then
+}
+
+// resolved is a file with its references expanded, and the size of that
+// tree written out.
+type resolved struct {
+	v    any
+	size size
 }
 
 // refError names the file and the JSON path of a problem, as a docs
@@ -38,8 +55,15 @@ func refError(file, jsonPath, format string, args ...any) error {
 	return &InputError{Msg: fmt.Sprintf("%s at %s: %s", file, jsonPath, fmt.Sprintf(format, args...))}
 }
 
-// file reads and decodes one JSON file of the configuration.
-func (r *refResolver) file(name, from, jsonPath string) (any, error) {
+// file reads one JSON file of the configuration and resolves it, or
+// returns it resolved before.
+func (r *refResolver) file(name, from, jsonPath string) (*resolved, error) {
+	if f, ok := r.done[name]; ok {
+		return f, nil
+	}
+	if err := r.ctx.Err(); err != nil {
+		return nil, errCancelled(r.ctx)
+	}
 	b, err := r.read(name)
 	if err != nil {
 		var ie *InputError
@@ -53,6 +77,15 @@ func (r *refResolver) file(name, from, jsonPath string) (any, error) {
 		}
 		return nil, refError(from, jsonPath, "$ref %s: %v", name, err)
 	}
+	return r.decode(name, b)
+}
+
+// decode measures, decodes and resolves the text b of file name.
+func (r *refResolver) decode(name string, b []byte) (*resolved, error) {
+	own := measure(b)
+	if over := r.bounds.over(own); over != "" {
+		return nil, &InputError{Msg: fmt.Sprintf("%s: the file is %s; split it or simplify it", name, over)}
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber() // numbers pass through as written
 	var v any
@@ -64,16 +97,30 @@ func (r *refResolver) file(name, from, jsonPath string) (any, error) {
 	}
 	r.chain = append(r.chain, name)
 	defer func() { r.chain = r.chain[:len(r.chain)-1] }()
+	f := &resolved{size: own}
 	// Paths in errors below are inside this file, where its author looks.
-	return r.value(v, name, "")
+	v, err := r.value(v, name, "", 0, &f.size)
+	if err != nil {
+		return nil, err
+	}
+	f.v = v
+	if r.done == nil {
+		r.done = map[string]*resolved{}
+	}
+	r.done[name] = f
+	return f, nil
 }
 
-// value resolves the references inside v, which was read from file.
-func (r *refResolver) value(v any, file, jsonPath string) (any, error) {
+// value resolves the references inside v, which was read from file at
+// the given nesting depth, adding what they expand to to total.
+func (r *refResolver) value(v any, file, jsonPath string, depth int, total *size) (any, error) {
+	if r.walked++; r.walked%checkCtx == 0 && r.ctx.Err() != nil {
+		return nil, errCancelled(r.ctx)
+	}
 	switch t := v.(type) {
 	case []any:
 		for i, e := range t {
-			out, err := r.value(e, file, jsonPath+"["+strconv.Itoa(i)+"]")
+			out, err := r.value(e, file, jsonPath+"["+strconv.Itoa(i)+"]", depth+1, total)
 			if err != nil {
 				return nil, err
 			}
@@ -86,7 +133,7 @@ func (r *refResolver) value(v any, file, jsonPath string) (any, error) {
 			if k == "$ref" {
 				continue
 			}
-			out, err := r.value(t[k], file, joinPath(jsonPath, k))
+			out, err := r.value(t[k], file, joinPath(jsonPath, k), depth+1, total)
 			if err != nil {
 				return nil, err
 			}
@@ -100,20 +147,30 @@ func (r *refResolver) value(v any, file, jsonPath string) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		resolved, err := r.file(target, file, jsonPath)
+		f, err := r.file(target, file, jsonPath)
 		if err != nil {
 			return nil, err
 		}
-		obj, ok := resolved.(map[string]any)
-		if !ok {
-			return resolved, nil // siblings only merge over an object
+		total.add(f.size, depth)
+		if over := r.bounds.over(*total); over != "" {
+			return nil, refError(file, jsonPath, "with $ref %s written out, %s is %s", target, file, over)
+		}
+		obj, ok := f.v.(map[string]any)
+		if !ok || len(t) == 1 {
+			return f.v, nil // siblings only merge over an object
+		}
+		// The target's tree is shared with its other uses: the merge
+		// is a new object.
+		merged := make(map[string]any, len(obj)+len(t)-1)
+		for k, sv := range obj {
+			merged[k] = sv
 		}
 		for k, sv := range t {
 			if k != "$ref" {
-				obj[k] = sv
+				merged[k] = sv
 			}
 		}
-		return obj, nil
+		return merged, nil
 	}
 	return v, nil
 }

@@ -242,11 +242,17 @@ func (l *firstCharLexer) Tokenise(options *chroma.TokeniseOptions, text string) 
 // Tokenise gives them, or errTimeout when a rule's match or the block's
 // budget runs out (see ruleTimeout).
 func (l *firstCharLexer) Tokens(text string) ([]chroma.Token, error) {
+	return l.tokensBy(text, time.Now().Add(blockBudget))
+}
+
+// tokensBy is Tokens with the block's deadline given: an export's
+// highlighting budget (Budget) can end a block before its own does.
+func (l *firstCharLexer) tokensBy(text string, deadline time.Time) ([]chroma.Token, error) {
 	if err := checkSize(text); err != nil {
 		return nil, err
 	}
 	it := l.iterator(nil, text)
-	it.deadline = time.Now().Add(blockBudget)
+	it.deadline = deadline
 	it.maxRuns = max(minRuns, maxRunsPerRune*len(it.s.Text))
 	var (
 		out []chroma.Token

@@ -16,6 +16,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 
@@ -36,8 +37,13 @@ var (
 // Code renders code in language lang as highlighted HTML (chroma's
 // HTML formatter escapes the code).
 func Code(lang, code string) (markup.HTML, error) {
+	return (*Budget)(nil).Code(lang, code)
+}
+
+// Code is the package's Code charged to b (see Budget.Write).
+func (b *Budget) Code(lang, code string) (markup.HTML, error) {
 	var sb strings.Builder
-	if err := Write(&sb, lang, code); err != nil {
+	if err := b.Write(&sb, lang, code); err != nil {
 		return markup.HTML{}, err
 	}
 	return markup.Rendered(sb.String()), nil
@@ -50,10 +56,15 @@ func Code(lang, code string) (markup.HTML, error) {
 // line too long, one that takes too much work: see maxBlockBytes) nothing
 // is written and the caller shows Plain instead.
 func Write(w io.Writer, lang, code string) error {
+	return writeBy(w, lang, code, time.Now().Add(blockBudget))
+}
+
+// writeBy is Write with the block's deadline given.
+func writeBy(w io.Writer, lang, code string, deadline time.Time) error {
 	var it chroma.Iterator
 	switch l := lookupLexer(lang).(type) {
 	case *firstCharLexer:
-		tokens, err := l.Tokens(code)
+		tokens, err := l.tokensBy(code, deadline)
 		if err != nil {
 			return err
 		}

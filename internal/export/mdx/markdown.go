@@ -3,6 +3,7 @@ package mdx
 import (
 	"bytes"
 	"strings"
+	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/components"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/highlight"
@@ -91,7 +92,28 @@ func parsing() []goldmark.Option {
 // levels 2 and 3 for the table of contents. Every heading gets its id
 // from its text (headingIDs) and holds no block element (inlineHeading).
 func ToHTML(md goldmark.Markdown, src []byte, w *bytes.Buffer) ([]Heading, error) {
+	return ToHTMLWithin(md, src, w, nil)
+}
+
+// HighlightBudget is an export's budget of highlighting time
+// (highlight.Budget), named here for the facade, which highlights nothing
+// itself.
+type HighlightBudget = highlight.Budget
+
+// NewHighlightBudget returns a budget of d.
+func NewHighlightBudget(d time.Duration) *HighlightBudget { return highlight.NewBudget(d) }
+
+// highlightKey is the document metadata that carries the highlighting
+// budget to codeRenderer, which goldmark shares between exports.
+const highlightKey = "docsadmin.highlight"
+
+// ToHTMLWithin is ToHTML with fenced code highlighted within hl, the
+// export's budget (nil: none).
+func ToHTMLWithin(md goldmark.Markdown, src []byte, w *bytes.Buffer, hl *highlight.Budget) ([]Heading, error) {
 	doc := md.Parser().Parse(text.NewReader(src))
+	if d, ok := doc.(*ast.Document); ok && hl != nil {
+		d.AddMeta(highlightKey, hl)
+	}
 	ids := newHeadingIDs()
 	var toc []Heading
 	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -191,7 +213,11 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 	var head markup.Builder
 	CodeHead(&head, label, r.labels)
 	_, _ = w.WriteString(head.String())
-	if err := highlight.Write(w, lang, code.String()); err != nil {
+	var hl *highlight.Budget
+	if d := n.OwnerDocument(); d != nil {
+		hl, _ = d.Meta()[highlightKey].(*highlight.Budget)
+	}
+	if err := hl.Write(w, lang, code.String()); err != nil {
 		_, _ = w.WriteString(highlight.Plain(code.String()).String())
 	}
 	_, _ = w.WriteString("</div>\n")

@@ -29,6 +29,13 @@ type Limits struct {
 	// the components (0: the evaluator's default, 256 MiB); past it a
 	// page's components show their content only, with a warning.
 	ComponentMemory int64
+	// HighlightTime bounds the time syntax highlighting takes in one
+	// export, summed over its code blocks; past it, blocks are shown
+	// plain, with one warning that counts them.
+	HighlightTime time.Duration
+	// Config bounds docs.json with every $ref written out: its bytes,
+	// JSON values and nesting (docsjson.Bounds).
+	Config docsjson.Bounds
 }
 
 // DefaultLimits are the limits of an Engine built without its own.
@@ -38,6 +45,9 @@ var DefaultLimits = Limits{
 	MaxFiles:      50_000,
 	MaxTotalBytes: 2 << 30,
 	ComponentTime: 2 * time.Second,
+	// Thousands of pages of code highlight in a second or two.
+	HighlightTime: 10 * time.Second,
+	Config:        docsjson.DefaultBounds,
 }
 
 // WithDefaults returns l with every zero or negative field set to its
@@ -58,6 +68,10 @@ func (l Limits) WithDefaults() Limits {
 	if l.ComponentTime <= 0 {
 		l.ComponentTime = DefaultLimits.ComponentTime
 	}
+	if l.HighlightTime <= 0 {
+		l.HighlightTime = DefaultLimits.HighlightTime
+	}
+	l.Config = l.Config.WithDefaults()
 	return l
 }
 
