@@ -49,6 +49,7 @@ require (
 )
 
 require (
+	github.com/blevesearch/snowballstem v0.9.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )
