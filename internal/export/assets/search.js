@@ -199,19 +199,32 @@
         else if (q.length >= 2 || cjkRE.test(q)) word(vocab[i], 0.6 + 0.3 * q.length / vocab[i].length);
       }
       put(stem(q), 0.9);
-      // One typo from five letters, two from eight.
-      if (q.length >= 8) {
-        for (var l = q.length - 2; l <= q.length + 2; l++) (byLen[l] || []).forEach(function (w) { if (oneTypo(q, w)) word(w, 0.5); else if (twoEdits(q, w)) word(w, 0.35); });
-      } else if (q.length >= 5) {
-        for (l = q.length - 1; l <= q.length + 1; l++) (byLen[l] || []).forEach(function (w) { if (oneTypo(q, w)) word(w, 0.5); });
+      // One typo from five letters, two from eight; not in the first
+      // letter, which readers rarely get wrong: a typo then needs the
+      // shards of one letter only, not of the whole alphabet.
+      var edits = q.length >= 8 ? 2 : q.length >= 5 ? 1 : 0;
+      for (var l = q.length - edits; edits && l <= q.length + edits; l++) {
+        (byLen[l] || []).forEach(function (w) {
+          if (w[0] !== q[0]) return;
+          if (oneTypo(q, w)) word(w, 0.5); else if (edits === 2 && twoEdits(q, w)) word(w, 0.35);
+        });
       }
       return { keys: keys, marks: marks };
+    }
+    // oneHeading reports whether one heading of page p holds every query
+    // word (per has each word's places).
+    function oneHeading(per, p) {
+      var first = per[0].heads.get(p), found = false;
+      if (first) first.forEach(function (j) {
+        if (!found && per.every(function (m) { var hs = m.heads.get(p); return hs && hs.has(j); })) found = true;
+      });
+      return found;
     }
     // score ranks the pages that hold every query word, from the term
     // shards alone.
     function score(qs, titleWords) {
       var per = qs.map(function (c) {
-        var pages = new Map(), secs = new Map(); // page -> score; page -> section -> score
+        var pages = new Map(), secs = new Map(), heads = new Map(); // page -> score; page -> section -> score; page -> headings hit
         c.keys.forEach(function (v, k) {
           var list = reg["t-" + shardKey(k)], post = list && list[k];
           if (!post) return;
@@ -223,9 +236,10 @@
             var ps = secs.get(p), j = (place - field) / 3;
             if (!ps) secs.set(p, ps = new Map());
             if (!(ps.get(j) >= s)) ps.set(j, s);
+            if (field === 1) { var hs = heads.get(p); if (!hs) heads.set(p, hs = new Set()); hs.add(j); }
           }
         });
-        return { pages: pages, secs: secs };
+        return { pages: pages, secs: secs, heads: heads };
       });
       var hits = [];
       per[0].pages.forEach(function (s0, p) {
@@ -237,6 +251,7 @@
         }
         var tw = titleWords(p);
         if (tw.length === qs.length && tw.every(function (w, k) { return qs[k].marks.has(w) || qs[k].keys.has(stem(w)); })) total += 20; // the page is named so
+        else if (qs.length > 1 && oneHeading(per, p)) total += 12; // a heading of the page has every word
         hits.push({ n: p, score: total, tlen: manifest.pages[p][0].length });
       });
       hits.sort(function (a, b) { return b.score - a.score || a.tlen - b.tlen || a.n - b.n; });
