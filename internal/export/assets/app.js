@@ -56,6 +56,62 @@
     menu.setAttribute("aria-expanded", open ? "true" : "false");
   });
 
+  // Language, version and other switchers: a <details> list in the HTML
+  // (usable without script) becomes a menu button and menu: arrows move
+  // between the choices, Escape closes and returns to the button, and
+  // the current choice is checked.
+  var switches = Array.prototype.slice.call(document.querySelectorAll("details.switch"));
+  switches.forEach(function (sw, si) {
+    var sum = sw.querySelector("summary"), list = sw.querySelector("ul");
+    if (!sum || !list) return;
+    var items = Array.prototype.slice.call(list.querySelectorAll("a"));
+    sum.id = sum.id || "switch-" + si;
+    sum.setAttribute("role", "button");
+    sum.setAttribute("aria-haspopup", "menu");
+    sum.setAttribute("aria-expanded", "false");
+    list.setAttribute("role", "menu");
+    list.setAttribute("aria-labelledby", sum.id);
+    items.forEach(function (a) {
+      a.parentNode.setAttribute("role", "none");
+      a.setAttribute("role", "menuitemradio");
+      a.setAttribute("aria-checked", a.classList.contains("current") ? "true" : "false");
+      a.tabIndex = -1;
+    });
+    function focusItem(i) { items[(i + items.length) % items.length].focus(); }
+    function shut(back) { sw.open = false; if (back) sum.focus(); }
+    sw.addEventListener("toggle", function () {
+      sum.setAttribute("aria-expanded", sw.open ? "true" : "false");
+      if (sw.open) switches.forEach(function (o) { if (o !== sw) o.open = false; });
+    });
+    sum.addEventListener("keydown", function (ev) {
+      if (ev.key !== "ArrowDown" && ev.key !== "ArrowUp" && ev.key !== "Enter" && ev.key !== " ") return;
+      ev.preventDefault();
+      sw.open = true;
+      var cur = items.findIndex(function (a) { return a.getAttribute("aria-checked") === "true"; });
+      focusItem(ev.key === "ArrowUp" ? items.length - 1 : Math.max(cur, 0));
+    });
+    list.addEventListener("keydown", function (ev) {
+      var i = items.indexOf(document.activeElement);
+      if (ev.key === "ArrowDown") { ev.preventDefault(); focusItem(i + 1); }
+      else if (ev.key === "ArrowUp") { ev.preventDefault(); focusItem(i - 1); }
+      else if (ev.key === "Home") { ev.preventDefault(); focusItem(0); }
+      else if (ev.key === "End") { ev.preventDefault(); focusItem(items.length - 1); }
+      else if (ev.key === "Escape") { ev.preventDefault(); shut(true); }
+      else if (ev.key === "Tab") shut(false);
+    });
+  });
+  document.addEventListener("click", function (ev) {
+    switches.forEach(function (sw) { if (sw.open && !sw.contains(ev.target)) sw.open = false; });
+  });
+
+  // The tab bar scrolls sideways on a narrow screen: the current tab is
+  // brought into view.
+  var curTab = document.querySelector(".tabbar a.current");
+  if (curTab) {
+    var bar = curTab.closest(".tabbar"), tr = curTab.getBoundingClientRect(), br = bar.getBoundingClientRect();
+    if (tr.right > br.right || tr.left < br.left) bar.scrollLeft += tr.left - br.left - 16;
+  }
+
   // Tabs and code groups: all panels are in the HTML (readable without
   // script); here they become a tab strip.
   Array.prototype.forEach.call(document.querySelectorAll("[data-tabs]"), function (group, gi) {
@@ -166,7 +222,31 @@
     run(q);
   });
   input.addEventListener("focus", function () { load(function () {}); });
+  // On a phone the box hides behind a button and opens over the top bar.
+  var opener = document.querySelector(".search-toggle"), closer = document.querySelector(".search-close");
+  function openSearch() {
+    document.body.classList.add("search-open");
+    if (opener) opener.setAttribute("aria-expanded", "true");
+    input.focus();
+  }
+  function closeSearch() {
+    if (!document.body.classList.contains("search-open")) return;
+    document.body.classList.remove("search-open");
+    box.hidden = true;
+    if (opener) { opener.setAttribute("aria-expanded", "false"); opener.focus(); }
+  }
+  // openOrFocus opens the box where it hides behind its button.
+  function openOrFocus() {
+    if (opener && getComputedStyle(opener).display !== "none") openSearch(); else input.focus();
+  }
+  if (opener) opener.addEventListener("click", openSearch);
+  if (closer) closer.addEventListener("click", closeSearch);
   input.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape") {
+      box.hidden = true;
+      closeSearch();
+      return;
+    }
     var links = box.querySelectorAll("a");
     if (!links.length) return;
     var cur = box.querySelector("a.active"), i = Array.prototype.indexOf.call(links, cur);
@@ -177,12 +257,10 @@
       links[i].classList.add("active");
     } else if (ev.key === "Enter") {
       (cur || links[0]).click();
-    } else if (ev.key === "Escape") {
-      box.hidden = true;
     }
   });
   document.addEventListener("keydown", function (ev) {
-    if (ev.key === "/" && document.activeElement !== input) { ev.preventDefault(); input.focus(); }
+    if (ev.key === "/" && document.activeElement !== input) { ev.preventDefault(); openOrFocus(); }
   });
   document.addEventListener("click", function (ev) {
     if (!box.contains(ev.target) && ev.target !== input) box.hidden = true;
@@ -193,6 +271,7 @@
   if (m) {
     input.value = decodeURIComponent(m[1].replace(/\+/g, " "));
     firstInput = performance.now();
+    if (opener && getComputedStyle(opener).display !== "none") document.body.classList.add("search-open");
     run(input.value.trim());
   }
 })();
