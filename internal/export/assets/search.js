@@ -189,7 +189,7 @@
       function word(w, v) { marks.add(w); put(w, v); put(stem(w), v); }
       if (cjkRE.test(q) && Array.from(q).length > 1) {
         pieces(q).forEach(function (p) { put(p, 1); marks.add(p); });
-        return { keys: keys, marks: marks, all: true };
+        return { keys: keys, marks: marks };
       }
       // The words starting with q follow it in the sorted vocabulary.
       var lo = 0, hi = vocab.length;
