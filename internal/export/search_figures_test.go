@@ -123,7 +123,8 @@ func readSearchPages(t *testing.T, dir string) []searchPage {
 		Docs  int         `json:"docs"`
 		Pages [][3]string `json:"pages"`
 	}
-	raw = bytes.TrimSuffix(bytes.TrimPrefix(raw, []byte("window.__docsSearchIndex=")), []byte(";\n"))
+	_, raw, _ = bytes.Cut(raw, []byte("]="))
+	raw = bytes.TrimSuffix(raw, []byte(";\n"))
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
 	}

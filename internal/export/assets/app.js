@@ -163,6 +163,12 @@
     if (engine) return then();
     if (!waiting) {
       waiting = [];
+      // The index's manifest loads beside the engine, not after it.
+      var m = document.createElement("script");
+      m.setAttribute("data-search", "manifest");
+      m.src = root + "_static/search-index.js";
+      m.onload = m.onerror = function () { m.setAttribute("data-done", "1"); };
+      document.head.appendChild(m);
       var s = document.createElement("script");
       s.src = root + "_static/search.js";
       s.onload = function () {

@@ -154,16 +154,23 @@
         left++;
         if (waiting[n]) { waiting[n].push(one); return; }
         waiting[n] = [one];
-        var s = document.createElement("script");
-        s.src = root + (n === "manifest" ? "_static/search-index.js" : "_static/search/" + n + ".js");
-        s.onload = s.onerror = function () {
-          if (n === "manifest") reg.manifest = g.__docsSearchIndex || null;
+        // app.js may have started loading the manifest already.
+        var s = document.querySelector('script[data-search="' + n + '"]'), fresh = !s;
+        if (fresh) {
+          s = document.createElement("script");
+          s.setAttribute("data-search", n);
+          s.src = root + (n === "manifest" ? "_static/search-index.js" : "_static/search/" + n + ".js");
+        }
+        function done() {
           if (!(n in reg)) reg[n] = null;
           var w = waiting[n];
           delete waiting[n];
-          w.forEach(function (f) { f(); });
-        };
-        document.head.appendChild(s);
+          if (w) w.forEach(function (f) { f(); });
+        }
+        s.addEventListener("load", done);
+        s.addEventListener("error", done);
+        if (fresh) document.head.appendChild(s);
+        else if (s.getAttribute("data-done")) done();
       });
       one();
     }
@@ -175,7 +182,6 @@
           manifest.vocab = manifest.words ? manifest.words.split(" ") : [];
           manifest.shardSet = new Set(manifest.shards || []);
           manifest.vocab.forEach(function (w) { (byLen[w.length] = byLen[w.length] || []).push(w); });
-          g.__docsSearchIndex = null;
         }
         then();
       });

@@ -159,7 +159,7 @@ func (x *SearchIndex) Files() ([]SearchFile, error) {
 		return nil, err
 	}
 	var m strings.Builder
-	m.WriteString(`window.__docsSearchIndex={"v":2,"docs":` + strconv.Itoa(docsPerShard) + `,"shards":`)
+	m.WriteString(`{"v":2,"docs":` + strconv.Itoa(docsPerShard) + `,"shards":`)
 	m.Write(keyList)
 	m.WriteString(`,"words":`)
 	m.Write(vocab)
@@ -170,8 +170,10 @@ func (x *SearchIndex) Files() ([]SearchFile, error) {
 		}
 		m.Write(meta)
 	}
-	m.WriteString("]};\n")
-	files := []SearchFile{{"_static/search-index.js", []byte(m.String())}}
+	m.WriteString("]}")
+	manifest := shardFile("manifest", []byte(m.String()))
+	manifest.Path = "_static/search-index.js" // app.js starts loading it with search.js
+	files := []SearchFile{manifest}
 	for _, k := range keys {
 		data, err := json.Marshal(shards[k])
 		if err != nil {

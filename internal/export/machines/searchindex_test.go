@@ -78,7 +78,7 @@ func TestSearchIndex_files(t *testing.T) {
 		order = append(order, f.Path)
 	}
 	want := map[string]string{
-		"_static/search-index.js": `window.__docsSearchIndex={"v":2,"docs":16,"shards":["a","al","b","be","go","x"],"words":"a alpha b beta betas going x","pages":[["A","a.html",""],["B","b.html","Guides"]]};` + "\n",
+		"_static/search-index.js": `(window.__docsSearchShards=window.__docsSearchShards||{})["manifest"]={"v":2,"docs":16,"shards":["a","al","b","be","go","x"],"words":"a alpha b beta betas going x","pages":[["A","a.html",""],["B","b.html","Guides"]]};` + "\n",
 		"_static/search/t-a.js":   `(window.__docsSearchShards=window.__docsSearchShards||{})["t-a"]={"a":[0,0]};` + "\n",
 		"_static/search/t-al.js":  `(window.__docsSearchShards=window.__docsSearchShards||{})["t-al"]={"alpha":[0,2]};` + "\n",
 		"_static/search/t-b.js":   `(window.__docsSearchShards=window.__docsSearchShards||{})["t-b"]={"b":[1,0]};` + "\n",
@@ -103,7 +103,7 @@ func TestSearchIndex_files(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(empty) != 1 || string(empty[0].Data) != `window.__docsSearchIndex={"v":2,"docs":16,"shards":[],"words":"","pages":[]};`+"\n" {
+	if len(empty) != 1 || string(empty[0].Data) != `(window.__docsSearchShards=window.__docsSearchShards||{})["manifest"]={"v":2,"docs":16,"shards":[],"words":"","pages":[]};`+"\n" {
 		t.Errorf("empty index = %q", empty)
 	}
 }
