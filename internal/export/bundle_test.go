@@ -129,7 +129,7 @@ func outboundRefs(t *testing.T, dir string) []string {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		if name := filepath.Base(p); name == "search-index.js" || name == "llms-full.txt" || filepath.Ext(name) == ".md" {
+		if name := filepath.Base(p); name == "search-index.js" || filepath.Base(filepath.Dir(p)) == "search" || name == "llms-full.txt" || filepath.Ext(name) == ".md" {
 			// Page text as data: code samples that mention fetch( are
 			// words here, not requests (the browser test sees requests).
 			// The Markdown copies are checked for loading elements by

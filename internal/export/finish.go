@@ -13,7 +13,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 )
 
-//go:embed assets/style.css assets/app.js assets/api.css assets/api.js assets/playground.js
+//go:embed assets/style.css assets/app.js assets/search.js assets/api.css assets/api.js assets/playground.js
 var assets embed.FS
 
 // analyticsPath is the platform endpoint analytics.js reports to, only
@@ -53,7 +53,7 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 			return append(theme.Stylesheet(j.cfg, base, j.warn), j.frame.IconCSS()...), err
 		}},
 		{"_static/app.js", func() ([]byte, error) { return assets.ReadFile("assets/app.js") }},
-		{"_static/search-index.js", j.search.JS}, // built page by page (pipeline.go)
+		{"_static/search.js", func() ([]byte, error) { return assets.ReadFile("assets/search.js") }},
 	}
 	for _, a := range j.apiAssets() {
 		gen = append(gen, struct {
@@ -107,6 +107,9 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 			return nil, err
 		}
 		written[g.path] = true
+	}
+	if err := j.writeSearch(written); err != nil {
+		return nil, err
 	}
 	if err := j.frame.IconLicenses(j.out.write, written); err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ func TestOpenAPI_schemaPages(t *testing.T) {
 	}
 	item := readOut(t, dir, "en/schemas/item.html")
 	wantAll(t, "en/schemas/item.html", item, `<h1>Item</h1>`, `<code class="field-name">children</code>`, `Item[]`)
-	if !strings.Contains(readOut(t, dir, "_static/search-index.js"), "Item id label price children meta") {
+	if !strings.Contains(searchText(t, dir), "Item id label price children meta") {
 		t.Error("the search index lacks the schema page's property names")
 	}
 

@@ -178,7 +178,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		if sec != nil {
 			section = sec.Label
 		}
-		if err := j.search.Add(i, newSearchEntry(p, hs, content), section); err != nil {
+		if err := j.search.Add(i, newSearchEntry(p, hs, content), section, englishUI(j.frame.UI(sec))); err != nil {
 			return fmt.Errorf("%s: search index: %w", p.File, err)
 		}
 	}

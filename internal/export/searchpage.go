@@ -1,9 +1,13 @@
 package export
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/machines"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
 
 // searchEntry is one page in the offline search index (machines.SearchEntry).
@@ -23,4 +27,27 @@ func newSearchEntry(p *page, hs []mdx.Heading, content []byte) searchEntry {
 		lead = append(lead, p.FM.Description)
 	}
 	return machines.NewSearchEntry(p.Title, markup.Path("", p.Out, "").String(), lead, hs, content)
+}
+
+// englishUI reports whether pages in interface language u are English,
+// whose words the search index stems (machines.Stem).
+func englishUI(u uitext.Text) bool {
+	c := strings.ToLower(u.Code())
+	return c == "en" || strings.HasPrefix(c, "en-")
+}
+
+// writeSearch writes the search index's scripts (built page by page in
+// pipeline.go), the manifest and its shards.
+func (j *pipeline) writeSearch(written map[string]bool) error {
+	files, err := j.search.Files()
+	if err != nil {
+		return fmt.Errorf("generate search index: %w", err)
+	}
+	for _, f := range files {
+		if err := j.out.write(f.Path, f.Data); err != nil {
+			return err
+		}
+		written[f.Path] = true
+	}
+	return nil
 }

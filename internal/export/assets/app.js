@@ -56,6 +56,62 @@
     menu.setAttribute("aria-expanded", open ? "true" : "false");
   });
 
+  // Language, version and other switchers: a <details> list in the HTML
+  // (usable without script) becomes a menu button and menu: arrows move
+  // between the choices, Escape closes and returns to the button, and
+  // the current choice is checked.
+  var switches = Array.prototype.slice.call(document.querySelectorAll("details.switch"));
+  switches.forEach(function (sw, si) {
+    var sum = sw.querySelector("summary"), list = sw.querySelector("ul");
+    if (!sum || !list) return;
+    var items = Array.prototype.slice.call(list.querySelectorAll("a"));
+    sum.id = sum.id || "switch-" + si;
+    sum.setAttribute("role", "button");
+    sum.setAttribute("aria-haspopup", "menu");
+    sum.setAttribute("aria-expanded", "false");
+    list.setAttribute("role", "menu");
+    list.setAttribute("aria-labelledby", sum.id);
+    items.forEach(function (a) {
+      a.parentNode.setAttribute("role", "none");
+      a.setAttribute("role", "menuitemradio");
+      a.setAttribute("aria-checked", a.classList.contains("current") ? "true" : "false");
+      a.tabIndex = -1;
+    });
+    function focusItem(i) { items[(i + items.length) % items.length].focus(); }
+    function shut(back) { sw.open = false; if (back) sum.focus(); }
+    sw.addEventListener("toggle", function () {
+      sum.setAttribute("aria-expanded", sw.open ? "true" : "false");
+      if (sw.open) switches.forEach(function (o) { if (o !== sw) o.open = false; });
+    });
+    sum.addEventListener("keydown", function (ev) {
+      if (ev.key !== "ArrowDown" && ev.key !== "ArrowUp" && ev.key !== "Enter" && ev.key !== " ") return;
+      ev.preventDefault();
+      sw.open = true;
+      var cur = items.findIndex(function (a) { return a.getAttribute("aria-checked") === "true"; });
+      focusItem(ev.key === "ArrowUp" ? items.length - 1 : Math.max(cur, 0));
+    });
+    list.addEventListener("keydown", function (ev) {
+      var i = items.indexOf(document.activeElement);
+      if (ev.key === "ArrowDown") { ev.preventDefault(); focusItem(i + 1); }
+      else if (ev.key === "ArrowUp") { ev.preventDefault(); focusItem(i - 1); }
+      else if (ev.key === "Home") { ev.preventDefault(); focusItem(0); }
+      else if (ev.key === "End") { ev.preventDefault(); focusItem(items.length - 1); }
+      else if (ev.key === "Escape") { ev.preventDefault(); shut(true); }
+      else if (ev.key === "Tab") shut(false);
+    });
+  });
+  document.addEventListener("click", function (ev) {
+    switches.forEach(function (sw) { if (sw.open && !sw.contains(ev.target)) sw.open = false; });
+  });
+
+  // The tab bar scrolls sideways on a narrow screen: the current tab is
+  // brought into view.
+  var curTab = document.querySelector(".tabbar a.current");
+  if (curTab) {
+    var bar = curTab.closest(".tabbar"), tr = curTab.getBoundingClientRect(), br = bar.getBoundingClientRect();
+    if (tr.right > br.right || tr.left < br.left) bar.scrollLeft += tr.left - br.left - 16;
+  }
+
   // Tabs and code groups: all panels are in the HTML (readable without
   // script); here they become a tab strip.
   Array.prototype.forEach.call(document.querySelectorAll("[data-tabs]"), function (group, gi) {
@@ -96,188 +152,63 @@
     });
   });
 
-  // Search. The index loads on first use, so pages stay light. It is a
-  // script, not a fetch, so it loads from file:// too. It holds the
-  // pages' titles, headings and section texts and the list of their
-  // words: a query's words are matched against that list (exactly, by
-  // prefix or with a small typo), then the words found are looked for in
-  // the text, title above heading above body, and each page is shown
-  // once with its matching sections under it.
+  // Search. The engine (search.js) and its index load on first use, so
+  // pages stay light; both are scripts, not fetches, so they load from
+  // file:// too. A query loads only the index shards its words need
+  // (machines/searchindex.go); each page is shown once, with its
+  // matching sections under it, each linking to its heading.
   var input = document.getElementById("search-input");
   var box = document.getElementById("search-results");
   if (!input || !box) return;
-  var index = null, loading = null, firstInput = 0;
-  var WEIGHT = [10, 5, 1]; // title, heading, body
-  var wordRE = /[\p{L}\p{N}]+/gu, cjkRE = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
-  function words(s) { return s.toLowerCase().match(wordRE) || []; }
-  function build(raw, vocab) {
-    var t0 = performance.now();
-    var pages = raw.map(function (p) {
-      var x = (p.x || []).map(function (x) { return [x[0].toLowerCase(), x[2].toLowerCase()]; });
-      var t = p.t.toLowerCase();
-      return { p: p, t: t, x: x, all: t + "\n" + x.map(function (x) { return x[0] + "\n" + x[1]; }).join("\n") };
-    });
-    box.setAttribute("data-build-ms", (performance.now() - t0).toFixed(1));
-    return { pages: pages, vocab: vocab ? vocab.split(" ") : [] };
-  }
+  var engine = null, waiting = null, firstInput = 0;
   function load(then) {
-    if (index) return then();
-    if (!loading) {
-      loading = [];
+    if (engine) return then();
+    if (!waiting) {
+      waiting = [];
+      // The index's manifest loads beside the engine, not after it.
+      var m = document.createElement("script");
+      m.setAttribute("data-search", "manifest");
+      m.src = root + "_static/search-index.js";
+      m.onload = m.onerror = function () { m.setAttribute("data-done", "1"); };
+      document.head.appendChild(m);
       var s = document.createElement("script");
-      s.src = root + "_static/search-index.js";
+      s.src = root + "_static/search.js";
       s.onload = function () {
-        index = build(window.__docsSearchIndex || [], window.__docsSearchWords || "");
-        window.__docsSearchIndex = window.__docsSearchWords = null; // the built form replaces them
-        loading.forEach(function (f) { f(); });
+        engine = window.__docsSearchEngine.open(root);
+        engine.ready(function () { waiting.forEach(function (f) { f(); }); });
       };
       document.head.appendChild(s);
     }
-    loading.push(then);
-  }
-  // within reports whether a and b are at most max edits apart
-  // (insertions, deletions, substitutions), in O(len * max).
-  function within(a, b, max) {
-    if (Math.abs(a.length - b.length) > max) return false;
-    var prev = [], cur = [], i, j;
-    for (j = 0; j <= b.length; j++) prev[j] = j;
-    for (i = 1; i <= a.length; i++) {
-      cur = [i];
-      var lo = i;
-      for (j = 1; j <= b.length; j++) {
-        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-        if (cur[j] < lo) lo = cur[j];
-      }
-      if (lo > max) return false;
-      prev = cur;
-    }
-    return prev[b.length] <= max;
-  }
-  // quality of word w for query term t: 1 exact, less for a prefix, less
-  // again for a typo (one edit from 4 letters, two from 8), 0 for none.
-  function quality(t, w) {
-    if (w === t) return 1;
-    if (w.length > t.length && w.lastIndexOf(t, 0) === 0) return 0.6 + 0.3 * t.length / w.length;
-    if (t.length >= 4) {
-      var max = t.length >= 8 ? 2 : 1;
-      if (within(t, w, max)) return max === 2 && !within(t, w, 1) ? 0.35 : 0.5;
-    }
-    return 0;
-  }
-  function reEsc(w) { return w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
-  // match scores one term on every page and section: the best quality
-  // of a word it matches times the weight of the field it is in. Only
-  // the pages in only are looked at, when it is given.
-  function match(t, only) {
-    var pages = new Map(), secs = new Map(), q = new Map(), cjk = cjkRE.test(t);
-    if (cjk || t.length < 2) { // CJK has no spaces: match inside text; one letter: that word
-      q.set(t, 1);
-    } else {
-      for (var w = 0; w < index.vocab.length; w++) {
-        var v = quality(t, index.vocab[w]);
-        if (v) q.set(index.vocab[w], v);
-      }
-    }
-    var found = Array.from(q.keys());
-    if (!found.length) return { pages: pages, secs: secs, found: found };
-    found.sort(function (a, b) { return b.length - a.length; }); // longest first in the alternation
-    var alt = found.map(reEsc).join("|");
-    var re = cjk ? new RegExp("()(" + alt + ")", "g") : new RegExp("(^|[^\\p{L}\\p{N}])(" + alt + ")(?![\\p{L}\\p{N}])", "gu");
-    // best is the best quality of a match in s, 0 for none.
-    function best(s) {
-      re.lastIndex = 0;
-      var m, top = 0;
-      while (top < 1 && (m = re.exec(s))) {
-        var v = q.get(m[2]);
-        if (v > top) top = v;
-      }
-      return top;
-    }
-    index.pages.forEach(function (e, i) {
-      if (only && !only.has(i)) return;
-      re.lastIndex = 0;
-      if (!re.test(e.all)) return;
-      var top = best(e.t) * WEIGHT[0];
-      e.x.forEach(function (x, j) {
-        var s = Math.max(best(x[0]) * WEIGHT[1], best(x[1]) * WEIGHT[2]);
-        if (s > 0) secs.set(i * 1024 + j, s);
-        if (s > top) top = s;
-      });
-      if (top > 0) pages.set(i, top);
-    });
-    return { pages: pages, secs: secs, found: found };
-  }
-  function search(q) {
-    var terms = words(q);
-    if (!terms.length) return [];
-    // Every term must match: each looks only at the pages the one
-    // before it matched.
-    var per = [], only = null;
-    for (var k = 0; k < terms.length && (!only || only.size); k++) {
-      per.push(match(terms[k], only));
-      only = per[k].pages;
-    }
-    var hits = [];
-    if (per.length === terms.length) only.forEach(function (s, i) {
-      var score = 0;
-      per.forEach(function (m) { score += m.pages.get(i); });
-      var e = index.pages[i];
-      if (e.t === terms.join(" ")) score += 20; // the page is named so
-      // Sections that hold every term, else each section that holds one.
-      var secs = [], some = [];
-      e.x.forEach(function (x, j) {
-        var key = i * 1024 + j, ss = 0, all = true;
-        per.forEach(function (m) { var v = m.secs.get(key); if (v === undefined) all = false; else ss += v; });
-        if (ss > 0) (all ? secs : some).push({ j: j, score: ss });
-      });
-      if (!secs.length) secs = some;
-      secs.sort(function (a, b) { return b.score - a.score || a.j - b.j; });
-      hits.push({ e: e, score: score, secs: secs.slice(0, 3) });
-    });
-    hits.sort(function (a, b) { return b.score - a.score || a.e.t.length - b.e.t.length || (a.e.t < b.e.t ? -1 : 1); });
-    var found = [];
-    per.forEach(function (m) { found = found.concat(m.found); });
-    return { hits: hits.slice(0, 10), found: found };
+    waiting.push(then);
   }
   function esc(s) {
     return s.replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; });
   }
-  // snippet shows text around the first word the query matched, marked.
-  function snippet(text, found) {
-    var low = text.toLowerCase(), at = -1, len = 0;
-    found.forEach(function (w) {
-      var re = new RegExp("(^|[^\\p{L}\\p{N}])" + w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "u");
-      var m = cjkRE.test(w) ? { index: low.indexOf(w), 1: "" } : re.exec(low);
-      if (m && m.index >= 0 && (at < 0 || m.index + m[1].length < at)) { at = m.index + m[1].length; len = w.length; }
-    });
-    if (at < 0) return esc(text.slice(0, 100)) + (text.length > 100 ? "…" : "");
-    var from = Math.max(0, at - 40);
-    return (from ? "…" : "") + esc(text.slice(from, at)) + "<mark>" + esc(text.slice(at, at + len)) + "</mark>" +
-      esc(text.slice(at + len, at + len + 70)) + (at + len + 70 < text.length ? "…" : "");
+  function snippet(text, mark) {
+    var s = window.__docsSearchEngine.snippet(text, mark);
+    return esc(s[0]) + (s[1] ? "<mark>" + esc(s[1]) + "</mark>" : "") + esc(s[2]);
   }
-  function render(q) {
-    var t0 = window.performance ? performance.now() : 0;
-    var res = search(q), hits = res.hits || [];
-    // The search time is kept on the box, where tests and benchmarks read it.
-    if (t0) box.setAttribute("data-search-ms", (performance.now() - t0).toFixed(2));
-    if (firstInput && t0) { box.setAttribute("data-first-ms", (performance.now() - firstInput).toFixed(1)); firstInput = 0; }
+  function render(q, hits, mark, t0) {
+    // The times are kept on the box, where tests and benchmarks read them.
+    box.setAttribute("data-search-ms", (performance.now() - t0).toFixed(2));
+    if (firstInput) { box.setAttribute("data-first-ms", (performance.now() - firstInput).toFixed(1)); firstInput = 0; }
     if (!hits.length) {
       box.innerHTML = '<span class="r-empty">' + esc(t("noResults", "No results for “{q}”")).replace("{q}", function () { return esc(q); }) + "</span>";
     } else {
       box.innerHTML = hits.map(function (h) {
         // The page, then the sections that match, each to its anchor.
-        var p = h.e.p, href = root + p.u, x0 = p.x && p.x[0] ? p.x[0] : ["", "", ""];
+        var href = root + h.url, lead = h.parts[0] || ["", "", ""];
         // The lead's snippet when the lead matches or nothing else does;
         // a matching section shows its own below.
         var leadHit = h.secs.some(function (s) { return s.j === 0; });
-        var snip = leadHit || !h.secs.length ? '<span class="r-snip">' + snippet(x0[2], res.found) + "</span>" : "";
+        var snip = leadHit || !h.secs.length ? '<span class="r-snip">' + snippet(lead[2], mark) + "</span>" : "";
         var html = '<div class="r-group" role="group"><a role="option" class="r-page" href="' + esc(href) +
-          '"><span class="r-title">' + esc(p.t) + "</span>" + (p.s ? '<span class="r-sub">' + esc(p.s) + "</span>" : "") + snip + "</a>";
+          '"><span class="r-title">' + esc(h.title) + "</span>" + (h.section ? '<span class="r-sub">' + esc(h.section) + "</span>" : "") + snip + "</a>";
         h.secs.forEach(function (s) {
-          var x = p.x[s.j];
-          if (!x[0]) return;
+          var x = h.parts[s.j];
+          if (!x || !x[0]) return;
           html += '<a role="option" class="r-section" href="' + esc(href + "#" + x[1]) + '"><span class="r-head">' + esc(x[0]) +
-            '</span><span class="r-snip">' + snippet(x[2] || x[0], res.found) + "</span></a>";
+            '</span><span class="r-snip">' + snippet(x[2] || x[0], mark) + "</span></a>";
         });
         return html + "</div>";
       }).join("");
@@ -285,14 +216,45 @@
     box.setAttribute("data-q", q);
     box.hidden = false;
   }
+  function run(q) {
+    load(function () {
+      if (input.value.trim() !== q) return; // the reader typed on
+      var t0 = performance.now();
+      engine.search(q, function (hits, mark) { if (input.value.trim() === q) render(q, hits, mark, t0); });
+    });
+  }
   input.addEventListener("input", function () {
     var q = input.value.trim();
-    if (!index && !firstInput && window.performance) firstInput = performance.now();
+    if (!engine && !firstInput) firstInput = performance.now();
     if (!q) { box.hidden = true; return; }
-    load(function () { if (input.value.trim() === q) render(q); });
+    run(q);
   });
   input.addEventListener("focus", function () { load(function () {}); });
+  // On a phone the box hides behind a button and opens over the top bar.
+  var opener = document.querySelector(".search-toggle"), closer = document.querySelector(".search-close");
+  function openSearch() {
+    document.body.classList.add("search-open");
+    if (opener) opener.setAttribute("aria-expanded", "true");
+    input.focus();
+  }
+  function closeSearch() {
+    if (!document.body.classList.contains("search-open")) return;
+    document.body.classList.remove("search-open");
+    box.hidden = true;
+    if (opener) { opener.setAttribute("aria-expanded", "false"); opener.focus(); }
+  }
+  // openOrFocus opens the box where it hides behind its button.
+  function openOrFocus() {
+    if (opener && getComputedStyle(opener).display !== "none") openSearch(); else input.focus();
+  }
+  if (opener) opener.addEventListener("click", openSearch);
+  if (closer) closer.addEventListener("click", closeSearch);
   input.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape") {
+      box.hidden = true;
+      closeSearch();
+      return;
+    }
     var links = box.querySelectorAll("a");
     if (!links.length) return;
     var cur = box.querySelector("a.active"), i = Array.prototype.indexOf.call(links, cur);
@@ -303,12 +265,10 @@
       links[i].classList.add("active");
     } else if (ev.key === "Enter") {
       (cur || links[0]).click();
-    } else if (ev.key === "Escape") {
-      box.hidden = true;
     }
   });
   document.addEventListener("keydown", function (ev) {
-    if (ev.key === "/" && document.activeElement !== input) { ev.preventDefault(); input.focus(); }
+    if (ev.key === "/" && document.activeElement !== input) { ev.preventDefault(); openOrFocus(); }
   });
   document.addEventListener("click", function (ev) {
     if (!box.contains(ev.target) && ev.target !== input) box.hidden = true;
@@ -318,8 +278,9 @@
   var m = /[?&]q=([^&]*)/.exec(location.search);
   if (m) {
     input.value = decodeURIComponent(m[1].replace(/\+/g, " "));
-    if (window.performance) firstInput = performance.now();
-    load(function () { render(input.value.trim()); });
+    firstInput = performance.now();
+    if (opener && getComputedStyle(opener).display !== "none") document.body.classList.add("search-open");
+    run(input.value.trim());
   }
 })();
 

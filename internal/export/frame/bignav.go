@@ -287,7 +287,7 @@ func (f *navWriter) groupTitle(b *markup.Builder, it *site.Item, prefix markup.P
 // marked. A large sidebar (bigNavBytes) is the frame's loader of the
 // section's sidebar script and a fallback drawn for the page.
 func (f *Frame) PageChrome(s *site.Division, prefix markup.Prefix, m site.Mode, p *site.Page) markup.HTML {
-	chrome := f.Chrome(s, prefix, m)
+	chrome := f.PageSwitchers(f.Chrome(s, prefix, m), s, prefix, p) // switchers.go
 	n := f.nav.big(s)
 	if n == nil || !m.Sidebar() {
 		return MarkCurrent(chrome, prefix, p.Out)

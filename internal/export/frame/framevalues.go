@@ -37,4 +37,5 @@ type navWriter struct {
 	configLink func(where, ref string, prefix markup.Prefix, keep bool) markup.URL
 	ui         func(p *site.Page) uitext.Text // the interface language of p (Frame.PageUI)
 	bigs       sync.Map                       // section index -> *navEntry: its large sidebar, if any (bignav.go)
+	divPages   sync.Map                       // *site.Division -> *divisionPages (switchers.go)
 }

@@ -66,10 +66,18 @@ func (f *Frame) Chrome(s *site.Division, prefix markup.Prefix, m site.Mode) mark
 		b.Text(f.cfg.Name)
 		b.Markup(`</span>`)
 	}
-	b.Markup(`</a><div class="search"><input id="search-input" type="search"`)
+	b.Markup(`</a>`)
+	// On a phone the search box is a button that opens it over the
+	// whole top bar (app.js; style.css).
+	b.Markup(`<button class="search-toggle" type="button" aria-controls="search-box" aria-expanded="false"`)
+	b.Attr("aria-label", u.T("searchLabel"))
+	b.Markup(`><svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><circle cx="11" cy="11" r="7"/><path d="M20 20l-4-4"/></svg></button>`)
+	b.Markup(`<div class="search" id="search-box"><input id="search-input" type="search"`)
 	b.Attr("placeholder", u.T("search"))
 	b.Attr("aria-label", u.T("searchLabel"))
-	b.Markup(` autocomplete="off">` +
+	b.Markup(` autocomplete="off"><button class="search-close" type="button"`)
+	b.Attr("aria-label", u.T("dismiss"))
+	b.Markup(`>×</button>` +
 		`<div id="search-results" class="search-results" role="listbox" hidden></div></div>`)
 	f.navbar(&b, site.NavbarOf(s, &f.cfg.Navbar), prefix, u)
 	if f.features["assistant"] {
@@ -85,7 +93,7 @@ func (f *Frame) Chrome(s *site.Division, prefix markup.Prefix, m site.Mode) mark
 		b.Markup(`><svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z"/></svg></button>`)
 	}
 	b.Markup(`</header>`)
-	f.nav.switchers(&b, s, prefix, u)
+	f.nav.switchers(&b, s, prefix, u, nil)
 	b.Markup(`<div`)
 	b.Attr("class", m.Class())
 	b.Markup(`>`)
@@ -120,50 +128,6 @@ func (f *navWriter) sidebar(b *markup.Builder, s *site.Division, prefix markup.P
 	b.Markup(`</nav>`)
 }
 
-// switchers renders, for each level above the page's section, the sibling
-// divisions: tabs as a tab bar, languages, versions and dropdowns as menus.
-func (f *navWriter) switchers(b *markup.Builder, s *site.Division, prefix markup.Prefix, u uitext.Text) {
-	var path []*site.Division
-	for d := s; d != nil && d.Parent != nil; d = d.Parent {
-		path = append([]*site.Division{d}, path...)
-	}
-	if len(path) == 0 {
-		return
-	}
-	b.Markup(`<nav class="divisions"`)
-	b.Attr("aria-label", u.T("sections"))
-	b.Markup(`>`)
-	for _, d := range path {
-		if d.Kind == "anchor" {
-			continue // anchors are listed at the top of the sidebar
-		}
-		var sib []*site.Division
-		for _, c := range d.Parent.Children {
-			if c.Kind == d.Kind && (c.First != "" || c.Href != "") {
-				sib = append(sib, c)
-			}
-		}
-		if d.Kind == "tab" {
-			b.Markup(`<ul class="tabbar">`)
-			for _, c := range sib {
-				f.divisionLink(b, c, prefix, c == d)
-			}
-			b.Markup(`</ul>`)
-			continue
-		}
-		b.Markup(`<details`)
-		b.Attr("class", "switch switch-"+d.Kind)
-		b.Markup(`><summary>`)
-		b.Text(d.Label)
-		b.Markup(`</summary><ul>`)
-		for _, c := range sib {
-			f.divisionLink(b, c, prefix, c == d)
-		}
-		b.Markup(`</ul></details>`)
-	}
-	b.Markup(`</nav>`)
-}
-
 // anchors lists the anchor divisions next to the section, if any.
 func (f *navWriter) anchors(b *markup.Builder, s *site.Division, prefix markup.Prefix) {
 	parent := s.Parent
@@ -180,8 +144,16 @@ func (f *navWriter) anchors(b *markup.Builder, s *site.Division, prefix markup.P
 }
 
 func (f *navWriter) divisionLink(b *markup.Builder, d *site.Division, prefix markup.Prefix, current bool) {
+	f.divisionLinkTo(b, d, prefix, current, "")
+}
+
+// divisionLinkTo writes the entry of division d in a tab bar or switcher:
+// a link to its page key, or with key "" to its href or first page.
+func (f *navWriter) divisionLinkTo(b *markup.Builder, d *site.Division, prefix markup.Prefix, current bool, key string) {
 	var href markup.URL
 	switch {
+	case key != "" && f.byKey[key] != nil:
+		href = markup.Path(prefix, f.byKey[key].Out, "")
 	case d.Href != "":
 		href = f.configLink(d.Kind+" "+strconv.Quote(d.Label)+" href", d.Href, prefix, markup.Scheme(d.Href) != "")
 	case d.First != "":

@@ -120,6 +120,3 @@ func visibleText(b []byte, limit int) string {
 	}
 	return html.UnescapeString(s)
 }
-
-// searchWord is a word as app.js reads one: a run of letters and digits.
-var searchWord = regexp.MustCompile(`[\pL\pN]+`)

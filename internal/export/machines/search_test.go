@@ -28,52 +28,47 @@ func TestNewSearchEntry_sectionsAtHeadings(t *testing.T) {
 	}
 }
 
-// TestIndexJS_skipsUnindexedAndEscapes: pages kept out of the index (an
-// empty entry) are left out, sections are named, and page text cannot
-// close the script element it is loaded in.
-func TestIndexJS_skipsUnindexedAndEscapes(t *testing.T) {
+// TestIndexFiles_skipsUnindexedAndEscapes: pages kept out of the index
+// (an empty entry) are left out, sections are named, and page text
+// cannot close the script element it is loaded in.
+func TestIndexFiles_skipsUnindexedAndEscapes(t *testing.T) {
 	all := []SearchEntry{
 		{Title: "A", URL: "a.html", Parts: [][3]string{{"", "", "see </script><script>alert(1)</script>"}}},
 		{}, // a noindex page
 		{Title: "B", URL: "b.html", Parts: [][3]string{{"", "", "Beta words"}}},
 	}
-	js, err := indexJS(all, func(i int) string {
-		if i == 2 {
-			return "Guides"
-		}
-		return ""
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(js)
-	if !strings.HasPrefix(s, "window.__docsSearchIndex=[") || !strings.Contains(s, ";\nwindow.__docsSearchWords=") {
-		t.Fatalf("index script shape: %s", s)
-	}
-	if strings.Contains(s, "</script>") {
-		t.Errorf("page text closes the script: %s", s)
-	}
-	if strings.Count(s, `"u":`) != 2 || !strings.Contains(s, `"u":"b.html","s":"Guides"`) {
-		t.Errorf("entries or sections wrong: %s", s)
-	}
-	if !strings.Contains(s, `"1 a alert b beta script see words"`) {
-		t.Errorf("vocabulary wrong: %s", s)
-	}
-}
-
-// indexJS is the script of the entries all, one per page, with an empty
-// entry for a page kept out of the index; section names the navigation
-// section of page i, or "". It adds them to a SearchIndex as an export's
-// workers do.
-func indexJS(all []SearchEntry, section func(i int) string) ([]byte, error) {
 	x := NewSearchIndex(len(all))
 	for i, e := range all {
 		if e.URL == "" {
 			continue // noindex pages
 		}
-		if err := x.Add(i, e, section(i)); err != nil {
-			return nil, err
+		section := ""
+		if i == 2 {
+			section = "Guides"
+		}
+		if err := x.Add(i, e, section, false); err != nil {
+			t.Fatal(err)
 		}
 	}
-	return x.JS()
+	files, err := x.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s strings.Builder
+	for _, f := range files {
+		if strings.Contains(string(f.Data), "</script>") {
+			t.Errorf("page text closes the script in %s: %s", f.Path, f.Data)
+		}
+		s.Write(f.Data)
+	}
+	m := string(files[0].Data)
+	if !strings.Contains(m, `"pages":[["A","a.html",""],["B","b.html","Guides"]]`) {
+		t.Errorf("pages or sections wrong: %s", m)
+	}
+	if !strings.Contains(m, `"words":"1 a alert b beta script see words"`) {
+		t.Errorf("vocabulary wrong (no stems on a page that is not English): %s", m)
+	}
+	if !strings.Contains(s.String(), `"words":[1,2]`) {
+		t.Errorf("the second indexed page is not page 1: %s", s.String())
+	}
 }
