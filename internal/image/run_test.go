@@ -83,15 +83,18 @@ func TestImage_runs(t *testing.T) {
 	healthy(t, siteURL+"/readyz")
 	healthy(t, siteURL+"/healthz")
 
-	// rollout --watch has no cluster to reach here; it keeps retrying and
-	// answers on its metrics endpoint, the one it serves.
+	// rollout --watch, as the renewer runs it, against the apiserver above
+	// and a cluster it cannot reach: it keeps retrying and answers on its
+	// metrics endpoint, the one it serves.
 	kubeconfig := "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: \"https://127.0.0.1:1\"}}]\n" +
 		"users: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n"
 	if err := os.WriteFile(filepath.Join(root, "home/nonroot/kubeconfig"), []byte(kubeconfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rolloutOut := ctr.start("rollout", "--watch", "--release", "docs", "--namespace", "docs",
-		"--kubeconfig", "/home/nonroot/kubeconfig", "--job-id", "none", "--metrics-addr", "127.0.0.1:0")
+	renewer := ctr
+	renewer.env = append(append([]string(nil), ctr.env...), "DOCSADMIN_BASE_URL="+apiURL, "DOCSADMIN_API_KEY="+strings.TrimSpace(string(key)))
+	rolloutOut := renewer.start("rollout", "--watch", "--release", "docs", "--namespace", "docs",
+		"--kubeconfig", "/home/nonroot/kubeconfig", "--domain", "docs.demo.test", "--metrics-addr", "127.0.0.1:0")
 	metricsURL := rolloutOut.line(t, "metrics on ")
 	healthy(t, metricsURL)
 }

@@ -155,6 +155,8 @@ func snapshot(t testing.TB, root, cache, dir string) error {
 	defer func() { _ = os.RemoveAll(tmp) }()
 	cmd := exec.Command("bash", filepath.Join(root, "scripts", "release-snapshot.sh"), filepath.Join(tmp, "out")) //nolint:gosec // G204: the repository's own script
 	cmd.Dir = root
+	// The script dies with the test process (a test killed by -timeout).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	cmd.Env = append(os.Environ(), "GORELEASER="+strings.TrimSpace(string(out)), "DOCSADMIN_RELEASE_HOST_ONLY=1")
 	t.Logf("building the release snapshot of HEAD into %s", dir)
 	if log, err := cmd.CombinedOutput(); err != nil {
