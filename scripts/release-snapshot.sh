@@ -51,7 +51,12 @@ export GPG_FINGERPRINT
 
 mkdir -p "$OUT"
 dist="$WORK/src/dist"
-cp "$dist"/*.zip "$dist"/*_SHA256SUMS "$dist"/*_SHA256SUMS.sig "$dist"/*_manifest.json "$OUT"/
+cp "$dist"/*.zip "$dist"/*_SHA256SUMS "$dist"/*_SHA256SUMS.sig "$OUT"/
+# SHA256SUMS lists the manifest (checksum.extra_files) under the release's
+# name for it, but goreleaser only uploads it, with a real release; a
+# snapshot copies it here under that name.
+sums="$(basename "$dist"/*_SHA256SUMS)"
+cp "$WORK/src/terraform-registry-manifest.json" "$OUT/${sums%_SHA256SUMS}_manifest.json"
 gpg --batch --armor --export "$GPG_FINGERPRINT" >"$OUT/signing-key.asc"
 echo "release-snapshot.sh: $(git -C "$ROOT" rev-parse --short HEAD) -> $OUT" >&2
 ls -l "$OUT" >&2
