@@ -148,6 +148,12 @@ func snapshot(t testing.TB, root, cache, dir string) error {
 	if err != nil {
 		return fmt.Errorf("tools/goreleaser/build.sh: %w", err)
 	}
+	// Under the lock no other build runs: scratch directories left by a
+	// killed test are garbage.
+	stale, _ := filepath.Glob(filepath.Join(cache, ".build.*"))
+	for _, d := range stale {
+		_ = os.RemoveAll(d)
+	}
 	tmp, err := os.MkdirTemp(cache, ".build.")
 	if err != nil {
 		return err
@@ -155,7 +161,9 @@ func snapshot(t testing.TB, root, cache, dir string) error {
 	defer func() { _ = os.RemoveAll(tmp) }()
 	cmd := exec.Command("bash", filepath.Join(root, "scripts", "release-snapshot.sh"), filepath.Join(tmp, "out")) //nolint:gosec // G204: the repository's own script
 	cmd.Dir = root
-	// The script dies with the test process (a test killed by -timeout).
+	// The script dies with the test process (a test killed by -timeout);
+	// a go build it started may run to its end, into a scratch directory
+	// that the next snapshot removes.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	cmd.Env = append(os.Environ(), "GORELEASER="+strings.TrimSpace(string(out)), "DOCSADMIN_RELEASE_HOST_ONLY=1")
 	t.Logf("building the release snapshot of HEAD into %s", dir)
