@@ -26,11 +26,17 @@ fi
 PROVIDER_BIN="$(cd "$(dirname "$PROVIDER_BIN")" && pwd)/$(basename "$PROVIDER_BIN")"
 [[ -x "$PROVIDER_BIN" ]] || { echo "no provider binary at $PROVIDER_BIN" >&2; exit 1; }
 
+# Both CLIs' hosts: "docsadmin/docsadmin" means registry.terraform.io to
+# Terraform and registry.opentofu.org to OpenTofu, and an override or mirror
+# under the other host is not used (OpenTofu then reports "not found in any
+# of the search locations", or an inconsistent lock file). TERRAFORM may be
+# either CLI.
 export TF_CLI_CONFIG_FILE="$WORK/terraformrc"
 cat >"$TF_CLI_CONFIG_FILE" <<CFG
 provider_installation {
   dev_overrides {
     "registry.terraform.io/docsadmin/docsadmin" = "$(dirname "$PROVIDER_BIN")"
+    "registry.opentofu.org/docsadmin/docsadmin" = "$(dirname "$PROVIDER_BIN")"
   }
   # Nothing else may be installed: every run here is offline.
   filesystem_mirror {
@@ -51,16 +57,18 @@ add_dev_override() {
 # file and all) works offline as it would from a private mirror. It is
 # published as 0.0.1: a prerelease version would need an exact constraint.
 use_filesystem_mirror() {
-  local platform dir
+  local platform dir host
   platform="$(go env GOOS)_$(go env GOARCH)"
-  dir="$WORK/mirror/registry.terraform.io/docsadmin/docsadmin/0.0.1/$platform"
-  mkdir -p "$dir"
-  cp "$PROVIDER_BIN" "$dir/terraform-provider-docsadmin_v0.0.1"
+  for host in registry.terraform.io registry.opentofu.org; do
+    dir="$WORK/mirror/$host/docsadmin/docsadmin/0.0.1/$platform"
+    mkdir -p "$dir"
+    cp "$PROVIDER_BIN" "$dir/terraform-provider-docsadmin_v0.0.1"
+  done
   cat >"$TF_CLI_CONFIG_FILE" <<CFG
 provider_installation {
   filesystem_mirror {
     path    = "$WORK/mirror"
-    include = ["registry.terraform.io/docsadmin/docsadmin"]
+    include = ["registry.terraform.io/docsadmin/docsadmin", "registry.opentofu.org/docsadmin/docsadmin"]
   }
 }
 CFG

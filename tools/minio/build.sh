@@ -25,35 +25,9 @@ if [[ ! "$version" =~ ^v[0-9]+\.[0-9]+\.[0-9]+ ]]; then
 fi
 
 cache=${DOCSADMIN_MINIO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/docsadmin-minio}
-dir="$cache/$version"
-bin="$dir/minio"
-
-if [[ -s "$bin" ]]; then
-	echo "$bin"
-	exit 0
+if [[ ! -s "$cache/$version/minio" ]]; then
+	echo "build.sh: building minio $version into $cache/$version; 5-30 min cold on two cores, depending on load" >&2
 fi
-
-mkdir -p "$cache"
-# Two `make test` runs in the same account must not build at once; the
-# second waits and then finds the binary.
-exec 9>"$cache/.build.lock"
-flock 9
-if [[ -s "$bin" ]]; then
-	echo "$bin"
-	exit 0
-fi
-
-# Build into a scratch directory and move the finished binary into place,
-# so an interrupted build never leaves a half-written file that the check
-# above would accept. CGO is off so that no C toolchain is needed; GOFLAGS
-# from the caller (say -mod=vendor) must not reach MinIO's module.
-tmp=$(mktemp -d "$cache/.build.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-start=$SECONDS
-echo "build.sh: building minio $version into $dir; 5-30 min cold on two cores, depending on load" >&2
-(cd "$tmp" && CGO_ENABLED=0 GOFLAGS= GOBIN="$tmp/bin" \
-	go install -trimpath -ldflags "-s -w" "github.com/minio/minio@$version")
-mkdir -p "$dir"
-mv "$tmp/bin/minio" "$bin"
-echo "build.sh: minio built in $((SECONDS - start))s" >&2
-echo "$bin"
+# shellcheck source=../goinstall.sh
+source "$here/../goinstall.sh"
+cached_go_install "$cache" "$version" minio "github.com/minio/minio@$version"
