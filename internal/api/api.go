@@ -124,11 +124,22 @@ const MaxExportWarnings = 20
 type ExportWarnings struct {
 	Count    int      `json:"count"`
 	Messages []string `json:"messages"`
+	// ByKind counts the warnings by what they are about ("content",
+	// "config", "link", "math", "api", "limit", "remote", "redirect",
+	// "navigation"), every one, past the messages kept too.
+	ByKind map[string]int `json:"byKind,omitempty"`
 }
 
-// Add records one warning, keeping at most MaxExportWarnings messages.
-func (w *ExportWarnings) Add(msg string) {
+// Add records one warning of a kind, keeping at most MaxExportWarnings
+// messages and counting every one by its kind.
+func (w *ExportWarnings) Add(kind, msg string) {
 	w.Count++
+	if kind != "" {
+		if w.ByKind == nil {
+			w.ByKind = map[string]int{}
+		}
+		w.ByKind[kind]++
+	}
 	if len(w.Messages) < MaxExportWarnings {
 		w.Messages = append(w.Messages, msg)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 )
 
 // A render's progress shows on its own attempt only. Its entry outlives
@@ -15,7 +16,7 @@ import (
 func TestLiveJob_overlaysItsOwnAttemptOnly(t *testing.T) {
 	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	lj := &liveJob{attempt: jobstore.ExportJob{JobID: "se_1", Owner: "srv/0", Attempts: 2}, progress: 99, pageCount: 11, updatedAt: t0.Add(time.Minute)}
-	lj.warn("a warning")
+	lj.warn(export.Warning{Kind: export.WarnContent, Message: "a warning"})
 	for _, tc := range []struct {
 		name, status, owner string
 		attempts            int

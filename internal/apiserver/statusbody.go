@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -91,7 +92,8 @@ func sameView(a, b *api.ExportJob) bool {
 		return wa == wb
 	}
 	// nil and empty messages encode differently (null and []).
-	return wa.Count == wb.Count && (wa.Messages == nil) == (wb.Messages == nil) && slices.Equal(wa.Messages, wb.Messages)
+	return wa.Count == wb.Count && (wa.Messages == nil) == (wb.Messages == nil) && slices.Equal(wa.Messages, wb.Messages) &&
+		maps.Equal(wa.ByKind, wb.ByKind)
 }
 
 // cloneView copies v so that the memo shares nothing with a request.
@@ -99,6 +101,7 @@ func cloneView(v api.ExportJob) api.ExportJob {
 	if v.Warnings != nil {
 		w := *v.Warnings
 		w.Messages = slices.Clone(v.Warnings.Messages)
+		w.ByKind = maps.Clone(v.Warnings.ByKind)
 		v.Warnings = &w
 	}
 	return v

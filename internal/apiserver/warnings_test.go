@@ -13,7 +13,8 @@ import (
 
 // TestExport_warnings exports a source with more warnings than a job
 // keeps, one of them a symlink out of the source: the job reports the
-// count and the first messages, and the linked secret stays out.
+// count and the first messages, and counts every warning by its kind;
+// the linked secret stays out.
 func TestExport_warnings(t *testing.T) {
 	base := t.TempDir()
 	src := filepath.Join(base, "docs")
@@ -29,7 +30,7 @@ func TestExport_warnings(t *testing.T) {
 	}
 	files := map[string]string{
 		"docs.json": `{"name": "Warn", ` + strings.Join(keys, ", ") + `}`,
-		"index.mdx": "# Home\n\n![key](key.png)\n",
+		"index.mdx": "# Home\n\n![key](key.png)\n\n<Mystery />\n\nBad $\\frac{1}{$ math.\n",
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(src, name), []byte(body), 0o644); err != nil {
@@ -45,8 +46,15 @@ func TestExport_warnings(t *testing.T) {
 		t.Fatalf("export: %+v", job)
 	}
 	w := job.Warnings
-	if w == nil || w.Count != 26 || len(w.Messages) != api.MaxExportWarnings {
-		t.Fatalf("warnings = %+v, want 26 counted and %d messages kept", w, api.MaxExportWarnings)
+	if w == nil || w.Count != 28 || len(w.Messages) != api.MaxExportWarnings {
+		t.Fatalf("warnings = %+v, want 28 counted and %d messages kept", w, api.MaxExportWarnings)
+	}
+	sum := 0
+	for _, n := range w.ByKind {
+		sum += n
+	}
+	if sum != w.Count || w.ByKind["config"] != 25 || w.ByKind["content"] != 1 || w.ByKind["math"] != 1 {
+		t.Errorf("by kind: %v, want 25 config, 1 content, 1 math and %d in all", w.ByKind, w.Count)
 	}
 	if !strings.Contains(w.Messages[0], `docs.json: the setting "unsupported00" is not supported`) {
 		t.Errorf("first warning = %q, want the first unsupported setting", w.Messages[0])

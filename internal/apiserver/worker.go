@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,13 +69,13 @@ type liveJob struct {
 }
 
 // warn records one warning of the running export.
-func (l *liveJob) warn(msg string) {
+func (l *liveJob) warn(w export.Warning) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.warnings == nil {
 		l.warnings = &api.ExportWarnings{}
 	}
-	l.warnings.Add(msg)
+	l.warnings.Add(w.Kind, w.Message)
 }
 
 // overlay puts the render's progress on rec, the job as the store holds
@@ -91,6 +92,7 @@ func (l *liveJob) overlay(rec *jobstore.ExportJob) {
 	if l.warnings != nil {
 		w := *l.warnings
 		w.Messages = append([]string(nil), w.Messages...) // the export may still add
+		w.ByKind = maps.Clone(w.ByKind)
 		rec.Warnings = &w
 	}
 }

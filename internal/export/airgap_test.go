@@ -20,7 +20,7 @@ func TestExport_everyKindCarriesACSP(t *testing.T) {
 	})
 	for _, kind := range []Kind{KindAirGapped, KindCloud, KindClientHosted} {
 		var warnings []string
-		dir, _ := exportTo(t, Request{Source: src, Kind: kind, Warn: func(m string) { warnings = append(warnings, m) }})
+		dir, _ := exportTo(t, Request{Source: src, Kind: kind, Warn: func(wrn Warning) { m := wrn.Message; warnings = append(warnings, m) }})
 		for _, page := range []string{"index.html", "api-reference/a.html", "404.html"} {
 			got := readOut(t, dir, page)
 			if !strings.Contains(got, `<meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;;`) {

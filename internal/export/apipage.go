@@ -33,7 +33,7 @@ func (j *pipeline) playgroundConnectOrigins(ctx context.Context) []string {
 				seen[o] = true
 			} else if strings.Contains(s, "*") && !warned {
 				seen[s] = false // warned once; false keeps it out of the list
-				j.warn("%s: the server %q names a wildcard host; the playground may not send to it (the page's policy lists exact hosts)", p.File, s)
+				j.warnings.add(WarnAPI, "%s: the server %q names a wildcard host; the playground may not send to it (the page's policy lists exact hosts)", p.File, s)
 			}
 		}
 	}

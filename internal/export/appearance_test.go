@@ -31,7 +31,7 @@ func TestExport_appearance(t *testing.T) {
 				"index.mdx": "---\ntitle: Home\n---\n\nBody.\n",
 			})
 			var warnings []string
-			dir, _ := exportTo(t, Request{Source: src, Warn: func(m string) { warnings = append(warnings, m) }})
+			dir, _ := exportTo(t, Request{Source: src, Warn: func(wrn Warning) { m := wrn.Message; warnings = append(warnings, m) }})
 			for _, page := range []string{"index.html", "404.html"} {
 				html := readOut(t, dir, page)
 				if !strings.Contains(html, c.html) {
@@ -64,7 +64,7 @@ func TestStylesheet_readableThemeColors(t *testing.T) {
 		"index.mdx": "---\ntitle: Home\n---\n\nBody.\n",
 	})
 	var warnings []string
-	dir, _ := exportTo(t, Request{Source: src, Warn: func(m string) { warnings = append(warnings, m) }})
+	dir, _ := exportTo(t, Request{Source: src, Warn: func(wrn Warning) { m := wrn.Message; warnings = append(warnings, m) }})
 	lines := strings.SplitN(readOut(t, dir, "_static/style.css"), "\n", 3)
 	if want := strings.TrimSuffix(theme.ColorsCSS(&docsjson.Config{Colors: docsjson.Colors{Primary: "#FFE600"}}, func(string, ...any) {}), "\n"); lines[1] != want {
 		t.Errorf("derived colours line = %s\nwant %s", lines[1], want)

@@ -20,7 +20,7 @@ func basePathSite() Request {
 func TestExport_basePath(t *testing.T) {
 	var warnings []string
 	req := basePathSite()
-	req.Warn = func(m string) { warnings = append(warnings, m) }
+	req.Warn = func(wrn Warning) { m := wrn.Message; warnings = append(warnings, m) }
 	dir, _ := exportTo(t, req)
 
 	index := readOut(t, dir, "index.html")
@@ -102,7 +102,7 @@ func TestExport_basePathWithout(t *testing.T) {
 	var warnings []string
 	req := basePathSite()
 	req.BasePath = ""
-	req.Warn = func(m string) { warnings = append(warnings, m) }
+	req.Warn = func(wrn Warning) { m := wrn.Message; warnings = append(warnings, m) }
 	dir, _ := exportTo(t, req)
 	index := readOut(t, dir, "index.html")
 	if !strings.Contains(index, `href="guides/start.html">the same page without the prefix</a>`) {

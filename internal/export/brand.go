@@ -16,22 +16,22 @@ func (j *pipeline) brandURL(field, ref string) (markup.URL, bool) {
 	case "":
 	case "http", "https":
 		if j.kind == KindAirGapped {
-			j.warn("docs.json: the %s %q is remote; left out, as air-gapped pages load nothing from outside the bundle", field, ref)
+			j.warnings.add(WarnConfig, "docs.json: the %s %q is remote; left out, as air-gapped pages load nothing from outside the bundle", field, ref)
 			return markup.URL{}, false
 		}
 		u, err := markup.Parse(ref)
 		if err != nil {
-			j.warn("docs.json: the %s %q: %v; left out", field, ref, err)
+			j.warnings.add(WarnConfig, "docs.json: the %s %q: %v; left out", field, ref, err)
 			return markup.URL{}, false
 		}
 		return u, true
 	default:
-		j.warn("docs.json: the %s %q is neither a file of the source nor an http or https URL; left out", field, ref)
+		j.warnings.add(WarnConfig, "docs.json: the %s %q is neither a file of the source nor an http or https URL; left out", field, ref)
 		return markup.URL{}, false
 	}
 	t, ok := j.link.target("index", ref)
 	if !ok || hasScheme(t.String()) {
-		j.warn("docs.json: the %s %q is not a file of the source; left out", field, ref)
+		j.warnings.add(WarnConfig, "docs.json: the %s %q is not a file of the source; left out", field, ref)
 		return markup.URL{}, false
 	}
 	return t, true

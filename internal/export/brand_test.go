@@ -23,7 +23,7 @@ func TestExport_remoteLogoAndFavicon(t *testing.T) {
 	for _, kind := range []Kind{KindCloud, KindClientHosted, KindAirGapped} {
 		t.Run(string(kind), func(t *testing.T) {
 			var warnings []string
-			dir, _ := exportTo(t, Request{Source: src, Kind: kind, Warn: func(m string) { warnings = append(warnings, m) }})
+			dir, _ := exportTo(t, Request{Source: src, Kind: kind, Warn: func(wrn Warning) { m := wrn.Message; warnings = append(warnings, m) }})
 			for _, page := range []string{"index.html", "guide/start.html", "404.html"} {
 				html := readOut(t, dir, page)
 				for _, want := range kept {

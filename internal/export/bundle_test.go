@@ -216,7 +216,7 @@ func TestExport_kindGatesFeatures(t *testing.T) {
 
 func TestExport_airGappedReplacesRemoteContent(t *testing.T) {
 	var warns []string
-	dir, _ := exportTo(t, Request{Source: os.DirFS("testdata/airgap"), Kind: KindAirGapped, Warn: func(m string) { warns = append(warns, m) }})
+	dir, _ := exportTo(t, Request{Source: os.DirFS("testdata/airgap"), Kind: KindAirGapped, Warn: func(wrn Warning) { m := wrn.Message; warns = append(warns, m) }})
 	if refs := outboundRefs(t, dir); len(refs) > 0 {
 		t.Errorf("air-gapped bundle reaches out:\n%s", strings.Join(refs, "\n"))
 	}

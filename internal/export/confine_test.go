@@ -73,7 +73,8 @@ func TestExport_confinedToSource(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var mu sync.Mutex
 			var warns []string
-			dir, m := exportTo(t, Request{Source: fsys, Kind: KindAirGapped, Warn: func(s string) {
+			dir, m := exportTo(t, Request{Source: fsys, Kind: KindAirGapped, Warn: func(wrn Warning) {
+				s := wrn.Message
 				mu.Lock()
 				warns = append(warns, s)
 				mu.Unlock()

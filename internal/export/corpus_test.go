@@ -132,7 +132,7 @@ func TestCorpus_customComponentsRenderOrWarn(t *testing.T) {
 			var warns []string
 			m, err := New(Options{Limits: Limits{ComponentTime: 300 * time.Millisecond}}).Export(context.Background(),
 				Request{Source: src, Kind: KindCloud, Domain: "docs.example.com",
-					Warn: func(w string) { mu.Lock(); warns = append(warns, w); mu.Unlock() }}, dir, nil)
+					Warn: func(wrn Warning) { w := wrn.Message; mu.Lock(); warns = append(warns, w); mu.Unlock() }}, dir, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -31,7 +31,7 @@ func exportComponents(t *testing.T, kind Kind) (string, []string) {
 	var warns []string
 	_, err := New(Options{Limits: Limits{ComponentTime: 300 * time.Millisecond}}).Export(context.Background(),
 		Request{Source: os.DirFS(componentsSource()), Kind: kind, Domain: "docs.example.com",
-			Warn: func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }}, dir, nil)
+			Warn: func(wrn Warning) { m := wrn.Message; mu.Lock(); warns = append(warns, m); mu.Unlock() }}, dir, nil)
 	if err != nil {
 		t.Fatalf("export: %v", err)
 	}
@@ -270,7 +270,7 @@ func TestExpressions_builtinAttributes(t *testing.T) {
 	})
 	var mu sync.Mutex
 	var warns []string
-	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(s string) { mu.Lock(); warns = append(warns, s); mu.Unlock() }})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(wrn Warning) { s := wrn.Message; mu.Lock(); warns = append(warns, s); mu.Unlock() }})
 	got := prose(t, readOut(t, dir, "index.html"))
 	for _, want := range []string{`href="guides/intro.html"`, `Start intro`, `<strong>intro</strong>`, `Plain`, `Shown anyway`} {
 		if !strings.Contains(got, want) {

@@ -35,7 +35,7 @@ func (j *pipeline) customCSS() []string {
 	})
 	sort.Strings(out)
 	if len(out) > maxCustomCSS {
-		j.warn("the source has %d .css files; the first %d (by path) are linked on every page, the rest are left out: %s",
+		j.warnings.add(WarnLimit, "the source has %d .css files; the first %d (by path) are linked on every page, the rest are left out: %s",
 			len(out), maxCustomCSS, listSome(out[maxCustomCSS:]))
 		out = out[:maxCustomCSS]
 	}

@@ -87,7 +87,7 @@ func checkGolden(t *testing.T, name, got string) {
 // the endpoint pages with their reference.
 func TestExport_docsRepo(t *testing.T) {
 	var warns []string
-	dir, m := exportTo(t, Request{Source: docsRepo(), Kind: KindAirGapped, Warn: func(s string) { warns = append(warns, s) }})
+	dir, m := exportTo(t, Request{Source: docsRepo(), Kind: KindAirGapped, Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	if m.PageCount != 23 {
 		t.Errorf("pageCount = %d, want the 23 pages of the fixture", m.PageCount)
 	}

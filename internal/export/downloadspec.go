@@ -40,7 +40,7 @@ func (j *pipeline) planSpecDownload(named []*openapi.Spec) {
 	files = slices.Compact(files)
 	switch len(files) {
 	case 0:
-		j.warn("docs.json: contextual option \"download-spec\": the site has no OpenAPI spec file in its source; no download offered")
+		j.warnings.add(WarnConfig, "docs.json: contextual option \"download-spec\": the site has no OpenAPI spec file in its source; no download offered")
 	case 1:
 		j.link.mu.Lock()
 		j.link.assets[files[0]] = true

@@ -42,7 +42,7 @@ func withContextual(t *testing.T, src fstest.MapFS, options string) fstest.MapFS
 func TestExport_downloadSpec(t *testing.T) {
 	var warns []string
 	src := withContextual(t, apiSite(), `["copy", "download-spec", {"title": "Ask the forum", "href": "https://forum.example.com"}]`)
-	dir, m := exportTo(t, Request{Source: src, Warn: func(s string) { warns = append(warns, s) }})
+	dir, m := exportTo(t, Request{Source: src, Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	if page := readOut(t, dir, "guides/mdx-endpoint.html"); !strings.Contains(page, `<a class="download-spec" href="../api-specs.zip" download>Download API spec</a>`) {
 		t.Errorf("a page lacks the download link:\n%s", page)
 	}

@@ -146,11 +146,10 @@ func (e *Engine) ExportTo(ctx context.Context, req Request, out Output, progress
 	src = source.WithIgnore(src)
 	j := &pipeline{e: e, req: req, src: src, kind: kind, domain: domain, base: base, features: feats, out: &bundleOut{to: out}, progress: progress}
 	j.warnings.sink, j.warnings.log = req.Warn, e.log
-	j.warn = j.warnings.add
 	j.budget.Limits = e.limits
 	j.hl = mdx.NewHighlightBudget(e.limits.HighlightTime)
-	j.gap = &offliner{base: base, warn: j.warn, budget: &j.budget, out: j.out}
-	j.read = &reader{src: src, limits: e.limits, budget: &j.budget, workers: e.workers, warn: j.warn}
+	j.gap = &offliner{base: base, warn: j.warnings.as(WarnRemote), budget: &j.budget, out: j.out}
+	j.read = &reader{src: src, limits: e.limits, budget: &j.budget, workers: e.workers, warn: j.warnings.as(WarnConfig)}
 	j.comps = mdx.NewComponents(j.read.loadSnippet, e.limits.ComponentTime, e.evaluators)
 	defer j.comps.Close()
 	start := time.Now()
@@ -169,7 +168,7 @@ func (e *Engine) ExportTo(ctx context.Context, req Request, out Output, progress
 		return nil, err
 	}
 	if n := j.hl.Plain(); n > 0 {
-		j.warn("%d code blocks are shown without syntax highlighting: highlighting this export took longer than its limit of %s (limits.highlightTime)",
+		j.warnings.add(WarnLimit, "%d code blocks are shown without syntax highlighting: highlighting this export took longer than its limit of %s (limits.highlightTime)",
 			n, e.limits.HighlightTime)
 	}
 	rendered := time.Now()
@@ -189,9 +188,9 @@ func (j *pipeline) plan(ctx context.Context) error {
 		return err
 	}
 	j.cfg = cfg
-	j.api = apipages.NewPages(&cfg.API.Settings, j.features["playground"], j.kind == KindAirGapped, j.warn)
+	j.api = apipages.NewPages(&cfg.API.Settings, j.features["playground"], j.kind == KindAirGapped, j.warnings.as(WarnAPI))
 	j.api.Highlight = j.hl
-	all, err := site.ListPages(j.src, j.e.limits.MaxFiles, j.warn)
+	all, err := site.ListPages(j.src, j.e.limits.MaxFiles, j.warnings.as(WarnContent))
 	if err != nil {
 		return err
 	}
@@ -203,11 +202,11 @@ func (j *pipeline) plan(ctx context.Context) error {
 		j.tree.ListAll(sortedKeys(all))
 	}
 	if len(j.tree.BadIcons) > 0 {
-		j.warn("docs.json: %d navigation entries have an icon or tag of no documented form (an icon is a name or {\"name\", \"style\"}, a tag a text); shown without it: %s",
+		j.warnings.add(WarnNavigation, "docs.json: %d navigation entries have an icon or tag of no documented form (an icon is a name or {\"name\", \"style\"}, a tag a text); shown without it: %s",
 			len(j.tree.BadIcons), listSome(j.tree.BadIcons))
 	}
 	if len(j.tree.Missing) > 0 {
-		j.warn("docs.json: %d navigation entries name missing files and are skipped: %s", len(j.tree.Missing), strings.Join(j.tree.Missing, ", "))
+		j.warnings.add(WarnNavigation, "docs.json: %d navigation entries name missing files and are skipped: %s", len(j.tree.Missing), strings.Join(j.tree.Missing, ", "))
 	}
 	keys, err := j.selectPages(all, gen)
 	if err != nil {
@@ -229,16 +228,16 @@ func (j *pipeline) plan(ctx context.Context) error {
 	j.link = newLinker(j.src, j.domain, j.byKey, all)
 	j.link.base = j.base
 	j.link.redirects = redirectSources(j.cfg.Redirects, j.base)
-	j.link.patterns = redirectPatterns(j.cfg.Redirects, j.base, j.warn)
-	j.link.warn = j.warn
-	j.untrusted = &untrusted{md: j.e.md, link: j.link, warn: j.warn, mdFor: func(key string) goldmark.Markdown {
+	j.link.patterns = redirectPatterns(j.cfg.Redirects, j.base, j.warnings.as(WarnRedirect))
+	j.link.warn = j.warnings.as(WarnLink)
+	j.untrusted = &untrusted{md: j.e.md, link: j.link, warn: j.warnings.as(WarnRemote), mdFor: func(key string) goldmark.Markdown {
 		if p := j.byKey[key]; p != nil {
 			return j.e.markdownIn(j.frame.PageUI(p))
 		}
 		return j.e.md
 	}}
 	j.frame = frame.New(frame.Options{Config: j.cfg, Tree: j.tree, ByKey: j.byKey, Target: j.link.target, Features: j.features,
-		AirGapped: j.kind == KindAirGapped, Domain: j.domain, Warn: j.warn, Markdown: j.untrusted.mdHTML, Offline: j.gap.offline})
+		AirGapped: j.kind == KindAirGapped, Domain: j.domain, Warn: j.warnings.as(WarnConfig), Markdown: j.untrusted.mdHTML, Offline: j.gap.offline})
 	j.mach = machines.NewFiles(machines.Options{Config: j.cfg, Tree: j.tree, Pages: j.pages, ByKey: j.byKey, Target: j.link.target,
 		Canonical: j.link.canonical, CanonicalURL: j.link.canonicalURL, Snippet: j.read.loadSnippet, AirGapped: j.kind == KindAirGapped,
 		Source: j.src, UI: j.frame.PageUI})
@@ -345,5 +344,5 @@ func (j *pipeline) logBroken() {
 	if len(refs) > 20 {
 		refs = append(refs[:20], fmt.Sprintf("and %d more", len(j.link.broken)-20))
 	}
-	j.warn("%d references resolve to no page or file and are left as written: %s", len(j.link.broken), strings.Join(refs, "; "))
+	j.warnings.add(WarnLink, "%d references resolve to no page or file and are left as written: %s", len(j.link.broken), strings.Join(refs, "; "))
 }

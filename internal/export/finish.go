@@ -50,7 +50,7 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 			base, err := assets.ReadFile("assets/style.css")
 			// Written after every page and the 404 page (above): the
 			// drawings of the icons they show, once for the site.
-			return append(theme.Stylesheet(j.cfg, base, j.warn), j.frame.IconCSS()...), err
+			return append(theme.Stylesheet(j.cfg, base, j.warnings.as(WarnConfig)), j.frame.IconCSS()...), err
 		}},
 		{"_static/app.js", func() ([]byte, error) { return assets.ReadFile("assets/app.js") }},
 		{"_static/search.js", func() ([]byte, error) { return assets.ReadFile("assets/search.js") }},
@@ -122,7 +122,7 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 	}
 	for _, a := range sortedKeys(j.link.assets) {
 		if written[a] {
-			j.warn("%s: the file would overwrite a generated file of the bundle; left out", a)
+			j.warnings.add(WarnContent, "%s: the file would overwrite a generated file of the bundle; left out", a)
 			continue
 		}
 		if err := j.copyFile(a); err != nil {
@@ -205,7 +205,7 @@ func (j *pipeline) redirects(written map[string]bool) error {
 		src, ok := redirectKey(r.Source, j.base)
 		if !ok {
 			if !strings.ContainsAny(r.Source, ":*") {
-				j.warn("docs.json: redirect %q is not a path of the site; skipped", r.Source)
+				j.warnings.add(WarnRedirect, "docs.json: redirect %q is not a path of the site; skipped", r.Source)
 			}
 			continue
 		}
@@ -215,13 +215,13 @@ func (j *pipeline) redirects(written map[string]bool) error {
 		}
 		href, ok := j.link.target(src, r.Destination)
 		if !ok && !hasScheme(r.Destination) {
-			j.warn("docs.json: redirect %q goes to %q, which is not in the bundle; skipped", r.Source, r.Destination)
+			j.warnings.add(WarnRedirect, "docs.json: redirect %q goes to %q, which is not in the bundle; skipped", r.Source, r.Destination)
 			continue
 		}
 		if !ok {
 			u, err := markup.Parse(r.Destination)
 			if err != nil {
-				j.warn("docs.json: redirect %q: %v; skipped", r.Source, err)
+				j.warnings.add(WarnRedirect, "docs.json: redirect %q: %v; skipped", r.Source, err)
 				continue
 			}
 			href = u

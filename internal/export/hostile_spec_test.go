@@ -44,7 +44,7 @@ func fanOutSource(levels int) map[string]string {
 // by name with an ellipsis, and one warning names the operation.
 func TestExport_fanOutSpecIsBounded(t *testing.T) {
 	var warnings []string
-	dir, _ := exportTo(t, Request{Source: mapFS(fanOutSource(40)), Kind: KindCloud, Warn: func(m string) { warnings = append(warnings, m) }})
+	dir, _ := exportTo(t, Request{Source: mapFS(fanOutSource(40)), Kind: KindCloud, Warn: func(wrn Warning) { m := wrn.Message; warnings = append(warnings, m) }})
 	page := readOut(t, dir, "api-reference/fan-out.html")
 	if !strings.Contains(page, `<span class="field-type">L0 …</span>`) {
 		t.Error("the endpoint page shows no schema cut short by name")
@@ -129,7 +129,7 @@ func TestExport_amplifyingSpecIsBoundedPerPage(t *testing.T) {
 	var warnings []string
 	dir, _ := exportTo(t, Request{Source: mapFS(map[string]string{
 		"docs.json": `{"navigation": {"tabs": [{"tab": "API", "openapi": "amp.json"}]}}`, "amp.json": amplifyingSpec(ops)}),
-		Kind: KindCloud, Warn: func(m string) { warnings = append(warnings, m) }})
+		Kind: KindCloud, Warn: func(wrn Warning) { m := wrn.Message; warnings = append(warnings, m) }})
 	const bound = 2*openapi.PageBytes + 64<<10
 	for i := range ops {
 		page := readOut(t, dir, fmt.Sprintf("api-reference/op-%d.html", i))

@@ -225,7 +225,7 @@ func TestExport_specImagesOnlyFromTheBundle(t *testing.T) {
 			"responses": {"200": {"description": "ok"}}}}}}`,
 	})
 	var warnings []string
-	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(m string) { warnings = append(warnings, m) }})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(wrn Warning) { m := wrn.Message; warnings = append(warnings, m) }})
 	page := readOut(t, dir, "api-reference/a.html")
 	if strings.Contains(page, "tracker.test") {
 		t.Error("a spec description's remote image is kept")

@@ -45,7 +45,7 @@ func iconsFixture(t *testing.T) fstest.MapFS {
 // its style and library, and paths and URLs drawn as images.
 func TestExport_iconsByName(t *testing.T) {
 	var warns []string
-	dir, _ := exportTo(t, Request{Source: iconsFixture(t), Kind: KindCloud, Warn: func(s string) { warns = append(warns, s) }})
+	dir, _ := exportTo(t, Request{Source: iconsFixture(t), Kind: KindCloud, Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	index := readOut(t, dir, "index.html")
 	wantAll(t, "index.html", index,
 		`<span class="card-icon">`+faIcon("rocket")+`</span>`,
@@ -212,7 +212,7 @@ func TestExport_iconsLibrary(t *testing.T) {
 		}
 	}
 	var warns []string
-	dir, _ := exportTo(t, Request{Source: src("lucide"), Warn: func(s string) { warns = append(warns, s) }})
+	dir, _ := exportTo(t, Request{Source: src("lucide"), Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	index := readOut(t, dir, "index.html")
 	wantAll(t, "lucide", index, `<p class="nav-group-title">`+drawn(icons.Lucide, "house", "")+`G</p>`,
 		`<span class="card-icon">`+drawn(icons.Lucide, "zap", "")+`</span>`)
@@ -220,7 +220,7 @@ func TestExport_iconsLibrary(t *testing.T) {
 		t.Errorf("a Font Awesome name under lucide should warn:\n%s", all)
 	}
 	warns = nil
-	dir, _ = exportTo(t, Request{Source: src("heroicons"), Warn: func(s string) { warns = append(warns, s) }})
+	dir, _ = exportTo(t, Request{Source: src("heroicons"), Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	if all := strings.Join(warns, "\n"); !strings.Contains(all, `docs.json: icons.library "heroicons" is none of fontawesome, lucide, tabler; Font Awesome is used`) {
 		t.Errorf("unknown library not warned:\n%s", all)
 	}
@@ -233,7 +233,7 @@ func TestExport_iconsLibrary(t *testing.T) {
 // content, and keeps the icons drawn by name and from files.
 func TestExport_iconsAirGapped(t *testing.T) {
 	var warns []string
-	dir, _ := exportTo(t, Request{Source: iconsFixture(t), Kind: KindAirGapped, Warn: func(s string) { warns = append(warns, s) }})
+	dir, _ := exportTo(t, Request{Source: iconsFixture(t), Kind: KindAirGapped, Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	index := readOut(t, dir, "index.html")
 	if strings.Contains(index, "example.com/icon.png") || !strings.Contains(index, `<span class="card-icon"></span><p class="card-title">Remote</p>`) {
 		t.Error("a remote icon image is left in an air-gapped page")

@@ -104,7 +104,7 @@ func TestCorpus_noSilentLeftovers(t *testing.T) {
 			var warns []string
 			m, err := New(Options{Limits: Limits{ComponentTime: 2 * time.Second}}).Export(context.Background(),
 				Request{Source: sources[name], Kind: KindCloud, Domain: "docs.example.com",
-					Warn: func(w string) { mu.Lock(); warns = append(warns, w); mu.Unlock() }}, dir, nil)
+					Warn: func(wrn Warning) { w := wrn.Message; mu.Lock(); warns = append(warns, w); mu.Unlock() }}, dir, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -83,7 +83,7 @@ func TestExport_highlightBudget(t *testing.T) {
 	var warns []string
 	dir := t.TempDir()
 	_, err := e.Export(context.Background(), Request{Source: m, Domain: "docs.example.com",
-		Warn: func(msg string) { warns = append(warns, msg) }}, dir, nil)
+		Warn: func(wrn Warning) { msg := wrn.Message; warns = append(warns, msg) }}, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -157,7 +157,7 @@ func TestMachines_seo(t *testing.T) {
 		}
 	}
 	var warns []string
-	dir, _ := exportTo(t, Request{Source: mapFS(files("navigable")), Kind: KindCloud, Warn: func(m string) { warns = append(warns, m) }})
+	dir, _ := exportTo(t, Request{Source: mapFS(files("navigable")), Kind: KindCloud, Warn: func(wrn Warning) { m := wrn.Message; warns = append(warns, m) }})
 	a := readOut(t, dir, "a.html")
 	if !strings.Contains(a, `<meta name="google-site-verification" content="abc">`) || !strings.Contains(a, `<meta property="og:site_name" content="Page A">`) ||
 		strings.Contains(a, `content="Site"`) || strings.Contains(a, `name="robots"`) {
@@ -189,7 +189,7 @@ func TestMachines_seo(t *testing.T) {
 		t.Errorf(`with seo.indexing "all" llms.txt lacks the page outside the navigation: %s`, llms)
 	}
 	warns = nil
-	exportTo(t, Request{Source: mapFS(files("everything")), Kind: KindCloud, Warn: func(m string) { warns = append(warns, m) }})
+	exportTo(t, Request{Source: mapFS(files("everything")), Kind: KindCloud, Warn: func(wrn Warning) { m := wrn.Message; warns = append(warns, m) }})
 	if !strings.Contains(strings.Join(warns, "\n"), `seo.indexing is "everything"; want "navigable" or "all"`) {
 		t.Errorf("no warning names seo.indexing: %q", warns)
 	}

@@ -73,7 +73,7 @@ func TestPageMode_frame(t *testing.T) {
 	var warns []string
 	dir := t.TempDir()
 	_, err := New(Options{}).Export(context.Background(), Request{Source: src, Domain: "d.example",
-		Warn: func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }}, dir, nil)
+		Warn: func(wrn Warning) { m := wrn.Message; mu.Lock(); warns = append(warns, m); mu.Unlock() }}, dir, nil)
 	if err != nil {
 		t.Fatalf("export: %v", err)
 	}

@@ -27,7 +27,7 @@ func TestExport_moreComponents(t *testing.T) {
 		"a.png":     "png",
 	})
 	var warnings []string
-	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(m string) { warnings = append(warnings, m) }})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(wrn Warning) { m := wrn.Message; warnings = append(warnings, m) }})
 	for _, w := range warnings {
 		if strings.Contains(w, "neither a component") || strings.Contains(w, "could not") {
 			t.Errorf("warning: %s", w)

@@ -95,7 +95,7 @@ func TestNavigation_unsupportedKeysWarn(t *testing.T) {
 		"a.mdx": mdxPage("A"),
 	}
 	var warns []string
-	exportTo(t, Request{Source: src, Warn: func(s string) { warns = append(warns, s) }})
+	exportTo(t, Request{Source: src, Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	want := []string{
 		`docs.json: the navigation setting "sdk" at navigation.tabs[1] and 1 more places is ignored: SDK reference pages are not generated`,
 		`docs.json: the navigation setting "asyncapi" at navigation.tabs[2] is ignored: AsyncAPI channel pages are not generated`,
@@ -186,7 +186,7 @@ func TestNavigation_languageNavbarAndFooter(t *testing.T) {
 		"es/overview.mdx":   mdxPage("Resumen"),
 	}
 	var warns []string
-	dir, _ := exportTo(t, Request{Source: src, Warn: func(s string) { warns = append(warns, s) }})
+	dir, _ := exportTo(t, Request{Source: src, Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	wantAll(t, "en/overview.html", readOut(t, dir, "en/overview.html"),
 		`<nav class="navbar-links" aria-label="Links"><a href="../en/overview.html">Docs</a><a href="../en/quickstart.html">Get Started</a></nav>`,
 		`<li><a href="../en/overview.html" aria-current="page">Overview</a></li>`, // the sidebar link, not the top bar's
@@ -208,7 +208,7 @@ func TestNavigation_languageNavbarAndFooter(t *testing.T) {
 	}
 	// Air-gapped: remote content of a banner is replaced, as in a page.
 	warns = nil
-	dir, _ = exportTo(t, Request{Source: src, Kind: KindAirGapped, Warn: func(s string) { warns = append(warns, s) }})
+	dir, _ = exportTo(t, Request{Source: src, Kind: KindAirGapped, Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	if es := readOut(t, dir, "es/overview.html"); strings.Contains(es, `src="https://cdn.test`) {
 		t.Error("an air-gapped banner loads remote content")
 	}
@@ -234,7 +234,7 @@ func TestNavigation_eyebrows(t *testing.T) {
 		}
 	}
 	var warns []string
-	dir, _ := exportTo(t, Request{Source: src("breadcrumbs"), Warn: func(s string) { warns = append(warns, s) }})
+	dir, _ := exportTo(t, Request{Source: src("breadcrumbs"), Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	wantAll(t, "b.html", readOut(t, dir, "b.html"),
 		`<header class="page-head"><nav class="eyebrow breadcrumbs" aria-label="Breadcrumb"><ol><li>Guides</li><li>Start</li><li>Deep</li></ol></nav><h1>B</h1>`)
 	if !strings.Contains(strings.Join(warns, "\n"), `"styling.codeblocks" is not supported`) {
@@ -263,7 +263,7 @@ func TestNavigation_iconForms(t *testing.T) {
 		"b.mdx":     mdxBody("B"),
 	})
 	var warnings []string
-	_, m := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(s string) { warnings = append(warnings, s) }})
+	_, m := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(wrn Warning) { s := wrn.Message; warnings = append(warnings, s) }})
 	n := 0
 	for _, f := range m.Files {
 		if f.Path == "a.html" || f.Path == "b.html" || f.Path == "index.html" {
@@ -303,7 +303,7 @@ func TestLinks_followRedirects(t *testing.T) {
 		"guides/new.mdx": "---\ntitle: New\n---\n\n## Setup\n\n[back](../old)\n",
 	})
 	var warnings []string
-	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(s string) { warnings = append(warnings, s) }})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(wrn Warning) { s := wrn.Message; warnings = append(warnings, s) }})
 	index := readOut(t, dir, "index.html")
 	for _, want := range []string{`href="guides/new.html">a</a>`, `href="guides/new.html#setup">b</a>`, `href="https://example.com/moved">c</a>`, `href="/loop1">d</a>`} {
 		if !strings.Contains(index, want) {
@@ -339,7 +339,7 @@ func TestLinks_wildcardRedirects(t *testing.T) {
 		"new/article-123.mdx":      "---\ntitle: Article\n---\n\n123\n",
 	})
 	var warnings []string
-	dir, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped, Warn: func(s string) { warnings = append(warnings, s) }})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped, Warn: func(wrn Warning) { s := wrn.Message; warnings = append(warnings, s) }})
 	index := readOut(t, dir, "index.html")
 	for _, want := range []string{`href="v2/intro.html">a</a>`, `href="v2/guide/setup.html#step">b</a>`,
 		`href="collections/overview.html">c</a>`, `href="new/article-123.html">d</a>`} {

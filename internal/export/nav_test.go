@@ -94,7 +94,7 @@ func TestExport_pagesDifferingByCaseOrNormalization(t *testing.T) {
 	})
 	for range 3 {
 		var warnings []string
-		_, m := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(s string) { warnings = append(warnings, s) }})
+		_, m := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(wrn Warning) { s := wrn.Message; warnings = append(warnings, s) }})
 		var html []string
 		for _, f := range m.Files {
 			if strings.HasSuffix(f.Path, ".html") && f.Path != "404.html" {
@@ -137,7 +137,7 @@ func TestNavigation_drilldown(t *testing.T) {
 		}
 	}
 	var warns []string
-	dir, _ := exportTo(t, Request{Source: src(`"interaction": {"drilldown": true, "tooltips": 1}, `), Warn: func(m string) { warns = append(warns, m) }})
+	dir, _ := exportTo(t, Request{Source: src(`"interaction": {"drilldown": true, "tooltips": 1}, `), Warn: func(wrn Warning) { m := wrn.Message; warns = append(warns, m) }})
 	intro := readOut(t, dir, "intro.html")
 	for _, want := range []string{
 		`<summary><a class="nav-drill" href="boats/sails.html">Boats</a></summary>`,

@@ -24,7 +24,7 @@ func TestOpenAPI_badSpecsWarnAndExport(t *testing.T) {
 		"other.json": {Data: []byte(`{"openapi": "3.1.0", "paths": {"/x": {"$ref": "#/paths/~1x"}}}`)},
 	}
 	var warnings []string // Request.Warn is never called concurrently
-	dir, _ := exportLogged(t, Request{Source: src, Warn: func(m string) { warnings = append(warnings, m) }})
+	dir, _ := exportLogged(t, Request{Source: src, Warn: func(wrn Warning) { m := wrn.Message; warnings = append(warnings, m) }})
 	all := strings.Join(warnings, "\n")
 	for _, want := range []string{"bad.yaml: not valid JSON or YAML", "missing.json", "entry: GET /nope",
 		`ok.json has no such operation`} {

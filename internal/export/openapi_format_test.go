@@ -42,7 +42,7 @@ func TestOpenAPI_formatDescriptionDetails(t *testing.T) {
 		"a.json": {Data: []byte(formatSpec)},
 	}
 	var warns []string
-	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(s string) { warns = append(warns, s) }})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	// A hosted spec is not fetched: one clear warning with its address.
 	if w := strings.Join(warns, "\n"); !strings.Contains(w, "https://example.com/remote.json: remote specs are not fetched") {
 		t.Errorf("warnings = %q, want the remote spec named", warns)
@@ -131,7 +131,7 @@ func TestOpenAPI_apiSettingsAndInheritance(t *testing.T) {
 	src["z.json"] = &fstest.MapFile{Data: []byte(strings.Replace(string(src["z.json"].Data), `"paths": {`,
 		`"paths": {"/y": {"get": {"summary": "Y from z", "responses": {"200": {"description": "ok"}}}}, `, 1))}
 	var warns []string
-	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(s string) { warns = append(warns, s) }})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	a := readOut(t, dir, "a.html")
 	wantAll(t, "a.html", a, `https://a.test/x`, `data-title="Go SDK"`, `<details class="expandable" open><summary>Show child attributes</summary>`)
 	if strings.Contains(a, `class="playground"`) || strings.Contains(a, `data-title="cURL"`) {
@@ -192,7 +192,7 @@ func TestMDXPages_authentication(t *testing.T) {
 		"cobo.mdx":   mdxPage("Cobo", `api: "GET /e"`, "authMethod: cobo"),
 	}
 	var warns []string
-	dir, _ := exportTo(t, Request{Source: src, Warn: func(s string) { warns = append(warns, s) }})
+	dir, _ := exportTo(t, Request{Source: src, Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	wantAll(t, "key.html", readOut(t, dir, "key.html"), `<code class="field-name">X-Key</code><span class="field-in">header</span>`)
 	wantAll(t, "bearer.html", pageText(readOut(t, dir, "bearer.html")), `Bearer authentication header of the form Bearer <token>.`)
 	wantAll(t, "basic.html", pageText(readOut(t, dir, "basic.html")), `Basic authentication header`)

@@ -37,7 +37,7 @@ func TestOpenAPI_xDefaultPrefill(t *testing.T) {
 			map[bool]string{true: "true", false: "false"}[prefill] + `}}}`
 		var warns []string
 		dir, _ := exportTo(t, Request{Source: fstest.MapFS{"docs.json": {Data: []byte(docs)}, "p.json": {Data: []byte(prefillSpec)}},
-			Kind: KindCloud, Warn: func(s string) { warns = append(warns, s) }})
+			Kind: KindCloud, Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 		page := readOut(t, dir, "api-reference/add-a-pet.html")
 		cfg := playgroundOf(t, page)
 		// Without prefill the example "eu" is left out; defaults stay.

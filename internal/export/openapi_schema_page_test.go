@@ -41,7 +41,7 @@ func TestOpenAPI_schemaPages(t *testing.T) {
 		"b.mdx":     "---\nopenapi-schema: Missing\n---\nNo such schema.",
 		"c.mdx":     "---\nopenapi-schema: nothere.json A/B\n---\nNo such file.",
 	})
-	dir, _ = exportTo(t, Request{Source: src, Warn: func(s string) { warns = append(warns, s) }})
+	dir, _ = exportTo(t, Request{Source: src, Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	wantAll(t, "a.html", readOut(t, dir, "a.html"), `<code class="api-path">A/B</code>`, `<code class="field-name">x</code>`)
 	got := strings.Join(warns, "\n")
 	for _, want := range []string{"page: b.mdx; error: openapi-schema \"Missing\": no spec of the source has a schema Missing",

@@ -33,7 +33,6 @@ type pipeline struct {
 	budget   source.Budget
 	read     *reader
 	warnings warnings
-	warn     func(format string, args ...any) // warnings.add
 	kind     Kind
 	domain   string
 	base     string // the base path of the live site (Request.BasePath), or ""
@@ -141,7 +140,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		return fmt.Errorf("%s: render: %w", p.File, err)
 	}
 	// Custom components: a page that uses none returns at once.
-	rendered := j.comps.Expand(ctx, &doc, buf.html.Bytes(), func(msg string) { j.warn("%s: %s", p.File, msg) })
+	rendered := j.comps.Expand(ctx, &doc, buf.html.Bytes(), func(kind, msg string) { j.warnings.add(kind, "%s: %s", p.File, msg) })
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", p.File, err)
 	}
@@ -165,11 +164,11 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		return fmt.Errorf("%s: %w", p.File, err) // the export's time limit or a shutdown
 	}
 	if work.Cut > 0 {
-		j.warn("%s: the schemas fan out past what one page may expand (%d steps); %d shown by name with \"…\"",
+		j.warnings.add(WarnLimit, "%s: the schemas fan out past what one page may expand (%d steps); %d shown by name with \"…\"",
 			p.APIName(), openapi.PageWork, work.Cut)
 	}
 	if work.Truncated > 0 {
-		j.warn("%s: the schemas would make the page larger than it may be (%d KiB of fields and examples); %d fields and examples left out, with a note",
+		j.warnings.add(WarnLimit, "%s: the schemas would make the page larger than it may be (%d KiB of fields and examples); %d fields and examples left out, with a note",
 			p.APIName(), openapi.PageBytes>>10, work.Truncated)
 	}
 	noindex := j.mach.Noindex(p)

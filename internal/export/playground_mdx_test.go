@@ -42,7 +42,7 @@ func mdxAPISource(t *testing.T, server string) string {
 func TestGolden_mdxPlayground(t *testing.T) {
 	src := mdxAPISource(t, "https://api.acme.test")
 	var warns []string
-	dir, _ := exportTo(t, Request{Source: os.DirFS(src), Kind: KindCloud, Warn: func(s string) { warns = append(warns, s) }})
+	dir, _ := exportTo(t, Request{Source: os.DirFS(src), Kind: KindCloud, Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	page := readOut(t, dir, "update-order.html")
 	i, k := strings.Index(page, `<div class="endpoint">`), strings.Index(page, `_static/playground.js"></script>`)
 	if i < 0 || k < i {

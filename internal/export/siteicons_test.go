@@ -30,7 +30,7 @@ func TestExport_iconsTopBarAndFooter(t *testing.T) {
 		"two.mdx":         "---\ntitle: Two\n---\n\nText.\n",
 		"images/mark.svg": `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>`,
 	})
-	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(s string) { warns = append(warns, s) }})
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(wrn Warning) { s := wrn.Message; warns = append(warns, s) }})
 	for _, page := range []string{"index.html", "two.html"} {
 		html := readOut(t, dir, page)
 		wantAll(t, page, html,

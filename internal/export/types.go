@@ -40,6 +40,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/deploy"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 )
 
 // Kind is how a deployment is hosted (deploy.Kind); it decides which
@@ -81,8 +82,41 @@ type Request struct {
 	// Warn, if not nil, receives each distinct warning of the export (a
 	// setting left out, a reference to nothing, a link out of the source
 	// refused), never concurrently. Warnings do not fail an export.
-	Warn func(message string)
+	Warn func(w Warning)
 }
+
+// Warning is one thing a docs author should know about an export that
+// succeeded: what was left out or shown otherwise, and why. Message
+// names the file (and line, for a page's content) or setting at fault.
+type Warning struct {
+	Kind    string
+	Message string
+}
+
+// The kinds of warning, so that a job's warnings can be counted by what
+// they are about.
+const (
+	// WarnConfig: a docs.json setting left out or read otherwise.
+	WarnConfig = "config"
+	// WarnContent: a page's content not rendered as written (a
+	// component, an expression, a tag, a page mode).
+	WarnContent = mdx.WarnContent
+	// WarnMath: a formula KaTeX could not typeset.
+	WarnMath = mdx.WarnMath
+	// WarnLink: a reference that resolves to nothing, or leaves the source.
+	WarnLink = "link"
+	// WarnRedirect: a redirect skipped.
+	WarnRedirect = "redirect"
+	// WarnRemote: remote content an air-gapped bundle leaves out.
+	WarnRemote = "remote"
+	// WarnAPI: an OpenAPI spec or endpoint shown in part or not at all.
+	WarnAPI = "api"
+	// WarnLimit: a bound of the export reached (files, sizes, time for
+	// highlighting or components), what is past it left out or plain.
+	WarnLimit = "limit"
+	// WarnNavigation: a navigation entry skipped or shown without part.
+	WarnNavigation = "navigation"
+)
 
 // Progress is reported while an export runs. Done never exceeds Total.
 type Progress struct {

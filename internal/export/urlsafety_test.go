@@ -36,7 +36,7 @@ func TestExport_everyURLFieldRefusesJavascript(t *testing.T) {
 	for _, kind := range []Kind{KindCloud, KindClientHosted, KindAirGapped} {
 		t.Run(string(kind), func(t *testing.T) {
 			var warnings []string
-			dir, _ := exportTo(t, Request{Source: src, Kind: kind, Warn: func(m string) { warnings = append(warnings, m) }})
+			dir, _ := exportTo(t, Request{Source: src, Kind: kind, Warn: func(wrn Warning) { m := wrn.Message; warnings = append(warnings, m) }})
 			err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 				if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
 					return err

@@ -14,14 +14,20 @@ import (
 type warnings struct {
 	mu   sync.Mutex
 	seen map[string]bool
-	sink func(string)
+	sink func(Warning)
 	log  hclog.Logger
 }
 
-// warn records a user-visible warning; the message names the file or
-// setting at fault. It is safe for concurrent use, and Request.Warn is
-// never called concurrently.
-func (w *warnings) add(format string, args ...any) {
+// as returns the warning function of one kind, for a part of the export
+// whose warnings are all of it.
+func (w *warnings) as(kind string) func(format string, args ...any) {
+	return func(format string, args ...any) { w.add(kind, format, args...) }
+}
+
+// add records a user-visible warning of a kind; the message names the
+// file or setting at fault. It is safe for concurrent use, and
+// Request.Warn is never called concurrently.
+func (w *warnings) add(kind, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -32,9 +38,9 @@ func (w *warnings) add(format string, args ...any) {
 		w.seen = map[string]bool{}
 	}
 	w.seen[msg] = true
-	w.log.Warn(msg)
+	w.log.Warn(msg, "kind", kind)
 	if w.sink != nil {
-		w.sink(msg)
+		w.sink(Warning{Kind: kind, Message: msg})
 	}
 }
 
@@ -46,5 +52,5 @@ func (w *warnings) detail(msg string, kv ...any) {
 	for i := 0; i+1 < len(kv); i += 2 {
 		fmt.Fprintf(&b, "; %v: %v", kv[i], kv[i+1])
 	}
-	w.add("%s", b.String())
+	w.add(WarnAPI, "%s", b.String())
 }

@@ -26,7 +26,7 @@ func TestAddExportWarnings(t *testing.T) {
 	}
 	w := &api.ExportWarnings{}
 	for i := range api.MaxExportWarnings + 3 {
-		w.Add(fmt.Sprintf("warning number %d", i))
+		w.Add("content", fmt.Sprintf("warning number %d", i))
 	}
 	var diags diag.Diagnostics
 	addExportWarnings(&diags, api.ExportJob{JobID: "se_2", Warnings: w})

@@ -17,7 +17,7 @@ func TestPrintWarnings(t *testing.T) {
 	}
 	w := &api.ExportWarnings{}
 	for _, m := range []string{"docs.json: the setting \"seo\" is not supported", "index: \"a.png\" is a link out of the docs source"} {
-		w.Add(m)
+		w.Add("content", m)
 	}
 	w.Count = 5 // three more than kept, as a job past api.MaxExportWarnings reports
 	printWarnings(&out, "exp_1", w)

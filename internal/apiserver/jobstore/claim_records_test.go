@@ -24,7 +24,7 @@ func TestStore_claimRenewCompleteRecordsAgree(t *testing.T) {
 			rec.Paths, rec.Label = []string{"guides/intro"}, "v1"
 			// A stale attempt's warnings: a claim renders afresh and drops them.
 			rec.Warnings = &api.ExportWarnings{}
-			rec.Warnings.Add("left over")
+			rec.Warnings.Add("content", "left over")
 			if _, err := st.CreateExportJob(rec, Creation{}); err != nil {
 				t.Fatal(err)
 			}

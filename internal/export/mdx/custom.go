@@ -343,27 +343,35 @@ func (m *mdx) customTag(t *jsxTag) bool {
 	return true
 }
 
+// The kinds of the warnings Expand gives.
+const (
+	// WarnContent: a component or an expression not rendered as written.
+	WarnContent = "content"
+	// WarnMath: a formula KaTeX could not typeset.
+	WarnMath = "math"
+)
+
 // Expand replaces the markers of the page's custom components in its
 // rendered HTML with what each component renders. A component that
 // cannot be evaluated shows its body; warn receives one message per
-// failure, naming the component.
-func (c *Components) Expand(ctx context.Context, p *Page, rendered []byte, warn func(msg string)) []byte {
+// failure, naming the component, with its kind (WarnContent, WarnMath).
+func (c *Components) Expand(ctx context.Context, p *Page, rendered []byte, warn func(kind, msg string)) []byte {
 	if p.comp == nil {
 		return rendered
 	}
 	for _, name := range p.comp.unknown {
-		warn("<" + name + "> is neither a component of the platform the export knows nor one the page defines or imports; its content is shown without it")
+		warn(WarnContent, "<"+name+"> is neither a component of the platform the export knows nor one the page defines or imports; its content is shown without it")
 	}
 	if !p.HasComponents() {
 		return rendered
 	}
 	pc := p.comp
 	if pc.overflow > 0 {
-		warn(strconv.Itoa(pc.overflow) + " uses of custom components past the first " + strconv.Itoa(maxUses) + " show their content only")
+		warn(WarnContent, strconv.Itoa(pc.overflow)+" uses of custom components past the first "+strconv.Itoa(maxUses)+" show their content only")
 	}
 	ev := c.mods.NewPage(ctx, pc.scopes)
 	defer ev.Close()
-	x := expander{pc: pc, ev: ev, warn: warn, labels: p.labels, open: "<!--jsx " + pc.nonce + " ", close: "<!--/jsx " + pc.nonce + " "}
+	x := expander{pc: pc, ev: ev, warn: func(msg string) { warn(WarnContent, msg) }, warnMath: func(msg string) { warn(WarnMath, msg) }, labels: p.labels, open: "<!--jsx " + pc.nonce + " ", close: "<!--/jsx " + pc.nonce + " "}
 	return []byte(x.expand(string(rendered), 0))
 }
 
@@ -371,6 +379,7 @@ type expander struct {
 	pc          *pageComponents
 	ev          *jsx.Page
 	warn        func(string)
+	warnMath    func(string)
 	open, close string
 	labels      *Labels
 }

@@ -25,7 +25,7 @@ func renderPage(t *testing.T, src string, snippets map[string]string) (string, [
 		t.Fatal(err)
 	}
 	var warns []string
-	out := newComponents(t, load).Expand(context.Background(), &doc, buf.Bytes(), func(m string) { warns = append(warns, m) })
+	out := newComponents(t, load).Expand(context.Background(), &doc, buf.Bytes(), func(_, m string) { warns = append(warns, m) })
 	return string(out), warns
 }
 
@@ -51,7 +51,7 @@ func TestPreprocessPage_withoutComponentsStartsNothing(t *testing.T) {
 			t.Errorf("%q: has components", src)
 		}
 		html := []byte("<p>x</p>")
-		if got := newComponents(t, load).Expand(context.Background(), &doc, html, func(string) {}); &got[0] != &html[0] {
+		if got := newComponents(t, load).Expand(context.Background(), &doc, html, func(string, string) {}); &got[0] != &html[0] {
 			t.Errorf("%q: Expand copied the page", src)
 		}
 		if strings.Contains(src, "greeting") && loads != 1 || !strings.Contains(src, "greeting") && loads != 0 {
