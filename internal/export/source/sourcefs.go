@@ -36,7 +36,7 @@ func (d Dir) Open(name string) (fs.File, error) {
 		return nil, err
 	}
 	defer closeRoot(r)
-	return r.FS().Open(name)
+	return rootFS{r}.Open(name)
 }
 
 // Stat implements fs.StatFS.
@@ -56,7 +56,7 @@ func (d Dir) ReadFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer closeRoot(r)
-	return fs.ReadFile(r.FS(), name)
+	return fs.ReadFile(rootFS{r}, name)
 }
 
 // closeRoot closes a root only read from; a close error loses nothing.
@@ -74,12 +74,48 @@ func Confine(src fs.FS) (fs.FS, func(), error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("open docs source: %w", err)
 		}
-		return r.FS(), func() { _ = r.Close() }, nil
+		return rootFS{r}, func() { _ = r.Close() }, nil
 	case fs.ReadLinkFS:
 		return linkGuard{s}, func() {}, nil
 	}
 	return src, func() {}, nil
 }
+
+// rootFS reads a Dir through its os.Root, opening only regular files
+// and directories. A named pipe or a device in a source would block the
+// open (a pipe waits for a writer) or never end a read, beyond any
+// context; such a file is opened without blocking, seen for what it is
+// and refused.
+type rootFS struct{ r *os.Root }
+
+// errNotRegular is a file of the source that is neither a regular file
+// nor a directory.
+var errNotRegular = errors.New("not a regular file (a named pipe, a device or a socket); left out")
+
+func (f rootFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	file, err := f.r.OpenFile(name, os.O_RDONLY|nonBlocking, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := file.Stat()
+	if err != nil {
+		_ = file.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() && !st.IsDir() {
+		_ = file.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: errNotRegular}
+	}
+	return file, nil
+}
+
+// Stat and ReadDir never block, whatever the file: the root's own.
+func (f rootFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(f.r.FS(), name) }
+
+func (f rootFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(f.r.FS(), name) }
 
 // maxLinkHops bounds link chains, as the kernel's ELOOP does.
 const maxLinkHops = 40
