@@ -159,7 +159,7 @@ func (e *Engine) ExportTo(ctx context.Context, req Request, out Output, progress
 	// An air-gapped playground sends only to the specs' own servers; the
 	// pages' CSP admits exactly those.
 	j.frame.CSPConnect = j.playgroundConnectOrigins(ctx)
-	j.frame.CustomCSS = j.customCSS()
+	j.frame.CustomCSS, j.frame.CustomJS = j.customCSS(), j.customJS()
 	if j.features["analytics"] {
 		j.frame.CSPConnect = append(j.frame.CSPConnect, csp.WebOrigin("https://"+j.domain))
 	}

@@ -28,7 +28,7 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 	for _, f := range j.out.files {
 		written[f.Path] = true
 	}
-	for _, css := range j.frame.CustomCSS {
+	for _, css := range append(j.frame.CustomCSS, j.frame.CustomJS...) {
 		if !written[css] { // a page may have linked it already
 			if err := j.copyFile(css); err != nil {
 				return nil, err

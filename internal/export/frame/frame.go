@@ -38,6 +38,9 @@ type Frame struct {
 	// the root, linked on every page after the site's own stylesheet (as
 	// the platform includes every .css file of the content directory).
 	CustomCSS []string
+	// CustomJS are the .js files of the docs source, run on every page
+	// after it is parsed (never in an air-gapped bundle).
+	CustomJS []string
 
 	// warn reports what the docs author should know; markdown renders a
 	// docs.json text (the banner) as if written in the page key; offline

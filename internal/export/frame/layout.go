@@ -448,6 +448,11 @@ func (f *Frame) Head(b *markup.Builder, u uitext.Text, title, desc string, canon
 		b.Markup(`">`)
 	}
 	b.Markup(`<script>` + csp.ThemeScript + `</script>`)
+	for _, js := range f.CustomJS {
+		b.Markup(`<script src="`)
+		b.URL(markup.Path(prefix, js, ""))
+		b.Markup(`" defer></script>`)
+	}
 	if f.features["analytics"] {
 		b.Markup(`<script src="`)
 		b.URL(markup.Path(prefix, "_static/analytics.js", ""))
