@@ -50,7 +50,7 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 			base, err := assets.ReadFile("assets/style.css")
 			// Written after every page and the 404 page (above): the
 			// drawings of the icons they show, once for the site.
-			return append(theme.Stylesheet(j.cfg, base, j.warnings.as(WarnConfig)), j.frame.IconCSS()...), err
+			return append(append(theme.Stylesheet(j.cfg, base, j.warnings.as(WarnConfig)), j.frame.IconCSS()...), j.tailwindCSS()...), err
 		}},
 		{"_static/app.js", func() ([]byte, error) { return assets.ReadFile("assets/app.js") }},
 		{"_static/search.js", func() ([]byte, error) { return assets.ReadFile("assets/search.js") }},

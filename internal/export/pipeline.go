@@ -55,6 +55,9 @@ type pipeline struct {
 	comps *mdx.Components // the custom components of the source's pages
 	diag  diagrams        // whether a page has a Mermaid diagram (diagrams.go)
 	math  formulas        // whether a page has a typeset formula (diagrams.go)
+	// classes are the class names pages write in className
+	// (tailwindcss.go).
+	classes utilityClasses
 	// hl is the export's highlighting budget (Limits.HighlightTime).
 	hl *mdx.HighlightBudget
 
@@ -131,6 +134,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	sec := j.frame.Section(p)
 	ui := j.frame.UI(sec)
 	doc := mdx.PreprocessPageIn(string(p.Body), j.read.loadSnippet, p.File, p.BodyLine, componentLabels(ui))
+	j.classes.add(doc.Classes())
 	// The copy is written next to the page; llms-full.txt reads it back.
 	md := j.mach.PageMarkdown(ctx, p)
 	p.Body = nil // the source is no longer needed; large sites free it as they go

@@ -34,11 +34,15 @@ if [[ ! -e "$dir/.done" ]]; then
 	mv "$tmp" "$dir"
 	trap - EXIT
 fi
-# The script lives in the repo and changes more often than the packages:
-# it is copied beside node_modules (ESM resolves packages from the
+# The scripts (oracle.mjs for MDX, tailwind.mjs for Tailwind CSS) live in
+# the repo and change more often than the packages: they are copied beside
+# node_modules (ESM resolves packages from the
 # script's own folder) whenever it differs.
-if ! cmp -s "$here/oracle.mjs" "$dir/oracle.mjs"; then
-	cp "$here/oracle.mjs" "$dir/oracle.mjs.tmp"
-	mv -f "$dir/oracle.mjs.tmp" "$dir/oracle.mjs"
-fi
+for script in "$here"/*.mjs; do
+	name=$(basename "$script")
+	if ! cmp -s "$script" "$dir/$name"; then
+		cp "$script" "$dir/$name.tmp"
+		mv -f "$dir/$name.tmp" "$dir/$name"
+	fi
+done
 echo "$dir/oracle.mjs"

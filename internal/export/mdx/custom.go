@@ -232,6 +232,7 @@ type pageComponents struct {
 	scopes   []jsx.Scope // the page's module and those of inlined snippets
 	uses     []use       // by marker id
 	overflow int         // uses past maxUses
+	classes  []string    // class names written in className (flowhtml.go)
 }
 
 type use struct {

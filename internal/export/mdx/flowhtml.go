@@ -23,6 +23,9 @@ var void = map[string]bool{"area": true, "base": true, "br": true, "col": true, 
 func (m *mdx) htmlLine(t jsxTag, line string, n int) {
 	rest := strings.TrimSpace(line[n:])
 	tag := htmlTag(t, line[:n])
+	if v, ok := t.attrs["className"]; ok {
+		m.noteClasses(`"` + v + `"`)
+	}
 	switch {
 	case rawText[t.name]:
 		m.text(tag + line[n:])
@@ -126,4 +129,34 @@ func onlyElements(line string) bool {
 		}
 		i += end
 	}
+}
+
+// noteClasses records the class names of a className attribute whose
+// value starts s ("a b" or 'a b'), so the export can write the Tailwind
+// CSS the page uses.
+func (m *mdx) noteClasses(s string) {
+	if m.comp == nil || s == "" || (s[0] != '"' && s[0] != '\'') {
+		return
+	}
+	end := strings.IndexByte(s[1:], s[0])
+	if end < 0 {
+		return
+	}
+	for _, c := range strings.Fields(s[1 : 1+end]) {
+		if len(m.comp.classes) >= maxClasses {
+			return
+		}
+		m.comp.classes = append(m.comp.classes, c)
+	}
+}
+
+// maxClasses bounds the class names one page records.
+const maxClasses = 4096
+
+// Classes are the class names the page's authors wrote in className.
+func (p *Page) Classes() []string {
+	if p.comp == nil {
+		return nil
+	}
+	return p.comp.classes
 }

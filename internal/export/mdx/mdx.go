@@ -574,6 +574,7 @@ func (m *mdx) text(line string) {
 		case c == ' ' && strings.HasPrefix(line[i:], " className="):
 			b.WriteString(" class=")
 			i += len(" className=") - 1
+			m.noteClasses(line[i+1:])
 			continue
 		}
 		b.WriteByte(c)
