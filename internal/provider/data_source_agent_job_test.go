@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -118,7 +121,12 @@ func TestAccAgentJobDataSource_needsAProject(t *testing.T) {
 
 func TestAccAgentJobDataSource_waitIsBoundedByReadTimeout(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t)
+	// The job outlives any terraform run: with the project's 2 s, a
+	// loaded machine's terraform could start after the job had ended
+	// and find it completed, with nothing left to wait for.
+	env := newAccEnv(t, apiservertest.WithConfig(func(c *apiconfig.Config) {
+		c.Organizations[0].Projects[0].Agent.Duration = apiconfig.Duration(time.Hour)
+	}))
 	job, err := env.client(t).CreateAgentJob(context.Background(), env.ProjectID, "Take your time")
 	if err != nil {
 		t.Fatal(err)
