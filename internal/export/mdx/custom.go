@@ -372,15 +372,14 @@ func (c *Components) Expand(ctx context.Context, p *Page, rendered []byte, warn 
 	}
 	ev := c.mods.NewPage(ctx, pc.scopes)
 	defer ev.Close()
-	x := expander{pc: pc, ev: ev, warn: func(msg string) { warn(WarnContent, msg) }, warnMath: func(msg string) { warn(WarnMath, msg) }, labels: p.labels, open: "<!--jsx " + pc.nonce + " ", close: "<!--/jsx " + pc.nonce + " "}
+	x := expander{pc: pc, ev: ev, warn: warn, labels: p.labels, open: "<!--jsx " + pc.nonce + " ", close: "<!--/jsx " + pc.nonce + " "}
 	return []byte(x.expand(string(rendered), 0))
 }
 
 type expander struct {
 	pc          *pageComponents
 	ev          *jsx.Page
-	warn        func(string)
-	warnMath    func(string)
+	warn        func(kind, msg string)
 	open, close string
 	labels      *Labels
 }
@@ -442,18 +441,18 @@ func (x *expander) render(id int, body string) string {
 	}
 	out, err := x.ev.Render(u.scope, u.call, markup.Rendered(strings.TrimSpace(body)), u.selfClosing)
 	if err != nil && u.expr != "" {
-		x.warn(fmt.Sprintf("the expression {%s} (line %d of %s) could not be evaluated (%s); it is shown as written",
+		x.warn(WarnContent, fmt.Sprintf("the expression {%s} (line %d of %s) could not be evaluated (%s); it is shown as written",
 			clip(u.expr, 120), u.line, u.file, err))
 		return html.EscapeString("{" + u.expr + "}")
 	}
 	if err != nil && u.evaluated {
-		x.warn(fmt.Sprintf("an expression of %s (line %d of %s) could not be evaluated (%s); the component is shown without the attributes that need it",
+		x.warn(WarnContent, fmt.Sprintf("an expression of %s (line %d of %s) could not be evaluated (%s); the component is shown without the attributes that need it",
 			u.tag, u.line, u.file, err))
 		openHTML, closeHTML := components.Render(u.name, u.literal, x.labels)
 		return openHTML.String() + body + closeHTML.String()
 	}
 	if err != nil {
-		x.warn("the component <" + u.name + "> could not be rendered (" + err.Error() + "); its content is shown without it")
+		x.warn(WarnContent, "the component <"+u.name+"> could not be rendered ("+err.Error()+"); its content is shown without it")
 		openHTML, closeHTML := components.Render(u.name, nil, x.labels)
 		return openHTML.String() + body + closeHTML.String()
 	}

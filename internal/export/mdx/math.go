@@ -52,7 +52,7 @@ func (x *expander) formula(u use) string {
 	if u.display {
 		delim = "$$"
 	}
-	x.warnMath(fmt.Sprintf("the formula %s%s%s (line %d of %s) could not be typeset (%s); it is shown as typed",
+	x.warn(WarnMath, fmt.Sprintf("the formula %s%s%s (line %d of %s) could not be typeset (%s); it is shown as typed",
 		delim, clip(u.tex, 120), delim, u.line, u.file, err))
 	return html.EscapeString(delim + u.tex + delim)
 }
