@@ -43,7 +43,7 @@ func TestExport_moreComponents(t *testing.T) {
 		`<div class="prompt">`, `<button class="copy prompt-copy"`, "You are a <strong>writer</strong>.", "<li>Be brief.</li>",
 		`<p class="color-row-title">Primary</p>`, `style="--swatch:#3B82F6;--swatch-dark:#3B82F6"`,
 		`style="--swatch:#FFFFFF;--swatch-dark:#000000"`,
-		`<aside class="side-panel">`, "Pinned.",
+		`<aside class="toc toc-panel"><div class="panel-content prose">`, "Pinned.",
 		`<a class="github-repo-link" href="https://github.com/mintlify/docs">mintlify/docs</a>`,
 	} {
 		if !strings.Contains(got, want) {

@@ -134,7 +134,6 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	sec := j.frame.Section(p)
 	ui := j.frame.UI(sec)
 	doc := mdx.PreprocessPageIn(string(p.Body), j.read.loadSnippet, p.File, p.BodyLine, componentLabels(ui))
-	j.classes.add(doc.Classes())
 	// The copy is written next to the page; llms-full.txt reads it back.
 	md := j.mach.PageMarkdown(ctx, p)
 	p.Body = nil // the source is no longer needed; large sites free it as they go
@@ -148,6 +147,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", p.File, err)
 	}
+	j.classes.add(doc.Classes()) // after Expand: components' classes too
 	if doc.HasComponents() {
 		// Headings a component writes belong in the table of contents too.
 		rendered, hs = mdx.WithComponentHeadings(rendered, hs)
@@ -185,12 +185,20 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 			return fmt.Errorf("%s: search index: %w", p.File, err)
 		}
 	}
+	// A <Panel> takes the place of the contents list, as on the
+	// platform; a mode without that column shows no panel either.
+	panel, content := mdx.SplitPanel(content)
 	cols := frame.TwoColumns(p)
 	if cols {
 		content, ex = frame.WithAuthorExamples(content, ex)
+		// The platform wants a panel's page to keep its examples in it.
+		panel, ex = frame.WithAuthorExamples(panel, ex)
+		ex.Panel = panel
 	}
 	if j.kind == KindAirGapped {
 		content = j.gap.offlineBytes(p.File, prefix, content)
+		panel = j.gap.offlineBytes(p.File, prefix, panel)
+		ex.Panel = j.gap.offlineBytes(p.File, prefix, ex.Panel)
 		ex.Request, ex.Response = j.gap.offlineBytes(p.File, prefix, ex.Request), j.gap.offlineBytes(p.File, prefix, ex.Response)
 		// Spec descriptions are Markdown too: an image or embed in them
 		// must not load from outside the bundle either.
@@ -198,7 +206,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		apiRest = j.gap.offline(p.File, prefix, apiRest)
 	}
 	mode := p.Mode
-	if cols = cols && len(ex.Request)+len(ex.Response) > 0; cols {
+	if cols = cols && len(ex.Request)+len(ex.Response)+len(ex.Panel) > 0; cols {
 		mode = site.ModeWide // the examples column takes the place of the contents
 	}
 	chrome := j.frame.PageChrome(sec, prefix, mode, p)
@@ -270,7 +278,10 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	b.Markup(`</article>`)
 	j.frame.Footer(b, sec, prefix)
 	b.Markup(`</main>`)
-	if mode.TOC() {
+	switch {
+	case mode.TOC() && len(panel) > 0:
+		frame.PanelColumn(b, panel)
+	case mode.TOC():
 		frame.TOC(b, hs, ui)
 	}
 	frame.Tail(b, prefix)

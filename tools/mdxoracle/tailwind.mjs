@@ -16,7 +16,7 @@ const result = await postcss([
     corePlugins: { preflight: false },
     darkMode: ['selector', '[data-theme="dark"]'],
   }),
-]).process('@tailwind utilities;', { from: undefined })
+]).process("@tailwind base;\n@tailwind utilities;", { from: undefined })
 
 const rules = []
 result.root.walkRules((rule) => {

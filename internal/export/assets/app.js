@@ -17,17 +17,22 @@
   }
   // Without a mode from docs.json or the reader, the page follows the
   // system's, also when it changes while the page is open.
+  // The root's class "dark" follows the mode too, for sites' custom CSS.
+  function setTheme(t) {
+    doc.dataset.theme = t;
+    doc.classList.toggle("dark", t === "dark");
+  }
   var followSystem = doc.hasAttribute("data-system") || !doc.dataset.theme;
-  if (followSystem) doc.dataset.theme = prefersDark() ? "dark" : "light";
+  setTheme(followSystem ? (prefersDark() ? "dark" : "light") : doc.dataset.theme);
   var toggle = document.querySelector(".theme-toggle");
   if (toggle) toggle.addEventListener("click", function () {
     var t = doc.dataset.theme === "dark" ? "light" : "dark";
-    doc.dataset.theme = t;
+    setTheme(t);
     followSystem = false;
     try { localStorage.setItem("theme", t); } catch (e) { /* storage may be off on file:// */ }
   });
   if (followSystem && window.matchMedia) window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", function (ev) {
-    if (followSystem) doc.dataset.theme = ev.matches ? "dark" : "light";
+    if (followSystem) setTheme(ev.matches ? "dark" : "light");
   });
 
   // A parameter's link icon goes to the parameter, as any anchor does,
@@ -139,6 +144,46 @@
     }
     select(0);
   });
+
+  // Views (<View title>): all are in the HTML, one after another, for a
+  // reader without script; here one shows at a time, chosen in a
+  // dropdown at the top of the page that remembers the reader's choice,
+  // and the contents list keeps only the headings of the shown view.
+  (function () {
+    var views = document.querySelectorAll(".view-panel[data-title]");
+    var titles = [];
+    Array.prototype.forEach.call(views, function (v) {
+      if (titles.indexOf(v.getAttribute("data-title")) < 0) titles.push(v.getAttribute("data-title"));
+    });
+    if (!titles.length) return;
+    var select = document.createElement("select");
+    select.className = "view-select";
+    select.setAttribute("aria-label", t("view", "View"));
+    titles.forEach(function (title) {
+      var o = document.createElement("option");
+      o.value = o.textContent = title;
+      select.appendChild(o);
+    });
+    try {
+      var kept = localStorage.getItem("view");
+      if (titles.indexOf(kept) >= 0) select.value = kept;
+    } catch (e) { /* storage may be off on file:// */ }
+    var head = document.querySelector(".page-head");
+    if (head) head.appendChild(select); else views[0].parentNode.insertBefore(select, views[0]);
+    function show() {
+      Array.prototype.forEach.call(views, function (v) { v.hidden = v.getAttribute("data-title") !== select.value; });
+      Array.prototype.forEach.call(document.querySelectorAll(".toc li"), function (li) {
+        var a = li.querySelector("a[href^='#']");
+        var target = a && document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)));
+        li.hidden = !!(target && target.closest(".view-panel[hidden]"));
+      });
+    }
+    select.addEventListener("change", function () {
+      try { localStorage.setItem("view", select.value); } catch (e) { /* storage may be off */ }
+      show();
+    });
+    show();
+  })();
 
   Array.prototype.forEach.call(document.querySelectorAll(".copy"), function (b) {
     b.addEventListener("click", function () {

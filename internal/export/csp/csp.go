@@ -20,9 +20,12 @@ import (
 // flash: the reader's stored choice, unless docs.json's appearance.strict
 // fixes the mode (data-strict); else docs.json's default (data-theme
 // already); else the system's, marked data-system for app.js to follow.
+// The root also gets the class "dark" in dark mode, which the platform's
+// pages carry and sites' custom CSS selects on (.dark .my-callout).
 // It is our one inline script; the CSP names its hash.
 const ThemeScript = `var d=document.documentElement;try{var t=localStorage.getItem("theme");if(t&&!d.hasAttribute("data-strict"))d.dataset.theme=t}catch(e){}` +
-	`if(!d.dataset.theme&&window.matchMedia){d.dataset.system="";d.dataset.theme=matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light"}`
+	`if(!d.dataset.theme&&window.matchMedia){d.dataset.system="";d.dataset.theme=matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light"}` +
+	`d.classList.toggle("dark",d.dataset.theme==="dark")`
 
 // ScriptHash is the CSP source that allows exactly one inline script.
 func ScriptHash(script string) string {

@@ -47,6 +47,11 @@ func ExamplesColumn(b *markup.Builder, prefix markup.Prefix, ex mdx.Examples) {
 	b.Markup(`<link rel="stylesheet" href="`)
 	b.URL(markup.Path(prefix, "_static/api.css", ""))
 	b.Markup(`"><aside class="api-examples" aria-label="Examples">`)
+	if len(ex.Panel) > 0 {
+		b.Markup(`<div class="panel-content prose">`)
+		b.HTML(markup.Rendered(string(ex.Panel)))
+		b.Markup(`</div>`)
+	}
 	if len(ex.Request) > 0 {
 		b.Markup(`<div class="api-example api-example-request"><p class="api-example-title">Request</p>`)
 		b.HTML(markup.Rendered(string(ex.Request)))
@@ -58,4 +63,12 @@ func ExamplesColumn(b *markup.Builder, prefix markup.Prefix, ex mdx.Examples) {
 		b.Markup(`</div>`)
 	}
 	b.Markup(`</aside>`)
+}
+
+// PanelColumn writes the content of a page's <Panel> in the column of
+// the table of contents, which it replaces.
+func PanelColumn(b *markup.Builder, panel []byte) {
+	b.Markup(`<aside class="toc toc-panel"><div class="panel-content prose">`)
+	b.HTML(markup.Rendered(string(panel)))
+	b.Markup(`</div></aside>`)
 }

@@ -44,7 +44,12 @@ type Page struct {
 	stop     func()
 	spent    error // a bound or the context ended the page's components
 	written  int
+	classes  classNames
 }
+
+// Classes are the class names the page's components wrote in their
+// elements' className, for the site's Tailwind CSS.
+func (p *Page) Classes() []string { return p.classes }
 
 // maxOutput bounds the bytes of HTML written by all of a page's components.
 const maxOutput = 4 << 20
@@ -144,7 +149,7 @@ func (p *Page) Render(scope, i int, children markup.HTML, selfClosing bool) (mar
 	if err != nil {
 		return markup.HTML{}, err
 	}
-	r := renderer{builtin: p.m.opt.Builtin, raw: children, limit: maxOutput - p.written}
+	r := renderer{builtin: p.m.opt.Builtin, raw: children, limit: maxOutput - p.written, classes: &p.classes}
 	out, err := r.html(tree)
 	p.written += len(out.String())
 	return out, err

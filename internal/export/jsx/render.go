@@ -24,6 +24,27 @@ type renderer struct {
 	raw     markup.HTML
 	limit   int
 	b       markup.Builder
+	// classes receives the class names the component writes, for the
+	// site's Tailwind CSS; nil keeps none.
+	classes *classNames
+}
+
+// classNames are the class names a page's components wrote, at most
+// maxClassNames of them.
+type classNames []string
+
+const maxClassNames = 4096
+
+func (c *classNames) add(value string) {
+	if c == nil {
+		return
+	}
+	for _, name := range strings.Fields(value) {
+		if len(*c) >= maxClassNames {
+			return
+		}
+		*c = append(*c, name)
+	}
 }
 
 var errOutput = errors.New("the component writes more HTML than a page may hold")
@@ -292,6 +313,9 @@ func (r *renderer) attrs(props map[string]any) {
 		}
 		if lower == "srcset" && !safeSrcset(val) {
 			continue
+		}
+		if lower == "class" {
+			r.classes.add(val)
 		}
 		r.b.HTML(markup.Rendered(" " + name + `="`))
 		r.b.Text(val)

@@ -373,7 +373,14 @@ func (c *Components) Expand(ctx context.Context, p *Page, rendered []byte, warn 
 	ev := c.mods.NewPage(ctx, pc.scopes)
 	defer ev.Close()
 	x := expander{pc: pc, ev: ev, warn: warn, labels: p.labels, open: "<!--jsx " + pc.nonce + " ", close: "<!--/jsx " + pc.nonce + " "}
-	return []byte(x.expand(string(rendered), 0))
+	out := []byte(x.expand(string(rendered), 0))
+	for _, c := range ev.Classes() {
+		if len(pc.classes) >= maxClasses {
+			break
+		}
+		pc.classes = append(pc.classes, c)
+	}
+	return out
 }
 
 type expander struct {

@@ -16,6 +16,9 @@ type Examples struct {
 	// Request and Response are the blocks, each in page order, as
 	// rendered (the example wrapper, its title and its code blocks).
 	Request, Response []byte
+	// Panel is the content of the page's <Panel>, shown above the
+	// examples (SplitPanel).
+	Panel []byte
 }
 
 // SplitExamples takes the RequestExample and ResponseExample blocks out of
@@ -31,25 +34,17 @@ func SplitExamples(rendered []byte) Examples {
 		rest  bytes.Buffer
 		into  *[]byte // the block being copied, or nil
 		depth int     // open divs of that block
-		pos   int
 	)
-	z := html.NewTokenizer(bytes.NewReader(rendered))
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			break
-		}
-		raw := rendered[pos : pos+len(z.Raw())]
-		pos += len(raw)
+	rawTokens(rendered, func(z *html.Tokenizer, tt html.TokenType, raw []byte) {
+		name, hasAttr := z.TagName()
+		div := string(name) == "div"
 		if into == nil {
-			if tt == html.StartTagToken {
-				if name, hasAttr := z.TagName(); string(name) == "div" && hasAttr {
-					switch exampleKind(z) {
-					case "example-request":
-						into, depth = &ex.Request, 1
-					case "example-response":
-						into, depth = &ex.Response, 1
-					}
+			if tt == html.StartTagToken && div && hasAttr {
+				switch exampleKind(classes(z)) {
+				case "example-request":
+					into, depth = &ex.Request, 1
+				case "example-response":
+					into, depth = &ex.Response, 1
 				}
 			}
 			if into == nil {
@@ -57,38 +52,56 @@ func SplitExamples(rendered []byte) Examples {
 			} else {
 				*into = append(*into, raw...)
 			}
-			continue
+			return
 		}
 		*into = append(*into, raw...)
-		if tt != html.StartTagToken && tt != html.EndTagToken {
-			continue
-		}
-		if name, _ := z.TagName(); string(name) == "div" {
-			if tt == html.StartTagToken {
-				depth++
-			} else if depth--; depth == 0 {
+		switch {
+		case !div:
+		case tt == html.StartTagToken:
+			depth++
+		case tt == html.EndTagToken:
+			if depth--; depth == 0 {
 				into = nil
 			}
 		}
-	}
+	})
 	ex.Rest = rest.Bytes()
 	return ex
 }
 
-// exampleKind is the example class of the div start tag z is at, if it
-// is a RequestExample or ResponseExample wrapper.
-func exampleKind(z *html.Tokenizer) string {
+// rawTokens walks src's HTML tokens, calling f with each token's type and
+// its bytes as written; f reads names and attributes from z.
+func rawTokens(src []byte, f func(z *html.Tokenizer, tt html.TokenType, raw []byte)) {
+	z := html.NewTokenizer(bytes.NewReader(src))
+	for pos := 0; ; {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return
+		}
+		raw := src[pos : pos+len(z.Raw())]
+		pos += len(raw)
+		f(z, tt, raw)
+	}
+}
+
+// classes are the class names of the start tag z is at.
+func classes(z *html.Tokenizer) []string {
 	for {
 		key, val, more := z.TagAttr()
 		if string(key) == "class" {
-			f := strings.Fields(string(val))
-			if len(f) >= 2 && f[0] == "example" {
-				return f[1]
-			}
-			return ""
+			return strings.Fields(string(val))
 		}
 		if !more {
-			return ""
+			return nil
 		}
 	}
+}
+
+// exampleKind is the example class of a div's classes, if it is a
+// RequestExample or ResponseExample wrapper.
+func exampleKind(f []string) string {
+	if len(f) >= 2 && f[0] == "example" {
+		return f[1]
+	}
+	return ""
 }

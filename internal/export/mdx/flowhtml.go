@@ -153,7 +153,9 @@ func (m *mdx) noteClasses(s string) {
 // maxClasses bounds the class names one page records.
 const maxClasses = 4096
 
-// Classes are the class names the page's authors wrote in className.
+// Classes are the class names the page's authors wrote in className:
+// on elements and the platform's components in the page, and, once
+// Expand has run, on the elements its custom components render.
 func (p *Page) Classes() []string {
 	if p.comp == nil {
 		return nil

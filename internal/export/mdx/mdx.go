@@ -440,6 +440,9 @@ func (m *mdx) blockTag(t jsxTag) {
 
 // component renders the HTML around one of the platform's components.
 func (m *mdx) component(t jsxTag) (open, closing markup.HTML) {
+	if v, ok := t.attrs["className"]; ok {
+		m.noteClasses(`"` + v + `"`)
+	}
 	if m.draw != nil {
 		return m.draw(t.name, t.attrs, m.labels)
 	}

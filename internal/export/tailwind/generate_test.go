@@ -46,11 +46,46 @@ func supported() []string {
 	for n := 0; n <= 100; n += 5 {
 		out = append(out, "opacity-"+strconv.Itoa(n))
 	}
+	for name := range families {
+		for _, v := range familyValues {
+			for _, sign := range []string{"", "-"} {
+				s, ok := families[name].values(v)
+				if _, negatable := negate(s); ok && (sign == "" || families[name].negative && negatable) {
+					out = append(out, sign+name+"-"+v)
+				}
+			}
+		}
+	}
+	for name := range colorUtilities {
+		for _, c := range []string{"blue-500", "gray-50", "slate-950", "rose-300", "white", "black", "transparent", "current", "inherit", "white/10", "gray-900/50", "red-500/0", "sky-400/100"} {
+			if (c == "inherit" || strings.HasSuffix(c, "/0") || strings.HasSuffix(c, "/100")) && name != "bg" && name != "text" {
+				continue // one family is enough for the rare ones
+			}
+			out = append(out, name+"-"+c)
+		}
+	}
+	for hue := range palette {
+		for _, s := range shades {
+			out = append(out, "bg-"+hue+"-"+s)
+		}
+	}
 	out = append(out, "md:grid-cols-3", "lg:hidden", "sm:flex", "xl:w-1/2", "2xl:p-8", "dark:hidden", "dark:block",
-		"hover:underline", "focus:font-bold", "md:dark:block", "md:hover:opacity-75")
+		"hover:underline", "focus:font-bold", "md:dark:block", "md:hover:opacity-75", "dark:hover:bg-gray-800",
+		"first:mt-0", "last:mb-0", "odd:bg-gray-50", "even:bg-white", "only:block", "focus-visible:ring-2", "focus-within:shadow",
+		"active:scale-95", "disabled:opacity-50", "open:bg-white", "group-hover:text-blue-500",
+		"group-focus:underline", "sm:space-x-4", "dark:divide-gray-800", "dark:placeholder-gray-500", "lg:-mt-8")
 	slices.Sort(out)
 	return out
 }
+
+// familyValues are the values tried with every family's name; each
+// family writes the ones its scale has.
+var familyValues = []string{"0", "px", "0.5", "1", "1.5", "2", "3", "3.5", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
+	"14", "15", "16", "20", "24", "25", "30", "32", "40", "45", "48", "50", "60", "64", "72", "75", "80", "90", "95", "96", "100",
+	"105", "110", "125", "150", "180", "200", "300", "500", "700", "1000",
+	"1/2", "1/3", "2/3", "1/4", "2/4", "3/4", "1/5", "4/5", "1/6", "5/6", "7/12", "full", "auto", "min", "max", "fit", "none",
+	"screen", "svh", "dvh", "lvh", "sm", "md", "lg", "xl", "2xl", "3xl", "3xs", "2xs", "xs", "7xl", "tight", "tighter", "snug",
+	"normal", "relaxed", "loose", "wide", "wider", "widest", "first", "last", "fr", "from-font", "subgrid"}
 
 // TestCSS_agreesWithTailwind: every class the package writes gets the
 // declarations, selector and media query Tailwind CSS v3 (pinned in
@@ -59,7 +94,7 @@ func supported() []string {
 func TestCSS_agreesWithTailwind(t *testing.T) {
 	testutil.SkipShort(t, "Tailwind CSS from npm (make mdx-oracle)")
 	classes := supported()
-	unknown := []string{"bg-blue-500", "shadow-lg", "leading-7", "text-gray-600", "w-[350px]", "h-7/12"}
+	unknown := []string{"animate-spin", "bg-blue-550", "text-gray-600/33", "w-[350px]", "h-7/12", "tabular-nums", "peer-hover:bg-white"}
 	theirs := tailwindRules(t, append(slices.Clone(classes), unknown...))
 	ours := map[string]string{}
 	for _, c := range classes {
@@ -78,8 +113,15 @@ func TestCSS_agreesWithTailwind(t *testing.T) {
 		}
 	}
 	_, unsupported := CSS(unknown)
-	if !slices.Equal(unsupported, []string{"bg-blue-500", "h-7/12", "leading-7", "shadow-lg", "text-gray-600", "w-[350px]"}) {
+	if !slices.Equal(unsupported, []string{"animate-spin", "bg-blue-550", "h-7/12", "peer-hover:bg-white", "tabular-nums", "text-gray-600/33", "w-[350px]"}) {
 		t.Errorf("unsupported: %q", unsupported)
+	}
+	// The base layer's variables, which the stylesheet writes when a rule
+	// reads one, are Tailwind's.
+	for _, sel := range []string{"*, ::before, ::after", "::backdrop"} {
+		if got, want := theirs[key(sel, "")], declsOf(defaults); got != want {
+			t.Errorf("%s: ours %s, Tailwind's %s", sel, want, got)
+		}
 	}
 	t.Logf("%d classes agree with Tailwind CSS", len(ours))
 }
@@ -96,16 +138,7 @@ func TestCSS_orderAndEscapes(t *testing.T) {
 	}
 }
 
-func selectorOf(r rule) string {
-	sel := "." + escape(r.class)
-	if r.state != "" {
-		sel += ":" + r.state
-	}
-	if r.dark {
-		sel += `:where([data-theme="dark"], [data-theme="dark"] *)`
-	}
-	return sel
-}
+func selectorOf(r rule) string { return r.selector() }
 
 func mediaOf(r rule) string {
 	if r.media == 0 {

@@ -1,13 +1,17 @@
 // Package tailwind writes the CSS of the Tailwind CSS v3 utility classes
 // a docs source's pages use in className, as the platform documents
 // (customize/custom-scripts.mdx § Style with Tailwind CSS): only the
-// classes used, with the responsive, dark, hover and focus variants, and
-// without arbitrary values, which the platform does not support either.
-// It covers the utilities of layout, spacing, sizing, typography, borders
-// and effects that documentation pages use; a class that names a
-// Tailwind utility it does not write is returned as such, for a warning.
-// Its output is checked against Tailwind CSS itself (generate_test.go).
-// It knows class names and CSS only.
+// classes used, with the responsive, dark, state (hover, focus, first,
+// odd…) and group-hover variants, and without arbitrary values, which
+// the platform does not support either. It covers the utilities that
+// documentation pages and their components use: layout, spacing,
+// sizing, typography, the default colour palette with opacity
+// modifiers, borders, rings, shadows, gradients, transforms, filters and
+// transitions, and writes the base layer's variables when a rule reads
+// one. A class that names a Tailwind utility it does not write is
+// returned as such, for a warning. Its output is checked against
+// Tailwind CSS itself (generate_test.go). It knows class names and CSS
+// only.
 package tailwind
 
 import (
@@ -22,14 +26,41 @@ type decl struct{ prop, value string }
 // breakpoints are the responsive variants and their minimum widths.
 var breakpoints = map[string]int{"sm": 640, "md": 768, "lg": 1024, "xl": 1280, "2xl": 1536}
 
+// states are the pseudo-class variants, in the order Tailwind writes
+// them (a later one wins among equals), with their selectors.
+var states = []struct{ name, pseudo string }{
+	{"first", ":first-child"}, {"last", ":last-child"}, {"only", ":only-child"},
+	{"odd", ":nth-child(odd)"}, {"even", ":nth-child(even)"},
+	{"open", "[open]"}, {"focus-within", ":focus-within"}, {"hover", ":hover"},
+	{"focus", ":focus"}, {"focus-visible", ":focus-visible"}, {"active", ":active"}, {"disabled", ":disabled"},
+}
+
 // rule is the CSS of one class.
 type rule struct {
 	class    string
-	media    int // minimum width, 0 for none
-	state    string
+	media    int    // minimum width, 0 for none
+	state    int    // 1 + index in states; 0 for none
+	group    string // "hover" for group-hover: the state of a .group ancestor
 	dark     bool
+	suffix   string // after the class and its state: children, ::placeholder
 	decls    []decl
 	position int
+}
+
+// selector is the rule's selector.
+func (r rule) selector() string {
+	sel := "." + escape(r.class)
+	if r.state > 0 {
+		sel += states[r.state-1].pseudo
+	}
+	if r.dark {
+		sel += `:where([data-theme="dark"], [data-theme="dark"] *)`
+	}
+	sel += r.suffix
+	if r.group != "" {
+		sel = ".group:" + r.group + " " + sel
+	}
+	return sel
 }
 
 // CSS returns the style sheet of the utility classes among classes, and
@@ -66,25 +97,15 @@ func CSS(classes []string) (css string, unsupported []string) {
 		return a.position < b.position
 	})
 	var b strings.Builder
+	if readsDefaults(rules) {
+		writeRule(&b, "*, ::before, ::after", defaults)
+		writeRule(&b, "::backdrop", defaults)
+	}
 	for _, r := range rules {
-		sel := "." + escape(r.class)
-		if r.state != "" {
-			sel += ":" + r.state
-		}
-		if r.dark {
-			sel += `:where([data-theme="dark"], [data-theme="dark"] *)`
-		}
 		if r.media > 0 {
 			b.WriteString("@media (min-width: " + strconv.Itoa(r.media) + "px){")
 		}
-		b.WriteString(sel + "{")
-		for i, d := range r.decls {
-			if i > 0 {
-				b.WriteByte(';')
-			}
-			b.WriteString(d.prop + ":" + d.value)
-		}
-		b.WriteByte('}')
+		writeRule(&b, r.selector(), r.decls)
 		if r.media > 0 {
 			b.WriteByte('}')
 		}
@@ -94,12 +115,64 @@ func CSS(classes []string) (css string, unsupported []string) {
 	return b.String(), unsupported
 }
 
+func writeRule(b *strings.Builder, selector string, decls []decl) {
+	b.WriteString(selector + "{")
+	for i, d := range decls {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		b.WriteString(d.prop + ":" + d.value)
+	}
+	b.WriteByte('}')
+}
+
+// readsDefaults is whether a rule reads a variable of the base layer
+// without a fallback of its own.
+func readsDefaults(rules []rule) bool {
+	for _, r := range rules {
+		for _, d := range r.decls {
+			for rest := d.value; ; {
+				i := strings.Index(rest, "var(--tw-")
+				if i < 0 {
+					break
+				}
+				rest = rest[i+len("var("):]
+				name := rest[:strings.IndexAny(rest+")", ",)")]
+				if !strings.HasPrefix(rest[len(name):], ",") && hasDefault(name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func hasDefault(name string) bool {
+	for _, d := range defaults {
+		if d.prop == name {
+			return true
+		}
+	}
+	return false
+}
+
+// rank orders variants as Tailwind does: plain, the element's states,
+// a group's states, dark.
 func rank(r rule) int {
 	switch {
 	case r.dark:
-		return 2
-	case r.state != "":
-		return 1
+		return 2 * (len(states) + 1)
+	case r.group != "":
+		return len(states) + 1 + indexOfState(r.group)
+	}
+	return r.state
+}
+
+func indexOfState(name string) int {
+	for i, s := range states {
+		if s.name == name {
+			return i + 1
+		}
 	}
 	return 0
 }
@@ -116,16 +189,21 @@ func parse(class string) (r rule, ok, known bool) {
 			r.media = breakpoints[v]
 		case v == "dark" && !r.dark:
 			r.dark = true
-		case (v == "hover" || v == "focus") && r.state == "":
-			r.state = v
+		case indexOfState(v) > 0 && r.state == 0 && r.group == "":
+			r.state = indexOfState(v)
+		case strings.HasPrefix(v, "group-") && (v == "group-hover" || v == "group-focus") && r.group == "" && r.state == 0:
+			r.group = strings.TrimPrefix(v, "group-")
 		default:
-			return r, false, false // a variant of something else
+			// A variant this package does not write (peer-hover, print…):
+			// reported when the utility is Tailwind's.
+			d, _ := utility(base)
+			return r, false, d != nil || looksLikeUtility(base)
 		}
 	}
 	if strings.ContainsAny(base, "[]") {
 		return r, false, looksLikeUtility(base) // arbitrary values: not on the platform either
 	}
-	r.decls = utility(base)
+	r.decls, r.suffix = utility(base)
 	if r.decls == nil {
 		return r, false, looksLikeUtility(base)
 	}

@@ -79,6 +79,9 @@ func init() {
 		"screen-sm": "640px", "screen-md": "768px", "screen-lg": "1024px", "screen-xl": "1280px", "screen-2xl": "1536px"} {
 		fixed["max-w-"+k] = []decl{{"max-width", v}}
 	}
+	// In this order: keywords reuse some families' declarations.
+	addFamilies()
+	addKeywords()
 }
 
 // spacing is Tailwind's spacing scale: a step is a quarter rem.
@@ -123,26 +126,49 @@ var sides = map[string][]string{
 	"gap": {"gap"}, "gap-x": {"column-gap"}, "gap-y": {"row-gap"},
 }
 
-// utility returns the declarations of a utility, or nil.
-func utility(u string) []decl {
+// utility returns the declarations of a utility, or nil, and what its
+// rule adds to the class's selector (the children for space-* and
+// divide-*, ::placeholder).
+func utility(u string) ([]decl, string) {
+	suffix := ""
+	trimmed := strings.TrimPrefix(u, "-")
+	switch {
+	case strings.HasPrefix(trimmed, "space-"), strings.HasPrefix(trimmed, "divide-"):
+		suffix = childSelector
+	case strings.HasPrefix(u, "placeholder-") && !strings.HasPrefix(u, "placeholder-opacity-"):
+		suffix = "::placeholder"
+	}
 	if d, ok := fixed[u]; ok {
-		return d
+		return d, suffix
 	}
-	i := strings.LastIndexByte(u, '-')
-	if i <= 0 {
-		return nil
-	}
-	name, v := u[:i], u[i+1:]
-	if props, ok := sides[name]; ok {
-		if s, ok := spacing(v); ok {
-			out := make([]decl, len(props))
-			for k, p := range props {
-				out[k] = decl{p, s}
+	neg := trimmed != u
+	for i := strings.LastIndexByte(trimmed, '-'); i > 0; i = strings.LastIndexByte(trimmed[:i], '-') {
+		name, v := trimmed[:i], trimmed[i+1:]
+		if c, ok := parseColor(v); ok && !neg {
+			if f, ok := colorUtilities[name]; ok {
+				return f(c), suffix
 			}
-			return out
 		}
-		return nil
+		if f, ok := families[name]; ok && (!neg || f.negative) {
+			if s, ok := f.values(v); ok {
+				if neg {
+					if s, ok = negate(s); !ok {
+						return nil, ""
+					}
+				}
+				return f.decls(s), suffix
+			}
+		}
+		if d := sized(name, v); d != nil && !neg {
+			return d, suffix
+		}
 	}
+	return nil, ""
+}
+
+// sized are the width, height, grid and opacity utilities written
+// before the families.
+func sized(name, v string) []decl {
 	switch name {
 	case "w", "h":
 		prop := map[string]string{"w": "width", "h": "height"}[name]
@@ -159,6 +185,14 @@ func utility(u string) []decl {
 		case "min", "max", "fit":
 			return []decl{{prop, v + "-content"}}
 		}
+		// Fractions: widths in twelfths at the finest, heights in sixths.
+		if _, den, ok := strings.Cut(v, "/"); ok {
+			if d, err := strconv.Atoi(den); err == nil && (name == "w" || d <= 6) {
+				if s, ok := fraction(v); ok {
+					return []decl{{prop, s}}
+				}
+			}
+		}
 	case "grid-cols":
 		if n, err := strconv.Atoi(v); err == nil && n >= 1 && n <= 12 {
 			return []decl{{"grid-template-columns", "repeat(" + v + ", minmax(0, 1fr))"}}
@@ -168,17 +202,8 @@ func utility(u string) []decl {
 			return []decl{{"grid-column", "span " + v + " / span " + v}}
 		}
 	case "opacity":
-		if n, err := strconv.Atoi(v); err == nil && n >= 0 && n <= 100 && (n%5 == 0) {
-			return []decl{{"opacity", strconv.FormatFloat(float64(n)/100, 'f', -1, 64)}}
-		}
-	}
-	// Fractions: widths in twelfths at the finest, heights in sixths.
-	if p, v, ok := strings.Cut(u, "-"); ok && (p == "w" || p == "h") && strings.Contains(v, "/") {
-		_, den, _ := strings.Cut(v, "/")
-		if d, err := strconv.Atoi(den); err == nil && (p == "w" || d <= 6) {
-			if s, ok := fraction(v); ok {
-				return []decl{{map[string]string{"w": "width", "h": "height"}[p], s}}
-			}
+		if s, ok := opacity(v); ok {
+			return []decl{{"opacity", s}}
 		}
 	}
 	return nil
@@ -191,7 +216,7 @@ func utility(u string) []decl {
 var knownUtility = regexp.MustCompile(`^-?(` +
 	`(bg|text|border|ring|outline|decoration|divide|from|via|to|fill|stroke|accent|caret|placeholder|shadow)-(` + colors + `)(-\d{2,3})?(/\d+)?` +
 	`|(p|px|py|pt|pr|pb|pl|m|mx|my|mt|mr|mb|ml|gap|gap-x|gap-y|space-x|space-y|w|h|min-w|min-h|max-w|max-h|size|top|left|right|bottom|inset|inset-x|inset-y|translate-x|translate-y|basis|z|order|opacity|scale|rotate|duration|delay|leading|tracking|grid-cols|grid-rows|col-span|row-span|line-clamp|columns|border|rounded|rounded-[trbl]{1,2}|text|blur|brightness)-(\d+(\.\d+)?|\d+/\d+|px|auto|full|screen|min|max|fit|none|xs|sm|md|lg|xl|\dxl|base|tight|snug|normal|relaxed|loose|wide|wider|widest|tighter|prose)` +
-	`|shadow(-(sm|md|lg|xl|2xl|inner|none))?|truncate|sr-only|not-sr-only|transition(-\w+)?|antialiased|whitespace-\w+|break-(words|all|keep)` +
+	`|animate-\w+|(tabular|oldstyle|lining|proportional|normal)-nums|ordinal|slashed-zero|(diagonal|stacked)-fractions|shadow(-(sm|md|lg|xl|2xl|inner|none))?|truncate|sr-only|not-sr-only|transition(-\w+)?|antialiased|whitespace-\w+|break-(words|all|keep)` +
 	`|(\w+(-\w+)*)-\[.*\]` +
 	`)$`)
 
