@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/components"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/csp"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/frame"
@@ -220,12 +221,22 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if desc == "" {
 		desc = j.cfg.Description
 	}
-	var scripts []string
+	var own csp.Policy
 	if j.kind != KindAirGapped { // an air-gapped page keeps no inline or remote script
-		scripts = csp.PageScripts(content)
+		own.Scripts = csp.PageScripts(content)
+	}
+	if bytes.Contains(content, []byte(components.GitHubRepoAttr)) {
+		// The platform's GitHub card reads the repository's description
+		// and counts from GitHub's API as the page loads; a bundle that
+		// stays offline shows the card without them.
+		if j.kind == KindAirGapped {
+			j.warnings.add(WarnRemote, "%s: <GitHub.Repo> cards show no description or counts in an air-gapped bundle, which reads nothing from GitHub", p.File)
+		} else {
+			own.Connect = []string{components.GitHubAPI}
+		}
 	}
 	meta := markup.Concat(j.mach.MetaHTML(p, noindex), machines.MDAlternate(p))
-	j.frame.Head(b, ui, p.Title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.Key, ""), prefix, noindex, meta, scripts)
+	j.frame.Head(b, ui, p.Title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.Key, ""), prefix, noindex, meta, own)
 	b.HTML(chrome)
 	if cols {
 		b.Markup(`<main id="content" class="main"><article class="page page-cols">`)

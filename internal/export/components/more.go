@@ -173,20 +173,34 @@ func githubRepo(t *tag) (markup.HTML, markup.HTML, bool) {
 	var b markup.Builder
 	b.Markup(`<div`)
 	b.Attr("class", strings.TrimSpace("github-repo github-"+variant+" "+t.attr("className")))
-	b.Markup(`>`)
-	if owner, name, ok := strings.Cut(slug, "/"); ok && repoPart.MatchString(owner) && repoPart.MatchString(name) {
-		if u, ok := componentURL("https://github.com/" + owner + "/" + name); ok {
-			b.Markup(`<a class="github-repo-link" href="`)
-			b.URL(u)
-			b.Markup(`">`)
-			b.Text(owner + "/" + name)
-			b.Markup(`</a>`)
-		}
-	} else {
-		b.Text(slug)
+	owner, name, ok := strings.Cut(slug, "/")
+	if ok = ok && repoPart.MatchString(owner) && repoPart.MatchString(name); ok {
+		b.Attr("data-github-repo", owner+"/"+name)
 	}
+	b.Markup(`>`)
+	if !ok {
+		b.Text(slug)
+		return b.Fragment(), markup.Const(`</div>`), true
+	}
+	if u, ok := componentURL("https://github.com/" + owner + "/" + name); ok {
+		b.Markup(`<a class="github-repo-link" href="`)
+		b.URL(u)
+		b.Markup(`">`)
+		b.Text(owner + "/" + name)
+		b.Markup(`</a>`)
+	}
+	// Filled in by app.js from GitHub's API where the page's policy lets
+	// it read from there.
+	b.Markup(`<p class="github-repo-desc" hidden></p><p class="github-repo-counts" hidden><span class="github-stars"></span><span class="github-forks"></span></p>`)
 	return b.Fragment(), markup.Const(`</div>`), true
 }
+
+// GitHubRepoAttr marks a GitHub card that names a repository (its value
+// owner/name), whose details app.js reads from GitHubAPI.
+const GitHubRepoAttr = ` data-github-repo="`
+
+// GitHubAPI is the origin of GitHub's API, which the card reads from.
+const GitHubAPI = "https://api.github.com"
 
 // repoPart is an owner or repository name as GitHub allows it.
 var repoPart = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)

@@ -31,8 +31,8 @@ func TestMoreComponents(t *testing.T) {
 		{"Color.Item", map[string]string{"name": "x", "value": `red;background:url(https://x.example/)`}, []string{`<span class="color-swatch">`}, []string{"style="}},
 		{"Panel", nil, []string{`<aside class="side-panel">`, `</aside>`}, nil},
 		{"GitHub.Repo", map[string]string{"repo": "https://github.com/mintlify/docs", "variant": "flat"},
-			[]string{`<div class="github-repo github-flat">`, `<a class="github-repo-link" href="https://github.com/mintlify/docs">mintlify/docs</a>`}, nil},
-		{"GitHub.Repo", map[string]string{"repo": `a"/b`}, []string{`<div class="github-repo github-inset">`}, []string{"<a"}},
+			[]string{`<div class="github-repo github-flat" data-github-repo="mintlify/docs">`, `<a class="github-repo-link" href="https://github.com/mintlify/docs">mintlify/docs</a>`, `<p class="github-repo-counts" hidden>`}, nil},
+		{"GitHub.Repo", map[string]string{"repo": `a"/b`}, []string{`<div class="github-repo github-inset">`}, []string{"<a", "data-github-repo"}},
 		{"Column", nil, []string{`<div class="column">`}, nil},
 		{"FileTree", nil, []string{`<ul class="tree">`}, nil},
 	}

@@ -2,6 +2,7 @@ package frame
 
 import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/airgap"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/csp"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/site"
 )
@@ -66,7 +67,7 @@ func (f *Frame) RedirectPage(out string, href markup.URL, title string, canonica
 	prefix := markup.RootPrefix(out)
 	href = markup.Join(prefix, href)
 	var b markup.Builder
-	f.Head(&b, f.UI(f.firstSection()), f.cfg.Name, f.cfg.Description, canonical, prefix, false, markup.HTML{}, nil)
+	f.Head(&b, f.UI(f.firstSection()), f.cfg.Name, f.cfg.Description, canonical, prefix, false, markup.HTML{}, csp.Policy{})
 	// The refresh goes after the head so the early theme script still runs.
 	// An air-gapped page never moves to a place outside the bundle by
 	// itself: a redirect out keeps its link, for the reader to follow.
@@ -89,7 +90,7 @@ func (f *Frame) NotFound() ([]byte, error) {
 	var b markup.Builder
 	// One 404 page serves every language: it speaks the first section's.
 	u := f.UI(f.firstSection())
-	f.Head(&b, u, u.T("notFound")+" - "+f.cfg.Name, "", markup.URL{}, "", true, markup.HTML{}, nil)
+	f.Head(&b, u, u.T("notFound")+" - "+f.cfg.Name, "", markup.URL{}, "", true, markup.HTML{}, csp.Policy{})
 	b.HTML(f.Chrome(f.firstSection(), "", site.ModeDefault))
 	b.Markup(`<main id="content" class="main"><article class="page"><header class="page-head"><h1>`)
 	b.Text(u.T("notFound"))

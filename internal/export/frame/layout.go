@@ -410,13 +410,13 @@ func openDetails(s string) []int {
 // Head writes the document head shared by pages and generated documents.
 // scripts are the CSP sources of the page's own scripts (pageScripts).
 // u is the page's interface language.
-func (f *Frame) Head(b *markup.Builder, u uitext.Text, title, desc string, canonical markup.URL, prefix markup.Prefix, noindex bool, meta markup.HTML, scripts []string) {
+func (f *Frame) Head(b *markup.Builder, u uitext.Text, title, desc string, canonical markup.URL, prefix markup.Prefix, noindex bool, meta markup.HTML, own csp.Policy) {
 	b.Markup("<!DOCTYPE html>\n<html")
 	u.HTMLAttrs(b)
 	b.Attr("data-root", string(prefix))
 	theme.AppearanceAttrs(b, f.cfg.Appearance)
 	b.Markup(`><head><meta charset="utf-8">`)
-	f.cspMeta(b, scripts)
+	f.cspMeta(b, own)
 	b.Markup(`<meta name="viewport" content="width=device-width, initial-scale=1"><title>`)
 	b.Text(title)
 	b.Markup(`</title>`)
@@ -606,12 +606,13 @@ func siteName(key string) string {
 	return site.TitleFromKey(key)
 }
 
-// cspMeta writes the <meta> element of a page's policy. f.cspConnect
+// cspMeta writes the <meta> element of a page's policy. f.CSPConnect
 // holds the extra connect-src origins of the export (the API
-// playground's servers, the analytics endpoint); scripts are those of the
-// page's own MDX (pageScripts).
-func (f *Frame) cspMeta(b *markup.Builder, scripts []string) {
+// playground's servers, the analytics endpoint); own is what the page
+// itself adds: the scripts of its MDX (csp.PageScripts), the origins
+// its components read from.
+func (f *Frame) cspMeta(b *markup.Builder, own csp.Policy) {
 	b.Markup(`<meta http-equiv="Content-Security-Policy"`)
-	b.Attr("content", csp.ContentSecurityPolicy(f.airGapped, csp.Policy{Connect: f.CSPConnect, Scripts: scripts}))
+	b.Attr("content", csp.ContentSecurityPolicy(f.airGapped, csp.Policy{Connect: append(slices.Clip(f.CSPConnect), own.Connect...), Scripts: own.Scripts}))
 	b.Markup(`>`)
 }

@@ -36,6 +36,7 @@ type mdBlock struct {
 	indent int    // indentation of the first content line, -1 until seen
 	step   int    // for Steps: the number of the last step
 	after  string // written when the block closes (a frame's caption)
+	drop   bool   // nothing inside is written (<Visibility for="humans">)
 }
 
 func (w *mdWriter) run(src string) {
@@ -124,6 +125,11 @@ func (w *mdWriter) prefix() string {
 }
 
 func (w *mdWriter) emit(line string) {
+	for _, b := range w.stack {
+		if b.drop {
+			return
+		}
+	}
 	p := w.prefix()
 	if line == "" {
 		w.out.WriteString(strings.TrimRight(p, " "))
@@ -233,6 +239,10 @@ func (w *mdWriter) tag(t jsxTag) {
 		if d := t.attr("description"); d != "" {
 			w.para("*" + d + "*")
 		}
+	case "Visibility":
+		// The Markdown copy is the agents' view: what is for humans only
+		// stays on the web page, and what is for agents shows here.
+		b.drop = strings.TrimSpace(t.attr("for")) == "humans"
 	case "RequestExample":
 		w.para("**Request example**")
 	case "ResponseExample":

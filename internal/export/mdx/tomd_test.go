@@ -91,3 +91,14 @@ func TestToMarkdown_nestedCallout(t *testing.T) {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestToMarkdown_visibility: the Markdown copy is the agents' view, the
+// opposite of the web page: agents' content shows, humans' does not.
+func TestToMarkdown_visibility(t *testing.T) {
+	got := ToMarkdown("Both.\n\n<Visibility for=\"humans\">\n  <Note>\n    Click **Start**.\n  </Note>\n</Visibility>\n\n"+
+		"<Visibility for=\"agents\">\n  > Call `POST /v1/accounts`.\n</Visibility>\n\nAfter.\n", nil)
+	want := "Both.\n\n> Call `POST /v1/accounts`.\n\nAfter.\n"
+	if got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
