@@ -134,7 +134,8 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	}
 	sec := j.frame.Section(p)
 	ui := j.frame.UI(sec)
-	doc := mdx.PreprocessPageIn(string(p.Body), j.read.loadSnippet, p.File, p.BodyLine, componentLabels(ui))
+	doc := mdx.PreprocessPageWith(string(p.Body), j.read.loadSnippet, p.File, p.BodyLine,
+		mdx.PageOptions{Labels: componentLabels(ui), NoMath: j.cfg.Styling.Latex != nil && !*j.cfg.Styling.Latex})
 	// The copy is written next to the page; llms-full.txt reads it back.
 	md := j.mach.PageMarkdown(ctx, p)
 	p.Body = nil // the source is no longer needed; large sites free it as they go

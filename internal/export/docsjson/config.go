@@ -31,6 +31,9 @@ type Config struct {
 	Appearance  Appearance `json:"appearance"`
 	Styling     struct {
 		Eyebrows string `json:"eyebrows"` // "section" or "breadcrumbs" above a page's title
+		// Latex overrides the detection of math: false leaves $ and $$
+		// as text on every page; true or unset typesets what is found.
+		Latex *bool `json:"latex"`
 	} `json:"styling"`
 	Contextual struct {
 		// Options of the page context menu: names ("copy",
@@ -384,9 +387,9 @@ func Load(ctx context.Context, read func(string) ([]byte, error), bounds Bounds,
 		}
 		checkNavKeys(top["navigation"], warn)
 		CheckKeys(top["api"], warn)
-		checkSubKeys("styling", top["styling"], "eyebrows", warn)
-		checkSubKeys("interaction", top["interaction"], "drilldown", warn)
-		checkSubKeys("contextual", top["contextual"], "options", warn)
+		checkSubKeys("styling", top["styling"], warn, "eyebrows", "latex")
+		checkSubKeys("interaction", top["interaction"], warn, "drilldown")
+		checkSubKeys("contextual", top["contextual"], warn, "options")
 		c.Appearance.check(top["appearance"], warn)
 		c.checkSEO(top["seo"], warn)
 		if left := c.contextualLeftOut(); len(left) > 0 {

@@ -75,15 +75,15 @@ func checkNavKeys(nav json.RawMessage, warn func(string, ...any)) {
 }
 
 // checkSubKeys warns about the settings of the object setting name
-// ("styling", "interaction") the export leaves out; honoured is the one
-// it uses.
-func checkSubKeys(name string, raw json.RawMessage, honoured string, warn func(string, ...any)) {
+// ("styling", "interaction") the export leaves out; honoured are those it
+// uses.
+func checkSubKeys(name string, raw json.RawMessage, warn func(string, ...any), honoured ...string) {
 	var m map[string]json.RawMessage
 	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
 		return
 	}
 	for _, k := range sortedKeys(m) {
-		if k != honoured {
+		if !slices.Contains(honoured, k) {
 			warn("docs.json: the setting \"%s.%s\" is not supported by the static export yet; ignored", name, k)
 		}
 	}

@@ -116,8 +116,21 @@ func PreprocessPage(src string, load func(string) (string, error), file string) 
 // summary, the examples' titles); src starts on line firstLine of file,
 // which messages name.
 func PreprocessPageIn(src string, load func(string) (string, error), file string, firstLine int, l Labels) Page {
+	return PreprocessPageWith(src, load, file, firstLine, PageOptions{Labels: l})
+}
+
+// PageOptions are the site's settings that change how a page reads.
+type PageOptions struct {
+	Labels Labels
+	// NoMath leaves $ and $$ as text (docs.json styling.latex false).
+	NoMath bool
+}
+
+// PreprocessPageWith is PreprocessPageIn with the site's settings.
+func PreprocessPageWith(src string, load func(string) (string, error), file string, firstLine int, opt PageOptions) Page {
 	comp := &pageComponents{}
-	m := &mdx{snippets: map[string]string{}, load: load, comp: comp, labels: &l, lineNo: firstLine - 1}
+	l := opt.Labels
+	m := &mdx{snippets: map[string]string{}, load: load, comp: comp, labels: &l, lineNo: firstLine - 1, noMath: opt.NoMath}
 	m.bindModule(src, file, nil)
 	return Page{Markdown: m.run(src), comp: comp, labels: &l}
 }
@@ -171,7 +184,7 @@ func (m *mdx) evaluatedBuiltin(t *jsxTag) bool {
 
 // nested preprocesses an inlined snippet with the props it was given.
 func (m *mdx) nested(file, body string, props map[string]string) string {
-	c := &mdx{snippets: map[string]string{}, props: props, load: m.load, depth: m.depth + 1, comp: m.comp, labels: m.labels, scope: -1, draw: m.draw}
+	c := &mdx{snippets: map[string]string{}, props: props, load: m.load, depth: m.depth + 1, comp: m.comp, labels: m.labels, scope: -1, draw: m.draw, noMath: m.noMath}
 	if m.comp != nil {
 		c.bindModule(body, file, props)
 	}

@@ -130,7 +130,7 @@ func (m *mdx) displayFormula(tex string) {
 // startMath reads a line that may open a display block: $$ alone, or
 // $$ … $$ on one line. It reports whether it took the line.
 func (m *mdx) startMath(trimmed string) bool {
-	if m.comp == nil || !strings.HasPrefix(trimmed, "$$") {
+	if m.comp == nil || m.noMath || !strings.HasPrefix(trimmed, "$$") {
 		return false
 	}
 	if trimmed == "$$" {

@@ -60,3 +60,18 @@ func TestMath_unclosedBlockIsText(t *testing.T) {
 	got, _ := renderPage(t, "$$\nx = 1\n\nMore text.\n", nil)
 	inOrder(t, got, []string{"$$", "x = 1", "More text."}, []string{"katex"})
 }
+
+// TestMath_offBySetting: with docs.json styling.latex false, dollars
+// are text on the page and in snippets it inlines.
+func TestMath_offBySetting(t *testing.T) {
+	load := func(string) (string, error) { return "Snippet $y$.\n", nil }
+	src := "import Part from \"/snippets/part.mdx\"\n\nCosts $x$ here.\n\n$$\nE = mc^2\n$$\n\n<Part />\n"
+	p := PreprocessPageWith(src, load, "p.mdx", 1, PageOptions{Labels: EnglishLabels, NoMath: true})
+	if p.HasComponents() || !strings.Contains(p.Markdown, "Costs $x$ here.") || !strings.Contains(p.Markdown, "$$\nE = mc^2\n$$") ||
+		!strings.Contains(p.Markdown, "Snippet $y$.") {
+		t.Errorf("math was read:\n%s", p.Markdown)
+	}
+	if on := PreprocessPageWith(src, load, "p.mdx", 1, PageOptions{Labels: EnglishLabels}); !on.HasComponents() {
+		t.Error("without the setting, no formula was read")
+	}
+}

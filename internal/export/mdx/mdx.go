@@ -15,6 +15,7 @@ import (
 // blank line). Content nested in components is dedented, because MDX does
 // not treat indentation as a code block while Markdown would.
 type mdx struct {
+	noMath   bool // docs.json styling.latex false: $ is text
 	out      strings.Builder
 	snippets map[string]string // component name -> snippet file
 	props    map[string]string // attributes a snippet was called with
@@ -538,7 +539,7 @@ func (m *mdx) text(line string) {
 			b.WriteByte(' ') // JSX's explicit space
 			i += 4
 			continue
-		case c == '$' && m.comp != nil && (i == 0 || line[i-1] != '\\'):
+		case c == '$' && m.comp != nil && !m.noMath && (i == 0 || line[i-1] != '\\'):
 			if end, tex, ok := inlineFormula(line, i); ok {
 				if markers, ok := m.addFormula(tex, false); ok {
 					b.WriteString(markers)
