@@ -4,8 +4,10 @@ package export
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -55,5 +57,11 @@ func exportWithPipe(t *testing.T, pipe string) {
 	if ctx.Err() != nil {
 		t.Fatal("the export waited on a named pipe until its time ran out")
 	}
-	t.Logf("export of a source with named pipes: %v", err)
+	var ie *InputError
+	switch {
+	case pipe == "docs.json" && (!errors.As(err, &ie) || !strings.Contains(err.Error(), "docs.json: not a regular file")):
+		t.Errorf("a docs.json that is a named pipe: %v, want an input error naming it", err)
+	case pipe != "docs.json" && err != nil:
+		t.Errorf("export: %v", err)
+	}
 }

@@ -332,6 +332,8 @@ func Load(ctx context.Context, read func(string) ([]byte, error), bounds Bounds,
 			return nil, &InputError{Msg: "docs.json: not found at the root of the source"}
 		case IsOutside(err):
 			return nil, &InputError{Msg: "docs.json: a link out of the docs source; refused"}
+		case errors.Is(err, ErrNotRegular):
+			return nil, &InputError{Msg: "docs.json: not a regular file (a named pipe, a device or a socket); the export reads docs.json only from a file"}
 		}
 		return nil, fmt.Errorf("docs.json: %w", err)
 	}

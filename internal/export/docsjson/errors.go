@@ -9,6 +9,11 @@ import (
 // place outside the docs source.
 var ErrOutside = errors.New("links outside the docs source")
 
+// ErrNotRegular marks a file of the source that is neither a regular
+// file nor a directory (a named pipe, a device, a socket), which the
+// export refuses to open rather than wait on.
+var ErrNotRegular = errors.New("not a regular file (a named pipe, a device or a socket); left out")
+
 // IsOutside reports whether err is a refusal to leave the source root.
 // os.Root does not export its sentinel; its message is pinned by
 // TestConfine_rootMessage so a Go upgrade that changes it fails loudly.

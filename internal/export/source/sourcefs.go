@@ -90,7 +90,7 @@ type rootFS struct{ r *os.Root }
 
 // errNotRegular is a file of the source that is neither a regular file
 // nor a directory.
-var errNotRegular = errors.New("not a regular file (a named pipe, a device or a socket); left out")
+var errNotRegular = docsjson.ErrNotRegular
 
 func (f rootFS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
