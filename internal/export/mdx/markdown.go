@@ -53,7 +53,15 @@ func NewMarkdownIn(l Labels) goldmark.Markdown {
 			html.WithUnsafe(), // components are emitted as raw HTML
 			renderer.WithNodeRenderers(util.Prioritized(&codeRenderer{labels: l}, 100)),
 		),
+		structure(),
 	)...)
+}
+
+// structure is how the page's elements are written where that differs
+// from goldmark's defaults (footnotes as MDX writes them), which the
+// test against the reference compiler shares.
+func structure() goldmark.Option {
+	return goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(footnoteList{}, 100)))
 }
 
 // parsing returns the options that decide how a page's Markdown is

@@ -342,7 +342,7 @@ func expressionText(src string) *tnode {
 
 // oracleMarkdown parses as the export does and writes plain HTML: no
 // highlighting or anchor links, which are not the page's structure.
-var oracleMarkdown = goldmark.New(append(parsing(), goldmark.WithRendererOptions(html.WithUnsafe()))...)
+var oracleMarkdown = goldmark.New(append(parsing(), goldmark.WithRendererOptions(html.WithUnsafe()), structure())...)
 
 // markerTag is the element this side draws for one of the platform's
 // components in the differential test.
