@@ -157,8 +157,8 @@ func TestClient_retriesAStartAnswered503(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.waitExport(t.Context(), j.JobID); err != nil {
-		t.Fatal(err)
+	if done, err := c.waitExport(t.Context(), j.JobID); err != nil || done.JobID != j.JobID || done.Status != "completed" {
+		t.Fatalf("the export as the client saw it end: %+v %v", done, err)
 	}
 	mine := start
 	mine.Body = map[string]any{"domain": sc.Domain}
