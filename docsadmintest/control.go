@@ -32,6 +32,9 @@ type Control struct {
 	base  string
 	token string
 	http  *http.Client
+	// org limits the operations to one organization (Scope); "" for
+	// none.
+	org string
 }
 
 // NewControl returns a client of the control plane of the server at
@@ -40,9 +43,28 @@ func NewControl(baseURL, token string) *Control {
 	return &Control{base: strings.TrimSuffix(baseURL, "/"), token: token, http: &http.Client{Timeout: 3 * time.Minute}}
 }
 
+// scoped returns c limited to organization org.
+func (c *Control) scoped(org string) *Control {
+	s := *c
+	s.org = org
+	return &s
+}
+
+// scope returns org, or the organization c is limited to when org is "".
+func (c *Control) scope(org string) string {
+	if org == "" {
+		return c.org
+	}
+	return org
+}
+
 // Reset deletes every job, link, fault, hold, forced state, journal entry
-// and runtime organization, and gives the clock back to the wall.
+// and runtime organization, and gives the clock back to the wall. On a
+// Scope's Control it is ResetOrganization of the scope's organization.
 func (c *Control) Reset(ctx context.Context) error {
+	if c.org != "" {
+		return c.ResetOrganization(ctx, c.org)
+	}
 	return c.do(ctx, http.MethodPost, api.PathControlReset, nil, nil)
 }
 
@@ -54,40 +76,40 @@ func (c *Control) ResetOrganization(ctx context.Context, id string) error {
 
 // Clock reads the server clock.
 func (c *Control) Clock(ctx context.Context) (Clock, error) {
-	var out api.ControlClock
-	err := c.do(ctx, http.MethodGet, api.PathControlClock, nil, &out)
-	return Clock{Now: out.Now, Frozen: out.Frozen}, err
+	return c.clockOp(ctx, http.MethodGet, api.PathControlClock, nil)
 }
 
-// Advance moves the server clock forward by d and returns the new time:
-// links expire, agent jobs finish and limits reset as if d had passed.
-func (c *Control) Advance(ctx context.Context, d time.Duration) (time.Time, error) {
-	var out api.ControlNow
-	err := c.do(ctx, http.MethodPost, api.PathControlClockAdvance, api.ControlAdvance{By: d.String()}, &out)
-	return out.Now, err
+// Advance moves the server clock forward by d and returns it as the server
+// answers: links expire, agent jobs finish and limits reset as if d had
+// passed. A frozen clock stays frozen.
+func (c *Control) Advance(ctx context.Context, d time.Duration) (Clock, error) {
+	return c.clockOp(ctx, http.MethodPost, api.PathControlClockAdvance, api.ControlAdvance{By: d.String()})
 }
 
-// Freeze stops the server clock where it is and returns that time.
-func (c *Control) Freeze(ctx context.Context) (time.Time, error) {
+// Freeze stops the server clock where it is and returns it.
+func (c *Control) Freeze(ctx context.Context) (Clock, error) {
 	frozen := true
-	return c.setClock(ctx, api.ControlSetClock{Frozen: &frozen})
+	return c.clockOp(ctx, http.MethodPost, api.PathControlClock, api.ControlSetClock{Frozen: &frozen})
 }
 
-// Unfreeze lets the server clock run on from where it stands.
-func (c *Control) Unfreeze(ctx context.Context) (time.Time, error) {
+// Unfreeze lets the server clock run on from where it stands and returns
+// it.
+func (c *Control) Unfreeze(ctx context.Context) (Clock, error) {
 	frozen := false
-	return c.setClock(ctx, api.ControlSetClock{Frozen: &frozen})
+	return c.clockOp(ctx, http.MethodPost, api.PathControlClock, api.ControlSetClock{Frozen: &frozen})
 }
 
-// SetClock moves the server clock to t, forward or back.
-func (c *Control) SetClock(ctx context.Context, t time.Time) (time.Time, error) {
-	return c.setClock(ctx, api.ControlSetClock{Now: &t})
+// SetClock moves the server clock to t, forward or back, and returns it;
+// a frozen clock stays frozen at t.
+func (c *Control) SetClock(ctx context.Context, t time.Time) (Clock, error) {
+	return c.clockOp(ctx, http.MethodPost, api.PathControlClock, api.ControlSetClock{Now: &t})
 }
 
-func (c *Control) setClock(ctx context.Context, req api.ControlSetClock) (time.Time, error) {
+// clockOp sends one clock operation; each answers the clock.
+func (c *Control) clockOp(ctx context.Context, method, path string, body any) (Clock, error) {
 	var out api.ControlClock
-	err := c.do(ctx, http.MethodPost, api.PathControlClock, req, &out)
-	return out.Now, err
+	err := c.do(ctx, method, path, body, &out)
+	return Clock{Now: out.Now, Frozen: out.Frozen}, err
 }
 
 // Fail injects a fault into the matching requests of the admin API and of
@@ -95,30 +117,39 @@ func (c *Control) setClock(ctx context.Context, req api.ControlSetClock) (time.T
 // error message and Retry-After, a stub's body, a malformed, truncated,
 // empty or slow answer, a closed connection (Reset), or a delay, for a
 // share of the requests (Probability). Times bounds how many requests it
-// strikes, TTL how long it lives.
-func (c *Control) Fail(ctx context.Context, f Fault) (string, error) {
+// strikes, TTL how long it lives. It returns the fault as the server
+// holds it: its ID (for RemoveFault) and, for a Probability without a
+// Seed, the seed the server picked, to replay the run with.
+func (c *Control) Fail(ctx context.Context, f Fault) (FaultState, error) {
+	f.Organization = c.scope(f.Organization)
 	w, err := f.wire()
 	if err != nil {
-		return "", err
+		return FaultState{}, err
 	}
-	var out api.ControlFaultID
-	err = c.do(ctx, http.MethodPost, api.PathControlFaults, w, &out)
-	return out.ID, err
+	var out api.ControlFaultState
+	if err := c.do(ctx, http.MethodPost, api.PathControlFaults, w, &out); err != nil {
+		return FaultState{}, err
+	}
+	return faultState(out)
 }
 
-// Faults lists the active faults, oldest first.
+// Faults lists the active faults, oldest first (on a Scope's Control,
+// those of its organization).
 func (c *Control) Faults(ctx context.Context) ([]FaultState, error) {
 	var out api.ControlFaults
 	if err := c.do(ctx, http.MethodGet, api.PathControlFaults, nil, &out); err != nil {
 		return nil, err
 	}
-	states := make([]FaultState, len(out.Faults))
-	for i, w := range out.Faults {
+	states := make([]FaultState, 0, len(out.Faults))
+	for _, w := range out.Faults {
+		if c.org != "" && w.Organization != c.org {
+			continue
+		}
 		st, err := faultState(w)
 		if err != nil {
 			return nil, err
 		}
-		states[i] = st
+		states = append(states, st)
 	}
 	return states, nil
 }
@@ -128,15 +159,17 @@ func (c *Control) RemoveFault(ctx context.Context, id string) error {
 	return c.do(ctx, http.MethodDelete, api.FillPath(api.PathControlFault, map[string]string{"id": id}), nil, nil)
 }
 
-// Hold keeps an organization's new exports queued until Release.
+// Hold keeps an organization's new exports queued until Release ("" on
+// a Scope's Control: its organization).
 func (c *Control) Hold(ctx context.Context, organization string) error {
-	return c.do(ctx, http.MethodPost, api.PathControlExportHold, api.ControlHold{Organization: organization}, nil)
+	return c.do(ctx, http.MethodPost, api.PathControlExportHold, api.ControlHold{Organization: c.scope(organization)}, nil)
 }
 
-// Release lets an organization's held exports run.
+// Release lets an organization's held exports run ("" on a Scope's
+// Control: its organization).
 func (c *Control) Release(ctx context.Context, organization string) error {
 	hold := false
-	return c.do(ctx, http.MethodPost, api.PathControlExportHold, api.ControlHold{Organization: organization, Hold: &hold}, nil)
+	return c.do(ctx, http.MethodPost, api.PathControlExportHold, api.ControlHold{Organization: c.scope(organization), Hold: &hold}, nil)
 }
 
 // SetExportState forces an export job's state: running (with Progress),
@@ -154,7 +187,8 @@ func (c *Control) SetExportState(ctx context.Context, jobID string, st ExportSta
 
 // SetAgentJobState forces an agent job's state: completed, failed or
 // archived, and returns the job as the admin API now shows it; the state
-// holds until the job gets another follow-up message.
+// holds until the job gets another follow-up message. projectID is the
+// job's project.
 func (c *Control) SetAgentJobState(ctx context.Context, projectID, id string, st AgentJobState) (AgentJob, error) {
 	path := api.FillPath(api.PathControlAgentState, map[string]string{"projectId": projectID, "id": id})
 	w := api.ControlAgentState{Status: st.Status}
@@ -166,8 +200,9 @@ func (c *Control) SetAgentJobState(ctx context.Context, projectID, id string, st
 	return agentJob(out), err
 }
 
-// JournalFilter selects journaled requests; empty fields select all.
-// Path may hold "*" for any run of characters.
+// JournalFilter selects journaled requests; empty fields select all (on
+// a Scope's Control, an empty Organization is its organization). Path
+// may hold "*" for any run of characters.
 type JournalFilter struct {
 	Method, Path, Organization string
 	// Unmatched selects the requests no route matched.
@@ -197,7 +232,7 @@ type JournalPage struct {
 // journal's size and how many requests it let go.
 func (c *Control) ReadJournal(ctx context.Context, f JournalFilter) (JournalPage, error) {
 	q := url.Values{}
-	for k, v := range map[string]string{"method": f.Method, "path": f.Path, "organization": f.Organization} {
+	for k, v := range map[string]string{"method": f.Method, "path": f.Path, "organization": c.scope(f.Organization)} {
 		if v != "" {
 			q.Set(k, v)
 		}
@@ -217,7 +252,8 @@ func (c *Control) ReadJournal(ctx context.Context, f JournalFilter) (JournalPage
 	return JournalPage{Requests: requests(out.Requests), Size: out.Size, Dropped: out.Dropped}, err
 }
 
-// ClearJournal empties the journal.
+// ClearJournal empties the journal, every organization's requests: on a
+// Scope's Control too (Reset clears only the scope's).
 func (c *Control) ClearJournal(ctx context.Context) error {
 	return c.do(ctx, http.MethodDelete, api.PathControlRequests, nil, nil)
 }
@@ -228,6 +264,12 @@ func (c *Control) ClearJournal(ctx context.Context) error {
 func (c *Control) NewOrganization(ctx context.Context, o NewOrganization) (Organization, error) {
 	w := api.ControlNewOrganization{ID: o.ID, Plan: o.Plan, Kind: o.Kind, Domain: o.Domain, BasePath: o.BasePath,
 		Source: api.ControlSource{Files: o.Source.Files, Path: o.Source.Path}, Persist: o.Persist}
+	if a := o.Agent; a != nil {
+		if err := a.check(); err != nil {
+			return Organization{}, err
+		}
+		w.Agent = &api.ControlAgent{Outcome: a.Outcome, Duration: a.Duration.String()}
+	}
 	var out api.ControlOrganization
 	err := c.do(ctx, http.MethodPost, api.PathControlOrganizations, w, &out)
 	return Organization{ID: out.ID, APIKey: out.APIKey, ProjectID: out.ProjectID, Domain: out.Domain}, err

@@ -1,25 +1,52 @@
 // Package docsadmintest runs the docsadmin reference admin API server
-// in-process for a Go test, with its control plane on, so another
+// in-process for Go tests, with its control plane on, so another
 // project's suite can test its client against a faithful server: real
 // jobs, real archives, presigned links that really expire, and the
 // controls of a test double (reset, a clock to move, injected faults,
-// forced job states, runtime organizations, a journal of requests).
+// forced job states, runtime organizations, a journal of requests and
+// verification).
+//
+// One server for one test:
 //
 //	srv := docsadmintest.New(t)
 //	client := myclient.New(srv.URL, srv.AdminKey)
 //	if _, err := srv.Control.Fail(ctx, docsadmintest.Fault{Path: "/v1/static-export/jobs", Status: 503, Times: 1}); err != nil { ... }
 //
-// The server listens on a random 127.0.0.1 port and is stopped, its data
-// removed, when the test ends. For a suite that runs the binary instead,
-// NewControl drives the control plane of a server started with
-// --control-token.
+// One server for a whole package, started in TestMain, with an
+// organization of its own for each test, so tests can run in parallel:
+//
+//	var srv *docsadmintest.Server
+//
+//	func TestMain(m *testing.M) {
+//		var err error
+//		if srv, err = docsadmintest.Start(); err != nil { log.Fatal(err) }
+//		code := m.Run()
+//		srv.Close()
+//		os.Exit(code)
+//	}
+//
+//	func TestRetry(t *testing.T) {
+//		org := srv.Scope(t, docsadmintest.NewOrganization{})
+//		client := myclient.New(org.URL, org.APIKey)
+//		org.Control.Fail(ctx, docsadmintest.Fault{Path: "/v1/static-export/jobs", Times: 1})
+//		...
+//		org.Control.VerifyCount(t, docsadmintest.Match{Method: "POST", Path: "/v1/static-export/jobs"}, 2)
+//	}
+//
+// The server listens on a random 127.0.0.1 port. For a suite that runs
+// the binary instead, NewControl drives the control plane of a server
+// started with --control-token.
 package docsadmintest
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -37,7 +64,7 @@ const (
 	Domain         = apiserver.DemoDomain
 )
 
-// Server is a reference server running for one test.
+// Server is a running reference server.
 type Server struct {
 	// URL is the base of the admin API and of bundle links.
 	URL string
@@ -45,16 +72,24 @@ type Server struct {
 	AdminKey string
 	// Control drives the control plane.
 	Control *Control
+
+	agent     *Agent
+	listener  *httptest.Server
+	server    *apiserver.Server
+	dataDir   string
+	closeOnce sync.Once
+	closeErr  error
 }
 
 type settings struct {
 	linkTTL     time.Duration
 	journalSize int
 	strict      bool
+	agent       *Agent
 	tune        []func(*apiconfig.Config)
 }
 
-// Option changes how New starts the server.
+// Option changes how New and Start start the server.
 type Option func(*settings)
 
 // WithBundleLinkTTL sets the lifetime of presigned links (default 1h).
@@ -73,6 +108,19 @@ func WithAgentJobsPerHour(n int) Option {
 	}
 }
 
+// WithAgent scripts the reference agent of OrganizationID's project and
+// of the organizations Scope creates without an Agent of their own
+// (default: a pull request after 5s).
+func WithAgent(a Agent) Option { return func(s *settings) { s.agent = &a } }
+
+// WithExportWorkers sets how many exports the server renders at once
+// (default 2); with 1, exports run strictly one after another.
+func WithExportWorkers(n int) Option {
+	return func(s *settings) {
+		s.tune = append(s.tune, func(c *apiconfig.Config) { c.ExportWorkers = n })
+	}
+}
+
 // WithStrict runs the server as `apiserver --strict` does: answers carry
 // only the fields and statuses the real service documents (a missing key
 // on an agent job is its 404, a start over a limit its 403), so a suite
@@ -88,20 +136,61 @@ func WithMaxActiveExports(n int) Option {
 	}
 }
 
-// New starts a reference server for the test and stops it in t.Cleanup.
+// New starts a reference server for one test and closes it in t.Cleanup.
 // It fails the test if the server cannot start.
 func New(t testing.TB, opts ...Option) *Server {
 	t.Helper()
+	srv, err := Start(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := srv.Close(); err != nil {
+			t.Errorf("docsadmintest: %v", err)
+		}
+	})
+	return srv
+}
+
+// Start starts a reference server outside any one test, from TestMain
+// for instance; Close stops it. Tests share it through Scope.
+func Start(opts ...Option) (*Server, error) {
 	var st settings
 	for _, o := range opts {
 		o(&st)
 	}
-	key := api.DefaultKeyPrefix + "_" + randomHex(t, 20)
-	token := "ctl_" + randomHex(t, 24)
+	if st.agent != nil {
+		if err := st.agent.check(); err != nil {
+			return nil, err
+		}
+	}
+	key, err := randomHex(20)
+	if err != nil {
+		return nil, err
+	}
+	key = api.DefaultKeyPrefix + "_" + key
+	token, err := randomHex(24)
+	if err != nil {
+		return nil, err
+	}
+	token = "ctl_" + token
 	cfg := apiserver.DemoConfig(key)
+	if a := st.agent; a != nil {
+		script := &cfg.Organizations[0].Projects[0].Agent
+		if a.Outcome != "" {
+			script.Outcome = a.Outcome
+		}
+		script.Duration = apiconfig.Duration(a.Duration)
+	}
 	for _, f := range st.tune {
 		f(cfg)
 	}
+	dir, err := os.MkdirTemp("", "docsadmintest-")
+	if err != nil {
+		return nil, fmt.Errorf("docsadmintest: data dir: %w", err)
+	}
+	// The server's links need its URL before it exists: the listener
+	// answers 503 until the handler is in place.
 	var handler atomic.Pointer[http.Handler]
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if h := handler.Load(); h != nil {
@@ -110,26 +199,90 @@ func New(t testing.TB, opts ...Option) *Server {
 		}
 		http.Error(w, `{"error": "starting"}`, http.StatusServiceUnavailable)
 	}))
-	t.Cleanup(ts.Close)
 	srv, err := apiserver.New(apiserver.Options{
-		Config: cfg, DataDir: t.TempDir(), PublicURL: ts.URL, BundleLinkTTL: st.linkTTL,
+		Config: cfg, DataDir: dir, PublicURL: ts.URL, BundleLinkTTL: st.linkTTL,
 		ControlToken: token, JournalSize: st.journalSize, Strict: st.strict,
 	})
 	if err != nil {
-		t.Fatalf("docsadmintest: start the reference server: %v", err)
+		ts.Close()
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("docsadmintest: start the reference server: %w", err)
 	}
-	// Registered after ts.Close, so it runs first: the workers stop
-	// before the listener goes.
-	t.Cleanup(func() { _ = srv.Close() })
 	h := srv.Handler()
 	handler.Store(&h)
-	return &Server{URL: ts.URL, AdminKey: key, Control: NewControl(ts.URL, token)}
+	return &Server{URL: ts.URL, AdminKey: key, Control: NewControl(ts.URL, token), agent: st.agent,
+		listener: ts, server: srv, dataDir: dir}, nil
 }
 
-func randomHex(t testing.TB, n int) string {
+// Close stops the server and removes its data. It may be called more than
+// once.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		// The workers stop first, so none is cut off mid-request by the
+		// listener going.
+		err := s.server.Close()
+		s.listener.Close()
+		if rmErr := os.RemoveAll(s.dataDir); err == nil {
+			err = rmErr
+		}
+		if err != nil {
+			s.closeErr = fmt.Errorf("docsadmintest: close the reference server: %w", err)
+		}
+	})
+	return s.closeErr
+}
+
+// Scope is one test's organization on a shared Server: its own key,
+// project, domain and jobs, and a Control limited to it.
+type Scope struct {
+	// Organization is the organization created for the test.
+	Organization
+	// URL is the base of the admin API and of bundle links.
+	URL string
+	// Control drives the control plane for this organization only: its
+	// faults strike only its requests, its journal reads, counts and
+	// verifications see only its requests, and its Reset resets only
+	// it. The clock stays the server's: moving it moves every
+	// organization's time.
+	Control *Control
+}
+
+// Scope creates an organization for t as o describes and deletes it, with
+// its jobs, faults, hold and journal entries, when t ends. An empty
+// o.Source gives it a two-page site; a nil o.Agent the server's agent
+// script (WithAgent). It fails the test if the organization cannot be
+// created.
+func (s *Server) Scope(t testing.TB, o NewOrganization) *Scope {
+	t.Helper()
+	if len(o.Source.Files) == 0 && o.Source.Path == "" {
+		o.Source = Source{Files: map[string]string{
+			"docs.json": `{"name": "Scope", "navigation": {"pages": ["index", "guide"]}}`,
+			"index.mdx": "# Home\n\nRead [the guide](/guide).\n",
+			"guide.mdx": "# Guide\n\nBack [home](/).\n",
+		}}
+	}
+	if o.Agent == nil {
+		o.Agent = s.agent
+	}
+	org, err := s.Control.NewOrganization(t.Context(), o)
+	if err != nil {
+		t.Fatalf("docsadmintest: create the test's organization: %v", err)
+	}
+	t.Cleanup(func() {
+		// t.Context is done by now.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := s.Control.DeleteOrganization(ctx, org.ID); err != nil {
+			t.Errorf("docsadmintest: delete the test's organization: %v", err)
+		}
+	})
+	return &Scope{Organization: org, URL: s.URL, Control: s.Control.scoped(org.ID)}
+}
+
+func randomHex(n int) (string, error) {
 	b := make([]byte, n)
 	if _, err := rand.Read(b); err != nil {
-		t.Fatalf("docsadmintest: %v", err)
+		return "", fmt.Errorf("docsadmintest: %w", err)
 	}
-	return hex.EncodeToString(b)
+	return hex.EncodeToString(b), nil
 }

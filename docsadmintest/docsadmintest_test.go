@@ -30,15 +30,16 @@ type bundle struct {
 	BundleURL string `json:"bundleUrl"`
 }
 
-// admin sends one admin API request with key and decodes a JSON answer.
-func admin(t *testing.T, srv *docsadmintest.Server, key, method, path string, body any, out any) int {
+// admin sends one admin API request to the server at base with key and
+// decodes a JSON answer.
+func admin(t *testing.T, base, key, method, path string, body any, out any) int {
 	t.Helper()
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(t.Context(), method, srv.URL+path, rd)
+	req, err := http.NewRequestWithContext(t.Context(), method, base+path, rd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,21 +61,21 @@ func admin(t *testing.T, srv *docsadmintest.Server, key, method, path string, bo
 	return resp.StatusCode
 }
 
-func startExport(t *testing.T, srv *docsadmintest.Server, key, domain string) exportJob {
+func startExport(t *testing.T, base, key, domain string) exportJob {
 	t.Helper()
 	var j exportJob
-	if st := admin(t, srv, key, http.MethodPost, "/v1/static-export/jobs", map[string]string{"domain": domain}, &j); st != 202 {
+	if st := admin(t, base, key, http.MethodPost, "/v1/static-export/jobs", map[string]string{"domain": domain}, &j); st != 202 {
 		t.Fatalf("start export of %s: %d", domain, st)
 	}
 	return j
 }
 
 // waitExport polls a job until it has finished, for at most a minute.
-func waitExport(t *testing.T, srv *docsadmintest.Server, key, id string) exportJob {
+func waitExport(t *testing.T, base, key, id string) exportJob {
 	t.Helper()
 	var j exportJob
 	testutil.Eventually(t, time.Minute, "export "+id, func() bool {
-		admin(t, srv, key, http.MethodGet, "/v1/static-export/jobs/"+id, nil, &j)
+		admin(t, base, key, http.MethodGet, "/v1/static-export/jobs/"+id, nil, &j)
 		return j.Status == "completed" || j.Status == "failed"
 	})
 	return j
@@ -83,17 +84,18 @@ func waitExport(t *testing.T, srv *docsadmintest.Server, key, id string) exportJ
 func TestNew_exportsAndExpiresLinks(t *testing.T) {
 	srv := docsadmintest.New(t, docsadmintest.WithBundleLinkTTL(10*time.Minute))
 	ctx := t.Context()
-	j := waitExport(t, srv, srv.AdminKey, startExport(t, srv, srv.AdminKey, docsadmintest.Domain).JobID)
+	j := waitExport(t, srv.URL, srv.AdminKey, startExport(t, srv.URL, srv.AdminKey, docsadmintest.Domain).JobID)
 	if j.Status != "completed" || j.Version == "" {
 		t.Fatalf("export: %+v", j)
 	}
 	var b bundle
-	admin(t, srv, srv.AdminKey, http.MethodPost, "/v1/static-export/jobs/"+j.JobID+"/bundle", nil, &b)
-	if _, err := srv.Control.Freeze(ctx); err != nil {
-		t.Fatal(err)
+	admin(t, srv.URL, srv.AdminKey, http.MethodPost, "/v1/static-export/jobs/"+j.JobID+"/bundle", nil, &b)
+	frozen, err := srv.Control.Freeze(ctx)
+	if err != nil || !frozen.Frozen {
+		t.Fatalf("freeze answered %+v %v", frozen, err)
 	}
-	if _, err := srv.Control.Advance(ctx, 11*time.Minute); err != nil {
-		t.Fatal(err)
+	if c, err := srv.Control.Advance(ctx, 11*time.Minute); err != nil || !c.Frozen || !c.Now.Equal(frozen.Now.Add(11*time.Minute)) {
+		t.Fatalf("advance of the frozen clock answered %+v %v, want %s and still frozen", c, err, frozen.Now.Add(11*time.Minute))
 	}
 	resp, err := http.Get(b.BundleURL)
 	if err != nil {
@@ -107,19 +109,19 @@ func TestNew_exportsAndExpiresLinks(t *testing.T) {
 	if err != nil || !c.Frozen {
 		t.Fatalf("clock: %+v %v", c, err)
 	}
-	if _, err := srv.Control.Unfreeze(ctx); err != nil {
-		t.Fatal(err)
+	if c, err := srv.Control.Unfreeze(ctx); err != nil || c.Frozen {
+		t.Fatalf("unfreeze answered %+v %v", c, err)
 	}
 	at := time.Date(2031, 1, 2, 3, 4, 5, 0, time.UTC)
-	if now, err := srv.Control.SetClock(ctx, at); err != nil || now.Before(at) {
-		t.Fatalf("set clock: %s %v", now, err)
+	if c, err := srv.Control.SetClock(ctx, at); err != nil || c.Now.Before(at) || c.Frozen {
+		t.Fatalf("set clock answered %+v %v, want from %s, running", c, err, at)
 	}
 
 	// Reset: the job is gone, its link revoked.
 	if err := srv.Control.Reset(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if st := admin(t, srv, srv.AdminKey, http.MethodGet, "/v1/static-export/jobs/"+j.JobID, nil, nil); st != 404 {
+	if st := admin(t, srv.URL, srv.AdminKey, http.MethodGet, "/v1/static-export/jobs/"+j.JobID, nil, nil); st != 404 {
 		t.Errorf("job after reset: %d", st)
 	}
 	if c, _ := srv.Control.Clock(ctx); c.Now.Year() == 2031 {
@@ -130,15 +132,19 @@ func TestNew_exportsAndExpiresLinks(t *testing.T) {
 func TestControl_failHoldStatesJournal(t *testing.T) {
 	srv := docsadmintest.New(t)
 	ctx := t.Context()
-	id, err := srv.Control.Fail(ctx, docsadmintest.Fault{Method: "POST", Path: "/v1/static-export/jobs", Status: 503, RetryAfter: time.Second, Times: 1})
+	created, err := srv.Control.Fail(ctx, docsadmintest.Fault{Method: "POST", Path: "/v1/static-export/jobs", Status: 503, RetryAfter: time.Second, Times: 1})
 	if err != nil {
 		t.Fatal(err)
+	}
+	id := created.ID
+	if created.Remaining != 1 || created.Status != 503 || created.RetryAfter != time.Second || created.Hits != 0 {
+		t.Errorf("the created fault as answered: %+v", created)
 	}
 	faults, err := srv.Control.Faults(ctx)
 	if err != nil || len(faults) != 1 || faults[0].ID != id {
 		t.Fatalf("faults: %+v %v", faults, err)
 	}
-	if st := admin(t, srv, srv.AdminKey, http.MethodPost, "/v1/static-export/jobs", map[string]string{"domain": docsadmintest.Domain}, nil); st != 503 {
+	if st := admin(t, srv.URL, srv.AdminKey, http.MethodPost, "/v1/static-export/jobs", map[string]string{"domain": docsadmintest.Domain}, nil); st != 503 {
 		t.Fatalf("start under the fault: %d", st)
 	}
 	if err := srv.Control.RemoveFault(ctx, id); err == nil {
@@ -150,13 +156,13 @@ func TestControl_failHoldStatesJournal(t *testing.T) {
 	if err := srv.Control.Hold(ctx, docsadmintest.OrganizationID); err != nil {
 		t.Fatal(err)
 	}
-	held := startExport(t, srv, srv.AdminKey, docsadmintest.Domain)
+	held := startExport(t, srv.URL, srv.AdminKey, docsadmintest.Domain)
 	if got, err := srv.Control.SetExportState(ctx, held.JobID, docsadmintest.ExportState{Status: "failed", Error: "quota"}); err != nil {
 		t.Fatal(err)
 	} else if got.JobID != held.JobID || got.Status != "failed" || got.Error != "quota" {
 		t.Errorf("forced failure returned %+v", got)
 	}
-	if j := waitExport(t, srv, srv.AdminKey, held.JobID); j.Status != "failed" || j.Error != "quota" {
+	if j := waitExport(t, srv.URL, srv.AdminKey, held.JobID); j.Status != "failed" || j.Error != "quota" {
 		t.Fatalf("forced failure: %+v", j)
 	}
 	if err := srv.Control.Release(ctx, docsadmintest.OrganizationID); err != nil {
@@ -167,7 +173,7 @@ func TestControl_failHoldStatesJournal(t *testing.T) {
 	} else if got.Status != "completed" || got.Version == "" {
 		t.Errorf("forced completion returned %+v", got)
 	}
-	if j := waitExport(t, srv, srv.AdminKey, held.JobID); j.Status != "completed" {
+	if j := waitExport(t, srv.URL, srv.AdminKey, held.JobID); j.Status != "completed" {
 		t.Fatalf("forced completion: %+v", j)
 	}
 
@@ -175,13 +181,13 @@ func TestControl_failHoldStatesJournal(t *testing.T) {
 		ID     string `json:"id"`
 		Status string `json:"status"`
 	}
-	admin(t, srv, srv.AdminKey, http.MethodPost, "/v2/agent/"+docsadmintest.ProjectID+"/job", map[string]string{"prompt": "p"}, &aj)
+	admin(t, srv.URL, srv.AdminKey, http.MethodPost, "/v2/agent/"+docsadmintest.ProjectID+"/job", map[string]string{"prompt": "p"}, &aj)
 	if got, err := srv.Control.SetAgentJobState(ctx, docsadmintest.ProjectID, aj.ID, docsadmintest.AgentJobState{Status: "failed"}); err != nil {
 		t.Fatal(err)
 	} else if got.ID != aj.ID || got.Status != "failed" {
 		t.Errorf("forced agent state returned %+v", got)
 	}
-	admin(t, srv, srv.AdminKey, http.MethodGet, "/v2/agent/"+docsadmintest.ProjectID+"/job/"+aj.ID, nil, &aj)
+	admin(t, srv.URL, srv.AdminKey, http.MethodGet, "/v2/agent/"+docsadmintest.ProjectID+"/job/"+aj.ID, nil, &aj)
 	if aj.Status != "failed" {
 		t.Errorf("forced agent state: %s", aj.Status)
 	}
@@ -221,14 +227,14 @@ func TestControl_twoSuites(t *testing.T) {
 	if _, err := srv.Control.Fail(ctx, docsadmintest.Fault{Path: "/v1/static-export/jobs/*", Status: 500, Organization: a.ID}); err != nil {
 		t.Fatal(err)
 	}
-	ja, jb := startExport(t, srv, a.APIKey, a.Domain), startExport(t, srv, b.APIKey, b.Domain)
-	if st := admin(t, srv, a.APIKey, http.MethodGet, "/v1/static-export/jobs/"+ja.JobID, nil, nil); st != 500 {
+	ja, jb := startExport(t, srv.URL, a.APIKey, a.Domain), startExport(t, srv.URL, b.APIKey, b.Domain)
+	if st := admin(t, srv.URL, a.APIKey, http.MethodGet, "/v1/static-export/jobs/"+ja.JobID, nil, nil); st != 500 {
 		t.Errorf("suite a under its fault: %d", st)
 	}
-	if j := waitExport(t, srv, b.APIKey, jb.JobID); j.Status != "completed" {
+	if j := waitExport(t, srv.URL, b.APIKey, jb.JobID); j.Status != "completed" {
 		t.Errorf("suite b: %+v", j)
 	}
-	if st := admin(t, srv, b.APIKey, http.MethodGet, "/v1/static-export/jobs/"+ja.JobID, nil, nil); st != 404 {
+	if st := admin(t, srv.URL, b.APIKey, http.MethodGet, "/v1/static-export/jobs/"+ja.JobID, nil, nil); st != 404 {
 		t.Errorf("suite b reading suite a's job: %d", st)
 	}
 	reqs, err := srv.Control.Journal(ctx, docsadmintest.JournalFilter{Organization: b.ID})
@@ -246,7 +252,7 @@ func TestControl_twoSuites(t *testing.T) {
 	if err := srv.Control.DeleteOrganization(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
-	if st := admin(t, srv, a.APIKey, http.MethodGet, "/v1/static-export/jobs/"+ja.JobID, nil, nil); st != 401 {
+	if st := admin(t, srv.URL, a.APIKey, http.MethodGet, "/v1/static-export/jobs/"+ja.JobID, nil, nil); st != 401 {
 		t.Errorf("deleted organization's key: %d", st)
 	}
 }
@@ -254,20 +260,20 @@ func TestControl_twoSuites(t *testing.T) {
 // WithStrict: no field and no status the real service does not document.
 func TestNew_strict(t *testing.T) {
 	srv := docsadmintest.New(t, docsadmintest.WithStrict(), docsadmintest.WithMaxActiveExports(1))
-	j := waitExport(t, srv, srv.AdminKey, startExport(t, srv, srv.AdminKey, docsadmintest.Domain).JobID)
+	j := waitExport(t, srv.URL, srv.AdminKey, startExport(t, srv.URL, srv.AdminKey, docsadmintest.Domain).JobID)
 	if j.Status != "completed" || j.Version != "" {
 		t.Fatalf("export in strict mode (no version): %+v", j)
 	}
 	// A missing key on an agent job: the documented 404, not a 401.
-	if st := admin(t, srv, "", http.MethodGet, "/v2/agent/"+docsadmintest.ProjectID+"/job/aj_0000000000000000", nil, nil); st != http.StatusNotFound {
+	if st := admin(t, srv.URL, "", http.MethodGet, "/v2/agent/"+docsadmintest.ProjectID+"/job/aj_0000000000000000", nil, nil); st != http.StatusNotFound {
 		t.Errorf("agent job without a key: %d, want 404", st)
 	}
 	// Over maxActiveExports: the documented 403, not a 429.
 	if err := srv.Control.Hold(t.Context(), docsadmintest.OrganizationID); err != nil {
 		t.Fatal(err)
 	}
-	startExport(t, srv, srv.AdminKey, docsadmintest.Domain)
-	if st := admin(t, srv, srv.AdminKey, http.MethodPost, "/v1/static-export/jobs", map[string]string{"domain": docsadmintest.Domain}, nil); st != http.StatusForbidden {
+	startExport(t, srv.URL, srv.AdminKey, docsadmintest.Domain)
+	if st := admin(t, srv.URL, srv.AdminKey, http.MethodPost, "/v1/static-export/jobs", map[string]string{"domain": docsadmintest.Domain}, nil); st != http.StatusForbidden {
 		t.Errorf("start over the limit: %d, want 403", st)
 	}
 }
@@ -291,12 +297,12 @@ func TestControl_basePath(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		j := waitExport(t, srv, o.APIKey, startExport(t, srv, o.APIKey, o.Domain).JobID)
+		j := waitExport(t, srv.URL, o.APIKey, startExport(t, srv.URL, o.APIKey, o.Domain).JobID)
 		if j.Status != "completed" {
 			t.Fatalf("base path %q: export %+v", tc.base, j)
 		}
 		var got exportJob
-		admin(t, srv, o.APIKey, http.MethodGet, "/v1/static-export/jobs/"+j.JobID, nil, &got)
+		admin(t, srv.URL, o.APIKey, http.MethodGet, "/v1/static-export/jobs/"+j.JobID, nil, &got)
 		reported := strings.Contains(strings.Join(got.Warning.Messages, "\n"), "index: /docs/guide")
 		if reported != tc.unresolved {
 			t.Errorf("base path %q: /docs/guide reported unresolved: %v, want %v (warnings %q)", tc.base, reported, tc.unresolved, got.Warning.Messages)

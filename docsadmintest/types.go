@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 )
 
 // The control plane's values as a Go suite writes and reads them: plain
@@ -216,8 +217,41 @@ type NewOrganization struct {
 	BasePath string
 	// Source is the deployment's docs source.
 	Source Source
+	// Agent scripts its project's reference agent; nil: a pull request
+	// after 5s (for Server.Scope, the server's WithAgent).
+	Agent *Agent
 	// Persist brings it back after a restart of the server.
 	Persist bool
+}
+
+// Outcomes of the reference agent (Agent.Outcome).
+const (
+	// AgentPullRequest completes every job with a pull request.
+	AgentPullRequest = apiconfig.OutcomePullRequest
+	// AgentNoChanges completes every job without one.
+	AgentNoChanges = apiconfig.OutcomeNoChanges
+	// AgentFail fails every job.
+	AgentFail = apiconfig.OutcomeFail
+)
+
+// Agent says what the reference agent does with every agent job of a
+// project: after Duration (0: at once, by the server clock) it ends as
+// Outcome says ("" is AgentPullRequest).
+type Agent struct {
+	Outcome  string
+	Duration time.Duration
+}
+
+func (a Agent) check() error {
+	switch a.Outcome {
+	case "", AgentPullRequest, AgentNoChanges, AgentFail:
+	default:
+		return fmt.Errorf("docsadmintest: agent outcome %q: want AgentPullRequest, AgentNoChanges or AgentFail", a.Outcome)
+	}
+	if a.Duration < 0 {
+		return fmt.Errorf("docsadmintest: agent duration %s is negative", a.Duration)
+	}
+	return nil
 }
 
 // Source is a docs source: Files inline (path → content), or Path, a
@@ -268,16 +302,19 @@ type ExportJob struct {
 	// strict mode, which leaves it out as the real service does.
 	Version string
 	// Warnings are the first of the export's warnings; WarningCount
-	// counts them all.
-	Warnings     []string
-	WarningCount int
+	// counts them all, and WarningsByKind counts them by what they are
+	// about ("content", "link", "config"...). The three are empty in
+	// strict mode.
+	Warnings       []string
+	WarningCount   int
+	WarningsByKind map[string]int
 }
 
 func exportJob(w api.ExportJob) ExportJob {
 	j := ExportJob{JobID: w.JobID, Status: w.Status, Progress: w.Progress, PageCount: w.PageCount,
 		CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt, Error: w.Error, Version: w.Version}
 	if w.Warnings != nil {
-		j.Warnings, j.WarningCount = w.Warnings.Messages, w.Warnings.Count
+		j.Warnings, j.WarningCount, j.WarningsByKind = w.Warnings.Messages, w.Warnings.Count, w.Warnings.ByKind
 	}
 	return j
 }
@@ -286,7 +323,11 @@ func exportJob(w api.ExportJob) ExportJob {
 type AgentJob struct {
 	ID     string
 	Status string
-	Model  string
+	// Repository and Ref are what the agent works on; Ref is "" when the
+	// job names no branch.
+	Repository string
+	Ref        string
+	Model      string
 	// PRLink is the pull request the agent opened, "" for none.
 	PRLink    string
 	CreatedAt time.Time
@@ -295,7 +336,10 @@ type AgentJob struct {
 }
 
 func agentJob(w api.AgentJob) AgentJob {
-	j := AgentJob{ID: w.ID, Status: w.Status, Model: w.Model, CreatedAt: w.CreatedAt}
+	j := AgentJob{ID: w.ID, Status: w.Status, Repository: w.Source.Repository, Model: w.Model, CreatedAt: w.CreatedAt}
+	if w.Source.Ref != nil {
+		j.Ref = *w.Source.Ref
+	}
 	if w.PRLink != nil {
 		j.PRLink = *w.PRLink
 	}

@@ -38,6 +38,15 @@ type Match struct {
 	Unmatched bool
 }
 
+// in is m limited to organization org ("" leaves it as it is): the match
+// of a Scope's Control, unless it names another organization.
+func (m Match) in(org string) Match {
+	if m.Organization == "" {
+		m.Organization = org
+	}
+	return m
+}
+
 // wire is m as the control plane takes it.
 func (m Match) wire() (api.ControlMatch, error) {
 	out := api.ControlMatch{Method: m.Method, Path: m.Path, Route: m.Route, Organization: m.Organization,
@@ -96,9 +105,11 @@ func (c *Control) verify(ctx context.Context, v api.ControlVerify) (Verification
 	return Verification{OK: status == http.StatusOK && out.OK, Report: out.Report, Requests: requests(out.Requests)}, nil
 }
 
-// Count returns the journaled requests that match m.
+// Count returns the journaled requests that match m. On a Scope's
+// Control, this and every verification below look at the scope's
+// organization only, unless the match names another.
 func (c *Control) Count(ctx context.Context, m Match) (int, error) {
-	wm, err := m.wire()
+	wm, err := m.in(c.org).wire()
 	if err != nil {
 		return 0, err
 	}
@@ -112,7 +123,7 @@ func (c *Control) Count(ctx context.Context, m Match) (int, error) {
 func (c *Control) VerifyCount(t testing.TB, m Match, n int) {
 	t.Helper()
 	c.check(t, func() (api.ControlVerify, error) {
-		wm, err := m.wire()
+		wm, err := m.in(c.org).wire()
 		return api.ControlVerify{Match: &wm, Count: &n}, err
 	})
 }
@@ -127,7 +138,7 @@ func (c *Control) VerifyNever(t testing.TB, m Match) {
 func (c *Control) VerifyAtLeast(t testing.TB, m Match, n int) {
 	t.Helper()
 	c.check(t, func() (api.ControlVerify, error) {
-		wm, err := m.wire()
+		wm, err := m.in(c.org).wire()
 		return api.ControlVerify{Match: &wm, AtLeast: &n}, err
 	})
 }
@@ -151,7 +162,7 @@ func (c *Control) VerifyOnly(t testing.TB, within Match, allowed ...Match) {
 func (c *Control) checkList(t testing.TB, within Match, list []Match, set func(*api.ControlVerify, []api.ControlMatch)) {
 	t.Helper()
 	c.check(t, func() (api.ControlVerify, error) {
-		ww, err := within.wire()
+		ww, err := within.in(c.org).wire()
 		if err != nil {
 			return api.ControlVerify{}, err
 		}
@@ -172,7 +183,7 @@ func (c *Control) VerifyNoUnmatched(t testing.TB) {
 
 // Unmatched returns the journaled requests no route matched.
 func (c *Control) Unmatched(ctx context.Context) ([]Request, error) {
-	v, err := c.verify(ctx, api.ControlVerify{Match: &api.ControlMatch{Unmatched: true}, AtLeast: new(int)})
+	v, err := c.verify(ctx, api.ControlVerify{Match: &api.ControlMatch{Unmatched: true, Organization: c.org}, AtLeast: new(int)})
 	return v.Requests, err
 }
 
@@ -184,7 +195,11 @@ func (c *Control) check(t testing.TB, build func() (api.ControlVerify, error)) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := c.verify(t.Context(), v)
+	// Not t.Context itself: a verification in t.Cleanup runs once it is
+	// done.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), time.Minute)
+	defer cancel()
+	got, err := c.verify(ctx, v)
 	if err != nil {
 		t.Fatalf("docsadmintest: verify: %v", err)
 	}

@@ -37,10 +37,10 @@ func TestControl_verify(t *testing.T) {
 	if err := srv.Control.Hold(ctx, org.ID); err != nil {
 		t.Fatal(err)
 	}
-	j := startExport(t, srv, org.APIKey, org.Domain)
-	startExport(t, srv, org.APIKey, org.Domain)
-	admin(t, srv, org.APIKey, http.MethodGet, "/v1/static-export/jobs/"+j.JobID, nil, nil)
-	admin(t, srv, org.APIKey, http.MethodGet, "/v1/nothing", nil, nil)
+	j := startExport(t, srv.URL, org.APIKey, org.Domain)
+	startExport(t, srv.URL, org.APIKey, org.Domain)
+	admin(t, srv.URL, org.APIKey, http.MethodGet, "/v1/static-export/jobs/"+j.JobID, nil, nil)
+	admin(t, srv.URL, org.APIKey, http.MethodGet, "/v1/nothing", nil, nil)
 
 	start := docsadmintest.Match{Method: "POST", Path: "/v1/static-export/jobs", Organization: org.ID,
 		Body: map[string]any{"domain": org.Domain}}
@@ -96,7 +96,7 @@ func TestControl_verify(t *testing.T) {
 func TestControl_journalSize(t *testing.T) {
 	srv := docsadmintest.New(t, docsadmintest.WithJournalSize(2))
 	for range 3 {
-		admin(t, srv, srv.AdminKey, http.MethodGet, "/v1/static-export/jobs/se_0123456789abcdef", nil, nil)
+		admin(t, srv.URL, srv.AdminKey, http.MethodGet, "/v1/static-export/jobs/se_0123456789abcdef", nil, nil)
 	}
 	p, err := srv.Control.ReadJournal(t.Context(), docsadmintest.JournalFilter{})
 	if err != nil || len(p.Requests) != 2 || p.Size != 2 || p.Dropped != 1 {
@@ -134,7 +134,7 @@ func TestControl_faultTypes(t *testing.T) {
 		t.Errorf("probable delay as listed: %+v", f)
 	}
 	var got exportJob
-	if st := admin(t, srv, srv.AdminKey, http.MethodPost, "/v1/static-export/jobs", map[string]string{"domain": docsadmintest.Domain}, &got); st != 202 || got.JobID != "se_00000000000000aa" {
+	if st := admin(t, srv.URL, srv.AdminKey, http.MethodPost, "/v1/static-export/jobs", map[string]string{"domain": docsadmintest.Domain}, &got); st != 202 || got.JobID != "se_00000000000000aa" {
 		t.Errorf("start under the stub: %d %+v", st, got)
 	}
 	reqs, err := srv.Control.Journal(ctx, docsadmintest.JournalFilter{Method: "POST"})

@@ -32,7 +32,9 @@ type ControlReset struct {
 	Organization string `json:"organization,omitempty"`
 }
 
-// ControlClock is the server clock as the control plane shows it.
+// ControlClock is the server clock as the control plane shows it, and
+// what every clock operation answers: reading it, setting it, freezing it
+// and moving it forward.
 type ControlClock struct {
 	Now    time.Time `json:"now"`
 	Frozen bool      `json:"frozen"`
@@ -50,11 +52,6 @@ type ControlAdvance struct {
 	By string `json:"by"`
 }
 
-// ControlNow is the clock's time after an advance.
-type ControlNow struct {
-	Now time.Time `json:"now"`
-}
-
 // ControlNewOrganization creates an organization at runtime, with one
 // project and one deployment serving Source.
 type ControlNewOrganization struct {
@@ -66,7 +63,19 @@ type ControlNewOrganization struct {
 	// ("/docs"); see the deployment's basePath in the server config.
 	BasePath string        `json:"basePath,omitempty"`
 	Source   ControlSource `json:"source"`
-	Persist  bool          `json:"persist,omitempty"`
+	// Agent scripts the project's reference agent; without it every
+	// agent job completes with a pull request after 5s.
+	Agent   *ControlAgent `json:"agent,omitempty"`
+	Persist bool          `json:"persist,omitempty"`
+}
+
+// ControlAgent says what a runtime organization's reference agent does
+// with every job: after Duration (a Go duration, "0s" at once) it
+// completes with a pull request (Outcome "pullRequest"), completes with
+// no changes ("noChanges") or fails ("fail").
+type ControlAgent struct {
+	Outcome  string `json:"outcome,omitempty"`
+	Duration string `json:"duration,omitempty"`
 }
 
 // ControlSource is a docs source given inline (Files: path → content) or
@@ -144,12 +153,8 @@ const (
 	FaultEmpty     = "empty"
 )
 
-// ControlFaultID names a created fault.
-type ControlFaultID struct {
-	ID string `json:"id"`
-}
-
-// ControlFaultState is an active fault: what it was created with, how
+// ControlFaultState is an active fault, as listed and as answered to its
+// creation (with the seed the server picked when it picked one): what it was created with, how
 // often it has struck, how many more times it will (Remaining, absent
 // when unlimited) and when it ends (absent without a ttl).
 type ControlFaultState struct {

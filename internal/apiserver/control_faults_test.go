@@ -17,9 +17,15 @@ import (
 // addFault creates a fault and returns its id.
 func addFault(t *testing.T, env *apiservertest.Env, fault string) string {
 	t.Helper()
-	var id api.ControlFaultID
-	ctl(t, env, http.MethodPost, api.PathControlFaults, fault, 201).decode(t, &id)
-	return id.ID
+	return createFault(t, env, fault).ID
+}
+
+// createFault creates a fault and returns it as the server answered.
+func createFault(t *testing.T, env *apiservertest.Env, fault string) api.ControlFaultState {
+	t.Helper()
+	var st api.ControlFaultState
+	ctl(t, env, http.MethodPost, api.PathControlFaults, fault, 201).decode(t, &st)
+	return st
 }
 
 // TestControl_faultProbability: a fault with a probability strikes some
@@ -44,11 +50,17 @@ func TestControl_faultProbability(t *testing.T) {
 		t.Errorf("the same seed struck other requests:\n%v\n%v", first, again)
 	}
 
-	addFault(t, env, `{"path": "/healthz", "probability": 0.25}`)
+	created := createFault(t, env, `{"path": "/healthz", "probability": 0.25, "times": 3}`)
+	if created.ID == "" || created.Seed == nil || created.Remaining == nil || *created.Remaining != 3 || created.Hits != 0 {
+		t.Fatalf("the creation's answer does not show the fault with its picked seed: %+v", created)
+	}
 	var faults api.ControlFaults
 	ctl(t, env, http.MethodGet, api.PathControlFaults, nil, 200).decode(t, &faults)
 	if len(faults.Faults) != 1 || faults.Faults[0].Seed == nil || *faults.Faults[0].Probability != 0.25 {
 		t.Fatalf("an unseeded fault does not show its seed: %+v", faults.Faults)
+	}
+	if *faults.Faults[0].Seed != *created.Seed {
+		t.Errorf("seed listed %d, answered at creation %d", *faults.Faults[0].Seed, *created.Seed)
 	}
 }
 

@@ -102,7 +102,7 @@ func TestControl_journalAnswers(t *testing.T) {
 // answer is journaled with status 0 and aborted "client".
 func TestControl_journalClientGaveUp(t *testing.T) {
 	env := controlEnv(t)
-	var id api.ControlFaultID
+	var id api.ControlFaultState
 	ctl(t, env, http.MethodPost, api.PathControlFaults, map[string]any{"path": "/healthz", "delay": "1m", "times": 1}, 201).decode(t, &id)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)

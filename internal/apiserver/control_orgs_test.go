@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
@@ -229,6 +230,60 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestControl_runtimeOrganizationAgent: a runtime organization's agent
+// does what its "agent" says, keeps it across a restart when persisted,
+// and a script the server cannot follow is a 400 naming the field.
+func TestControl_runtimeOrganizationAgent(t *testing.T) {
+	env := controlEnv(t)
+	failing := newOrg(t, env, map[string]any{"agent": map[string]any{"outcome": "fail", "duration": "0s"}, "persist": true})
+	slow := newOrg(t, env, map[string]any{"agent": map[string]any{"outcome": "noChanges", "duration": "10m"}})
+	dflt := newOrg(t, env, map[string]any{})
+	status := func(o api.ControlOrganization, id string) api.AgentJob {
+		t.Helper()
+		var j api.AgentJob
+		call(t, http.MethodGet, env.URL+fill(fill(api.PathAgentJob, "projectId", o.ProjectID), "id", id), o.APIKey, nil).decode(t, &j)
+		return j
+	}
+	start := func(o api.ControlOrganization) string {
+		t.Helper()
+		var j api.AgentJob
+		call(t, http.MethodPost, env.URL+fill(api.PathAgentJobs, "projectId", o.ProjectID), o.APIKey, map[string]string{"prompt": "p"}).decode(t, &j)
+		return j.ID
+	}
+	f, s, d := start(failing), start(slow), start(dflt)
+	if j := status(failing, f); j.Status != api.AgentFailed {
+		t.Errorf("agent that fails at once: %+v", j)
+	}
+	env.Clock.Advance(5 * time.Second)
+	if j := status(dflt, d); j.Status != api.AgentCompleted || j.PRLink == nil {
+		t.Errorf("default agent after 5s: %+v, want a pull request", j)
+	}
+	if j := status(slow, s); j.Status != api.AgentActive {
+		t.Errorf("ten-minute agent after 5s: %+v", j)
+	}
+	env.Clock.Advance(10 * time.Minute)
+	if j := status(slow, s); j.Status != api.AgentCompleted || j.PRLink != nil {
+		t.Errorf("ten-minute agent after its time: %+v, want no pull request", j)
+	}
+	env.Restart(t, nil)
+	if j := status(failing, start(failing)); j.Status != api.AgentFailed {
+		t.Errorf("persisted agent script after a restart: %+v", j)
+	}
+
+	for body, want := range map[string]string{
+		`{"outcome": "maybe"}`: `agent outcome "maybe"`,
+		`{"duration": "-1s"}`:  `agent.duration "-1s"`,
+		`{"duration": "soon"}`: `agent.duration "soon"`,
+		`{"speed": "fast"}`:    `speed`,
+	} {
+		r := ctl(t, env, http.MethodPost, api.PathControlOrganizations,
+			`{"source": {"files": {"docs.json": "{}"}}, "agent": `+body+`}`, 400)
+		if msg := r.errorMessage(t); !strings.Contains(msg, want) {
+			t.Errorf("agent %s: %q, want it to name %s", body, msg, want)
 		}
 	}
 }

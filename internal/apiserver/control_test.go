@@ -94,10 +94,10 @@ func TestControl_clock(t *testing.T) {
 	if !c.Now.Equal(at) || !c.Frozen {
 		t.Fatalf("after set: %+v", c)
 	}
-	var n api.ControlNow
+	var n api.ControlClock
 	ctl(t, env, http.MethodPost, api.PathControlClockAdvance, map[string]string{"by": "90m"}, 200).decode(t, &n)
-	if want := at.Add(90 * time.Minute); !n.Now.Equal(want) {
-		t.Fatalf("advance: %s, want %s", n.Now, want)
+	if want := at.Add(90 * time.Minute); !n.Now.Equal(want) || !n.Frozen {
+		t.Fatalf("advance: %+v, want %s, still frozen", n, want)
 	}
 
 	// A link past its expiry answers 403 at once; a new link works.
@@ -172,7 +172,7 @@ func TestControl_reset(t *testing.T) {
 
 func TestControl_faults(t *testing.T) {
 	env := controlEnv(t)
-	var f api.ControlFaultID
+	var f api.ControlFaultState
 	ctl(t, env, http.MethodPost, api.PathControlFaults, map[string]any{
 		"method": "POST", "path": "/v1/static-export/jobs*", "status": 503, "retryAfter": "2s", "times": 2,
 	}, 201).decode(t, &f)
@@ -439,6 +439,8 @@ func TestControl_openAPISchemasMatchTypes(t *testing.T) {
 	for name, v := range map[string]any{
 		"ControlRequest": api.ControlRequest{}, "ControlJournal": api.ControlJournal{}, "ControlMatch": api.ControlMatch{},
 		"ControlVerify": api.ControlVerify{}, "ControlVerification": api.ControlVerification{}, "ControlFault": api.ControlFault{},
+		"ControlClock": api.ControlClock{}, "ControlSetClock": api.ControlSetClock{}, "ControlAdvance": api.ControlAdvance{},
+		"ControlNewOrganization": api.ControlNewOrganization{}, "ControlOrganization": api.ControlOrganization{},
 	} {
 		s, ok := doc.Components.Schemas[name]
 		if !ok {

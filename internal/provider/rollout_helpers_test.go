@@ -62,7 +62,13 @@ func newParallelRolloutEnv(t *testing.T) *rolloutEnv {
 // its own.
 func startRolloutEnv(t *testing.T, opts ...kubetest.Option) *rolloutEnv {
 	t.Helper()
-	env := newAccEnv(t)
+	return startRolloutEnvOn(t, newAccEnv(t), opts...)
+}
+
+// startRolloutEnvOn is startRolloutEnv with a reference server the test
+// started itself (with a control token, say).
+func startRolloutEnvOn(t *testing.T, env *accEnv, opts ...kubetest.Option) *rolloutEnv {
+	t.Helper()
 	var c *kubetest.Cluster
 	if len(opts) == 0 {
 		c = sharedCluster(t)

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -13,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/docsadmintest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/rollout"
 )
 
@@ -154,4 +157,58 @@ func TestAccStaticExportRollout_jobID(t *testing.T) {
 	if s := e.current(t); s.Revision != 5 || !s.Enabled {
 		t.Fatalf("release after the test: revision %d, enabled %t", s.Revision, s.Enabled)
 	}
+}
+
+// TestAccStaticExportRollout_renewalByTheServersClock: the server's clock
+// runs 50 minutes ahead of the machine's (moved by the control plane, as
+// another suite would, or simply skewed). By the machine's clock the
+// release's 1h link has 50 minutes left, beyond renew_before (15m); by the
+// server's, which signs the link and refuses it once expired, it is due.
+// The plan renews it, and the release gets a link the server honours.
+func TestAccStaticExportRollout_renewalByTheServersClock(t *testing.T) {
+	t.Parallel()
+	const token = "control-token-for-the-rollout-skew-test"
+	e := startRolloutEnvOn(t, newAccEnv(t, apiservertest.WithControlToken(token)))
+	control := docsadmintest.NewControl(e.URL, token)
+	var link string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories,
+		Steps: []resource.TestStep{
+			{
+				Config: e.jobConfig(),
+				Check:  func(*terraform.State) error { link = e.current(t).BundleURL; return nil },
+			},
+			{
+				// The machine's clock has not moved: by it, nothing is due.
+				Config:           e.jobConfig(),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				PreConfig: func() {
+					if _, err := control.Advance(context.Background(), 50*time.Minute); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: e.jobConfig(),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionNoop),
+						plancheck.ExpectResourceAction(rolloutAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectUnknownValue(rolloutAddr, tfjsonpath.New("expires_at")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					cur := e.current(t)
+					if cur.BundleURL == link {
+						return fmt.Errorf("the release kept the link the server's clock says is due")
+					}
+					if err := downloads(cur.BundleURL); err != nil {
+						return fmt.Errorf("the renewed link: %w", err)
+					}
+					return e.secretHolds(t)(cur.BundleURL)
+				},
+			},
+		},
+	})
 }

@@ -16,7 +16,7 @@ import (
 // apply would leave the release as it is, and marks them unknown when the
 // values change or the release drifted. Drift that no argument shows (say
 // `--set staticExport.enabled=false`) thus still plans a correction. With
-// job_id it also decides renewal, with the injected clock, as the bundle
+// job_id it also decides renewal by the server's clock, as the bundle
 // resource does: a due link plans expires_at unknown, an in-place update.
 func (r *staticExportRolloutResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {

@@ -394,6 +394,6 @@ func (cc *clockControl) controlAdvance(w http.ResponseWriter, r *http.Request) e
 	now := cc.clock.Advance(d)
 	cc.log.Info("control: clock advanced", "by", d, "now", now.UTC())
 	cc.host.WakeWorkers()
-	httpapi.WriteJSON(w, http.StatusOK, api.ControlNow{Now: now.UTC()})
+	httpapi.WriteJSON(w, http.StatusOK, api.ControlClock{Now: now.UTC(), Frozen: cc.clock.Frozen()})
 	return nil
 }

@@ -137,18 +137,24 @@ func (fs *Faults) states(now time.Time) []api.ControlFaultState {
 		if !f.expires.IsZero() && !now.Before(f.expires) {
 			continue
 		}
-		st := api.ControlFaultState{ID: f.id, ControlFault: f.ControlFault, Hits: f.hits}
-		if f.Times > 0 {
-			n := f.remaining
-			st.Remaining = &n
-		}
-		if !f.expires.IsZero() {
-			e := f.expires.UTC()
-			st.ExpiresAt = &e
-		}
-		out = append(out, st)
+		out = append(out, f.state())
 	}
 	return out
+}
+
+// state is f as the control plane shows it; the caller holds fs.mu or
+// has not shared f yet.
+func (f *fault) state() api.ControlFaultState {
+	st := api.ControlFaultState{ID: f.id, ControlFault: f.ControlFault, Hits: f.hits}
+	if f.Times > 0 {
+		n := f.remaining
+		st.Remaining = &n
+	}
+	if !f.expires.IsZero() {
+		e := f.expires.UTC()
+		st.ExpiresAt = &e
+	}
+	return st
 }
 
 // deleteMatching drops the elements doomed picks, keeping the order.
@@ -290,10 +296,11 @@ func (fs *Faults) controlAddFault(w http.ResponseWriter, r *http.Request) error 
 	if f.id, err = fs.host.NewID("flt_"); err != nil {
 		return err
 	}
+	created := f.state() // before add: from then on a request may strike it
 	fs.add(f)
 	fs.log.Info("control: fault added", "id", f.id, "method", f.Method, "path", f.Path, "status", f.Status, "reset", f.Reset,
 		"response", f.Response, "stub", f.Body != nil, "bytesPerSecond", f.BytesPerSecond)
-	httpapi.WriteJSON(w, http.StatusCreated, api.ControlFaultID{ID: f.id})
+	httpapi.WriteJSON(w, http.StatusCreated, created)
 	return nil
 }
 

@@ -93,6 +93,30 @@ type savedOrg struct {
 	BasePath  string `json:"basePath,omitempty"`
 	Source    string `json:"source"`
 	Owned     bool   `json:"owned"` // Source was written by the server and is deleted with the organization
+	// Agent is the project's agent script, nil for the default one.
+	Agent *api.ControlAgent `json:"agent,omitempty"`
+}
+
+// Default script of a runtime organization's reference agent.
+const defaultAgentDuration = 5 * time.Second
+
+// agentScript is the agent script sv asks for.
+func (sv savedOrg) agentScript() (apiconfig.AgentScript, error) {
+	a := apiconfig.AgentScript{Outcome: apiconfig.OutcomePullRequest, Duration: apiconfig.Duration(defaultAgentDuration), Model: "reference"}
+	if sv.Agent == nil {
+		return a, nil
+	}
+	if sv.Agent.Outcome != "" {
+		a.Outcome = sv.Agent.Outcome
+	}
+	if sv.Agent.Duration != "" {
+		d, err := time.ParseDuration(sv.Agent.Duration)
+		if err != nil || d < 0 {
+			return a, httpapi.BadRequest("agent.duration %q: want a Go duration such as \"2s\", zero or more", sv.Agent.Duration)
+		}
+		a.Duration = apiconfig.Duration(d)
+	}
+	return a, nil
 }
 
 // All returns the configured organizations and the runtime ones, a
@@ -111,11 +135,15 @@ func (s *Orgs) Find(id string) *apiconfig.Organization {
 
 // newRuntimeOrg builds and checks an organization against those there are.
 func (s *Orgs) newRuntimeOrg(sv savedOrg, source fs.FS, digest [sha256.Size]byte) (*apiconfig.Organization, error) {
+	agent, err := sv.agentScript()
+	if err != nil {
+		return nil, err
+	}
 	o := &apiconfig.Organization{
 		ID: sv.ID, Plan: sv.Plan, KeyDigests: [][sha256.Size]byte{digest},
 		Projects: []apiconfig.Project{{
 			ID: sv.ProjectID, Repository: "https://git.example.com/" + sv.ID + "/docs", Branch: "main",
-			Agent: apiconfig.AgentScript{Outcome: apiconfig.OutcomePullRequest, Duration: apiconfig.Duration(5 * time.Second), Model: "reference"},
+			Agent: agent,
 			Deployments: []apiconfig.Deployment{{
 				Domain: sv.Domain, Source: sv.Source, Kind: sv.Kind, BasePath: sv.BasePath, SourceFS: source}},
 		}},
@@ -150,7 +178,7 @@ func (cp *Plane) controlCreateOrganization(w http.ResponseWriter, r *http.Reques
 	if err := httpapi.DecodeJSON(r, &req); err != nil {
 		return err
 	}
-	sv := savedOrg{ID: req.ID, Plan: req.Plan, Kind: req.Kind, Domain: req.Domain, BasePath: req.BasePath}
+	sv := savedOrg{ID: req.ID, Plan: req.Plan, Kind: req.Kind, Domain: req.Domain, BasePath: req.BasePath, Agent: req.Agent}
 	if sv.ID == "" {
 		h, err := linksign.RandomHex(cp.random, 6)
 		if err != nil {
