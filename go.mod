@@ -52,6 +52,7 @@ require (
 )
 
 require (
+	github.com/CycloneDX/cyclonedx-go v0.9.3 // indirect
 	github.com/docker/cli v29.7.2+incompatible // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
