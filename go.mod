@@ -3,6 +3,7 @@ module github.com/docsadmin/terraform-provider-docsadmin
 go 1.26.0
 
 require (
+	github.com/CycloneDX/cyclonedx-go v0.9.3
 	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/aws/aws-sdk-go-v2 v1.48.0
 	github.com/aws/aws-sdk-go-v2/config v1.33.16
@@ -52,7 +53,6 @@ require (
 )
 
 require (
-	github.com/CycloneDX/cyclonedx-go v0.9.3 // indirect
 	github.com/docker/cli v29.7.2+incompatible // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
