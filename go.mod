@@ -3,6 +3,7 @@ module github.com/docsadmin/terraform-provider-docsadmin
 go 1.26.0
 
 require (
+	github.com/CycloneDX/cyclonedx-go v0.9.3
 	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/aws/aws-sdk-go-v2 v1.48.0
 	github.com/aws/aws-sdk-go-v2/config v1.33.16

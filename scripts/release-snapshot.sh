@@ -4,6 +4,7 @@
 # key, and copies them into OUT_DIR:
 #
 #   terraform-provider-docsadmin_<version>_<os>_<arch>.zip   one per platform
+#   terraform-provider-docsadmin_<version>_<os>_<arch>.cdx.json  each binary's SBOM (CycloneDX)
 #   terraform-provider-docsadmin_<version>_SHA256SUMS        and .sig (detached, binary)
 #   terraform-provider-docsadmin_<version>_manifest.json     the registry manifest
 #   signing-key.asc                                          the throwaway public key
@@ -15,6 +16,7 @@
 # zips and SHA256SUMS; the signature differs, since every run makes a key.
 #
 # In:  GORELEASER (default: tools/goreleaser/build.sh builds or finds it)
+#      CYCLONEDX_GOMOD (default: tools/cyclonedx/build.sh builds or finds it)
 #      DOCSADMIN_RELEASE_HOST_ONLY=1 builds linux on this machine's architecture only
 set -euo pipefail
 
@@ -25,6 +27,7 @@ if [[ $# -ne 1 ]]; then
 fi
 OUT="$1"
 GORELEASER="${GORELEASER:-$("$ROOT/tools/goreleaser/build.sh")}"
+CYCLONEDX_GOMOD="${CYCLONEDX_GOMOD:-$("$ROOT/tools/cyclonedx/build.sh")}"
 command -v gpg >/dev/null || { echo "release-snapshot.sh: gpg is needed to sign SHA256SUMS (Debian: gnupg)" >&2; exit 1; }
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/docsadmin-release.XXXXXX")"
@@ -47,11 +50,14 @@ gpg --batch --quiet --pinentry-mode loopback --passphrase '' \
 GPG_FINGERPRINT="$(gpg --batch --list-keys --with-colons | awk -F: '$1 == "fpr" { print $10; exit }')"
 export GPG_FINGERPRINT
 
-(cd "$WORK/src" && GOFLAGS= "$GORELEASER" release --snapshot --clean >&2)
+# goreleaser runs the SBOM tool by its name (.goreleaser.yml, sboms).
+mkdir "$WORK/bin"
+ln -s "$CYCLONEDX_GOMOD" "$WORK/bin/cyclonedx-gomod"
+(cd "$WORK/src" && PATH="$WORK/bin:$PATH" GOFLAGS= "$GORELEASER" release --snapshot --clean >&2)
 
 mkdir -p "$OUT"
 dist="$WORK/src/dist"
-cp "$dist"/*.zip "$dist"/*_SHA256SUMS "$dist"/*_SHA256SUMS.sig "$OUT"/
+cp "$dist"/*.zip "$dist"/*.cdx.json "$dist"/*_SHA256SUMS "$dist"/*_SHA256SUMS.sig "$OUT"/
 # SHA256SUMS lists the manifest (checksum.extra_files) under the release's
 # name for it, but goreleaser only uploads it, with a real release; a
 # snapshot copies it here under that name.

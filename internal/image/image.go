@@ -220,8 +220,8 @@ func Labels(opts Options) map[string]string {
 }
 
 // WriteLayout writes idx as an OCI image layout at dir (replacing what was
-// there), its one entry named by ref.
-func WriteLayout(dir string, idx v1.ImageIndex, ref string) error {
+// there), its entry named by ref, and refs (SBOMReferrers) beside it.
+func WriteLayout(dir string, idx v1.ImageIndex, ref string, refs ...Referrer) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
@@ -229,9 +229,12 @@ func WriteLayout(dir string, idx v1.ImageIndex, ref string) error {
 	if err != nil {
 		return fmt.Errorf("image: create layout %s: %w", dir, err)
 	}
-	return p.AppendIndex(idx, layout.WithAnnotations(map[string]string{
+	if err := p.AppendIndex(idx, layout.WithAnnotations(map[string]string{
 		"org.opencontainers.image.ref.name": ref,
-	}))
+	})); err != nil {
+		return err
+	}
+	return appendReferrers(p, refs)
 }
 
 // file is one regular file or directory (data nil and mode with

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-containerregistry/pkg/registry"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
+	"github.com/google/go-containerregistry/pkg/v1/static"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/image"
 )
@@ -41,11 +42,12 @@ func BuildImage(dir, commit string, created int64) (v1.ImageIndex, error) {
 	return idx, err
 }
 
-// Registry serves go-containerregistry's in-memory registry on loopback
-// until the test ends and returns its host:port.
+// Registry serves go-containerregistry's in-memory registry, with the OCI
+// 1.1 referrers API, on loopback until the test ends and returns its
+// host:port.
 func Registry(t testing.TB) string {
 	t.Helper()
-	srv := httptest.NewServer(registry.New(registry.Logger(log.New(io.Discard, "", 0))))
+	srv := httptest.NewServer(registry.New(registry.Logger(log.New(io.Discard, "", 0)), registry.WithReferrersSupport(true)))
 	t.Cleanup(srv.Close)
 	return strings.TrimPrefix(srv.URL, "http://")
 }
@@ -63,4 +65,26 @@ func Push(t testing.TB, host, tag string, idx v1.ImageIndex) name.Tag {
 		t.Fatalf("push %s: %v", ref, err)
 	}
 	return ref
+}
+
+// PushSBOMs pushes the release's SBOM referrers of idx (image.SBOMReferrers)
+// into ref's repository, blobs first, each manifest by its digest.
+func (r Release) PushSBOMs(t testing.TB, ref name.Tag, idx v1.ImageIndex) []image.Referrer {
+	t.Helper()
+	refs, err := image.SBOMReferrers(r.Dir, r.Version, idx, time.Unix(r.Created, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := remote.WithContext(t.Context())
+	for _, rf := range refs {
+		for _, b := range rf.Blobs() {
+			if err := remote.WriteLayer(ref.Context(), static.NewLayer(b, image.SBOMMediaType), opt); err != nil {
+				t.Fatalf("push an SBOM blob: %v", err)
+			}
+		}
+		if err := remote.Put(ref.Context().Digest(rf.Descriptor().Digest.String()), rf, opt); err != nil {
+			t.Fatalf("push the SBOM referrer: %v", err)
+		}
+	}
+	return refs
 }

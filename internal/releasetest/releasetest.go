@@ -62,6 +62,12 @@ func (r Release) Zip(platform string) string {
 	return filepath.Join(r.Dir, fmt.Sprintf("terraform-provider-docsadmin_%s_%s.zip", r.Version, platform))
 }
 
+// SBOM is the path of the CycloneDX SBOM of platform's binary
+// (<os>_<arch>), which goreleaser's sboms section writes.
+func (r Release) SBOM(platform string) string {
+	return filepath.Join(r.Dir, fmt.Sprintf("terraform-provider-docsadmin_%s_%s.cdx.json", r.Version, platform))
+}
+
 // SumsFile is the path of SHA256SUMS; its detached signature is SumsFile()+".sig".
 func (r Release) SumsFile() string {
 	return filepath.Join(r.Dir, fmt.Sprintf("terraform-provider-docsadmin_%s_SHA256SUMS", r.Version))

@@ -13,7 +13,7 @@ import (
 // first release test that happens to need it.
 func TestSnapshot(t *testing.T) {
 	r := Snapshot(t)
-	for _, f := range []string{r.Zip(r.Platform), r.SumsFile(), r.SumsFile() + ".sig"} {
+	for _, f := range []string{r.Zip(r.Platform), r.SBOM(r.Platform), r.SumsFile(), r.SumsFile() + ".sig"} {
 		if _, err := os.Stat(f); err != nil {
 			t.Errorf("the snapshot lacks %s: %v", f, err)
 		}
@@ -21,8 +21,8 @@ func TestSnapshot(t *testing.T) {
 }
 
 // TestSnapshot_reproducible builds HEAD's snapshot a second time, apart
-// from the cached one, and compares: the same zips, the same SHA256SUMS and
-// the same image digest (only the signature differs: each build signs with
+// from the cached one, and compares: the same zips and SBOMs (SHA256SUMS
+// lists both), the same SHA256SUMS and the same image digest (only the signature differs: each build signs with
 // a key of its own). It costs a second build, so it runs where asked:
 // make release-reproducible (DOCSADMIN_RELEASE_REPRODUCIBLE=1).
 func TestSnapshot_reproducible(t *testing.T) {

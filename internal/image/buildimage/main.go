@@ -1,6 +1,7 @@
 // Command buildimage builds the release's container image from the linux
 // zips of a release directory (make release-snapshot's output) into an OCI
-// image layout, and prints the index's digest. It needs no Docker: the
+// image layout, with each platform's SBOM from the release attached as an
+// OCI 1.1 referrer, and prints the index's digest. It needs no Docker: the
 // image is assembled by go-containerregistry (internal/image).
 //
 //	go run ./internal/image/buildimage -release dist -out dist/image \
@@ -61,7 +62,11 @@ func build(release, out string, opts image.Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := image.WriteLayout(out, idx, version); err != nil {
+	refs, err := image.SBOMReferrers(release, version, idx, opts.Created)
+	if err != nil {
+		return "", err
+	}
+	if err := image.WriteLayout(out, idx, version, refs...); err != nil {
 		return "", err
 	}
 	d, err := idx.Digest()
