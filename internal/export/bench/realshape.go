@@ -125,6 +125,9 @@ func shapeCase(self, root, sizes string, keep bool) error {
 		line := fmt.Sprintf("real shape %d languages x %d versions: %d pages, render %.2fs + archive %.2fs, %.0f pages/s %s, peak RSS %.0f MiB %s, cpu %.2fs, load %s\n  %s; allocated %.1f KiB a page, %d collections, peak heap %d MiB (objects, garbage not yet swept included)",
 			s.langs, s.versions, res.Pages, res.Export, res.Archive, rate, goalAtLeast(rate, 500), rss, goalNote(rss <= containerMiB, fmt.Sprintf("<= %d MiB", containerMiB)), use.cpu, loadAvg(),
 			res.Phases, float64(res.AllocMiB)*1024/float64(res.Pages), res.GCs, res.HeapPeakMiB)
+		for _, l := range res.Limited {
+			line += "\n  NOT COMPARABLE, the export reached a limit: " + l
+		}
 		perPage := use.cpu / float64(res.Pages) // CPU: the wall time follows the machine's load
 		if i == 0 {
 			firstPerPage, firstDivs = perPage, s.langs*s.versions
