@@ -39,15 +39,19 @@ func englishUI(u uitext.Text) bool {
 // writeSearch writes the search index's scripts (built page by page in
 // pipeline.go), the manifest and its shards.
 func (j *pipeline) writeSearch(written map[string]bool) error {
-	files, err := j.search.Files()
-	if err != nil {
-		return fmt.Errorf("generate search index: %w", err)
-	}
-	for _, f := range files {
-		if err := j.out.write(f.Path, f.Data); err != nil {
-			return err
+	var werr error // the output's error, told from the index's own
+	err := j.search.Write(func(f machines.SearchFile) error {
+		if werr = j.out.write(f.Path, f.Data); werr != nil {
+			return werr
 		}
 		written[f.Path] = true
+		return nil
+	})
+	switch {
+	case werr != nil:
+		return werr
+	case err != nil:
+		return fmt.Errorf("generate search index: %w", err)
 	}
 	return nil
 }

@@ -54,7 +54,9 @@ func runChild(docs, out, cpuprofile string) (err error) {
 	}
 	stopHeap := watchHeap(heapFile)
 	var logged bytes.Buffer
-	e := export.New(export.Options{Logger: hclog.New(&hclog.LoggerOptions{Output: &logged, Level: hclog.Debug, JSONFormat: true})})
+	e := export.New(export.Options{Logger: hclog.New(&hclog.LoggerOptions{Output: &logged, Level: hclog.Debug, JSONFormat: true}),
+		Limits: export.Limits{HighlightTime: highlightTime}})
+	var limited []string
 	var done atomic.Int64
 	stop := make(chan struct{})
 	distinct := make(chan int)
@@ -76,14 +78,19 @@ func runChild(docs, out, cpuprofile string) (err error) {
 		}
 	}()
 	start := time.Now()
-	m, err := e.Export(context.Background(), export.Request{Source: os.DirFS(docs), Domain: "docs.example.com", Kind: export.KindAirGapped}, out,
+	req := export.Request{Source: os.DirFS(docs), Domain: "docs.example.com", Kind: export.KindAirGapped, Warn: func(w export.Warning) {
+		if w.Kind == export.WarnLimit {
+			limited = append(limited, w.Message)
+		}
+	}}
+	m, err := e.Export(context.Background(), req, out,
 		func(p export.Progress) { done.Store(int64(p.Done)) })
 	if err != nil {
 		return err
 	}
 	exported := time.Since(start)
 	close(stop)
-	res := childResult{Pages: m.PageCount, Export: exported.Seconds(), Distinct: <-distinct, HeapPeakMiB: stopHeap() >> 20}
+	res := childResult{Pages: m.PageCount, Export: exported.Seconds(), Distinct: <-distinct, HeapPeakMiB: stopHeap() >> 20, Limited: limited}
 	res.Phases = phases(logged.Bytes())
 
 	first := filepath.Join(filepath.Dir(out), filepath.Base(out)+".tar.gz")

@@ -100,7 +100,11 @@ func pageKey(t, gr, p int) string { return fmt.Sprintf("tab%d/group%d/page%d", t
 
 // body writes a page of about 2 KB with headings, lists, a table, code and
 // components; link points at another page of the site.
-func (g *gen) body(link string) string {
+func (g *gen) body(link string) string { return g.bodyWith(link, g.goBlock) }
+
+// bodyWith is body with its code block from code, called where body
+// draws its own.
+func (g *gen) bodyWith(link string, code func() string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s See [the related %s guide](/%s) and `%s_%s`.\n\n", g.paragraph(2), g.word(), link, g.word(), g.word())
 	fmt.Fprintf(&b, "## Overview of the %s\n\n%s\n\n", g.word(), g.paragraph(2))
@@ -112,8 +116,7 @@ func (g *gen) body(link string) string {
 	for i := 0; i < 4; i++ {
 		fmt.Fprintf(&b, "| `%s` | string | `%s` |\n", g.word(), g.word())
 	}
-	fmt.Fprintf(&b, "\n```go\nfunc %s(ctx context.Context, id string) error {\n\tif id == \"\" {\n\t\treturn errors.New(\"missing %s\")\n\t}\n\treturn client.%s(ctx, id)\n}\n```\n\n",
-		g.word(), g.word(), strings.ToUpper(g.word()[:1]))
+	b.WriteString("\n" + code())
 	b.WriteString("<Steps>\n")
 	for i := 0; i < 2; i++ {
 		fmt.Fprintf(&b, "  <Step title=\"%s the %s\">\n    %s\n  </Step>\n", strings.ToUpper(g.word()[:1])+"et", g.word(), g.sentence(10))
@@ -121,6 +124,12 @@ func (g *gen) body(link string) string {
 	b.WriteString("</Steps>\n\n")
 	fmt.Fprintf(&b, "### Details\n\n%s\n\n<Accordion title=\"Why %s?\">\n  %s\n</Accordion>\n", g.paragraph(2), g.word(), g.sentence(10))
 	return b.String()
+}
+
+// goBlock is a fenced Go block of a few random names.
+func (g *gen) goBlock() string {
+	return fmt.Sprintf("```go\nfunc %s(ctx context.Context, id string) error {\n\tif id == \"\" {\n\t\treturn errors.New(\"missing %s\")\n\t}\n\treturn client.%s(ctx, id)\n}\n```\n\n",
+		g.word(), g.word(), strings.ToUpper(g.word()[:1]))
 }
 
 // generate writes the same pages twice: as an MDX docs source with docs.json

@@ -55,6 +55,10 @@ type childResult struct {
 	// not move with the machine's load.
 	AllocMiB uint64 `json:"allocMiB"`
 	GCs      uint32 `json:"gcs"`
+	// Limited holds the export's warnings of a limit reached, such as
+	// its highlighting time spent (on a loaded machine, blocks then show
+	// plain): a run that reached one did less work than the others.
+	Limited []string `json:"limited,omitempty"`
 }
 
 func main() {
@@ -68,6 +72,7 @@ func main() {
 	flag.StringVar(&profileDir, "profile", "", "directory for CPU profiles of each export run (export-N.pprof, api-export-N.pprof: render and both archives)")
 	cpuprofile := flag.String("cpuprofile", "", "internal: CPU profile file of -child")
 	scale := flag.String("scale", "", "page counts, e.g. 2000,20000: only export the synthetic site at each size and print time and peak RSS")
+	flag.DurationVar(&highlightTime, "highlighttime", 0, "the exports' highlighting time limit (limits.highlightTime; 0: the default), raised to compare outputs on a loaded machine, where the default can run out")
 	shape := flag.String("shape", "1x5,4x30", "sizes of the real shape case, LANGUAGESxVERSIONS, each exported once; the first is the base of the growth figure")
 	flag.Parse()
 	if *child != "" {
@@ -315,10 +320,16 @@ func removeExport(out string) {
 // profileDir is where -profile puts the children's CPU profiles.
 var profileDir string
 
+// highlightTime is -highlighttime, passed on to the children.
+var highlightTime time.Duration
+
 // childArgs are the arguments of a child that exports docs into out, with
 // a CPU profile named after out when -profile is set.
 func childArgs(docs, out string) []string {
 	args := []string{"-child", docs, "-out", out}
+	if highlightTime > 0 {
+		args = append(args, "-highlighttime", highlightTime.String())
+	}
 	if profileDir != "" {
 		args = append(args, "-cpuprofile", filepath.Join(profileDir, filepath.Base(out)+".pprof"))
 	}

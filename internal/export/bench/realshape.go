@@ -12,6 +12,8 @@ import (
 // of which one is written right to left, each holding every version, each
 // version its guide tabs of groups and an API reference tab generated from
 // the version's own spec (translated, so one per language and version).
+// A guide page's code block is shared by its translations, as on real
+// sites; everything else differs per language and version.
 // Pages per division stay the same as divisions are added, so the time per
 // page may only grow with the navigation a page carries.
 const (
@@ -37,6 +39,10 @@ func generateShape(docs string, langs, versions int) error {
 		return fmt.Errorf("real shape: want 1 to %d languages and at least one version, not %d and %d", len(shapeLanguages), langs, versions)
 	}
 	g := newGen(5, 6)
+	// A page's code block is the same in each language of a version:
+	// translators translate prose, not code. Versions differ.
+	codeGen := newGen(7, 8)
+	codes := map[string]string{} // version/page -> its code block
 	var navLangs []map[string]any
 	var redirects []map[string]string
 	for _, lang := range shapeLanguages[:langs] {
@@ -46,7 +52,14 @@ func generateShape(docs string, langs, versions int) error {
 			div := lang + "/" + ver
 			navTabs, err := layout{shapeGuideTabs, shapeGroupsPerTab, shapePagesPerGroup}.navTabs(div+"/", func(key string, _, p int) error {
 				link := fmt.Sprintf("%s/%s", div, pageKey(g.rng.IntN(shapeGuideTabs), g.rng.IntN(shapeGroupsPerTab), g.rng.IntN(shapePagesPerGroup)))
-				return writeBoth(docs, "", key+".mdx", key, g.title(p), g.sentence(10), g.body(link), 0)
+				code := func() string {
+					k := ver + "/" + strings.TrimPrefix(key, div+"/")
+					if _, ok := codes[k]; !ok {
+						codes[k] = codeGen.goBlock()
+					}
+					return codes[k]
+				}
+				return writeBoth(docs, "", key+".mdx", key, g.title(p), g.sentence(10), g.bodyWith(link, code), 0)
 			})
 			if err != nil {
 				return err
@@ -125,6 +138,9 @@ func shapeCase(self, root, sizes string, keep bool) error {
 		line := fmt.Sprintf("real shape %d languages x %d versions: %d pages, render %.2fs + archive %.2fs, %.0f pages/s %s, peak RSS %.0f MiB %s, cpu %.2fs, load %s\n  %s; allocated %.1f KiB a page, %d collections, peak heap %d MiB (objects, garbage not yet swept included)",
 			s.langs, s.versions, res.Pages, res.Export, res.Archive, rate, goalAtLeast(rate, 500), rss, goalNote(rss <= containerMiB, fmt.Sprintf("<= %d MiB", containerMiB)), use.cpu, loadAvg(),
 			res.Phases, float64(res.AllocMiB)*1024/float64(res.Pages), res.GCs, res.HeapPeakMiB)
+		for _, l := range res.Limited {
+			line += "\n  NOT COMPARABLE, the export reached a limit: " + l
+		}
 		perPage := use.cpu / float64(res.Pages) // CPU: the wall time follows the machine's load
 		if i == 0 {
 			firstPerPage, firstDivs = perPage, s.langs*s.versions

@@ -151,9 +151,13 @@ func (f *navWriter) divisionLink(b *markup.Builder, d *site.Division, prefix mar
 // a link to its page key, or with key "" to its href or first page.
 func (f *navWriter) divisionLinkTo(b *markup.Builder, d *site.Division, prefix markup.Prefix, current bool, key string) {
 	var href markup.URL
+	var to *site.Page
+	if key != "" {
+		to = f.byKey[key]
+	}
 	switch {
-	case key != "" && f.byKey[key] != nil:
-		href = markup.Path(prefix, f.byKey[key].Out, "")
+	case to != nil:
+		href = markup.Path(prefix, to.Out, "")
 	case d.Href != "":
 		href = f.configLink(d.Kind+" "+strconv.Quote(d.Label)+" href", d.Href, prefix, markup.Scheme(d.Href) != "")
 	case d.First != "":
@@ -169,7 +173,9 @@ func (f *navWriter) divisionLinkTo(b *markup.Builder, d *site.Division, prefix m
 		b.Markup(` class="current" aria-current="true"`)
 	}
 	b.Markup(`>`)
-	b.HTML(f.icon.navIcon(d.Icon, d.Kind+" "+strconv.Quote(d.Label), prefix))
+	if d.Icon.Name != "" { // the warning's place is built for an icon only: this runs per link per page
+		b.HTML(f.icon.navIcon(d.Icon, d.Kind+" "+strconv.Quote(d.Label), prefix))
+	}
 	b.Text(d.Label)
 	navTag(b, d.Tag)
 	if d.Desc != "" && (d.Kind == "product" || d.Kind == "menu") {

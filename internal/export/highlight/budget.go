@@ -3,6 +3,7 @@ package highlight
 import (
 	"errors"
 	"io"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -23,9 +24,13 @@ var ErrBudgetSpent = errors.New("the export's highlighting budget is spent")
 // It is a timed bound, unlike the per-block ones, so which blocks of a
 // hostile source come out plain may differ between runs; a source within
 // the per-block bounds uses a sliver of the default.
+//
+// It also keeps the export's highlighted blocks (memo), so that a block
+// met again costs neither time nor budget.
 type Budget struct {
 	left  atomic.Int64 // nanoseconds
 	plain atomic.Int64
+	memo  memo
 }
 
 // NewBudget returns a budget of d.
@@ -43,19 +48,38 @@ func (b *Budget) Write(w io.Writer, lang, code string) error {
 	if b == nil {
 		return Write(w, lang, code)
 	}
+	h, err := b.html(lang, code)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, h)
+	return err
+}
+
+// html is the HTML of code in lang, from the memo or highlighted and
+// kept there, charged to b as Write says.
+func (b *Budget) html(lang, code string) (string, error) {
 	left := time.Duration(b.left.Load())
 	if left <= 0 {
 		b.plain.Add(1)
-		return ErrBudgetSpent
+		return "", ErrBudgetSpent
 	}
+	if h, ok := b.memo.get(lang, code); ok {
+		return h, nil
+	}
+	var sb strings.Builder
 	start := time.Now()
-	err := writeBy(w, lang, code, start.Add(min(left, blockBudget)))
+	err := writeBy(&sb, lang, code, start.Add(min(left, blockBudget)))
 	spent := time.Since(start)
 	if b.left.Add(-int64(spent)) <= 0 && errors.Is(err, errTimeout) {
 		b.plain.Add(1)
-		return ErrBudgetSpent
+		return "", ErrBudgetSpent
 	}
-	return err
+	if err != nil {
+		return "", err
+	}
+	b.memo.put(lang, code, sb.String())
+	return sb.String(), nil
 }
 
 // Plain is how many blocks the budget has shown plain.

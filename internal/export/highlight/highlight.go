@@ -42,8 +42,15 @@ func Code(lang, code string) (markup.HTML, error) {
 
 // Code is the package's Code charged to b (see Budget.Write).
 func (b *Budget) Code(lang, code string) (markup.HTML, error) {
+	if b != nil {
+		h, err := b.html(lang, code)
+		if err != nil {
+			return markup.HTML{}, err
+		}
+		return markup.Rendered(h), nil
+	}
 	var sb strings.Builder
-	if err := b.Write(&sb, lang, code); err != nil {
+	if err := Write(&sb, lang, code); err != nil {
 		return markup.HTML{}, err
 	}
 	return markup.Rendered(sb.String()), nil

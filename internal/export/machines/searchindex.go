@@ -2,7 +2,10 @@ package machines
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,6 +36,13 @@ type SearchIndex struct {
 
 	mu    sync.Mutex
 	words map[string]struct{} // the distinct lower-case words of every page
+	// terms numbers the distinct terms of every page, and names holds
+	// them by number: a page keeps numbers, so that neither a copy of
+	// each term per page nor the page's lower-cased text (which a term
+	// cut from it would hold) lives until Files. On a site of 25,000
+	// pages that was most of the export's live heap.
+	terms map[string]int32
+	names []string
 }
 
 // indexedPage is one page's share of the index, encoded by its worker.
@@ -43,9 +53,28 @@ type indexedPage struct {
 	terms []posting // its distinct (term, place) pairs, in order of first use
 }
 
-// posting is a term at a place of a page: section*3 + field, where field
-// is 0 for the title (section 0), 1 for a heading and 2 for body text.
+// posting is a term (its number in SearchIndex.names) at a place of a
+// page: section*3 + field, where field is 0 for the title (section 0), 1
+// for a heading and 2 for body text.
 type posting struct {
+	term, place int32
+}
+
+// errIndexTooLarge is an index past what its 32-bit numbers hold; an
+// export's limits stop far below.
+var errIndexTooLarge = errors.New("search index: more than 2^31 pages, terms or sections")
+
+// num32 is n as one of the index's 32-bit numbers.
+func num32(n int) (int32, error) {
+	if n < 0 || n > math.MaxInt32 {
+		return 0, errIndexTooLarge
+	}
+	return int32(n), nil
+}
+
+// pagePosting is a posting while its page is cut into terms, before the
+// term has its number.
+type pagePosting struct {
 	term  string
 	place int
 }
@@ -62,7 +91,7 @@ type SearchFile struct {
 
 // NewSearchIndex returns an empty index of pages pages.
 func NewSearchIndex(pages int) *SearchIndex {
-	return &SearchIndex{pages: make([]indexedPage, pages), words: map[string]struct{}{}}
+	return &SearchIndex{pages: make([]indexedPage, pages), words: map[string]struct{}{}, terms: map[string]int32{}}
 }
 
 // Add sets the entry of page i, under section (the navigation section of
@@ -84,14 +113,14 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error
 		return err
 	}
 	own := map[string]struct{}{}
-	seen := map[posting]bool{}
-	var terms []posting
+	seen := map[pagePosting]bool{}
+	var cut []pagePosting
 	add := func(s string, place int) {
 		searchTerms(s, stem, func(w, t string) {
 			own[w] = struct{}{}
-			if p := (posting{t, place}); !seen[p] {
+			if p := (pagePosting{t, place}); !seen[p] {
 				seen[p] = true
-				terms = append(terms, p)
+				cut = append(cut, p)
 			}
 		})
 	}
@@ -100,7 +129,7 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error
 		add(p[0], j*3+1)
 		add(p[2], j*3+2)
 	}
-	x.pages[i] = indexedPage{in: true, meta: meta, doc: doc, terms: terms}
+	terms := make([]posting, len(cut))
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for w := range own {
@@ -110,34 +139,84 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error
 			x.words[strings.Clone(w)] = struct{}{}
 		}
 	}
+	for k, p := range cut {
+		n, ok := x.terms[p.term]
+		if !ok {
+			if n, err = num32(len(x.names)); err != nil {
+				return err
+			}
+			name := strings.Clone(p.term) // as the words above
+			x.terms[name] = n
+			x.names = append(x.names, name)
+		}
+		place, err := num32(p.place)
+		if err != nil {
+			return err
+		}
+		terms[k] = posting{term: n, place: place}
+	}
+	x.pages[i] = indexedPage{in: true, meta: meta, doc: doc, terms: terms}
 	return nil
 }
 
 // Files renders the index as its scripts (see SearchIndex), the
 // manifest first. Call it once every page was added.
 func (x *SearchIndex) Files() ([]SearchFile, error) {
-	var metas [][]byte
-	var docs [][]byte
-	shards := map[string]map[string][]int{} // key -> term -> [page delta, place, ...]
-	last := map[string]int{}                // term -> the last page it was seen on
+	var files []SearchFile
+	err := x.Write(func(f SearchFile) error {
+		files = append(files, f)
+		return nil
+	})
+	return files, err
+}
+
+// Write renders the index as Files does, handing each script to put as
+// soon as it is made, so that the whole index never sits in memory as
+// scripts besides the pages' postings. It stops at put's first error.
+func (x *SearchIndex) Write(put func(SearchFile) error) error {
+	// Each term's postings ([page delta, place, ...]) go into one flat
+	// buffer, counted first so that it is allocated once at its size:
+	// a slice per term grown by append would hold up to twice as much.
+	count := make([]int, len(x.names)+1)
+	pages := 0
 	for _, p := range x.pages {
 		if !p.in {
 			continue
 		}
-		n := len(metas)
+		pages++
+		for _, t := range p.terms {
+			count[t.term+1] += 2
+		}
+	}
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	flat := make([]int32, count[len(count)-1])
+	next := slices.Clone(count[:len(x.names)])
+	last := make([]int32, len(x.names)) // term -> the last page it was seen on (0 before)
+	metas := make([][]byte, 0, pages)
+	docs := make([][]byte, 0, pages)
+	for _, p := range x.pages {
+		if !p.in {
+			continue
+		}
+		n, err := num32(len(metas))
+		if err != nil {
+			return err
+		}
 		metas = append(metas, p.meta)
 		docs = append(docs, p.doc)
 		for _, t := range p.terms {
-			k := shardKey(t.term)
-			if shards[k] == nil {
-				shards[k] = map[string][]int{}
-			}
-			prev, ok := last[t.term]
-			if !ok {
-				prev = 0
-			}
+			flat[next[t.term]], flat[next[t.term]+1] = n-last[t.term], t.place
+			next[t.term] += 2
 			last[t.term] = n
-			shards[k][t.term] = append(shards[k][t.term], n-prev, t.place)
+		}
+	}
+	byKey := map[string][]int{} // shard key -> its terms
+	for n, name := range x.names {
+		if count[n] < count[n+1] {
+			k := shardKey(name)
+			byKey[k] = append(byKey[k], n)
 		}
 	}
 	words := make([]string, 0, len(x.words))
@@ -147,16 +226,13 @@ func (x *SearchIndex) Files() ([]SearchFile, error) {
 	slices.Sort(words)
 	vocab, err := json.Marshal(strings.Join(words, " "))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	keys := make([]string, 0, len(shards))
-	for k := range shards {
-		keys = append(keys, k)
-	}
+	keys := slices.AppendSeq(make([]string, 0, len(byKey)), maps.Keys(byKey)) // [], never null
 	slices.Sort(keys)
 	keyList, err := json.Marshal(keys)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var m strings.Builder
 	m.WriteString(`{"v":2,"docs":` + strconv.Itoa(docsPerShard) + `,"shards":`)
@@ -173,13 +249,21 @@ func (x *SearchIndex) Files() ([]SearchFile, error) {
 	m.WriteString("]}")
 	manifest := shardFile("manifest", []byte(m.String()))
 	manifest.Path = "_static/search-index.js" // app.js starts loading it with search.js
-	files := []SearchFile{manifest}
+	if err := put(manifest); err != nil {
+		return err
+	}
 	for _, k := range keys {
-		data, err := json.Marshal(shards[k])
-		if err != nil {
-			return nil, err
+		shard := make(map[string][]int32, len(byKey[k]))
+		for _, t := range byKey[k] {
+			shard[x.names[t]] = flat[count[t]:count[t+1]]
 		}
-		files = append(files, shardFile("t-"+k, data))
+		data, err := json.Marshal(shard) // sorted by term, as encoding/json writes maps
+		if err != nil {
+			return err
+		}
+		if err := put(shardFile("t-"+k, data)); err != nil {
+			return err
+		}
 	}
 	for n := 0; n*docsPerShard < len(docs); n++ {
 		part := docs[n*docsPerShard : min(len(docs), (n+1)*docsPerShard)]
@@ -190,9 +274,11 @@ func (x *SearchIndex) Files() ([]SearchFile, error) {
 			}
 			data = append(data, d...)
 		}
-		files = append(files, shardFile("d-"+strconv.Itoa(n), append(data, ']')))
+		if err := put(shardFile("d-"+strconv.Itoa(n), append(data, ']'))); err != nil {
+			return err
+		}
 	}
-	return files, nil
+	return nil
 }
 
 // shardFile is the script that registers shard name's data with
