@@ -4,6 +4,8 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -44,6 +46,14 @@ type Opener func(f File) (io.ReadCloser, error)
 // manifest's raw bytes, and open for each file it lists. The archive is
 // byte for byte what Write makes of the same bundle.
 func WriteFrom(ctx context.Context, w io.Writer, workers int, manifest []byte, open Opener) error {
+	return WriteReusing(ctx, w, workers, manifest, open, nil)
+}
+
+// WriteReusing is WriteFrom copying from prev, an earlier archive, the
+// compressed members of every file that did not change instead of
+// compressing it again (and then not opening it). The archive is byte
+// for byte the one WriteFrom makes; prev may be nil.
+func WriteReusing(ctx context.Context, w io.Writer, workers int, manifest []byte, open Opener, prev *Reuse) error {
 	var m Manifest
 	if err := json.Unmarshal(manifest, &m); err != nil {
 		return fmt.Errorf("archive: decode manifest: %w", err)
@@ -51,21 +61,21 @@ func WriteFrom(ctx context.Context, w io.Writer, workers int, manifest []byte, o
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	gz, err := newParallelGzip(w, workers)
-	if err != nil {
-		return fmt.Errorf("archive: %w", err)
-	}
-	err = writeTar(ctx, gz, manifest, m.Files, open)
+	gz := newMemberGzip(w, workers)
+	err := writeTar(ctx, gz, manifest, m.Files, open, prev)
 	if cerr := gz.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("archive: %w", cerr)
 	}
 	return err
 }
 
-// writeTar writes the manifest and then every file it lists.
-func writeTar(ctx context.Context, w io.Writer, manifest []byte, files []File, open Opener) error {
-	tw := tar.NewWriter(w)
-	if err := writeEntry(tw, ManifestName, int64(len(manifest)), bytes.NewReader(manifest)); err != nil {
+// writeTar writes the manifest and then every file it lists, each tar
+// entry (header, content, padding) in members of its own, and the
+// end-of-archive blocks last.
+func writeTar(ctx context.Context, z *memberGzip, manifest []byte, files []File, open Opener, prev *Reuse) error {
+	sum := sha256.Sum256(manifest)
+	if err := writeEntry(z, File{Path: ManifestName, Size: int64(len(manifest)), SHA256: hex.EncodeToString(sum[:])},
+		func(File) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(manifest)), nil }, prev); err != nil {
 		return err
 	}
 	for i, f := range files {
@@ -77,18 +87,61 @@ func writeTar(ctx context.Context, w io.Writer, manifest []byte, files []File, o
 		if !safeName(f.Path) {
 			return fmt.Errorf("archive: manifest lists unsafe path %q", f.Path)
 		}
-		in, err := open(f)
-		if err != nil {
-			return fmt.Errorf("archive: %w", err)
-		}
-		err = writeEntry(tw, f.Path, f.Size, in)
-		_ = in.Close() // read-only: Close cannot lose data
-		if err != nil {
+		if err := writeEntry(z, f, open, prev); err != nil {
 			return err
 		}
 	}
-	if err := tw.Close(); err != nil {
+	// What tar.Writer.Close writes: two zero blocks.
+	z.beginEntry(memberTag{})
+	if _, err := z.Write(make([]byte, 2*blockSize)); err != nil {
 		return fmt.Errorf("archive: %w", err)
+	}
+	if err := z.endEntry(); err != nil {
+		return fmt.Errorf("archive: %w", err)
+	}
+	return nil
+}
+
+// blockSize is tar's unit: headers are one or more blocks, and content
+// is padded with zeros to a whole number of them.
+const blockSize = 512
+
+// writeEntry writes the tar entry of f: copied from prev if it holds it,
+// otherwise read with open and compressed.
+func writeEntry(z *memberGzip, f File, open Opener, prev *Reuse) error {
+	hdr, err := tarHeader(f.Path, f.Size)
+	if err != nil {
+		return err
+	}
+	if data, ok := prev.take(f, int64(len(hdr))); ok {
+		if err := z.copied(data); err != nil {
+			return fmt.Errorf("archive: %w", err)
+		}
+		return nil
+	}
+	tag := memberTag{path: f.Path}
+	if _, err := hex.Decode(tag.sum[:], []byte(f.SHA256)); err != nil || len(f.SHA256) != 2*sha256.Size {
+		return fmt.Errorf("archive: manifest gives %s no valid SHA-256", f.Path)
+	}
+	in, err := open(f)
+	if err != nil {
+		return fmt.Errorf("archive: %w", err)
+	}
+	defer in.Close() // read-only: Close cannot lose data
+	z.beginEntry(tag)
+	if _, err := z.Write(hdr); err != nil {
+		return fmt.Errorf("archive %s: %w", f.Path, err)
+	}
+	if _, err := CopyN(z, in, f.Size); err != nil {
+		return fmt.Errorf("archive %s: %w", f.Path, err)
+	}
+	if pad := padded(f.Size) - f.Size; pad > 0 {
+		if _, err := z.Write(make([]byte, pad)); err != nil {
+			return fmt.Errorf("archive %s: %w", f.Path, err)
+		}
+	}
+	if err := z.endEntry(); err != nil {
+		return fmt.Errorf("archive %s: %w", f.Path, err)
 	}
 	return nil
 }
@@ -112,8 +165,10 @@ func openListed(dir string, f File) (io.ReadCloser, error) {
 	return in, nil
 }
 
-func writeEntry(tw *tar.Writer, name string, size int64, r io.Reader) error {
-	hdr := &tar.Header{
+// entryHeader is the tar header of every entry: a regular file with
+// fixed times, owners and mode.
+func entryHeader(name string, size int64) *tar.Header {
+	return &tar.Header{
 		Typeflag: tar.TypeReg,
 		Name:     name,
 		Size:     size,
@@ -121,11 +176,4 @@ func writeEntry(tw *tar.Writer, name string, size int64, r io.Reader) error {
 		ModTime:  archiveTime,
 		Format:   tar.FormatPAX, // long paths without GNU extensions
 	}
-	if err := tw.WriteHeader(hdr); err != nil {
-		return fmt.Errorf("archive %s: %w", name, err)
-	}
-	if _, err := CopyN(tw, r, size); err != nil {
-		return fmt.Errorf("archive %s: %w", name, err)
-	}
-	return nil
 }
