@@ -222,14 +222,15 @@ func (z *memberGzip) Close() error {
 }
 
 // memberTag is what a member's header says it holds: a piece of the tar
-// entry of path, whose content has the SHA-256 sum, compressed by coder.
+// entries of a group of files whose first is path and whose paths, sizes
+// and contents hash to sum (groupKey), compressed by coder.
 // It is written as the subfield "DA" of the gzip header's extra field,
 // which readers skip (RFC 1952, 2.3.1.1; BGZF keeps its block sizes the
 // same way):
 //
 //	version(1) flags(1) coder(8) memberLen(4) sum(32) path
 //
-// flags has bit 0 set on an entry's first member and bit 1 on its last;
+// flags has bit 0 set on a group's first member and bit 1 on its last;
 // memberLen is the whole member's length, header to trailer, so a reader
 // can step from member to member.
 type memberTag struct {

@@ -5,7 +5,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -23,7 +22,8 @@ type Reuse struct {
 	r    *bufio.Reader
 	head *memberHead // the next entry's first member, header read
 	done bool        // nothing more to copy (end, or an error)
-	// Copied counts the entries taken from the earlier archive.
+	// Copied counts the files (and manifest) whose entries were taken
+	// from the earlier archive.
 	Copied int
 }
 
@@ -139,28 +139,27 @@ func (u *Reuse) entry(keep bool) (data []byte, size int64, ok bool) {
 	}
 }
 
-// take returns the members of the earlier archive holding the tar entry
-// of f, if it holds that very entry (same path, content and compressor),
-// with hdrLen the length of the entry's tar header. Entries of the
-// earlier archive before f's place in manifest order are skipped.
-func (u *Reuse) take(f File, hdrLen int64) ([]byte, bool) {
+// take returns the members of the earlier archive holding the group
+// tagged t (same first path, files and compressor), whose tar entries
+// are total bytes long, counting its files copied. Groups of the earlier
+// archive before t's place in manifest order are skipped.
+func (u *Reuse) take(t memberTag, total int64, files int) ([]byte, bool) {
 	if u == nil {
 		return nil, false
 	}
 	for {
 		h := u.peek()
-		if h == nil || before(f.Path, h.path) {
+		if h == nil || before(t.path, h.path) {
 			return nil, false
 		}
-		if h.path != f.Path {
+		if h.path != t.path {
 			u.entry(false)
 			continue
 		}
-		sum, err := hex.DecodeString(f.SHA256)
-		same := err == nil && bytes.Equal(sum, h.sum[:]) && h.coder == coder() && h.coder != [8]byte{}
+		same := h.sum == t.sum && h.coder == coder() && h.coder != [8]byte{}
 		data, size, ok := u.entry(same)
-		if ok && size == hdrLen+padded(f.Size) {
-			u.Copied++
+		if ok && size == total {
+			u.Copied += files
 			return data, true
 		}
 		return nil, false
