@@ -126,16 +126,27 @@ func download(t testing.TB, link string, size int64) *bundle.Manifest {
 	return man
 }
 
-// eachBackend runs f on the embedded store, on PostgreSQL (a fresh
-// database from internal/pgtest) with local files, and on PostgreSQL with
-// a fresh MinIO bucket (internal/s3test); f passes db to
+// eachBackend runs f on each of backends; f passes db to
 // apiservertest.Start.
 func eachBackend(t *testing.T, f func(t *testing.T, db apiservertest.Option)) {
 	t.Helper()
-	t.Run("bbolt", func(t *testing.T) { f(t, apiservertest.WithDatabase("")) })
-	t.Run("postgres", func(t *testing.T) { f(t, apiservertest.WithDatabase(pgtest.DB(t))) })
-	t.Run("postgres+s3", func(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) { f(t, b.open(t)) })
+	}
+}
+
+// backends are the stores a server runs on: the embedded store, PostgreSQL
+// (a fresh database from internal/pgtest) with local files, and PostgreSQL
+// with a fresh MinIO bucket (internal/s3test). open makes a new one each
+// time it is called.
+var backends = []struct {
+	name string
+	open func(t *testing.T) apiservertest.Option
+}{
+	{"bbolt", func(*testing.T) apiservertest.Option { return apiservertest.WithDatabase("") }},
+	{"postgres", func(t *testing.T) apiservertest.Option { return apiservertest.WithDatabase(pgtest.DB(t)) }},
+	{"postgres+s3", func(t *testing.T) apiservertest.Option {
 		opts, _ := onObjects(t)
-		f(t, apiservertest.Combine(opts...))
-	})
+		return apiservertest.Combine(opts...)
+	}},
 }

@@ -48,7 +48,7 @@ func (er *exportRunner) render(leaseCtx context.Context, rec *jobstore.ExportJob
 	er.removeOlderRenders(rec.JobID)
 	s.archives.Add(1)
 	s.metrics.ArchiveBuilt(nil, time.Since(rendered))
-	s.log.Info("export completed", "job", rec.JobID, "pages", man.PageCount, "bytes", size,
+	s.log.Info("export completed", "job", rec.JobID, "pages", man.PageCount, "bytes", size, "reusedEntries", spool.Copied(),
 		"render", rendered.Sub(start).Round(time.Millisecond), "archive", time.Since(rendered).Round(time.Millisecond))
 	return man, nil
 }

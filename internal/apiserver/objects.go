@@ -249,6 +249,9 @@ func (er *exportRunner) renderToSpool(leaseCtx context.Context, rec *jobstore.Ex
 	if err != nil {
 		return nil, nil, err
 	}
+	if prev := er.previousArchive(rec); prev != nil {
+		spool.ReuseArchive(prev)
+	}
 	man, err := er.exportInto(leaseCtx, rec, lj, spool)
 	return spool, man, err
 }
@@ -297,6 +300,7 @@ func (sp *sitePublisher) closeSpool(id string, spool *bundle.Spool) {
 	if spool == nil {
 		return
 	}
+	sp.srv.runner.reused.Add(int64(spool.Copied()))
 	if err := spool.Close(); err != nil {
 		sp.srv.log.Warn("close render spool", "job", id, "error", err)
 	}

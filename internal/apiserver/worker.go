@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
@@ -38,6 +39,9 @@ type exportRunner struct {
 	sites *sitePublisher
 	// idle counts the workers waiting for a wake (idle.go).
 	idle idleWorkers
+	// reused counts the archive entries copied from earlier archives
+	// (reuse.go).
+	reused atomic.Int64
 }
 
 // objectsReady is the publisher's bucket check, which the handlers

@@ -35,6 +35,10 @@ type Spool struct {
 	creating map[string]bool     // paths opened by Create and not yet closed
 	manifest []byte              // set by WriteManifest
 	closed   bool
+	// prev opens an earlier archive of the same site to copy unchanged
+	// entries from (ReuseArchive), nil without one.
+	prev   func() (io.ReadCloser, error)
+	copied atomic.Int64 // entries the last WriteArchive copied
 }
 
 // extent is a run of a file's bytes in the spool.
@@ -268,10 +272,33 @@ func (s *Spool) WriteArchive(ctx context.Context, w io.Writer, workers int) erro
 	if raw == nil {
 		return errNoManifest
 	}
-	return WriteFrom(ctx, w, workers, raw, func(f File) (io.ReadCloser, error) {
+	var prev *Reuse
+	if s.prev != nil {
+		// An earlier archive that cannot be read is only not copied from.
+		if rc, err := s.prev(); err == nil {
+			defer rc.Close() // read-only: Close cannot lose data
+			prev = NewReuse(rc)
+		}
+	}
+	err := WriteReusing(ctx, w, workers, raw, func(f File) (io.ReadCloser, error) {
 		if n := s.fileSize(f.Path); n != f.Size {
 			return nil, fmt.Errorf("%s does not match the manifest (size %d, want %d)", f.Path, n, f.Size)
 		}
 		return s.Open(f.Path)
-	})
+	}, prev)
+	if prev != nil {
+		s.copied.Store(int64(prev.Copied))
+	}
+	return err
 }
+
+// ReuseArchive has WriteArchive copy the compressed entries of every file
+// that did not change from the archive open returns, an earlier export
+// of the same site, instead of compressing them again; the archive is
+// byte for byte the same. open is called once per WriteArchive, and an
+// error from it only means nothing is copied.
+func (s *Spool) ReuseArchive(open func() (io.ReadCloser, error)) { s.prev = open }
+
+// Copied is how many entries the last WriteArchive copied from the
+// earlier archive.
+func (s *Spool) Copied() int { return int(s.copied.Load()) }

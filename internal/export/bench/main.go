@@ -64,7 +64,7 @@ type childResult struct {
 func main() {
 	hugo := flag.String("hugo", "", "path of the hugo binary; empty skips the comparison")
 	runs := flag.Int("runs", 3, "runs of each side; the median counts")
-	cases := flag.String("cases", strings.Join(allCases, ","), "comma-separated cases to run: site (2,000 pages against Hugo), api (200 endpoint pages against Hugo), api1000 (1,000 endpoint pages against 300 pages/s), rich (2,000 Markdown pages with code, tables, lists and quotes, air-gapped and cloud, against Hugo), shape (languages x versions, see -shape, against 500 pages/s)")
+	cases := flag.String("cases", strings.Join(allCases, ","), "comma-separated cases to run: site (2,000 pages against Hugo), api (200 endpoint pages against Hugo), api1000 (1,000 endpoint pages against 300 pages/s), rich (2,000 Markdown pages with code, tables, lists and quotes, air-gapped and cloud, against Hugo), shape (languages x versions, see -shape, against 500 pages/s), incr (a one-page change to the 2,000-page site re-exported through the API, against 10 % of a full export)")
 	keep := flag.String("work", "", "work directory to keep (default: a temporary one, removed)")
 	child := flag.String("child", "", "internal: export this docs source and report as JSON")
 	out := flag.String("out", "", "internal: export directory of -child")
@@ -153,6 +153,11 @@ func runCases(self, root, hugo string, runs int, keep bool, shape string, cases 
 			return err
 		}
 	}
+	if cases["incr"] {
+		if err := incrCase(root, runs); err != nil {
+			return err
+		}
+	}
 	if cases["shape"] {
 		return shapeCase(self, root, shape, keep)
 	}
@@ -171,7 +176,14 @@ func siteCase(self, hugo, root string, runs int, keep bool) error {
 	if err != nil {
 		return fmt.Errorf("generate site: %w", err)
 	}
-	srv, err := startAPIServer(root, "site-apiserver", deployment{siteDomain, docs, "air-gapped"})
+	// A deployment per run: a re-export of one deployment copies its
+	// previous archive's unchanged entries (the incr case), and this
+	// figure is the full export's.
+	deps := make([]deployment, runs)
+	for r := range deps {
+		deps[r] = deployment{runDomain(r), docs, "air-gapped"}
+	}
+	srv, err := startAPIServer(root, "site-apiserver", deps...)
 	if err != nil {
 		return err
 	}
@@ -190,7 +202,7 @@ func siteCase(self, hugo, root string, runs int, keep bool) error {
 		if err := exp.run(self, docs, lastOut); err != nil {
 			return fmt.Errorf("export run: %w", err)
 		}
-		run, err := srv.export(siteDomain)
+		run, err := srv.export(runDomain(r))
 		if err != nil {
 			return fmt.Errorf("export through the API: %w", err)
 		}
@@ -308,6 +320,9 @@ func bigAPICase(self, root string, runs int, keep bool) (string, error) {
 
 // siteDomain is the domain the bench's sites are deployed at.
 const siteDomain = "docs.example.com"
+
+// runDomain is a deployment of its own for run r, with no earlier export.
+func runDomain(r int) string { return fmt.Sprintf("run%d.%s", r, siteDomain) }
 
 // removeExport removes an export directory and its two archives; a
 // failure only leaves temporary files behind.

@@ -9,7 +9,7 @@ import (
 )
 
 // allCases are the cases of -cases, in the order they run.
-var allCases = []string{"site", "api", "api1000", "rich", "shape"}
+var allCases = []string{"site", "api", "api1000", "rich", "incr", "shape"}
 
 // parseCases reads -cases: names from allCases, comma-separated.
 func parseCases(list string) (map[string]bool, error) {

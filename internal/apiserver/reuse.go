@@ -1,0 +1,54 @@
+package apiserver
+
+import (
+	"io"
+	"os"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+)
+
+// previousArchive opens the archive of the latest completed export of
+// rec's deployment (same organization and domain), which the archive of
+// rec copies every unchanged file's compressed entry from
+// (bundle.Spool.ReuseArchive): on a re-export after a small change most
+// of the archive is copied, not compressed. It returns nil when there is
+// none. Which earlier archive it is matters only for speed: an entry is
+// copied only if it holds the same path and content, so the new archive
+// is byte for byte the one made from scratch.
+func (er *exportRunner) previousArchive(rec *jobstore.ExportJob) func() (io.ReadCloser, error) {
+	s := er.srv
+	jobs, err := s.store.ExportJobs()
+	if err != nil {
+		return nil
+	}
+	var prev *jobstore.ExportJob
+	for _, j := range jobs {
+		if j.JobID == rec.JobID || j.OrgID != rec.OrgID || j.Domain != rec.Domain || j.Status != api.ExportCompleted || j.BundleSize == 0 {
+			continue
+		}
+		if prev == nil || j.UpdatedAt.After(prev.UpdatedAt) {
+			prev = j
+		}
+	}
+	switch {
+	case prev == nil:
+		return nil
+	case s.objects != nil:
+		if !publishedArchive(prev.SitePrefix) {
+			return nil // stored in pieces by an older server
+		}
+		key := archiveObjectKey(prev)
+		return func() (io.ReadCloser, error) {
+			rc, _, err := s.objects.Get(s.ctx, key)
+			return rc, err
+		}
+	default:
+		path := er.bundlePath(prev.JobID)
+		return func() (io.ReadCloser, error) { return os.Open(path) }
+	}
+}
+
+// EntriesReused is how many archive entries exports have copied from
+// earlier archives instead of compressing them.
+func (s *Server) EntriesReused() int64 { return s.runner.reused.Load() }

@@ -1,0 +1,115 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
+)
+
+// TestArchive_reuseMatchesFullExport: on every fixture, the archive of a
+// re-export that copies unchanged entries from the previous export's
+// archive is byte for byte the archive of a full export of the same
+// source, after no change, a one-page change, a snippet change and a
+// docs.json change, and the unchanged re-export copies every entry.
+func TestArchive_reuseMatchesFullExport(t *testing.T) {
+	for _, tc := range []struct {
+		dir  string
+		kind Kind
+		base string
+	}{
+		{"fixture", KindCloud, ""}, {"airgap", KindAirGapped, ""}, {"apisite", KindCloud, ""},
+		{"basepath", KindCloud, "/docs"}, {"components", KindCloud, ""}, {"docsrepo", KindCloud, ""},
+		{"icons", KindAirGapped, ""},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			if testing.Short() && tc.dir != "fixture" {
+				t.Skip("-short: the first fixture only")
+			}
+			src := dirFS(t, "testdata/"+tc.dir)
+			req := Request{Source: src, Kind: tc.kind, BasePath: tc.base, Domain: "docs.example.com"}
+			prev, _, entries := archiveReusing(t, req, nil)
+			if _, copied, _ := archiveReusing(t, req, prev); copied != entries {
+				t.Fatalf("an unchanged re-export copied %d of %d entries", copied, entries)
+			}
+			changes := map[string]func(fstest.MapFS) bool{
+				"onePage": func(m fstest.MapFS) bool {
+					return appendToFirst(m, func(p string) bool { return path.Ext(p) == ".mdx" && !strings.HasPrefix(p, "snippets/") }, "\n\nOne more paragraph.\n")
+				},
+				"snippet": func(m fstest.MapFS) bool {
+					return appendToFirst(m, func(p string) bool { return strings.HasPrefix(p, "snippets/") && path.Ext(p) == ".mdx" }, "\n\nAnd one more line.\n")
+				},
+				"docsJSON": func(m fstest.MapFS) bool {
+					var cfg map[string]any
+					if json.Unmarshal(m["docs.json"].Data, &cfg) != nil {
+						return false
+					}
+					cfg["name"] = "Renamed"
+					raw, err := json.Marshal(cfg)
+					m["docs.json"] = &fstest.MapFile{Data: raw}
+					return err == nil
+				},
+			}
+			for name, change := range changes {
+				t.Run(name, func(t *testing.T) {
+					next := maps.Clone(src)
+					if !change(next) {
+						t.Skip("the fixture has nothing to change this way")
+					}
+					req := req
+					req.Source = next
+					full, _, _ := archiveReusing(t, req, nil)
+					reused, copied, entries := archiveReusing(t, req, prev)
+					if !bytes.Equal(full, reused) {
+						t.Fatal("the archive made reusing the previous one differs from the full export's")
+					}
+					t.Logf("%d of %d entries copied", copied, entries)
+				})
+			}
+		})
+	}
+}
+
+// archiveReusing exports req into a spool and archives it, copying from
+// prev when it is not nil; it returns the archive, the entries copied
+// and the entries there are (the manifest and every file).
+func archiveReusing(t *testing.T, req Request, prev []byte) ([]byte, int, int) {
+	t.Helper()
+	spool, err := bundle.NewSpool(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spool.Close()
+	man, err := New(Options{}).ExportTo(context.Background(), req, spool, nil)
+	if err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	if prev != nil {
+		spool.ReuseArchive(func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(prev)), nil })
+	}
+	var out bytes.Buffer
+	if err := spool.WriteArchive(context.Background(), &out, 2); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes(), spool.Copied(), len(man.Files) + 1
+}
+
+// appendToFirst appends text to the first file of m, in path order, that
+// match accepts, reporting whether there was one.
+func appendToFirst(m fstest.MapFS, match func(string) bool, text string) bool {
+	for _, p := range slices.Sorted(maps.Keys(m)) {
+		if match(p) {
+			m[p] = &fstest.MapFile{Data: append(bytes.Clone(m[p].Data), text...)}
+			return true
+		}
+	}
+	return false
+}
