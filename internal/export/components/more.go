@@ -176,7 +176,7 @@ func githubRepo(t *tag) (markup.HTML, markup.HTML, bool) {
 	}
 	var b markup.Builder
 	b.Markup(`<div`)
-	b.Attr("class", withClassName(t, "github-repo", "github-"+variant))
+	b.Attr("class", strings.TrimSpace("github-repo github-"+variant+" "+t.attr("className")))
 	b.Markup(`>`)
 	if owner, name, ok := strings.Cut(slug, "/"); ok && repoPart.MatchString(owner) && repoPart.MatchString(name) {
 		if u, ok := componentURL("https://github.com/" + owner + "/" + name); ok {
