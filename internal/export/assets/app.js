@@ -169,6 +169,18 @@
     select(first > 0 && first < panels.length ? first : 0);
   });
 
+  Array.prototype.forEach.call(document.querySelectorAll(".copy"), function (b) {
+    b.addEventListener("click", function () {
+      // A code block's code, or a prompt's text.
+      var box = b.closest(".code-block, .prompt");
+      var pre = box && box.querySelector(box.classList.contains("prompt") ? ".prompt-body" : "pre");
+      if (pre && navigator.clipboard) navigator.clipboard.writeText(pre.innerText).then(function () {
+        b.textContent = t("copied", "Copied");
+        setTimeout(function () { b.textContent = t("copy", "Copy"); }, 1500);
+      });
+    });
+  });
+
   // An address naming something inside a closed accordion, expandable,
   // folder or tab panel opens it.
   function reveal() {
@@ -182,18 +194,6 @@
   }
   reveal();
   window.addEventListener("hashchange", reveal);
-
-  Array.prototype.forEach.call(document.querySelectorAll(".copy"), function (b) {
-    b.addEventListener("click", function () {
-      // A code block's code, or a prompt's text.
-      var box = b.closest(".code-block, .prompt");
-      var pre = box && box.querySelector(box.classList.contains("prompt") ? ".prompt-body" : "pre");
-      if (pre && navigator.clipboard) navigator.clipboard.writeText(pre.innerText).then(function () {
-        b.textContent = t("copied", "Copied");
-        setTimeout(function () { b.textContent = t("copy", "Copy"); }, 1500);
-      });
-    });
-  });
 
   // Search. The engine (search.js) and its index load on first use, so
   // pages stay light; both are scripts, not fetches, so they load from
