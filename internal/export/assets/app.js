@@ -118,31 +118,60 @@
   }
 
   // Tabs and code groups: all panels are in the HTML (readable without
-  // script); here they become a tab strip.
+  // script); here they become a tab strip, or a menu for a group with
+  // data-dropdown. data-default names the panel shown first. Picking a
+  // panel picks the one of the same title in the page's other groups,
+  // except in groups that say data-sync="false".
+  var groups = [];
   Array.prototype.forEach.call(document.querySelectorAll("[data-tabs]"), function (group, gi) {
     var panels = Array.prototype.filter.call(group.children, function (c) { return c.hasAttribute("data-title"); });
     if (panels.length < 2) return;
-    var bar = document.createElement("div");
-    bar.className = "tab-buttons";
-    bar.setAttribute("role", "tablist");
+    var titles = panels.map(function (panel, i) {
+      return panel.getAttribute("data-title") || t("tab", "Tab {n}").replace("{n}", i + 1);
+    });
+    var menu = group.hasAttribute("data-dropdown");
+    var bar = document.createElement(menu ? "select" : "div");
+    bar.className = menu ? "tab-select" : "tab-buttons";
+    if (menu) {
+      bar.setAttribute("aria-label", t("tabMenu", "Choose a version"));
+      bar.addEventListener("change", function () { pick(bar.selectedIndex); });
+    } else {
+      bar.setAttribute("role", "tablist");
+    }
     panels.forEach(function (panel, i) {
-      var b = document.createElement("button");
-      b.type = "button";
-      b.setAttribute("role", "tab");
-      b.id = "tab-" + gi + "-" + i;
-      b.textContent = panel.getAttribute("data-title") || t("tab", "Tab {n}").replace("{n}", i + 1);
-      var icon = panel.querySelector(":scope > .tab-title > .i"); // a <Tab icon>
-      if (icon) b.insertBefore(icon.cloneNode(true), b.firstChild);
-      b.addEventListener("click", function () { select(i); });
+      var b = document.createElement(menu ? "option" : "button");
+      b.textContent = titles[i];
+      if (!menu) {
+        b.type = "button";
+        b.setAttribute("role", "tab");
+        b.id = "tab-" + gi + "-" + i;
+        var icon = panel.querySelector(":scope > .tab-title > .i"); // a <Tab icon>
+        if (icon) b.insertBefore(icon.cloneNode(true), b.firstChild);
+        b.addEventListener("click", function () { pick(i); });
+        panel.setAttribute("role", "tabpanel");
+        panel.setAttribute("aria-labelledby", b.id);
+      }
       bar.appendChild(b);
-      panel.setAttribute("role", "tabpanel");
-      panel.setAttribute("aria-labelledby", b.id);
     });
     group.insertBefore(bar, group.firstChild);
+    var sync = group.getAttribute("data-sync") !== "false";
     function select(n) {
-      panels.forEach(function (p, i) { p.hidden = i !== n; bar.children[i].setAttribute("aria-selected", i === n ? "true" : "false"); });
+      panels.forEach(function (p, i) {
+        p.hidden = i !== n;
+        if (!menu) bar.children[i].setAttribute("aria-selected", i === n ? "true" : "false");
+      });
+      if (menu) bar.selectedIndex = n;
     }
-    select(0);
+    function pick(n) {
+      select(n);
+      if (sync) groups.forEach(function (g) {
+        var j = g.titles.indexOf(titles[n]);
+        if (g.sync && g.panels !== panels && j >= 0) g.select(j);
+      });
+    }
+    groups.push({ panels: panels, titles: titles, select: select, sync: sync });
+    var first = parseInt(group.getAttribute("data-default") || "0", 10);
+    select(first > 0 && first < panels.length ? first : 0);
   });
 
   // Views (<View title>): all are in the HTML, one after another, for a
@@ -224,6 +253,20 @@
       });
     });
   });
+
+  // An address naming something inside a closed accordion, expandable,
+  // folder or tab panel opens it.
+  function reveal() {
+    var id = "";
+    try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
+    for (var el = id && document.getElementById(id); el; el = el.parentElement) {
+      if (el.tagName === "DETAILS") el.open = true;
+      var target = el;
+      if (el.hidden) groups.forEach(function (g) { var k = g.panels.indexOf(target); if (k >= 0) g.select(k); });
+    }
+  }
+  reveal();
+  window.addEventListener("hashchange", reveal);
 
   // Search. The engine (search.js) and its index load on first use, so
   // pages stay light; both are scripts, not fetches, so they load from

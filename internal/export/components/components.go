@@ -24,55 +24,34 @@ func renderComponent(t *tag, l *Labels) (openHTML, closeHTML markup.HTML) {
 	if l == nil {
 		l = &EnglishLabels
 	}
-	var b markup.Builder
 	if kind, ok := callouts[t.name]; ok {
-		b.Markup(`<div`)
-		b.Attr("class", "callout callout-"+kind)
-		b.Markup(` role="note"`)
-		if c := t.attr("color"); c != "" {
-			b.Attr("style", "--callout:"+c)
-		}
-		icon := iconOf(t) // an icon the page names, else the kind's own
-		if icon.Empty() {
-			icon = Icon(map[string]string{"note": "info", "info": "info", "tip": "lightbulb", "warning": "warning",
-				"check": "check", "danger": "danger"}[kind])
-		}
-		b.Markup(`><span class="callout-icon">`)
-		b.HTML(icon)
-		b.Markup(`</span><div class="callout-body">`)
-		return b.Fragment(), markup.Const(`</div></div>`)
+		return callout(t, kind)
 	}
+	var b markup.Builder
 	switch t.name {
 	case "Steps":
+		if s := t.attr("titleSize"); s != "" && s != "p" && oneOf(s, titleSizes) == "" {
+			b.Markup(`<ol`)
+			b.Attr("class", "steps steps-title-"+s)
+			b.Markup(`>`)
+			return b.Fragment(), markup.Const(`</ol>`)
+		}
 		return markup.Const(`<ol class="steps">`), markup.Const(`</ol>`)
 	case "Step":
-		if icon := iconOf(t); !icon.Empty() {
-			b.Markup(`<li class="step step-with-icon"><span class="step-icon">`)
-			b.HTML(icon)
-			b.Markup(`</span>`)
-		} else {
-			b.Markup(`<li class="step">`)
-		}
-		if t.has("title") {
-			b.Markup(`<p class="step-title">`)
-			b.HTML(t.text("title"))
-			b.Markup(`</p>`)
-		}
-		b.Markup(`<div class="step-body">`)
-		return b.Fragment(), markup.Const(`</div></li>`)
-	case "Tabs":
-		return markup.Const(`<div class="tabs" data-tabs>`), markup.Const(`</div>`)
+		return step(t, l)
+	case "Tabs", "CodeGroup", "RequestExample", "ResponseExample":
+		return tabbed(t, l)
 	case "Tab":
-		title := t.attr("title")
 		b.Markup(`<section class="tab-panel"`)
-		b.Attr("data-title", title)
+		if id := t.attr("id"); id != "" {
+			b.Attr("id", id)
+		}
+		b.Attr("data-title", t.attr("title"))
 		b.Markup(`><p class="tab-title">`)
 		b.HTML(iconOf(t))
 		b.HTML(t.text("title"))
 		b.Markup(`</p>`)
 		return b.Fragment(), markup.Const(`</section>`)
-	case "CodeGroup":
-		return markup.Const(`<div class="code-group" data-tabs>`), markup.Const(`</div>`)
 	case "CardGroup", "Columns":
 		cols, err := strconv.Atoi(t.attr("cols"))
 		if err != nil || cols < 1 || cols > 4 {
@@ -89,87 +68,21 @@ func renderComponent(t *tag, l *Labels) (openHTML, closeHTML markup.HTML) {
 	case "Expandable":
 		return expandable(t, l)
 	case "Accordion":
-		b.Markup(`<details`)
-		b.Attr("class", strings.ToLower(t.name))
-		if t.flag("defaultOpen") {
-			b.Markup(` open`)
-		}
-		b.Markup(`><summary>`)
-		b.HTML(iconOf(t))
-		b.HTML(t.text("title"))
-		b.Markup(`</summary><div class="details-body">`)
-		return b.Fragment(), markup.Const(`</div></details>`)
+		return accordion(t)
 	case "Frame":
-		if t.has("caption") {
-			b.Markup(`<figcaption>`)
-			b.HTML(t.text("caption"))
-			b.Markup(`</figcaption>`)
-		}
-		b.Markup(`</figure>`)
-		return markup.Const(`<figure class="frame">`), b.Fragment()
+		return frame(t)
 	case "ParamField", "ResponseField":
 		return field(t, l)
 	case "Icon":
-		b.Markup(`<span class="icon"`)
-		style := iconSize(t)
-		if c := t.attr("color"); c != "" {
-			style = strings.TrimPrefix(style+";color:"+c, ";")
-		}
-		if style != "" {
-			b.Attr("style", style)
-		}
-		b.Markup(` role="img"`)
-		b.Attr("aria-label", t.attr("icon"))
-		b.Markup(`>`)
-		b.HTML(iconOf(t))
-		return b.Fragment(), markup.Const(`</span>`)
+		return icon(t)
 	case "Badge":
-		b.Markup(`<span class="badge">`)
-		b.HTML(iconOf(t))
-		return b.Fragment(), markup.Const(`</span>`)
+		return badge(t)
 	case "Tooltip":
-		b.Markup(`<span class="tooltip"`)
-		b.Attr("title", t.attr("tip"))
-		b.Markup(` tabindex="0">`)
-		return b.Fragment(), markup.Const(`</span>`)
+		return tooltip(t)
 	case "Update":
-		b.Markup(`<section class="update"`)
-		b.Attr("id", markup.Slug(t.attr("label")))
-		b.Markup(`><div class="update-label">`)
-		b.HTML(t.text("label"))
-		b.Markup(`</div>`)
-		if t.has("description") {
-			b.Markup(`<div class="update-desc">`)
-			b.HTML(t.text("description"))
-			b.Markup(`</div>`)
-		}
-		b.Markup(`<div class="update-body">`)
-		return b.Fragment(), markup.Const(`</div></section>`)
-	case "RequestExample":
-		b.Markup(`<div class="example example-request" data-tabs><p class="example-title">`)
-		b.Text(l.RequestExample)
-		b.Markup(`</p>`)
-		return b.Fragment(), markup.Const(`</div>`)
-	case "ResponseExample":
-		b.Markup(`<div class="example example-response" data-tabs><p class="example-title">`)
-		b.Text(l.ResponseExample)
-		b.Markup(`</p>`)
-		return b.Fragment(), markup.Const(`</div>`)
-	case "Tree", "FileTree":
-		return markup.Const(`<ul class="tree">`), markup.Const(`</ul>`)
-	case "Tree.Folder":
-		b.Markup(`<li class="tree-folder"><details`)
-		if t.flag("defaultOpen") {
-			b.Markup(` open`)
-		}
-		b.Markup(`><summary>`)
-		b.Text(t.attr("name"))
-		b.Markup(`</summary><ul>`)
-		return b.Fragment(), markup.Const(`</ul></details></li>`)
-	case "Tree.File":
-		b.Markup(`<li class="tree-file">`)
-		b.Text(t.attr("name"))
-		return b.Fragment(), markup.Const(`</li>`)
+		return update(t)
+	case "Tree", "FileTree", "Tree.Folder", "Tree.File":
+		return tree(t)
 	}
 	if o, c, ok := moreComponent(t, l); ok {
 		return o, c
@@ -178,40 +91,6 @@ func renderComponent(t *tag, l *Labels) (openHTML, closeHTML markup.HTML) {
 	b.Attr("data-component", t.name)
 	b.Markup(`>`)
 	return b.Fragment(), markup.Const(`</div>`)
-}
-
-func card(t *tag) (markup.HTML, markup.HTML) {
-	var b markup.Builder
-	b.Markup(`<div class="card">`)
-	if img := t.attr("img"); img != "" {
-		if u, ok := componentURL(img); ok {
-			b.Markup(`<img class="card-img" src="`)
-			b.URL(u)
-			b.Markup(`" alt="">`)
-		}
-	}
-	if icon := iconOf(t); !icon.Empty() {
-		b.Markup(`<span class="card-icon">`)
-		b.HTML(icon)
-		b.Markup(`</span>`)
-	}
-	href := t.attr("href")
-	u, linked := componentURL(href)
-	if href != "" && linked {
-		// The link covers the card through CSS, so the card body may still
-		// hold links of its own without nesting <a> elements.
-		b.Markup(`<a class="card-title card-link" href="`)
-		b.URL(u)
-		b.Markup(`">`)
-		b.HTML(t.text("title"))
-		b.Markup(`</a>`)
-	} else if t.has("title") {
-		b.Markup(`<p class="card-title">`)
-		b.HTML(t.text("title"))
-		b.Markup(`</p>`)
-	}
-	b.Markup(`<div class="card-body">`)
-	return b.Fragment(), markup.Const(`</div></div>`)
 }
 
 // componentURL checks a URL attribute of a component: a reference with
@@ -233,9 +112,12 @@ func field(t *tag, l *Labels) (markup.HTML, markup.HTML) {
 	id := markup.Slug("field-" + name)
 	b.Markup(`<div class="field"`)
 	b.Attr("id", id)
-	b.Markup(`><div class="field-head"><code class="field-name">`)
+	b.Markup(`><div class="field-head">`)
+	fieldLabels(&b, t.attr("pre"))
+	b.Markup(`<code class="field-name">`)
 	b.Text(name)
 	b.Markup(`</code>`)
+	fieldLabels(&b, t.attr("post"))
 	if where != "" && where != "name" {
 		b.Markup(`<span class="field-in">`)
 		b.Text(where)
@@ -266,6 +148,16 @@ func field(t *tag, l *Labels) (markup.HTML, markup.HTML) {
 	FieldAnchorIn(&b, id, name, *l)
 	b.Markup(`</div><div class="field-body">`)
 	return b.Fragment(), markup.Const(`</div></div>`)
+}
+
+// fieldLabels writes the labels a <ResponseField> shows before (pre) or
+// after (post) its name.
+func fieldLabels(b *markup.Builder, list string) {
+	for _, l := range labelList(list) {
+		b.Markup(`<span class="field-label">`)
+		b.Text(l)
+		b.Markup(`</span>`)
+	}
 }
 
 // FieldAnchor writes the link icon of a parameter or property: a link to

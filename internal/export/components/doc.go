@@ -8,9 +8,17 @@
 // interface glyphs (Icon) are drawn here too; icons a page names become
 // slots of internal/export/icons.
 //
+// Props lists what each component's page documents, and Unrendered
+// turns every attribute a component is given but does not draw (a prop a
+// static page cannot honour, a value the platform does not take, an
+// undocumented attribute) into a warning naming the page and line, so
+// nothing a page writes is dropped silently.
+//
 // It writes HTML through internal/export/markup only. It knows a
 // component by its name and attributes alone: nothing of MDX syntax,
-// Markdown, custom components or JavaScript (internal/export/mdx parses
-// the tags and renders the children, internal/export/jsx draws a custom
-// component's built-ins through Render), docs.json, pages or links.
+// Markdown (beyond the inline marks of a Frame's caption), custom
+// components or JavaScript (internal/export/mdx parses the tags, renders
+// the children and passes Unrendered's warnings on, internal/export/jsx
+// draws a custom component's built-ins through Render), docs.json, pages
+// or links.
 package components

@@ -130,6 +130,10 @@ func promptAction(t *tag, action string) bool {
 // attribute's declaration or load anything.
 var cssColor = regexp.MustCompile(`^[#a-zA-Z0-9(),.%/ -]{1,64}$`)
 
+// isCSSColor reports whether v may be written as a colour in a style
+// attribute (cssColor, and no url()).
+func isCSSColor(v string) bool { return cssColor.MatchString(v) && !strings.Contains(v, "url") }
+
 // colorItem is a swatch with its name and value; value may be a JSON
 // object with light and dark (the evaluator sends an object prop so),
 // shown by the page's theme.
@@ -144,7 +148,7 @@ func colorItem(t *tag) (markup.HTML, markup.HTML, bool) {
 	}
 	var b markup.Builder
 	b.Markup(`<div class="color-item"><span class="color-swatch"`)
-	if cssColor.MatchString(light) && cssColor.MatchString(dark) && !strings.Contains(light+dark, "url") {
+	if isCSSColor(light) && isCSSColor(dark) {
 		b.Attr("style", "--swatch:"+light+";--swatch-dark:"+dark)
 	}
 	b.Markup(`></span><span class="color-name">`)

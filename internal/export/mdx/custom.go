@@ -241,6 +241,7 @@ func propConsts(props map[string]string, esm string) string {
 // components.
 type pageComponents struct {
 	unknown  []string    // components neither the platform's nor bound by a module
+	props    []string    // warnings about attributes of the platform's components not drawn
 	nonce    string      // set on the first use
 	scopes   []jsx.Scope // the page's module and those of inlined snippets
 	uses     []use       // by marker id
@@ -375,6 +376,9 @@ func (c *Components) Expand(ctx context.Context, p *Page, rendered []byte, warn 
 	}
 	for _, name := range p.comp.unknown {
 		warn(WarnContent, "<"+name+"> is neither a component of the platform the export knows nor one the page defines or imports; its content is shown without it")
+	}
+	for _, msg := range p.comp.props {
+		warn(WarnContent, msg)
 	}
 	if !p.HasComponents() {
 		return rendered

@@ -447,6 +447,9 @@ func (m *mdx) component(t jsxTag) (open, closing markup.HTML) {
 	if m.draw != nil {
 		return m.draw(t.name, t.attrs, m.labels)
 	}
+	if m.comp != nil { // the props it does not draw are warnings (Expand)
+		m.comp.props = append(m.comp.props, components.Unrendered(t.name, t.attrs, m.file, m.lineNo)...)
+	}
 	return components.Render(t.name, t.attrs, m.labels)
 }
 

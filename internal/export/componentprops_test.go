@@ -1,0 +1,60 @@
+package export
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExport_componentPropsDrawnOrWarned exports a page whose platform
+// components use the props their pages document, and some the export
+// does not draw: the documented ones are in the HTML, and each of the
+// others is a warning naming the page and the line of its tag (counted
+// from the top of the file, frontmatter included), in a block or inline.
+func TestExport_componentPropsDrawnOrWarned(t *testing.T) {
+	// The Badge is on line 5, the Card on 7, the Update on 11.
+	page := `---
+title: Props
+---
+
+Status: <Badge color="purple" shape="pill" className="beta" tone="loud">New</Badge> today.
+
+<Card title="Typed" type="warning" cta="Go" href="/index">
+  Body.
+</Card>
+
+<Update label="v2" tags={["API"]} rss={{"title": "x"}}>
+  Changes.
+</Update>
+
+<Tooltip tip="Application Programming Interface" headline="API">API</Tooltip> docs.
+`
+	src := mapFS(map[string]string{
+		"docs.json": `{"name": "C", "navigation": {"pages": ["index"]}}`,
+		"index.mdx": page,
+	})
+	var warnings []string
+	dir, _ := exportTo(t, Request{Source: src, Kind: KindCloud, Warn: func(wrn Warning) {
+		if wrn.Kind == "content" {
+			warnings = append(warnings, wrn.Message)
+		}
+	}})
+	want := []string{
+		`index.mdx: <Badge> on line 5 of index.mdx: "tone" is not a prop the platform documents for it; the export ignores it`,
+		`index.mdx: <Update> on line 11 of index.mdx: its "rss" prop is not drawn: the export writes no RSS feed`,
+	}
+	if strings.Join(warnings, "\n") != strings.Join(want, "\n") {
+		t.Errorf("content warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
+	}
+	got := readFile(t, filepath.Join(dir, "index.html"))
+	for _, w := range []string{
+		`<span class="badge badge-purple badge-pill beta">New</span>`,
+		`<div class="card card-typed callout-warning">`, `<span class="card-cta">Go</span>`,
+		`<span class="update-tag">API</span>`,
+		`<span class="tooltip-tip" role="tooltip" data-headline="API" data-tip="Application Programming Interface">`,
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("index.html lacks %s", w)
+		}
+	}
+}
