@@ -111,7 +111,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		http.Error(w, `{"error": "starting"}`, http.StatusServiceUnavailable)
 	}))
 	t.Cleanup(ts.Close)
-	srv, err := apiserver.New(apiserver.Options{
+	srv, err := apiserver.New(t.Context(), apiserver.Options{
 		Config: cfg, DataDir: t.TempDir(), PublicURL: ts.URL, BundleLinkTTL: st.linkTTL,
 		ControlToken: token, JournalSize: st.journalSize, Strict: st.strict,
 	})

@@ -1,4 +1,4 @@
-package apiserver
+package bucket
 
 import (
 	"archive/tar"
@@ -16,6 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/bundles"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/s3test"
@@ -111,7 +114,7 @@ func spoolOf(t *testing.T, dir string) *bundle.Spool {
 	return spool
 }
 
-func packTestStore(t *testing.T) *sitePublisher {
+func packTestStore(t *testing.T) *Store {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("needs MinIO")
@@ -125,11 +128,11 @@ func packTestStore(t *testing.T) *sitePublisher {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newSitePublisher(&Server{objects: st})
+	return newStore(st, bundles.Env{Log: hclog.NewNullLogger(), Archived: func() {}})
 }
 
 // archiveFrom streams the site under prefix into an archive.
-func archiveFrom(t *testing.T, sp *sitePublisher, prefix string) []byte {
+func archiveFrom(t *testing.T, sp *Store, prefix string) []byte {
 	t.Helper()
 	ctx := context.Background()
 	site, manifest, err := sp.openSite(ctx, prefix)
@@ -147,7 +150,7 @@ func archiveFrom(t *testing.T, sp *sitePublisher, prefix string) []byte {
 // putPacks stores the site in dir under prefix as an older server did:
 // tar packs of at most perPack files, manifest.json first, then the
 // manifest's files in its order, then the files it does not list.
-func putPacks(t *testing.T, sp *sitePublisher, dir, prefix string, perPack int) {
+func putPacks(t *testing.T, sp *Store, dir, prefix string, perPack int) {
 	t.Helper()
 	order := []string{bundle.ManifestName}
 	for _, f := range readManifest(t, dir).Files {
@@ -173,7 +176,7 @@ func putPacks(t *testing.T, sp *sitePublisher, dir, prefix string, perPack int) 
 		if err := tw.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sp.srv.objects.Put(context.Background(), fmt.Sprintf("%s%05d.tar", prefix, n+1), &buf, objstore.PutOptions{}); err != nil {
+		if _, err := sp.objects.Put(context.Background(), fmt.Sprintf("%s%05d.tar", prefix, n+1), &buf, objstore.PutOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		order = order[k:]
@@ -217,7 +220,7 @@ func TestPublish_archiveMatchesDirectory(t *testing.T) {
 	if err := bundle.Write(ctx, dir, &want, 2); err != nil {
 		t.Fatal(err)
 	}
-	body, info, err := sp.srv.objects.Get(ctx, key)
+	body, info, err := sp.objects.Get(ctx, key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +266,7 @@ func TestPublish_largeUploadsBounded(t *testing.T) {
 	if _, err := sp.uploadArchive(ctx, spoolOf(t, large), key, bigSite); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("large upload with every slot taken: %v, want it to wait until its context ends", err)
 	}
-	if _, err := sp.srv.objects.Stat(context.Background(), key); !errors.Is(err, objstore.ErrNotFound) {
+	if _, err := sp.objects.Stat(context.Background(), key); !errors.Is(err, objstore.ErrNotFound) {
 		t.Fatalf("a waiting upload stored its archive: %v", err)
 	}
 	if _, err := sp.uploadArchive(context.Background(), spoolOf(t, small), attemptObjectPrefix("se_small", 1)+"bundle.tar.gz", readManifest(t, small)); err != nil {
@@ -294,7 +297,7 @@ func TestPacks_oneObjectPerFileStillArchived(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = sp.srv.objects.Put(ctx, prefix+rel, f, objstore.PutOptions{})
+		_, err = sp.objects.Put(ctx, prefix+rel, f, objstore.PutOptions{})
 		_ = f.Close()
 		if err != nil {
 			t.Fatal(err)

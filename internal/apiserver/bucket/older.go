@@ -1,4 +1,4 @@
-package apiserver
+package bucket
 
 import (
 	"archive/tar"
@@ -53,8 +53,8 @@ type siteStream struct {
 
 // openSite starts reading the site under prefix, and returns its raw
 // manifest.
-func (sp *sitePublisher) openSite(ctx context.Context, prefix string) (*siteStream, []byte, error) {
-	ss := &siteStream{ctx: ctx, store: sp.srv.objects, prefix: prefix, packs: isPackPrefix(prefix)}
+func (b *Store) openSite(ctx context.Context, prefix string) (*siteStream, []byte, error) {
+	ss := &siteStream{ctx: ctx, store: b.objects, prefix: prefix, packs: isPackPrefix(prefix)}
 	if ss.packs {
 		for o, err := range ss.store.List(ctx, prefix) {
 			if err != nil {
