@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/bundles"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
@@ -24,6 +25,15 @@ func StopLeaseRenewal(s *Server) { s.runner.hooks.renewalStopped.Store(true) }
 // OnRender makes every render of s call f first, with the job's id; f may
 // block, as a replica that hangs mid-export would.
 func OnRender(s *Server, f func(jobID string)) { s.runner.hooks.beforeRender.Store(&f) }
+
+// LeaseUntil is when the lease on job id ends, as its record holds it.
+func LeaseUntil(s *Server, id string) (time.Time, error) {
+	rec, err := s.store.ExportJob(id)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return rec.LeaseUntil, nil
+}
 
 // StrictDocumented returns, for each reference operation ("METHOD
 // pattern"), the statuses a strict server may answer.

@@ -19,7 +19,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/bucket"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore/pgstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
@@ -164,7 +164,7 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 	}
 	if storage.database != "" {
 		// Taken over by New, which closes it with the server.
-		if opts.Jobs, err = jobstore.OpenPostgres(ctx, storage.database); err != nil {
+		if opts.Jobs, err = pgstore.Open(ctx, storage.database); err != nil {
 			return fmt.Errorf("apiserver: %w", err)
 		}
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/bucket"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/bundles"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore/pgstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
@@ -405,7 +406,7 @@ func Storage(t testing.TB, databaseURL, objects string, o objstore.Options) (job
 		open bundles.Opener
 	)
 	if databaseURL != "" {
-		st, err := jobstore.OpenPostgres(t.Context(), databaseURL)
+		st, err := pgstore.Open(t.Context(), databaseURL)
 		if err != nil {
 			t.Fatalf("apiservertest: %v", err)
 		}

@@ -1,4 +1,4 @@
-package jobstore
+package pgstore
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
 // createExportSQL is CreateExportJob's check-and-insert as one statement.
@@ -54,9 +56,9 @@ const createExportSQL = `WITH prev AS (
 // until the insert commits. A transaction that asked for the lock, the
 // key, the counts, then inserted, recorded the key and notified took six
 // to eight round trips, and a start waits for each of them.
-func (s *pgExports) CreateExportJob(rec *ExportJob, c Creation) (existing *ExportJob, err error) {
+func (s *pgExports) CreateExportJob(rec *jobstore.ExportJob, c jobstore.Creation) (existing *jobstore.ExportJob, err error) {
 	idemKey, hash, lim := c.IdempotencyKey, c.RequestHash, c.Limits
-	if err := s.fault.check(); err != nil {
+	if err := s.fault.Check(); err != nil {
 		return nil, err
 	}
 	var lease *time.Time
@@ -78,7 +80,7 @@ func (s *pgExports) CreateExportJob(rec *ExportJob, c Creation) (existing *Expor
 		size              int64
 		inserted, notices int
 	)
-	b.Queue(createExportSQL, rec.OrgID, idemKey, rec.CreatedAt.Add(-IdempotencyWindow),
+	b.Queue(createExportSQL, rec.OrgID, idemKey, rec.CreatedAt.Add(-jobstore.IdempotencyWindow),
 		lim.Active, lim.Stored, lim.Bytes, rec.JobID, rec.Status, rec.CreatedAt, data, hash, exportChannel,
 		rec.Attempts, rec.Owner, lease, rec.SiteBytes+rec.BundleSize, startPayload(s.instance, c.ClaimedHere)).
 		QueryRow(func(row pgx.Row) error {
@@ -89,9 +91,9 @@ func (s *pgExports) CreateExportJob(rec *ExportJob, c Creation) (existing *Expor
 	}
 	switch {
 	case prevHash != nil && *prevHash != hash:
-		return nil, ErrIdempotencyConflict
+		return nil, jobstore.ErrIdempotencyConflict
 	case prevHash != nil:
-		var prev ExportJob
+		var prev jobstore.ExportJob
 		if err := json.Unmarshal(prevRecord, &prev); err != nil {
 			return nil, fmt.Errorf("decode export job: %w", err)
 		}
@@ -99,7 +101,7 @@ func (s *pgExports) CreateExportJob(rec *ExportJob, c Creation) (existing *Expor
 	case inserted == 1:
 		return nil, nil
 	}
-	if err := lim.check(active, stored, size); err != nil {
+	if err := lim.Check(active, stored, size); err != nil {
 		return nil, err
 	}
 	return nil, errors.New("create export job: not inserted, though within the limits")

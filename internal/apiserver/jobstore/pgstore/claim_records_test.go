@@ -1,4 +1,4 @@
-package jobstore
+package pgstore
 
 import (
 	"errors"
@@ -7,16 +7,17 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
 // A job's life, claim to completion, leaves the same record in both
 // stores: PostgreSQL patches the record in SQL (claim, renewal) where
-// bbolt runs takeOver and extendLease in Go, and the two must not drift.
+// bbolt runs TakeOver and ExtendLease in Go, and the two must not drift.
 // Each step's record is compared whole, field by field.
 func TestStore_claimRenewCompleteRecordsAgree(t *testing.T) {
 	const lease = 30 * time.Second
 	// The records each step leaves, per backend, in step order.
-	got := map[string][]*ExportJob{}
+	got := map[string][]*jobstore.ExportJob{}
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.pair(t)[0]
@@ -25,7 +26,7 @@ func TestStore_claimRenewCompleteRecordsAgree(t *testing.T) {
 			// A stale attempt's warnings: a claim renders afresh and drops them.
 			rec.Warnings = &api.ExportWarnings{}
 			rec.Warnings.Add("content", "left over")
-			if _, err := st.CreateExportJob(rec, Creation{}); err != nil {
+			if _, err := st.CreateExportJob(rec, jobstore.Creation{}); err != nil {
 				t.Fatal(err)
 			}
 			snap := func() {
@@ -68,10 +69,10 @@ func TestStore_claimRenewCompleteRecordsAgree(t *testing.T) {
 			}
 			snap()
 			mine.Status = api.ExportFailed
-			if err := st.CompleteAttempt(mine); !errors.Is(err, ErrLeaseLost) {
+			if err := st.CompleteAttempt(mine); !errors.Is(err, jobstore.ErrLeaseLost) {
 				t.Fatalf("completion by the first owner: %v, want ErrLeaseLost", err)
 			}
-			if err := st.RenewLease(mine, later.Add(lease)); !errors.Is(err, ErrLeaseLost) {
+			if err := st.RenewLease(mine, later.Add(lease)); !errors.Is(err, jobstore.ErrLeaseLost) {
 				t.Fatalf("renewal by the first owner: %v, want ErrLeaseLost", err)
 			}
 			theirs.Status, theirs.Progress, theirs.PageCount, theirs.Version = api.ExportCompleted, 100, 9, "v-abc"
@@ -84,10 +85,10 @@ func TestStore_claimRenewCompleteRecordsAgree(t *testing.T) {
 			if err := st.DeleteExportJob("se_life"); err != nil {
 				t.Fatal(err)
 			}
-			if err := st.CompleteAttempt(theirs); !errors.Is(err, ErrNoRecord) {
+			if err := st.CompleteAttempt(theirs); !errors.Is(err, jobstore.ErrNoRecord) {
 				t.Fatalf("completion of a deleted job: %v, want ErrNoRecord", err)
 			}
-			if err := st.RenewLease(theirs, later.Add(lease)); !errors.Is(err, ErrNoRecord) {
+			if err := st.RenewLease(theirs, later.Add(lease)); !errors.Is(err, jobstore.ErrNoRecord) {
 				t.Fatalf("renewal of a deleted job: %v, want ErrNoRecord", err)
 			}
 		})
@@ -118,7 +119,7 @@ func TestStore_claimUnderWriteFault(t *testing.T) {
 				t.Fatalf("claim with nothing queued: %+v %v", rec, err)
 			}
 			st.Faults().Fail(nil)
-			if _, err := st.CreateExportJob(newExport("se_q", "acme", t0), Creation{}); err != nil {
+			if _, err := st.CreateExportJob(newExport("se_q", "acme", t0), jobstore.Creation{}); err != nil {
 				t.Fatal(err)
 			}
 			st.Faults().Fail(func() error { return boom })

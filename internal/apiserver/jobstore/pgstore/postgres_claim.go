@@ -1,10 +1,12 @@
-package jobstore
+package pgstore
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
 // claimableWhere is claimable in SQL, at $1, over unqualified columns
@@ -16,15 +18,15 @@ const claimableWhere = `status = 'queued' OR (status = 'running' AND (lease_unti
 // a live lease first, then the oldest job, as before orders them), so
 // replicas claiming at once each get a different job instead of queueing
 // on the same row, and the UPDATE around it makes it this attempt's
-// (takeOver's fields, patched into the record). One round trip where a
+// (TakeOver's fields, patched into the record). One round trip where a
 // transaction took four: the claim lies on every export's path, and an
 // idle worker's empty claim costs one statement. Leases are compared
 // with the caller's clock (injected in tests); replicas' clocks are
 // assumed to agree to well under a lease.
-func (s *pgClaims) ClaimExport(owner string, now time.Time, lease time.Duration) (claimed *ExportJob, more bool, err error) {
+func (s *pgClaims) ClaimExport(owner string, now time.Time, lease time.Duration) (claimed *jobstore.ExportJob, more bool, err error) {
 	ctx, cancel := opCtx()
 	defer cancel()
-	if s.fault.whenNone(func() { claimed, more, err = s.claim(ctx, owner, now, lease) }) {
+	if s.fault.WhenNone(func() { claimed, more, err = s.claim(ctx, owner, now, lease) }) {
 		return claimed, more, err
 	}
 	// Only a claim that writes fails as a lost database would, and only
@@ -34,7 +36,7 @@ func (s *pgClaims) ClaimExport(owner string, now time.Time, lease time.Duration)
 	if err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM export_jobs WHERE "+claimableWhere+")", now).Scan(&waiting); err != nil || !waiting {
 		return nil, false, err
 	}
-	if err := s.fault.check(); err != nil {
+	if err := s.fault.Check(); err != nil {
 		return nil, false, err
 	}
 	return s.claim(ctx, owner, now, lease)
@@ -44,9 +46,9 @@ func (s *pgClaims) ClaimExport(owner string, now time.Time, lease time.Duration)
 // asked in the same statement, of the snapshot it began with: a job
 // another replica is claiming at that moment counts too, and at worst
 // costs one claim that finds nothing.
-func (s *pgClaims) claim(ctx context.Context, owner string, now time.Time, lease time.Duration) (*ExportJob, bool, error) {
-	var t ExportJob
-	takeOver(&t, owner, now, lease)
+func (s *pgClaims) claim(ctx context.Context, owner string, now time.Time, lease time.Duration) (*jobstore.ExportJob, bool, error) {
+	var t jobstore.ExportJob
+	jobstore.TakeOver(&t, owner, now, lease)
 	patch, err := json.Marshal(map[string]any{
 		"status": t.Status, "progress": t.Progress, "pageCount": t.PageCount,
 		"owner": t.Owner, "leaseUntil": t.LeaseUntil, "updatedAt": t.UpdatedAt,
@@ -55,7 +57,7 @@ func (s *pgClaims) claim(ctx context.Context, owner string, now time.Time, lease
 		return nil, false, err
 	}
 	var (
-		rec  ExportJob
+		rec  jobstore.ExportJob
 		more bool
 	)
 	err = scanRecord(s.pool.QueryRow(ctx, `UPDATE export_jobs j
@@ -71,7 +73,7 @@ func (s *pgClaims) claim(ctx context.Context, owner string, now time.Time, lease
 		RETURNING j.record, EXISTS (SELECT 1 FROM export_jobs m WHERE m.job_id <> j.job_id AND (`+claimableWhere+`))`,
 		now, t.Status, t.Owner, t.LeaseUntil, patch), &rec, &more)
 	switch {
-	case errors.Is(err, ErrNoRecord):
+	case errors.Is(err, jobstore.ErrNoRecord):
 		return nil, false, nil
 	case err != nil:
 		return nil, false, err
@@ -92,17 +94,17 @@ func (s *pgClaims) fenceFailed(ctx context.Context, id string) error {
 		return err
 	}
 	if !exists {
-		return ErrNoRecord
+		return jobstore.ErrNoRecord
 	}
-	return ErrLeaseLost
+	return jobstore.ErrLeaseLost
 }
 
 // RenewLease moves the lease in one fenced UPDATE, with the progress
-// mine carries when it is further than the stored one (extendLease, in
+// mine carries when it is further than the stored one (ExtendLease, in
 // SQL). To the zero time it hands the job back, and the other replicas
 // are told so they need not wait for their next poll.
-func (s *pgClaims) RenewLease(mine *ExportJob, until time.Time) error {
-	if err := s.fault.check(); err != nil {
+func (s *pgClaims) RenewLease(mine *jobstore.ExportJob, until time.Time) error {
+	if err := s.fault.Check(); err != nil {
 		return err
 	}
 	defer s.changed(mine.JobID)
@@ -142,8 +144,8 @@ func (s *pgClaims) RenewLease(mine *ExportJob, until time.Time) error {
 // lost its lease changes no row. One round trip where a transaction
 // took four; only a fenced-out completion asks again, to tell a
 // takeover from a deleted job.
-func (s *pgClaims) CompleteAttempt(mine *ExportJob) error {
-	if err := s.fault.check(); err != nil {
+func (s *pgClaims) CompleteAttempt(mine *jobstore.ExportJob) error {
+	if err := s.fault.Check(); err != nil {
 		return err
 	}
 	defer s.changed(mine.JobID)

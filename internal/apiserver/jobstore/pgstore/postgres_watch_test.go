@@ -1,4 +1,4 @@
-package jobstore
+package pgstore
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
@@ -37,7 +38,7 @@ func TestPGStore_watchPassesOverOwnStarts(t *testing.T) {
 		return wWakes.Load() == 1 && rWakes.Load() == 1
 	})
 
-	if _, err := w.CreateExportJob(newExport("se_00000000000000w1", "acme", t0), Creation{}); err != nil {
+	if _, err := w.CreateExportJob(newExport("se_00000000000000w1", "acme", t0), jobstore.Creation{}); err != nil {
 		t.Fatal(err)
 	}
 	testutil.Eventually(t, 5*time.Second, "the other replica woken by the start", func() bool { return rWakes.Load() == 2 })
@@ -61,7 +62,7 @@ func TestPGStore_watchPassesOverOwnStarts(t *testing.T) {
 
 	// A start claimed where it was made, then a hand-back: once the other
 	// replica has heard the hand-back, it has heard the start before it.
-	if _, err := w.CreateExportJob(newExport("se_00000000000000w2", "acme", t0), Creation{ClaimedHere: true}); err != nil {
+	if _, err := w.CreateExportJob(newExport("se_00000000000000w2", "acme", t0), jobstore.Creation{ClaimedHere: true}); err != nil {
 		t.Fatal(err)
 	}
 	rec, _, err = w.ClaimExport("worker", t0, time.Minute)
@@ -75,7 +76,7 @@ func TestPGStore_watchPassesOverOwnStarts(t *testing.T) {
 	// once the wake of a start that is no one's (made after the
 	// hand-back) is heard, any wake the promised start had made would
 	// have been heard before it.
-	if _, err := w.CreateExportJob(newExport("se_00000000000000w3", "acme", t0), Creation{}); err != nil {
+	if _, err := w.CreateExportJob(newExport("se_00000000000000w3", "acme", t0), jobstore.Creation{}); err != nil {
 		t.Fatal(err)
 	}
 	testutil.Eventually(t, 5*time.Second, "the other replica woken by a start that is no one's", func() bool { return rWakes.Load() >= 5 })

@@ -1,4 +1,4 @@
-package jobstore
+package pgstore
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
 
@@ -44,7 +45,7 @@ type Postgres struct {
 // faults and coalesces the statements sent through it.
 type pgCore struct {
 	pool  *pgxpool.Pool
-	fault WriteFaults
+	fault jobstore.WriteFaults
 	// reads coalesces concurrent export job reads (postgres_reads.go).
 	reads pgExportReads
 	// statements counts the statements sent (postgres_count.go).
@@ -68,11 +69,11 @@ type (
 )
 
 var (
-	_ Store       = (*Postgres)(nil)
-	_ AgentStore  = (*pgAgents)(nil)
-	_ ExportStore = (*pgExports)(nil)
-	_ ClaimStore  = (*pgClaims)(nil)
-	_ UpdateStore = (*pgUpdates)(nil)
+	_ jobstore.Store       = (*Postgres)(nil)
+	_ jobstore.AgentStore  = (*pgAgents)(nil)
+	_ jobstore.ExportStore = (*pgExports)(nil)
+	_ jobstore.ClaimStore  = (*pgClaims)(nil)
+	_ jobstore.UpdateStore = (*pgUpdates)(nil)
 )
 
 // newPostgres puts the kinds of record together over core.
@@ -96,9 +97,9 @@ const defaultPoolConns = 16
 // turns into an error (503, a retried write) rather than a hung request.
 const pgOpTimeout = 15 * time.Second
 
-// OpenPostgres connects, checks the database answers and applies the
+// Open connects, checks the database answers and applies the
 // schema migrations.
-func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
+func Open(ctx context.Context, url string) (*Postgres, error) {
 	ctx, cancel := context.WithTimeout(ctx, pgOpTimeout)
 	defer cancel()
 	cfg, err := pgxpool.ParseConfig(url)
@@ -140,7 +141,7 @@ func (s *pgCore) Close() error {
 }
 
 // Faults implements Store.
-func (s *pgCore) Faults() *WriteFaults { return &s.fault }
+func (s *pgCore) Faults() *jobstore.WriteFaults { return &s.fault }
 
 // Ping implements Store.
 func (s *pgCore) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
@@ -148,7 +149,7 @@ func (s *pgCore) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
 // write runs fn in one transaction, or fails the way a lost database
 // would when a test says so.
 func (s *pgCore) write(fn func(ctx context.Context, tx pgx.Tx) error) error {
-	if err := s.fault.check(); err != nil {
+	if err := s.fault.Check(); err != nil {
 		return err
 	}
 	ctx, cancel := opCtx()

@@ -1,4 +1,4 @@
-package jobstore
+package pgstore
 
 import (
 	"context"
@@ -22,7 +22,7 @@ func TestPGStore_migrationsOnceUnderLock(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			st, err := OpenPostgres(context.Background(), url)
+			st, err := Open(context.Background(), url)
 			if err == nil {
 				err = st.Close()
 			}
@@ -63,14 +63,14 @@ func TestPGStore_unreachable(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close() // nothing listens there now
-	_, err = OpenPostgres(context.Background(), "postgres://docs:s3cret-pw@"+addr+"/docs?connect_timeout=5")
+	_, err = Open(context.Background(), "postgres://docs:s3cret-pw@"+addr+"/docs?connect_timeout=5")
 	if err == nil {
 		t.Fatal("opened a database nobody serves")
 	}
 	if msg := err.Error(); !strings.Contains(msg, "connect to database") || !strings.Contains(msg, addr) || strings.Contains(msg, "s3cret-pw") {
 		t.Fatalf("error %q should name %s and hide the password", msg, addr)
 	}
-	if _, err := OpenPostgres(context.Background(), "postgres://docs:s3cret-pw@%zz"); err == nil || strings.Contains(err.Error(), "s3cret-pw") {
+	if _, err := Open(context.Background(), "postgres://docs:s3cret-pw@%zz"); err == nil || strings.Contains(err.Error(), "s3cret-pw") {
 		t.Fatalf("bad URL: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package jobstore
+package pgstore
 
 import (
 	"errors"
@@ -6,15 +6,17 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
 // createUpdate stores an update of project that starts behind the
 // project's latest, the way the server does, and reports whether it was
 // stored.
-func createUpdate(t *testing.T, st Store, id, org, project string, now time.Time, limit int) (*Update, bool) {
+func createUpdate(t *testing.T, st jobstore.Store, id, org, project string, now time.Time, limit int) (*jobstore.Update, bool) {
 	t.Helper()
-	rec := &Update{ID: id, OrgID: org, ProjectID: project, CreatedAt: now}
-	_, limited, err := st.CreateUpdate(rec, limit, now, func(prev *Update) {
+	rec := &jobstore.Update{ID: id, OrgID: org, ProjectID: project, CreatedAt: now}
+	_, limited, err := st.CreateUpdate(rec, limit, now, func(prev *jobstore.Update) {
 		rec.StartAt = now.Add(time.Second)
 		if prev != nil && prev.EndAt.After(rec.StartAt) {
 			rec.StartAt = prev.EndAt
@@ -38,7 +40,7 @@ func TestStore_updatesQueueAndLimit(t *testing.T) {
 			const tries, limit = 12, 5
 			var wg sync.WaitGroup
 			var mu sync.Mutex
-			var stored []*Update
+			var stored []*jobstore.Update
 			for i := range tries {
 				wg.Add(1)
 				go func() {
@@ -83,7 +85,7 @@ func TestStore_updatesQueueAndLimit(t *testing.T) {
 				t.Fatalf("delete the old ones: %d, %v", n, err)
 			}
 			for _, id := range []string{"upd_other", stored[0].ID} {
-				if _, err := stores[0].Update(id); !errors.Is(err, ErrNoRecord) {
+				if _, err := stores[0].Update(id); !errors.Is(err, jobstore.ErrNoRecord) {
 					t.Fatalf("%s after its delete: %v", id, err)
 				}
 			}
@@ -116,8 +118,8 @@ func TestStore_runningUpdatesAndTheBuildCheck(t *testing.T) {
 				t.Fatalf("RunningUpdates once the first has ended = %d, want 1", n)
 			}
 
-			pending := &Update{ID: "upd_04", OrgID: "acme", ProjectID: "proj_p", CreatedAt: t0, SHA: "abc", Pending: true, Pages: 3}
-			if _, _, err := st.CreateUpdate(pending, 5, t0, func(*Update) { pending.EndAt = t0.Add(time.Second) }); err != nil {
+			pending := &jobstore.Update{ID: "upd_04", OrgID: "acme", ProjectID: "proj_p", CreatedAt: t0, SHA: "abc", Pending: true, Pages: 3}
+			if _, _, err := st.CreateUpdate(pending, 5, t0, func(*jobstore.Update) { pending.EndAt = t0.Add(time.Second) }); err != nil {
 				t.Fatal(err)
 			}
 			if err := other.FinishUpdateCheck("upd_04", "docs.json: not found"); err != nil {
@@ -133,7 +135,7 @@ func TestStore_runningUpdatesAndTheBuildCheck(t *testing.T) {
 			if got, _ := st.Update("upd_04"); got.Failure != "" || got.Pending {
 				t.Fatalf("after a passing check: %+v", got)
 			}
-			if err := st.FinishUpdateCheck("upd_missing", ""); !errors.Is(err, ErrNoRecord) {
+			if err := st.FinishUpdateCheck("upd_missing", ""); !errors.Is(err, jobstore.ErrNoRecord) {
 				t.Fatalf("FinishUpdateCheck of a missing update = %v, want ErrNoRecord", err)
 			}
 		})

@@ -1,4 +1,4 @@
-package jobstore
+package pgstore
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
 // pgAgentLimited counts the project's jobs and follow-up messages created
@@ -32,21 +34,21 @@ func pgAgentLimited(ctx context.Context, tx pgx.Tx, projectID string, limit int,
 // AddAgentMessage locks the project before the job's row, the order
 // CreateAgentJob takes the project lock in too, so the two cannot
 // deadlock.
-func (s *pgAgents) AddAgentMessage(id string, msg AgentMessage, limit int, since time.Time,
-	accept func(*AgentJob) error,
-) (rec *AgentJob, oldest time.Time, limited bool, err error) {
+func (s *pgAgents) AddAgentMessage(id string, msg jobstore.AgentMessage, limit int, since time.Time,
+	accept func(*jobstore.AgentJob) error,
+) (rec *jobstore.AgentJob, oldest time.Time, limited bool, err error) {
 	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
 		var projectID string
 		if err := tx.QueryRow(ctx, "SELECT project_id FROM agent_jobs WHERE id = $1", id).Scan(&projectID); err != nil {
 			if errors.Is(err, pgx.ErrNoRows) {
-				return ErrNoRecord
+				return jobstore.ErrNoRecord
 			}
 			return err
 		}
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockAgentProject, projectID); err != nil {
 			return err
 		}
-		rec = &AgentJob{}
+		rec = &jobstore.AgentJob{}
 		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM agent_jobs WHERE id = $1 FOR UPDATE", id), rec); err != nil {
 			return err
 		}
@@ -73,7 +75,7 @@ func (s *pgAgents) AddAgentMessage(id string, msg AgentMessage, limit int, since
 }
 
 // CreateAgentJob implements AgentStore.
-func (s *pgAgents) CreateAgentJob(rec *AgentJob, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
+func (s *pgAgents) CreateAgentJob(rec *jobstore.AgentJob, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
 	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockAgentProject, rec.ProjectID); err != nil {
 			return err
@@ -99,17 +101,17 @@ func (s *pgAgents) CreateAgentJob(rec *AgentJob, limit int, since time.Time) (ol
 }
 
 // AgentJob implements AgentStore.
-func (s *pgAgents) AgentJob(id string) (*AgentJob, error) {
+func (s *pgAgents) AgentJob(id string) (*jobstore.AgentJob, error) {
 	ctx, cancel := opCtx()
 	defer cancel()
-	var rec AgentJob
+	var rec jobstore.AgentJob
 	return &rec, scanRecord(s.pool.QueryRow(ctx, "SELECT record FROM agent_jobs WHERE id = $1", id), &rec)
 }
 
 // ForceAgentState implements AgentStore.
-func (s *pgAgents) ForceAgentState(id string, f *AgentForced) (rec *AgentJob, err error) {
+func (s *pgAgents) ForceAgentState(id string, f *jobstore.AgentForced) (rec *jobstore.AgentJob, err error) {
 	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
-		rec = &AgentJob{}
+		rec = &jobstore.AgentJob{}
 		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM agent_jobs WHERE id = $1 FOR UPDATE", id), rec); err != nil {
 			return err
 		}
@@ -130,7 +132,7 @@ func scanRecord(row pgx.Row, v any, also ...any) error {
 	var data []byte
 	if err := row.Scan(append([]any{&data}, also...)...); err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
-			return ErrNoRecord
+			return jobstore.ErrNoRecord
 		}
 		return err
 	}

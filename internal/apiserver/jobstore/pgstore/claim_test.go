@@ -1,4 +1,4 @@
-package jobstore
+package pgstore
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
 // Jobs are claimed oldest first, once each while their lease runs; a job
@@ -19,7 +20,7 @@ func TestStore_claimLeaseTakeover(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			stores := b.pair(t)
 			for i, id := range []string{"se_old", "se_new"} {
-				if _, err := stores[0].CreateExportJob(newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), Creation{}); err != nil {
+				if _, err := stores[0].CreateExportJob(newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), jobstore.Creation{}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -44,7 +45,7 @@ func TestStore_claimLeaseTakeover(t *testing.T) {
 			if err != nil || c == nil || c.JobID != "se_old" || c.Attempts != 2 || c.Owner != "c" {
 				t.Fatalf("takeover: %+v %v", c, err)
 			}
-			if err := stores[0].RenewLease(a, later); !errors.Is(err, ErrLeaseLost) {
+			if err := stores[0].RenewLease(a, later); !errors.Is(err, jobstore.ErrLeaseLost) {
 				t.Fatalf("renewal by the lost owner: %v", err)
 			}
 			c.Status, c.Progress, c.PageCount = api.ExportCompleted, 100, 7
@@ -52,7 +53,7 @@ func TestStore_claimLeaseTakeover(t *testing.T) {
 				t.Fatal(err)
 			}
 			a.Status, a.Error = api.ExportFailed, "stale"
-			if err := stores[0].CompleteAttempt(a); !errors.Is(err, ErrLeaseLost) {
+			if err := stores[0].CompleteAttempt(a); !errors.Is(err, jobstore.ErrLeaseLost) {
 				t.Fatalf("completion by the lost owner: %v", err)
 			}
 			got, err := stores[0].ExportJob("se_old")
@@ -76,7 +77,7 @@ func TestStore_concurrentClaims(t *testing.T) {
 			stores := b.pair(t)
 			const jobs, workers = 40, 6
 			for i := range jobs {
-				if _, err := stores[i%2].CreateExportJob(newExport(fmt.Sprintf("se_%02d", i), "acme", t0.Add(time.Duration(i))), Creation{}); err != nil {
+				if _, err := stores[i%2].CreateExportJob(newExport(fmt.Sprintf("se_%02d", i), "acme", t0.Add(time.Duration(i))), jobstore.Creation{}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -131,7 +132,7 @@ func TestStore_claimFairAcrossOrganizations(t *testing.T) {
 			st := b.pair(t)[0]
 			jobs := []struct{ id, org string }{{"se_hog1", "hog"}, {"se_hog2", "hog"}, {"se_hog3", "hog"}, {"se_other", "other"}}
 			for i, j := range jobs {
-				if _, err := st.CreateExportJob(newExport(j.id, j.org, t0.Add(time.Duration(i)*time.Second)), Creation{}); err != nil {
+				if _, err := st.CreateExportJob(newExport(j.id, j.org, t0.Add(time.Duration(i)*time.Second)), jobstore.Creation{}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -160,7 +161,7 @@ func TestStore_claimSaysWhetherMoreWait(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.pair(t)[0]
 			for i, id := range []string{"se_m1", "se_m2", "se_m3"} {
-				if _, err := st.CreateExportJob(newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), Creation{}); err != nil {
+				if _, err := st.CreateExportJob(newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), jobstore.Creation{}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -1,13 +1,14 @@
-package jobstore
+package pgstore
 
 import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
 // maxReadQueries bounds the export job reads in flight on one store, so
@@ -28,10 +29,10 @@ type pgExportReads struct {
 	mu      sync.Mutex
 	running int        // queries in flight
 	next    *readBatch // reads waiting for a slot; nil unless running == maxReadQueries
-	decoded exportDecodes
+	decoded jobstore.ExportDecodes
 	// memo answers status polls without a query while their jobs stand
 	// still (record_memo.go, kept fresh by postgres_memo.go); every query's answers go into it.
-	memo recordMemo
+	memo jobstore.RecordMemo
 }
 
 // readBatch is the reads one query answers.
@@ -39,7 +40,7 @@ type readBatch struct {
 	ids  []string
 	seen map[string]bool
 	done chan struct{} // closed when recs and err are final
-	recs map[string]*ExportJob
+	recs map[string]*jobstore.ExportJob
 	err  error
 }
 
@@ -51,7 +52,7 @@ func (b *readBatch) add(id string) {
 }
 
 // get reads one job, in a query of its own or in the next shared one.
-func (r *pgExportReads) get(pool *pgxpool.Pool, id string) (*ExportJob, error) {
+func (r *pgExportReads) get(pool *pgxpool.Pool, id string) (*jobstore.ExportJob, error) {
 	r.mu.Lock()
 	if r.running < maxReadQueries {
 		r.running++
@@ -93,52 +94,52 @@ func (r *pgExportReads) run(pool *pgxpool.Pool, b *readBatch) {
 }
 
 // result is id's record from the batch, for the caller to own.
-func (b *readBatch) result(id string) (*ExportJob, error) {
+func (b *readBatch) result(id string) (*jobstore.ExportJob, error) {
 	if b.err != nil {
-		return &ExportJob{}, b.err
+		return &jobstore.ExportJob{}, b.err
 	}
 	rec, ok := b.recs[id]
 	if !ok {
-		return &ExportJob{}, ErrNoRecord
+		return &jobstore.ExportJob{}, jobstore.ErrNoRecord
 	}
 	if b.done == nil {
 		return rec, nil // a query of its own: the only reader
 	}
-	return rec.clone(), nil
+	return rec.Clone(), nil
 }
 
 // query reads ids in one statement; a job that does not exist is absent
 // from the map (and forgotten by the decodings' memo). The records read
-// are offered to the memo, but for those over memoMaxRecord bytes (a job
+// are offered to the memo, but for those over jobstore.MemoMaxRecord bytes (a job
 // naming thousands of pages): such a record costs a query per read.
-func (r *pgExportReads) query(pool *pgxpool.Pool, ids []string) (out map[string]*ExportJob, err error) {
-	s0 := r.memo.begin()
-	keep := make(map[string]*ExportJob, len(ids))
+func (r *pgExportReads) query(pool *pgxpool.Pool, ids []string) (out map[string]*jobstore.ExportJob, err error) {
+	s0 := r.memo.Begin()
+	keep := make(map[string]*jobstore.ExportJob, len(ids))
 	defer func() {
 		if err != nil {
 			clear(keep)
 		}
-		r.memo.end(s0, keep)
+		r.memo.End(s0, keep)
 	}()
 	ctx, cancel := opCtx()
 	defer cancel()
-	out = make(map[string]*ExportJob, len(ids))
+	out = make(map[string]*jobstore.ExportJob, len(ids))
 	if len(ids) == 1 {
 		var raw []byte
 		err := pool.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1", ids[0]).Scan(&raw)
 		if errors.Is(err, pgx.ErrNoRows) {
-			r.decoded.forget(ids[0])
+			r.decoded.Forget(ids[0])
 			return out, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		rec, err := r.decoded.decode(ids[0], raw)
+		rec, err := r.decoded.Decode(ids[0], raw)
 		if err != nil {
 			return nil, fmt.Errorf("decode export job: %w", err)
 		}
 		out[ids[0]] = rec
-		if len(raw) <= memoMaxRecord {
+		if len(raw) <= jobstore.MemoMaxRecord {
 			keep[ids[0]] = rec
 		}
 		return out, nil
@@ -154,12 +155,12 @@ func (r *pgExportReads) query(pool *pgxpool.Pool, ids []string) (out map[string]
 		if err := rows.Scan(&id, &raw); err != nil {
 			return nil, err
 		}
-		rec, err := r.decoded.decode(id, raw)
+		rec, err := r.decoded.Decode(id, raw)
 		if err != nil {
 			return nil, fmt.Errorf("decode export job: %w", err)
 		}
 		out[id] = rec
-		if len(raw) <= memoMaxRecord {
+		if len(raw) <= jobstore.MemoMaxRecord {
 			keep[id] = rec
 		}
 	}
@@ -168,38 +169,18 @@ func (r *pgExportReads) query(pool *pgxpool.Pool, ids []string) (out map[string]
 	}
 	for _, id := range ids {
 		if out[id] == nil {
-			r.decoded.forget(id)
+			r.decoded.Forget(id)
 		}
 	}
 	return out, nil
 }
 
-// PoolStats are the PostgreSQL connection pool's figures, for metrics.
-type PoolStats struct {
-	// Acquires counts connections taken from the pool, one per query or
-	// transaction: the store's round trips, give or take a statement.
-	Acquires int64
-	// Waits counts acquisitions that found every connection taken;
-	// AcquireTime is the time all acquisitions took, mostly such waits.
-	Waits       int64
-	AcquireTime time.Duration
-	InUse       int32
-	Idle        int32
-	Max         int32
-	// PollsFromMemory counts the status polls answered from the memo of
-	// job records, without a round trip; ChangesHeard says whether the
-	// connection that keeps it told of changes listens now (while it
-	// does not, every poll is a query).
-	PollsFromMemory int64
-	ChangesHeard    bool
-}
-
 // PoolStats returns the pool's figures now.
-func (s *pgCore) PoolStats() PoolStats {
+func (s *pgCore) PoolStats() jobstore.PoolStats {
 	st := s.pool.Stat()
-	return PoolStats{
+	return jobstore.PoolStats{
 		Acquires: st.AcquireCount(), Waits: st.EmptyAcquireCount(), AcquireTime: st.AcquireDuration(),
 		InUse: st.AcquiredConns(), Idle: st.IdleConns(), Max: st.MaxConns(),
-		PollsFromMemory: s.reads.memo.hits.Load(), ChangesHeard: s.reads.memo.live(),
+		PollsFromMemory: s.reads.memo.Hits(), ChangesHeard: s.reads.memo.Live(),
 	}
 }

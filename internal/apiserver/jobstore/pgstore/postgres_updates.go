@@ -1,4 +1,4 @@
-package jobstore
+package pgstore
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
 // lockUpdateProject is the advisory lock class under which a project's
@@ -15,7 +17,7 @@ import (
 const lockUpdateProject int32 = 0x646f6303
 
 // CreateUpdate implements UpdateStore.
-func (s *pgUpdates) CreateUpdate(rec *Update, limit int, now time.Time, prepare func(prev *Update)) (firstEnd time.Time, limited bool, err error) {
+func (s *pgUpdates) CreateUpdate(rec *jobstore.Update, limit int, now time.Time, prepare func(prev *jobstore.Update)) (firstEnd time.Time, limited bool, err error) {
 	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockUpdateProject, rec.ProjectID); err != nil {
 			return err
@@ -31,14 +33,14 @@ func (s *pgUpdates) CreateUpdate(rec *Update, limit int, now time.Time, prepare 
 			return nil
 		}
 		// Each update ends after the one before it: the latest ends last.
-		var prev *Update
-		var u Update
+		var prev *jobstore.Update
+		var u jobstore.Update
 		err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM doc_updates WHERE project_id = $1 ORDER BY ends_at DESC LIMIT 1",
 			rec.ProjectID), &u)
 		switch {
 		case err == nil:
 			prev = &u
-		case !errors.Is(err, ErrNoRecord):
+		case !errors.Is(err, jobstore.ErrNoRecord):
 			return err
 		}
 		prepare(prev)
@@ -78,17 +80,17 @@ func (s *pgUpdates) FinishUpdateCheck(id, failure string) error {
 			return err
 		}
 		if tag.RowsAffected() == 0 {
-			return ErrNoRecord
+			return jobstore.ErrNoRecord
 		}
 		return nil
 	})
 }
 
 // Update implements UpdateStore.
-func (s *pgUpdates) Update(id string) (*Update, error) {
+func (s *pgUpdates) Update(id string) (*jobstore.Update, error) {
 	ctx, cancel := opCtx()
 	defer cancel()
-	var rec Update
+	var rec jobstore.Update
 	return &rec, scanRecord(s.pool.QueryRow(ctx, "SELECT record FROM doc_updates WHERE id = $1", id), &rec)
 }
 

@@ -1,134 +1,18 @@
-package jobstore
+package pgstore
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
-
-// The memo's bookkeeping alone: what it keeps, what a change or a lost
-// connection drops, and that a query's answer read before a change is
-// never kept after the change's notice.
-func TestRecordMemo_keepsOnlyWhatNoChangeOvertook(t *testing.T) {
-	rec := func(id string, pages int) map[string]*ExportJob {
-		return map[string]*ExportJob{id: {JobID: id, PageCount: pages}}
-	}
-	has := func(m *recordMemo, id string, pages int) bool {
-		got, ok := m.get(id)
-		return ok && got.PageCount == pages
-	}
-	var m recordMemo
-	m.end(m.begin(), rec("a", 1))
-	if _, ok := m.get("a"); ok {
-		t.Fatal("a memo that never listened kept a record")
-	}
-	m.up(time.Now().Add(time.Hour))
-	m.end(m.begin(), rec("a", 1))
-	if !has(&m, "a", 1) {
-		t.Fatal("a query's answer was not kept")
-	}
-	got, _ := m.get("a")
-	got.PageCount = 99 // the caller's own copy
-	if !has(&m, "a", 1) {
-		t.Fatal("changing a served record changed the memo")
-	}
-
-	// A change noticed while a query is in flight: that query's answer
-	// may predate it and is not kept; a query begun after it is.
-	s0 := m.begin()
-	m.changed("a")
-	if _, ok := m.get("a"); ok {
-		t.Fatal("a change left its job's record in the memo")
-	}
-	s1 := m.begin()
-	m.end(s0, rec("a", 1))
-	if _, ok := m.get("a"); ok {
-		t.Fatal("an answer read before a change was kept after its notice")
-	}
-	m.end(s1, rec("a", 2))
-	if !has(&m, "a", 2) {
-		t.Fatal("an answer read after a change was not kept")
-	}
-	if len(m.changedAt) != 0 {
-		t.Fatalf("no query in flight, yet %d changes remembered", len(m.changedAt))
-	}
-	// Another job's change does not stop an answer being kept.
-	s2 := m.begin()
-	m.changed("b")
-	m.end(s2, rec("a", 3))
-	if !has(&m, "a", 3) {
-		t.Fatal("a change to another job dropped this one's answer")
-	}
-
-	// An empty notice (a TRUNCATE) drops everything, and answers in flight.
-	s3 := m.begin()
-	m.changed("")
-	m.end(s3, rec("c", 1))
-	if _, ok := m.get("a"); ok {
-		t.Fatal("a TRUNCATE's notice left a record")
-	}
-	if _, ok := m.get("c"); ok {
-		t.Fatal("an answer read before a TRUNCATE's notice was kept")
-	}
-
-	// Going down drops everything and serves nothing; coming up again
-	// does not keep what was read before.
-	m.end(m.begin(), rec("a", 4))
-	s4 := m.begin()
-	m.down()
-	if _, ok := m.get("a"); ok {
-		t.Fatal("served a record while not listening")
-	}
-	m.up(time.Now().Add(time.Hour))
-	m.end(s4, rec("a", 4))
-	if _, ok := m.get("a"); ok {
-		t.Fatal("kept an answer read while not listening")
-	}
-	// Liveness runs out: nothing is served, though nothing was dropped.
-	m.end(m.begin(), rec("a", 5))
-	m.liveUntil.Store(time.Now().Add(-time.Millisecond).UnixNano())
-	if _, ok := m.get("a"); ok {
-		t.Fatal("served a record after its listener's last sign of life ran out")
-	}
-	m.alive(time.Now().Add(time.Hour))
-	if !has(&m, "a", 5) {
-		t.Fatal("a heartbeat did not make the memo serve again")
-	}
-	m.down()
-	m.alive(time.Now().Add(time.Hour))
-	if _, ok := m.get("a"); ok {
-		t.Fatal("a late heartbeat revived a memo that went down")
-	}
-
-	// Bounds: entries, and the changes remembered while queries never
-	// stop overlapping.
-	m.up(time.Now().Add(time.Hour))
-	for i := range memoMaxEntries + 10 {
-		m.end(m.begin(), rec(fmt.Sprint(i), i))
-	}
-	if n := m.n.Load(); n > memoMaxEntries || n < 1 {
-		t.Fatalf("%d entries, bound %d", n, memoMaxEntries)
-	}
-	held := m.begin()
-	for i := range memoMaxEntries + 10 {
-		m.changed(fmt.Sprint(i))
-	}
-	if len(m.changedAt) > memoMaxEntries {
-		t.Fatalf("%d changes remembered, bound %d", len(m.changedAt), memoMaxEntries)
-	}
-	m.end(held, rec("1", 1))
-	if _, ok := m.get("1"); ok {
-		t.Fatal("an answer read before changes that overflowed the bound was kept")
-	}
-}
 
 // pgPair opens two PostgreSQL stores on one database, as two replicas,
 // each through its own proxy so a test can take one replica's database
@@ -137,7 +21,7 @@ func pgPair(t *testing.T) (w, r *Postgres, rProxy *pgtest.Proxy, sql *pgx.Conn) 
 	t.Helper()
 	url := pgtest.DB(t)
 	open := func(u string) *Postgres {
-		st, err := OpenPostgres(context.Background(), u)
+		st, err := Open(context.Background(), u)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +41,7 @@ func pgPair(t *testing.T) (w, r *Postgres, rProxy *pgtest.Proxy, sql *pgx.Conn) 
 
 // eventually polls id on st until want accepts the answer, for at most
 // five seconds.
-func eventually(t *testing.T, st *Postgres, id, what string, want func(*ExportJob, error) bool) {
+func eventually(t *testing.T, st *Postgres, id, what string, want func(*jobstore.ExportJob, error) bool) {
 	t.Helper()
 	testutil.Eventually(t, 5*time.Second, what, func() bool { return want(st.PollExportJob(id)) })
 }
@@ -166,15 +50,15 @@ func eventually(t *testing.T, st *Postgres, id, what string, want func(*ExportJo
 // page count n without a statement.
 func fromMemo(t *testing.T, st *Postgres, id string, n int) {
 	t.Helper()
-	eventually(t, st, id, "a poll from the memo", func(*ExportJob, error) bool {
+	eventually(t, st, id, "a poll from the memo", func(*jobstore.ExportJob, error) bool {
 		before := st.Statements()
 		got, err := st.PollExportJob(id)
 		return err == nil && got.PageCount == n && st.Statements() == before
 	})
 }
 
-func pages(n int) func(*ExportJob, error) bool {
-	return func(rec *ExportJob, err error) bool { return err == nil && rec.PageCount == n }
+func pages(n int) func(*jobstore.ExportJob, error) bool {
+	return func(rec *jobstore.ExportJob, err error) bool { return err == nil && rec.PageCount == n }
 }
 
 // A job that stands still is polled without a statement; every way its
@@ -245,7 +129,7 @@ func TestPGStore_pollsFromMemoSeeEveryWriter(t *testing.T) {
 	if _, err := sql.Exec(ctx, `DELETE FROM export_jobs WHERE job_id = $1`, rec.JobID); err != nil {
 		t.Fatal(err)
 	}
-	gone := func(_ *ExportJob, err error) bool { return errors.Is(err, ErrNoRecord) }
+	gone := func(_ *jobstore.ExportJob, err error) bool { return errors.Is(err, jobstore.ErrNoRecord) }
 	eventually(t, r, rec.JobID, "a DELETE from outside", gone)
 
 	if err := w.PutExportJob(rec); err != nil {
@@ -275,7 +159,7 @@ func TestPGStore_pollsNeverOutliveTheirListener(t *testing.T) {
 	if err := w.PutExportJob(rec); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, r, rec.JobID, "polls with the database lost", func(got *ExportJob, err error) bool {
+	eventually(t, r, rec.JobID, "polls with the database lost", func(got *jobstore.ExportJob, err error) bool {
 		if err == nil && got.PageCount == 1 {
 			t.Fatal("a poll reached the database through a cut connection")
 		}
@@ -299,13 +183,13 @@ func TestPGStore_pollsNeverOutliveTheirListener(t *testing.T) {
 	// No heartbeat comes back through the frozen proxy, so the memo's
 	// deadline, the last one sent before the freeze plus memoLive, is
 	// already set: wait for it to pass, and check it is not later.
-	testutil.Eventually(t, 5*time.Second, "the memo to stop serving", func() bool { return !r.reads.memo.live() })
-	if until := time.Unix(0, r.reads.memo.liveUntil.Load()); until.After(frozeAt.Add(memoLive)) {
+	testutil.Eventually(t, 5*time.Second, "the memo to stop serving", func() bool { return !r.reads.memo.Live() })
+	if until := r.reads.memo.LiveUntil(); until.After(frozeAt.Add(memoLive)) {
 		rProxy.Thaw()
 		t.Fatalf("the memo served until %s after the silence began, more than memoLive (%s)", until.Sub(frozeAt), memoLive)
 	}
 	type answer struct {
-		rec *ExportJob
+		rec *jobstore.ExportJob
 		err error
 	}
 	done := make(chan answer, 1)

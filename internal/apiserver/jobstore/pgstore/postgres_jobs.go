@@ -1,4 +1,4 @@
-package jobstore
+package pgstore
 
 import (
 	"context"
@@ -7,11 +7,13 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
 // putPGExportJob writes rec whole, with the columns queries use taken
 // from it.
-func putPGExportJob(ctx context.Context, tx pgx.Tx, rec *ExportJob) error {
+func putPGExportJob(ctx context.Context, tx pgx.Tx, rec *jobstore.ExportJob) error {
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return err
@@ -29,19 +31,19 @@ func putPGExportJob(ctx context.Context, tx pgx.Tx, rec *ExportJob) error {
 }
 
 // ExportJob implements ExportStore.
-func (s *pgExports) ExportJob(id string) (*ExportJob, error) { return s.reads.get(s.pool, id) }
+func (s *pgExports) ExportJob(id string) (*jobstore.ExportJob, error) { return s.reads.get(s.pool, id) }
 
 // PollExportJob implements ExportStore: from the memo when it holds the
 // job, else as ExportJob.
-func (s *pgExports) PollExportJob(id string) (*ExportJob, error) {
-	if rec, ok := s.reads.memo.get(id); ok {
+func (s *pgExports) PollExportJob(id string) (*jobstore.ExportJob, error) {
+	if rec, ok := s.reads.memo.Get(id); ok {
 		return rec, nil
 	}
 	return s.reads.get(s.pool, id)
 }
 
 // ExportJobs implements ExportStore.
-func (s *pgExports) ExportJobs() ([]*ExportJob, error) {
+func (s *pgExports) ExportJobs() ([]*jobstore.ExportJob, error) {
 	ctx, cancel := opCtx()
 	defer cancel()
 	rows, err := s.pool.Query(ctx, "SELECT record FROM export_jobs")
@@ -49,13 +51,13 @@ func (s *pgExports) ExportJobs() ([]*ExportJob, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []*ExportJob
+	var out []*jobstore.ExportJob
 	for rows.Next() {
 		var data []byte
 		if err := rows.Scan(&data); err != nil {
 			return nil, err
 		}
-		var rec ExportJob
+		var rec jobstore.ExportJob
 		if err := json.Unmarshal(data, &rec); err != nil {
 			return nil, fmt.Errorf("decode export job: %w", err)
 		}
@@ -65,7 +67,7 @@ func (s *pgExports) ExportJobs() ([]*ExportJob, error) {
 }
 
 // PutExportJob implements ExportStore.
-func (s *pgExports) PutExportJob(rec *ExportJob) error {
+func (s *pgExports) PutExportJob(rec *jobstore.ExportJob) error {
 	defer s.changed(rec.JobID)
 	return s.write(func(ctx context.Context, tx pgx.Tx) error { return putPGExportJob(ctx, tx, rec) })
 }
@@ -81,10 +83,10 @@ func (s *pgExports) DeleteExportJob(id string) error {
 
 // modify runs edit on the record of id, locked against every other
 // writer until the transaction ends, and stores the result.
-func (s *pgExports) modify(id string, edit func(*ExportJob) error) error {
+func (s *pgExports) modify(id string, edit func(*jobstore.ExportJob) error) error {
 	defer s.changed(id)
 	return s.write(func(ctx context.Context, tx pgx.Tx) error {
-		var rec ExportJob
+		var rec jobstore.ExportJob
 		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1 FOR UPDATE", id), &rec); err != nil {
 			return err
 		}
@@ -97,7 +99,7 @@ func (s *pgExports) modify(id string, edit func(*ExportJob) error) error {
 
 // SetBundleSize implements ExportStore.
 func (s *pgExports) SetBundleSize(id string, size int64) error {
-	return s.modify(id, func(rec *ExportJob) error {
+	return s.modify(id, func(rec *jobstore.ExportJob) error {
 		rec.BundleSize = size
 		return nil
 	})
@@ -106,7 +108,7 @@ func (s *pgExports) SetBundleSize(id string, size int64) error {
 // PruneIdempotency implements ExportStore.
 func (s *pgExports) PruneIdempotency(now time.Time) error {
 	return s.write(func(ctx context.Context, tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, "DELETE FROM export_idempotency WHERE created_at <= $1", now.Add(-IdempotencyWindow))
+		_, err := tx.Exec(ctx, "DELETE FROM export_idempotency WHERE created_at <= $1", now.Add(-jobstore.IdempotencyWindow))
 		return err
 	})
 }

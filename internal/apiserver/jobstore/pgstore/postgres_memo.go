@@ -1,4 +1,4 @@
-package jobstore
+package pgstore
 
 import (
 	"context"
@@ -17,7 +17,7 @@ const changesChannel = "docsadmin_export_changes"
 // changed drops id's record from the memo once this replica's write of
 // it has ended (committed or not: dropping is always safe), so the write
 // is seen here at once, before its notification arrives.
-func (s *pgCore) changed(id string) { s.reads.memo.changed(id) }
+func (s *pgCore) changed(id string) { s.reads.memo.Changed(id) }
 
 // How the changes connection shows it still hears every notification:
 // every memoHeartbeat it notifies a channel of its own, and the memo
@@ -63,7 +63,7 @@ func (s *pgCore) watch(ctx context.Context, l *changesListener) {
 		if l != nil {
 			wait = listenRetryFirst
 			s.hear(ctx, l)
-			s.reads.memo.down()
+			s.reads.memo.Down()
 			closeConn(l.conn)
 		}
 		if ctx.Err() != nil {
@@ -102,10 +102,10 @@ func (s *pgCore) hear(ctx context.Context, l *changesListener) {
 		cancel()
 		if n != nil {
 			if n.Channel == l.heartbeat {
-				m.alive(l.sent.Add(memoLive))
+				m.Alive(l.sent.Add(memoLive))
 				l.sent = time.Time{}
 			} else {
-				m.changed(n.Payload)
+				m.Changed(n.Payload)
 			}
 		}
 		if err != nil && (ctx.Err() != nil || !pgconn.Timeout(err)) {
@@ -131,7 +131,7 @@ func (s *pgCore) listenChanges(ctx context.Context) *changesListener {
 		closeConn(conn)
 		return nil
 	}
-	s.reads.memo.up(start.Add(memoLive))
+	s.reads.memo.Up(start.Add(memoLive))
 	return l
 }
 

@@ -1,4 +1,4 @@
-package jobstore
+package pgstore
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
 // fill sets every field reachable from v to a non-zero value: slices get
@@ -94,13 +95,13 @@ func change(v reflect.Value) {
 // A clone handed to a reader shares nothing with the memo's record: a
 // field added to ExportJob later that clone forgets fails here.
 func TestExportJob_cloneSharesNothing(t *testing.T) {
-	var orig ExportJob
+	var orig jobstore.ExportJob
 	fill(reflect.ValueOf(&orig).Elem())
-	want := *orig.clone()
+	want := *orig.Clone()
 	if !reflect.DeepEqual(want, orig) {
 		t.Fatalf("clone differs from the original:\n%+v\n%+v", want, orig)
 	}
-	c := orig.clone()
+	c := orig.Clone()
 	change(reflect.ValueOf(c).Elem())
 	if !reflect.DeepEqual(orig, want) {
 		t.Fatalf("changing a clone changed the original: %+v", orig)
@@ -140,7 +141,7 @@ func TestStore_exportReadSeesEarlierWrites(t *testing.T) {
 			if err := w.DeleteExportJob(rec.JobID); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := r.ExportJob(rec.JobID); !errors.Is(err, ErrNoRecord) {
+			if _, err := r.ExportJob(rec.JobID); !errors.Is(err, jobstore.ErrNoRecord) {
 				t.Fatalf("read after delete: %v, want ErrNoRecord", err)
 			}
 			t.Logf("%d reads", reads.Load())
@@ -178,7 +179,7 @@ func TestPGStore_concurrentReadsShareQueries(t *testing.T) {
 			for i := range each {
 				n := (g + i) % (len(ids) + 1)
 				if n == len(ids) {
-					if _, err := pg.ExportJob("se_00000000000000ff"); !errors.Is(err, ErrNoRecord) {
+					if _, err := pg.ExportJob("se_00000000000000ff"); !errors.Is(err, jobstore.ErrNoRecord) {
 						errs <- fmt.Errorf("missing job: %w, want ErrNoRecord", err)
 						return
 					}
@@ -211,7 +212,7 @@ func TestPGStore_concurrentReadsShareQueries(t *testing.T) {
 // when a poll errs or answers a record that was never written.
 // afterWrite, if set, runs after write i; settle, if set, before the
 // pollers stop.
-func pollWhileWriting(t *testing.T, w, r ExportStore, rec *ExportJob, writes, pollers int, afterWrite func(i int), settle func()) {
+func pollWhileWriting(t *testing.T, w, r jobstore.ExportStore, rec *jobstore.ExportJob, writes, pollers int, afterWrite func(i int), settle func()) {
 	t.Helper()
 	readWhileWriting(t, w, rec, writes, pollers, func(int) error {
 		got, err := r.PollExportJob(rec.JobID)
@@ -230,7 +231,7 @@ func pollWhileWriting(t *testing.T, w, r ExportStore, rec *ExportJob, writes, po
 // each call given how many writes had returned before it began, and
 // fails the test with the first error a read returns. afterWrite, if
 // set, runs after write i; settle, if set, before the readers stop.
-func readWhileWriting(t *testing.T, w ExportStore, rec *ExportJob, writes, readers int, read func(floor int) error, afterWrite func(i int), settle func()) {
+func readWhileWriting(t *testing.T, w jobstore.ExportStore, rec *jobstore.ExportJob, writes, readers int, read func(floor int) error, afterWrite func(i int), settle func()) {
 	t.Helper()
 	var written atomic.Int64
 	stop := make(chan struct{})
@@ -269,5 +270,30 @@ func readWhileWriting(t *testing.T, w ExportStore, rec *ExportJob, writes, reade
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
+	}
+}
+
+// Polls beside a writer never see a record that was not written, and the
+// first poll after the last write returns sees it.
+func TestBolt_pollsUnderWrites(t *testing.T) {
+	st, err := jobstore.OpenBolt(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	rec := newExport("se_00000000000000b1", "acme", t0)
+	if err := st.PutExportJob(rec); err != nil {
+		t.Fatal(err)
+	}
+	pollWhileWriting(t, st, st, rec, 200, 8, func(i int) {
+		if got, err := st.PollExportJob(rec.JobID); err != nil || got.PageCount != i {
+			t.Fatalf("poll right after write %d: %+v, %v", i, got, err)
+		}
+	}, nil)
+	if err := st.DeleteExportJob(rec.JobID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.PollExportJob(rec.JobID); !errors.Is(err, jobstore.ErrNoRecord) {
+		t.Fatalf("poll after delete: %v, want ErrNoRecord", err)
 	}
 }

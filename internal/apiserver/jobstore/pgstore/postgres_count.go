@@ -1,4 +1,4 @@
-package jobstore
+package pgstore
 
 import (
 	"context"
