@@ -36,7 +36,7 @@ type decodedExport struct {
 	rec ExportJob
 }
 
-// decode returns raw decoded into a record the caller owns. raw may be
+// Decode returns raw decoded into a record the caller owns. raw may be
 // memory the caller reuses (bbolt's map): it is copied when kept.
 func (d *ExportDecodes) Decode(id string, raw []byte) (*ExportJob, error) {
 	if v, ok := d.m.Load(id); ok {
@@ -49,12 +49,14 @@ func (d *ExportDecodes) Decode(id string, raw []byte) (*ExportJob, error) {
 		return nil, err
 	}
 	if len(raw) <= MemoMaxRecord {
-		d.Keep(id, &decodedExport{raw: bytes.Clone(raw), rec: *rec.Clone()})
+		d.keep(id, &decodedExport{raw: bytes.Clone(raw), rec: *rec.Clone()})
 	}
 	return &rec, nil
 }
 
-func (d *ExportDecodes) Keep(id string, e *decodedExport) {
+// keep holds e as id's decoded record, emptying the memo first when
+// it is full.
+func (d *ExportDecodes) keep(id string, e *decodedExport) {
 	if d.entries.Load() >= memoMaxEntries || d.bytes.Load() >= memoMaxBytes {
 		// Rare (thousands of jobs read between changes) and cheap to
 		// refill: no eviction order to keep on the hot path.
@@ -70,7 +72,7 @@ func (d *ExportDecodes) Keep(id string, e *decodedExport) {
 	d.bytes.Add(int64(len(e.raw)))
 }
 
-// forget drops id's record, read as deleted.
+// Forget drops id's record, read as deleted.
 func (d *ExportDecodes) Forget(id string) {
 	if prev, loaded := d.m.LoadAndDelete(id); loaded {
 		d.entries.Add(-1)
@@ -78,7 +80,7 @@ func (d *ExportDecodes) Forget(id string) {
 	}
 }
 
-// clone returns a copy of r that shares no memory a caller could change
+// Clone returns a copy of r that shares no memory a caller could change
 // (TestExportJob_cloneSharesNothing holds this as fields are added).
 func (r *ExportJob) Clone() *ExportJob {
 	c := *r

@@ -66,7 +66,7 @@ func (m *RecordMemo) Get(id string) (*ExportJob, bool) {
 	return v.(*ExportJob).Clone(), true
 }
 
-// begin marks the start of a query, before it is sent, and returns the
+// Begin marks the start of a query, before it is sent, and returns the
 // sequence number its answers are kept under.
 func (m *RecordMemo) Begin() uint64 {
 	m.mu.Lock()
@@ -75,7 +75,7 @@ func (m *RecordMemo) Begin() uint64 {
 	return m.seq
 }
 
-// end marks the end of the query begun at s0 and keeps the records it
+// End marks the end of the query begun at s0 and keeps the records it
 // read that the memo may keep (none for a failed query), unless their
 // jobs changed since s0 or the memo is not live. It keeps at most
 // memoMaxEntries records: past that it starts over empty.
@@ -102,7 +102,7 @@ func (m *RecordMemo) End(s0 uint64, recs map[string]*ExportJob) {
 	}
 }
 
-// changed drops id's record ("" drops them all) and keeps queries in
+// Changed drops id's record ("" drops them all) and keeps queries in
 // flight from keeping what they read before the change.
 func (m *RecordMemo) Changed(id string) {
 	m.mu.Lock()
@@ -131,14 +131,14 @@ func (m *RecordMemo) Changed(id string) {
 	}
 }
 
-// serveForGood makes the memo serve from now on, with no connection to
+// ServeForGood makes the memo serve from now on, with no connection to
 // watch: for a store whose every write calls changed (bbolt).
 func (m *RecordMemo) ServeForGood() { m.liveUntil.Store(math.MaxInt64) }
 
-// live says whether the memo may serve.
+// Live says whether the memo may serve.
 func (m *RecordMemo) Live() bool { return time.Now().UnixNano() < m.liveUntil.Load() }
 
-// up says the changes connection listens, from now on and until at least
+// Up says the changes connection listens, from now on and until at least
 // until: what was read before is not kept.
 func (m *RecordMemo) Up(until time.Time) {
 	m.mu.Lock()
@@ -149,7 +149,7 @@ func (m *RecordMemo) Up(until time.Time) {
 	m.liveUntil.Store(until.UnixNano())
 }
 
-// alive says the changes connection still listened at until-memoLive:
+// Alive says the changes connection still listened at until-memoLive:
 // the memo may serve until until.
 func (m *RecordMemo) Alive(until time.Time) {
 	m.mu.Lock()
@@ -159,7 +159,7 @@ func (m *RecordMemo) Alive(until time.Time) {
 	}
 }
 
-// down says the changes connection dropped: nothing is served until up.
+// Down says the changes connection dropped: nothing is served until up.
 func (m *RecordMemo) Down() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -169,7 +169,7 @@ func (m *RecordMemo) Down() {
 	m.ClearEntries()
 }
 
-// clearEntries empties the memo; m.mu is held.
+// ClearEntries empties the memo; m.mu is held.
 func (m *RecordMemo) ClearEntries() {
 	m.entries.Clear()
 	m.n.Store(0)

@@ -143,7 +143,7 @@ func (w *WriteFaults) Fail(f func() error) {
 	w.fail.Store(&f)
 }
 
-// whenNone runs fn, and reports true, unless a test has made writes
+// WhenNone runs fn, and reports true, unless a test has made writes
 // fail; Fail waits until fn returns. It is for a write that decides in
 // the database whether it writes at all (a claim finds a job or not),
 // so that only one that does is counted and failed, as a store that
@@ -158,6 +158,7 @@ func (w *WriteFaults) WhenNone(fn func()) bool {
 	return true
 }
 
+// Check returns the failure a test has set for the next write, if any.
 func (w *WriteFaults) Check() error {
 	if f := w.fail.Load(); f != nil {
 		return (*f)()
@@ -249,7 +250,7 @@ type ExportJob struct {
 	LeaseUntil time.Time `json:"leaseUntil,omitzero"`
 }
 
-// claimable reports whether a worker may take the job at now.
+// Claimable reports whether a worker may take the job at now.
 func (r *ExportJob) Claimable(now time.Time) bool {
 	return r.Status == api.ExportQueued || (r.Status == api.ExportRunning && r.LeaseUntil.Before(now))
 }
@@ -275,7 +276,7 @@ type Limits struct {
 	Bytes  int64 // their rendered sites and archives
 }
 
-// check refuses one more job for an organization that already has active
+// Check refuses one more job for an organization that already has active
 // queued or running jobs, stored jobs in all and size bytes stored; both
 // stores call it inside the transaction that inserts the job.
 func (lim Limits) Check(active, stored int, size int64) error {
