@@ -199,7 +199,7 @@ func Start(opts ...Option) (*Server, error) {
 		}
 		http.Error(w, `{"error": "starting"}`, http.StatusServiceUnavailable)
 	}))
-	srv, err := apiserver.New(apiserver.Options{
+	srv, err := apiserver.New(context.Background(), apiserver.Options{
 		Config: cfg, DataDir: dir, PublicURL: ts.URL, BundleLinkTTL: st.linkTTL,
 		ControlToken: token, JournalSize: st.journalSize, Strict: st.strict,
 	})

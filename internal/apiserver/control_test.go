@@ -74,7 +74,7 @@ func TestControl_credentialsDoNotCrossOver(t *testing.T) {
 		t.Errorf("admin API with the control token: %d, want 401", r.status)
 	}
 	// A token that is also an admin key is refused at start.
-	_, err := apiserver.New(apiserver.Options{
+	_, err := apiserver.New(t.Context(), apiserver.Options{
 		Config: apiserver.DemoConfig(env.Key), DataDir: t.TempDir(), PublicURL: "http://127.0.0.1:1", ControlToken: env.Key,
 	})
 	if err == nil || !strings.Contains(err.Error(), "also an admin key") {

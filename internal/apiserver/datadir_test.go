@@ -32,7 +32,7 @@ func TestNew_tightensWorldWritableDataDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Options{Config: cfg, DataDir: dir, PublicURL: "http://127.0.0.1:1",
+	srv, err := New(t.Context(), Options{Config: cfg, DataDir: dir, PublicURL: "http://127.0.0.1:1",
 		Logger: hclog.New(&hclog.LoggerOptions{Output: log})})
 	if err != nil {
 		t.Fatal(err)

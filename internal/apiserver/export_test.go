@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/bundles"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/httpapi"
 )
 
@@ -18,11 +20,20 @@ func FailStoreWrites(s *Server, f func() error) { s.store.Faults().Fail(f) }
 
 // StopLeaseRenewal makes s's workers stop renewing the leases of the jobs
 // they render, as a replica that hangs or dies would.
-func StopLeaseRenewal(s *Server) { s.leaseHooks.renewalStopped.Store(true) }
+func StopLeaseRenewal(s *Server) { s.runner.hooks.renewalStopped.Store(true) }
 
 // OnRender makes every render of s call f first, with the job's id; f may
 // block, as a replica that hangs mid-export would.
-func OnRender(s *Server, f func(jobID string)) { s.leaseHooks.beforeRender.Store(&f) }
+func OnRender(s *Server, f func(jobID string)) { s.runner.hooks.beforeRender.Store(&f) }
+
+// LeaseUntil is when the lease on job id ends, as its record holds it.
+func LeaseUntil(s *Server, id string) (time.Time, error) {
+	rec, err := s.store.ExportJob(id)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return rec.LeaseUntil, nil
+}
 
 // StrictDocumented returns, for each reference operation ("METHOD
 // pattern"), the statuses a strict server may answer.
@@ -47,7 +58,12 @@ const UploadsPerWorker = uploadsPerWorker
 
 // FenceReads is how many times s read a job's record before uploading
 // its site, to check that its attempt still held the job.
-func FenceReads(s *Server) int64 { return s.runner.sites.fenceReads.Load() }
+func FenceReads(s *Server) int64 {
+	if c, ok := s.bundles.(interface{ FenceReads() int64 }); ok {
+		return c.FenceReads()
+	}
+	return -1
+}
 
 // AsOlderServerLeftIt turns the completed job id of s (a server without
 // an object store) into what a server from before archives were made at
@@ -55,8 +71,11 @@ func FenceReads(s *Server) int64 { return s.runner.sites.fenceReads.Load() }
 // no bundle size recorded. Its first bundle call then builds the archive
 // from the site.
 func AsOlderServerLeftIt(s *Server, id string) error {
-	er := s.runner
-	f, err := os.Open(er.bundlePath(id))
+	er, ok := s.bundles.(*bundles.Disk)
+	if !ok {
+		return errors.New("a server with an object store keeps no site in its data dir")
+	}
+	f, err := os.Open(er.ArchivePath(id))
 	if err != nil {
 		return err
 	}
@@ -74,7 +93,7 @@ func AsOlderServerLeftIt(s *Server, id string) error {
 		if err != nil {
 			return err
 		}
-		p := filepath.Join(er.siteDir(id), filepath.FromSlash(hdr.Name))
+		p := filepath.Join(er.SiteDir(id), filepath.FromSlash(hdr.Name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
@@ -86,14 +105,14 @@ func AsOlderServerLeftIt(s *Server, id string) error {
 			return err
 		}
 	}
-	if err := os.Remove(er.bundlePath(id)); err != nil {
+	if err := os.Remove(er.ArchivePath(id)); err != nil {
 		return err
 	}
 	rec, err := s.store.ExportJob(id)
 	if err != nil {
 		return err
 	}
-	if rec.SiteBytes, err = treeSize(er.siteDir(id)); err != nil {
+	if rec.SiteBytes, err = bundles.TreeSize(er.SiteDir(id)); err != nil {
 		return err
 	}
 	rec.BundleSize = 0

@@ -7,10 +7,15 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/hashicorp/go-hclog"
+
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apimetrics"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/bundles"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/control"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/redact"
 )
@@ -46,8 +51,19 @@ const (
 // it, get a bundle link and download through it (exports.go, bundle.go).
 // It stores jobs and reads them back; the rendering is exportRunner's.
 type exportAPI struct {
-	// srv is the server whose store, runner and signer it uses.
-	srv *Server
+	cfg     *apiconfig.Config
+	store   jobstore.Store
+	runner  *exportRunner
+	bundles bundles.Store
+	// checker checks the pages a start names against the source.
+	checker   Exporter
+	control   *control.Plane
+	clock     clock.Clock
+	log       hclog.Logger
+	metrics   *apimetrics.Metrics
+	newID     func(prefix string) (string, error)
+	retention retention
+	strict    bool
 	// statuses keeps the last status answer of each job (statusbody.go).
 	statuses statusBodies
 }
@@ -58,7 +74,6 @@ func exportOp(h func(*exportAPI, http.ResponseWriter, *http.Request) error) func
 }
 
 func (ex *exportAPI) startExport(w http.ResponseWriter, r *http.Request) error {
-	s := ex.srv
 	org := orgFrom(r.Context())
 	if org.Plan != apiconfig.PlanEnterprise {
 		return errorf(http.StatusForbidden, "static export is not enabled for organization %q: it needs the enterprise plan", org.ID)
@@ -66,7 +81,7 @@ func (ex *exportAPI) startExport(w http.ResponseWriter, r *http.Request) error {
 	// Idempotency-Key is our addition: strict mode ignores it, as the
 	// real service would.
 	var idemKey string
-	if !s.strict {
+	if !ex.strict {
 		k, err := idempotencyKey(r)
 		if err != nil {
 			return err
@@ -97,61 +112,56 @@ func (ex *exportAPI) startExport(w http.ResponseWriter, r *http.Request) error {
 	}
 	// A job accepted now could not be stored once rendered: refuse it
 	// before anything is written, rather than keep a job that would fail.
-	if err := s.runner.objectsReady(r.Context()); err != nil {
-		s.log.Warn("export refused: the object store failed its check", "error", redact.Error(err))
+	if err := ex.bundles.Ready(r.Context()); err != nil {
+		ex.log.Warn("export refused: the object store failed its check", "error", redact.Error(err))
 		return &httpError{Status: http.StatusServiceUnavailable, RetryAfter: 5,
 			Msg: "the object store that keeps exports is unreachable; retry later"}
 	}
-	id, err := s.newID("se_")
+	id, err := ex.newID("se_")
 	if err != nil {
 		return err
 	}
-	now := s.clock.Now().UTC()
+	now := ex.clock.Now().UTC()
 	rec := &jobstore.ExportJob{
 		JobID: id, OrgID: org.ID, Domain: domain, Label: req.Version, Paths: paths,
 		Status: api.ExportQueued, CreatedAt: now, UpdatedAt: now,
 	}
-	s.control.HoldNew(rec)
-	existing, err := s.runner.createJob(rec, jobstore.Creation{
-		IdempotencyKey: idemKey, RequestHash: requestHash(domain, req.Version, paths), Limits: s.exportLimits(),
+	ex.control.HoldNew(rec)
+	existing, err := ex.runner.createJob(rec, jobstore.Creation{
+		IdempotencyKey: idemKey, RequestHash: requestHash(domain, req.Version, paths), Limits: ex.exportLimits(),
 	})
 	switch {
 	case errors.Is(err, jobstore.ErrIdempotencyConflict):
 		return errorf(http.StatusConflict, "%s %q was already used for a different request; use a new key for a new export", api.IdempotencyHeader, idemKey)
 	case errors.Is(err, jobstore.ErrTooManyActive):
 		return &httpError{Status: http.StatusTooManyRequests, RetryAfter: activeRetryAfter,
-			Msg: fmt.Sprintf("organization %q has %d exports queued or running, the most allowed; retry when one finishes", org.ID, s.cfg.MaxActiveExports)}
+			Msg: fmt.Sprintf("organization %q has %d exports queued or running, the most allowed; retry when one finishes", org.ID, ex.cfg.MaxActiveExports)}
 	case errors.Is(err, jobstore.ErrTooManyStored):
-		return errorf(http.StatusInsufficientStorage, "organization %q stores %d exports, the most allowed; they are deleted after the retention of %s", org.ID, s.cfg.MaxStoredExports, s.retention())
+		return errorf(http.StatusInsufficientStorage, "organization %q stores %d exports, the most allowed; they are deleted after the retention of %s", org.ID, ex.cfg.MaxStoredExports, ex.retention.period)
 	case errors.Is(err, jobstore.ErrTooManyBytes):
-		return errorf(http.StatusInsufficientStorage, "organization %q stores %d bytes of exports, the most allowed is %d; they are deleted after the retention of %s", org.ID, s.runner.orgStoredBytes(org.ID), s.cfg.MaxStoredBytes, s.retention())
+		return errorf(http.StatusInsufficientStorage, "organization %q stores %d bytes of exports, the most allowed is %d; they are deleted after the retention of %s", org.ID, ex.runner.orgStoredBytes(org.ID), ex.cfg.MaxStoredBytes, ex.retention.period)
 	case err != nil:
 		return storeError("store export job", err)
 	case existing != nil:
 		// A retried start: the job the first one created, as it is now.
-		if lj, ok := s.live.Load(existing.JobID); ok {
-			lj.(*liveJob).overlay(existing)
-		}
+		ex.runner.overlayLive(existing)
 		w.Header().Set("Location", strings.Replace(api.PathExportJob, "{jobId}", existing.JobID, 1))
 		writeJSON(w, http.StatusAccepted, ex.exportView(existing))
 		return nil
 	}
-	s.runner.wakeWorkers()
-	s.log.Info("export queued", "job", id, "domain", domain, "paths", len(paths))
+	ex.runner.wakeWorkers()
+	ex.log.Info("export queued", "job", id, "domain", domain, "paths", len(paths))
 	w.Header().Set("Location", strings.Replace(api.PathExportJob, "{jobId}", id, 1))
 	writeJSON(w, http.StatusAccepted, ex.exportView(rec))
 	return nil
 }
 
 func (ex *exportAPI) getExport(w http.ResponseWriter, r *http.Request) error {
-	s := ex.srv
 	rec, err := ex.findExport(r, true)
 	if err != nil {
 		return err
 	}
-	if lj, ok := s.live.Load(rec.JobID); ok {
-		lj.(*liveJob).overlay(rec)
-	}
+	ex.runner.overlayLive(rec)
 	ex.statuses.write(w, ex.exportView(rec))
 	return nil
 }
@@ -160,7 +170,6 @@ func (ex *exportAPI) getExport(w http.ResponseWriter, r *http.Request) error {
 // owns it; a status read (poll) with the store's PollExportJob. Another
 // organization's job answers exactly like a missing one.
 func (ex *exportAPI) findExport(r *http.Request, poll bool) (*jobstore.ExportJob, error) {
-	s := ex.srv
 	id := r.PathValue("jobId")
 	rec, err := ex.loadExport(id, poll)
 	if err != nil {
@@ -169,8 +178,8 @@ func (ex *exportAPI) findExport(r *http.Request, poll bool) (*jobstore.ExportJob
 	if rec.OrgID != orgFrom(r.Context()).ID {
 		return nil, exportNotFound(id)
 	}
-	if s.expired(rec.CreatedAt) {
-		s.runner.forgetExport(rec.JobID)
+	if ex.retention.expired(rec.CreatedAt) {
+		ex.runner.forgetExport(rec.JobID)
 		return nil, exportNotFound(id)
 	}
 	return rec, nil
@@ -190,9 +199,9 @@ func (ex *exportAPI) loadExport(id string, poll bool) (*jobstore.ExportJob, erro
 	var rec *jobstore.ExportJob
 	var err error
 	if poll {
-		rec, err = ex.srv.store.PollExportJob(id)
+		rec, err = ex.store.PollExportJob(id)
 	} else {
-		rec, err = ex.srv.store.ExportJob(id)
+		rec, err = ex.store.ExportJob(id)
 	}
 	if errors.Is(err, jobstore.ErrNoRecord) {
 		return nil, exportNotFound(id)
@@ -206,12 +215,23 @@ func (ex *exportAPI) loadExport(id string, poll bool) (*jobstore.ExportJob, erro
 // exportView is the job as the API shows it; in strict mode without the
 // fields the real service does not document.
 func (ex *exportAPI) exportView(rec *jobstore.ExportJob) api.ExportJob {
-	s := ex.srv
 	v := exportView(rec)
-	if s.strict {
+	if ex.strict {
 		v.Version, v.Warnings = "", nil
 	}
 	return v
+}
+
+// contentVersion is version as answers carry it: left out in strict mode.
+func (ex *exportAPI) contentVersion(version string) string {
+	if ex.strict {
+		return ""
+	}
+	return version
+}
+
+func (ex *exportAPI) exportLimits() jobstore.Limits {
+	return jobstore.Limits{Active: ex.cfg.MaxActiveExports, Stored: ex.cfg.MaxStoredExports, Bytes: ex.cfg.MaxStoredBytes}
 }
 
 func exportView(rec *jobstore.ExportJob) api.ExportJob {
@@ -234,11 +254,10 @@ func exportView(rec *jobstore.ExportJob) api.ExportJob {
 // request that names pages is checked against the source: a source that
 // does not parse is the deployment's fault, reported when the job fails.
 func (ex *exportAPI) checkRequestedPages(dep *apiconfig.Deployment, paths []string) error {
-	s := ex.srv
 	if len(paths) == 0 {
 		return nil
 	}
-	err := s.exporter.CheckPaths(dep.SourceFS, paths)
+	err := ex.checker.CheckPaths(dep.SourceFS, paths)
 	var ie *export.InputError
 	if errors.As(err, &ie) {
 		return badRequest("paths: %s", ie.Msg)

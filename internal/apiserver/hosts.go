@@ -35,12 +35,7 @@ func (h controlHost) ExportView(rec *jobstore.ExportJob) api.ExportJob {
 }
 
 // SiteExists reports whether a job's rendered site is still there.
-func (h controlHost) SiteExists(rec *jobstore.ExportJob) bool {
-	if h.s.objects != nil {
-		return rec.SitePrefix != ""
-	}
-	return h.s.runner.hasLocalSite(rec.JobID)
-}
+func (h controlHost) SiteExists(rec *jobstore.ExportJob) bool { return h.s.bundles.Exists(rec) }
 
 func (h controlHost) AgentJobView(rec *jobstore.AgentJob, now time.Time) api.AgentJob {
 	return agents.JobView(rec, now)
@@ -99,7 +94,7 @@ func (h agentHost) Org(ctx context.Context) *apiconfig.Organization { return org
 
 func (h agentHost) NewID(prefix string) (string, error) { return h.s.newID(prefix) }
 
-func (h agentHost) Expired(t time.Time) bool { return h.s.expired(t) }
+func (h agentHost) Expired(t time.Time) bool { return h.s.retention().expired(t) }
 
 // Go runs fn as background work of the server: Close cancels its context
 // and waits for it. After Close it does not run.
@@ -110,9 +105,10 @@ func (h agentHost) Go(fn func(ctx context.Context)) {
 	if s.closed.Load() {
 		return
 	}
-	s.background.Add(1)
+	er := s.runner
+	er.background.Add(1)
 	go func() {
-		defer s.background.Done()
-		fn(s.ctx)
+		defer er.background.Done()
+		fn(er.ctx)
 	}()
 }

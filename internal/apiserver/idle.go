@@ -14,7 +14,7 @@ import (
 // stored.
 func (er *exportRunner) createJob(rec *jobstore.ExportJob, c jobstore.Creation) (existing *jobstore.ExportJob, err error) {
 	c.ClaimedHere = rec.Status == api.ExportQueued && er.idle.promise()
-	existing, err = er.srv.store.CreateExportJob(rec, c)
+	existing, err = er.store.CreateExportJob(rec, c)
 	if c.ClaimedHere && (err != nil || existing != nil) {
 		er.idle.release()
 	}

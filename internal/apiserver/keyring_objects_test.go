@@ -45,10 +45,10 @@ func TestSigningKey_noneWithObjectStore(t *testing.T) {
 
 	// A second replica, on a data dir of its own, starts without a key too.
 	dir := t.TempDir()
-	srv, err := apiserver.New(apiserver.Options{
+	jobs, bundles := apiservertest.Storage(t, env.DatabaseURL, env.ObjectStore, objstore.Options{Credentials: s3test.Shared(t).Credentials()})
+	srv, err := apiserver.New(t.Context(), apiserver.Options{
 		Config: apiserver.DemoConfig("dak_0123456789abcdef0123"), DataDir: dir, PublicURL: "http://127.0.0.1:1",
-		DatabaseURL: env.DatabaseURL, ObjectStore: env.ObjectStore,
-		ObjectStoreOptions: objstore.Options{Credentials: s3test.Shared(t).Credentials()},
+		Jobs: jobs, Bundles: bundles,
 	})
 	if err != nil {
 		t.Fatal(err)

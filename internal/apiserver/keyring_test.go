@@ -134,7 +134,7 @@ func TestSigningKey_createdAfterLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	_, err = apiserver.New(apiserver.Options{Config: apiserver.DemoConfig("dak_0123456789abcdef0123"), DataDir: dir, PublicURL: "http://127.0.0.1:1"})
+	_, err = apiserver.New(t.Context(), apiserver.Options{Config: apiserver.DemoConfig("dak_0123456789abcdef0123"), DataDir: dir, PublicURL: "http://127.0.0.1:1"})
 	if err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Fatalf("second server: %v", err)
 	}

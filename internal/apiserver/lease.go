@@ -33,7 +33,7 @@ const (
 // percentile 40 ms, at load ~30). A 2,000-page site's upload took as
 // long as its render (7 s each at load ~12), so large uploads can queue
 // up too: at most maxLargeUploads of a server hold their parts in memory
-// at once (objects.go), and the scratch dir holds one rendered site (a
+// at once (internal/apiserver/bucket), and the scratch dir holds one rendered site (a
 // spool) per upload.
 const uploadsPerWorker = 3
 
@@ -46,19 +46,17 @@ type leaseHooks struct {
 
 // wakeWorkers tells an idle worker that there may be a job to claim.
 func (er *exportRunner) wakeWorkers() {
-	s := er.srv
 	select {
-	case s.wake <- struct{}{}:
+	case er.wake <- struct{}{}:
 	default:
 	}
 }
 
 func (er *exportRunner) worker(n int) {
-	s := er.srv
-	defer s.workers.Done()
-	owner := s.owner + "/" + strconv.Itoa(n)
+	defer er.workers.Done()
+	owner := er.owner + "/" + strconv.Itoa(n)
 	wait := storeRetryFirst
-	tick := time.NewTicker(s.claimInterval)
+	tick := time.NewTicker(er.claimInterval)
 	defer tick.Stop()
 	// Slots for this worker's uploads in flight (runExport): with all
 	// taken, the worker hands over the next job only once one is done.
@@ -72,57 +70,57 @@ func (er *exportRunner) worker(n int) {
 	// on finishing found nothing whenever jobs came slower than renders:
 	// for about one export in two, a round trip for nothing with replicas.
 	ready := true
-	for s.ctx.Err() == nil {
+	for er.ctx.Err() == nil {
 		if ready {
 			// A wake sent while every worker was busy is left in the
 			// channel. This claim answers it: the job it announced was
 			// stored before it was sent. Left there, it made the next
 			// worker to go idle claim again at once, and find nothing.
 			select {
-			case <-s.wake:
+			case <-er.wake:
 			default:
 			}
 		} else {
 			er.idle.waiting()
 			select {
-			case <-s.ctx.Done():
+			case <-er.ctx.Done():
 				return
-			case <-s.wake:
+			case <-er.wake:
 			case <-tick.C:
 			}
 			er.idle.woken()
 		}
-		rec, more, err := s.store.ClaimExport(owner, s.leaseClock.Now(), s.lease)
+		rec, more, err := er.store.ClaimExport(owner, er.leaseClock.Now(), er.lease)
 		switch {
 		case err != nil:
 			// A store that refuses writes: back off rather than spin.
-			s.log.Error("claim export job; retrying", "error", err)
+			er.log.Error("claim export job; retrying", "error", err)
 			t := time.NewTimer(wait)
 			select {
-			case <-s.ctx.Done():
+			case <-er.ctx.Done():
 			case <-t.C:
 			}
 			t.Stop()
 			wait = min(2*wait, storeRetryMax)
 			ready = true
 		case rec == nil:
-			s.metrics.Claimed(false)
+			er.metrics.Claimed(false)
 			wait = storeRetryFirst
 			ready = false
 		default:
-			s.metrics.Claimed(true)
+			er.metrics.Claimed(true)
 			wait = storeRetryFirst
 			if more {
 				er.wakeWorkers() // let an idle worker take the next
 			}
 			if rec.Attempts > 1 {
-				s.log.Info("resuming export", "job", rec.JobID, "attempt", rec.Attempts)
+				er.log.Info("resuming export", "job", rec.JobID, "attempt", rec.Attempts)
 			}
 			er.runExport(rec, uploads)
 			// The tick looks for what no wake announces (leases that
 			// ended): one that came during the job would only make an
 			// idle worker claim at once, for nothing.
-			tick.Reset(s.claimInterval)
+			tick.Reset(er.claimInterval)
 			ready = false
 		}
 	}
@@ -134,19 +132,18 @@ func (er *exportRunner) worker(n int) {
 // when the lease is lost to another worker (or the server shuts down), so
 // the render stops instead of finishing work nobody will keep.
 func (er *exportRunner) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx context.Context, held *heldLease, release func()) {
-	s := er.srv
-	ctx, cancel := context.WithCancelCause(s.ctx)
-	held = newHeldLease(rec.LeaseUntil, s.lease)
+	ctx, cancel := context.WithCancelCause(er.ctx)
+	held = newHeldLease(rec.LeaseUntil, er.lease)
 	done := make(chan struct{})
 	mine := *rec // the worker changes rec as it goes; the fence is fixed
 	// A render past the export time limit (plus one lease to write its
 	// outcome) is no longer renewed: if it is stuck beyond the reach of
 	// its context, the lease lapses and the job is taken over (and fails
 	// after maxAttempts), rather than holding a worker for good.
-	cutoff := s.leaseClock.Now().Add(time.Duration(s.cfg.ExportTimeout) + s.lease)
+	cutoff := er.leaseClock.Now().Add(er.exportTimeout + er.lease)
 	go func() {
 		defer close(done)
-		t := time.NewTicker(s.lease / 3)
+		t := time.NewTicker(er.lease / 3)
 		defer t.Stop()
 		for {
 			select {
@@ -154,19 +151,19 @@ func (er *exportRunner) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx con
 				return
 			case <-t.C:
 			}
-			if s.leaseHooks.renewalStopped.Load() {
+			if er.hooks.renewalStopped.Load() {
 				continue
 			}
-			if s.leaseClock.Now().After(cutoff) {
-				s.log.Warn("export ran past its time limit; its lease is no longer renewed", "job", rec.JobID,
-					"limit", time.Duration(s.cfg.ExportTimeout).String())
+			if er.leaseClock.Now().After(cutoff) {
+				er.log.Warn("export ran past its time limit; its lease is no longer renewed", "job", rec.JobID,
+					"limit", er.exportTimeout.String())
 				return
 			}
 			lj.mu.Lock()
 			mine.Progress, mine.PageCount, mine.UpdatedAt = lj.progress, lj.pageCount, lj.updatedAt
 			lj.mu.Unlock()
-			until := s.leaseClock.Now().Add(s.lease)
-			err := s.store.RenewLease(&mine, until)
+			until := er.leaseClock.Now().Add(er.lease)
+			err := er.store.RenewLease(&mine, until)
 			if err == nil {
 				held.extended(until)
 			}
@@ -177,7 +174,7 @@ func (er *exportRunner) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx con
 			if err != nil {
 				// The next tick tries again; the lease has two more
 				// intervals to run.
-				s.log.Warn("renew export lease", "job", rec.JobID, "error", err)
+				er.log.Warn("renew export lease", "job", rec.JobID, "error", err)
 			}
 		}
 	}()
@@ -193,8 +190,8 @@ func (er *exportRunner) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx con
 // attempt that took over. It is a read: a store that cannot answer does
 // not fail the export here, as its completion is fenced again when it is
 // written.
-func (s *Server) stillHolds(rec *jobstore.ExportJob) error {
-	cur, err := s.store.ExportJob(rec.JobID)
+func (er *exportRunner) stillHolds(rec *jobstore.ExportJob) error {
+	cur, err := er.store.ExportJob(rec.JobID)
 	if errors.Is(err, jobstore.ErrNoRecord) || (err == nil && !jobstore.Holds(cur, rec)) {
 		return jobstore.ErrLeaseLost
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
@@ -196,15 +197,23 @@ func TestRestart_resumesInterruptedExport(t *testing.T) {
 	})
 }
 
-// A server given a database but no shared home for its files refuses to
-// start, and says why.
+// A server given a job store of its own (taken to be a shared database)
+// but no shared home for its files refuses to start, says why, and
+// closes the store it was given.
 func TestNew_databaseWithLocalFilesRefused(t *testing.T) {
-	_, err := apiserver.New(apiserver.Options{
+	jobs, err := jobstore.OpenBolt(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = apiserver.New(t.Context(), apiserver.Options{
 		Config: apiserver.DemoConfig("dak_" + strings.Repeat("ab", 16)), DataDir: t.TempDir(), PublicURL: "http://127.0.0.1:1",
-		DatabaseURL: "postgres://docs@127.0.0.1:1/docs",
+		Jobs: jobs,
 	})
 	if err == nil || !strings.Contains(err.Error(), "each replica would only see the exports it rendered itself") {
 		t.Fatalf("New with a database and local files: %v", err)
+	}
+	if _, err := jobs.ExportJobs(); err == nil {
+		t.Fatal("the refused server left the job store it was given open")
 	}
 }
 

@@ -280,7 +280,7 @@ func TestCommand_shutdownReleasesDataDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	next, err := apiserver.New(apiserver.Options{Config: apiserver.DemoConfig(strings.TrimSpace(string(raw))), DataDir: dataDir, PublicURL: "http://127.0.0.1"})
+	next, err := apiserver.New(t.Context(), apiserver.Options{Config: apiserver.DemoConfig(strings.TrimSpace(string(raw))), DataDir: dataDir, PublicURL: "http://127.0.0.1"})
 	if err != nil {
 		t.Fatalf("data dir not released by the shutdown: %v", err)
 	}

@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"io"
-	"os"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
@@ -17,8 +16,7 @@ import (
 // copied only if it holds the same path and content, so the new archive
 // is byte for byte the one made from scratch.
 func (er *exportRunner) previousArchive(rec *jobstore.ExportJob) func() (io.ReadCloser, error) {
-	s := er.srv
-	jobs, err := s.store.ExportJobs()
+	jobs, err := er.store.ExportJobs()
 	if err != nil {
 		return nil
 	}
@@ -31,22 +29,10 @@ func (er *exportRunner) previousArchive(rec *jobstore.ExportJob) func() (io.Read
 			prev = j
 		}
 	}
-	switch {
-	case prev == nil:
+	if prev == nil {
 		return nil
-	case s.objects != nil:
-		if !publishedArchive(prev.SitePrefix) {
-			return nil // stored in pieces by an older server
-		}
-		key := archiveObjectKey(prev)
-		return func() (io.ReadCloser, error) {
-			rc, _, err := s.objects.Get(s.ctx, key)
-			return rc, err
-		}
-	default:
-		path := er.bundlePath(prev.JobID)
-		return func() (io.ReadCloser, error) { return os.Open(path) }
 	}
+	return er.bundles.Earlier(er.ctx, prev)
 }
 
 // EntriesReused is how many archive entries exports have copied from

@@ -146,7 +146,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 		return errorf(http.StatusServiceUnavailable, "the database is unreachable")
 	}
 	// Likewise the bucket: without it nothing can be exported or linked.
-	if err := s.runner.objectsReady(r.Context()); err != nil {
+	if err := s.bundles.Ready(r.Context()); err != nil {
 		s.log.Warn("not ready: the object store failed its check", "error", redact.Error(err))
 		return errorf(http.StatusServiceUnavailable, "the object store is unreachable")
 	}

@@ -28,13 +28,13 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/agents"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apimetrics"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/bundles"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/control"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 )
 
 // Exporter renders a docs source into a bundle (export.Output; the
@@ -48,36 +48,35 @@ type Exporter interface {
 	ExportTo(ctx context.Context, req export.Request, out export.Output, progress func(export.Progress)) (*bundle.Manifest, error)
 }
 
-// Options configure a Server. Config and DataDir are required.
+// Options configure a Server. Config, DataDir and PublicURL are required.
 type Options struct {
 	Config  *apiconfig.Config
 	DataDir string
-	// PublicURL is the base of presigned bundle links, e.g.
+	// PublicURL is the base of the bundle links the server signs, e.g.
 	// "https://exports.example.com". Required.
 	PublicURL string
 	// BundleLinkTTL overrides Config.BundleLinkTTL when positive.
 	BundleLinkTTL time.Duration
 	Clock         clock.Clock
-	// Random feeds ids and keys; crypto/rand by default.
-	Random   io.Reader
-	Logger   hclog.Logger
+	Logger        hclog.Logger
+	// Exporter renders the exports; export.New with the configuration's
+	// limits by default.
 	Exporter Exporter
 
-	// DatabaseURL, a postgres:// URL, keeps jobs, leases, limits and
-	// idempotency keys in PostgreSQL, shared by replicas, instead of the
-	// bbolt file in DataDir. Replicas must share the rendered sites and
-	// archives too, so New refuses it without an ObjectStore, unless
-	// SharedDataDir says the data dir itself is shared (tests only).
-	DatabaseURL   string
+	// Jobs keeps jobs, leases, limits and idempotency keys; nil opens the
+	// bbolt file in DataDir. New takes it over: Close closes it, and so
+	// does a failed New. Any other store is taken to be shared by
+	// replicas, which must share the archives too, so New refuses one
+	// without Bundles, unless SharedDataDir says the data dir itself is
+	// shared (tests only).
+	Jobs          jobstore.Store
 	SharedDataDir bool
-	// ObjectStore, an s3://BUCKET?endpoint=… URL (see objstore.ParseURL),
-	// keeps rendered sites and archives in that bucket instead of DataDir,
-	// and makes bundle links SigV4 presigned GETs of the store. It works
-	// with either job store. DataDir then holds only scratch files.
-	ObjectStore string
-	// ObjectStoreOptions tune the object store client (credentials: the
-	// standard AWS chain by default). Its Clock is always the server's.
-	ObjectStoreOptions objstore.Options
+	// Bundles opens where archives are kept and how their links are made,
+	// once, with the server's clock and link TTL; nil keeps them in
+	// DataDir behind links the server signs (bundles.OpenDisk). The
+	// binary's command passes internal/apiserver/bucket's Opener for an
+	// object store.
+	Bundles bundles.Opener
 	// ExportLease is how long a worker holds a claimed job without
 	// renewing it: after a replica dies, its jobs are taken over within
 	// about this long (default 30s).
@@ -87,8 +86,8 @@ type Options struct {
 	ClaimInterval time.Duration
 
 	// ControlToken enables the control plane (internal/apiserver/control)
-	// and overrides
-	// Config.Control.Token; JournalSize overrides its journal's size.
+	// and overrides Config.Control.Token; JournalSize overrides its
+	// journal's size.
 	ControlToken string
 	JournalSize  int
 	// Strict leaves out of every answer what the real service does not
@@ -102,50 +101,25 @@ type Options struct {
 // Server is the reference admin API. Create it with New, serve Handler, and
 // Close it to stop the export workers and release the data dir.
 type Server struct {
-	cfg       *apiconfig.Config
-	dataDir   string
-	publicURL *url.URL
-	linkTTL   time.Duration
-	clock     clock.Clock
-	random    io.Reader
-	log       hclog.Logger
-	exporter  Exporter
-	store     jobstore.Store
-	// signer signs and checks the links of a data-dir server; nil with an
-	// object store, whose links the store presigns (loadSigner).
-	signer *linksign.Signer
-	// objects is the bucket of sites and archives; nil keeps them in the
-	// data dir.
-	objects   *objstore.Store
-	objHealth objectHealth
-	handler   http.Handler
-	metrics   *apimetrics.Metrics
+	cfg      *apiconfig.Config
+	linkTTL  time.Duration
+	clock    clock.Clock
+	random   io.Reader
+	log      hclog.Logger
+	exporter Exporter
+	store    jobstore.Store
+	bundles  bundles.Store
+	handler  http.Handler
+	metrics  *apimetrics.Metrics
 
-	// runner renders the export jobs (worker.go).
+	// runner renders the export jobs (runner.go).
 	runner *exportRunner
 	// agents answers the agent job and documentation update operations.
 	agents *agents.API
 	// exports answers the static export and bundle operations.
 	exports *exportAPI
 
-	// owner names this server's workers in the leases they hold.
-	owner         string
-	lease         time.Duration
-	claimInterval time.Duration
-	wake          chan struct{}
-	leaseHooks    leaseHooks
-	live          sync.Map // jobId → *liveJob, for jobs being rendered
-	archiveBuilds sync.Map // jobId → *archiveBuild, so one job archives once
-	// archives counts archives built; a test reads it to prove that a
-	// second bundle call only signs.
-	archives atomic.Int64
-
-	ctx     context.Context
-	cancel  context.CancelFunc
-	workers sync.WaitGroup
-	// background counts the sweeper and archive builds, which outlive
-	// their requests.
-	background sync.WaitGroup
+	cancel context.CancelFunc
 	// bgMu orders background work started from requests (agentHost.Go)
 	// with Close, so none is added once Close waits.
 	bgMu sync.Mutex
@@ -159,15 +133,20 @@ type Server struct {
 	control *control.Plane
 	orgs    *control.Orgs
 	strict  bool
-	// leaseClock times export leases. It is the clock the server was
-	// given, never the control plane's: a suite moving time hours ahead
-	// must not make every running render look abandoned and taken over.
-	leaseClock clock.Clock
 }
 
-// New opens the data dir, recovers jobs interrupted by a crash and starts
-// the export workers.
-func New(opts Options) (*Server, error) {
+// New opens the data dir, the job store and the bundles store, recovers
+// jobs interrupted by a crash and starts the export workers. ctx bounds
+// the opening (connections to a database or a bucket) and nothing after.
+func New(ctx context.Context, opts Options) (_ *Server, err error) {
+	if opts.Jobs != nil {
+		// Taken over: closed with the server, or now if there is none.
+		defer func() {
+			if err != nil {
+				_ = opts.Jobs.Close()
+			}
+		}()
+	}
 	if opts.Config == nil {
 		return nil, errors.New("apiserver: no config")
 	}
@@ -181,32 +160,28 @@ func New(opts Options) (*Server, error) {
 	if opts.DataDir == "" {
 		return nil, errors.New("apiserver: no data dir")
 	}
+	if opts.Jobs != nil && opts.Bundles == nil && !opts.SharedDataDir {
+		return nil, ErrNeedsObjectStore
+	}
 	if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("apiserver: data dir: %w", err)
 	}
 	s := &Server{
-		cfg:       opts.Config,
-		dataDir:   opts.DataDir,
-		publicURL: pub,
-		linkTTL:   time.Duration(opts.Config.BundleLinkTTL),
-		clock:     opts.Clock,
-		random:    opts.Random,
-		log:       opts.Logger,
-		exporter:  opts.Exporter,
-		strict:    opts.Strict,
+		cfg:      opts.Config,
+		linkTTL:  time.Duration(opts.Config.BundleLinkTTL),
+		clock:    opts.Clock,
+		random:   rand.Reader,
+		log:      opts.Logger,
+		exporter: opts.Exporter,
+		strict:   opts.Strict,
 	}
-	s.runner = &exportRunner{srv: s, sites: newSitePublisher(s)}
-	s.exports = &exportAPI{srv: s}
 	if opts.BundleLinkTTL > 0 {
 		s.linkTTL = opts.BundleLinkTTL
 	}
 	if s.clock == nil {
 		s.clock = clock.Real{}
 	}
-	s.leaseClock = s.clock
-	if s.random == nil {
-		s.random = rand.Reader
-	}
+	leaseClock := s.clock
 	if s.log == nil {
 		s.log = hclog.NewNullLogger()
 	}
@@ -228,88 +203,100 @@ func New(opts Options) (*Server, error) {
 	if s.exporter == nil {
 		s.exporter = export.New(export.Options{Logger: s.log.Named("export"), Limits: s.cfg.Limits.Export()})
 	}
-	s.lease, s.claimInterval = opts.ExportLease, opts.ClaimInterval
-	if s.lease <= 0 {
-		s.lease = time.Duration(s.cfg.ExportLease)
+	runner := &exportRunner{
+		exporter: s.exporter, orgs: s.orgs, clock: s.clock, leaseClock: leaseClock, log: s.log, dataDir: opts.DataDir,
+		exportTimeout: time.Duration(s.cfg.ExportTimeout), retention: s.retention(),
+		lease: opts.ExportLease, claimInterval: opts.ClaimInterval,
 	}
-	if s.lease <= 0 {
-		s.lease = defaultExportLease
+	if runner.lease <= 0 {
+		runner.lease = time.Duration(s.cfg.ExportLease)
 	}
-	if s.claimInterval <= 0 {
-		s.claimInterval = min(defaultClaimInterval, s.lease/4)
+	if runner.lease <= 0 {
+		runner.lease = defaultExportLease
 	}
-	if s.owner, err = s.newID("w_"); err != nil {
+	if runner.claimInterval <= 0 {
+		runner.claimInterval = min(defaultClaimInterval, runner.lease/4)
+	}
+	if runner.owner, err = s.newID("w_"); err != nil {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
-	// The bbolt store holds the data-dir lock; the signing key is created
-	// only once it is taken, so two servers started together on an empty
-	// data dir cannot each write (and sign with) a different key.
-	if s.objects, err = s.openObjects(opts); err != nil {
+	if err := s.openStorage(ctx, opts, pub, runner); err != nil {
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
-	if s.store, err = openJobStore(opts); err != nil {
-		return nil, fmt.Errorf("apiserver: %w", err)
-	}
-	if err := s.loadSigner(opts.DataDir); err != nil {
-		_ = s.store.Close()
-		return nil, fmt.Errorf("apiserver: %w", err)
-	}
+	opened := s.store
+	defer func() {
+		if err != nil && opts.Jobs == nil {
+			_ = opened.Close()
+		}
+	}()
 	if err := s.orgs.Load(); err != nil {
-		_ = s.store.Close()
 		return nil, fmt.Errorf("apiserver: %w", err)
 	}
 	if s.control != nil {
 		if err := s.control.LoadState(); err != nil {
-			_ = s.store.Close()
 			return nil, fmt.Errorf("apiserver: %w", err)
 		}
 	}
 	s.agents = agents.New(agents.Options{
 		Config: s.cfg, Store: s.store, Clock: s.clock, Log: s.log, Checker: s.exporter, Host: agentHost{s},
 	})
-	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.wake = make(chan struct{}, 1)
+	runner.ctx, s.cancel = context.WithCancel(context.Background())
 	// Before any worker starts: a worker records each finished export.
 	s.metrics = apimetrics.New(s.store, s.log)
-	if err := s.runner.recoverJobs(); err != nil {
-		s.cancel()
-		_ = s.store.Close()
-		return nil, fmt.Errorf("apiserver: recover jobs: %w", err)
+	runner.store, runner.metrics = s.store, s.metrics
+	s.runner = runner
+	s.exports = &exportAPI{
+		cfg: s.cfg, store: s.store, runner: runner, bundles: s.bundles, checker: s.exporter, control: s.control,
+		clock: s.clock, log: s.log, metrics: s.metrics, newID: s.newID, retention: s.retention(), strict: s.strict,
 	}
 	workers := s.cfg.ExportWorkers
 	if workers == 0 {
 		workers = 2
 	}
-	for i := range workers {
-		s.workers.Add(1)
-		go s.runner.worker(i)
+	if err := runner.start(workers); err != nil {
+		s.cancel()
+		runner.wait()
+		return nil, fmt.Errorf("apiserver: %w", err)
 	}
-	s.background.Add(1)
-	go s.runner.sweeper()
-	s.background.Add(1)
-	go func() {
-		defer s.background.Done()
-		s.store.Watch(s.ctx, s.runner.wakeWorkers)
-	}()
 	s.handler = s.routes()
 	return s, nil
 }
 
-// loadSigner loads (creating it on first start) the key ring that signs
-// bundle links, if this server signs any. With an object store the store
-// presigns every link and downloadBundle answers 404, so a replica there
-// has no key to create, keep secret or rotate; a ring left in the data dir
-// from before the store is left as it is, unread.
-func (s *Server) loadSigner(dataDir string) error {
-	if s.objects != nil {
-		return nil
+// openStorage opens the job store opts give, or the bbolt file in the
+// data dir, and then the bundles store: the bbolt store holds the data
+// dir's lock, so a signing key is created only once it is taken, and two
+// servers started together on an empty data dir cannot each write (and
+// sign with) a different key.
+func (s *Server) openStorage(ctx context.Context, opts Options, pub *url.URL, runner *exportRunner) error {
+	s.store = opts.Jobs
+	if s.store == nil {
+		st, err := jobstore.OpenBolt(opts.DataDir)
+		if err != nil {
+			return err
+		}
+		// One process owns the file: what an earlier one left running
+		// is resumed now, not when its lease would have ended.
+		if err := st.ReleaseLeases(); err != nil {
+			_ = st.Close()
+			return fmt.Errorf("release leases: %w", err)
+		}
+		s.store = st
 	}
-	ring, err := linksign.LoadKeyRing(dataDir, s.random, s.clock.Now(), s.linkTTL)
-	if err != nil {
-		return err
+	open := opts.Bundles
+	if open == nil {
+		open = bundles.OpenDisk
 	}
-	s.signer = &linksign.Signer{Ring: ring}
-	return nil
+	var err error
+	s.bundles, err = open(ctx, bundles.Env{
+		DataDir: opts.DataDir, Jobs: s.store, Clock: s.clock, LinkTTL: s.linkTTL, PublicURL: pub,
+		Random: s.random, Log: s.log, ExportTimeout: time.Duration(s.cfg.ExportTimeout),
+		Archived: func() { runner.archives.Add(1) },
+	})
+	if err != nil && opts.Jobs == nil {
+		_ = s.store.Close()
+	}
+	runner.bundles = s.bundles
+	return err
 }
 
 // ErrNeedsObjectStore refuses a shared database while sites and archives
@@ -318,53 +305,6 @@ func (s *Server) loadSigner(dataDir string) error {
 var ErrNeedsObjectStore = errors.New("a shared database (storage.database, --database-url) needs an object store " +
 	"for the rendered sites and archives: with local files, each replica would only see the exports it rendered " +
 	"itself; give one with --object-store (DOCSADMIN_OBJECT_STORE, storage.objects), or run without a database")
-
-// openObjects connects to the bucket opts name, if any, and checks it
-// once: a server that cannot store what it renders must not start.
-func (s *Server) openObjects(opts Options) (*objstore.Store, error) {
-	if opts.ObjectStore == "" {
-		return nil, nil
-	}
-	cfg, err := objstore.ParseURL(opts.ObjectStore)
-	if err != nil {
-		return nil, err
-	}
-	if s.linkTTL < time.Second || s.linkTTL > objstore.MaxPresignExpiry {
-		return nil, fmt.Errorf("bundle link TTL %s: an object store presigns links for 1s to %s", s.linkTTL, objstore.MaxPresignExpiry)
-	}
-	o := opts.ObjectStoreOptions
-	o.Clock = s.clock
-	st, err := objstore.New(context.Background(), cfg, o)
-	if err != nil {
-		return nil, err
-	}
-	if err := st.Check(context.Background()); err != nil {
-		return nil, err
-	}
-	return st, nil
-}
-
-// openJobStore opens the store opts ask for: PostgreSQL when a database
-// URL is given, else the bbolt file in the data dir.
-func openJobStore(opts Options) (jobstore.Store, error) {
-	if opts.DatabaseURL == "" {
-		st, err := jobstore.OpenBolt(opts.DataDir)
-		if err != nil {
-			return nil, err
-		}
-		// One process owns the file: what an earlier one left running
-		// is resumed now, not when its lease would have ended.
-		if err := st.ReleaseLeases(); err != nil {
-			_ = st.Close()
-			return nil, fmt.Errorf("release leases: %w", err)
-		}
-		return st, nil
-	}
-	if opts.ObjectStore == "" && !opts.SharedDataDir {
-		return nil, ErrNeedsObjectStore
-	}
-	return jobstore.OpenPostgres(context.Background(), opts.DatabaseURL)
-}
 
 // Handler serves the whole API.
 func (s *Server) Handler() http.Handler { return s.handler }
@@ -380,20 +320,11 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.cancel()
-	s.workers.Wait()
-	s.background.Wait()
+	s.runner.wait()
 	if c, ok := s.exporter.(interface{ Close() }); ok {
 		c.Close() // the engine's component evaluators
 	}
 	return s.store.Close()
-}
-
-// contentVersion is version as answers carry it: left out in strict mode.
-func (s *Server) contentVersion(version string) string {
-	if s.strict {
-		return ""
-	}
-	return version
 }
 
 // Drain makes readyz fail from now on, so that a load balancer stops
@@ -408,10 +339,13 @@ func (s *Server) BundleLinkTTL() time.Duration { return s.linkTTL }
 func (s *Server) ControlPlane() bool { return s.control != nil }
 
 // ArchivesBuilt reports how many bundle archives this process has built.
-func (s *Server) ArchivesBuilt() int64 { return s.archives.Load() }
+func (s *Server) ArchivesBuilt() int64 { return s.runner.archives.Load() }
 
-// organization finds an organization by id, nil when there is none.
-func (s *Server) organization(id string) *apiconfig.Organization { return s.orgs.Find(id) }
+// Sweep deletes, now, the export jobs (records and files), agent jobs
+// and documentation updates past the retention, and idempotency keys past
+// their 24 hours. The server runs it every minute; tests call it after
+// moving the clock.
+func (s *Server) Sweep() error { return s.runner.sweep() }
 
 // newID returns prefix followed by 16 random hex digits.
 func (s *Server) newID(prefix string) (string, error) {
@@ -422,15 +356,7 @@ func (s *Server) newID(prefix string) (string, error) {
 	return prefix + h, nil
 }
 
-// retention is how long jobs are kept; zero keeps them forever.
-func (s *Server) retention() time.Duration { return time.Duration(s.cfg.JobRetention) }
-
-// expired reports whether a job created at t has outlived the retention.
-func (s *Server) expired(t time.Time) bool {
-	r := s.retention()
-	return r > 0 && !s.clock.Now().Before(t.Add(r))
-}
-
-func (s *Server) exportLimits() jobstore.Limits {
-	return jobstore.Limits{Active: s.cfg.MaxActiveExports, Stored: s.cfg.MaxStoredExports, Bytes: s.cfg.MaxStoredBytes}
+// retention is how long jobs are kept, by the server's clock.
+func (s *Server) retention() retention {
+	return retention{period: time.Duration(s.cfg.JobRetention), clock: s.clock}
 }

@@ -388,7 +388,7 @@ func TestSoak(t *testing.T) {
 		completed, failed, len(renders), stats.requests, strings.Join(byStatus, " "), stats.transport)
 }
 
-// renderLine is the server's log line for a finished render (worker.go).
+// renderLine is the server's log line for a finished render (bundles.Disk.Publish).
 var renderLine = regexp.MustCompile(`export completed: job=(\S+)`)
 
 // countRenders counts the finished renders of each job in the servers'

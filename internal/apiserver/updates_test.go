@@ -17,6 +17,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // triggerUpdate triggers an update of project and returns its status id.
@@ -58,17 +59,12 @@ func mustUpdate(t *testing.T, env *apiservertest.Env, id string) api.UpdateStatu
 // update is in progress until the check is done.
 func endedUpdate(t *testing.T, env *apiservertest.Env, id string) api.UpdateStatus {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		st := mustUpdate(t, env, id)
-		if st.Status != api.UpdateInProgress && st.Status != api.UpdateQueued {
-			return st
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("update %s has not ended 20 s after its build time: %+v", id, st)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	var st api.UpdateStatus
+	testutil.Eventually(t, 20*time.Second, "update "+id+" to end after its build time", func() bool {
+		st = mustUpdate(t, env, id)
+		return st.Status != api.UpdateInProgress && st.Status != api.UpdateQueued
+	})
+	return st
 }
 
 // An update is queued, then in progress, then a success, each step a log

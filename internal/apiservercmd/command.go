@@ -18,6 +18,8 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/bucket"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore/pgstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/linksign"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/cli"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/fsutil"
@@ -156,10 +158,20 @@ func run(ctx context.Context, log hclog.Logger, stdout io.Writer, addr, dataDir,
 	if publicURL == "" {
 		publicURL = base
 	}
-	srv, err := apiserver.New(apiserver.Options{
+	opts := apiserver.Options{
 		Config: cfg, DataDir: dataDir, PublicURL: publicURL, BundleLinkTTL: ttl, Logger: log,
-		DatabaseURL: storage.database, ObjectStore: storage.objects, ControlToken: serve.controlToken, JournalSize: serve.journalSize, Strict: serve.strict,
-	})
+		ControlToken: serve.controlToken, JournalSize: serve.journalSize, Strict: serve.strict,
+	}
+	if storage.database != "" {
+		// Taken over by New, which closes it with the server.
+		if opts.Jobs, err = pgstore.Open(ctx, storage.database); err != nil {
+			return fmt.Errorf("apiserver: %w", err)
+		}
+	}
+	if storage.objects != "" {
+		opts.Bundles = bucket.Opener(storage.objects, objstore.Options{})
+	}
+	srv, err := apiserver.New(ctx, opts)
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,10 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/bucket"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/bundles"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore/pgstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/clock"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/demosite"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
@@ -273,13 +277,14 @@ func (e *Env) newServer(t testing.TB, publicURL, dataDir string) *apiserver.Serv
 	if e.st.exporter != nil {
 		exporter = e.st.exporter()
 	}
-	srv, err := apiserver.New(apiserver.Options{
+	opts := apiserver.Options{
 		Exporter: exporter,
 		Config:   e.cfg, DataDir: dataDir, PublicURL: publicURL, Clock: e.Clock, Logger: e.st.logger,
-		DatabaseURL: e.st.databaseURL, SharedDataDir: e.st.databaseURL != "" && e.st.objects == "",
-		ObjectStore: e.st.objects, ObjectStoreOptions: e.st.objOpts,
-		ExportLease: e.st.lease, ClaimInterval: e.st.claim, ControlToken: e.st.controlToken, Strict: e.st.strict,
-	})
+		SharedDataDir: e.st.databaseURL != "" && e.st.objects == "",
+		ExportLease:   e.st.lease, ClaimInterval: e.st.claim, ControlToken: e.st.controlToken, Strict: e.st.strict,
+	}
+	opts.Jobs, opts.Bundles = Storage(t, e.st.databaseURL, e.st.objects, e.st.objOpts)
+	srv, err := apiserver.New(t.Context(), opts)
 	if err != nil {
 		t.Fatalf("apiservertest: %v", err)
 	}
@@ -390,3 +395,25 @@ organizations:
         deployments:
           - {domain: docs.other.test, source: ./site, kind: cloud}
 `
+
+// Storage returns the job store and the bundles opener of a server on
+// the PostgreSQL database at databaseURL and the bucket at objects, each
+// nil when that is "" (the data dir's bbolt file and files).
+func Storage(t testing.TB, databaseURL, objects string, o objstore.Options) (jobstore.Store, bundles.Opener) {
+	t.Helper()
+	var (
+		jobs jobstore.Store
+		open bundles.Opener
+	)
+	if databaseURL != "" {
+		st, err := pgstore.Open(t.Context(), databaseURL)
+		if err != nil {
+			t.Fatalf("apiservertest: %v", err)
+		}
+		jobs = st
+	}
+	if objects != "" {
+		open = bucket.Opener(objects, o)
+	}
+	return jobs, open
+}

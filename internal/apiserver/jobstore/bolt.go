@@ -51,12 +51,12 @@ type boltCore struct {
 	db    *bolt.DB
 	fault WriteFaults
 	// decoded saves status reads decoding an unchanged record (readmemo.go).
-	decoded exportDecodes
+	decoded ExportDecodes
 	// index answers limits and claims without reading every export job
 	// (bolt_index.go).
 	index exportIndex
 	// polls answers status polls from memory (PollExportJob).
-	polls recordMemo
+	polls RecordMemo
 }
 
 // The kinds of record a Bolt keeps, each over the shared core.
@@ -78,7 +78,7 @@ var (
 // update runs one write transaction, or fails the way a full disk would
 // when a test says so.
 func (s *boltCore) update(fn func(*bolt.Tx) error) error {
-	if err := s.fault.check(); err != nil {
+	if err := s.fault.Check(); err != nil {
 		return err
 	}
 	return s.db.Update(fn)
@@ -88,7 +88,7 @@ func (s *boltCore) update(fn func(*bolt.Tx) error) error {
 // writes them through its exportTx, and the index is told once the
 // transaction has committed.
 func (s *boltCore) updateExports(fn func(*exportTx) error) error {
-	if err := s.fault.check(); err != nil {
+	if err := s.fault.Check(); err != nil {
 		return err
 	}
 	s.index.mu.Lock()
@@ -122,8 +122,8 @@ func OpenBolt(dataDir string) (*Bolt, error) {
 		return nil, fmt.Errorf("init store: %w", err)
 	}
 	core := &boltCore{db: db}
-	core.polls.serveForGood()
-	core.index.onWrite = core.polls.changed
+	core.polls.ServeForGood()
+	core.index.onWrite = core.polls.Changed
 	if err := core.index.load(db); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("index export jobs: %w", err)

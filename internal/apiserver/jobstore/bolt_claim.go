@@ -34,17 +34,17 @@ func (s *boltClaims) ClaimExport(owner string, now time.Time, lease time.Duratio
 		if err := json.Unmarshal(data, &rec); err != nil {
 			return err
 		}
-		if !rec.claimable(now) {
+		if !rec.Claimable(now) {
 			// The index and the bucket disagree: a claim on the index's
 			// word would take a job that someone holds.
 			return fmt.Errorf("claim export job %s: the index holds it claimable, the store does not", id)
 		}
 		// Only a claim that writes can fail as a full disk would: idle
 		// workers looking for work are not writes.
-		if err := s.fault.check(); err != nil {
+		if err := s.fault.Check(); err != nil {
 			return err
 		}
-		takeOver(&rec, owner, now, lease)
+		TakeOver(&rec, owner, now, lease)
 		data, err := json.Marshal(&rec)
 		if err != nil {
 			return err
@@ -64,7 +64,7 @@ func (s *boltClaims) RenewLease(mine *ExportJob, until time.Time) error {
 		if !Holds(cur, mine) {
 			return ErrLeaseLost
 		}
-		extendLease(cur, mine, until)
+		ExtendLease(cur, mine, until)
 		return nil
 	})
 }

@@ -24,16 +24,16 @@ func (s *boltExports) PutExportJob(rec *ExportJob) error {
 // transaction and the record's lookup were a fifth of a status read's
 // server time, the largest part of it that was not net/http's.
 func (s *boltExports) PollExportJob(id string) (*ExportJob, error) {
-	if rec, ok := s.polls.get(id); ok {
+	if rec, ok := s.polls.Get(id); ok {
 		return rec, nil
 	}
-	s0 := s.polls.begin()
+	s0 := s.polls.Begin()
 	rec, err := s.ExportJob(id)
 	var read map[string]*ExportJob
 	if err == nil {
 		read = map[string]*ExportJob{id: rec}
 	}
-	s.polls.end(s0, read)
+	s.polls.End(s0, read)
 	return rec, err
 }
 
@@ -43,11 +43,11 @@ func (s *boltExports) ExportJob(id string) (*ExportJob, error) {
 	err := s.db.View(func(tx *bolt.Tx) error {
 		data := tx.Bucket(bucketExportJobs).Get([]byte(id))
 		if data == nil {
-			s.decoded.forget(id)
+			s.decoded.Forget(id)
 			return ErrNoRecord
 		}
 		var err error
-		rec, err = s.decoded.decode(id, data)
+		rec, err = s.decoded.Decode(id, data)
 		return err
 	})
 	if err != nil {
@@ -93,7 +93,7 @@ func (s *boltExports) CreateExportJob(rec *ExportJob, c Creation) (existing *Exp
 				return err
 			}
 		}
-		if err := c.Limits.check(s.index.totals(rec.OrgID)); err != nil {
+		if err := c.Limits.Check(s.index.totals(rec.OrgID)); err != nil {
 			return err
 		}
 		data, err := json.Marshal(rec)

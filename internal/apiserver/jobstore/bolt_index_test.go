@@ -229,7 +229,7 @@ func (w *indexWorld) create() error {
 	var want error
 	if w.checks && key == "" {
 		t := w.scan().orgs[rec.OrgID]
-		want = lim.check(t.active, t.stored, t.bytes)
+		want = lim.Check(t.active, t.stored, t.bytes)
 	}
 	_, err := w.st.CreateExportJob(rec, Creation{IdempotencyKey: key, RequestHash: hash, Limits: lim})
 	if w.checks && key == "" && !errors.Is(err, errFault) && !errors.Is(err, want) {
@@ -465,7 +465,7 @@ func (v indexView) claim(now time.Time) (id string, more bool) {
 	running := map[string]int{}
 	for _, rec := range v.all {
 		switch {
-		case rec.claimable(now):
+		case rec.Claimable(now):
 			candidates = append(candidates, rec)
 		case rec.Status == api.ExportRunning:
 			running[rec.OrgID]++

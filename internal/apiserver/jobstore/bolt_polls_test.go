@@ -25,7 +25,7 @@ func TestBolt_pollsFollowEveryWrite(t *testing.T) {
 				for i := range 24 {
 					id := fmt.Sprintf("se_%02d", i)
 					want, werr := st.ExportJob(id)
-					_, held := st.polls.get(id)
+					_, held := st.polls.Get(id)
 					got, gerr := st.PollExportJob(id)
 					if !errors.Is(gerr, werr) || (werr == nil && !reflect.DeepEqual(got, want)) {
 						t.Fatalf("step %d (%s): poll of %s is %+v, %v; a read gives %+v, %v", step, op, id, got, gerr, want, werr)
@@ -40,26 +40,5 @@ func TestBolt_pollsFollowEveryWrite(t *testing.T) {
 				t.Fatal("no poll was answered from the memo")
 			}
 		})
-	}
-}
-
-// Polls beside a writer never see a record that was not written, and the
-// first poll after the last write returns sees it.
-func TestBolt_pollsUnderWrites(t *testing.T) {
-	st := openTestBolt(t, t.TempDir())
-	rec := newExport("se_00000000000000b1", "acme", t0)
-	if err := st.PutExportJob(rec); err != nil {
-		t.Fatal(err)
-	}
-	pollWhileWriting(t, st, st, rec, 200, 8, func(i int) {
-		if got, err := st.PollExportJob(rec.JobID); err != nil || got.PageCount != i {
-			t.Fatalf("poll right after write %d: %+v, %v", i, got, err)
-		}
-	}, nil)
-	if err := st.DeleteExportJob(rec.JobID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.PollExportJob(rec.JobID); !errors.Is(err, ErrNoRecord) {
-		t.Fatalf("poll after delete: %v, want ErrNoRecord", err)
 	}
 }

@@ -8,24 +8,24 @@ import (
 	"sync/atomic"
 )
 
-// Bounds of exportDecodes: records larger than memoMaxRecord (a job
+// Bounds of ExportDecodes: records larger than MemoMaxRecord (a job
 // naming thousands of pages) are decoded on every read, and once the
 // memo holds memoMaxEntries records or memoMaxBytes of them it starts
 // over empty.
 const (
-	memoMaxRecord  = 16 << 10
+	MemoMaxRecord  = 16 << 10
 	memoMaxEntries = 4096
 	memoMaxBytes   = 16 << 20
 )
 
-// exportDecodes remembers the last decoding of each export job record by
+// ExportDecodes remembers the last decoding of each export job record by
 // the record's stored bytes, so a job polled by many clients is decoded
 // once per change instead of once per read: a status read spent a third
 // of its server time in json.Unmarshal. Being keyed by the bytes, not
 // told of writes, it cannot serve a stale record whoever wrote it (this
 // process, another replica, a migration); the store still reads the
 // record every time. The zero value is ready.
-type exportDecodes struct {
+type ExportDecodes struct {
 	m       sync.Map // job id → *decodedExport, never changed once stored
 	entries atomic.Int64
 	bytes   atomic.Int64
@@ -36,25 +36,27 @@ type decodedExport struct {
 	rec ExportJob
 }
 
-// decode returns raw decoded into a record the caller owns. raw may be
+// Decode returns raw decoded into a record the caller owns. raw may be
 // memory the caller reuses (bbolt's map): it is copied when kept.
-func (d *exportDecodes) decode(id string, raw []byte) (*ExportJob, error) {
+func (d *ExportDecodes) Decode(id string, raw []byte) (*ExportJob, error) {
 	if v, ok := d.m.Load(id); ok {
 		if e := v.(*decodedExport); bytes.Equal(e.raw, raw) {
-			return e.rec.clone(), nil
+			return e.rec.Clone(), nil
 		}
 	}
 	var rec ExportJob
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
-	if len(raw) <= memoMaxRecord {
-		d.keep(id, &decodedExport{raw: bytes.Clone(raw), rec: *rec.clone()})
+	if len(raw) <= MemoMaxRecord {
+		d.keep(id, &decodedExport{raw: bytes.Clone(raw), rec: *rec.Clone()})
 	}
 	return &rec, nil
 }
 
-func (d *exportDecodes) keep(id string, e *decodedExport) {
+// keep holds e as id's decoded record, emptying the memo first when
+// it is full.
+func (d *ExportDecodes) keep(id string, e *decodedExport) {
 	if d.entries.Load() >= memoMaxEntries || d.bytes.Load() >= memoMaxBytes {
 		// Rare (thousands of jobs read between changes) and cheap to
 		// refill: no eviction order to keep on the hot path.
@@ -70,17 +72,17 @@ func (d *exportDecodes) keep(id string, e *decodedExport) {
 	d.bytes.Add(int64(len(e.raw)))
 }
 
-// forget drops id's record, read as deleted.
-func (d *exportDecodes) forget(id string) {
+// Forget drops id's record, read as deleted.
+func (d *ExportDecodes) Forget(id string) {
 	if prev, loaded := d.m.LoadAndDelete(id); loaded {
 		d.entries.Add(-1)
 		d.bytes.Add(-int64(len(prev.(*decodedExport).raw)))
 	}
 }
 
-// clone returns a copy of r that shares no memory a caller could change
+// Clone returns a copy of r that shares no memory a caller could change
 // (TestExportJob_cloneSharesNothing holds this as fields are added).
-func (r *ExportJob) clone() *ExportJob {
+func (r *ExportJob) Clone() *ExportJob {
 	c := *r
 	c.Paths = slices.Clone(r.Paths)
 	if r.Warnings != nil {

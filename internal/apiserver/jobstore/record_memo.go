@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// recordMemo keeps the export job records this replica has read and
+// RecordMemo keeps the export job records this replica has read and
 // answers reads from them without a round trip, for as long as nothing
 // has changed them: a status poll of a job that stands still (queued,
 // completed, or between two progress renewals) costs no statement.
@@ -31,7 +31,7 @@ import (
 // The embedded store uses it too, made to serve for good (serveForGood):
 // its process is the file's only writer, and every commit that writes an
 // export job calls changed before the write returns (exportIndex.onWrite).
-type recordMemo struct {
+type RecordMemo struct {
 	entries sync.Map // job id → *ExportJob, never changed once stored
 	// liveUntil is when the memo stops serving (Unix nanoseconds) unless
 	// the changes connection shows it still listens; 0 while it does not.
@@ -46,9 +46,16 @@ type recordMemo struct {
 	changedAt map[string]uint64 // job id → seq of its last change, while queries are in flight
 }
 
-// get is id's record, for the caller to own, when the memo may serve it.
-func (m *recordMemo) get(id string) (*ExportJob, bool) {
-	if !m.live() {
+// LiveUntil is when the memo stops serving unless the changes
+// connection shows it still listens (tests read it).
+func (m *RecordMemo) LiveUntil() time.Time { return time.Unix(0, m.liveUntil.Load()) }
+
+// Hits is how many reads the memo answered, for metrics.
+func (m *RecordMemo) Hits() int64 { return m.hits.Load() }
+
+// Get is id's record, for the caller to own, when the memo may serve it.
+func (m *RecordMemo) Get(id string) (*ExportJob, bool) {
+	if !m.Live() {
 		return nil, false
 	}
 	v, ok := m.entries.Load(id)
@@ -56,35 +63,35 @@ func (m *recordMemo) get(id string) (*ExportJob, bool) {
 		return nil, false
 	}
 	m.hits.Add(1)
-	return v.(*ExportJob).clone(), true
+	return v.(*ExportJob).Clone(), true
 }
 
-// begin marks the start of a query, before it is sent, and returns the
+// Begin marks the start of a query, before it is sent, and returns the
 // sequence number its answers are kept under.
-func (m *recordMemo) begin() uint64 {
+func (m *RecordMemo) Begin() uint64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.inFlight++
 	return m.seq
 }
 
-// end marks the end of the query begun at s0 and keeps the records it
+// End marks the end of the query begun at s0 and keeps the records it
 // read that the memo may keep (none for a failed query), unless their
 // jobs changed since s0 or the memo is not live. It keeps at most
 // memoMaxEntries records: past that it starts over empty.
-func (m *recordMemo) end(s0 uint64, recs map[string]*ExportJob) {
+func (m *RecordMemo) End(s0 uint64, recs map[string]*ExportJob) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.inFlight--
-	if m.live() && s0 >= m.floor {
+	if m.Live() && s0 >= m.floor {
 		for id, rec := range recs {
 			if m.changedAt[id] > s0 {
 				continue
 			}
 			if m.n.Load() >= memoMaxEntries {
-				m.clearEntries()
+				m.ClearEntries()
 			}
-			if _, loaded := m.entries.Swap(id, rec.clone()); !loaded {
+			if _, loaded := m.entries.Swap(id, rec.Clone()); !loaded {
 				m.n.Add(1)
 			}
 		}
@@ -95,15 +102,15 @@ func (m *recordMemo) end(s0 uint64, recs map[string]*ExportJob) {
 	}
 }
 
-// changed drops id's record ("" drops them all) and keeps queries in
+// Changed drops id's record ("" drops them all) and keeps queries in
 // flight from keeping what they read before the change.
-func (m *recordMemo) changed(id string) {
+func (m *RecordMemo) Changed(id string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.seq++
 	if id == "" {
 		m.floor = m.seq
-		m.clearEntries()
+		m.ClearEntries()
 		return
 	}
 	if m.inFlight > 0 {
@@ -124,27 +131,27 @@ func (m *recordMemo) changed(id string) {
 	}
 }
 
-// serveForGood makes the memo serve from now on, with no connection to
+// ServeForGood makes the memo serve from now on, with no connection to
 // watch: for a store whose every write calls changed (bbolt).
-func (m *recordMemo) serveForGood() { m.liveUntil.Store(math.MaxInt64) }
+func (m *RecordMemo) ServeForGood() { m.liveUntil.Store(math.MaxInt64) }
 
-// live says whether the memo may serve.
-func (m *recordMemo) live() bool { return time.Now().UnixNano() < m.liveUntil.Load() }
+// Live says whether the memo may serve.
+func (m *RecordMemo) Live() bool { return time.Now().UnixNano() < m.liveUntil.Load() }
 
-// up says the changes connection listens, from now on and until at least
+// Up says the changes connection listens, from now on and until at least
 // until: what was read before is not kept.
-func (m *recordMemo) up(until time.Time) {
+func (m *RecordMemo) Up(until time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.seq++
 	m.floor = m.seq
-	m.clearEntries()
+	m.ClearEntries()
 	m.liveUntil.Store(until.UnixNano())
 }
 
-// alive says the changes connection still listened at until-memoLive:
+// Alive says the changes connection still listened at until-memoLive:
 // the memo may serve until until.
-func (m *recordMemo) alive(until time.Time) {
+func (m *RecordMemo) Alive(until time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.liveUntil.Load() != 0 {
@@ -152,18 +159,18 @@ func (m *recordMemo) alive(until time.Time) {
 	}
 }
 
-// down says the changes connection dropped: nothing is served until up.
-func (m *recordMemo) down() {
+// Down says the changes connection dropped: nothing is served until up.
+func (m *RecordMemo) Down() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.liveUntil.Store(0)
 	m.seq++
 	m.floor = m.seq
-	m.clearEntries()
+	m.ClearEntries()
 }
 
-// clearEntries empties the memo; m.mu is held.
-func (m *recordMemo) clearEntries() {
+// ClearEntries empties the memo; m.mu is held.
+func (m *RecordMemo) ClearEntries() {
 	m.entries.Clear()
 	m.n.Store(0)
 }

@@ -143,12 +143,12 @@ func (w *WriteFaults) Fail(f func() error) {
 	w.fail.Store(&f)
 }
 
-// whenNone runs fn, and reports true, unless a test has made writes
+// WhenNone runs fn, and reports true, unless a test has made writes
 // fail; Fail waits until fn returns. It is for a write that decides in
 // the database whether it writes at all (a claim finds a job or not),
 // so that only one that does is counted and failed, as a store that
 // checks first and writes after would.
-func (w *WriteFaults) whenNone(fn func()) bool {
+func (w *WriteFaults) WhenNone(fn func()) bool {
 	w.quiet.RLock()
 	defer w.quiet.RUnlock()
 	if w.fail.Load() != nil {
@@ -158,7 +158,8 @@ func (w *WriteFaults) whenNone(fn func()) bool {
 	return true
 }
 
-func (w *WriteFaults) check() error {
+// Check returns the failure a test has set for the next write, if any.
+func (w *WriteFaults) Check() error {
 	if f := w.fail.Load(); f != nil {
 		return (*f)()
 	}
@@ -249,8 +250,8 @@ type ExportJob struct {
 	LeaseUntil time.Time `json:"leaseUntil,omitzero"`
 }
 
-// claimable reports whether a worker may take the job at now.
-func (r *ExportJob) claimable(now time.Time) bool {
+// Claimable reports whether a worker may take the job at now.
+func (r *ExportJob) Claimable(now time.Time) bool {
 	return r.Status == api.ExportQueued || (r.Status == api.ExportRunning && r.LeaseUntil.Before(now))
 }
 
@@ -275,10 +276,10 @@ type Limits struct {
 	Bytes  int64 // their rendered sites and archives
 }
 
-// check refuses one more job for an organization that already has active
+// Check refuses one more job for an organization that already has active
 // queued or running jobs, stored jobs in all and size bytes stored; both
 // stores call it inside the transaction that inserts the job.
-func (lim Limits) check(active, stored int, size int64) error {
+func (lim Limits) Check(active, stored int, size int64) error {
 	switch {
 	case lim.Active > 0 && active >= lim.Active:
 		return ErrTooManyActive
@@ -297,9 +298,9 @@ var (
 	ErrTooManyBytes  = errors.New("too many stored bytes")
 )
 
-// takeOver turns rec into a new attempt owned by owner: running, counted,
+// TakeOver turns rec into a new attempt owned by owner: running, counted,
 // rendered afresh.
-func takeOver(rec *ExportJob, owner string, now time.Time, lease time.Duration) {
+func TakeOver(rec *ExportJob, owner string, now time.Time, lease time.Duration) {
 	rec.Status, rec.Progress, rec.PageCount = api.ExportRunning, 0, 0
 	rec.Attempts++
 	rec.Owner, rec.LeaseUntil, rec.UpdatedAt = owner, now.Add(lease), now.UTC()
@@ -311,12 +312,32 @@ func Holds(cur, mine *ExportJob) bool {
 	return cur.Status == api.ExportRunning && cur.Owner == mine.Owner && cur.Attempts == mine.Attempts
 }
 
-// extendLease moves cur's lease to until and records the progress mine
+// ExtendLease moves cur's lease to until and records the progress mine
 // carries, so that a replica other than the renderer, which has no live
 // view of the render, answers with progress at most one renewal old.
-func extendLease(cur, mine *ExportJob, until time.Time) {
+func ExtendLease(cur, mine *ExportJob, until time.Time) {
 	cur.LeaseUntil = until
 	if mine.PageCount > cur.PageCount {
 		cur.Progress, cur.PageCount, cur.UpdatedAt = mine.Progress, mine.PageCount, mine.UpdatedAt
 	}
+}
+
+// PoolStats are the PostgreSQL connection pool's figures, for metrics.
+type PoolStats struct {
+	// Acquires counts connections taken from the pool, one per query or
+	// transaction: the store's round trips, give or take a statement.
+	Acquires int64
+	// Waits counts acquisitions that found every connection taken;
+	// AcquireTime is the time all acquisitions took, mostly such waits.
+	Waits       int64
+	AcquireTime time.Duration
+	InUse       int32
+	Idle        int32
+	Max         int32
+	// PollsFromMemory counts the status polls answered from the memo of
+	// job records, without a round trip; ChangesHeard says whether the
+	// connection that keeps it told of changes listens now (while it
+	// does not, every poll is a query).
+	PollsFromMemory int64
+	ChangesHeard    bool
 }

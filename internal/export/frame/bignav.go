@@ -72,31 +72,31 @@ type navEntry struct {
 }
 
 // big returns the drawn sidebar of section s when it is large, else nil.
-func (f *navWriter) big(s *site.Division) *bigNav {
+func (nw *navWriter) big(s *site.Division) *bigNav {
 	if s == nil {
 		return nil
 	}
-	v, ok := f.bigs.Load(s.Index)
+	v, ok := nw.bigs.Load(s.Index)
 	if !ok {
 		// Every page asks: only the first of a section makes an entry.
-		v, _ = f.bigs.LoadOrStore(s.Index, &navEntry{})
+		v, _ = nw.bigs.LoadOrStore(s.Index, &navEntry{})
 	}
 	e := v.(*navEntry)
-	e.once.Do(func() { e.big = f.drawBig(s) })
+	e.once.Do(func() { e.big = nw.drawBig(s) })
 	return e.big
 }
 
 // drawBig draws the items of s from the bundle root and, when they pass
 // bigNavBytes, makes them the script of a bigNav.
-func (f *navWriter) drawBig(s *site.Division) *bigNav {
+func (nw *navWriter) drawBig(s *site.Division) *bigNav {
 	var b markup.Builder
-	f.items(&b, s.Items, "", true)
+	nw.items(&b, s.Items, "", true)
 	if b.Len() <= bigNavBytes {
 		return nil
 	}
 	// Icons drawn as <use> of shapes get their shapes inside the
 	// inserted markup, as a page gets them (Frame.FillIcons).
-	html := f.icon.icons.Defs([]byte(b.String()))
+	html := nw.icon.icons.Defs([]byte(b.String()))
 	var js bytes.Buffer
 	js.WriteString("// The sidebar of section " + strconv.Quote(s.Label) + ", inserted by each of its pages.\n(")
 	js.WriteString(strings.TrimSpace(bignavJS))
@@ -141,7 +141,7 @@ func walkPages(it *site.Item, fn func(key string)) {
 // bigSidebar writes the loader and the fallback of a large sidebar for
 // the page whose bundle path is out ("" for a page of no group, as the
 // 404 page).
-func (f *navWriter) bigSidebar(b *markup.Builder, s *site.Division, n *bigNav, prefix markup.Prefix, out, key string) {
+func (nw *navWriter) bigSidebar(b *markup.Builder, s *site.Division, n *bigNav, prefix markup.Prefix, out, key string) {
 	b.Markup(`<script src="`)
 	b.URL(markup.Path(prefix, n.path, ""))
 	b.Markup(`"`)
@@ -161,7 +161,7 @@ func (f *navWriter) bigSidebar(b *markup.Builder, s *site.Division, n *bigNav, p
 	flush := func() {
 		if len(run) > 0 {
 			var cur markup.Builder
-			f.items(&cur, around(run, key, fallbackRun), prefix, true)
+			nw.items(&cur, around(run, key, fallbackRun), prefix, true)
 			writeMarked(b, cur.String(), prefix, out)
 			run = run[:0]
 		}
@@ -176,10 +176,10 @@ func (f *navWriter) bigSidebar(b *markup.Builder, s *site.Division, n *bigNav, p
 		case it.Hidden:
 		case i == g:
 			var cur markup.Builder
-			f.items(&cur, []*site.Item{trimRuns(it, key)}, prefix, true)
+			nw.items(&cur, []*site.Item{trimRuns(it, key)}, prefix, true)
 			writeMarked(b, cur.String(), prefix, out)
 		default:
-			b.HTML(f.groupTitles(s, n, prefix)[i])
+			b.HTML(nw.groupTitles(s, n, prefix)[i])
 		}
 	}
 	flush()
@@ -257,7 +257,7 @@ func writeMarked(b *markup.Builder, c string, prefix markup.Prefix, out string) 
 
 // groupTitles returns the fallback titles of the top-level groups of s
 // for pages under prefix, by item index (empty for a page).
-func (f *navWriter) groupTitles(s *site.Division, n *bigNav, prefix markup.Prefix) []markup.HTML {
+func (nw *navWriter) groupTitles(s *site.Division, n *bigNav, prefix markup.Prefix) []markup.HTML {
 	if v, ok := n.titles.Load(prefix); ok {
 		return v.([]markup.HTML)
 	}
@@ -265,7 +265,7 @@ func (f *navWriter) groupTitles(s *site.Division, n *bigNav, prefix markup.Prefi
 	for i, it := range s.Items {
 		if it.Page == "" {
 			var b markup.Builder
-			f.groupTitle(&b, it, prefix)
+			nw.groupTitle(&b, it, prefix)
 			ts[i] = b.Fragment()
 		}
 	}
@@ -277,9 +277,9 @@ func (f *navWriter) groupTitles(s *site.Division, n *bigNav, prefix markup.Prefi
 // linking to the group's first page. The titles stand one under the
 // other without the spacing of a .nav-group, which a list of a hundred
 // needs as little as the bytes.
-func (f *navWriter) groupTitle(b *markup.Builder, it *site.Item, prefix markup.Prefix) {
+func (nw *navWriter) groupTitle(b *markup.Builder, it *site.Item, prefix markup.Prefix) {
 	b.Markup(`<p class="nav-group-title">`)
-	f.groupLabel(b, it, f.firstPage(it), false, prefix)
+	nw.groupLabel(b, it, nw.firstPage(it), false, prefix)
 	b.Markup(`</p>`)
 }
 

@@ -52,13 +52,13 @@ type Frame struct {
 	chromes sync.Map // chromeKey -> markup.HTML
 
 	icon *iconDrawer // draws the icons of navigation entries and pages (icons.go)
-	nav  *navWriter  // writes the sidebar and the division switchers (layout.go)
+	nav  *navWriter  // writes the sidebar (sidebar.go) and the division switchers (switchers.go)
 }
 
 // drilldown reports docs.json's interaction.drilldown set to true: a
 // reader selecting a nested group goes to its first page.
-func (f *navWriter) drilldown() bool {
-	d := f.cfg.Interaction.Drilldown
+func (nw *navWriter) drilldown() bool {
+	d := nw.cfg.Interaction.Drilldown
 	return d != nil && *d
 }
 

@@ -27,7 +27,8 @@ type iconDrawer struct {
 
 // navWriter writes the navigation of a section: the sidebar's anchors,
 // groups and pages, and the switchers of the divisions above it
-// (layout.go). The frame caches what it writes per section and depth.
+// (sidebar.go, switchers.go). The frame caches what it writes per
+// section and depth.
 type navWriter struct {
 	cfg   *docsjson.Config // interaction.drilldown
 	tree  *site.Tree

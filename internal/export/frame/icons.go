@@ -27,39 +27,39 @@ func iconSet(cfg *docsjson.Config, warn func(format string, args ...any)) *icons
 
 // navIcon draws the icon of a navigation entry; where names the entry
 // ("group \"Guides\"") for a warning.
-func (f *iconDrawer) navIcon(ic docsjson.Icon, where string, prefix markup.Prefix) markup.HTML {
+func (dr *iconDrawer) navIcon(ic docsjson.Icon, where string, prefix markup.Prefix) markup.HTML {
 	if ic.Name == "" {
 		return markup.HTML{}
 	}
 	if icons.IsImage(ic.Name) {
-		return f.iconImage(ic.Name, "docs.json navigation "+where, prefix)
+		return dr.iconImage(ic.Name, "docs.json navigation "+where, prefix)
 	}
-	return f.icons.Draw(icons.Ref{Name: ic.Name, Type: ic.Style, Library: ic.Library}, "docs.json navigation "+where)
+	return dr.icons.Draw(icons.Ref{Name: ic.Name, Type: ic.Style, Library: ic.Library}, "docs.json navigation "+where)
 }
 
 // pageIcon draws the icon of a page's frontmatter in its sidebar link.
-func (f *iconDrawer) pageIcon(p *site.Page, prefix markup.Prefix) markup.HTML {
+func (dr *iconDrawer) pageIcon(p *site.Page, prefix markup.Prefix) markup.HTML {
 	if p.FM.Icon == "" {
 		return markup.HTML{}
 	}
 	if icons.IsImage(p.FM.Icon) {
-		return f.iconImage(p.FM.Icon, p.File+" frontmatter", prefix)
+		return dr.iconImage(p.FM.Icon, p.File+" frontmatter", prefix)
 	}
-	return f.icons.Draw(icons.Ref{Name: p.FM.Icon, Type: p.FM.IconType}, p.File+" frontmatter")
+	return dr.icons.Draw(icons.Ref{Name: p.FM.Icon, Type: p.FM.IconType}, p.File+" frontmatter")
 }
 
 // iconImage draws an icon given as an image: a file of the source, or a
 // remote URL, which an air-gapped bundle leaves out like any remote
 // content.
-func (f *iconDrawer) iconImage(ref, where string, prefix markup.Prefix) markup.HTML {
+func (dr *iconDrawer) iconImage(ref, where string, prefix markup.Prefix) markup.HTML {
 	remote := markup.Scheme(ref) != ""
-	if remote && f.airGapped {
-		f.warn("%s: the icon %q is remote; an air-gapped bundle leaves it out", where, ref)
+	if remote && dr.airGapped {
+		dr.warn("%s: the icon %q is remote; an air-gapped bundle leaves it out", where, ref)
 		return markup.HTML{}
 	}
-	u := f.configLink(where+" icon", ref, prefix, remote)
+	u := dr.configLink(where+" icon", ref, prefix, remote)
 	if u.Empty() {
-		f.warn("%s: the icon %q is neither an icon name nor a file of the source; left out", where, ref)
+		dr.warn("%s: the icon %q is neither an icon name nor a file of the source; left out", where, ref)
 		return markup.HTML{}
 	}
 	return icons.Image(u)
@@ -111,10 +111,10 @@ func (f *Frame) IconLicenses(write func(rel string, data []byte) error, written 
 
 // directoryIcon writes the icon of a card of a group's directory: the
 // page's own, or a nested group's.
-func (f *iconDrawer) directoryIcon(b *markup.Builder, it *site.Item, q *site.Page, prefix markup.Prefix) {
-	icon := f.pageIcon(q, prefix)
+func (dr *iconDrawer) directoryIcon(b *markup.Builder, it *site.Item, q *site.Page, prefix markup.Prefix) {
+	icon := dr.pageIcon(q, prefix)
 	if it.Page == "" {
-		icon = f.navIcon(it.Icon, "group "+strconv.Quote(it.Group), prefix)
+		icon = dr.navIcon(it.Icon, "group "+strconv.Quote(it.Group), prefix)
 	}
 	if !icon.Empty() {
 		b.Markup(`<span class="card-icon">`)

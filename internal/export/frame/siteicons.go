@@ -15,19 +15,19 @@ import (
 // linkIcon draws the icon of a top bar or footer link: its icon
 // (a name, the object form or an image), else the mark of the site a
 // button type names. where names the link for a warning.
-func (f *iconDrawer) linkIcon(l docsjson.Link, where string, prefix markup.Prefix) markup.HTML {
+func (dr *iconDrawer) linkIcon(l docsjson.Link, where string, prefix markup.Prefix) markup.HTML {
 	if ic := l.Icon; ic.Name != "" {
 		if icons.IsImage(ic.Name) {
-			return f.iconImage(ic.Name, "docs.json "+where, prefix)
+			return dr.iconImage(ic.Name, "docs.json "+where, prefix)
 		}
-		return f.icons.Draw(icons.Ref{Name: ic.Name, Type: ic.Style, Library: ic.Library}, "docs.json "+where)
+		return dr.icons.Draw(icons.Ref{Name: ic.Name, Type: ic.Style, Library: ic.Library}, "docs.json "+where)
 	}
 	if l.Icon.Invalid != "" {
-		f.warn("docs.json: %s: icon %s is neither a name nor {\"name\", \"style\", \"library\"}; left out", where, l.Icon.Invalid)
+		dr.warn("docs.json: %s: icon %s is neither a name nor {\"name\", \"style\", \"library\"}; left out", where, l.Icon.Invalid)
 	}
 	switch l.Type {
 	case "github", "discord":
-		return f.icons.Draw(icons.Ref{Name: l.Type, Type: "brands", Library: string(icons.FontAwesome)}, "docs.json "+where)
+		return dr.icons.Draw(icons.Ref{Name: l.Type, Type: "brands", Library: string(icons.FontAwesome)}, "docs.json "+where)
 	}
 	return markup.HTML{}
 }
@@ -39,12 +39,12 @@ var socialMarks = map[string]string{"x": "x-twitter", "website": "earth-americas
 // social writes the content of a footer social link: the site's mark,
 // named for screen readers, or the site's name when the mark is not a
 // Font Awesome icon (Draw warns once about the key).
-func (f *iconDrawer) social(b *markup.Builder, key string) {
+func (dr *iconDrawer) social(b *markup.Builder, key string) {
 	name := key
 	if m, ok := socialMarks[key]; ok {
 		name = m
 	}
-	icon := f.icons.Draw(icons.Ref{Name: name, Library: string(icons.FontAwesome)}, "docs.json footer.socials")
+	icon := dr.icons.Draw(icons.Ref{Name: name, Library: string(icons.FontAwesome)}, "docs.json footer.socials")
 	if icon.Empty() {
 		b.Text(siteName(key))
 		return

@@ -14,7 +14,7 @@ import (
 // (app.js makes each a keyboard menu). With p set, a language or version
 // leads to p's counterpart there (counterpart); without, to its first
 // page.
-func (f *navWriter) switchers(b *markup.Builder, s *site.Division, prefix markup.Prefix, u uitext.Text, p *site.Page) {
+func (nw *navWriter) switchers(b *markup.Builder, s *site.Division, prefix markup.Prefix, u uitext.Text, p *site.Page) {
 	levels := switchPath(s)
 	if len(levels) == 0 {
 		return
@@ -35,7 +35,7 @@ func (f *navWriter) switchers(b *markup.Builder, s *site.Division, prefix markup
 		if d.Kind == "tab" {
 			b.Markup(`<ul class="tabbar">`)
 			for _, c := range sib {
-				f.divisionLink(b, c, prefix, c == d)
+				nw.divisionLink(b, c, prefix, c == d)
 			}
 			b.Markup(`</ul>`)
 			continue
@@ -47,10 +47,10 @@ func (f *navWriter) switchers(b *markup.Builder, s *site.Division, prefix markup
 		b.Markup(`</summary><ul>`)
 		for _, c := range sib {
 			if p != nil && keepsPage(d) && c != d && c.Href == "" {
-				f.divisionLinkTo(b, c, prefix, false, f.counterpart(d, c, levels, p.Key))
+				nw.divisionLinkTo(b, c, prefix, false, nw.counterpart(d, c, levels, p.Key))
 				continue
 			}
-			f.divisionLink(b, c, prefix, c == d)
+			nw.divisionLink(b, c, prefix, c == d)
 		}
 		b.Markup(`</ul></details>`)
 	}
@@ -110,8 +110,8 @@ type divisionPages struct {
 
 // pagesOf returns the pages of division d (its sidebar's and those of the
 // divisions below it), computed once.
-func (f *navWriter) pagesOf(d *site.Division) *divisionPages {
-	if v, ok := f.divPages.Load(d); ok {
+func (nw *navWriter) pagesOf(d *site.Division) *divisionPages {
+	if v, ok := nw.divPages.Load(d); ok {
 		return v.(*divisionPages)
 	}
 	dp := &divisionPages{keys: map[string]bool{}}
@@ -119,7 +119,7 @@ func (f *navWriter) pagesOf(d *site.Division) *divisionPages {
 	items = func(its []*site.Item) {
 		for _, it := range its {
 			for _, k := range []string{it.Page, it.Root} {
-				if p := f.byKey[k]; p != nil && !it.Hidden && !p.FM.Hidden {
+				if p := nw.byKey[k]; p != nil && !it.Hidden && !p.FM.Hidden {
 					dp.keys[k] = true
 				}
 			}
@@ -148,7 +148,7 @@ func (f *navWriter) pagesOf(d *site.Division) *divisionPages {
 			dp.folder = parentFolder(dp.folder)
 		}
 	}
-	v, _ := f.divPages.LoadOrStore(d, dp)
+	v, _ := nw.divPages.LoadOrStore(d, dp)
 	return v.(*divisionPages)
 }
 
@@ -168,8 +168,8 @@ func parentFolder(folder string) string {
 // page or its index); else the first page of the division in to that
 // matches the page's own below from (switching language on a v1 page
 // leads to v1 in that language); else to's first page.
-func (f *navWriter) counterpart(from, to *site.Division, levels []*site.Division, key string) string {
-	src, dst := f.pagesOf(from), f.pagesOf(to)
+func (nw *navWriter) counterpart(from, to *site.Division, levels []*site.Division, key string) string {
+	src, dst := nw.pagesOf(from), nw.pagesOf(to)
 	rel := strings.TrimPrefix(key, src.folder)
 	if dst.keys[dst.folder+rel] {
 		return dst.folder + rel
