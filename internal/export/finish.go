@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
@@ -61,7 +62,7 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 			make func() ([]byte, error)
 		}{a[0], func() ([]byte, error) { return assets.ReadFile(a[1]) }})
 	}
-	for _, a := range append(j.diag.assets(), j.math.assets()...) {
+	for _, a := range slices.Concat(j.diag.assets(), j.math.assets(), j.cards.assets()) {
 		gen = append(gen, struct {
 			path string
 			make func() ([]byte, error)

@@ -55,6 +55,7 @@ type pipeline struct {
 	frame *frame.Frame    // writes the page frame
 	comps *mdx.Components // the custom components of the source's pages
 	diag  diagrams        // whether a page has a Mermaid diagram (diagrams.go)
+	cards githubCards     // whether a page loads github.js (github.go)
 	math  formulas        // whether a page has a typeset formula (diagrams.go)
 	// classes are the class names pages write in className
 	// (tailwindcss.go).
@@ -226,7 +227,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if j.kind != KindAirGapped { // an air-gapped page keeps no inline or remote script
 		own.Scripts = csp.PageScripts(content)
 	}
-	if bytes.Contains(content, []byte(components.GitHubRepoAttr)) {
+	if hasCard(content) {
 		// The platform's GitHub card reads the repository's description
 		// and counts from GitHub's API as the page loads; a bundle that
 		// stays offline shows the card without them.
@@ -234,6 +235,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 			j.warnings.add(WarnRemote, "%s: <GitHub.Repo> cards show no description or counts in an air-gapped bundle, which reads nothing from GitHub", p.File)
 		} else {
 			own.Connect = []string{components.GitHubAPI}
+			content = j.cards.with(content, prefix)
 		}
 	}
 	meta := markup.Concat(j.mach.MetaHTML(p, noindex), machines.MDAlternate(p))
