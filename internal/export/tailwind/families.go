@@ -166,8 +166,8 @@ func addFamilies() {
 	families["min-w"] = family{values: either(spacing, lengths), decls: set("min-width")}
 	families["min-h"] = family{values: either(spacing, lengths, oneOf("screen", "100vh", "svh", "100svh", "lvh", "100lvh", "dvh", "100dvh")), decls: set("min-height")}
 	families["max-h"] = family{values: either(spacing, lengths, oneOf("none", "none", "screen", "100vh", "svh", "100svh", "lvh", "100lvh", "dvh", "100dvh")), decls: set("max-height")}
-	families["size"] = family{values: either(spacing, lengths, oneOf("auto", "auto"), twelfths), decls: set("width", "height")}
-	families["basis"] = family{values: either(spacing, twelfths, oneOf("auto", "auto", "full", "100%")), decls: set("flex-basis")}
+	families["size"] = family{values: either(spacing, lengths, oneOf("auto", "auto"), fraction), decls: set("width", "height")}
+	families["basis"] = family{values: either(spacing, fraction, oneOf("auto", "auto", "full", "100%")), decls: set("flex-basis")}
 	families["indent"] = family{values: spacing, decls: set("text-indent"), negative: true}
 	families["space-x"] = family{values: spacing, decls: func(v string) []decl {
 		return []decl{{"--tw-space-x-reverse", "0"}, {"margin-right", "calc(" + v + " * var(--tw-space-x-reverse))"},
@@ -271,9 +271,9 @@ func addFamilies() {
 	}
 	fixed["blur"] = families["blur"].decls("blur(8px)")
 	fixed["backdrop-blur"] = families["backdrop-blur"].decls("blur(8px)")
-	for name, opacity := range map[string]string{"bg": "--tw-bg-opacity", "text": "--tw-text-opacity", "border": "--tw-border-opacity",
+	for name, variable := range map[string]string{"bg": "--tw-bg-opacity", "text": "--tw-text-opacity", "border": "--tw-border-opacity",
 		"divide": "--tw-divide-opacity", "ring": "--tw-ring-opacity"} {
-		families[name+"-opacity"] = family{values: opacity2, decls: set(opacity)}
+		families[name+"-opacity"] = family{values: opacity, decls: set(variable)}
 	}
 }
 
@@ -290,9 +290,3 @@ func negate(s string) (string, bool) {
 	}
 	return "", false
 }
-
-// opacity2 is the opacity scale as a family's values.
-func opacity2(v string) (string, bool) { return opacity(v) }
-
-// twelfths are the fractions from halves to twelfths.
-func twelfths(v string) (string, bool) { return fraction(v) }

@@ -147,14 +147,16 @@ func readsDefaults(rules []rule) bool {
 	return false
 }
 
-func hasDefault(name string) bool {
+func hasDefault(name string) bool { return defaultNames[name] }
+
+// defaultNames are the names of defaults, for readsDefaults.
+var defaultNames = func() map[string]bool {
+	m := make(map[string]bool, len(defaults))
 	for _, d := range defaults {
-		if d.prop == name {
-			return true
-		}
+		m[d.prop] = true
 	}
-	return false
-}
+	return m
+}()
 
 // rank orders variants as Tailwind does: plain, the element's states,
 // a group's states, dark.
