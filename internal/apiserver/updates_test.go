@@ -72,6 +72,7 @@ func endedUpdate(t *testing.T, env *apiservertest.Env, id string) api.UpdateStat
 // first update, every file of the source as added.
 func TestUpdate_movesThroughItsStatesOnTheClock(t *testing.T) {
 	env := apiservertest.Start(t)
+	env.Clock.Freeze() // the states last seconds: a slow machine must not move them on
 	id := triggerUpdate(t, env, env.Key, env.ProjectID)
 
 	st := mustUpdate(t, env, id)
@@ -102,6 +103,7 @@ func TestUpdate_movesThroughItsStatesOnTheClock(t *testing.T) {
 // changed since the one before it.
 func TestUpdate_queuesBehindThePreviousAndListsFilesChanged(t *testing.T) {
 	env := apiservertest.Start(t)
+	env.Clock.Freeze() // the states last seconds: a slow machine must not move them on
 	first := triggerUpdate(t, env, env.Key, env.ProjectID)
 	site := filepath.Join(filepath.Dir(env.DataDir), "site")
 	if err := os.WriteFile(filepath.Join(site, "new-page.mdx"), []byte("# New\n"), 0o644); err != nil {
@@ -196,6 +198,7 @@ func TestUpdate_isolationAndRetention(t *testing.T) {
 // whose Retry-After is when the first ends.
 func TestUpdate_limitedPerProject(t *testing.T) {
 	env := apiservertest.Start(t)
+	env.Clock.Freeze() // the states last seconds: a slow machine must not move them on
 	for range 5 {
 		triggerUpdate(t, env, env.Key, env.ProjectID)
 	}
@@ -214,6 +217,7 @@ func TestUpdate_limitedPerProject(t *testing.T) {
 func TestUpdate_survivesRestart(t *testing.T) {
 	eachBackend(t, func(t *testing.T, db apiservertest.Option) {
 		env := apiservertest.Start(t, db)
+		env.Clock.Freeze() // the states last seconds: a slow machine must not move them on
 		id := triggerUpdate(t, env, env.Key, env.ProjectID)
 		env.Restart(t, nil)
 		if st := mustUpdate(t, env, id); st.Status != api.UpdateQueued {

@@ -55,15 +55,29 @@ func (f *Fake) Set(t time.Time) {
 // Now is time.Now() plus an offset that Advance grows. Tests use it where
 // real time must keep flowing (a provider polling a job) and must also jump
 // (a presigned link reaching its renewal window).
+//
+// Freeze stops the wall clock's part: a test that asserts a state lasting
+// only a second of real time (an update still queued after a restart)
+// freezes the clock so that a slow machine does not move it on.
 type Offset struct {
 	offset atomic.Int64 // a time.Duration; atomic, as every request reads it
+	frozen atomic.Int64 // Unix nanoseconds of the frozen wall clock; 0 while it runs
 }
 
 // NewOffset returns a clock that starts at the wall clock.
 func NewOffset() *Offset { return &Offset{} }
 
 // Now returns the wall clock plus the offset.
-func (o *Offset) Now() time.Time { return time.Now().Add(time.Duration(o.offset.Load())) }
+func (o *Offset) Now() time.Time {
+	base := time.Now()
+	if f := o.frozen.Load(); f != 0 {
+		base = time.Unix(0, f)
+	}
+	return base.Add(time.Duration(o.offset.Load()))
+}
+
+// Freeze stops the clock where it is; from then on only Advance moves it.
+func (o *Offset) Freeze() { o.frozen.CompareAndSwap(0, time.Now().UnixNano()) }
 
 // Advance moves the clock forward by d.
 func (o *Offset) Advance(d time.Duration) { o.offset.Add(int64(d)) }

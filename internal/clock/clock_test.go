@@ -43,3 +43,27 @@ func TestAdjustable(t *testing.T) {
 		t.Fatalf("after reset: %s frozen=%v, want the base %s", a.Now(), a.Frozen(), base.Now())
 	}
 }
+
+// A frozen Offset clock stands still in real time and moves only by
+// Advance; before it is frozen it runs.
+func TestOffset_freeze(t *testing.T) {
+	o := clock.NewOffset()
+	before := time.Now()
+	if now := o.Now(); now.Before(before) {
+		t.Fatalf("a running clock is behind the wall clock: %s < %s", now, before)
+	}
+	o.Freeze()
+	at := o.Now()
+	time.Sleep(5 * time.Millisecond)
+	if now := o.Now(); !now.Equal(at) {
+		t.Fatalf("a frozen clock moved from %s to %s", at, now)
+	}
+	o.Advance(time.Minute)
+	if now := o.Now(); !now.Equal(at.Add(time.Minute)) {
+		t.Fatalf("a frozen clock advanced a minute: %s, want %s", now, at.Add(time.Minute))
+	}
+	o.Freeze() // a second Freeze keeps the first reading
+	if now := o.Now(); !now.Equal(at.Add(time.Minute)) {
+		t.Fatalf("frozen twice: %s", now)
+	}
+}
