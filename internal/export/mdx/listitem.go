@@ -17,15 +17,16 @@ import "strings"
 // followList notes the list item a top-level line starts or continues.
 func (m *mdx) followList(line string) {
 	if strings.TrimSpace(line) == "" {
+		m.list.blank = m.item > 0
 		return
 	}
+	prev := m.item
 	if col := listContent(line); col > 0 {
 		m.item = col
-		return
-	}
-	if line[0] != ' ' && line[0] != '\t' {
+	} else if line[0] != ' ' && line[0] != '\t' {
 		m.item = 0 // back at the margin: the list is over
 	}
+	m.noteListLine(prev)
 }
 
 // listPrefix returns the indentation that keeps an element starting on

@@ -60,6 +60,9 @@ type mdx struct {
 	// keeps the element being written inside that item (listitem.go).
 	item   int
 	prefix string
+	// list is what is known of the author's blank lines in that list
+	// (tightlist.go).
+	list listState
 }
 
 // maxTagLines and maxTagBytes bound how much one component tag may span,
@@ -92,6 +95,7 @@ func (m *mdx) run(src string) string {
 	for line := range strings.Lines(src) {
 		m.lineNo++
 		m.line(strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"))
+		m.endInItem()
 	}
 	if m.pending != "" {
 		m.text(m.pending)
@@ -162,7 +166,9 @@ func (m *mdx) line(line string) {
 		return
 	}
 	quoted := false
-	if top {
+	if !top {
+		m.followListInElement(trimmed)
+	} else {
 		m.prefix = ""
 		m.followList(line)
 		if rest, ok := quotedElement(trimmed); ok {
@@ -177,6 +183,9 @@ func (m *mdx) line(line string) {
 	if isComponentStart(trimmed) || isHTMLStart(trimmed) {
 		if top && !quoted {
 			m.prefix = m.listPrefix(line)
+			if m.prefix != "" {
+				m.startInItem()
+			}
 		}
 		if _, n, ok := parseTag(trimmed); !ok && n < 0 {
 			m.pending, m.pendingLines = trimmed, 1

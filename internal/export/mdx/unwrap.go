@@ -28,14 +28,18 @@ type unwrapper struct{}
 
 func (unwrapper) Transform(doc *ast.Document, r text.Reader, _ parser.Context) {
 	src := r.Source()
-	var marks []ast.Node
+	var marks, lists []ast.Node
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		if hb, ok := n.(*ast.HTMLBlock); ok && hb.Lines().Len() == 1 {
-			if line := hb.Lines().At(0); string(bytes.TrimSpace(line.Value(src))) == unwrapMark {
+			line := hb.Lines().At(0)
+			switch string(bytes.TrimSpace(line.Value(src))) {
+			case unwrapMark:
 				marks = append(marks, n)
+			case tightMark, looseMark, inMark, outMark:
+				lists = append(lists, n)
 			}
 		}
 		return ast.WalkContinue, nil
@@ -43,15 +47,9 @@ func (unwrapper) Transform(doc *ast.Document, r text.Reader, _ parser.Context) {
 	for _, mark := range marks {
 		parent := mark.Parent()
 		if p, ok := mark.NextSibling().(*ast.Paragraph); ok {
-			tb := ast.NewTextBlock()
-			tb.SetLines(p.Lines())
-			for c := p.FirstChild(); c != nil; {
-				next := c.NextSibling()
-				tb.AppendChild(tb, c)
-				c = next
-			}
-			parent.ReplaceChild(parent, p, tb)
+			asTextBlock(p)
 		}
 		parent.RemoveChild(parent, mark)
 	}
+	tightenLists(lists, src)
 }
