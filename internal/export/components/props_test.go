@@ -138,8 +138,8 @@ func TestRender_steps(t *testing.T) {
 		{"Steps", map[string]string{"titleSize": "h3"}, []string{`<ol class="steps steps-title-h3">`}, nil},
 		{"Steps", map[string]string{"titleSize": "p"}, []string{`<ol class="steps">`}, nil},
 		{"Step", map[string]string{"title": "Install", "titleSize": "h2", "stepNumber": "4", "id": "install"},
-			[]string{`<li class="step" id="install" data-step="4"><h2 class="step-title">Install<a class="step-anchor" href="#install" aria-label="Link to this section">`, `</a></h2><div class="step-body">`, `|</div></li>`}, nil},
-		{"Step", map[string]string{"title": "Quiet", "id": "q", "noAnchor": "true"}, []string{`<p class="step-title">Quiet</p>`}, []string{"step-anchor"}},
+			[]string{`<li class="step" data-step="4"><h2 class="step-title" id="install">Install<a class="step-anchor" href="#install" aria-label="Link to this section">`, `</a></h2><div class="step-body">`, `|</div></li>`}, nil},
+		{"Step", map[string]string{"title": "Quiet", "id": "q", "noAnchor": "true"}, []string{`<li class="step" id="q">`, `<p class="step-title">Quiet</p>`}, []string{"step-anchor"}},
 		{"Step", map[string]string{"title": "Icon", "icon": "rocket"}, []string{`<li class="step step-with-icon"><span class="step-icon">`}, nil},
 	})
 }

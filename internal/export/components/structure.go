@@ -16,9 +16,14 @@ var titleSizes = []string{"p", "h2", "h3", "h4"}
 
 // step draws a <Step>: its number (stepNumber, else its place), an icon
 // in place of the number when it names one, its title as the element
-// titleSize names, and, with an id, a link to itself unless noAnchor.
+// titleSize names, and, with an id, a link to itself unless noAnchor. A
+// title drawn as a heading (h2, h3) carries the id, so that the step is
+// in the table of contents; otherwise the step does.
 func step(t *tag, l *Labels) (markup.HTML, markup.HTML) {
 	icon := iconOf(t)
+	id := strings.TrimSpace(t.attr("id"))
+	titleTag := t.attr("titleSize")
+	headingID := t.has("title") && (titleTag == "h2" || titleTag == "h3")
 	var b markup.Builder
 	b.Markup(`<li`)
 	if icon.Empty() {
@@ -26,8 +31,7 @@ func step(t *tag, l *Labels) (markup.HTML, markup.HTML) {
 	} else {
 		b.Attr("class", "step step-with-icon")
 	}
-	id := strings.TrimSpace(t.attr("id"))
-	if id != "" {
+	if id != "" && !headingID {
 		b.Attr("id", id)
 	}
 	if n, err := strconv.Atoi(t.attr("stepNumber")); err == nil && n >= 0 {
@@ -40,16 +44,20 @@ func step(t *tag, l *Labels) (markup.HTML, markup.HTML) {
 		b.Markup(`</span>`)
 	}
 	if t.has("title") {
-		openTitle, closeTitle := markup.Const(`<p class="step-title">`), markup.Const(`</p>`)
-		switch t.attr("titleSize") {
+		openTitle, closeTitle := markup.Const(`<p class="step-title"`), markup.Const(`</p>`)
+		switch titleTag {
 		case "h2":
-			openTitle, closeTitle = markup.Const(`<h2 class="step-title">`), markup.Const(`</h2>`)
+			openTitle, closeTitle = markup.Const(`<h2 class="step-title"`), markup.Const(`</h2>`)
 		case "h3":
-			openTitle, closeTitle = markup.Const(`<h3 class="step-title">`), markup.Const(`</h3>`)
+			openTitle, closeTitle = markup.Const(`<h3 class="step-title"`), markup.Const(`</h3>`)
 		case "h4":
-			openTitle, closeTitle = markup.Const(`<h4 class="step-title">`), markup.Const(`</h4>`)
+			openTitle, closeTitle = markup.Const(`<h4 class="step-title"`), markup.Const(`</h4>`)
 		}
 		b.HTML(openTitle)
+		if id != "" && headingID {
+			b.Attr("id", id)
+		}
+		b.Markup(`>`)
 		b.HTML(t.text("title"))
 		if id != "" && !t.flag("noAnchor") {
 			b.Markup(`<a class="step-anchor" href="`)
@@ -116,8 +124,9 @@ func tabbed(t *tag, l *Labels) (markup.HTML, markup.HTML) {
 }
 
 // accordion draws an <Accordion> as a <details>: its icon, title and
-// description in the summary, open when defaultOpen, with the page's id
-// (app.js opens it when the address names it).
+// description in the summary, open when defaultOpen, with its id (the
+// author's, or the one the preprocessor made from its title; app.js opens
+// it when the address names it).
 func accordion(t *tag) (markup.HTML, markup.HTML) {
 	var b markup.Builder
 	b.Markup(`<details class="accordion"`)

@@ -104,6 +104,16 @@ type Page struct {
 // its rendered HTML goes through Expand.
 func (p *Page) HasComponents() bool { return p.comp != nil && len(p.comp.uses) > 0 }
 
+// AutoIDs are the ids the page's steps and accordions were given from
+// their titles, in document order, for WithComponentHeadings to number
+// apart from the page's other ids.
+func (p *Page) AutoIDs() []string {
+	if p.comp == nil {
+		return nil
+	}
+	return p.comp.autoIDs
+}
+
 // PreprocessPage is Preprocess for a page of an export: custom components
 // the page defines or imports are left as markers for Expand. file is the
 // page's path in the source, from which relative imports resolve.
@@ -247,6 +257,7 @@ type pageComponents struct {
 	uses     []use       // by marker id
 	overflow int         // uses past maxUses
 	classes  []string    // class names written in className (flowhtml.go)
+	autoIDs  []string    // ids made from components' titles (componentID), in order
 }
 
 type use struct {

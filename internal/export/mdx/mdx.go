@@ -81,6 +81,8 @@ type openBlock struct {
 	name   string
 	close  string
 	indent int // indentation of content lines, -1 until the first one
+	// titleSize is a <Steps>' size of its steps' titles.
+	titleSize string
 }
 
 // preprocess converts one MDX document. load reads snippet files; it may be
@@ -445,7 +447,7 @@ func (m *mdx) blockTag(t jsxTag) {
 		m.block(closeHTML.String())
 		return
 	}
-	m.stack = append(m.stack, openBlock{name: t.name, close: closeHTML.String(), indent: -1})
+	m.stack = append(m.stack, openBlock{name: t.name, close: closeHTML.String(), indent: -1, titleSize: t.attrs["titleSize"]})
 }
 
 // component renders the HTML around one of the platform's components.
@@ -456,10 +458,56 @@ func (m *mdx) component(t jsxTag) (open, closing markup.HTML) {
 	if m.draw != nil {
 		return m.draw(t.name, t.attrs, m.labels)
 	}
+	m.inheritTitleSize(&t)
+	m.componentID(&t)
 	if m.comp != nil { // the props it does not draw are warnings (Expand)
 		m.comp.props = append(m.comp.props, components.Unrendered(t.name, t.attrs, m.file, m.lineNo)...)
 	}
 	return components.Render(t.name, t.attrs, m.labels)
+}
+
+// inheritTitleSize gives a step the title size of the <Steps> it is in
+// when it names none: the title's element decides whether the step is
+// in the table of contents.
+func (m *mdx) inheritTitleSize(t *jsxTag) {
+	if t.name != "Step" || t.attrs["titleSize"] != "" {
+		return
+	}
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if m.stack[i].name == "Steps" {
+			if size := m.stack[i].titleSize; size != "" {
+				if t.attrs == nil {
+					t.attrs = map[string]string{}
+				}
+				t.attrs["titleSize"] = size
+			}
+			return
+		}
+	}
+}
+
+// componentID gives a step or an accordion written without an id one
+// made from its title, as the platform does, so that every one can be
+// linked to; WithComponentHeadings numbers it apart from the page's
+// other ids.
+func (m *mdx) componentID(t *jsxTag) {
+	if t.name != "Step" && t.name != "Accordion" {
+		return
+	}
+	if strings.TrimSpace(t.attrs["id"]) != "" {
+		return
+	}
+	id := HeadingSlug(t.attrs["title"])
+	if id == "" {
+		return
+	}
+	if t.attrs == nil {
+		t.attrs = map[string]string{}
+	}
+	t.attrs["id"] = id
+	if m.comp != nil {
+		m.comp.autoIDs = append(m.comp.autoIDs, id)
+	}
 }
 
 // snippet inlines an imported snippet, converted with the tag's attributes

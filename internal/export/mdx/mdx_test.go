@@ -53,7 +53,7 @@ func TestPreprocess(t *testing.T) {
 		{"missingSnippetIsReported", "import Gone from '/snippets/gone.mdx'\n\n<Gone />",
 			[]string{"<!-- snippet snippets/gone.mdx not found -->"}, nil},
 		{"unclosedComponentIsClosed", "<Accordion title=\"Open\">\nText",
-			[]string{`<details class="accordion"><summary>Open</summary>`, "<p>Text</p>", "</div></details>"}, nil},
+			[]string{`<details class="accordion" id="open"><summary>Open</summary>`, "<p>Text</p>", "</div></details>"}, nil},
 		{"strayCloseIsDropped", "Text\n\n</Steps>", []string{"<p>Text</p>"}, []string{"Steps", "</ol>"}},
 		{"malformedTagDoesNotSwallow", "<Card title=unquoted>\n\nNext paragraph.",
 			[]string{"<p>Next paragraph.</p>"}, nil},

@@ -8,51 +8,55 @@ import (
 )
 
 // WithComponentHeadings returns the table of contents of a page whose
-// custom components were expanded into rendered: the Markdown headings hs
-// with, in document order, the h2 and h3 elements with an id that the
-// components wrote. A component heading whose id another heading of the
-// page already has is renumbered (-2, -3, …) in the HTML too, so every
-// entry leads to its own heading. A page without component headings
-// returns rendered and hs unchanged.
-func WithComponentHeadings(rendered []byte, hs []Heading) ([]byte, []Heading) {
-	used := make(map[string]bool, len(hs))
+// components were expanded into rendered: the Markdown headings hs with,
+// in document order, the h2 and h3 elements with an id that the
+// components wrote (a custom component's heading, a step's title). A
+// component heading whose id another heading of the page already has is
+// renumbered (-2, -3, …) in the HTML too, so every entry leads to its
+// own heading; so is an element whose id is one of auto, the ids made
+// from components' titles (Page.AutoIDs), when an element before it has
+// that id. A renumbered element's own anchor link (class "step-anchor")
+// follows it. A page without either returns rendered and hs unchanged.
+func WithComponentHeadings(rendered []byte, hs []Heading, auto []string) ([]byte, []Heading) {
+	p := idPass{src: rendered, used: make(map[string]bool, len(hs)+len(auto))}
 	for _, h := range hs {
-		used[h.ID] = true
+		p.used[h.ID] = true
+	}
+	isAuto := make(map[string]bool, len(auto))
+	for _, id := range auto {
+		isAuto[id] = true
 	}
 	var (
 		out   []Heading
 		next  int // the next Markdown heading expected in rendered
 		added bool
-		buf   bytes.Buffer
-		last  int // rendered[:last] is written to buf
-		pos   int
 	)
-	z := html.NewTokenizer(bytes.NewReader(rendered))
+	p.z = html.NewTokenizer(bytes.NewReader(rendered))
 	for {
-		tt := z.Next()
+		tt := p.z.Next()
 		if tt == html.ErrorToken {
 			break
 		}
-		start := pos
-		pos += len(z.Raw())
-		if tt != html.StartTagToken {
+		start := p.pos
+		p.pos += len(p.z.Raw())
+		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
 			continue
 		}
-		tok := z.Token()
-		if tok.Data != "h2" && tok.Data != "h3" {
+		tok := p.z.Token()
+		if p.anchor(start, tok) {
 			continue
 		}
-		ai := -1
-		for i, a := range tok.Attr {
-			if a.Key == "id" && a.Val != "" {
-				ai = i
-			}
-		}
+		ai := attrIndex(tok, "id")
 		if ai < 0 {
 			continue
 		}
-		id, level := tok.Attr[ai].Val, int(tok.Data[1]-'0')
-		if next < len(hs) && hs[next].ID == id && hs[next].Level == level {
+		id := tok.Attr[ai].Val
+		heading := (tok.Data == "h2" || tok.Data == "h3") && tt == html.StartTagToken
+		level := 0
+		if heading {
+			level = int(tok.Data[1] - '0')
+		}
+		if heading && !isStepTitle(tok) && next < len(hs) && hs[next].ID == id && hs[next].Level == level {
 			// A Markdown heading, in its place. The expanded HTML no
 			// longer says which elements a component wrote, so one of
 			// the same level and id as the next Markdown heading is
@@ -61,49 +65,114 @@ func WithComponentHeadings(rendered []byte, hs []Heading) ([]byte, []Heading) {
 			next++
 			continue
 		}
-		if base := id; used[base] {
-			id = uniqueID(used, base)
-			tok.Attr[ai].Val = id
-			buf.Write(rendered[last:start])
-			buf.WriteString(tok.String()) // x/net/html escapes the attributes
-			last = pos
+		if !heading && !isAuto[id] {
+			p.used[id] = true // the author's own: kept, and kept from others
+			continue
 		}
-		used[id] = true
-		added = true
-		out = append(out, Heading{Level: level, ID: id, Text: elementText(z, tok.Data, &pos)})
+		if p.used[id] {
+			newID := uniqueID(p.used, id)
+			tok.Attr[ai].Val = newID
+			p.replace(start, tok)
+			p.renamed = [2]string{id, newID}
+			id = newID
+		}
+		p.used[id] = true
+		if heading {
+			added = true
+			out = append(out, Heading{Level: level, ID: id, Text: p.elementText(tok.Data)})
+		}
 	}
-	if !added {
+	if !added && p.last == 0 {
 		return rendered, hs
 	}
-	out = append(out, hs[next:]...) // none unless a component dropped one
-	if last == 0 {
-		return rendered, out
+	if added {
+		hs = append(out, hs[next:]...) // none unless a component dropped one
 	}
-	buf.Write(rendered[last:])
-	return buf.Bytes(), out
+	if p.last == 0 {
+		return rendered, hs
+	}
+	p.buf.Write(rendered[p.last:])
+	return p.buf.Bytes(), hs
+}
+
+// idPass is WithComponentHeadings' walk over the rendered HTML: the
+// tokenizer, the bytes read so far (pos) and the output, made only once
+// something changes: buf holds src[:last] with the changes.
+type idPass struct {
+	src       []byte
+	z         *html.Tokenizer
+	pos, last int
+	buf       bytes.Buffer
+	used      map[string]bool
+	// renamed is the last id renumbered, old and new, until its anchor
+	// link is found.
+	renamed [2]string
+}
+
+// replace writes tok in place of the token that starts at start and ends
+// at pos.
+func (p *idPass) replace(start int, tok html.Token) {
+	p.buf.Write(p.src[p.last:start])
+	p.buf.WriteString(tok.String()) // x/net/html escapes the attributes
+	p.last = p.pos
+}
+
+// anchor points the anchor link of the element last renumbered at its
+// new id, and reports whether tok was that link.
+func (p *idPass) anchor(start int, tok html.Token) bool {
+	if tok.Data != "a" || p.renamed[0] == "" {
+		return false
+	}
+	href, class := attrIndex(tok, "href"), attrIndex(tok, "class")
+	if href < 0 || class < 0 || tok.Attr[class].Val != "step-anchor" || tok.Attr[href].Val != "#"+p.renamed[0] {
+		return false
+	}
+	tok.Attr[href].Val = "#" + p.renamed[1]
+	p.replace(start, tok)
+	p.renamed = [2]string{}
+	return true
+}
+
+// isStepTitle reports a step's title, which is never a Markdown heading.
+func isStepTitle(tok html.Token) bool {
+	c := attrIndex(tok, "class")
+	return c >= 0 && tok.Attr[c].Val == "step-title"
+}
+
+// attrIndex is the index of tok's attribute key, or -1.
+func attrIndex(tok html.Token, key string) int {
+	for i, a := range tok.Attr {
+		if a.Key == key && (key != "id" || a.Val != "") {
+			return i
+		}
+	}
+	return -1
 }
 
 // elementText reads the tokens up to the end of the element named tag
 // and returns the text in it, with runs of white space made one space;
-// pos advances over what was read.
-func elementText(z *html.Tokenizer, tag string, pos *int) string {
+// the anchor link in it follows a renumbered id.
+func (p *idPass) elementText(tag string) string {
 	var b strings.Builder
 	depth := 1
 	for depth > 0 {
-		tt := z.Next()
+		tt := p.z.Next()
 		if tt == html.ErrorToken {
 			break
 		}
-		*pos += len(z.Raw())
+		start := p.pos
+		p.pos += len(p.z.Raw())
 		switch tt {
 		case html.TextToken:
-			b.Write(z.Text())
+			b.Write(p.z.Text())
 		case html.StartTagToken:
-			if name, _ := z.TagName(); string(name) == tag {
+			tok := p.z.Token()
+			if tok.Data == tag {
 				depth++
 			}
+			p.anchor(start, tok)
 		case html.EndTagToken:
-			if name, _ := z.TagName(); string(name) == tag {
+			if name, _ := p.z.TagName(); string(name) == tag {
 				depth--
 			}
 		}
