@@ -75,6 +75,11 @@ type APIBlock struct {
 type Banner struct {
 	Content     string `json:"content"`
 	Dismissible bool   `json:"dismissible"`
+	// Type is "info" (the brand colour), "warning" or "critical"; check
+	// settles it to one of them.
+	Type string `json:"type"`
+	// Color overrides the background of Type (banner.go).
+	Color *BannerColor `json:"color"`
 }
 
 // Navbar holds the links of the top bar; a language may have its own.
@@ -394,6 +399,7 @@ func Load(ctx context.Context, read func(string) ([]byte, error), bounds Bounds,
 		checkSubKeys("contextual", top["contextual"], warn, "options")
 		c.Appearance.check(top["appearance"], warn)
 		c.checkSEO(top["seo"], warn)
+		c.checkBanners(warn)
 		if left := c.contextualLeftOut(); len(left) > 0 {
 			warn("docs.json: the contextual options %s are not supported by the static export yet; ignored", strings.Join(left, ", "))
 		}

@@ -9,8 +9,9 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
 
-// banner renders the announcement of docs.json above the top bar. Its
-// Markdown links resolve like any link; in an air-gapped bundle remote
+// banner renders the announcement of docs.json above the top bar, in
+// the brand colour, amber (type warning), red (critical) or its own
+// colours for each mode. Its Markdown links resolve like any link; in an air-gapped bundle remote
 // content in it is replaced as in a page. app.js lets a reader dismiss a
 // dismissible one.
 func (f *Frame) banner(b *markup.Builder, bn *docsjson.Banner, prefix markup.Prefix, u uitext.Text) {
@@ -21,7 +22,18 @@ func (f *Frame) banner(b *markup.Builder, bn *docsjson.Banner, prefix markup.Pre
 	if f.airGapped {
 		body = f.offline("docs.json banner", prefix, body)
 	}
-	b.Markup(`<div class="banner" role="region"`)
+	b.Markup(`<div`)
+	switch {
+	case bn.Color != nil:
+		// Values docsjson checked as hex colours: safe in a style.
+		b.Attr("class", "banner banner-custom")
+		b.Attr("style", "--banner-light:"+bn.Color.Light+";--banner-dark:"+bn.Color.Dark)
+	case bn.Type == "warning" || bn.Type == "critical":
+		b.Attr("class", "banner banner-"+bn.Type)
+	default:
+		b.Attr("class", "banner")
+	}
+	b.Markup(` role="region"`)
 	b.Attr("aria-label", u.T("announcement"))
 	b.Markup(`><div class="banner-body">`)
 	b.HTML(markup.Rendered(strings.TrimSpace(body.String()))) // trimming white space keeps it safe
