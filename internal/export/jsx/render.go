@@ -228,6 +228,11 @@ var boolAttrs = map[string]bool{
 	"readonly": true, "required": true, "reversed": true, "selected": true,
 }
 
+// IsBooleanAttr reports whether name (in any letter case) is one of
+// HTML's boolean attributes, which are present or absent: autoPlay={false}
+// is written as no attribute at all.
+func IsBooleanAttr(name string) bool { return boolAttrs[strings.ToLower(name)] }
+
 // booleanish attributes take "true" or "false" as text.
 var booleanish = map[string]bool{"contenteditable": true, "draggable": true, "spellcheck": true, "value": true}
 

@@ -22,6 +22,7 @@ var void = map[string]bool{"area": true, "base": true, "br": true, "col": true, 
 // it.
 func (m *mdx) htmlLine(t jsxTag, line string, n int) {
 	rest := strings.TrimSpace(line[n:])
+	m.frameVideo(&t)
 	tag := htmlTag(t, line[:n])
 	if v, ok := t.attrs["className"]; ok {
 		m.noteClasses(`"` + v + `"`)
@@ -49,6 +50,38 @@ func (m *mdx) htmlLine(t jsxTag, line string, n int) {
 		}
 		m.text(tag + line[n:])
 	}
+}
+
+// frameVideo gives a <video autoPlay> inside a <Frame> the attributes
+// the platform's frame adds to it, playsInline, loop and muted, unless the
+// author wrote them (autoPlay on its own does not play on phones, nor
+// with sound anywhere).
+func (m *mdx) frameVideo(t *jsxTag) {
+	if t.name != "video" || t.closing || !m.isOpen("Frame") || !attrOn(t.attrs, "autoplay") {
+		return
+	}
+	for _, k := range []string{"playsInline", "loop", "muted"} {
+		if _, ok := attrFold(t.attrs, k); !ok {
+			t.attrs[k] = "true"
+			t.changed = true
+		}
+	}
+}
+
+// attrFold finds attribute name in any letter case, as HTML does.
+func attrFold(attrs map[string]string, name string) (string, bool) {
+	for k, v := range attrs {
+		if strings.EqualFold(k, name) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// attrOn reports a boolean attribute that is present and not {false}.
+func attrOn(attrs map[string]string, name string) bool {
+	v, ok := attrFold(attrs, name)
+	return ok && v != "false"
 }
 
 // openHTML opens element t, written as tag, whose lines are Markdown.

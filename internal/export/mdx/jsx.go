@@ -13,6 +13,9 @@ type jsxTag struct {
 	src         string // the tag as written, for the props of a custom component
 	// exprs are the attributes written in braces, as written there.
 	exprs map[string]string
+	// changed: attrs were changed after parsing, so an HTML tag is
+	// written from them, not as it was written (htmlTag).
+	changed bool
 }
 
 // attr returns the first non-empty attribute among names; components accept

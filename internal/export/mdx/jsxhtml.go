@@ -1,6 +1,7 @@
 package mdx
 
 import (
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/jsx"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,7 +26,11 @@ func isHTMLStart(s string) bool {
 // htmlTag rewrites a JSX-flavoured HTML tag (raw is its source) as plain
 // HTML on one line. Tags without JSX syntax are returned unchanged.
 func htmlTag(t jsxTag, raw string) string {
-	if !strings.Contains(raw, "={") && !strings.Contains(raw, "className") && !strings.Contains(raw, "\n") {
+	// A non-void element written self-closing (<video src="v.mp4" />)
+	// is empty in JSX but stays open in HTML, where it would take in
+	// the rest of the page: it is closed here.
+	closeNow := t.selfClosing && !void[t.name]
+	if !closeNow && !t.changed && !strings.Contains(raw, "={") && !strings.Contains(raw, "className") && !strings.Contains(raw, "\n") {
 		return raw
 	}
 	var b markup.Builder
@@ -49,14 +54,26 @@ func htmlTag(t jsxTag, raw string) string {
 		case "htmlFor":
 			k = "for"
 		}
+		if jsx.IsBooleanAttr(k) {
+			// autoPlay, autoPlay={true}: present; autoPlay={false}: absent.
+			if v != "false" {
+				b.HTML(markup.Rendered(" " + k))
+			}
+			continue
+		}
 		b.HTML(markup.Rendered(" " + k))
 		b.Markup(`="`)
 		b.Text(v)
 		b.Markup(`"`)
 	}
-	if t.selfClosing {
+	switch {
+	case closeNow:
+		// On a line of its own, the closing tag keeps the element an
+		// HTML block, not a paragraph of inline HTML.
+		b.HTML(markup.Rendered(">\n</" + t.name + ">"))
+	case t.selfClosing:
 		b.Markup(" />")
-	} else {
+	default:
 		b.Markup(">")
 	}
 	return b.String()
