@@ -13,12 +13,15 @@ import (
 // and from each other, with the step's anchor link following its id; a
 // step whose title is a heading (h2, h3) is in the table of contents,
 // one whose title is a paragraph is not; an id the author wrote is kept.
+// An update's label is its anchor, by the heading rules, and an entry of
+// the contents list.
 func TestExport_stepAndAccordionIDs(t *testing.T) {
 	index := "---\ntitle: Setup\n---\n\n## Install\n\nText.\n\n" +
 		"<Steps titleSize=\"h2\">\n  <Step title=\"Install\">\n    First.\n  </Step>\n  <Step title=\"Configure\">\n    Second.\n  </Step>\n</Steps>\n\n" +
 		"<Steps>\n  <Step title=\"Install\">\n    Again.\n  </Step>\n</Steps>\n\n" +
 		"<Accordion title=\"Install\">\n  Folded.\n</Accordion>\n\n" +
-		"<Accordion title=\"Mine\" id=\"my-own\">\n  Folded too.\n</Accordion>\n"
+		"<Accordion title=\"Mine\" id=\"my-own\">\n  Folded too.\n</Accordion>\n\n" +
+		"<Update label=\"What's new\">\n  One.\n</Update>\n\n<Update label=\"What's new\">\n  Two.\n</Update>\n"
 	dir, _ := exportTo(t, Request{Kind: KindAirGapped, Source: mapFS(map[string]string{
 		"docs.json": `{"name": "S", "navigation": {"pages": ["index"]}}`,
 		"index.mdx": index,
@@ -29,7 +32,7 @@ func TestExport_stepAndAccordionIDs(t *testing.T) {
 	for _, m := range ids {
 		got = append(got, m[1])
 	}
-	want := []string{"install", "install-2", "configure", "install-3", "install-4", "my-own"}
+	want := []string{"install", "install-2", "configure", "install-3", "install-4", "my-own", "what’s-new", "what’s-new-2"}
 	if !slices.Equal(got, want) {
 		t.Errorf("ids in the content: %q, want %q", got, want)
 	}
@@ -51,7 +54,7 @@ func TestExport_stepAndAccordionIDs(t *testing.T) {
 	for _, e := range entries {
 		tocGot = append(tocGot, e[1]+" "+e[2])
 	}
-	if want := []string{"install Install", "install-2 Install", "configure Configure"}; !slices.Equal(tocGot, want) {
+	if want := []string{"install Install", "install-2 Install", "configure Configure", "what’s-new What&#39;s new", "what’s-new-2 What&#39;s new"}; !slices.Equal(tocGot, want) {
 		t.Errorf("table of contents: %q, want %q", tocGot, want)
 	}
 }

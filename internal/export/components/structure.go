@@ -175,12 +175,17 @@ func frame(t *tag) (markup.HTML, markup.HTML) {
 	return b.Fragment(), c.Fragment()
 }
 
-// update draws an <Update>: its label (the anchor readers link to), its
-// tags and description beside the entry.
+// update draws an <Update>: its label (the anchor readers link to, and
+// the entry of the contents list), its tags and description beside the
+// entry.
 func update(t *tag) (markup.HTML, markup.HTML) {
 	var b markup.Builder
 	b.Markup(`<section class="update"`)
-	b.Attr("id", markup.Slug(t.attr("label")))
+	id := strings.TrimSpace(t.attr("id")) // the label's, by the heading rules (the preprocessor's)
+	if id == "" {
+		id = markup.Slug(t.attr("label"))
+	}
+	b.Attr("id", id)
 	b.Markup(`><div class="update-label">`)
 	b.HTML(t.text("label"))
 	b.Markup(`</div>`)

@@ -487,17 +487,22 @@ func (m *mdx) inheritTitleSize(t *jsxTag) {
 }
 
 // componentID gives a step or an accordion written without an id one
-// made from its title, as the platform does, so that every one can be
-// linked to; WithComponentHeadings numbers it apart from the page's
+// made from its title, and an update one made from its label, as the
+// platform does, so that every one can be linked to; WithComponentHeadings numbers it apart from the page's
 // other ids.
 func (m *mdx) componentID(t *jsxTag) {
-	if t.name != "Step" && t.name != "Accordion" {
+	from := "title"
+	switch t.name {
+	case "Step", "Accordion":
+	case "Update":
+		from = "label" // its anchor, by the heading rules (components/update.mdx)
+	default:
 		return
 	}
 	if strings.TrimSpace(t.attrs["id"]) != "" {
 		return
 	}
-	id := HeadingSlug(t.attrs["title"])
+	id := HeadingSlug(t.attrs[from])
 	if id == "" {
 		return
 	}

@@ -10,7 +10,8 @@ import (
 // WithComponentHeadings returns the table of contents of a page whose
 // components were expanded into rendered: the Markdown headings hs with,
 // in document order, the h2 and h3 elements with an id that the
-// components wrote (a custom component's heading, a step's title). A
+// components wrote (a custom component's heading, a step's title) and
+// the labels of updates. A
 // component heading whose id another heading of the page already has is
 // renumbered (-2, -3, …) in the HTML too, so every entry leads to its
 // own heading; so is an element whose id is one of auto, the ids made
@@ -65,7 +66,8 @@ func WithComponentHeadings(rendered []byte, hs []Heading, auto []string) ([]byte
 			next++
 			continue
 		}
-		if !heading && !isAuto[id] {
+		update := tok.Data == "section" && hasClass(tok, "update")
+		if !heading && !update && !isAuto[id] {
 			p.used[id] = true // the author's own: kept, and kept from others
 			continue
 		}
@@ -77,9 +79,15 @@ func WithComponentHeadings(rendered []byte, hs []Heading, auto []string) ([]byte
 			id = newID
 		}
 		p.used[id] = true
-		if heading {
+		switch {
+		case heading:
 			added = true
 			out = append(out, Heading{Level: level, ID: id, Text: p.elementText(tok.Data)})
+		case update:
+			// Each update's label is an entry of the contents list, as on
+			// the platform's changelogs.
+			added = true
+			out = append(out, Heading{Level: 2, ID: id, Text: p.updateLabel()})
 		}
 	}
 	if !added && p.last == 0 {
@@ -133,10 +141,33 @@ func (p *idPass) anchor(start int, tok html.Token) bool {
 	return true
 }
 
+// updateLabel reads the label an update's section starts with and
+// returns its text.
+func (p *idPass) updateLabel() string {
+	for {
+		tt := p.z.Next()
+		if tt == html.ErrorToken {
+			return ""
+		}
+		p.pos += len(p.z.Raw())
+		if tt != html.StartTagToken {
+			continue
+		}
+		if tok := p.z.Token(); tok.Data == "div" && hasClass(tok, "update-label") {
+			return p.elementText("div")
+		}
+		return "" // not drawn by components.update
+	}
+}
+
 // isStepTitle reports a step's title, which is never a Markdown heading.
-func isStepTitle(tok html.Token) bool {
+func isStepTitle(tok html.Token) bool { return hasClass(tok, "step-title") }
+
+// hasClass reports whether tok's class attribute is exactly class, as the
+// components write it.
+func hasClass(tok html.Token, class string) bool {
 	c := attrIndex(tok, "class")
-	return c >= 0 && tok.Attr[c].Val == "step-title"
+	return c >= 0 && tok.Attr[c].Val == class
 }
 
 // attrIndex is the index of tok's attribute key, or -1.
