@@ -11,7 +11,7 @@ import (
 // key presses k (ArrowDown, Enter, Escape…) as a keyboard does, on the
 // focused element.
 func (b *browser) key(k string) error {
-	codes := map[string]int{"ArrowDown": 40, "ArrowUp": 38, "Enter": 13, "Escape": 27, "Home": 36, "End": 35}
+	codes := map[string]int{"ArrowDown": 40, "ArrowUp": 38, "ArrowLeft": 37, "ArrowRight": 39, "Enter": 13, "Escape": 27, "Home": 36, "End": 35}
 	ev := map[string]any{"key": k, "code": k, "windowsVirtualKeyCode": codes[k]}
 	if k == "Enter" {
 		ev["text"] = "\r"

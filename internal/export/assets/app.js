@@ -226,6 +226,92 @@
     });
   });
 
+  // File trees are ARIA trees: one item is in the tab order, arrows move
+  // between the items shown (Right opens a folder or enters it, Left
+  // closes it or goes to its parent), Home and End go to the first and
+  // last, Enter and Space open and close a folder, * opens the folders
+  // beside the item, and typing jumps to an item that starts with what
+  // was typed (components/tree.mdx).
+  document.querySelectorAll("ul.tree").forEach(function (tree) {
+    tree.setAttribute("role", "tree");
+    var lis = [].slice.call(tree.querySelectorAll("li"));
+    function rowOf(li) {
+      return li.querySelector(":scope > details > summary") || li.querySelector(":scope > .tree-name") || li;
+    }
+    function detailsOf(li) { return li.querySelector(":scope > details"); }
+    function sync(li) {
+      var d = detailsOf(li);
+      if (d) li.setAttribute("aria-expanded", d.open ? "true" : "false");
+    }
+    lis.forEach(function (li, i) {
+      li.setAttribute("role", "treeitem");
+      var group = li.querySelector(":scope > details > ul, :scope > ul");
+      if (group) group.setAttribute("role", "group");
+      var row = rowOf(li);
+      row.tabIndex = i === 0 ? 0 : -1;
+      var d = detailsOf(li);
+      if (d) { sync(li); d.addEventListener("toggle", function () { sync(li); }); }
+    });
+    // Shown: no folder around the item is closed.
+    function shown() {
+      return lis.filter(function (li) {
+        for (var el = li.parentElement; el && el !== tree; el = el.parentElement) {
+          if (el.tagName === "DETAILS" && !el.open) return false;
+        }
+        return true;
+      });
+    }
+    function go(li) {
+      if (!li) return;
+      lis.forEach(function (o) { rowOf(o).tabIndex = -1; });
+      var row = rowOf(li);
+      row.tabIndex = 0;
+      row.focus();
+    }
+    var typed = "", typedAt = 0;
+    tree.addEventListener("keydown", function (e) {
+      var li = e.target.closest("li");
+      if (!li || !tree.contains(li) || e.altKey || e.ctrlKey || e.metaKey) return;
+      var list = shown(), k = list.indexOf(li), d = detailsOf(li);
+      var parent = li.parentElement.closest("li");
+      switch (e.key) {
+        case "ArrowDown": go(list[k + 1]); break;
+        case "ArrowUp": go(list[k - 1]); break;
+        case "Home": go(list[0]); break;
+        case "End": go(list[list.length - 1]); break;
+        case "ArrowRight":
+          if (d && !d.open) d.open = true;
+          else if (d || li.querySelector(":scope > ul")) go(li.querySelector("li"));
+          break;
+        case "ArrowLeft":
+          if (d && d.open) d.open = false;
+          else if (parent && tree.contains(parent)) go(parent);
+          break;
+        case "Enter": case " ":
+          if (!d) return;
+          d.open = !d.open;
+          break;
+        case "*":
+          [].forEach.call(li.parentElement.children, function (sib) { var sd = detailsOf(sib); if (sd) sd.open = true; });
+          break;
+        default:
+          if (e.key.length !== 1 || e.key === " ") return;
+          var now = Date.now();
+          typed = (now - typedAt > 700 ? "" : typed) + e.key.toLowerCase();
+          typedAt = now;
+          // A first letter looks from the next item on; more letters
+          // from this one, so typing on keeps a match.
+          var start = typed.length > 1 ? k : k + 1;
+          for (var n = 0; n < list.length; n++) {
+            var cand = list[(start + n) % list.length];
+            if (rowOf(cand).textContent.trim().toLowerCase().indexOf(typed) === 0) { go(cand); break; }
+          }
+      }
+      e.preventDefault();
+      lis.forEach(sync); // now, not at the toggle events that follow
+    });
+  });
+
   // An address naming something inside a closed accordion, expandable,
   // folder or tab panel opens it.
   function reveal() {

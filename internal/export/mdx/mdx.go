@@ -22,6 +22,7 @@ type mdx struct {
 	load     func(file string) (string, error)
 	depth    int // snippet nesting, bounded against import cycles
 	stack    []openBlock
+	tree     *treeList // a tree's Markdown list being collected (treelist.go)
 	fence    codeFence
 	comment  bool   // inside a {/* */} comment spanning lines
 	skipping int    // open braces of a multi-line export, or -1 in an import
@@ -99,6 +100,12 @@ func (m *mdx) run(src string) string {
 		m.line(strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"))
 		m.endInItem()
 	}
+	if tl := m.tree; tl != nil {
+		m.tree = nil // a tree never closed: its lines are read as written
+		for _, l := range tl.lines {
+			m.line(l)
+		}
+	}
 	if m.pending != "" {
 		m.text(m.pending)
 		m.pending, m.pendingExpr = "", false
@@ -116,6 +123,9 @@ func (m *mdx) run(src string) string {
 }
 
 func (m *mdx) line(line string) {
+	if m.tree != nil && m.treeLine(line) {
+		return
+	}
 	if m.pendingExpr {
 		m.expressionLine(line)
 		return
@@ -448,6 +458,7 @@ func (m *mdx) blockTag(t jsxTag) {
 		return
 	}
 	m.stack = append(m.stack, openBlock{name: t.name, close: closeHTML.String(), indent: -1, titleSize: t.attrs["titleSize"]})
+	m.startTreeList(t.name)
 }
 
 // component renders the HTML around one of the platform's components.
