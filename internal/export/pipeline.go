@@ -272,7 +272,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	b.HTML(apiTop)
 	if cols {
 		b.Markup(`</div>`)
-		frame.ExamplesColumn(b, prefix, ex)
+		frame.ExamplesColumn(b, prefix, ex, ui)
 		b.Markup(`<div class="cols-body">`)
 	}
 	b.Markup(`<div class="prose">`)

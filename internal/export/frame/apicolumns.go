@@ -4,6 +4,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/mdx"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/site"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/uitext"
 )
 
 // An API page (an endpoint of a spec, or an MDX page with "api"
@@ -43,22 +44,28 @@ func WithAuthorExamples(content []byte, gen mdx.Examples) ([]byte, mdx.Examples)
 // response. On a wide screen it stays in view as the reference scrolls.
 // The column's layout is in api.css, which an MDX page without a
 // playground would not link otherwise.
-func ExamplesColumn(b *markup.Builder, prefix markup.Prefix, ex mdx.Examples) {
+func ExamplesColumn(b *markup.Builder, prefix markup.Prefix, ex mdx.Examples, u uitext.Text) {
 	b.Markup(`<link rel="stylesheet" href="`)
 	b.URL(markup.Path(prefix, "_static/api.css", ""))
-	b.Markup(`"><aside class="api-examples" aria-label="Examples">`)
+	b.Markup(`"><aside class="api-examples"`)
+	b.Attr("aria-label", u.T("examples"))
+	b.Markup(`>`)
 	if len(ex.Panel) > 0 {
 		b.Markup(`<div class="panel-content prose">`)
 		b.HTML(markup.Rendered(string(ex.Panel)))
 		b.Markup(`</div>`)
 	}
 	if len(ex.Request) > 0 {
-		b.Markup(`<div class="api-example api-example-request"><p class="api-example-title">Request</p>`)
+		b.Markup(`<div class="api-example api-example-request"><p class="api-example-title">`)
+		b.Text(u.T("examplesRequest"))
+		b.Markup(`</p>`)
 		b.HTML(markup.Rendered(string(ex.Request)))
 		b.Markup(`</div>`)
 	}
 	if len(ex.Response) > 0 {
-		b.Markup(`<div class="api-example api-example-response"><p class="api-example-title">Response</p>`)
+		b.Markup(`<div class="api-example api-example-response"><p class="api-example-title">`)
+		b.Text(u.T("examplesResponse"))
+		b.Markup(`</p>`)
 		b.HTML(markup.Rendered(string(ex.Response)))
 		b.Markup(`</div>`)
 	}

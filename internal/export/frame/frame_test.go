@@ -54,22 +54,26 @@ func TestWithAuthorExamples(t *testing.T) {
 }
 
 // TestExamplesColumn: the column links its stylesheet relative to the
-// page and holds only the kinds of example there are.
+// page, holds only the kinds of example there are, and names them in the
+// page's language.
 func TestExamplesColumn(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		prefix markup.Prefix
 		ex     mdx.Examples
+		lang   string
 		want   []string
 		absent []string
 	}{
-		{"both, two levels down", "../../", mdx.Examples{Request: []byte("<pre>req</pre>"), Response: []byte("<pre>resp</pre>")},
-			[]string{`href="../../_static/api.css"`, `api-example-request"><p class="api-example-title">Request</p><pre>req</pre>`, `<pre>resp</pre>`}, nil},
-		{"a response only, at the root", "", mdx.Examples{Response: []byte("<pre>resp</pre>")},
+		{"both, two levels down", "../../", mdx.Examples{Request: []byte("<pre>req</pre>"), Response: []byte("<pre>resp</pre>")}, "en",
+			[]string{`href="../../_static/api.css"`, `aria-label="Examples"`, `api-example-request"><p class="api-example-title">Request</p><pre>req</pre>`, `<pre>resp</pre>`}, nil},
+		{"a response only, at the root", "", mdx.Examples{Response: []byte("<pre>resp</pre>")}, "en",
 			[]string{`href="_static/api.css"`, "api-example-response"}, []string{"api-example-request"}},
+		{"in German", "", mdx.Examples{Request: []byte("<pre>req</pre>"), Response: []byte("<pre>resp</pre>")}, "de",
+			[]string{`aria-label="Beispiele"`, `<p class="api-example-title">Anfrage</p>`, `<p class="api-example-title">Antwort</p>`}, []string{"Examples", "Request", "Response"}},
 	} {
 		var b markup.Builder
-		ExamplesColumn(&b, tc.prefix, tc.ex)
+		ExamplesColumn(&b, tc.prefix, tc.ex, uitext.For(tc.lang))
 		got := b.String()
 		for _, w := range tc.want {
 			if !strings.Contains(got, w) {

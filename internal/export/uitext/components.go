@@ -8,42 +8,44 @@ package uitext
 // reuse the API reference's keys (apiRequired, deprecated, apiDefault).
 //
 //nolint:misspell // other languages' words read as English misspellings
-var componentStrings = map[string][6]string{
-	// expandShow, expandHide, expandProperties, requestExample, responseExample, fieldLink
-	"en":      {"Show {name}", "Hide {name}", "properties", "Request example", "Response example", "Link to {name}"},
-	"ar":      {"إظهار {name}", "إخفاء {name}", "الخصائص", "مثال على الطلب", "مثال على الاستجابة", "رابط إلى {name}"},
-	"ca":      {"Mostra {name}", "Amaga {name}", "propietats", "Exemple de sol·licitud", "Exemple de resposta", "Enllaç a {name}"},
-	"cn":      {"显示{name}", "隐藏{name}", "属性", "请求示例", "响应示例", "指向 {name} 的链接"},
-	"zh-Hant": {"顯示{name}", "隱藏{name}", "屬性", "請求範例", "回應範例", "連結至 {name}"},
-	"cs":      {"Zobrazit {name}", "Skrýt {name}", "vlastnosti", "Příklad požadavku", "Příklad odpovědi", "Odkaz na {name}"},
-	"da":      {"Vis {name}", "Skjul {name}", "egenskaber", "Eksempel på anmodning", "Eksempel på svar", "Link til {name}"},
-	"nl":      {"{name} tonen", "{name} verbergen", "eigenschappen", "Voorbeeldverzoek", "Voorbeeldantwoord", "Link naar {name}"},
-	"fi":      {"Näytä {name}", "Piilota {name}", "ominaisuudet", "Esimerkkipyyntö", "Esimerkkivastaus", "Linkki kohteeseen {name}"},
-	"fr":      {"Afficher {name}", "Masquer {name}", "les propriétés", "Exemple de requête", "Exemple de réponse", "Lien vers {name}"},
-	"de":      {"{name} anzeigen", "{name} ausblenden", "Eigenschaften", "Beispielanfrage", "Beispielantwort", "Link zu {name}"},
-	"he":      {"הצגת {name}", "הסתרת {name}", "מאפיינים", "דוגמת בקשה", "דוגמת תגובה", "קישור אל {name}"},
-	"hi":      {"{name} दिखाएँ", "{name} छिपाएँ", "गुण", "अनुरोध का उदाहरण", "प्रतिक्रिया का उदाहरण", "{name} का लिंक"},
-	"hu":      {"{name} megjelenítése", "{name} elrejtése", "tulajdonságok", "Példakérés", "Példaválasz", "Hivatkozás ide: {name}"},
-	"id":      {"Tampilkan {name}", "Sembunyikan {name}", "properti", "Contoh permintaan", "Contoh respons", "Tautan ke {name}"},
-	"it":      {"Mostra {name}", "Nascondi {name}", "proprietà", "Esempio di richiesta", "Esempio di risposta", "Link a {name}"},
-	"jp":      {"{name}を表示", "{name}を非表示", "プロパティ", "リクエスト例", "レスポンス例", "{name} へのリンク"},
-	"ko":      {"{name} 표시", "{name} 숨기기", "속성", "요청 예시", "응답 예시", "{name} 링크"},
-	"lv":      {"Rādīt {name}", "Slēpt {name}", "īpašības", "Pieprasījuma piemērs", "Atbildes piemērs", "Saite uz {name}"},
-	"no":      {"Vis {name}", "Skjul {name}", "egenskaper", "Eksempel på forespørsel", "Eksempel på svar", "Lenke til {name}"},
-	"pl":      {"Pokaż {name}", "Ukryj {name}", "właściwości", "Przykładowe żądanie", "Przykładowa odpowiedź", "Link do {name}"},
-	"pt-BR":   {"Mostrar {name}", "Ocultar {name}", "propriedades", "Exemplo de requisição", "Exemplo de resposta", "Link para {name}"},
-	"ro":      {"Afișează {name}", "Ascunde {name}", "proprietăți", "Exemplu de cerere", "Exemplu de răspuns", "Link către {name}"},
-	"ru":      {"Показать {name}", "Скрыть {name}", "свойства", "Пример запроса", "Пример ответа", "Ссылка на {name}"},
-	"es":      {"Mostrar {name}", "Ocultar {name}", "propiedades", "Ejemplo de solicitud", "Ejemplo de respuesta", "Enlace a {name}"},
-	"sv":      {"Visa {name}", "Dölj {name}", "egenskaper", "Exempelförfrågan", "Exempelsvar", "Länk till {name}"},
-	"tr":      {"{name} göster", "{name} gizle", "özellikler", "Örnek istek", "Örnek yanıt", "{name} bağlantısı"},
-	"uk":      {"Показати {name}", "Сховати {name}", "властивості", "Приклад запиту", "Приклад відповіді", "Посилання на {name}"},
-	"uz":      {"Koʻrsatish: {name}", "Yashirish: {name}", "xususiyatlar", "Soʻrov namunasi", "Javob namunasi", "{name} havolasi"},
-	"vi":      {"Hiện {name}", "Ẩn {name}", "thuộc tính", "Ví dụ yêu cầu", "Ví dụ phản hồi", "Liên kết đến {name}"},
+var componentStrings = map[string][9]string{
+	// expandShow, expandHide, expandProperties, requestExample, responseExample, fieldLink,
+	// examples, examplesRequest, examplesResponse (the examples column of a page)
+	"en":      {"Show {name}", "Hide {name}", "properties", "Request example", "Response example", "Link to {name}", "Examples", "Request", "Response"},
+	"ar":      {"إظهار {name}", "إخفاء {name}", "الخصائص", "مثال على الطلب", "مثال على الاستجابة", "رابط إلى {name}", "أمثلة", "الطلب", "الاستجابة"},
+	"ca":      {"Mostra {name}", "Amaga {name}", "propietats", "Exemple de sol·licitud", "Exemple de resposta", "Enllaç a {name}", "Exemples", "Sol·licitud", "Resposta"},
+	"cn":      {"显示{name}", "隐藏{name}", "属性", "请求示例", "响应示例", "指向 {name} 的链接", "示例", "请求", "响应"},
+	"zh-Hant": {"顯示{name}", "隱藏{name}", "屬性", "請求範例", "回應範例", "連結至 {name}", "範例", "請求", "回應"},
+	"cs":      {"Zobrazit {name}", "Skrýt {name}", "vlastnosti", "Příklad požadavku", "Příklad odpovědi", "Odkaz na {name}", "Příklady", "Požadavek", "Odpověď"},
+	"da":      {"Vis {name}", "Skjul {name}", "egenskaber", "Eksempel på anmodning", "Eksempel på svar", "Link til {name}", "Eksempler", "Anmodning", "Svar"},
+	"nl":      {"{name} tonen", "{name} verbergen", "eigenschappen", "Voorbeeldverzoek", "Voorbeeldantwoord", "Link naar {name}", "Voorbeelden", "Verzoek", "Antwoord"},
+	"fi":      {"Näytä {name}", "Piilota {name}", "ominaisuudet", "Esimerkkipyyntö", "Esimerkkivastaus", "Linkki kohteeseen {name}", "Esimerkit", "Pyyntö", "Vastaus"},
+	"fr":      {"Afficher {name}", "Masquer {name}", "les propriétés", "Exemple de requête", "Exemple de réponse", "Lien vers {name}", "Exemples", "Requête", "Réponse"},
+	"de":      {"{name} anzeigen", "{name} ausblenden", "Eigenschaften", "Beispielanfrage", "Beispielantwort", "Link zu {name}", "Beispiele", "Anfrage", "Antwort"},
+	"he":      {"הצגת {name}", "הסתרת {name}", "מאפיינים", "דוגמת בקשה", "דוגמת תגובה", "קישור אל {name}", "דוגמאות", "בקשה", "תגובה"},
+	"hi":      {"{name} दिखाएँ", "{name} छिपाएँ", "गुण", "अनुरोध का उदाहरण", "प्रतिक्रिया का उदाहरण", "{name} का लिंक", "उदाहरण", "अनुरोध", "प्रतिक्रिया"},
+	"hu":      {"{name} megjelenítése", "{name} elrejtése", "tulajdonságok", "Példakérés", "Példaválasz", "Hivatkozás ide: {name}", "Példák", "Kérés", "Válasz"},
+	"id":      {"Tampilkan {name}", "Sembunyikan {name}", "properti", "Contoh permintaan", "Contoh respons", "Tautan ke {name}", "Contoh", "Permintaan", "Respons"},
+	"it":      {"Mostra {name}", "Nascondi {name}", "proprietà", "Esempio di richiesta", "Esempio di risposta", "Link a {name}", "Esempi", "Richiesta", "Risposta"},
+	"jp":      {"{name}を表示", "{name}を非表示", "プロパティ", "リクエスト例", "レスポンス例", "{name} へのリンク", "例", "リクエスト", "レスポンス"},
+	"ko":      {"{name} 표시", "{name} 숨기기", "속성", "요청 예시", "응답 예시", "{name} 링크", "예시", "요청", "응답"},
+	"lv":      {"Rādīt {name}", "Slēpt {name}", "īpašības", "Pieprasījuma piemērs", "Atbildes piemērs", "Saite uz {name}", "Piemēri", "Pieprasījums", "Atbilde"},
+	"no":      {"Vis {name}", "Skjul {name}", "egenskaper", "Eksempel på forespørsel", "Eksempel på svar", "Lenke til {name}", "Eksempler", "Forespørsel", "Svar"},
+	"pl":      {"Pokaż {name}", "Ukryj {name}", "właściwości", "Przykładowe żądanie", "Przykładowa odpowiedź", "Link do {name}", "Przykłady", "Żądanie", "Odpowiedź"},
+	"pt-BR":   {"Mostrar {name}", "Ocultar {name}", "propriedades", "Exemplo de requisição", "Exemplo de resposta", "Link para {name}", "Exemplos", "Requisição", "Resposta"},
+	"ro":      {"Afișează {name}", "Ascunde {name}", "proprietăți", "Exemplu de cerere", "Exemplu de răspuns", "Link către {name}", "Exemple", "Cerere", "Răspuns"},
+	"ru":      {"Показать {name}", "Скрыть {name}", "свойства", "Пример запроса", "Пример ответа", "Ссылка на {name}", "Примеры", "Запрос", "Ответ"},
+	"es":      {"Mostrar {name}", "Ocultar {name}", "propiedades", "Ejemplo de solicitud", "Ejemplo de respuesta", "Enlace a {name}", "Ejemplos", "Solicitud", "Respuesta"},
+	"sv":      {"Visa {name}", "Dölj {name}", "egenskaper", "Exempelförfrågan", "Exempelsvar", "Länk till {name}", "Exempel", "Förfrågan", "Svar"},
+	"tr":      {"{name} göster", "{name} gizle", "özellikler", "Örnek istek", "Örnek yanıt", "{name} bağlantısı", "Örnekler", "İstek", "Yanıt"},
+	"uk":      {"Показати {name}", "Сховати {name}", "властивості", "Приклад запиту", "Приклад відповіді", "Посилання на {name}", "Приклади", "Запит", "Відповідь"},
+	"uz":      {"Koʻrsatish: {name}", "Yashirish: {name}", "xususiyatlar", "Soʻrov namunasi", "Javob namunasi", "{name} havolasi", "Namunalar", "Soʻrov", "Javob"},
+	"vi":      {"Hiện {name}", "Ẩn {name}", "thuộc tính", "Ví dụ yêu cầu", "Ví dụ phản hồi", "Liên kết đến {name}", "Ví dụ", "Yêu cầu", "Phản hồi"},
 }
 
 // componentKeys are the keys of componentStrings' columns.
-var componentKeys = [6]string{"expandShow", "expandHide", "expandProperties", "requestExample", "responseExample", "fieldLink"}
+var componentKeys = [9]string{"expandShow", "expandHide", "expandProperties", "requestExample", "responseExample", "fieldLink",
+	"examples", "examplesRequest", "examplesResponse"}
 
 func init() {
 	for code, texts := range componentStrings {
