@@ -45,11 +45,20 @@ type Page struct {
 	spent    error // a bound or the context ended the page's components
 	written  int
 	classes  classNames
+	drawn    []Drawn // since the last TakeDrawn
 }
 
 // Classes are the class names the page's components wrote in their
 // elements' className, for the site's Tailwind CSS.
 func (p *Page) Classes() []string { return p.classes }
+
+// TakeDrawn returns the platform's components drawn by the renders since
+// the last call, and forgets them.
+func (p *Page) TakeDrawn() []Drawn {
+	d := p.drawn
+	p.drawn = nil
+	return d
+}
 
 // maxOutput bounds the bytes of HTML written by all of a page's components.
 const maxOutput = 4 << 20
@@ -149,7 +158,7 @@ func (p *Page) Render(scope, i int, children markup.HTML, selfClosing bool) (mar
 	if err != nil {
 		return markup.HTML{}, err
 	}
-	r := renderer{builtin: p.m.opt.Builtin, raw: children, limit: maxOutput - p.written, classes: &p.classes}
+	r := renderer{builtin: p.m.opt.Builtin, raw: children, limit: maxOutput - p.written, classes: &p.classes, drawn: &p.drawn}
 	out, err := r.html(tree)
 	p.written += len(out.String())
 	return out, err

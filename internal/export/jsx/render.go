@@ -27,7 +27,20 @@ type renderer struct {
 	// classes receives the class names the component writes, for the
 	// site's Tailwind CSS; nil keeps none.
 	classes *classNames
+	// drawn receives the platform components it draws, whose props the
+	// caller checks as it does those a page writes; nil keeps none.
+	drawn *[]Drawn
 }
+
+// Drawn is one of the platform's components a custom component drew,
+// with the attributes it was given.
+type Drawn struct {
+	Name  string
+	Attrs map[string]string
+}
+
+// maxDrawn bounds the components one page's record keeps.
+const maxDrawn = 1024
 
 // classNames are the class names a page's components wrote, at most
 // maxClassNames of them.
@@ -91,7 +104,11 @@ func (r *renderer) node(n map[string]any) {
 		return
 	}
 	if name, ok := n["b"].(string); ok {
-		open, closing := r.builtin(name, builtinAttrs(props), r.richAttrs(props))
+		attrs := builtinAttrs(props)
+		if r.drawn != nil && len(*r.drawn) < maxDrawn {
+			*r.drawn = append(*r.drawn, Drawn{Name: name, Attrs: attrs})
+		}
+		open, closing := r.builtin(name, attrs, r.richAttrs(props))
 		r.b.HTML(open)
 		r.nodes(children)
 		r.b.HTML(closing)
@@ -421,7 +438,7 @@ func (r *renderer) richAttrs(props map[string]any) map[string]markup.HTML {
 		if !ok {
 			continue
 		}
-		sub := renderer{builtin: r.builtin, limit: r.limit}
+		sub := renderer{builtin: r.builtin, limit: r.limit, drawn: r.drawn}
 		sub.nodes(nodes)
 		if rich == nil {
 			rich = map[string]markup.HTML{}

@@ -264,13 +264,15 @@ type use struct {
 	scope, call int // the use is Calls[call] of scopes[scope]
 	name        string
 	selfClosing bool
+	// file and line are where the use is written.
+	file string
+	line int
 	// evaluated is set for a platform component whose attributes are
-	// expressions (evaluatedBuiltin): tag is how it was written, at line
-	// of its document (file), and literal its attributes that need no
-	// evaluation, which a failure renders with.
+	// expressions (evaluatedBuiltin): tag is how it was written and
+	// literal its attributes that need no evaluation, which a failure
+	// renders with.
 	evaluated bool
-	tag, file string
-	line      int
+	tag       string
 	literal   map[string]string
 	// expr is set for an expression in the page's content ({1 + 1},
 	// {items.map(...)}): its source, shown as written when it fails.
@@ -301,9 +303,9 @@ func (m *mdx) addUse(t *jsxTag) (open, closing string, ok bool) {
 	m.ensureScope()
 	id := strconv.Itoa(len(c.uses))
 	s := &c.scopes[m.scope]
-	u := use{scope: m.scope, call: len(s.Calls), name: t.name, selfClosing: t.selfClosing}
+	u := use{scope: m.scope, call: len(s.Calls), name: t.name, selfClosing: t.selfClosing, file: m.file, line: m.lineNo}
 	if !m.names[t.name] {
-		u.evaluated, u.tag, u.file, u.line = true, clip(t.src, 120), m.file, m.lineNo
+		u.evaluated, u.tag = true, clip(t.src, 120)
 		u.literal = map[string]string{}
 		for k, v := range t.attrs {
 			if e, isExpr := t.exprs[k]; !isExpr || json.Valid([]byte(e)) {
@@ -417,6 +419,7 @@ type expander struct {
 	warn        func(kind, msg string)
 	open, close string
 	labels      *Labels
+	warned      map[string]bool // checkDrawn's warnings given
 }
 
 // expand replaces the marker pairs of s, each one's content expanded
@@ -491,7 +494,29 @@ func (x *expander) render(id int, body string) string {
 		openHTML, closeHTML := components.Render(u.name, nil, x.labels)
 		return openHTML.String() + body + closeHTML.String()
 	}
+	x.checkDrawn(u)
 	return out.String()
+}
+
+// checkDrawn warns about the props of the platform's components that use
+// u drew (itself, for a platform component with evaluated attributes)
+// as the preprocessor does for those a page writes; each warning once a
+// page.
+func (x *expander) checkDrawn(u use) {
+	for _, d := range x.ev.TakeDrawn() {
+		for _, msg := range components.Unrendered(d.Name, d.Attrs, u.file, u.line) {
+			if !u.evaluated {
+				msg += " (drawn by <" + u.name + ">)"
+			}
+			if !x.warned[msg] {
+				if x.warned == nil {
+					x.warned = map[string]bool{}
+				}
+				x.warned[msg] = true
+				x.warn(WarnContent, msg)
+			}
+		}
+	}
 }
 
 // esmOf returns the import and export statements of an MDX document:

@@ -469,11 +469,12 @@ func (m *mdx) component(t jsxTag) (open, closing markup.HTML) {
 	if m.draw != nil {
 		return m.draw(t.name, t.attrs, m.labels)
 	}
-	m.inheritTitleSize(&t)
-	m.componentID(&t)
 	if m.comp != nil { // the props it does not draw are warnings (Expand)
 		m.comp.props = append(m.comp.props, components.Unrendered(t.name, t.attrs, m.file, m.lineNo)...)
 	}
+	// What the platform gives a component the author did not write.
+	m.inheritTitleSize(&t)
+	m.componentID(&t)
 	return components.Render(t.name, t.attrs, m.labels)
 }
 
