@@ -312,6 +312,66 @@
     });
   });
 
+  // A changelog whose updates have tags gets tag filters in place of its
+  // contents list: with tags chosen, only the updates that have every
+  // one of them show. The choice is in the address (?tags=A,B), read on
+  // load and kept in step, so a filtered view can be linked to.
+  (function () {
+    var updates = [].slice.call(document.querySelectorAll(".update[data-tags]"));
+    var toc = document.querySelector("aside.toc");
+    if (!updates.length || !toc) return;
+    var tagsOf = new Map(), all = [];
+    document.querySelectorAll(".update").forEach(function (u) {
+      var tags = [];
+      try { tags = JSON.parse(u.getAttribute("data-tags") || "[]"); } catch (e) { /* none */ }
+      tagsOf.set(u, tags);
+      tags.forEach(function (tag) { if (all.indexOf(tag) < 0) all.push(tag); });
+    });
+    var chosen = [];
+    var params = new URLSearchParams(location.search);
+    (params.get("tags") || "").split(",").forEach(function (tag) {
+      tag = tag.trim();
+      if (tag && all.indexOf(tag) >= 0 && chosen.indexOf(tag) < 0) chosen.push(tag);
+    });
+    var box = document.createElement("div");
+    box.className = "toc-filters";
+    box.setAttribute("role", "group");
+    var title = document.createElement("p");
+    title.className = "toc-title";
+    title.id = "toc-filters-title";
+    title.textContent = t("filterByTag", "Filter by tag");
+    box.setAttribute("aria-labelledby", title.id);
+    box.appendChild(title);
+    function apply() {
+      tagsOf.forEach(function (tags, u) {
+        u.hidden = chosen.length > 0 && !chosen.every(function (tag) { return tags.indexOf(tag) >= 0; });
+      });
+      var q = new URLSearchParams(location.search);
+      if (chosen.length) q.set("tags", chosen.join(",")); else q.delete("tags");
+      var search = q.toString();
+      try { history.replaceState(history.state, "", location.pathname + (search ? "?" + search : "") + location.hash); } catch (e) { /* file:// in some browsers */ }
+    }
+    all.forEach(function (tag) {
+      var label = document.createElement("label");
+      label.className = "toc-filter";
+      var box1 = document.createElement("input");
+      box1.type = "checkbox";
+      box1.value = tag;
+      box1.checked = chosen.indexOf(tag) >= 0;
+      box1.addEventListener("change", function () {
+        chosen = all.filter(function (x) { return x === tag ? box1.checked : chosen.indexOf(x) >= 0; });
+        apply();
+      });
+      label.appendChild(box1);
+      label.appendChild(document.createTextNode(" " + tag));
+      box.appendChild(label);
+    });
+    toc.textContent = "";
+    toc.appendChild(box);
+    toc.classList.add("toc-with-filters");
+    apply();
+  })();
+
   // An address naming something inside a closed accordion, expandable,
   // folder or tab panel opens it.
   function reveal() {

@@ -196,7 +196,7 @@ func TestRender_tooltip(t *testing.T) {
 func TestRender_update(t *testing.T) {
 	checkDrawn(t, []drawCase{
 		{"Update", map[string]string{"label": "2024-10-11", "description": "v0.1.0", "tags": `["Mintlify","API"]`},
-			[]string{`<section class="update" id="2024-10-11"><div class="update-label">2024-10-11</div><div class="update-tags"><span class="update-tag">Mintlify</span><span class="update-tag">API</span></div><div class="update-desc">v0.1.0</div><div class="update-body">`}, nil},
+			[]string{`<section class="update" id="2024-10-11" data-tags="[&#34;Mintlify&#34;,&#34;API&#34;]"><div class="update-label">2024-10-11</div><div class="update-tags"><span class="update-tag">Mintlify</span><span class="update-tag">API</span></div><div class="update-desc">v0.1.0</div><div class="update-body">`}, nil},
 	})
 }
 

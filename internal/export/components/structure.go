@@ -186,10 +186,16 @@ func update(t *tag) (markup.HTML, markup.HTML) {
 		id = markup.Slug(t.attr("label"))
 	}
 	b.Attr("id", id)
+	tags := labelList(t.attr("tags"))
+	if len(tags) > 0 {
+		// For the changelog's tag filters (app.js).
+		data, _ := json.Marshal(tags) // strings always encode
+		b.Attr("data-tags", string(data))
+	}
 	b.Markup(`><div class="update-label">`)
 	b.HTML(t.text("label"))
 	b.Markup(`</div>`)
-	if tags := labelList(t.attr("tags")); len(tags) > 0 {
+	if len(tags) > 0 {
 		b.Markup(`<div class="update-tags">`)
 		for _, tag := range tags {
 			b.Markup(`<span class="update-tag">`)

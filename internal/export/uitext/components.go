@@ -8,44 +8,45 @@ package uitext
 // reuse the API reference's keys (apiRequired, deprecated, apiDefault).
 //
 //nolint:misspell // other languages' words read as English misspellings
-var componentStrings = map[string][9]string{
+var componentStrings = map[string][10]string{
 	// expandShow, expandHide, expandProperties, requestExample, responseExample, fieldLink,
-	// examples, examplesRequest, examplesResponse (the examples column of a page)
-	"en":      {"Show {name}", "Hide {name}", "properties", "Request example", "Response example", "Link to {name}", "Examples", "Request", "Response"},
-	"ar":      {"إظهار {name}", "إخفاء {name}", "الخصائص", "مثال على الطلب", "مثال على الاستجابة", "رابط إلى {name}", "أمثلة", "الطلب", "الاستجابة"},
-	"ca":      {"Mostra {name}", "Amaga {name}", "propietats", "Exemple de sol·licitud", "Exemple de resposta", "Enllaç a {name}", "Exemples", "Sol·licitud", "Resposta"},
-	"cn":      {"显示{name}", "隐藏{name}", "属性", "请求示例", "响应示例", "指向 {name} 的链接", "示例", "请求", "响应"},
-	"zh-Hant": {"顯示{name}", "隱藏{name}", "屬性", "請求範例", "回應範例", "連結至 {name}", "範例", "請求", "回應"},
-	"cs":      {"Zobrazit {name}", "Skrýt {name}", "vlastnosti", "Příklad požadavku", "Příklad odpovědi", "Odkaz na {name}", "Příklady", "Požadavek", "Odpověď"},
-	"da":      {"Vis {name}", "Skjul {name}", "egenskaber", "Eksempel på anmodning", "Eksempel på svar", "Link til {name}", "Eksempler", "Anmodning", "Svar"},
-	"nl":      {"{name} tonen", "{name} verbergen", "eigenschappen", "Voorbeeldverzoek", "Voorbeeldantwoord", "Link naar {name}", "Voorbeelden", "Verzoek", "Antwoord"},
-	"fi":      {"Näytä {name}", "Piilota {name}", "ominaisuudet", "Esimerkkipyyntö", "Esimerkkivastaus", "Linkki kohteeseen {name}", "Esimerkit", "Pyyntö", "Vastaus"},
-	"fr":      {"Afficher {name}", "Masquer {name}", "les propriétés", "Exemple de requête", "Exemple de réponse", "Lien vers {name}", "Exemples", "Requête", "Réponse"},
-	"de":      {"{name} anzeigen", "{name} ausblenden", "Eigenschaften", "Beispielanfrage", "Beispielantwort", "Link zu {name}", "Beispiele", "Anfrage", "Antwort"},
-	"he":      {"הצגת {name}", "הסתרת {name}", "מאפיינים", "דוגמת בקשה", "דוגמת תגובה", "קישור אל {name}", "דוגמאות", "בקשה", "תגובה"},
-	"hi":      {"{name} दिखाएँ", "{name} छिपाएँ", "गुण", "अनुरोध का उदाहरण", "प्रतिक्रिया का उदाहरण", "{name} का लिंक", "उदाहरण", "अनुरोध", "प्रतिक्रिया"},
-	"hu":      {"{name} megjelenítése", "{name} elrejtése", "tulajdonságok", "Példakérés", "Példaválasz", "Hivatkozás ide: {name}", "Példák", "Kérés", "Válasz"},
-	"id":      {"Tampilkan {name}", "Sembunyikan {name}", "properti", "Contoh permintaan", "Contoh respons", "Tautan ke {name}", "Contoh", "Permintaan", "Respons"},
-	"it":      {"Mostra {name}", "Nascondi {name}", "proprietà", "Esempio di richiesta", "Esempio di risposta", "Link a {name}", "Esempi", "Richiesta", "Risposta"},
-	"jp":      {"{name}を表示", "{name}を非表示", "プロパティ", "リクエスト例", "レスポンス例", "{name} へのリンク", "例", "リクエスト", "レスポンス"},
-	"ko":      {"{name} 표시", "{name} 숨기기", "속성", "요청 예시", "응답 예시", "{name} 링크", "예시", "요청", "응답"},
-	"lv":      {"Rādīt {name}", "Slēpt {name}", "īpašības", "Pieprasījuma piemērs", "Atbildes piemērs", "Saite uz {name}", "Piemēri", "Pieprasījums", "Atbilde"},
-	"no":      {"Vis {name}", "Skjul {name}", "egenskaper", "Eksempel på forespørsel", "Eksempel på svar", "Lenke til {name}", "Eksempler", "Forespørsel", "Svar"},
-	"pl":      {"Pokaż {name}", "Ukryj {name}", "właściwości", "Przykładowe żądanie", "Przykładowa odpowiedź", "Link do {name}", "Przykłady", "Żądanie", "Odpowiedź"},
-	"pt-BR":   {"Mostrar {name}", "Ocultar {name}", "propriedades", "Exemplo de requisição", "Exemplo de resposta", "Link para {name}", "Exemplos", "Requisição", "Resposta"},
-	"ro":      {"Afișează {name}", "Ascunde {name}", "proprietăți", "Exemplu de cerere", "Exemplu de răspuns", "Link către {name}", "Exemple", "Cerere", "Răspuns"},
-	"ru":      {"Показать {name}", "Скрыть {name}", "свойства", "Пример запроса", "Пример ответа", "Ссылка на {name}", "Примеры", "Запрос", "Ответ"},
-	"es":      {"Mostrar {name}", "Ocultar {name}", "propiedades", "Ejemplo de solicitud", "Ejemplo de respuesta", "Enlace a {name}", "Ejemplos", "Solicitud", "Respuesta"},
-	"sv":      {"Visa {name}", "Dölj {name}", "egenskaper", "Exempelförfrågan", "Exempelsvar", "Länk till {name}", "Exempel", "Förfrågan", "Svar"},
-	"tr":      {"{name} göster", "{name} gizle", "özellikler", "Örnek istek", "Örnek yanıt", "{name} bağlantısı", "Örnekler", "İstek", "Yanıt"},
-	"uk":      {"Показати {name}", "Сховати {name}", "властивості", "Приклад запиту", "Приклад відповіді", "Посилання на {name}", "Приклади", "Запит", "Відповідь"},
-	"uz":      {"Koʻrsatish: {name}", "Yashirish: {name}", "xususiyatlar", "Soʻrov namunasi", "Javob namunasi", "{name} havolasi", "Namunalar", "Soʻrov", "Javob"},
-	"vi":      {"Hiện {name}", "Ẩn {name}", "thuộc tính", "Ví dụ yêu cầu", "Ví dụ phản hồi", "Liên kết đến {name}", "Ví dụ", "Yêu cầu", "Phản hồi"},
+	// examples, examplesRequest, examplesResponse (the examples column of a page),
+	// filterByTag (a changelog's tag filters, written by app.js)
+	"en":      {"Show {name}", "Hide {name}", "properties", "Request example", "Response example", "Link to {name}", "Examples", "Request", "Response", "Filter by tag"},
+	"ar":      {"إظهار {name}", "إخفاء {name}", "الخصائص", "مثال على الطلب", "مثال على الاستجابة", "رابط إلى {name}", "أمثلة", "الطلب", "الاستجابة", "تصفية حسب الوسم"},
+	"ca":      {"Mostra {name}", "Amaga {name}", "propietats", "Exemple de sol·licitud", "Exemple de resposta", "Enllaç a {name}", "Exemples", "Sol·licitud", "Resposta", "Filtra per etiqueta"},
+	"cn":      {"显示{name}", "隐藏{name}", "属性", "请求示例", "响应示例", "指向 {name} 的链接", "示例", "请求", "响应", "按标签筛选"},
+	"zh-Hant": {"顯示{name}", "隱藏{name}", "屬性", "請求範例", "回應範例", "連結至 {name}", "範例", "請求", "回應", "依標籤篩選"},
+	"cs":      {"Zobrazit {name}", "Skrýt {name}", "vlastnosti", "Příklad požadavku", "Příklad odpovědi", "Odkaz na {name}", "Příklady", "Požadavek", "Odpověď", "Filtrovat podle štítku"},
+	"da":      {"Vis {name}", "Skjul {name}", "egenskaber", "Eksempel på anmodning", "Eksempel på svar", "Link til {name}", "Eksempler", "Anmodning", "Svar", "Filtrér efter tag"},
+	"nl":      {"{name} tonen", "{name} verbergen", "eigenschappen", "Voorbeeldverzoek", "Voorbeeldantwoord", "Link naar {name}", "Voorbeelden", "Verzoek", "Antwoord", "Filteren op tag"},
+	"fi":      {"Näytä {name}", "Piilota {name}", "ominaisuudet", "Esimerkkipyyntö", "Esimerkkivastaus", "Linkki kohteeseen {name}", "Esimerkit", "Pyyntö", "Vastaus", "Suodata tunnisteen mukaan"},
+	"fr":      {"Afficher {name}", "Masquer {name}", "les propriétés", "Exemple de requête", "Exemple de réponse", "Lien vers {name}", "Exemples", "Requête", "Réponse", "Filtrer par étiquette"},
+	"de":      {"{name} anzeigen", "{name} ausblenden", "Eigenschaften", "Beispielanfrage", "Beispielantwort", "Link zu {name}", "Beispiele", "Anfrage", "Antwort", "Nach Tag filtern"},
+	"he":      {"הצגת {name}", "הסתרת {name}", "מאפיינים", "דוגמת בקשה", "דוגמת תגובה", "קישור אל {name}", "דוגמאות", "בקשה", "תגובה", "סינון לפי תגית"},
+	"hi":      {"{name} दिखाएँ", "{name} छिपाएँ", "गुण", "अनुरोध का उदाहरण", "प्रतिक्रिया का उदाहरण", "{name} का लिंक", "उदाहरण", "अनुरोध", "प्रतिक्रिया", "टैग से फ़िल्टर करें"},
+	"hu":      {"{name} megjelenítése", "{name} elrejtése", "tulajdonságok", "Példakérés", "Példaválasz", "Hivatkozás ide: {name}", "Példák", "Kérés", "Válasz", "Szűrés címke szerint"},
+	"id":      {"Tampilkan {name}", "Sembunyikan {name}", "properti", "Contoh permintaan", "Contoh respons", "Tautan ke {name}", "Contoh", "Permintaan", "Respons", "Filter menurut tag"},
+	"it":      {"Mostra {name}", "Nascondi {name}", "proprietà", "Esempio di richiesta", "Esempio di risposta", "Link a {name}", "Esempi", "Richiesta", "Risposta", "Filtra per tag"},
+	"jp":      {"{name}を表示", "{name}を非表示", "プロパティ", "リクエスト例", "レスポンス例", "{name} へのリンク", "例", "リクエスト", "レスポンス", "タグで絞り込む"},
+	"ko":      {"{name} 표시", "{name} 숨기기", "속성", "요청 예시", "응답 예시", "{name} 링크", "예시", "요청", "응답", "태그로 필터링"},
+	"lv":      {"Rādīt {name}", "Slēpt {name}", "īpašības", "Pieprasījuma piemērs", "Atbildes piemērs", "Saite uz {name}", "Piemēri", "Pieprasījums", "Atbilde", "Filtrēt pēc birkas"},
+	"no":      {"Vis {name}", "Skjul {name}", "egenskaper", "Eksempel på forespørsel", "Eksempel på svar", "Lenke til {name}", "Eksempler", "Forespørsel", "Svar", "Filtrer etter tagg"},
+	"pl":      {"Pokaż {name}", "Ukryj {name}", "właściwości", "Przykładowe żądanie", "Przykładowa odpowiedź", "Link do {name}", "Przykłady", "Żądanie", "Odpowiedź", "Filtruj według tagu"},
+	"pt-BR":   {"Mostrar {name}", "Ocultar {name}", "propriedades", "Exemplo de requisição", "Exemplo de resposta", "Link para {name}", "Exemplos", "Requisição", "Resposta", "Filtrar por tag"},
+	"ro":      {"Afișează {name}", "Ascunde {name}", "proprietăți", "Exemplu de cerere", "Exemplu de răspuns", "Link către {name}", "Exemple", "Cerere", "Răspuns", "Filtrează după etichetă"},
+	"ru":      {"Показать {name}", "Скрыть {name}", "свойства", "Пример запроса", "Пример ответа", "Ссылка на {name}", "Примеры", "Запрос", "Ответ", "Фильтр по тегу"},
+	"es":      {"Mostrar {name}", "Ocultar {name}", "propiedades", "Ejemplo de solicitud", "Ejemplo de respuesta", "Enlace a {name}", "Ejemplos", "Solicitud", "Respuesta", "Filtrar por etiqueta"},
+	"sv":      {"Visa {name}", "Dölj {name}", "egenskaper", "Exempelförfrågan", "Exempelsvar", "Länk till {name}", "Exempel", "Förfrågan", "Svar", "Filtrera efter tagg"},
+	"tr":      {"{name} göster", "{name} gizle", "özellikler", "Örnek istek", "Örnek yanıt", "{name} bağlantısı", "Örnekler", "İstek", "Yanıt", "Etikete göre filtrele"},
+	"uk":      {"Показати {name}", "Сховати {name}", "властивості", "Приклад запиту", "Приклад відповіді", "Посилання на {name}", "Приклади", "Запит", "Відповідь", "Фільтр за тегом"},
+	"uz":      {"Koʻrsatish: {name}", "Yashirish: {name}", "xususiyatlar", "Soʻrov namunasi", "Javob namunasi", "{name} havolasi", "Namunalar", "Soʻrov", "Javob", "Teg boʻyicha saralash"},
+	"vi":      {"Hiện {name}", "Ẩn {name}", "thuộc tính", "Ví dụ yêu cầu", "Ví dụ phản hồi", "Liên kết đến {name}", "Ví dụ", "Yêu cầu", "Phản hồi", "Lọc theo thẻ"},
 }
 
 // componentKeys are the keys of componentStrings' columns.
-var componentKeys = [9]string{"expandShow", "expandHide", "expandProperties", "requestExample", "responseExample", "fieldLink",
-	"examples", "examplesRequest", "examplesResponse"}
+var componentKeys = [10]string{"expandShow", "expandHide", "expandProperties", "requestExample", "responseExample", "fieldLink",
+	"examples", "examplesRequest", "examplesResponse", "filterByTag"}
 
 func init() {
 	for code, texts := range componentStrings {
