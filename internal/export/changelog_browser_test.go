@@ -2,8 +2,10 @@ package export
 
 import (
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -75,5 +77,42 @@ func TestBrowser_changelogTagFilters(t *testing.T) {
 	open("de/changelog.html", "")
 	if s = read(); s.Title != "Nach Tag filtern" {
 		t.Errorf("German page: filters titled %q", s.Title)
+	}
+}
+
+// TestExport_changelogFeed: a page with updates has its RSS feed at its
+// address with /rss.xml appended, linking into the page by the updates'
+// final ids; rss: true in its frontmatter shows a link to it by the
+// title; a page without updates has neither.
+func TestExport_changelogFeed(t *testing.T) {
+	changelog := "---\ntitle: Changelog\nrss: true\n---\n\n## Install\n\n" +
+		"<Update label=\"Install\" rss={{ title: \"Installer\", description: \"Now one command.\" }}>\n  Details.\n</Update>\n\n" +
+		"<Update label=\"March\">\n  Faster `exports`.\n</Update>\n"
+	dir, _ := exportTo(t, Request{Kind: KindCloud, Domain: "docs.example.com", Source: mapFS(map[string]string{
+		"docs.json":          `{"name": "C", "navigation": {"pages": ["news/changelog", "plain"]}}`,
+		"news/changelog.mdx": changelog,
+		"plain.mdx":          "---\ntitle: Plain\nrss: true\n---\n\nText.\n",
+	})})
+	feed := readFile(t, filepath.Join(dir, "news", "changelog", "rss.xml"))
+	for _, want := range []string{
+		"<title><![CDATA[Changelog]]></title>",
+		"<title><![CDATA[Installer]]></title>\n<link>https://docs.example.com/news/changelog#install-2</link>",
+		"<description><![CDATA[Now one command.]]></description>",
+		"<title><![CDATA[March]]></title>\n<link>https://docs.example.com/news/changelog#march</link>",
+		"<description><![CDATA[Faster .]]></description>",
+	} {
+		if !strings.Contains(feed, want) {
+			t.Errorf("the feed lacks %q:\n%s", want, feed)
+		}
+	}
+	page := readFile(t, filepath.Join(dir, "news", "changelog.html"))
+	if !strings.Contains(page, `<a class="rss-link" href="../news/changelog/rss.xml" type="application/rss+xml">`) {
+		t.Errorf("no link to the feed by the title:\n%s", page)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "plain", "rss.xml")); !os.IsNotExist(err) {
+		t.Errorf("a page without updates has a feed: %v", err)
+	}
+	if strings.Contains(readFile(t, filepath.Join(dir, "plain.html")), "rss-link") {
+		t.Error("a page without updates links to a feed")
 	}
 }

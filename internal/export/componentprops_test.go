@@ -13,7 +13,8 @@ import (
 // others is a warning naming the page and the line of its tag (counted
 // from the top of the file, frontmatter included), in a block or inline.
 func TestExport_componentPropsDrawnOrWarned(t *testing.T) {
-	// The Badge is on line 5, the Card on 7, the Update on 11.
+	// The Badge is on line 5, the Card on 7, the Update on 11 (its rss
+	// prop is its entry of the page's feed).
 	page := `---
 title: Props
 ---
@@ -42,10 +43,12 @@ Status: <Badge color="purple" shape="pill" className="beta" tone="loud">New</Bad
 	}})
 	want := []string{
 		`index.mdx: <Badge> on line 5 of index.mdx: "tone" is not a prop the platform documents for it; the export ignores it`,
-		`index.mdx: <Update> on line 11 of index.mdx: its "rss" prop is not drawn: the export writes no RSS feed`,
 	}
 	if strings.Join(warnings, "\n") != strings.Join(want, "\n") {
 		t.Errorf("content warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
+	}
+	if feed := readFile(t, filepath.Join(dir, "rss.xml")); !strings.Contains(feed, "<title><![CDATA[x]]></title>") {
+		t.Errorf("the update's rss prop is not its feed entry:\n%s", feed)
 	}
 	got := readFile(t, filepath.Join(dir, "index.html"))
 	for _, w := range []string{

@@ -239,6 +239,12 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 			content = j.cards.with(content, prefix)
 		}
 	}
+	// A changelog's feed, from the updates as the page shows them.
+	feedDesc := p.FM.Description
+	if feedDesc == "" {
+		feedDesc = j.cfg.Name
+	}
+	feed := machines.Feed(content, p.Title, feedDesc, j.link.canonical(p.Key))
 	meta := markup.Concat(j.mach.MetaHTML(p, noindex), machines.MDAlternate(p))
 	j.frame.Head(b, ui, p.Title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.Key, ""), prefix, noindex, meta, own)
 	b.HTML(chrome)
@@ -259,6 +265,9 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 			b.Markup(`</p>`)
 		}
 		j.frame.DownloadSpecLink(b, prefix, ui)
+		if feed != nil && p.FM.RSS {
+			feedLink(b, prefix, machines.FeedOut(p.Out))
+		}
 		j.mach.PageActions(b, p, md)
 		b.Markup(`</header>`)
 	}
@@ -304,6 +313,11 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 	if err := j.out.write(machines.MDOut(p.Out), buf.out); err != nil {
 		return err
 	}
+	if feed != nil {
+		if err := j.out.write(machines.FeedOut(p.Out), feed); err != nil {
+			return err
+		}
+	}
 	// Bytes, not String: the builder keeps its buffer for the worker's
 	// next page (the writes copy what they keep).
 	return j.out.write(p.Out, j.frame.FillIcons(b.Bytes(), p.File))
@@ -335,4 +349,14 @@ func apiEndpoint(b *markup.Builder, fm frontmatter, server docsjson.ServerList) 
 	b.Markup(`</span><code>`)
 	b.Text(strings.TrimSpace(route))
 	b.Markup(`</code></div>`)
+}
+
+// feedLink writes the link to a changelog's RSS feed, out from the root
+// of the bundle, shown by the page's title when its frontmatter says rss.
+func feedLink(b *markup.Builder, prefix markup.Prefix, out string) {
+	b.Markup(`<a class="rss-link" href="`)
+	b.URL(markup.Path(prefix, out, ""))
+	b.Markup(`" type="application/rss+xml">`)
+	b.HTML(components.Icon("rss"))
+	b.Markup(` RSS</a>`)
 }

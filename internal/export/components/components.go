@@ -193,6 +193,7 @@ var iconPaths = map[string]markup.HTML{
 	"star":      markup.Const(`<path d="m12 3 2.7 5.6 6.3.9-4.5 4.4 1 6.1-5.5-2.9L6.5 20l1-6.1L3 9.5l6.3-.9z"/>`),
 	"arrow":     markup.Const(`<path d="M5 12h14M13 6l6 6-6 6"/>`),
 	"dot":       markup.Const(`<circle cx="12" cy="12" r="4"/>`),
+	"rss":       markup.Const(`<path d="M5 11a8 8 0 0 1 8 8M5 4a15 15 0 0 1 15 15"/><circle cx="6" cy="18" r="1.5"/>`),
 	"link":      markup.Const(`<path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1"/>`),
 }
 

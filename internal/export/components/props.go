@@ -15,7 +15,6 @@ import (
 // notRendered holds the documented props the export does not draw, with
 // why; a documented prop not listed here is drawn.
 var notRendered = map[string]map[string]string{
-	"Update":     {"rss": "the export writes no RSS feed"},
 	"ParamField": {"placeholder": "the playground's inputs show no placeholder"},
 }
 
@@ -142,6 +141,8 @@ func badValue(name, k, v string) string {
 		if slices.Contains(actions, "cursor") {
 			return `"cursor" opens the platform's service, which a bundle cannot`
 		}
+	case name == "Update" && k == "rss" && rssEntry(v) == "":
+		return "not an object with a title or a description"
 	case (k == "tags" || k == "pre" || k == "post") && labelList(v) == nil:
 		return "not a list of strings"
 	case k == "style":

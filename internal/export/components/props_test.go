@@ -222,7 +222,8 @@ func TestUnrendered(t *testing.T) {
 	}{
 		{"Badge", map[string]string{"color": "blue", "size": "xs", "shape": "pill", "stroke": "", "disabled": "", "className": "x", "icon": "a", "iconType": "solid"}, nil},
 		{"Card", map[string]string{"title": "T", "key": "1", "colour": "red"}, []string{`<Card> on line 7 of guide/a.mdx: "colour" is not a prop the platform documents for it; the export ignores it`}},
-		{"Update", map[string]string{"label": "v1", "rss": `{"title": "x"}`}, []string{`<Update> on line 7 of guide/a.mdx: its "rss" prop is not drawn: the export writes no RSS feed`}},
+		{"Update", map[string]string{"label": "v1", "rss": `{"title": "x"}`}, nil},
+		{"Update", map[string]string{"label": "v1", "rss": `"loud"`}, []string{`rss="\"loud\"" is not drawn: not an object with a title or a description`}},
 		{"ParamField", map[string]string{"query": "q", "placeholder": "10"}, []string{`its "placeholder" prop is not drawn`}},
 		{"Badge", map[string]string{"color": "pink", "size": "huge"}, []string{`color="pink" is not drawn: the platform takes gray, blue,`, `size="huge" is not drawn: the platform takes xs, sm, md, lg`}},
 		{"Callout", map[string]string{"color": "url(x)"}, []string{`color="url(x)" is not drawn: not a CSS colour`}},

@@ -192,6 +192,9 @@ func update(t *tag) (markup.HTML, markup.HTML) {
 		data, _ := json.Marshal(tags) // strings always encode
 		b.Attr("data-tags", string(data))
 	}
+	if rss := rssEntry(t.attr("rss")); rss != "" {
+		b.Attr("data-rss", rss) // the changelog's feed reads it (machines.Feed)
+	}
 	b.Markup(`><div class="update-label">`)
 	b.HTML(t.text("label"))
 	b.Markup(`</div>`)
@@ -258,6 +261,20 @@ func tree(t *tag) (markup.HTML, markup.HTML) {
 	}
 	b.Markup(`>`)
 	return b.Fragment(), markup.Const(`</ul>`)
+}
+
+// rssEntry is an update's rss prop ({"title": …, "description": …}) as
+// JSON of those two strings, or "" when it gives neither.
+func rssEntry(v string) string {
+	var e struct {
+		Title       string `json:"title,omitempty"`
+		Description string `json:"description,omitempty"`
+	}
+	if json.Unmarshal([]byte(v), &e) != nil || e.Title == "" && e.Description == "" {
+		return ""
+	}
+	out, _ := json.Marshal(e) // two strings always encode
+	return string(out)
 }
 
 // treeStyle reads a Tree's style, an object ({"--tree-highlight": …})

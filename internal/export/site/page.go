@@ -35,6 +35,8 @@ type Frontmatter struct {
 	AuthMethod string `yaml:"authMethod"`
 	// Mode is the page's layout (mode.go).
 	Mode string `yaml:"mode"`
+	// RSS shows a link to the page's feed (a changelog's) by its title.
+	RSS bool `yaml:"rss"`
 	// Extra holds the other keys; the og: and twitter: ones become meta
 	// tags of the page (metaTags).
 	Extra map[string]any `yaml:",inline"`
