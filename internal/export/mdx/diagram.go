@@ -2,6 +2,8 @@ package mdx
 
 import (
 	"bytes"
+	"slices"
+	"strings"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/markup"
 
@@ -14,13 +16,41 @@ import (
 // scripts do not run, and the facade adds Mermaid's script to every page
 // that has one (HasDiagram).
 
-// diagramOpen starts a diagram's source in the rendered page.
-const diagramOpen = `<div class="mermaid-diagram"><pre class="mermaid">`
-
-func writeDiagram(w util.BufWriter, src string) {
-	_, _ = w.WriteString(diagramOpen)
+// writeDiagram writes a diagram whose source is src; info is its fence's
+// info string, where actions and placement configure the zoom and pan
+// controls mermaid-init.js adds (actions={false} hides them, actions or
+// actions={true} shows them on a small diagram too; placement is a
+// corner, bottom-right unless one of placements).
+func writeDiagram(w util.BufWriter, src, info string) {
+	var b markup.Builder
+	b.Markup(`<div class="mermaid-diagram"`)
+	switch v := strings.Trim(fenceOption(info, "actions"), `{}"'`); {
+	case v == "false":
+		b.Markup(` data-actions="false"`)
+	case v == "true" || slices.Contains(strings.Fields(info), "actions"):
+		b.Markup(` data-actions="true"`)
+	}
+	if p := strings.Trim(fenceOption(info, "placement"), `"'`); slices.Contains(placements, p) {
+		b.Attr("data-placement", p)
+	}
+	b.Markup(`><pre class="mermaid">`)
+	_, _ = w.WriteString(b.String())
 	_, _ = w.WriteString(markup.Escape(src))
 	_, _ = w.WriteString("</pre></div>\n")
+}
+
+// placements are the corners a diagram's controls may take.
+var placements = []string{"top-left", "top-right", "bottom-left", "bottom-right"}
+
+// fenceOption returns the value written as name=value in a fence's info
+// string (quotes and braces kept), "" when there is none.
+func fenceOption(info, name string) string {
+	for _, f := range strings.Fields(info) {
+		if v, ok := strings.CutPrefix(f, name+"="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // HasDiagram reports whether a rendered page holds a Mermaid diagram.

@@ -201,9 +201,10 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 		return ast.WalkContinue, nil
 	}
 	cb := n.(*ast.FencedCodeBlock)
-	lang, title := "", ""
+	lang, title, info := "", "", ""
 	if cb.Info != nil {
-		lang, title = codeInfo(string(cb.Info.Segment.Value(src)))
+		info = string(cb.Info.Segment.Value(src))
+		lang, title = codeInfo(info)
 	}
 	var code strings.Builder
 	for i := 0; i < cb.Lines().Len(); i++ {
@@ -211,7 +212,7 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 		code.Write(seg.Value(src))
 	}
 	if strings.EqualFold(lang, "mermaid") {
-		writeDiagram(w, code.String())
+		writeDiagram(w, code.String(), info)
 		return ast.WalkSkipChildren, nil
 	}
 	label := title

@@ -48,6 +48,47 @@ var componentStrings = map[string][10]string{
 var componentKeys = [10]string{"expandShow", "expandHide", "expandProperties", "requestExample", "responseExample", "fieldLink",
 	"examples", "examplesRequest", "examplesResponse", "filterByTag"}
 
+// diagramStrings are the labels of the zoom and pan controls that
+// mermaid-init.js gives a diagram, merged in like componentStrings.
+//
+//nolint:misspell // other languages' words read as English misspellings
+var diagramStrings = map[string][7]string{
+	// zoomIn, zoomOut, moveUp, moveDown, moveLeft, moveRight, resetView
+	"en":      {"Zoom in", "Zoom out", "Move up", "Move down", "Move left", "Move right", "Reset view"},
+	"ar":      {"تكبير", "تصغير", "تحريك لأعلى", "تحريك لأسفل", "تحريك لليسار", "تحريك لليمين", "إعادة ضبط العرض"},
+	"ca":      {"Amplia", "Redueix", "Mou amunt", "Mou avall", "Mou a l'esquerra", "Mou a la dreta", "Restableix la vista"},
+	"cn":      {"放大", "缩小", "上移", "下移", "左移", "右移", "重置视图"},
+	"zh-Hant": {"放大", "縮小", "上移", "下移", "左移", "右移", "重設檢視"},
+	"cs":      {"Přiblížit", "Oddálit", "Posunout nahoru", "Posunout dolů", "Posunout doleva", "Posunout doprava", "Obnovit zobrazení"},
+	"da":      {"Zoom ind", "Zoom ud", "Flyt op", "Flyt ned", "Flyt til venstre", "Flyt til højre", "Nulstil visning"},
+	"nl":      {"Inzoomen", "Uitzoomen", "Omhoog", "Omlaag", "Naar links", "Naar rechts", "Weergave herstellen"},
+	"fi":      {"Lähennä", "Loitonna", "Siirrä ylös", "Siirrä alas", "Siirrä vasemmalle", "Siirrä oikealle", "Palauta näkymä"},
+	"fr":      {"Zoom avant", "Zoom arrière", "Déplacer vers le haut", "Déplacer vers le bas", "Déplacer vers la gauche", "Déplacer vers la droite", "Réinitialiser la vue"},
+	"de":      {"Vergrößern", "Verkleinern", "Nach oben", "Nach unten", "Nach links", "Nach rechts", "Ansicht zurücksetzen"},
+	"he":      {"התקרבות", "התרחקות", "הזזה למעלה", "הזזה למטה", "הזזה שמאלה", "הזזה ימינה", "איפוס התצוגה"},
+	"hi":      {"ज़ूम इन", "ज़ूम आउट", "ऊपर ले जाएँ", "नीचे ले जाएँ", "बाएँ ले जाएँ", "दाएँ ले जाएँ", "दृश्य रीसेट करें"},
+	"hu":      {"Nagyítás", "Kicsinyítés", "Mozgatás fel", "Mozgatás le", "Mozgatás balra", "Mozgatás jobbra", "Nézet visszaállítása"},
+	"id":      {"Perbesar", "Perkecil", "Geser ke atas", "Geser ke bawah", "Geser ke kiri", "Geser ke kanan", "Atur ulang tampilan"},
+	"it":      {"Ingrandisci", "Riduci", "Sposta su", "Sposta giù", "Sposta a sinistra", "Sposta a destra", "Reimposta vista"},
+	"jp":      {"拡大", "縮小", "上へ移動", "下へ移動", "左へ移動", "右へ移動", "表示をリセット"},
+	"ko":      {"확대", "축소", "위로 이동", "아래로 이동", "왼쪽으로 이동", "오른쪽으로 이동", "보기 재설정"},
+	"lv":      {"Tuvināt", "Tālināt", "Pārvietot augšup", "Pārvietot lejup", "Pārvietot pa kreisi", "Pārvietot pa labi", "Atiestatīt skatu"},
+	"no":      {"Zoom inn", "Zoom ut", "Flytt opp", "Flytt ned", "Flytt til venstre", "Flytt til høyre", "Tilbakestill visning"},
+	"pl":      {"Powiększ", "Pomniejsz", "Przesuń w górę", "Przesuń w dół", "Przesuń w lewo", "Przesuń w prawo", "Resetuj widok"},
+	"pt-BR":   {"Aumentar zoom", "Diminuir zoom", "Mover para cima", "Mover para baixo", "Mover para a esquerda", "Mover para a direita", "Redefinir visualização"},
+	"ro":      {"Mărește", "Micșorează", "Mută în sus", "Mută în jos", "Mută la stânga", "Mută la dreapta", "Resetează vizualizarea"},
+	"ru":      {"Увеличить", "Уменьшить", "Сдвинуть вверх", "Сдвинуть вниз", "Сдвинуть влево", "Сдвинуть вправо", "Сбросить вид"},
+	"es":      {"Acercar", "Alejar", "Mover arriba", "Mover abajo", "Mover a la izquierda", "Mover a la derecha", "Restablecer vista"},
+	"sv":      {"Zooma in", "Zooma ut", "Flytta upp", "Flytta ned", "Flytta vänster", "Flytta höger", "Återställ vy"},
+	"tr":      {"Yakınlaştır", "Uzaklaştır", "Yukarı taşı", "Aşağı taşı", "Sola taşı", "Sağa taşı", "Görünümü sıfırla"},
+	"uk":      {"Збільшити", "Зменшити", "Посунути вгору", "Посунути вниз", "Посунути ліворуч", "Посунути праворуч", "Скинути вигляд"},
+	"uz":      {"Kattalashtirish", "Kichraytirish", "Yuqoriga surish", "Pastga surish", "Chapga surish", "Oʻngga surish", "Koʻrinishni tiklash"},
+	"vi":      {"Phóng to", "Thu nhỏ", "Di chuyển lên", "Di chuyển xuống", "Di chuyển sang trái", "Di chuyển sang phải", "Đặt lại chế độ xem"},
+}
+
+// diagramKeys are the keys of diagramStrings' columns.
+var diagramKeys = [7]string{"zoomIn", "zoomOut", "moveUp", "moveDown", "moveLeft", "moveRight", "resetView"}
+
 func init() {
 	for code, texts := range componentStrings {
 		table := uiStrings[code]
@@ -56,6 +97,13 @@ func init() {
 		}
 		for i, k := range componentKeys {
 			table[k] = texts[i]
+		}
+	}
+	for code, texts := range diagramStrings {
+		if table := uiStrings[code]; table != nil {
+			for i, k := range diagramKeys {
+				table[k] = texts[i]
+			}
 		}
 	}
 }

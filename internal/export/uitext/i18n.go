@@ -107,7 +107,7 @@ func (u Text) HTMLAttrs(b *markup.Builder) {
 		return
 	}
 	js := map[string]string{}
-	for _, k := range []string{"copy", "copied", "noResults", "tab", "filterByTag"} {
+	for _, k := range append([]string{"copy", "copied", "noResults", "tab", "filterByTag"}, diagramKeys[:]...) {
 		js[k] = u.T(k)
 	}
 	data, _ := json.Marshal(js) // a map of strings always encodes
