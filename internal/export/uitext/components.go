@@ -50,8 +50,6 @@ var componentKeys = [10]string{"expandShow", "expandHide", "expandProperties", "
 
 // diagramStrings are the labels of the zoom and pan controls that
 // mermaid-init.js gives a diagram, merged in like componentStrings.
-//
-//nolint:misspell // other languages' words read as English misspellings
 var diagramStrings = map[string][7]string{
 	// zoomIn, zoomOut, moveUp, moveDown, moveLeft, moveRight, resetView
 	"en":      {"Zoom in", "Zoom out", "Move up", "Move down", "Move left", "Move right", "Reset view"},
