@@ -51,12 +51,18 @@ func TestBrowser_mdxPlaygroundSends(t *testing.T) {
 	must(openTryIt(ctx, b))
 
 	// The panel starts from the page's declarations.
-	var start struct{ Limit, Body string }
+	var start struct{ Limit, Body, TraceHint, LimitHint string }
 	must(b.eval(`({Limit: document.querySelector('.playground [data-name=limit]').value,
-		Body: document.querySelector(".playground .pg-body").value})`, &start))
+		Body: document.querySelector(".playground .pg-body").value,
+		TraceHint: document.querySelector('.playground [data-name=X-Trace]').placeholder,
+		LimitHint: document.querySelector('.playground [data-name=limit]').placeholder})`, &start))
 	var startBody map[string]any
 	if start.Limit != "10" || json.Unmarshal([]byte(start.Body), &startBody) != nil || startBody["rush"] != true {
 		t.Errorf("panel starts with limit %q and body %q; want 10 and the declared body", start.Limit, start.Body)
+	}
+	// A ParamField's placeholder is its input's; the type otherwise.
+	if start.TraceHint != "trace-123" || start.LimitHint != "integer" {
+		t.Errorf("placeholders: X-Trace %q, limit %q; want trace-123 and integer", start.TraceHint, start.LimitHint)
 	}
 	must(b.eval(`(function () {
 		document.querySelector('.playground [data-name=orderId]').value = "A 7";

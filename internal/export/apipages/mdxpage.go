@@ -54,7 +54,7 @@ func (w *Pages) mdxPlaygroundConfig(p Page, fields []*mdx.ParamField) *Playgroun
 		}
 		declared[f.In+":"+f.Name] = true
 		cfg.Params = append(cfg.Params, PlaygroundParam{Name: f.Name, In: f.In, Type: f.Type, Default: f.Default,
-			Required: f.Required || f.In == "path"})
+			Placeholder: f.Placeholder, Required: f.Required || f.In == "path"})
 	}
 	// A path parameter of the template that no ParamField declares still
 	// needs a value, or the request goes out with "{name}" in its path.
@@ -119,7 +119,7 @@ func fileForm(body []*mdx.ParamField) ([]openapi.FormField, bool) {
 	files := false
 	for _, f := range body {
 		typ := strings.ToLower(f.Type)
-		pf := openapi.FormField{Name: f.Name, Type: f.Type, Required: f.Required, Default: f.Default,
+		pf := openapi.FormField{Name: f.Name, Type: f.Type, Required: f.Required, Default: f.Default, Placeholder: f.Placeholder,
 			Binary: strings.TrimSuffix(typ, "[]") == "file", Multiple: strings.HasSuffix(typ, "[]")}
 		files = files || pf.Binary
 		out = append(out, pf)

@@ -29,7 +29,7 @@ func TestMDXPlaygroundConfig_fromParamFields(t *testing.T) {
 	wantParams := []PlaygroundParam{
 		{Name: "orderId", In: "path", Type: "string", Required: true},
 		{Name: "limit", In: "query", Type: "integer", Default: "10"},
-		{Name: "X-Trace", In: "header", Type: "string"},
+		{Name: "X-Trace", In: "header", Type: "string", Placeholder: "trace-123"},
 		{Name: "session", In: "cookie", Type: "string"},
 		// Not declared, but in the template: a required string.
 		{Name: "line", In: "path", Type: "string", Required: true},

@@ -35,6 +35,9 @@ type PlaygroundParam struct {
 	Type     string   `json:"type,omitempty"`
 	Enum     []string `json:"enum,omitempty"`
 	Default  string   `json:"default,omitempty"`
+	// Placeholder is what the empty input shows (a ParamField's
+	// placeholder); the type otherwise.
+	Placeholder string `json:"placeholder,omitempty"`
 }
 
 // playground writes the "Try it" panel of an endpoint page; playground.js fills

@@ -154,7 +154,7 @@
       if (!p.required) input.appendChild(el("option", { value: "" }, ""));
       p.enum.forEach(function (v) { input.appendChild(el("option", { value: v }, v)); });
     } else {
-      input = el("input", { "class": "pg-param", type: "text", placeholder: p.type || "" });
+      input = el("input", { "class": "pg-param", type: "text", placeholder: p.placeholder || p.type || "" });
     }
     input.setAttribute("data-name", p.name);
     input.setAttribute("data-in", p["in"]);
@@ -187,7 +187,7 @@
         if (!f.required) input.appendChild(el("option", { value: "" }, ""));
         f["enum"].forEach(function (v) { input.appendChild(el("option", { value: v }, v)); });
       } else {
-        input = el("input", { "class": "pg-field", type: "text", placeholder: f.type || "" });
+        input = el("input", { "class": "pg-field", type: "text", placeholder: f.placeholder || f.type || "" });
       }
       input.setAttribute("data-name", f.name);
       if (f["default"] && !f.binary) input.value = f["default"];

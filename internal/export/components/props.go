@@ -14,9 +14,7 @@ import (
 
 // notRendered holds the documented props the export does not draw, with
 // why; a documented prop not listed here is drawn.
-var notRendered = map[string]map[string]string{
-	"ParamField": {"placeholder": "the playground's inputs show no placeholder"},
-}
+var notRendered = map[string]map[string]string{}
 
 // documented lists the props each component's page documents (and those
 // the export draws beyond them, such as an icon on an Expandable).

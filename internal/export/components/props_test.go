@@ -224,7 +224,7 @@ func TestUnrendered(t *testing.T) {
 		{"Card", map[string]string{"title": "T", "key": "1", "colour": "red"}, []string{`<Card> on line 7 of guide/a.mdx: "colour" is not a prop the platform documents for it; the export ignores it`}},
 		{"Update", map[string]string{"label": "v1", "rss": `{"title": "x"}`}, nil},
 		{"Update", map[string]string{"label": "v1", "rss": `"loud"`}, []string{`rss="\"loud\"" is not drawn: not an object with a title or a description`}},
-		{"ParamField", map[string]string{"query": "q", "placeholder": "10"}, []string{`its "placeholder" prop is not drawn`}},
+		{"ParamField", map[string]string{"query": "q", "placeholder": "10"}, nil},
 		{"Badge", map[string]string{"color": "pink", "size": "huge"}, []string{`color="pink" is not drawn: the platform takes gray, blue,`, `size="huge" is not drawn: the platform takes xs, sm, md, lg`}},
 		{"Callout", map[string]string{"color": "url(x)"}, []string{`color="url(x)" is not drawn: not a CSS colour`}},
 		{"Columns", map[string]string{"cols": "6"}, []string{`cols="6" is not drawn: the platform takes 1 to 4 columns`}},

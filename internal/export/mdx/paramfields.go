@@ -12,9 +12,10 @@ type ParamField struct {
 	// Name and In (path, query, header, cookie, body, or name for a
 	// nested property written with name=) say what the field is.
 	Name, In string
-	// Type and Default are as written on the tag.
-	Type, Default string
-	Required      bool
+	// Type, Default and Placeholder are as written on the tag; the
+	// playground's input shows Placeholder when empty.
+	Type, Default, Placeholder string
+	Required                   bool
 	// Children are the fields declared inside a body field.
 	Children []*ParamField
 }
@@ -133,7 +134,7 @@ func (sc *fieldScan) tag(t *jsxTag) {
 // paramField reads one ParamField tag; nil when it names no field.
 // Nested properties are often written with name= instead of body=.
 func paramField(t *jsxTag) *ParamField {
-	f := &ParamField{Type: strings.TrimSpace(t.attr("type")), Default: t.attrs["default"], Required: t.flag("required")}
+	f := &ParamField{Type: strings.TrimSpace(t.attr("type")), Default: t.attrs["default"], Placeholder: t.attrs["placeholder"], Required: t.flag("required")}
 	for _, in := range append(paramFieldPlaces, "name") {
 		if v := strings.TrimSpace(t.attrs[in]); v != "" && v != "true" {
 			f.Name, f.In = v, in

@@ -28,6 +28,8 @@ type FormField struct {
 	Multiple bool     `json:"multiple,omitempty"` // an array: several files or values
 	Enum     []string `json:"enum,omitempty"`
 	Default  string   `json:"default,omitempty"`
+	// Placeholder is what the empty input shows (a ParamField's).
+	Placeholder string `json:"placeholder,omitempty"`
 }
 
 // Body is one request content type the playground can send: a text
