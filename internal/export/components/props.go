@@ -12,10 +12,6 @@ import (
 // page does with each. An attribute a page gives a component is either
 // drawn, or named in a warning by Unrendered: never dropped silently.
 
-// notRendered holds the documented props the export does not draw, with
-// why; a documented prop not listed here is drawn.
-var notRendered = map[string]map[string]string{}
-
 // documented lists the props each component's page documents (and those
 // the export draws beyond them, such as an icon on an Expandable).
 // children is never an attribute; key is React's, never drawn.
@@ -62,9 +58,10 @@ func init() {
 func Props(name string) []string { return documented[name] }
 
 // Unrendered returns a warning for each attribute of component name
-// (one of Names) that the export does not draw as written: a documented
-// prop a static page cannot honour, a value the component does not take,
-// or an attribute the platform does not document. Each names file and
+// (one of Names) that the export does not draw as written: a value the
+// component does not take (or one that needs the platform's service, as
+// a Prompt's cursor action), or an attribute the platform does not
+// document; every documented prop is drawn. Each names file and
 // line. Nothing for a component that is not one of Names (the caller
 // warns about those) or whose attributes are all drawn.
 func Unrendered(name string, attrs map[string]string, file string, line int) []string {
@@ -87,8 +84,6 @@ func Unrendered(name string, attrs map[string]string, file string, line int) []s
 		case k == "key" || k == "children":
 		case !slices.Contains(props, k):
 			say("%q is not a prop the platform documents for it; the export ignores it", k)
-		case notRendered[name][k] != "":
-			say("its %q prop is not drawn: %s", k, notRendered[name][k])
 		default:
 			if why := badValue(name, k, v); why != "" {
 				say("%s=%q is not drawn: %s", k, clip(v), why)
