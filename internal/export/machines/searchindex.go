@@ -30,7 +30,9 @@ import (
 //     shown, for their section links and snippets.
 //
 // The worker that renders a page cuts its text into terms here, so what
-// is left once every page is done is to join the pieces.
+// is left once every page is done is to join the pieces. With StreamText
+// a text shard is handed out as soon as its pages are in, so the pages'
+// text (on a site of 25,000 pages, about 40 MB) does not wait for Write.
 type SearchIndex struct {
 	pages []indexedPage // per page; in is false for a page kept out
 
@@ -43,13 +45,22 @@ type SearchIndex struct {
 	// pages that was most of the export's live heap.
 	terms map[string]int32
 	names []string
+
+	// put receives the text shards as they fill (StreamText), or nil.
+	put func(SearchFile) error
+	// settled counts the pages, from the first, that are added or
+	// skipped and whose text is in a shard handed out or in pending;
+	// shards counts the text shards made.
+	settled, shards int
+	pending         [][]byte // the texts of the shard being filled
 }
 
 // indexedPage is one page's share of the index, encoded by its worker.
 type indexedPage struct {
+	done  bool // added or skipped
 	in    bool
 	meta  []byte    // [title, url, section]
-	doc   []byte    // its sections: [[heading, anchor, text], ...]
+	doc   []byte    // its sections: [[heading, anchor, text], ...]; nil once in a shard
 	terms []posting // its distinct (term, place) pairs, in order of first use
 }
 
@@ -94,6 +105,76 @@ func NewSearchIndex(pages int) *SearchIndex {
 	return &SearchIndex{pages: make([]indexedPage, pages), words: map[string]struct{}{}, terms: map[string]int32{}}
 }
 
+// StreamText makes the index hand each text shard (d-<n>.js) to put as
+// soon as the pages it holds, and every page before them, are added or
+// skipped, instead of keeping the text for Write, which then writes only
+// the last one. Pages render about in order, so little text waits. Call
+// it before the first Add; put may be called from Add's goroutines at
+// once, and its error is Add's.
+func (x *SearchIndex) StreamText(put func(SearchFile) error) { x.put = put }
+
+// Skip says page i stays out of the index (noindex), so that the text
+// shards after it need not wait for Write. A page neither added nor
+// skipped stays out too.
+func (x *SearchIndex) Skip(i int) error {
+	x.mu.Lock()
+	x.pages[i].done = true
+	ready := x.settleLocked(false)
+	x.mu.Unlock()
+	return x.hand(ready)
+}
+
+// hand gives the shards to put, stopping at its first error.
+func (x *SearchIndex) hand(files []SearchFile) error {
+	for _, f := range files {
+		if err := x.put(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settleLocked moves the text of the settled pages, in page order, into
+// pending and returns the shards it filled; once every page is settled
+// (with all, a page not done counts as skipped) pending is made a shard
+// even when short. It does nothing without put unless all.
+func (x *SearchIndex) settleLocked(all bool) []SearchFile {
+	if x.put == nil && !all {
+		return nil
+	}
+	var ready []SearchFile
+	for ; x.settled < len(x.pages) && (all || x.pages[x.settled].done); x.settled++ {
+		p := &x.pages[x.settled]
+		if !p.in {
+			continue
+		}
+		x.pending = append(x.pending, p.doc)
+		p.doc = nil
+		if len(x.pending) == docsPerShard {
+			ready = append(ready, x.textShardLocked())
+		}
+	}
+	if (all || x.settled == len(x.pages)) && len(x.pending) > 0 {
+		ready = append(ready, x.textShardLocked())
+	}
+	return ready
+}
+
+// textShardLocked makes pending the next text shard.
+func (x *SearchIndex) textShardLocked() SearchFile {
+	data := []byte{'['}
+	for i, d := range x.pending {
+		if i > 0 {
+			data = append(data, ',')
+		}
+		data = append(data, d...)
+	}
+	f := shardFile("d-"+strconv.Itoa(x.shards), append(data, ']'))
+	x.shards++
+	x.pending = x.pending[:0]
+	return f
+}
+
 // Add sets the entry of page i, under section (the navigation section of
 // the page, or ""); stem says the page is in English, whose words are
 // indexed under their stems. Pages may be added concurrently, each once;
@@ -131,7 +212,17 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error
 	}
 	terms := make([]posting, len(cut))
 	x.mu.Lock()
-	defer x.mu.Unlock()
+	ready, err := x.addLocked(i, meta, doc, own, cut, terms)
+	x.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return x.hand(ready)
+}
+
+// addLocked is Add's work under the lock: the page's words and terms
+// numbered, its entry set, and the text shards that filled.
+func (x *SearchIndex) addLocked(i int, meta, doc []byte, own map[string]struct{}, cut []pagePosting, terms []posting) ([]SearchFile, error) {
 	for w := range own {
 		if _, ok := x.words[w]; !ok {
 			// A word is a piece of its page's lower-cased text: a copy
@@ -142,8 +233,9 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error
 	for k, p := range cut {
 		n, ok := x.terms[p.term]
 		if !ok {
+			var err error
 			if n, err = num32(len(x.names)); err != nil {
-				return err
+				return nil, err
 			}
 			name := strings.Clone(p.term) // as the words above
 			x.terms[name] = n
@@ -151,12 +243,12 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error
 		}
 		place, err := num32(p.place)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		terms[k] = posting{term: n, place: place}
 	}
-	x.pages[i] = indexedPage{in: true, meta: meta, doc: doc, terms: terms}
-	return nil
+	x.pages[i] = indexedPage{done: true, in: true, meta: meta, doc: doc, terms: terms}
+	return x.settleLocked(false), nil
 }
 
 // Files renders the index as its scripts (see SearchIndex), the
@@ -195,7 +287,6 @@ func (x *SearchIndex) Write(put func(SearchFile) error) error {
 	next := slices.Clone(count[:len(x.names)])
 	last := make([]int32, len(x.names)) // term -> the last page it was seen on (0 before)
 	metas := make([][]byte, 0, pages)
-	docs := make([][]byte, 0, pages)
 	for _, p := range x.pages {
 		if !p.in {
 			continue
@@ -205,7 +296,6 @@ func (x *SearchIndex) Write(put func(SearchFile) error) error {
 			return err
 		}
 		metas = append(metas, p.meta)
-		docs = append(docs, p.doc)
 		for _, t := range p.terms {
 			flat[next[t.term]], flat[next[t.term]+1] = n-last[t.term], t.place
 			next[t.term] += 2
@@ -265,16 +355,12 @@ func (x *SearchIndex) Write(put func(SearchFile) error) error {
 			return err
 		}
 	}
-	for n := 0; n*docsPerShard < len(docs); n++ {
-		part := docs[n*docsPerShard : min(len(docs), (n+1)*docsPerShard)]
-		data := []byte{'['}
-		for i, d := range part {
-			if i > 0 {
-				data = append(data, ',')
-			}
-			data = append(data, d...)
-		}
-		if err := put(shardFile("d-"+strconv.Itoa(n), append(data, ']'))); err != nil {
+	// The text shards StreamText has not handed out yet.
+	x.mu.Lock()
+	rest := x.settleLocked(true)
+	x.mu.Unlock()
+	for _, f := range rest {
+		if err := put(f); err != nil {
 			return err
 		}
 	}
