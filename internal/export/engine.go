@@ -168,7 +168,7 @@ func (e *Engine) ExportTo(ctx context.Context, req Request, out Output, progress
 		return nil, err
 	}
 	if n := j.hl.Plain(); n > 0 {
-		j.warnings.add(WarnLimit, "%d code blocks are shown without syntax highlighting: highlighting this export took longer than its limit of %s (limits.highlightTime)",
+		j.warnings.add(WarnLimit, "%d code blocks are shown without syntax highlighting: highlighting this export would take more than its limit of %s (limits.highlightTime), counted as work (rule runs), not time",
 			n, e.limits.HighlightTime)
 	}
 	rendered := time.Now()
