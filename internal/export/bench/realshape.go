@@ -125,7 +125,8 @@ func shapeCase(self, root, sizes string, keep bool) error {
 			return err
 		}
 		var res childResult
-		use, err := measure(&res, self, childArgs(docs, filepath.Join(dir, "export"))...)
+		// As the server exports: into a spool, archived from there.
+		use, err := measure(&res, self, append(childArgs(docs, filepath.Join(dir, "export")), "-spool")...)
 		if err != nil {
 			return fmt.Errorf("export of the %dx%d shape: %w", s.langs, s.versions, err)
 		}
