@@ -168,7 +168,7 @@ func (e *Engine) ExportTo(ctx context.Context, req Request, out Output, progress
 		return nil, err
 	}
 	if n := j.hl.Plain(); n > 0 {
-		j.warnings.add(WarnLimit, "%d code blocks are shown without syntax highlighting: highlighting this export took longer than its limit of %s (limits.highlightTime)",
+		j.warnings.add(WarnLimit, "%d code blocks are shown without syntax highlighting: highlighting this export would take more than its limit of %s (limits.highlightTime), counted as work (rule runs), not time",
 			n, e.limits.HighlightTime)
 	}
 	rendered := time.Now()
@@ -275,6 +275,8 @@ func (j *pipeline) run(ctx context.Context) error {
 	// the shared files written afterwards take a fraction of the time.
 	j.total = len(j.pages)
 	j.search = machines.NewSearchIndex(len(j.pages))
+	// The pages' text leaves memory shard by shard as the pages render.
+	j.search.StreamText(func(f machines.SearchFile) error { return j.out.write(f.Path, f.Data) })
 	bufs := sync.Pool{New: func() any { return new(renderBuffers) }}
 	err := parallel(ctx, len(j.pages), j.e.workers, func(i int) error {
 		buf := bufs.Get().(*renderBuffers)

@@ -188,6 +188,8 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		if err := j.search.Add(i, newSearchEntry(p, hs, content), section, englishUI(j.frame.UI(sec))); err != nil {
 			return fmt.Errorf("%s: search index: %w", p.File, err)
 		}
+	} else if err := j.search.Skip(i); err != nil {
+		return fmt.Errorf("%s: search index: %w", p.File, err)
 	}
 	// A <Panel> takes the place of the contents list, as on the
 	// platform; a mode without that column shows no panel either.

@@ -25,7 +25,7 @@ type ExportLimits struct {
 	ComponentTime   Duration `yaml:"componentTime"`
 	ComponentMemory ByteSize `yaml:"componentMemory"`
 	// HighlightTime bounds an export's syntax highlighting, summed over
-	// its code blocks.
+	// its code blocks and counted as work (export.Limits).
 	HighlightTime Duration `yaml:"highlightTime"`
 	// The config bounds hold docs.json with every $ref written out:
 	// its bytes, its JSON values and how deeply it nests.

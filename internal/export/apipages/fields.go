@@ -109,7 +109,7 @@ func (v *schemaWriter) field(b *markup.Builder, name, where string, schema any, 
 		b.Markup(`</span>`)
 	}
 	postPills(b, o, v.post)
-	if d, ok := o.M["default"]; ok {
+	if d, ok := o.Lookup("default"); ok {
 		b.Markup(`<span class="field-default">`)
 		b.Text(v.l.Default + v.l.Colon)
 		b.Markup(`<code>`)
@@ -241,7 +241,7 @@ func (v *schemaWriter) facts(b *markup.Builder, o *openapi.Obj) {
 	}
 	n := 0
 	for _, c := range constraintNames {
-		val, ok := o.M[c.key]
+		val, ok := o.Lookup(c.key)
 		if !ok || val == false {
 			continue
 		}
@@ -262,7 +262,7 @@ func (v *schemaWriter) facts(b *markup.Builder, o *openapi.Obj) {
 	if n > 0 {
 		b.Markup(`</p>`)
 	}
-	if ex, ok := o.M["example"]; ok {
+	if ex, ok := o.Lookup("example"); ok {
 		b.Markup(`<p class="field-example">`)
 		b.Text(v.l.Example + v.l.Colon)
 		b.Markup(`<code>`)

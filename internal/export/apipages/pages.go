@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/docsjson"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/highlight"
@@ -25,9 +24,7 @@ type Pages struct {
 	// Highlight is the export's highlighting budget; nil is none.
 	Highlight *highlight.Budget
 
-	refWarned sync.Map     // spec problems already reported
-	hlCache   sync.Map     // highlighted samples by language and text
-	hlCount   atomic.Int64 // entries in hlCache
+	refWarned sync.Map // spec problems already reported
 }
 
 // NewPages returns the API page writer of an export whose docs.json has

@@ -58,9 +58,9 @@ func (w *Pages) panel(b *markup.Builder, e *openapi.Endpoint, work *openapi.Work
 		}
 		if d, ok := openapi.XDefault(p.O, f.O); ok && v.Prefill {
 			pp.Default = openapi.Plain(d)
-		} else if d, ok := f.O.M["default"]; ok {
+		} else if d, ok := f.O.Lookup("default"); ok {
 			pp.Default = openapi.Plain(d)
-		} else if ex, ok := p.O.M["example"]; ok && !v.NoExamples {
+		} else if ex, ok := p.O.Lookup("example"); ok && !v.NoExamples {
 			pp.Default = openapi.Plain(ex)
 		}
 		cfg.Params = append(cfg.Params, pp)

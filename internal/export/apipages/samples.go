@@ -95,28 +95,20 @@ func (w *Pages) codeBlock(b *markup.Builder, s sample, work *openapi.Work, l *La
 	b.Markup(`</div>`)
 }
 
-// maxHighlightCache bounds the highlighted samples one export keeps.
-const maxHighlightCache = 4096
-
 // highlighted returns a sample as highlighted HTML. Highlighting costs
 // far more than the rest of an endpoint page, and real APIs repeat the
 // same examples (an error response on every operation, a resource on all
-// of its operations), so one export highlights each distinct sample once.
+// of its operations); the export's highlighting budget keeps what it
+// highlighted (bounded in bytes), so each distinct sample is highlighted
+// about once.
 func (w *Pages) highlighted(lang, code string) markup.HTML {
 	// A huge generated sample is shown plain.
 	if len(code) > maxHighlight {
 		return highlight.Plain(code)
 	}
-	key := lang + "\x00" + code
-	if h, ok := w.hlCache.Load(key); ok {
-		return h.(markup.HTML)
-	}
 	h, err := w.Highlight.Code(lang, code+"\n")
 	if err != nil {
 		return highlight.Plain(code)
-	}
-	if w.hlCount.Add(1) <= maxHighlightCache {
-		w.hlCache.Store(key, h)
 	}
 	return h
 }

@@ -28,8 +28,9 @@ import (
 // childResult. It runs in its own process so that its peak memory is the
 // export's alone. A non-empty cpuprofile receives a CPU profile of the
 // whole run, and a heap profile near the export's peak beside it
-// (.heap).
-func runChild(docs, out, cpuprofile string) (err error) {
+// (.heap). With spool the export goes, as the server's does, into a
+// bundle.Spool in out, archived from there, instead of a directory tree.
+func runChild(docs, out, cpuprofile string, spool bool) (err error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -83,7 +84,20 @@ func runChild(docs, out, cpuprofile string) (err error) {
 			limited = append(limited, w.Message)
 		}
 	}}
-	m, err := e.Export(context.Background(), req, out,
+	to := export.DirOutput(out)
+	archive := archiveTo
+	if spool {
+		sp, err := bundle.NewSpool(out)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = sp.Close() }() // an unlinked scratch file: nothing is lost
+		to = sp
+		archive = func(_, file string) (time.Duration, [32]byte, int64, error) {
+			return archiveWith(file, func(w io.Writer) error { return sp.WriteArchive(context.Background(), w, 0) })
+		}
+	}
+	m, err := e.ExportTo(context.Background(), req, to,
 		func(p export.Progress) { done.Store(int64(p.Done)) })
 	if err != nil {
 		return err
@@ -94,7 +108,7 @@ func runChild(docs, out, cpuprofile string) (err error) {
 	res.Phases = phases(logged.Bytes())
 
 	first := filepath.Join(filepath.Dir(out), filepath.Base(out)+".tar.gz")
-	d, sum1, size, err := archiveTo(out, first)
+	d, sum1, size, err := archive(out, first)
 	if err != nil {
 		return err
 	}
@@ -103,7 +117,7 @@ func runChild(docs, out, cpuprofile string) (err error) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	res.AllocMiB, res.GCs = ms.TotalAlloc>>20, ms.NumGC
-	d, sum2, _, err := archiveTo(out, first+".2")
+	d, sum2, _, err := archive(out, first+".2")
 	if err != nil {
 		return err
 	}
@@ -137,7 +151,14 @@ func phases(log []byte) string {
 	return "phases not logged"
 }
 
-func archiveTo(dir, file string) (_ time.Duration, sum [32]byte, _ int64, err error) {
+// archiveTo archives the export directory dir into file and returns the
+// time it took, the archive's hash and its size.
+func archiveTo(dir, file string) (time.Duration, [32]byte, int64, error) {
+	return archiveWith(file, func(w io.Writer) error { return bundle.Write(context.Background(), dir, w, 0) })
+}
+
+// archiveWith is archiveTo with the archive written by write.
+func archiveWith(file string, write func(io.Writer) error) (_ time.Duration, sum [32]byte, _ int64, err error) {
 	f, err := os.Create(file)
 	if err != nil {
 		return 0, sum, 0, err
@@ -149,7 +170,7 @@ func archiveTo(dir, file string) (_ time.Duration, sum [32]byte, _ int64, err er
 		}
 	}()
 	start := time.Now()
-	if err := bundle.Write(context.Background(), dir, f, 0); err != nil {
+	if err := write(f); err != nil {
 		return 0, sum, 0, err
 	}
 	d := time.Since(start)

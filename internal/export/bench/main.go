@@ -71,12 +71,13 @@ func main() {
 	flag.StringVar(&serverBin, "server", "", "path of the docsadmin binary, whose apiserver subcommand is the reference server the site case exports through (run.sh builds it)")
 	flag.StringVar(&profileDir, "profile", "", "directory for CPU profiles of each export run (export-N.pprof, api-export-N.pprof: render and both archives)")
 	cpuprofile := flag.String("cpuprofile", "", "internal: CPU profile file of -child")
+	spool := flag.Bool("spool", false, "internal: -child exports into a spool, as the server does, not a directory")
 	scale := flag.String("scale", "", "page counts, e.g. 2000,20000: only export the synthetic site at each size and print time and peak RSS")
-	flag.DurationVar(&highlightTime, "highlighttime", 0, "the exports' highlighting time limit (limits.highlightTime; 0: the default), raised to compare outputs on a loaded machine, where the default can run out")
+	flag.DurationVar(&highlightTime, "highlighttime", 0, "the exports' highlighting limit (limits.highlightTime, counted as work: 0 is the default), raised for a site whose highlighting needs more")
 	shape := flag.String("shape", "1x5,4x30", "sizes of the real shape case, LANGUAGESxVERSIONS, each exported once; the first is the base of the growth figure")
 	flag.Parse()
 	if *child != "" {
-		if err := runChild(*child, *out, *cpuprofile); err != nil {
+		if err := runChild(*child, *out, *cpuprofile, *spool); err != nil {
 			fmt.Fprintln(os.Stderr, "bench child:", err)
 			os.Exit(1)
 		}

@@ -2,6 +2,8 @@ package highlight
 
 import (
 	"errors"
+	"io"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -46,5 +48,36 @@ func TestBudget_withinHighlights(t *testing.T) {
 		if b.Plain() != 0 {
 			t.Errorf("%s: Plain = %d, want 0", name, b.Plain())
 		}
+	}
+}
+
+// The budget counts work, not time: a block costs the same every time,
+// so a budget just short of two blocks highlights the first and shows the
+// second plain, on any machine and under any load.
+func TestBudget_countsWorkNotTime(t *testing.T) {
+	a, b := highlightCases[0], highlightCases[3]
+	work := func(lang, code string) int {
+		n, err := writeWithin(io.Discard, lang, code, time.Now().Add(time.Minute), math.MaxInt)
+		if err != nil || n <= 0 {
+			t.Fatalf("%s: work %d, %v", lang, n, err)
+		}
+		return n
+	}
+	workA, workB := work(a.lang, a.code), work(b.lang, b.code)
+	for range 3 {
+		if w := work(a.lang, a.code); w != workA {
+			t.Fatalf("the same block cost %d, then %d", workA, w)
+		}
+		bud := &Budget{}
+		bud.left.Store(int64(workA + workB - 1))
+		if _, err := bud.Code(a.lang, a.code); err != nil {
+			t.Fatalf("the first block: %v", err)
+		}
+		if _, err := bud.Code(b.lang, b.code); !errors.Is(err, ErrBudgetSpent) || bud.Plain() != 1 {
+			t.Fatalf("the second block: %v, Plain %d; want ErrBudgetSpent and 1", err, bud.Plain())
+		}
+	}
+	if got, want := NewBudget(time.Second).left.Load(), int64(time.Second/workUnit); got != want {
+		t.Fatalf("a second's budget is %d units, want %d", got, want)
 	}
 }

@@ -14,6 +14,7 @@ package highlight
 
 import (
 	"io"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -68,24 +69,36 @@ func Write(w io.Writer, lang, code string) error {
 
 // writeBy is Write with the block's deadline given.
 func writeBy(w io.Writer, lang, code string, deadline time.Time) error {
+	_, err := writeWithin(w, lang, code, deadline, math.MaxInt)
+	return err
+}
+
+// writeWithin is writeBy with at most left work units (workUnit; a byte
+// is one for a lexer that is not chroma's regular-expression kind), what
+// an export's budget has left: past it nothing is written and the error
+// is errWorkSpent. work is what the block cost, spent even when it fails.
+func writeWithin(w io.Writer, lang, code string, deadline time.Time, left int) (work int, _ error) {
 	var it chroma.Iterator
 	switch l := lookupLexer(lang).(type) {
 	case *firstCharLexer:
-		tokens, err := l.tokensBy(code, deadline)
+		tokens, spent, err := l.tokensWithin(code, deadline, left)
 		if err != nil {
-			return err
+			return spent, err
 		}
-		it = chroma.Literator(tokens...)
+		work, it = spent, chroma.Literator(tokens...)
 	default:
 		if err := checkSize(code); err != nil {
-			return err
+			return 0, err
+		}
+		if work = len(code); work > left {
+			return 0, errWorkSpent
 		}
 		var err error
 		if it, err = chroma.Coalesce(l).Tokenise(nil, code); err != nil {
-			return err
+			return work, err
 		}
 	}
-	return codeFormatter.Format(w, classStyle, it)
+	return work, codeFormatter.Format(w, classStyle, it)
 }
 
 // Plain is code shown without highlighting, in the same <pre> as

@@ -1,8 +1,10 @@
 package highlight
 
 import (
+	"crypto/rand"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -54,25 +56,57 @@ func TestBudget_memoKeepsOnlyWholeBlocks(t *testing.T) {
 // distinct blocks an export holds, and keeps the blocks met again.
 func TestMemo_bounded(t *testing.T) {
 	var m memo
-	html := strings.Repeat("x", 4<<10)
-	m.put("go", "hot", html)
-	for i := range 4 * memoBytes / len(html) {
-		m.put("go", fmt.Sprint("block ", i), html)
-		if _, ok := m.get("go", "hot"); !ok {
-			t.Fatalf("after %d blocks the block met each time is gone", i)
+	// HTML that does not deflate, so that each block takes its room.
+	noise := func(n int) string {
+		b := make([]byte, n)
+		_, _ = rand.Read(b) // never fails
+		return string(b)
+	}
+	hot := noise(4 << 10)
+	m.put("go", "hot", hot)
+	for i := range 4 * memoBytes / (4 << 10) {
+		m.put("go", fmt.Sprint("block ", i), noise(4<<10))
+		if h, ok := m.get("go", "hot"); !ok || h != hot {
+			t.Fatalf("after %d blocks the block met each time is gone or changed", i)
 		}
 	}
 	total := 0
-	for _, g := range []map[memoKey]string{m.cur, m.old} {
+	for _, g := range []map[memoKey][]byte{m.cur, m.old} {
 		for k, v := range g {
-			total += len(k.lang) + len(k.code) + len(v)
+			total += len(k) + len(v)
 		}
 	}
-	if total > 2*memoBytes || m.curBytes > memoBytes {
-		t.Fatalf("memo holds %d bytes (current %d), want at most %d", total, m.curBytes, 2*memoBytes)
+	if total > 2*memoBytes || m.curBytes > memoBytes || len(m.old) == 0 {
+		t.Fatalf("memo holds %d bytes (current %d, %d blocks old), want at most %d and a generation passed", total, m.curBytes, len(m.old), 2*memoBytes)
 	}
-	m.put("go", "huge", strings.Repeat("y", memoBytes))
+	m.put("go", "huge", noise(memoBytes/8))
 	if _, ok := m.get("go", "huge"); ok {
 		t.Fatal("a block larger than a sixteenth of a generation was kept")
+	}
+}
+
+// Deflated or not, a kept block's HTML comes back as it went in, from
+// many goroutines at once (the writers and readers are pooled).
+func TestMemo_roundTrip(t *testing.T) {
+	var m memo
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				code := fmt.Sprint("block ", w, i)
+				html := strings.Repeat(`<span class="kd">`+code+`</span>`, i%7+1)
+				m.put("go", code, html)
+				if h, ok := m.get("Go", code); !ok || h != html {
+					t.Errorf("%s: %v %q", code, ok, h)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if _, ok := m.get("python", "block 0 0"); ok {
+		t.Error("a block found under another language")
 	}
 }

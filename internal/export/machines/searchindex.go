@@ -1,9 +1,12 @@
 package machines
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"slices"
@@ -30,7 +33,9 @@ import (
 //     shown, for their section links and snippets.
 //
 // The worker that renders a page cuts its text into terms here, so what
-// is left once every page is done is to join the pieces.
+// is left once every page is done is to join the pieces. With StreamText
+// a text shard is handed out as soon as its pages are in, so the pages'
+// text (on a site of 25,000 pages, about 40 MB) does not wait for Write.
 type SearchIndex struct {
 	pages []indexedPage // per page; in is false for a page kept out
 
@@ -43,21 +48,48 @@ type SearchIndex struct {
 	// pages that was most of the export's live heap.
 	terms map[string]int32
 	names []string
+
+	// put receives the text shards as they fill (StreamText), or nil.
+	put func(SearchFile) error
+	// settled counts the pages, from the first, that are added or
+	// skipped and whose text is in a shard handed out or in pending;
+	// shards counts the text shards made.
+	settled, shards int
+	pending         [][]byte // the texts of the shard being filled
 }
 
 // indexedPage is one page's share of the index, encoded by its worker.
 type indexedPage struct {
+	done  bool // added or skipped
 	in    bool
-	meta  []byte    // [title, url, section]
-	doc   []byte    // its sections: [[heading, anchor, text], ...]
-	terms []posting // its distinct (term, place) pairs, in order of first use
+	meta  []byte // [title, url, section]
+	doc   []byte // its sections: [[heading, anchor, text], ...]; nil once in a shard
+	terms postings
 }
 
-// posting is a term (its number in SearchIndex.names) at a place of a
-// page: section*3 + field, where field is 0 for the title (section 0), 1
-// for a heading and 2 for body text.
-type posting struct {
-	term, place int32
+// postings are a page's distinct pairs of a term (its number in
+// SearchIndex.names) and a place (section*3 + field, where field is 0 for
+// the title, in section 0, 1 for a heading and 2 for body text), in order
+// of first use, as varints: mostly three or four bytes a pair
+// instead of two int32's eight. On a site of 25,000 pages they are what
+// the index holds until Write.
+type postings []byte
+
+// all yields the pairs of ps.
+func (ps postings) all() iter.Seq2[int32, int32] {
+	return func(yield func(int32, int32) bool) {
+		for len(ps) > 0 {
+			term, n := binary.Varint(ps)
+			place, m := binary.Varint(ps[n:])
+			if n <= 0 || m <= 0 || term < 0 || term > math.MaxInt32 || place < 0 || place > math.MaxInt32 {
+				return // never: Add wrote them
+			}
+			ps = ps[n+m:]
+			if !yield(int32(term), int32(place)) {
+				return
+			}
+		}
+	}
 }
 
 // errIndexTooLarge is an index past what its 32-bit numbers hold; an
@@ -92,6 +124,76 @@ type SearchFile struct {
 // NewSearchIndex returns an empty index of pages pages.
 func NewSearchIndex(pages int) *SearchIndex {
 	return &SearchIndex{pages: make([]indexedPage, pages), words: map[string]struct{}{}, terms: map[string]int32{}}
+}
+
+// StreamText makes the index hand each text shard (d-<n>.js) to put as
+// soon as the pages it holds, and every page before them, are added or
+// skipped, instead of keeping the text for Write, which then writes only
+// the last one. Pages render about in order, so little text waits. Call
+// it before the first Add; put may be called from Add's goroutines at
+// once, and its error is Add's.
+func (x *SearchIndex) StreamText(put func(SearchFile) error) { x.put = put }
+
+// Skip says page i stays out of the index (noindex), so that the text
+// shards after it need not wait for Write. A page neither added nor
+// skipped stays out too.
+func (x *SearchIndex) Skip(i int) error {
+	x.mu.Lock()
+	x.pages[i].done = true
+	ready := x.settleLocked(false)
+	x.mu.Unlock()
+	return x.hand(ready)
+}
+
+// hand gives the shards to put, stopping at its first error.
+func (x *SearchIndex) hand(files []SearchFile) error {
+	for _, f := range files {
+		if err := x.put(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settleLocked moves the text of the settled pages, in page order, into
+// pending and returns the shards it filled; once every page is settled
+// (with all, a page not done counts as skipped) pending is made a shard
+// even when short. It does nothing without put unless all.
+func (x *SearchIndex) settleLocked(all bool) []SearchFile {
+	if x.put == nil && !all {
+		return nil
+	}
+	var ready []SearchFile
+	for ; x.settled < len(x.pages) && (all || x.pages[x.settled].done); x.settled++ {
+		p := &x.pages[x.settled]
+		if !p.in {
+			continue
+		}
+		x.pending = append(x.pending, p.doc)
+		p.doc = nil
+		if len(x.pending) == docsPerShard {
+			ready = append(ready, x.textShardLocked())
+		}
+	}
+	if (all || x.settled == len(x.pages)) && len(x.pending) > 0 {
+		ready = append(ready, x.textShardLocked())
+	}
+	return ready
+}
+
+// textShardLocked makes pending the next text shard.
+func (x *SearchIndex) textShardLocked() SearchFile {
+	data := []byte{'['}
+	for i, d := range x.pending {
+		if i > 0 {
+			data = append(data, ',')
+		}
+		data = append(data, d...)
+	}
+	f := shardFile("d-"+strconv.Itoa(x.shards), append(data, ']'))
+	x.shards++
+	x.pending = x.pending[:0]
+	return f
 }
 
 // Add sets the entry of page i, under section (the navigation section of
@@ -129,9 +231,18 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error
 		add(p[0], j*3+1)
 		add(p[2], j*3+2)
 	}
-	terms := make([]posting, len(cut))
 	x.mu.Lock()
-	defer x.mu.Unlock()
+	ready, err := x.addLocked(i, meta, doc, own, cut)
+	x.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return x.hand(ready)
+}
+
+// addLocked is Add's work under the lock: the page's words and terms
+// numbered, its entry set, and the text shards that filled.
+func (x *SearchIndex) addLocked(i int, meta, doc []byte, own map[string]struct{}, cut []pagePosting) ([]SearchFile, error) {
 	for w := range own {
 		if _, ok := x.words[w]; !ok {
 			// A word is a piece of its page's lower-cased text: a copy
@@ -139,11 +250,13 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error
 			x.words[strings.Clone(w)] = struct{}{}
 		}
 	}
-	for k, p := range cut {
+	terms := make([]byte, 0, 4*len(cut))
+	for _, p := range cut {
 		n, ok := x.terms[p.term]
 		if !ok {
+			var err error
 			if n, err = num32(len(x.names)); err != nil {
-				return err
+				return nil, err
 			}
 			name := strings.Clone(p.term) // as the words above
 			x.terms[name] = n
@@ -151,12 +264,12 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error
 		}
 		place, err := num32(p.place)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		terms[k] = posting{term: n, place: place}
+		terms = binary.AppendVarint(binary.AppendVarint(terms, int64(n)), int64(place))
 	}
-	x.pages[i] = indexedPage{in: true, meta: meta, doc: doc, terms: terms}
-	return nil
+	x.pages[i] = indexedPage{done: true, in: true, meta: meta, doc: doc, terms: bytes.Clone(terms)}
+	return x.settleLocked(false), nil
 }
 
 // Files renders the index as its scripts (see SearchIndex), the
@@ -184,8 +297,8 @@ func (x *SearchIndex) Write(put func(SearchFile) error) error {
 			continue
 		}
 		pages++
-		for _, t := range p.terms {
-			count[t.term+1] += 2
+		for term := range p.terms.all() {
+			count[term+1] += 2
 		}
 	}
 	for i := 1; i < len(count); i++ {
@@ -195,7 +308,6 @@ func (x *SearchIndex) Write(put func(SearchFile) error) error {
 	next := slices.Clone(count[:len(x.names)])
 	last := make([]int32, len(x.names)) // term -> the last page it was seen on (0 before)
 	metas := make([][]byte, 0, pages)
-	docs := make([][]byte, 0, pages)
 	for _, p := range x.pages {
 		if !p.in {
 			continue
@@ -205,11 +317,10 @@ func (x *SearchIndex) Write(put func(SearchFile) error) error {
 			return err
 		}
 		metas = append(metas, p.meta)
-		docs = append(docs, p.doc)
-		for _, t := range p.terms {
-			flat[next[t.term]], flat[next[t.term]+1] = n-last[t.term], t.place
-			next[t.term] += 2
-			last[t.term] = n
+		for term, place := range p.terms.all() {
+			flat[next[term]], flat[next[term]+1] = n-last[term], place
+			next[term] += 2
+			last[term] = n
 		}
 	}
 	byKey := map[string][]int{} // shard key -> its terms
@@ -265,16 +376,12 @@ func (x *SearchIndex) Write(put func(SearchFile) error) error {
 			return err
 		}
 	}
-	for n := 0; n*docsPerShard < len(docs); n++ {
-		part := docs[n*docsPerShard : min(len(docs), (n+1)*docsPerShard)]
-		data := []byte{'['}
-		for i, d := range part {
-			if i > 0 {
-				data = append(data, ',')
-			}
-			data = append(data, d...)
-		}
-		if err := put(shardFile("d-"+strconv.Itoa(n), append(data, ']'))); err != nil {
+	// The text shards StreamText has not handed out yet.
+	x.mu.Lock()
+	rest := x.settleLocked(true)
+	x.mu.Unlock()
+	for _, f := range rest {
+		if err := put(f); err != nil {
 			return err
 		}
 	}

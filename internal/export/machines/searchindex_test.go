@@ -2,6 +2,8 @@ package machines
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -51,6 +53,104 @@ func TestSearchIndex_pagesInAnyOrder(t *testing.T) {
 	}
 	if fmt.Sprint(gotJS) != fmt.Sprint(wantJS) {
 		t.Fatalf("concurrent adds differ:\n%s\nwant\n%s", gotJS, wantJS)
+	}
+
+	// Streamed, the same scripts: the text shards come from the adds and
+	// skips, the rest from Write.
+	streamed := NewSearchIndex(n)
+	var mu sync.Mutex
+	var early []SearchFile
+	streamed.StreamText(func(f SearchFile) error {
+		mu.Lock()
+		defer mu.Unlock()
+		early = append(early, f)
+		return nil
+	})
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += 4 {
+				var err error
+				if i%7 == 3 {
+					err = streamed.Skip(i)
+				} else {
+					err = streamed.Add(i, entry(i), "Guides", i%2 == 0)
+				}
+				if err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	rest, err := streamed.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := func(a, b SearchFile) int { return strings.Compare(a.Path, b.Path) }
+	all := slices.SortedFunc(slices.Values(append(early, rest...)), byPath)
+	if want := slices.SortedFunc(slices.Values(wantJS), byPath); fmt.Sprint(all) != fmt.Sprint(want) {
+		t.Fatalf("streamed scripts differ:\n%s\nwant\n%s", all, want)
+	}
+	// Every page was in before Write: only Write's own scripts are left
+	// for it, and no text shard.
+	for _, f := range rest {
+		if strings.Contains(f.Path, "/d-") {
+			t.Errorf("%s waited for Write", f.Path)
+		}
+	}
+}
+
+// TestSearchIndex_streamTextInOrder: a text shard is handed out as soon
+// as its pages and every page before them are in, and an error from
+// where it goes is Add's.
+func TestSearchIndex_streamTextInOrder(t *testing.T) {
+	x := NewSearchIndex(100)
+	var got []string
+	fail := false
+	x.StreamText(func(f SearchFile) error {
+		if fail {
+			return fmt.Errorf("disk full")
+		}
+		got = append(got, f.Path)
+		return nil
+	})
+	add := func(i int) error {
+		return x.Add(i, SearchEntry{Title: fmt.Sprint(i), URL: fmt.Sprint(i), Parts: [][3]string{{"", "", "text"}}}, "", true)
+	}
+	// Pages 1 to 16 are in, and page 20 is skipped: page 0 holds them up.
+	for i := 1; i <= docsPerShard; i++ {
+		if err := add(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := x.Skip(20); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 0 {
+		t.Fatalf("shards %q before page 0 is in", got)
+	}
+	if err := add(0); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []string{"_static/search/d-0.js"}) {
+		t.Fatalf("after page 0: %q, want d-0", got)
+	}
+	for i := docsPerShard + 1; i < 2*docsPerShard; i++ {
+		if i == 20 {
+			continue
+		}
+		if err := add(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("a shard of 15 pages handed out: %q", got)
+	}
+	fail = true
+	if err := add(2 * docsPerShard); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("Add with a failing shard: %v", err)
 	}
 }
 

@@ -70,7 +70,7 @@ func (o *Operation) Resolve(v *View) *Endpoint {
 		}
 	}
 	reqs := s.Root.List("security")
-	if sec, ok := o.Op.M["security"]; ok {
+	if sec, ok := o.Op.Lookup("security"); ok {
 		reqs, _ = sec.([]any)
 	}
 	schemes := s.Root.Sub("components").Sub("securitySchemes")
@@ -114,7 +114,7 @@ func MediaExample(v *View, m *Obj) any {
 	if m == nil {
 		return nil
 	}
-	if ex, ok := m.M["example"]; ok {
+	if ex, ok := m.Lookup("example"); ok {
 		return ex
 	}
 	if exs := m.Sub("examples"); exs != nil && len(exs.Keys) > 0 {
@@ -137,7 +137,7 @@ func MergedParam(p *Obj, schema any, v *View) any {
 		m.Set(k, so.Get(k))
 	}
 	for _, k := range []string{"description", "example", "deprecated"} {
-		if x, ok := p.M[k]; ok {
+		if x, ok := p.Lookup(k); ok {
 			m.Set(k, x)
 		}
 	}

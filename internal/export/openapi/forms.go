@@ -85,7 +85,7 @@ func structuredMedia(mt string) bool {
 // WrittenExample is the example a media type gives itself, nil when it
 // has none: a form field is better empty than prefilled with "<string>".
 func WrittenExample(v *View, m *Obj) any {
-	if _, ok := m.M["example"]; !ok && m.Sub("examples") == nil {
+	if _, ok := m.Lookup("example"); !ok && m.Sub("examples") == nil {
 		return nil
 	}
 	return MediaExample(v, m)
@@ -113,11 +113,11 @@ func FormFields(v *View, schema any, example any) []FormField {
 		for _, x := range item.List("enum") {
 			fd.Enum = append(fd.Enum, Plain(x))
 		}
-		if d, ok := pf.O.M["x-default"]; ok && v.Prefill && !fd.Binary {
+		if d, ok := pf.O.Lookup("x-default"); ok && v.Prefill && !fd.Binary {
 			fd.Default = Plain(d)
-		} else if d, ok := pf.O.M["default"]; ok {
+		} else if d, ok := pf.O.Lookup("default"); ok {
 			fd.Default = Plain(d)
-		} else if d, ok := pf.O.M["example"]; ok && !v.NoExamples {
+		} else if d, ok := pf.O.Lookup("example"); ok && !v.NoExamples {
 			fd.Default = Plain(d)
 		} else if ex != nil && ex.Get(name) != nil && !fd.Binary && !v.NoExamples {
 			fd.Default = Plain(ex.Get(name))
@@ -172,7 +172,7 @@ func WithXDefaults(v *View, schema any, ex any, depth int) any {
 	if f.Cyclic {
 		return ex
 	}
-	if x, ok := f.O.M["x-default"]; ok {
+	if x, ok := f.O.Lookup("x-default"); ok {
 		return x
 	}
 	in, ok := ex.(*Obj)
@@ -217,9 +217,9 @@ func FormParts(v *View, e *Endpoint) []FormPart {
 
 // XDefault is the x-default of a parameter, written on it or its schema.
 func XDefault(param, schema *Obj) (any, bool) {
-	if d, ok := param.M["x-default"]; ok {
+	if d, ok := param.Lookup("x-default"); ok {
 		return d, true
 	}
-	d, ok := schema.M["x-default"]
+	d, ok := schema.Lookup("x-default")
 	return d, ok
 }

@@ -20,7 +20,7 @@ func (o *Obj) MarshalJSON() ([]byte, error) {
 		kb, _ := marshalText(k)
 		b.Write(kb)
 		b.WriteByte(':')
-		vb, err := marshalText(o.M[k])
+		vb, err := marshalText(o.vals[i])
 		if err != nil {
 			return nil, err
 		}
@@ -254,11 +254,11 @@ func (v *View) Example(schema any, depth int) any {
 		return nil
 	}
 	o := f.O
-	if x, ok := o.M["x-default"]; ok && v.Prefill {
+	if x, ok := o.Lookup("x-default"); ok && v.Prefill {
 		return x
 	}
 	for _, k := range []string{"example", "default", "const"} {
-		if x, ok := o.M[k]; ok {
+		if x, ok := o.Lookup(k); ok {
 			return x
 		}
 	}

@@ -13,7 +13,7 @@ func (v *View) Skeleton(schema any, depth int) any {
 	if f.Cyclic || f.Cut || depth > MaxSchemaDepth || v.Budget < 0 {
 		return nil
 	}
-	if d, ok := f.O.M["default"]; ok {
+	if d, ok := f.O.Lookup("default"); ok {
 		return d
 	}
 	if f.Ref != "" {
@@ -27,7 +27,7 @@ func (v *View) Skeleton(schema any, depth int) any {
 			if po == nil || po.Flag("readOnly") {
 				continue // a request never sends read-only properties
 			}
-			if _, hasDefault := po.M["default"]; hasDefault || slices.Contains(f.Required, k) {
+			if _, hasDefault := po.Lookup("default"); hasDefault || slices.Contains(f.Required, k) {
 				out.Set(k, v.Skeleton(f.Props.Get(k), depth+1))
 			}
 		}

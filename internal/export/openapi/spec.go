@@ -19,28 +19,83 @@ const MaxSpecBytes = 32 << 20
 
 // Obj is a JSON or YAML mapping that keeps its key order: the order of
 // paths and properties in a spec is the order readers expect to see them.
+//
+// The values sit in a slice beside the keys, found by a scan while the
+// mapping is small and through an index past smallObj keys: most of a
+// spec's mappings have a few keys, and a Go map per mapping made the
+// parsed specs of a versioned, translated site (120 of them) about three
+// times the size.
 type Obj struct {
-	Keys []string       // in document order
-	M    map[string]any // Obj, []any, string, json.Number, bool or nil
+	Keys []string // in document order
+	vals []any    // vals[i] is Keys[i]'s: *Obj, []any, string, json.Number, bool or nil
+	idx  map[string]int
 }
 
+// smallObj is how many keys a mapping has before it is indexed; up to
+// there a scan of the keys is as fast as a map.
+const smallObj = 8
+
 // NewObj returns an empty mapping.
-func NewObj() *Obj { return &Obj{M: map[string]any{}} }
+func NewObj() *Obj { return &Obj{} }
+
+// find is the index of k in o.Keys, or -1.
+func (o *Obj) find(k string) int {
+	if o.idx != nil {
+		if i, ok := o.idx[k]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, key := range o.Keys {
+		if key == k {
+			return i
+		}
+	}
+	return -1
+}
 
 // Set sets k, keeping its place if it is already there.
 func (o *Obj) Set(k string, v any) {
-	if _, ok := o.M[k]; !ok {
-		o.Keys = append(o.Keys, k)
+	if i := o.find(k); i >= 0 {
+		o.vals[i] = v
+		return
 	}
-	o.M[k] = v
+	o.Keys = append(o.Keys, k)
+	o.vals = append(o.vals, v)
+	switch n := len(o.Keys); {
+	case o.idx != nil:
+		o.idx[k] = n - 1
+	case n > smallObj:
+		o.idx = make(map[string]int, n)
+		for i, key := range o.Keys {
+			o.idx[key] = i
+		}
+	}
+}
+
+// Lookup is the value at k and whether k is there (false when o is nil).
+func (o *Obj) Lookup(k string) (any, bool) {
+	if o == nil {
+		return nil, false
+	}
+	if i := o.find(k); i >= 0 {
+		return o.vals[i], true
+	}
+	return nil, false
 }
 
 // Get is the value at k, nil when absent (or o is nil).
 func (o *Obj) Get(k string) any {
+	v, _ := o.Lookup(k)
+	return v
+}
+
+// Len is how many keys o has.
+func (o *Obj) Len() int {
 	if o == nil {
-		return nil
+		return 0
 	}
-	return o.M[k]
+	return len(o.Keys)
 }
 
 // Str is the string at k, "" when absent or not a string.
@@ -274,7 +329,7 @@ func (s *Spec) pointer(r string) (any, error) {
 		seg = unescapePointer.Replace(seg)
 		switch c := cur.(type) {
 		case *Obj:
-			v, ok := c.M[seg]
+			v, ok := c.Lookup(seg)
 			if !ok {
 				return nil, fmt.Errorf("%s: $ref %q names nothing", s.File, r)
 			}

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -34,5 +35,39 @@ func TestParseSpec_badInputs(t *testing.T) {
 	}
 	if _, err := s.pointer("https://example.com/x.json#/a"); err == nil || !strings.Contains(err.Error(), "external $ref") {
 		t.Errorf("external ref: %v", err)
+	}
+}
+
+// An Obj keeps its keys in the order they were first set, small or past
+// the size where it indexes them, and finds every one.
+func TestObj_orderAndLookup(t *testing.T) {
+	for _, n := range []int{1, smallObj, smallObj + 1, 100} {
+		o := NewObj()
+		var want []string
+		for i := range n {
+			k := fmt.Sprintf("k%d", n-i) // not in sorted order
+			o.Set(k, i)
+			want = append(want, k)
+		}
+		o.Set(want[0], "again") // keeps its place
+		if !slices.Equal(o.Keys, want) || o.Len() != n {
+			t.Fatalf("%d keys: Keys %q, Len %d", n, o.Keys, o.Len())
+		}
+		for i, k := range want {
+			w := any(i)
+			if i == 0 {
+				w = "again"
+			}
+			if v, ok := o.Lookup(k); !ok || v != w {
+				t.Fatalf("%d keys: %s = %v, %v; want %v", n, k, v, ok, w)
+			}
+		}
+		if v, ok := o.Lookup("absent"); ok || v != nil || o.Get("absent") != nil {
+			t.Fatalf("%d keys: an absent key is there", n)
+		}
+	}
+	var none *Obj
+	if _, ok := none.Lookup("k"); ok || none.Len() != 0 {
+		t.Fatal("a nil Obj has keys")
 	}
 }

@@ -35,7 +35,7 @@ func FromEndpoint(e *openapi.Endpoint, v *openapi.View, all bool) Request {
 	sent := credentialHeaders(e)
 	for _, p := range e.Params {
 		val := "<" + p.Name + ">"
-		if ex, ok := p.O.M["example"]; ok {
+		if ex, ok := p.O.Lookup("example"); ok {
 			val = openapi.Plain(ex)
 		} else if d := p.O.Sub("schema").Get("default"); d != nil {
 			val = openapi.Plain(d)
@@ -138,7 +138,7 @@ func pyLiteral(v any, indent string) string {
 			if i > 0 {
 				b.WriteString(",")
 			}
-			b.WriteString("\n" + indent + "    " + jsonString(k) + ": " + pyLiteral(x.M[k], indent+"    "))
+			b.WriteString("\n" + indent + "    " + jsonString(k) + ": " + pyLiteral(x.Get(k), indent+"    "))
 		}
 		b.WriteString("\n" + indent + "}")
 		return b.String()

@@ -29,9 +29,11 @@ type Limits struct {
 	// the components (0: the evaluator's default, 256 MiB); past it a
 	// page's components show their content only, with a warning.
 	ComponentMemory int64
-	// HighlightTime bounds the time syntax highlighting takes in one
-	// export, summed over its code blocks; past it, blocks are shown
-	// plain, with one warning that counts them.
+	// HighlightTime bounds the syntax highlighting of one export, summed
+	// over its code blocks and counted as work (rule runs, each standing
+	// for a few microseconds: highlight.Budget), so that the output does
+	// not depend on the machine's load; past it, blocks are shown plain,
+	// with one warning that counts them.
 	HighlightTime time.Duration
 	// Config bounds docs.json with every $ref written out: its bytes,
 	// JSON values and nesting (docsjson.Bounds).

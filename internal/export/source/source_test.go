@@ -158,3 +158,43 @@ func TestReadLimited(t *testing.T) {
 		t.Errorf("zero limits take %+v, want the defaults %+v", got, DefaultLimits)
 	}
 }
+
+// growingFS is a file system whose files hold more than their Stat says,
+// as a file written to while it is read does.
+type growingFS struct{ fstest.MapFS }
+
+func (g growingFS) Open(name string) (fs.File, error) {
+	f, err := g.MapFS.Open(name)
+	return shrunkStat{f}, err
+}
+
+type shrunkStat struct{ fs.File }
+
+func (s shrunkStat) Stat() (fs.FileInfo, error) {
+	fi, err := s.File.Stat()
+	return shrunkInfo{fi}, err
+}
+
+type shrunkInfo struct{ fs.FileInfo }
+
+func (shrunkInfo) Size() int64 { return 3 }
+
+// A page is read whole into a buffer of its own size (it lives until the
+// page renders, so no room to spare), and a file that holds more than its
+// size said is still read whole, and refused past the limit.
+func TestReadLimited_sizedBuffer(t *testing.T) {
+	body := strings.Repeat("words and more words\n", 100)
+	m := fstest.MapFS{"p.mdx": {Data: []byte(body)}}
+	b, err := ReadLimited(m, "p.mdx", "the page", 1<<20)
+	if err != nil || string(b) != body || cap(b) > len(body)+1 {
+		t.Fatalf("read %d bytes (cap %d), %v; want %d and no room to spare", len(b), cap(b), err, len(body))
+	}
+	g := growingFS{m}
+	if b, err := ReadLimited(g, "p.mdx", "the page", 1<<20); err != nil || string(b) != body {
+		t.Fatalf("a grown file: %d bytes, %v", len(b), err)
+	}
+	var input *docsjson.InputError
+	if _, err := ReadLimited(g, "p.mdx", "the page", 100); !errors.As(err, &input) {
+		t.Fatalf("a grown file past the limit: %v", err)
+	}
+}

@@ -200,10 +200,18 @@ func ReadLimited(src fs.FS, name, what string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > limit {
-		return nil, TooLarge(name, what, st.Size(), limit)
+	size := int64(512)
+	if st, err := f.Stat(); err == nil {
+		if st.Size() > limit {
+			return nil, TooLarge(name, what, st.Size(), limit)
+		}
+		// One byte more, so that the read that meets the end needs no
+		// room: io.ReadAll grows its buffer by doubling, and a page's
+		// source is kept until the page renders (a quarter to half as
+		// much again on a 25,000-page site).
+		size = st.Size() + 1
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	b, err := readAllSized(io.LimitReader(f, limit+1), size)
 	if err != nil {
 		return nil, err
 	}
@@ -211,6 +219,25 @@ func ReadLimited(src fs.FS, name, what string, limit int64) ([]byte, error) {
 		return nil, TooLarge(name, what, int64(len(b)), limit)
 	}
 	return b, nil
+}
+
+// readAllSized is io.ReadAll starting from a buffer of size bytes, grown
+// as io.ReadAll grows it only if r holds more (a file that grew).
+func readAllSized(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, size)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // TooLarge is the *docsjson.InputError of a file of the source over its
