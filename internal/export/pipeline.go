@@ -151,7 +151,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		return fmt.Errorf("%s: %w", p.File, err)
 	}
 	j.classes.add(doc.Classes()) // after Expand: components' classes too
-	if doc.HasComponents() || len(doc.AutoIDs()) > 0 {
+	if doc.NeedsIDPass(hs) {
 		// Headings a component writes belong in the table of contents
 		// too, and the ids made from titles must be the page's only ones.
 		rendered, hs = mdx.WithComponentHeadings(rendered, hs, doc.AutoIDs())

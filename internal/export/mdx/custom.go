@@ -104,14 +104,43 @@ type Page struct {
 // its rendered HTML goes through Expand.
 func (p *Page) HasComponents() bool { return p.comp != nil && len(p.comp.uses) > 0 }
 
-// AutoIDs are the ids the page's steps and accordions were given from
-// their titles, in document order, for WithComponentHeadings to number
-// apart from the page's other ids.
+// AutoIDs are the ids the page's steps, accordions and updates were
+// given from their titles, in document order, for WithComponentHeadings
+// to number apart from the page's other ids.
 func (p *Page) AutoIDs() []string {
 	if p.comp == nil {
 		return nil
 	}
 	return p.comp.autoIDs
+}
+
+// NeedsIDPass reports whether the rendered page, whose Markdown headings
+// are hs, must go through WithComponentHeadings: it uses custom
+// components, a component drew an entry of the contents list, or an id
+// made from a title is taken by a heading or another such id (ids an
+// author writes in HTML are not looked for). Most pages with steps or
+// accordions need none, and the pass reads the whole page.
+func (p *Page) NeedsIDPass(hs []Heading) bool {
+	if p.comp == nil {
+		return false
+	}
+	if p.HasComponents() || p.comp.tocEntries {
+		return true
+	}
+	if len(p.comp.autoIDs) == 0 {
+		return false
+	}
+	seen := make(map[string]bool, len(hs)+len(p.comp.autoIDs))
+	for _, h := range hs {
+		seen[h.ID] = true
+	}
+	for _, id := range p.comp.autoIDs {
+		if seen[id] {
+			return true
+		}
+		seen[id] = true
+	}
+	return false
 }
 
 // PreprocessPage is Preprocess for a page of an export: custom components
@@ -258,6 +287,9 @@ type pageComponents struct {
 	overflow int         // uses past maxUses
 	classes  []string    // class names written in className (flowhtml.go)
 	autoIDs  []string    // ids made from components' titles (componentID), in order
+	// tocEntries: a component drew an entry of the contents list (a
+	// step's heading-sized title, an update's label).
+	tocEntries bool
 }
 
 type use struct {

@@ -475,6 +475,7 @@ func (m *mdx) component(t jsxTag) (open, closing markup.HTML) {
 	// What the platform gives a component the author did not write.
 	m.inheritTitleSize(&t)
 	m.componentID(&t)
+	m.noteTOCEntry(&t)
 	return components.Render(t.name, t.attrs, m.labels)
 }
 
@@ -524,6 +525,18 @@ func (m *mdx) componentID(t *jsxTag) {
 	t.attrs["id"] = id
 	if m.comp != nil {
 		m.comp.autoIDs = append(m.comp.autoIDs, id)
+	}
+}
+
+// noteTOCEntry records a component that draws an entry of the contents
+// list: an update, or a step whose title is a heading.
+func (m *mdx) noteTOCEntry(t *jsxTag) {
+	if m.comp == nil {
+		return
+	}
+	size := t.attrs["titleSize"]
+	if t.name == "Update" || t.name == "Step" && t.attrs["title"] != "" && (size == "h2" || size == "h3") {
+		m.comp.tocEntries = true
 	}
 }
 

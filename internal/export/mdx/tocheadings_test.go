@@ -1,6 +1,7 @@
 package mdx
 
 import (
+	"bytes"
 	"slices"
 	"testing"
 )
@@ -24,5 +25,33 @@ func TestWithComponentHeadings_bytes(t *testing.T) {
 	plain := `<h2 id="a">A</h2><h3>no id</h3>`
 	if got, hs := WithComponentHeadings([]byte(plain), md, nil); string(got) != plain || !slices.Equal(hs, md) {
 		t.Errorf("no component heading: %s %v", got, hs)
+	}
+}
+
+// TestPage_needsIDPass: the pass runs for what it changes (a contents
+// entry a component draws, an id made from a title that is taken) and
+// not for steps and accordions whose ids are the page's only ones.
+func TestPage_needsIDPass(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      bool
+	}{
+		{"accordions with their own titles", "## A\n\n<Accordion title=\"B\">x</Accordion>\n\n<Accordion title=\"C\">y</Accordion>\n", false},
+		{"a paragraph-titled step", "<Steps>\n<Step title=\"One\">x</Step>\n</Steps>\n", false},
+		{"two accordions of one title", "<Accordion title=\"B\">x</Accordion>\n\n<Accordion title=\"B\">y</Accordion>\n", true},
+		{"an accordion titled as a heading", "## B\n\n<Accordion title=\"B\">x</Accordion>\n", true},
+		{"a heading-sized step", "<Steps titleSize=\"h2\">\n<Step title=\"One\">x</Step>\n</Steps>\n", true},
+		{"an update", "<Update label=\"v1\">x</Update>\n", true},
+		{"no components", "## A\n\nText.\n", false},
+	} {
+		doc := PreprocessPageWith(c.src, nil, "p.mdx", 1, PageOptions{Labels: EnglishLabels})
+		var buf bytes.Buffer
+		hs, err := ToHTML(NewMarkdown(), []byte(doc.Markdown), &buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := doc.NeedsIDPass(hs); got != c.want {
+			t.Errorf("%s: NeedsIDPass %v, want %v", c.name, got, c.want)
+		}
 	}
 }
