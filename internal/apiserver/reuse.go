@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"io"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
@@ -15,8 +16,8 @@ import (
 // none. Which earlier archive it is matters only for speed: an entry is
 // copied only if it holds the same path and content, so the new archive
 // is byte for byte the one made from scratch.
-func (er *exportRunner) previousArchive(rec *jobstore.ExportJob) func() (io.ReadCloser, error) {
-	jobs, err := er.store.ExportJobs()
+func (er *exportRunner) previousArchive(ctx context.Context, rec *jobstore.ExportJob) func() (io.ReadCloser, error) {
+	jobs, err := er.store.ExportJobs(ctx)
 	if err != nil {
 		return nil
 	}

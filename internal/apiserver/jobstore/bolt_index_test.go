@@ -1,6 +1,7 @@
 package jobstore
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -106,7 +107,7 @@ func TestOpenBolt_undecodableExportJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, err := OpenBolt(dir); err == nil || !strings.Contains(err.Error(), "se_bad") {
+	if st, err := OpenBolt(t.Context(), dir); err == nil || !strings.Contains(err.Error(), "se_bad") {
 		if st != nil {
 			_ = st.Close()
 		}
@@ -118,7 +119,7 @@ func TestOpenBolt_undecodableExportJob(t *testing.T) {
 // commit: what is tested is what the store writes, not the disk.
 func openTestBolt(t *testing.T, dir string) *Bolt {
 	t.Helper()
-	st, err := OpenBolt(dir)
+	st, err := OpenBolt(t.Context(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,22 +232,24 @@ func (w *indexWorld) create() error {
 		t := w.scan().orgs[rec.OrgID]
 		want = lim.Check(t.active, t.stored, t.bytes)
 	}
-	_, err := w.st.CreateExportJob(rec, Creation{IdempotencyKey: key, RequestHash: hash, Limits: lim})
+	_, err := w.st.CreateExportJob(w.t.Context(), rec, Creation{IdempotencyKey: key, RequestHash: hash, Limits: lim})
 	if w.checks && key == "" && !errors.Is(err, errFault) && !errors.Is(err, want) {
 		w.t.Errorf("create %s in %s under %+v: %v, want %v", rec.JobID, rec.OrgID, lim, err, want)
 	}
 	return err
 }
 
-func (w *indexWorld) put() error { return w.st.PutExportJob(w.record(w.id())) }
+func (w *indexWorld) put() error { return w.st.PutExportJob(w.t.Context(), w.record(w.id())) }
 
-func (w *indexWorld) bundleSize() error { return w.st.SetBundleSize(w.id(), w.rng.Int64N(2000)) }
+func (w *indexWorld) bundleSize() error {
+	return w.st.SetBundleSize(w.t.Context(), w.id(), w.rng.Int64N(2000))
+}
 
 // attempt returns a job's record as its worker would hold it: mostly
 // the current attempt, sometimes a stale one.
 func (w *indexWorld) attempt() *ExportJob {
 	id := w.id()
-	cur, err := w.st.ExportJob(id)
+	cur, err := w.st.ExportJob(w.t.Context(), id)
 	if err != nil {
 		return newExport(id, w.org(), w.created())
 	}
@@ -260,14 +263,14 @@ func (w *indexWorld) renew() error {
 	until := []time.Time{{}, w.now.Add(testLease)}[w.rng.IntN(2)] // handed back, or renewed
 	mine := w.attempt()
 	mine.PageCount++
-	return w.st.RenewLease(mine, until)
+	return w.st.RenewLease(w.t.Context(), mine, until)
 }
 
 func (w *indexWorld) complete() error {
 	mine := w.attempt()
 	mine.Status = []string{api.ExportCompleted, api.ExportFailed}[w.rng.IntN(2)]
 	mine.SiteBytes = w.rng.Int64N(1000)
-	return w.st.CompleteAttempt(mine)
+	return w.st.CompleteAttempt(w.t.Context(), mine)
 }
 
 func (w *indexWorld) claim() error {
@@ -283,7 +286,7 @@ func (w *indexWorld) claimOne() (*ExportJob, error) {
 	if w.checks {
 		want, wantMore = w.scan().claim(w.now)
 	}
-	got, more, err := w.st.ClaimExport("w", w.now, testLease)
+	got, more, err := w.st.ClaimExport(w.t.Context(), "w", w.now, testLease)
 	if !w.checks {
 		return got, err
 	}
@@ -318,7 +321,7 @@ func (w *indexWorld) catchUp() error {
 			return err
 		}
 		rec.Status = api.ExportCompleted
-		if err := w.st.CompleteAttempt(rec); err != nil {
+		if err := w.st.CompleteAttempt(w.t.Context(), rec); err != nil {
 			return err
 		}
 	}
@@ -326,14 +329,14 @@ func (w *indexWorld) catchUp() error {
 }
 
 func (w *indexWorld) release() error {
-	err := w.st.ReleaseLeases()
+	err := w.st.ReleaseLeases(w.t.Context())
 	if err == nil {
 		w.saw("released")
 	}
 	return err
 }
 
-func (w *indexWorld) delete() error { return w.st.DeleteExportJob(w.id()) }
+func (w *indexWorld) delete() error { return w.st.DeleteExportJob(w.t.Context(), w.id()) }
 
 // failedTx writes two jobs in a transaction that then returns an error
 // or panics: neither write may reach the index.
@@ -349,7 +352,7 @@ func (w *indexWorld) failedTx() (err error) {
 			err = nil
 		}
 	}()
-	err = w.st.updateExports(func(tx *exportTx) error {
+	err = w.st.updateExports(w.t.Context(), func(tx *exportTx) error {
 		if err := tx.putJob(put, data); err != nil {
 			return err
 		}
@@ -415,7 +418,7 @@ func indexOf(st *Bolt) (v indexView, problems []string) {
 // scanOf works out the index from every record in the bucket, as the
 // store did before it had one.
 func scanOf(st *Bolt) (indexView, error) {
-	all, err := st.ExportJobs()
+	all, err := st.ExportJobs(context.Background())
 	if err != nil {
 		return indexView{}, err
 	}
