@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
@@ -17,20 +16,8 @@ import (
 // copied only if it holds the same path and content, so the new archive
 // is byte for byte the one made from scratch.
 func (er *exportRunner) previousArchive(ctx context.Context, rec *jobstore.ExportJob) func() (io.ReadCloser, error) {
-	jobs, err := er.store.ExportJobs(ctx)
-	if err != nil {
-		return nil
-	}
-	var prev *jobstore.ExportJob
-	for _, j := range jobs {
-		if j.JobID == rec.JobID || j.OrgID != rec.OrgID || j.Domain != rec.Domain || j.Status != api.ExportCompleted || j.BundleSize == 0 {
-			continue
-		}
-		if prev == nil || j.UpdatedAt.After(prev.UpdatedAt) {
-			prev = j
-		}
-	}
-	if prev == nil {
+	prev, err := er.store.LatestCompletedExport(ctx, rec.OrgID, rec.Domain, rec.JobID)
+	if err != nil || prev == nil {
 		return nil
 	}
 	return er.bundles.Earlier(er.ctx, prev)

@@ -3,8 +3,11 @@ package jobstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
 
 // PutExportJob implements ExportStore.
@@ -118,4 +121,28 @@ func (s *boltExports) SetBundleSize(ctx context.Context, id string, size int64) 
 		rec.BundleSize = size
 		return nil
 	})
+}
+
+// LatestCompletedExport implements ExportStore: the index names the job
+// (bolt_index.go), and only its record is read.
+func (s *boltExports) LatestCompletedExport(ctx context.Context, orgID, domain, excluding string) (*ExportJob, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.index.mu.Lock()
+	id := s.index.latestArchived(orgID, domain, excluding)
+	s.index.mu.Unlock()
+	if id == "" {
+		return nil, nil
+	}
+	rec, err := s.ExportJob(ctx, id)
+	switch {
+	case errors.Is(err, ErrNoRecord):
+		return nil, nil // deleted since the index named it
+	case err != nil:
+		return nil, err
+	case rec.Status != api.ExportCompleted || rec.BundleSize == 0:
+		return nil, nil // rewritten since (a control-plane requeue)
+	}
+	return rec, nil
 }

@@ -211,6 +211,7 @@ func (w *indexWorld) record(id string) *ExportJob {
 		rec.LeaseUntil = []time.Time{{}, w.now.Add(-time.Second), w.now.Add(time.Minute), Pinned}[w.rng.IntN(4)]
 	case 2:
 		rec.Status, rec.SiteBytes, rec.BundleSize = api.ExportCompleted, w.rng.Int64N(1000), w.rng.Int64N(1000)
+		rec.Domain = testDomains[w.rng.IntN(len(testDomains))]
 	case 3:
 		rec.Status, rec.Error = api.ExportFailed, "failed"
 	}
@@ -383,7 +384,12 @@ type jobView struct {
 	state           jobState
 	created, leased string
 	bytes           int64
+	// Of a completed job with an archive only (LatestCompletedExport).
+	domain, updated string
 }
+
+// testDomains are the domains the world's completed jobs have.
+var testDomains = []string{"docs.acme.test", "api.acme.test"}
 
 func viewTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
@@ -396,7 +402,8 @@ func indexOf(st *Bolt) (v indexView, problems []string) {
 	defer x.mu.Unlock()
 	v = indexView{jobs: map[string]jobView{}, orgs: map[string]orgTotals{}}
 	for id, e := range x.jobs {
-		v.jobs[id] = jobView{org: e.org.id, state: e.state, created: viewTime(e.createdAt), leased: viewTime(e.leaseUntil), bytes: e.bytes}
+		v.jobs[id] = jobView{org: e.org.id, state: e.state, created: viewTime(e.createdAt), leased: viewTime(e.leaseUntil), bytes: e.bytes,
+			domain: e.domain, updated: viewTime(e.updatedAt)}
 		if x.orgs[e.org.id] != e.org {
 			problems = append(problems, fmt.Sprintf("job %s counts in totals of %s that are not the map's", id, e.org.id))
 		}
@@ -410,7 +417,11 @@ func indexOf(st *Bolt) (v indexView, problems []string) {
 		}
 	}
 	for id, t := range x.orgs {
-		v.orgs[id] = *t
+		o := *t
+		if len(o.archived) == 0 {
+			o.archived = nil // emptied: as a scan that met none
+		}
+		v.orgs[id] = o
 	}
 	return v, problems
 }
@@ -424,8 +435,16 @@ func scanOf(st *Bolt) (indexView, error) {
 	}
 	v := indexView{jobs: map[string]jobView{}, orgs: map[string]orgTotals{}, all: all}
 	for _, rec := range all {
-		j := jobView{org: rec.OrgID, created: viewTime(rec.CreatedAt), leased: viewTime(rec.LeaseUntil), bytes: rec.SiteBytes + rec.BundleSize}
+		j := jobView{org: rec.OrgID, created: viewTime(rec.CreatedAt), leased: viewTime(rec.LeaseUntil), bytes: rec.SiteBytes + rec.BundleSize,
+			updated: viewTime(time.Time{})}
 		o := v.orgs[rec.OrgID]
+		if rec.Status == api.ExportCompleted && rec.BundleSize > 0 {
+			j.domain, j.updated = rec.Domain, viewTime(rec.UpdatedAt)
+			if o.archived == nil {
+				o.archived = map[string]struct{}{}
+			}
+			o.archived[rec.JobID] = struct{}{}
+		}
 		o.id = rec.OrgID
 		o.stored++
 		o.bytes += j.bytes
@@ -507,5 +526,32 @@ func compareIndex(st *Bolt) string {
 	if !reflect.DeepEqual(got.orgs, want.orgs) {
 		diffs = append(diffs, fmt.Sprintf("organizations: index %+v, bucket %+v", got.orgs, want.orgs))
 	}
+	for org := range want.orgs {
+		for _, domain := range testDomains {
+			diffs = append(diffs, compareLatest(st, want.all, org, domain)...)
+		}
+	}
 	return strings.Join(diffs, "; ")
+}
+
+// compareLatest checks LatestCompletedExport against a walk of every
+// record, as previousArchive made before the store answered it.
+func compareLatest(st *Bolt, all []*ExportJob, org, domain string) []string {
+	var want *ExportJob
+	for _, j := range all { // key order: the first of equals has the lowest id
+		if j.OrgID != org || j.Domain != domain || j.Status != api.ExportCompleted || j.BundleSize == 0 {
+			continue
+		}
+		if want == nil || j.UpdatedAt.After(want.UpdatedAt) {
+			want = j
+		}
+	}
+	got, err := st.LatestCompletedExport(context.Background(), org, domain, "")
+	switch {
+	case err != nil:
+		return []string{fmt.Sprintf("latest of %s %s: %v", org, domain, err)}
+	case (got == nil) != (want == nil) || (got != nil && got.JobID != want.JobID):
+		return []string{fmt.Sprintf("latest of %s %s: %+v, want %+v", org, domain, got, want)}
+	}
+	return nil
 }

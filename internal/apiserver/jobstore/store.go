@@ -79,6 +79,12 @@ type ExportStore interface {
 	PollExportJob(ctx context.Context, id string) (*ExportJob, error)
 	// ExportJobs returns every export job, for recovery and the sweep.
 	ExportJobs(ctx context.Context) ([]*ExportJob, error)
+	// LatestCompletedExport returns the export job of orgID's domain
+	// that completed with an archive (BundleSize above zero) last, by
+	// UpdatedAt (the lowest id among equals), other than job excluding;
+	// nil when there is none. A new export copies that archive's
+	// unchanged entries; neither backend reads every job to find it.
+	LatestCompletedExport(ctx context.Context, orgID, domain, excluding string) (*ExportJob, error)
 	// PutExportJob overwrites a job record unconditionally: for jobs no
 	// worker holds (recovery of a completed job whose files are gone).
 	PutExportJob(ctx context.Context, rec *ExportJob) error

@@ -32,6 +32,10 @@ func TestStore_cancelledContext(t *testing.T) {
 			return err
 		}},
 		{"ExportJobs", func(ctx context.Context, st jobstore.Store) error { _, err := st.ExportJobs(ctx); return err }},
+		{"LatestCompletedExport", func(ctx context.Context, st jobstore.Store) error {
+			_, err := st.LatestCompletedExport(ctx, "acme", "docs.acme.test", "")
+			return err
+		}},
 		{"PutExportJob", func(ctx context.Context, st jobstore.Store) error {
 			return st.PutExportJob(ctx, newExport("se_put", "acme", t0))
 		}},
@@ -94,17 +98,7 @@ func TestStore_cancelledContext(t *testing.T) {
 // holds it) stops when its context ends: the statement is cancelled in
 // PostgreSQL, long before the store's own timeout, and nothing is stored.
 func TestPGStore_cancelStopsWaitingCall(t *testing.T) {
-	url := pgtest.DB(t)
-	st, err := Open(t.Context(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
-	holder, err := pgx.Connect(t.Context(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = holder.Close(context.Background()) })
+	st, holder := storeAndConn(t)
 	tx, err := holder.Begin(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -160,4 +154,22 @@ func waitFor(t *testing.T, conn *pgx.Conn, want int) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// storeAndConn opens a store on a fresh database and a connection of its
+// own to the same database, for a test to look at, or lock, from outside.
+func storeAndConn(t *testing.T) (*Postgres, *pgx.Conn) {
+	t.Helper()
+	url := pgtest.DB(t)
+	st, err := Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	conn, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return st, conn
 }

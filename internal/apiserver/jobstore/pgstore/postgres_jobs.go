@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -113,4 +114,28 @@ func (s *pgExports) PruneIdempotency(ctx context.Context, now time.Time) error {
 		_, err := tx.Exec(ctx, "DELETE FROM export_idempotency WHERE created_at <= $1", now.Add(-jobstore.IdempotencyWindow))
 		return err
 	})
+}
+
+// latestCompletedSQL is LatestCompletedExport's query, on the partial
+// index export_jobs_latest_completed (migration 005): $1 the
+// organization, $2 the domain, $3 the job to pass over.
+const latestCompletedSQL = `SELECT record FROM export_jobs
+	WHERE org_id = $1 AND domain = $2 AND status = 'completed' AND job_id <> $3
+	  AND (record->>'bundleSize')::bigint > 0
+	ORDER BY updated_at DESC, job_id
+	LIMIT 1`
+
+// LatestCompletedExport implements ExportStore in one indexed query.
+func (s *pgExports) LatestCompletedExport(ctx context.Context, orgID, domain, excluding string) (*jobstore.ExportJob, error) {
+	ctx, cancel := opCtx(ctx)
+	defer cancel()
+	var rec jobstore.ExportJob
+	err := scanRecord(s.pool.QueryRow(ctx, latestCompletedSQL, orgID, domain, excluding), &rec)
+	switch {
+	case errors.Is(err, jobstore.ErrNoRecord):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	return &rec, nil
 }
