@@ -171,9 +171,10 @@ func (er *exportRunner) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx con
 				cancel(jobstore.ErrLeaseLost)
 				return
 			}
-			if err != nil {
+			if err != nil && ctx.Err() == nil {
 				// The next tick tries again; the lease has two more
-				// intervals to run.
+				// intervals to run. (A renewal that the release or the
+				// shutdown cancelled is no failure.)
 				er.log.Warn("renew export lease", "job", rec.JobID, "error", err)
 			}
 		}

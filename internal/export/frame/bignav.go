@@ -288,7 +288,7 @@ func (nw *navWriter) groupTitle(b *markup.Builder, it *site.Item, prefix markup.
 // section's sidebar script and a fallback drawn for the page.
 func (f *Frame) PageChrome(s *site.Division, prefix markup.Prefix, m site.Mode, p *site.Page) markup.HTML {
 	chrome := f.PageSwitchers(f.Chrome(s, prefix, m), s, prefix, p) // switchers.go
-	n := f.navWriter.big(s)
+	n := f.big(s)
 	if n == nil || !m.Sidebar() {
 		return MarkCurrent(chrome, prefix, p.Out)
 	}
@@ -305,7 +305,7 @@ func (f *Frame) PageChrome(s *site.Division, prefix markup.Prefix, m site.Mode, 
 	var b markup.Builder
 	b.Grow(at + 8<<10)
 	b.HTML(markup.Rendered(c[:at])) // a prefix of safe markup, cut before a tag
-	f.navWriter.bigSidebar(&b, s, n, prefix, p.Out, p.Key)
+	f.bigSidebar(&b, s, n, prefix, p.Out, p.Key)
 	b.Markup(`</nav>`)
 	return b.Fragment()
 }

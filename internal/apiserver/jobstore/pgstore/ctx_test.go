@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
 // Every store call given a context that has ended returns its error and
@@ -136,24 +138,17 @@ func TestPGStore_cancelStopsWaitingCall(t *testing.T) {
 	}
 }
 
-// waitFor polls, for at most ten seconds, until want advisory locks are
-// waited for in the database.
+// waitFor polls, for at most ten seconds (inside pgOpTimeout), until
+// want advisory locks are waited for in the database.
 func waitFor(t *testing.T, conn *pgx.Conn, want int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testutil.Eventually(t, pgOpTimeout-5*time.Second, fmt.Sprintf("%d advisory locks waited for", want), func() bool {
 		var n int
 		if err := conn.QueryRow(t.Context(), "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted").Scan(&n); err != nil {
 			t.Fatal(err)
 		}
-		if n == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d advisory locks waited for, want %d", n, want)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return n == want
+	})
 }
 
 // storeAndConn opens a store on a fresh database and a connection of its
