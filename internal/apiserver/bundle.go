@@ -113,7 +113,7 @@ func (ex *exportAPI) downloadBundle(w http.ResponseWriter, r *http.Request) erro
 	if !validExportID(id) || file != api.BundleFileName {
 		return errorf(http.StatusForbidden, "this bundle link is not valid")
 	}
-	rec, err := ex.store.ExportJob(id)
+	rec, err := ex.store.ExportJob(r.Context(), id)
 	if errors.Is(err, jobstore.ErrNoRecord) || (err == nil && (rec.BundleSize == 0 || ex.retention.expired(rec.CreatedAt))) {
 		return notFound("the bundle of job %q no longer exists", id)
 	}

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"archive/tar"
 	"compress/gzip"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -28,7 +29,7 @@ func OnRender(s *Server, f func(jobID string)) { s.runner.hooks.beforeRender.Sto
 
 // LeaseUntil is when the lease on job id ends, as its record holds it.
 func LeaseUntil(s *Server, id string) (time.Time, error) {
-	rec, err := s.store.ExportJob(id)
+	rec, err := s.store.ExportJob(context.Background(), id)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -108,7 +109,7 @@ func AsOlderServerLeftIt(s *Server, id string) error {
 	if err := os.Remove(er.ArchivePath(id)); err != nil {
 		return err
 	}
-	rec, err := s.store.ExportJob(id)
+	rec, err := s.store.ExportJob(context.Background(), id)
 	if err != nil {
 		return err
 	}
@@ -116,5 +117,5 @@ func AsOlderServerLeftIt(s *Server, id string) error {
 		return err
 	}
 	rec.BundleSize = 0
-	return s.store.PutExportJob(rec)
+	return s.store.PutExportJob(context.Background(), rec)
 }

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -127,7 +128,7 @@ func (ex *exportAPI) startExport(w http.ResponseWriter, r *http.Request) error {
 		Status: api.ExportQueued, CreatedAt: now, UpdatedAt: now,
 	}
 	ex.control.HoldNew(rec)
-	existing, err := ex.runner.createJob(rec, jobstore.Creation{
+	existing, err := ex.runner.createJob(r.Context(), rec, jobstore.Creation{
 		IdempotencyKey: idemKey, RequestHash: requestHash(domain, req.Version, paths), Limits: ex.exportLimits(),
 	})
 	switch {
@@ -139,7 +140,7 @@ func (ex *exportAPI) startExport(w http.ResponseWriter, r *http.Request) error {
 	case errors.Is(err, jobstore.ErrTooManyStored):
 		return errorf(http.StatusInsufficientStorage, "organization %q stores %d exports, the most allowed; they are deleted after the retention of %s", org.ID, ex.cfg.MaxStoredExports, ex.retention.period)
 	case errors.Is(err, jobstore.ErrTooManyBytes):
-		return errorf(http.StatusInsufficientStorage, "organization %q stores %d bytes of exports, the most allowed is %d; they are deleted after the retention of %s", org.ID, ex.runner.orgStoredBytes(org.ID), ex.cfg.MaxStoredBytes, ex.retention.period)
+		return errorf(http.StatusInsufficientStorage, "organization %q stores %d bytes of exports, the most allowed is %d; they are deleted after the retention of %s", org.ID, ex.runner.orgStoredBytes(r.Context(), org.ID), ex.cfg.MaxStoredBytes, ex.retention.period)
 	case err != nil:
 		return storeError("store export job", err)
 	case existing != nil:
@@ -171,7 +172,7 @@ func (ex *exportAPI) getExport(w http.ResponseWriter, r *http.Request) error {
 // organization's job answers exactly like a missing one.
 func (ex *exportAPI) findExport(r *http.Request, poll bool) (*jobstore.ExportJob, error) {
 	id := r.PathValue("jobId")
-	rec, err := ex.loadExport(id, poll)
+	rec, err := ex.loadExport(r.Context(), id, poll)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +180,7 @@ func (ex *exportAPI) findExport(r *http.Request, poll bool) (*jobstore.ExportJob
 		return nil, exportNotFound(id)
 	}
 	if ex.retention.expired(rec.CreatedAt) {
-		ex.runner.forgetExport(rec.JobID)
+		ex.runner.forgetExport(r.Context(), rec.JobID)
 		return nil, exportNotFound(id)
 	}
 	return rec, nil
@@ -192,16 +193,16 @@ func exportNotFound(id string) error { return notFound("static export job %q not
 
 // loadExport loads any organization's export job, or answers 404; a
 // status read (poll) with the store's PollExportJob.
-func (ex *exportAPI) loadExport(id string, poll bool) (*jobstore.ExportJob, error) {
+func (ex *exportAPI) loadExport(ctx context.Context, id string, poll bool) (*jobstore.ExportJob, error) {
 	if !validExportID(id) {
 		return nil, exportNotFound(id)
 	}
 	var rec *jobstore.ExportJob
 	var err error
 	if poll {
-		rec, err = ex.store.PollExportJob(id)
+		rec, err = ex.store.PollExportJob(ctx, id)
 	} else {
-		rec, err = ex.store.ExportJob(id)
+		rec, err = ex.store.ExportJob(ctx, id)
 	}
 	if errors.Is(err, jobstore.ErrNoRecord) {
 		return nil, exportNotFound(id)

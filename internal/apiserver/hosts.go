@@ -24,10 +24,12 @@ func (h controlHost) Store() jobstore.Store { return h.s.store }
 
 func (h controlHost) WakeWorkers() { h.s.runner.wakeWorkers() }
 
-func (h controlHost) RemoveExport(jobID string) error { return h.s.runner.removeExport(jobID) }
+func (h controlHost) RemoveExport(ctx context.Context, jobID string) error {
+	return h.s.runner.removeExport(ctx, jobID)
+}
 
-func (h controlHost) LoadExport(jobID string) (*jobstore.ExportJob, error) {
-	return h.s.exports.loadExport(jobID, false)
+func (h controlHost) LoadExport(ctx context.Context, jobID string) (*jobstore.ExportJob, error) {
+	return h.s.exports.loadExport(ctx, jobID, false)
 }
 
 func (h controlHost) ExportView(rec *jobstore.ExportJob) api.ExportJob {
@@ -63,7 +65,7 @@ func (h controlHost) RequestOrg(r *http.Request) string {
 	if !validExportID(id) {
 		return ""
 	}
-	if rec, err := h.s.store.ExportJob(id); err == nil {
+	if rec, err := h.s.store.ExportJob(r.Context(), id); err == nil {
 		httpapi.NoteFrom(r.Context()).SetOrg(rec.OrgID)
 		return rec.OrgID
 	}

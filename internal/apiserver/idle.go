@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"sync/atomic"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
@@ -12,9 +13,9 @@ import (
 // that other replicas need not wake one of theirs to race it
 // (Creation.ClaimedHere); the promise is taken back when no job was
 // stored.
-func (er *exportRunner) createJob(rec *jobstore.ExportJob, c jobstore.Creation) (existing *jobstore.ExportJob, err error) {
+func (er *exportRunner) createJob(ctx context.Context, rec *jobstore.ExportJob, c jobstore.Creation) (existing *jobstore.ExportJob, err error) {
 	c.ClaimedHere = rec.Status == api.ExportQueued && er.idle.promise()
-	existing, err = er.store.CreateExportJob(rec, c)
+	existing, err = er.store.CreateExportJob(ctx, rec, c)
 	if c.ClaimedHere && (err != nil || existing != nil) {
 		er.idle.release()
 	}

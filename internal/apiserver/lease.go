@@ -90,7 +90,7 @@ func (er *exportRunner) worker(n int) {
 			}
 			er.idle.woken()
 		}
-		rec, more, err := er.store.ClaimExport(owner, er.leaseClock.Now(), er.lease)
+		rec, more, err := er.store.ClaimExport(er.ctx, owner, er.leaseClock.Now(), er.lease)
 		switch {
 		case err != nil:
 			// A store that refuses writes: back off rather than spin.
@@ -163,7 +163,7 @@ func (er *exportRunner) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx con
 			mine.Progress, mine.PageCount, mine.UpdatedAt = lj.progress, lj.pageCount, lj.updatedAt
 			lj.mu.Unlock()
 			until := er.leaseClock.Now().Add(er.lease)
-			err := er.store.RenewLease(&mine, until)
+			err := er.store.RenewLease(ctx, &mine, until)
 			if err == nil {
 				held.extended(until)
 			}
@@ -171,9 +171,10 @@ func (er *exportRunner) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx con
 				cancel(jobstore.ErrLeaseLost)
 				return
 			}
-			if err != nil {
+			if err != nil && ctx.Err() == nil {
 				// The next tick tries again; the lease has two more
-				// intervals to run.
+				// intervals to run. (A renewal that the release or the
+				// shutdown cancelled is no failure.)
 				er.log.Warn("renew export lease", "job", rec.JobID, "error", err)
 			}
 		}
@@ -190,8 +191,8 @@ func (er *exportRunner) holdLease(rec *jobstore.ExportJob, lj *liveJob) (ctx con
 // attempt that took over. It is a read: a store that cannot answer does
 // not fail the export here, as its completion is fenced again when it is
 // written.
-func (er *exportRunner) stillHolds(rec *jobstore.ExportJob) error {
-	cur, err := er.store.ExportJob(rec.JobID)
+func (er *exportRunner) stillHolds(ctx context.Context, rec *jobstore.ExportJob) error {
+	cur, err := er.store.ExportJob(ctx, rec.JobID)
 	if errors.Is(err, jobstore.ErrNoRecord) || (err == nil && !jobstore.Holds(cur, rec)) {
 		return jobstore.ErrLeaseLost
 	}

@@ -201,7 +201,7 @@ func TestRestart_resumesInterruptedExport(t *testing.T) {
 // but no shared home for its files refuses to start, says why, and
 // closes the store it was given.
 func TestNew_databaseWithLocalFilesRefused(t *testing.T) {
-	jobs, err := jobstore.OpenBolt(t.TempDir())
+	jobs, err := jobstore.OpenBolt(t.Context(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestNew_databaseWithLocalFilesRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "each replica would only see the exports it rendered itself") {
 		t.Fatalf("New with a database and local files: %v", err)
 	}
-	if _, err := jobs.ExportJobs(); err == nil {
+	if _, err := jobs.ExportJobs(t.Context()); err == nil {
 		t.Fatal("the refused server left the job store it was given open")
 	}
 }

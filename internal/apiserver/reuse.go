@@ -1,9 +1,9 @@
 package apiserver
 
 import (
+	"context"
 	"io"
 
-	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/jobstore"
 )
 
@@ -15,21 +15,9 @@ import (
 // none. Which earlier archive it is matters only for speed: an entry is
 // copied only if it holds the same path and content, so the new archive
 // is byte for byte the one made from scratch.
-func (er *exportRunner) previousArchive(rec *jobstore.ExportJob) func() (io.ReadCloser, error) {
-	jobs, err := er.store.ExportJobs()
-	if err != nil {
-		return nil
-	}
-	var prev *jobstore.ExportJob
-	for _, j := range jobs {
-		if j.JobID == rec.JobID || j.OrgID != rec.OrgID || j.Domain != rec.Domain || j.Status != api.ExportCompleted || j.BundleSize == 0 {
-			continue
-		}
-		if prev == nil || j.UpdatedAt.After(prev.UpdatedAt) {
-			prev = j
-		}
-	}
-	if prev == nil {
+func (er *exportRunner) previousArchive(ctx context.Context, rec *jobstore.ExportJob) func() (io.ReadCloser, error) {
+	prev, err := er.store.LatestCompletedExport(ctx, rec.OrgID, rec.Domain, rec.JobID)
+	if err != nil || prev == nil {
 		return nil
 	}
 	return er.bundles.Earlier(er.ctx, prev)

@@ -132,8 +132,8 @@ func (er *exportRunner) closeSpool(id string, spool *bundle.Spool) {
 
 // orgStoredBytes is what maxStoredBytes counts for an organization, for the
 // message of a refused start.
-func (er *exportRunner) orgStoredBytes(orgID string) int64 {
-	jobs, err := er.store.ExportJobs()
+func (er *exportRunner) orgStoredBytes(ctx context.Context, orgID string) int64 {
+	jobs, err := er.store.ExportJobs(ctx)
 	if err != nil {
 		return 0
 	}
@@ -159,24 +159,24 @@ func (er *exportRunner) orgDeployment(orgID, domain string) (*apiconfig.Project,
 // workers claim them (running ones once their lease has ended, and are
 // rendered again from scratch).
 func (er *exportRunner) recoverJobs() error {
-	jobs, err := er.store.ExportJobs()
+	jobs, err := er.store.ExportJobs(er.ctx)
 	if err != nil {
 		return err
 	}
 	for _, rec := range jobs {
 		switch {
 		case er.retention.expired(rec.CreatedAt):
-			er.forgetExport(rec.JobID)
+			er.forgetExport(er.ctx, rec.JobID)
 		case rec.Status == api.ExportCompleted && er.bundles.Lost(rec):
 			rec.Status, rec.Error = api.ExportFailed, "the exported files were lost; start a new export"
 			rec.UpdatedAt = er.clock.Now().UTC()
-			if err := er.store.PutExportJob(rec); err != nil {
+			if err := er.store.PutExportJob(er.ctx, rec); err != nil {
 				return err
 			}
 		}
 	}
 	if r := er.retention.period; r > 0 {
-		if _, err := er.store.DeleteAgentJobsBefore(er.clock.Now().Add(-r)); err != nil {
+		if _, err := er.store.DeleteAgentJobsBefore(er.ctx, er.clock.Now().Add(-r)); err != nil {
 			return err
 		}
 	}
@@ -208,38 +208,38 @@ func (er *exportRunner) sweeper() {
 // documentation updates past the retention, and idempotency keys past
 // their 24 hours.
 func (er *exportRunner) sweep() error {
-	jobs, err := er.store.ExportJobs()
+	jobs, err := er.store.ExportJobs(er.ctx)
 	if err != nil {
 		return err
 	}
 	for _, rec := range jobs {
 		// A job being rendered is left to finish; the next sweep takes it.
 		if er.retention.expired(rec.CreatedAt) && rec.Status != api.ExportRunning {
-			er.forgetExport(rec.JobID)
+			er.forgetExport(er.ctx, rec.JobID)
 		}
 	}
 	now := er.clock.Now()
 	if r := er.retention.period; r > 0 {
-		n, err := er.store.DeleteAgentJobsBefore(now.Add(-r))
+		n, err := er.store.DeleteAgentJobsBefore(er.ctx, now.Add(-r))
 		if err != nil {
 			return err
 		}
 		if n > 0 {
 			er.log.Info("agent jobs passed their retention and were deleted", "count", n)
 		}
-		if n, err = er.store.DeleteUpdatesBefore(now.Add(-r)); err != nil {
+		if n, err = er.store.DeleteUpdatesBefore(er.ctx, now.Add(-r)); err != nil {
 			return err
 		}
 		if n > 0 {
 			er.log.Info("documentation updates passed their retention and were deleted", "count", n)
 		}
 	}
-	return er.store.PruneIdempotency(now)
+	return er.store.PruneIdempotency(er.ctx, now)
 }
 
 // forgetExport removes a job past its retention, record and files.
-func (er *exportRunner) forgetExport(id string) {
-	if err := er.removeExport(id); err != nil {
+func (er *exportRunner) forgetExport(ctx context.Context, id string) {
+	if err := er.removeExport(ctx, id); err != nil {
 		er.log.Error("delete expired export job", "job", id, "error", redact.Error(err))
 		return
 	}
@@ -249,14 +249,15 @@ func (er *exportRunner) forgetExport(id string) {
 // removeExport deletes what the bundles store keeps of a job, its record
 // and its local files, in that order: a failure keeps the record, so the
 // next try finds the job again instead of leaving objects nothing points
-// to.
-func (er *exportRunner) removeExport(id string) error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(er.ctx), time.Minute)
+// to. That order also makes it safe to stop anywhere, so it runs on the
+// caller's ctx (a request's, or the sweep's, which shutdown cancels).
+func (er *exportRunner) removeExport(ctx context.Context, id string) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	if err := er.bundles.Delete(ctx, id); err != nil {
 		return fmt.Errorf("delete objects: %w", err)
 	}
-	if err := er.store.DeleteExportJob(id); err != nil {
+	if err := er.store.DeleteExportJob(ctx, id); err != nil {
 		return fmt.Errorf("delete record: %w", err)
 	}
 	if err := removeTree(bundles.JobDir(er.dataDir, id)); err != nil {

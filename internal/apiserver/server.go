@@ -242,7 +242,7 @@ func New(ctx context.Context, opts Options) (_ *Server, err error) {
 	})
 	runner.ctx, s.cancel = context.WithCancel(context.Background())
 	// Before any worker starts: a worker records each finished export.
-	s.metrics = apimetrics.New(s.store, s.log)
+	s.metrics = apimetrics.New(runner.ctx, s.store, s.log)
 	runner.store, runner.metrics = s.store, s.metrics
 	s.runner = runner
 	s.exports = &exportAPI{
@@ -270,13 +270,13 @@ func New(ctx context.Context, opts Options) (_ *Server, err error) {
 func (s *Server) openStorage(ctx context.Context, opts Options, pub *url.URL, runner *exportRunner) error {
 	s.store = opts.Jobs
 	if s.store == nil {
-		st, err := jobstore.OpenBolt(opts.DataDir)
+		st, err := jobstore.OpenBolt(ctx, opts.DataDir)
 		if err != nil {
 			return err
 		}
 		// One process owns the file: what an earlier one left running
 		// is resumed now, not when its lease would have ended.
-		if err := st.ReleaseLeases(); err != nil {
+		if err := st.ReleaseLeases(ctx); err != nil {
 			_ = st.Close()
 			return fmt.Errorf("release leases: %w", err)
 		}

@@ -120,7 +120,7 @@ func (er *exportRunner) runExport(rec *jobstore.ExportJob, uploads chan struct{}
 	spool, err := er.newSpool()
 	var man *bundle.Manifest
 	if err == nil {
-		if earlier := er.previousArchive(rec); earlier != nil {
+		if earlier := er.previousArchive(ctx, rec); earlier != nil {
 			spool.ReuseArchive(earlier)
 		}
 		man, err = er.exportInto(ctx, rec, lj, spool)
@@ -128,7 +128,7 @@ func (er *exportRunner) runExport(rec *jobstore.ExportJob, uploads chan struct{}
 	rec.Warnings = lj.warnings // the export has returned: no more writers
 	attempt := &bundles.Attempt{
 		Job: rec, Manifest: man, Site: spool, Rendered: time.Since(start),
-		Holds: func() error { return er.stillHolds(rec) },
+		Holds: func(ctx context.Context) error { return er.stillHolds(ctx, rec) },
 		Fresh: func() bool { return held.fresh(er.leaseClock.Now()) },
 	}
 	publish := func() {
@@ -204,7 +204,7 @@ func (er *exportRunner) recordOutcome(leaseCtx context.Context, rec *jobstore.Ex
 	case er.ctx.Err() != nil:
 		// Hand the job back rather than make the next claim wait for
 		// the lease to run out: a graceful shutdown is not a crash.
-		if err := er.store.RenewLease(rec, time.Time{}); err != nil {
+		if err := er.store.RenewLease(context.WithoutCancel(er.ctx), rec, time.Time{}); err != nil {
 			er.log.Warn("release export lease at shutdown; it is resumed when the lease ends", "job", id, "error", err)
 		}
 		er.log.Info("export interrupted by shutdown; it resumes on another worker or the next start", "job", id)
@@ -283,7 +283,7 @@ const (
 func (er *exportRunner) completeUntilStored(rec *jobstore.ExportJob) bool {
 	wait := storeRetryFirst
 	for attempt := 1; ; attempt++ {
-		err := er.store.CompleteAttempt(rec)
+		err := er.store.CompleteAttempt(er.ctx, rec)
 		switch {
 		case err == nil:
 			if attempt > 1 {

@@ -19,7 +19,7 @@ import (
 // it at the next start; links signed with the previous keys keep working
 // until they expire, unless --drop-previous revokes them at once, which is
 // what a suspected leak of the data dir calls for.
-func RotateCommand(_ context.Context, args []string, stdout, stderr io.Writer) int {
+func RotateCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd := cli.New("apiserver rotate-signing-key", stderr)
 	fs := cmd.Flags
 	dataDir := fs.String("data-dir", defaultDataDir(), "data dir of the (stopped) server")
@@ -48,7 +48,7 @@ func RotateCommand(_ context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	// The store is opened only for its lock: a running server would keep
 	// signing with the key it loaded, and would not learn of the new one.
-	st, err := jobstore.OpenBolt(*dataDir)
+	st, err := jobstore.OpenBolt(ctx, *dataDir)
 	if err != nil {
 		log.Error("rotate signing key", "error", fmt.Errorf("%w (stop the server first)", err))
 		return cli.ExitFailed

@@ -133,7 +133,7 @@ func (ag *API) CreateAgentJob(w http.ResponseWriter, r *http.Request) error {
 		CreatedAt:    now,
 	}
 	limit := s.cfg.JobsPerHour(project)
-	oldest, limited, err := s.store.CreateAgentJob(rec, limit, now.Add(-time.Hour))
+	oldest, limited, err := s.store.CreateAgentJob(r.Context(), rec, limit, now.Add(-time.Hour))
 	if err != nil {
 		return httpapi.StoreError("store agent job", err)
 	}
@@ -159,7 +159,7 @@ func (ag *API) GetAgentJob(w http.ResponseWriter, r *http.Request) error {
 	if !apiconfig.IDPattern.MatchString(id) {
 		return errMissing
 	}
-	rec, err := s.store.AgentJob(id)
+	rec, err := s.store.AgentJob(r.Context(), id)
 	if errors.Is(err, jobstore.ErrNoRecord) {
 		return errMissing
 	}

@@ -60,7 +60,7 @@ func (ag *API) SendAgentMessage(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	limit := s.cfg.JobsPerHour(project)
-	rec, oldest, limited, err := s.store.AddAgentMessage(id, msg, limit, now.Add(-time.Hour), accept)
+	rec, oldest, limited, err := s.store.AddAgentMessage(r.Context(), id, msg, limit, now.Add(-time.Hour), accept)
 	var herr *httpapi.Error
 	switch {
 	case errors.Is(err, jobstore.ErrNoRecord):

@@ -205,7 +205,7 @@ func (ag *API) startCheck(id, projectID string, src fs.FS) {
 		case err != nil:
 			failure = err.Error()
 		}
-		if err := ag.store.FinishUpdateCheck(id, failure); err != nil && !errors.Is(err, jobstore.ErrNoRecord) {
+		if err := ag.store.FinishUpdateCheck(ctx, id, failure); err != nil && !errors.Is(err, jobstore.ErrNoRecord) {
 			ag.log.Warn("documentation update: recording the build check failed", "update", id, "error", err)
 		}
 	})

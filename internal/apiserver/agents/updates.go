@@ -50,7 +50,7 @@ func (ag *API) TriggerUpdate(w http.ResponseWriter, r *http.Request) error {
 	// The limit first, with this trigger's place reserved: nothing of
 	// the source is read for a request that is refused.
 	now := s.clock.Now().UTC()
-	running, firstEnd, err := s.store.RunningUpdates(project.ID, now)
+	running, firstEnd, err := s.store.RunningUpdates(r.Context(), project.ID, now)
 	if err != nil {
 		return httpapi.StoreError("count updates", err)
 	}
@@ -73,7 +73,7 @@ func (ag *API) TriggerUpdate(w http.ResponseWriter, r *http.Request) error {
 	if err := ag.snapshotUpdate(r.Context(), project, rec); err != nil {
 		return err
 	}
-	firstEnd, limited, err := s.store.CreateUpdate(rec, maxRunningUpdates, now, func(prev *jobstore.Update) {
+	firstEnd, limited, err := s.store.CreateUpdate(r.Context(), rec, maxRunningUpdates, now, func(prev *jobstore.Update) {
 		rec.StartAt = now.Add(updateQueueTime)
 		var before map[string]string
 		if prev != nil {
@@ -115,7 +115,7 @@ func (ag *API) GetUpdateStatus(w http.ResponseWriter, r *http.Request) error {
 	if !updateIDPattern.MatchString(id) {
 		return errMissing
 	}
-	rec, err := s.store.Update(id)
+	rec, err := s.store.Update(r.Context(), id)
 	if errors.Is(err, jobstore.ErrNoRecord) {
 		return errMissing
 	}

@@ -1,6 +1,7 @@
 package apimetrics
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -38,12 +39,14 @@ var durationBuckets = prometheus.ExponentialBuckets(0.05, 2.5, 12)
 // A store that also reports its connection pool (PoolStats, PostgreSQL)
 // gets the pool's series too.
 type Jobs interface {
-	ExportJobs() ([]*jobstore.ExportJob, error)
+	ExportJobs(ctx context.Context) ([]*jobstore.ExportJob, error)
 }
 
 // New registers the metrics; the job series are read from jobs at each
-// scrape, and a failed read is logged to log and counted.
-func New(jobs Jobs, log hclog.Logger) *Metrics {
+// scrape, and a failed read is logged to log and counted. ctx is the
+// server's lifetime: a prometheus.Collector is not given the scrape's
+// request, so a read in flight stops when the server shuts down.
+func New(ctx context.Context, jobs Jobs, log hclog.Logger) *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		exportSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -80,7 +83,7 @@ func New(jobs Jobs, log hclog.Logger) *Metrics {
 		m.storeErrors.WithLabelValues(op)
 	}
 	m.reg.MustRegister(m.exportSeconds, m.archiveSeconds, m.links, m.storeErrors, claims,
-		&jobCollector{jobs: jobs, log: log, storeErrors: m.storeErrors.WithLabelValues("scrape")},
+		&jobCollector{ctx: ctx, jobs: jobs, log: log, storeErrors: m.storeErrors.WithLabelValues("scrape")},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if p, ok := jobs.(pooled); ok {
 		m.reg.MustRegister(poolCollector{p})
@@ -145,6 +148,7 @@ var (
 // than keeping gauges in step with every write: with replicas sharing a
 // database, only the store knows what the others queued and finished.
 type jobCollector struct {
+	ctx         context.Context
 	jobs        Jobs
 	log         hclog.Logger
 	storeErrors prometheus.Counter
@@ -156,7 +160,7 @@ func (c *jobCollector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (c *jobCollector) Collect(ch chan<- prometheus.Metric) {
-	jobs, err := c.jobs.ExportJobs()
+	jobs, err := c.jobs.ExportJobs(c.ctx)
 	if err != nil {
 		// A scrape without the job series (the others stay) and a
 		// counted error: the alert on store errors says why.

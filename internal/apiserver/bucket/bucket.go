@@ -343,7 +343,7 @@ func (b *Store) Publish(leaseCtx context.Context, a *bundles.Attempt) error {
 	// read is only made when it is not.
 	if !a.Fresh() {
 		b.fenceReads.Add(1)
-		if err := a.Holds(); err != nil {
+		if err := a.Holds(leaseCtx); err != nil {
 			return err
 		}
 	}
@@ -409,7 +409,7 @@ func (b *Store) Stat(ctx context.Context, rec *jobstore.ExportJob) (int64, strin
 	if rec.BundleSize != info.Size {
 		// Built by another replica whose record write was lost, or by
 		// one that is still writing it: the object decides.
-		if err := b.jobs.SetBundleSize(rec.JobID, info.Size); err != nil {
+		if err := b.jobs.SetBundleSize(ctx, rec.JobID, info.Size); err != nil {
 			b.log.Warn("record bundle size", "job", rec.JobID, "error", err)
 		}
 	}

@@ -96,7 +96,7 @@ type Attempt struct {
 	// Holds returns jobstore.ErrLeaseLost once the attempt no longer
 	// holds its job (a read of the job store), so that it publishes
 	// nothing over the work of the attempt that took over.
-	Holds func() error
+	Holds func(ctx context.Context) error
 	// Fresh reports whether so much of the lease is left that no other
 	// attempt can have taken the job, which makes Holds needless.
 	Fresh func() bool

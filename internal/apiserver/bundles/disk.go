@@ -207,7 +207,7 @@ func (d *Disk) Stat(_ context.Context, job *jobstore.ExportJob) (int64, string, 
 // (site/) beside it.
 func (d *Disk) Build(ctx context.Context, job *jobstore.ExportJob) (int64, string, error) {
 	// Another server run may have built it: the record is the truth.
-	fresh, err := d.jobs.ExportJob(job.JobID)
+	fresh, err := d.jobs.ExportJob(ctx, job.JobID)
 	if err != nil {
 		return 0, "", fmt.Errorf("reload export job: %w", err)
 	}
@@ -222,7 +222,7 @@ func (d *Disk) Build(ctx context.Context, job *jobstore.ExportJob) (int64, strin
 	if err != nil {
 		return 0, "", err
 	}
-	if err := d.jobs.SetBundleSize(job.JobID, size); err != nil {
+	if err := d.jobs.SetBundleSize(ctx, job.JobID, size); err != nil {
 		return 0, "", fmt.Errorf("store bundle: %w", err)
 	}
 	d.archived()
@@ -261,7 +261,7 @@ const tempArchivePattern = ".bundle-*.tmp"
 // file beside it, syncs it and, once beforeRename allows, renames it into
 // place and syncs the directory, so a crash never leaves a truncated
 // archive to be served. It returns the archive's size.
-func (d *Disk) writeArchiveFile(ctx context.Context, id string, write func(context.Context, io.Writer, int) error, beforeRename func() error) (_ int64, err error) {
+func (d *Disk) writeArchiveFile(ctx context.Context, id string, write func(context.Context, io.Writer, int) error, beforeRename func(context.Context) error) (_ int64, err error) {
 	final := d.ArchivePath(id)
 	if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
 		return 0, fmt.Errorf("create export dir: %w", err)
@@ -297,7 +297,7 @@ func (d *Disk) writeArchiveFile(ctx context.Context, id string, write func(conte
 		return 0, fmt.Errorf("close bundle: %w", err)
 	}
 	if beforeRename != nil {
-		if err := beforeRename(); err != nil {
+		if err := beforeRename(ctx); err != nil {
 			return 0, err
 		}
 	}

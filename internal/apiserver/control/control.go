@@ -1,6 +1,7 @@
 package control
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	_ "embed"
@@ -219,14 +220,14 @@ func (cp *Plane) controlReset(w http.ResponseWriter, r *http.Request) error {
 		if cp.orgs.Find(req.Organization) == nil {
 			return httpapi.NotFound("organization %q not found", req.Organization)
 		}
-		if err := cp.resetOrganization(req.Organization); err != nil {
+		if err := cp.resetOrganization(r.Context(), req.Organization); err != nil {
 			return err
 		}
 		cp.log.Info("control: organization reset", "organization", req.Organization)
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	}
-	if err := cp.resetAll(); err != nil {
+	if err := cp.resetAll(r.Context()); err != nil {
 		return err
 	}
 	cp.log.Info("control: server reset")
@@ -237,15 +238,15 @@ func (cp *Plane) controlReset(w http.ResponseWriter, r *http.Request) error {
 // resetOrganization deletes one organization's jobs (their links answer
 // 403 from now on), its faults, hold and journal entries; a runtime
 // organization itself stays.
-func (cp *Plane) resetOrganization(orgID string) error {
+func (cp *Plane) resetOrganization(ctx context.Context, orgID string) error {
 	s := cp.host.Store()
-	if err := cp.deleteExports(func(rec *jobstore.ExportJob) bool { return rec.OrgID == orgID }); err != nil {
+	if err := cp.deleteExports(ctx, func(rec *jobstore.ExportJob) bool { return rec.OrgID == orgID }); err != nil {
 		return err
 	}
-	if _, err := s.DeleteOrgAgentJobs(orgID); err != nil {
+	if _, err := s.DeleteOrgAgentJobs(ctx, orgID); err != nil {
 		return httpapi.StoreError("delete agent jobs", err)
 	}
-	if _, err := s.DeleteOrgUpdates(orgID); err != nil {
+	if _, err := s.DeleteOrgUpdates(ctx, orgID); err != nil {
 		return httpapi.StoreError("delete documentation updates", err)
 	}
 	c := cp
@@ -265,21 +266,21 @@ func (cp *Plane) resetOrganization(orgID string) error {
 // resetAll deletes every job, idempotency key, fault, hold, forced state,
 // journal entry and runtime organization, and gives the clock back to the
 // wall.
-func (cp *Plane) resetAll() error {
+func (cp *Plane) resetAll(ctx context.Context) error {
 	s := cp.host.Store()
-	if err := cp.deleteExports(func(*jobstore.ExportJob) bool { return true }); err != nil {
+	if err := cp.deleteExports(ctx, func(*jobstore.ExportJob) bool { return true }); err != nil {
 		return err
 	}
-	if _, err := s.DeleteAgentJobsBefore(farFuture); err != nil {
+	if _, err := s.DeleteAgentJobsBefore(ctx, farFuture); err != nil {
 		return httpapi.StoreError("delete agent jobs", err)
 	}
-	if _, err := s.DeleteUpdatesBefore(farFuture); err != nil {
+	if _, err := s.DeleteUpdatesBefore(ctx, farFuture); err != nil {
 		return httpapi.StoreError("delete documentation updates", err)
 	}
-	if err := s.PruneIdempotency(farFuture); err != nil {
+	if err := s.PruneIdempotency(ctx, farFuture); err != nil {
 		return httpapi.StoreError("delete idempotency keys", err)
 	}
-	if err := cp.removeRuntimeOrganizations(); err != nil {
+	if err := cp.removeRuntimeOrganizations(ctx); err != nil {
 		return err
 	}
 	c := cp
@@ -298,8 +299,8 @@ func (cp *Plane) resetAll() error {
 
 // deleteExports deletes the export jobs doomed picks, records and files,
 // and revokes their links.
-func (cp *Plane) deleteExports(doomed func(*jobstore.ExportJob) bool) error {
-	jobs, err := cp.host.Store().ExportJobs()
+func (cp *Plane) deleteExports(ctx context.Context, doomed func(*jobstore.ExportJob) bool) error {
+	jobs, err := cp.host.Store().ExportJobs(ctx)
 	if err != nil {
 		return fmt.Errorf("list export jobs: %w", err)
 	}
@@ -326,7 +327,7 @@ func (cp *Plane) deleteExports(doomed func(*jobstore.ExportJob) bool) error {
 		return httpapi.StoreError("revoke the links of deleted jobs", err)
 	}
 	for _, id := range ids {
-		if err := cp.host.RemoveExport(id); err != nil {
+		if err := cp.host.RemoveExport(ctx, id); err != nil {
 			return httpapi.StoreError("delete export job "+id, err)
 		}
 	}

@@ -1,6 +1,7 @@
 package control
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"time"
@@ -24,9 +25,9 @@ type Host interface {
 	// WakeWorkers tells the export workers to look for jobs now.
 	WakeWorkers()
 	// RemoveExport deletes an export job's record and files.
-	RemoveExport(jobID string) error
+	RemoveExport(ctx context.Context, jobID string) error
 	// LoadExport finds an export job; an unknown id is an httpapi 404.
-	LoadExport(jobID string) (*jobstore.ExportJob, error)
+	LoadExport(ctx context.Context, jobID string) (*jobstore.ExportJob, error)
 	// ExportView is an export job as the admin API shows it.
 	ExportView(rec *jobstore.ExportJob) api.ExportJob
 	// SiteExists reports whether a job's rendered site is still there.

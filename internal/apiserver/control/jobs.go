@@ -1,6 +1,7 @@
 package control
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -34,7 +35,7 @@ func (cp *Plane) controlExportState(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	id := r.PathValue("jobId")
-	rec, err := s.LoadExport(id)
+	rec, err := s.LoadExport(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -71,7 +72,7 @@ func (cp *Plane) controlExportState(w http.ResponseWriter, r *http.Request) erro
 	default:
 		return httpapi.BadRequest("status %q: want running, failed or completed", req.Status)
 	}
-	if err := s.Store().PutExportJob(rec); err != nil {
+	if err := s.Store().PutExportJob(r.Context(), rec); err != nil {
 		return httpapi.StoreError("store export job", err)
 	}
 	cp.log.Info("control: export state forced", "job", id, "status", rec.Status)
@@ -86,7 +87,7 @@ func (cp *Plane) forceCompleted(w http.ResponseWriter, r *http.Request, rec *job
 	s := cp.host
 	if rec.Version != "" && s.SiteExists(rec) {
 		rec.Status, rec.Progress, rec.Error, rec.Owner, rec.LeaseUntil = api.ExportCompleted, 100, "", "", time.Time{}
-		if err := s.Store().PutExportJob(rec); err != nil {
+		if err := s.Store().PutExportJob(r.Context(), rec); err != nil {
 			return httpapi.StoreError("store export job", err)
 		}
 		httpapi.WriteJSON(w, http.StatusOK, s.ExportView(rec))
@@ -99,14 +100,14 @@ func (cp *Plane) forceCompleted(w http.ResponseWriter, r *http.Request, rec *job
 		(rec.Status == api.ExportRunning && rec.Owner != HoldOwner && rec.Owner != pinOwner)
 	if !working {
 		rec.Status, rec.Progress, rec.Error, rec.Owner, rec.LeaseUntil, rec.Attempts = api.ExportQueued, 0, "", "", time.Time{}, 0
-		if err := s.Store().PutExportJob(rec); err != nil {
+		if err := s.Store().PutExportJob(r.Context(), rec); err != nil {
 			return httpapi.StoreError("store export job", err)
 		}
 		s.WakeWorkers()
 	}
 	deadline := time.Now().Add(maxForcedRender)
 	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
-		cur, err := s.LoadExport(rec.JobID)
+		cur, err := s.LoadExport(r.Context(), rec.JobID)
 		if err != nil {
 			return err
 		}
@@ -150,7 +151,7 @@ func (cp *Plane) controlHold(w http.ResponseWriter, r *http.Request) error {
 		return httpapi.StoreError("store the hold", err)
 	}
 	if !hold {
-		if err := cp.releaseHeld(req.Organization); err != nil {
+		if err := cp.releaseHeld(r.Context(), req.Organization); err != nil {
 			return err
 		}
 	}
@@ -179,16 +180,16 @@ func (cp *Plane) HoldNew(rec *jobstore.ExportJob) {
 }
 
 // releaseHeld queues an organization's held jobs for the workers.
-func (cp *Plane) releaseHeld(org string) error {
+func (cp *Plane) releaseHeld(ctx context.Context, org string) error {
 	s := cp.host
-	jobs, err := s.Store().ExportJobs()
+	jobs, err := s.Store().ExportJobs(ctx)
 	if err != nil {
 		return fmt.Errorf("list export jobs: %w", err)
 	}
 	for _, rec := range jobs {
 		if rec.OrgID == org && rec.Owner == HoldOwner {
 			rec.Status, rec.Owner, rec.LeaseUntil = api.ExportQueued, "", time.Time{}
-			if err := s.Store().PutExportJob(rec); err != nil {
+			if err := s.Store().PutExportJob(ctx, rec); err != nil {
 				return httpapi.StoreError("store export job", err)
 			}
 		}
@@ -208,7 +209,7 @@ func (cp *Plane) controlAgentState(w http.ResponseWriter, r *http.Request) error
 	if !apiconfig.IDPattern.MatchString(id) {
 		return errMissing
 	}
-	rec, err := s.AgentJob(id)
+	rec, err := s.AgentJob(r.Context(), id)
 	if errors.Is(err, jobstore.ErrNoRecord) || (err == nil && rec.ProjectID != projectID) {
 		return errMissing
 	}
@@ -226,7 +227,7 @@ func (cp *Plane) controlAgentState(w http.ResponseWriter, r *http.Request) error
 	// The forced state is part of the job's record, like the state a
 	// message moves: it survives a restart and goes with the job.
 	now := cp.clock.clock.Now().UTC()
-	rec, err = s.ForceAgentState(id, &jobstore.AgentForced{
+	rec, err = s.ForceAgentState(r.Context(), id, &jobstore.AgentForced{
 		Status: req.Status, PRLink: req.PRLink, At: now, Messages: len(rec.Messages)})
 	if errors.Is(err, jobstore.ErrNoRecord) {
 		return errMissing

@@ -1,6 +1,7 @@
 package control
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -331,7 +332,7 @@ func (cp *Plane) controlDeleteOrganization(w http.ResponseWriter, r *http.Reques
 	if cp.orgs.Find(id) == nil {
 		return httpapi.NotFound("organization %q not found", id)
 	}
-	if err := cp.removeRuntimeOrganization(id); err != nil {
+	if err := cp.removeRuntimeOrganization(r.Context(), id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -339,11 +340,11 @@ func (cp *Plane) controlDeleteOrganization(w http.ResponseWriter, r *http.Reques
 }
 
 // removeRuntimeOrganization deletes a runtime organization with its jobs.
-func (cp *Plane) removeRuntimeOrganization(id string) error {
+func (cp *Plane) removeRuntimeOrganization(ctx context.Context, id string) error {
 	s := cp.orgs
 	s.edit.Lock()
 	defer s.edit.Unlock()
-	if err := cp.resetOrganization(id); err != nil {
+	if err := cp.resetOrganization(ctx, id); err != nil {
 		return err
 	}
 	gone := s.dropRuntimeOrg(id)
@@ -381,7 +382,7 @@ func (s *Orgs) dropRuntimeOrg(id string) *runtimeOrg {
 }
 
 // removeRuntimeOrganizations deletes every runtime organization.
-func (cp *Plane) removeRuntimeOrganizations() error {
+func (cp *Plane) removeRuntimeOrganizations(ctx context.Context) error {
 	s := cp.orgs
 	s.mu.RLock()
 	ids := make([]string, len(s.list))
@@ -390,7 +391,7 @@ func (cp *Plane) removeRuntimeOrganizations() error {
 	}
 	s.mu.RUnlock()
 	for _, id := range ids {
-		if err := cp.removeRuntimeOrganization(id); err != nil {
+		if err := cp.removeRuntimeOrganization(ctx, id); err != nil {
 			return err
 		}
 	}

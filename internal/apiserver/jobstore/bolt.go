@@ -76,18 +76,35 @@ var (
 )
 
 // update runs one write transaction, or fails the way a full disk would
-// when a test says so.
-func (s *boltCore) update(fn func(*bolt.Tx) error) error {
+// when a test says so. bbolt cannot stop a transaction once it has begun
+// (one writer at a time, and a write is short), so ctx is checked
+// before: a call whose caller has gone, or a server that is shutting
+// down, does no work.
+func (s *boltCore) update(ctx context.Context, fn func(*bolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if err := s.fault.Check(); err != nil {
 		return err
 	}
 	return s.db.Update(fn)
 }
 
+// view runs one read transaction, unless ctx has ended.
+func (s *boltCore) view(ctx context.Context, fn func(*bolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.db.View(fn)
+}
+
 // updateExports is update for a transaction that writes export jobs: it
 // writes them through its exportTx, and the index is told once the
 // transaction has committed.
-func (s *boltCore) updateExports(fn func(*exportTx) error) error {
+func (s *boltCore) updateExports(ctx context.Context, fn func(*exportTx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if err := s.fault.Check(); err != nil {
 		return err
 	}
@@ -100,8 +117,12 @@ func (s *boltCore) updateExports(fn func(*exportTx) error) error {
 func (s *boltCore) Faults() *WriteFaults { return &s.fault }
 
 // OpenBolt opens (creating it if need be) the state file in dataDir and
-// takes its lock; a second process opening it waits two seconds, then fails.
-func OpenBolt(dataDir string) (*Bolt, error) {
+// takes its lock; a second process opening it waits two seconds, then
+// fails. bbolt's open takes no context; one that has ended opens nothing.
+func OpenBolt(ctx context.Context, dataDir string) (*Bolt, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	db, err := bolt.Open(filepath.Join(dataDir, "state.db"), 0o600, &bolt.Options{Timeout: 2 * time.Second})
 	if err != nil {
 		if errors.Is(err, bolterrors.ErrTimeout) {
@@ -141,8 +162,8 @@ func (s *boltCore) Close() error {
 }
 
 // get decodes the record stored under id, or returns ErrNoRecord.
-func (s *boltCore) get(bucket []byte, id string, v any) error {
-	return s.db.View(func(tx *bolt.Tx) error {
+func (s *boltCore) get(ctx context.Context, bucket []byte, id string, v any) error {
+	return s.view(ctx, func(tx *bolt.Tx) error {
 		data := tx.Bucket(bucket).Get([]byte(id))
 		if data == nil {
 			return ErrNoRecord
@@ -153,8 +174,8 @@ func (s *boltCore) get(bucket []byte, id string, v any) error {
 
 // modifyExportJob runs edit on the stored record of id inside one write
 // transaction and stores the result, unless edit fails.
-func (s *boltCore) modifyExportJob(id string, edit func(*ExportJob) error) error {
-	return s.updateExports(func(tx *exportTx) error {
+func (s *boltCore) modifyExportJob(ctx context.Context, id string, edit func(*ExportJob) error) error {
+	return s.updateExports(ctx, func(tx *exportTx) error {
 		data := tx.jobs.Get([]byte(id))
 		if data == nil {
 			return ErrNoRecord

@@ -1,6 +1,7 @@
 package jobstore
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -21,8 +22,8 @@ func indexKey(projectID string, t time.Time, id string) []byte {
 
 // CreateAgentJob checks and inserts in one transaction, so concurrent
 // requests cannot both slip under the limit.
-func (s *boltAgents) CreateAgentJob(rec *AgentJob, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
-	err = s.update(func(tx *bolt.Tx) error {
+func (s *boltAgents) CreateAgentJob(ctx context.Context, rec *AgentJob, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		idx := tx.Bucket(bucketAgentIndex)
 		if oldest, limited = agentLimited(idx, rec.ProjectID, limit, since); limited {
 			return nil
@@ -50,10 +51,10 @@ func (s *boltAgents) CreateAgentJob(rec *AgentJob, limit int, since time.Time) (
 }
 
 // AddAgentMessage implements AgentStore.
-func (s *boltAgents) AddAgentMessage(id string, msg AgentMessage, limit int, since time.Time,
+func (s *boltAgents) AddAgentMessage(ctx context.Context, id string, msg AgentMessage, limit int, since time.Time,
 	accept func(*AgentJob) error,
 ) (rec *AgentJob, oldest time.Time, limited bool, err error) {
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		idx := tx.Bucket(bucketAgentIndex)
 		var changed bool
 		rec, changed, err = modifyAgentJob(tx, id, func(rec *AgentJob) (bool, error) {
@@ -75,8 +76,8 @@ func (s *boltAgents) AddAgentMessage(id string, msg AgentMessage, limit int, sin
 }
 
 // ForceAgentState implements AgentStore.
-func (s *boltAgents) ForceAgentState(id string, f *AgentForced) (rec *AgentJob, err error) {
-	err = s.update(func(tx *bolt.Tx) (err error) {
+func (s *boltAgents) ForceAgentState(ctx context.Context, id string, f *AgentForced) (rec *AgentJob, err error) {
+	err = s.update(ctx, func(tx *bolt.Tx) (err error) {
 		rec, _, err = modifyAgentJob(tx, id, func(rec *AgentJob) (bool, error) {
 			rec.Forced = f
 			return true, nil
@@ -87,26 +88,26 @@ func (s *boltAgents) ForceAgentState(id string, f *AgentForced) (rec *AgentJob, 
 }
 
 // AgentJob implements AgentStore.
-func (s *boltAgents) AgentJob(id string) (*AgentJob, error) {
+func (s *boltAgents) AgentJob(ctx context.Context, id string) (*AgentJob, error) {
 	var rec AgentJob
-	return &rec, s.get(bucketAgentJobs, id, &rec)
+	return &rec, s.get(ctx, bucketAgentJobs, id, &rec)
 }
 
 // DeleteAgentJobsBefore implements AgentStore.
-func (s *boltAgents) DeleteAgentJobsBefore(cutoff time.Time) (int, error) {
-	return s.deleteAgentJobsWhere(func(rec *AgentJob) bool { return rec.CreatedAt.Before(cutoff) })
+func (s *boltAgents) DeleteAgentJobsBefore(ctx context.Context, cutoff time.Time) (int, error) {
+	return s.deleteAgentJobsWhere(ctx, func(rec *AgentJob) bool { return rec.CreatedAt.Before(cutoff) })
 }
 
 // DeleteOrgAgentJobs implements AgentStore.
-func (s *boltAgents) DeleteOrgAgentJobs(orgID string) (int, error) {
-	return s.deleteAgentJobsWhere(func(rec *AgentJob) bool { return rec.OrgID == orgID })
+func (s *boltAgents) DeleteOrgAgentJobs(ctx context.Context, orgID string) (int, error) {
+	return s.deleteAgentJobsWhere(ctx, func(rec *AgentJob) bool { return rec.OrgID == orgID })
 }
 
 // deleteAgentJobsWhere drops the agent jobs doomed picks, with their
 // index entries.
-func (s *boltAgents) deleteAgentJobsWhere(doomed func(*AgentJob) bool) (int, error) {
+func (s *boltAgents) deleteAgentJobsWhere(ctx context.Context, doomed func(*AgentJob) bool) (int, error) {
 	n := 0
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		jobs, idx := tx.Bucket(bucketAgentJobs), tx.Bucket(bucketAgentIndex)
 		var doomedJobs, doomedIndex [][]byte
 		err := jobs.ForEach(func(k, v []byte) error {

@@ -17,7 +17,10 @@ func (s *boltClaims) Watch(context.Context, func()) {}
 // claim follows each start and each finished job, and idle workers
 // claim too. A claim that finds nothing begins no transaction, which
 // for bbolt would still have written and synced the file.
-func (s *boltClaims) ClaimExport(owner string, now time.Time, lease time.Duration) (*ExportJob, bool, error) {
+func (s *boltClaims) ClaimExport(ctx context.Context, owner string, now time.Time, lease time.Duration) (*ExportJob, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
 	s.index.mu.Lock()
 	defer s.index.mu.Unlock()
 	id, more := s.index.next(now)
@@ -59,8 +62,8 @@ func (s *boltClaims) ClaimExport(owner string, now time.Time, lease time.Duratio
 }
 
 // RenewLease implements ClaimStore.
-func (s *boltClaims) RenewLease(mine *ExportJob, until time.Time) error {
-	return s.modifyExportJob(mine.JobID, func(cur *ExportJob) error {
+func (s *boltClaims) RenewLease(ctx context.Context, mine *ExportJob, until time.Time) error {
+	return s.modifyExportJob(ctx, mine.JobID, func(cur *ExportJob) error {
 		if !Holds(cur, mine) {
 			return ErrLeaseLost
 		}
@@ -70,8 +73,8 @@ func (s *boltClaims) RenewLease(mine *ExportJob, until time.Time) error {
 }
 
 // CompleteAttempt implements ClaimStore.
-func (s *boltClaims) CompleteAttempt(mine *ExportJob) error {
-	return s.modifyExportJob(mine.JobID, func(cur *ExportJob) error {
+func (s *boltClaims) CompleteAttempt(ctx context.Context, mine *ExportJob) error {
+	return s.modifyExportJob(ctx, mine.JobID, func(cur *ExportJob) error {
 		if !Holds(cur, mine) {
 			return ErrLeaseLost
 		}
@@ -85,8 +88,8 @@ func (s *boltClaims) CompleteAttempt(mine *ExportJob) error {
 // Only one process opens the file (bbolt locks it), so they are orphans:
 // the next claim resumes them at once rather than after their lease. A
 // job the control plane pinned is no orphan and stays pinned.
-func (s *boltClaims) ReleaseLeases() error {
-	return s.updateExports(func(tx *exportTx) error {
+func (s *boltClaims) ReleaseLeases(ctx context.Context) error {
+	return s.updateExports(ctx, func(tx *exportTx) error {
 		var fixed [][2][]byte
 		err := tx.jobs.ForEach(func(k, v []byte) error {
 			var rec ExportJob

@@ -1,6 +1,7 @@
 package jobstore
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -67,8 +68,8 @@ func putIdempotency(tx *bolt.Tx, orgID, key string, ir idempotencyRecord) error 
 }
 
 // PruneIdempotency drops keys past the window; the sweeper calls it.
-func (s *boltExports) PruneIdempotency(now time.Time) error {
-	return s.update(func(tx *bolt.Tx) error {
+func (s *boltExports) PruneIdempotency(ctx context.Context, now time.Time) error {
+	return s.update(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketIdempotency)
 		var doomed [][]byte
 		err := b.ForEach(func(k, v []byte) error {

@@ -12,8 +12,8 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 )
 
-// exportIndex is what CreateExportJob's limits and ClaimExport's choice
-// need of every export job, kept in memory. Both used to walk and decode
+// exportIndex is what CreateExportJob's limits, ClaimExport's choice and
+// LatestCompletedExport need of every export job, kept in memory. Both used to walk and decode
 // the whole export_jobs bucket on every call: with 800 stored jobs that
 // was a quarter of the server's CPU, and a server keeps up to
 // maxStoredExports jobs for each of its organizations. With the index a
@@ -60,6 +60,11 @@ type indexedJob struct {
 	createdAt  time.Time
 	leaseUntil time.Time
 	bytes      int64 // SiteBytes + BundleSize
+	// domain and updatedAt are kept for completed jobs with an archive
+	// only (the org's archived set), the ones LatestCompletedExport picks
+	// from.
+	domain    string
+	updatedAt time.Time
 }
 
 // orgTotals are what Limits.check counts of one organization's jobs.
@@ -70,6 +75,9 @@ type orgTotals struct {
 	active int // queued + running
 	stored int
 	bytes  int64
+	// archived holds the ids of the organization's completed jobs with
+	// an archive (LatestCompletedExport); nil until it has one.
+	archived map[string]struct{}
 }
 
 // indexedFields are the fields of a stored record the index reads,
@@ -77,8 +85,10 @@ type orgTotals struct {
 // the record would hold.
 type indexedFields struct {
 	OrgID      string    `json:"orgId"`
+	Domain     string    `json:"domain"`
 	Status     string    `json:"status"`
 	CreatedAt  time.Time `json:"createdAt"`
+	UpdatedAt  time.Time `json:"updatedAt"`
 	LeaseUntil time.Time `json:"leaseUntil"`
 	SiteBytes  int64     `json:"siteBytes"`
 	BundleSize int64     `json:"bundleSize"`
@@ -166,6 +176,7 @@ func (x *exportIndex) commit(db *bolt.DB, fn func(*exportTx) error) error {
 func (x *exportIndex) apply(w exportWrite) {
 	if old, ok := x.jobs[w.id]; ok {
 		old.org.add(old, -1)
+		delete(old.org.archived, w.id)
 		if old.org.stored == 0 {
 			delete(x.orgs, old.org.id)
 		}
@@ -187,6 +198,13 @@ func (x *exportIndex) apply(w exportWrite) {
 		e.state = jobQueued
 	case api.ExportRunning:
 		e.state = jobRunning
+	}
+	if f.Status == api.ExportCompleted && f.BundleSize > 0 {
+		e.domain, e.updatedAt = f.Domain, f.UpdatedAt
+		if org.archived == nil {
+			org.archived = map[string]struct{}{}
+		}
+		org.archived[w.id] = struct{}{}
 	}
 	org.add(e, 1)
 	x.jobs[w.id] = e
@@ -210,6 +228,28 @@ func (x *exportIndex) totals(org string) (active, stored int, size int64) {
 		return t.active, t.stored, t.bytes
 	}
 	return 0, 0, 0
+}
+
+// latestArchived returns the id of orgID's job that LatestCompletedExport
+// answers with, "" for none: a walk of the organization's completed jobs
+// with an archive, not of every job.
+func (x *exportIndex) latestArchived(orgID, domain, excluding string) string {
+	t := x.orgs[orgID]
+	if t == nil {
+		return ""
+	}
+	var bestID string
+	var best time.Time
+	for id := range t.archived {
+		e := x.jobs[id]
+		if id == excluding || e.domain != domain {
+			continue
+		}
+		if c := e.updatedAt.Compare(best); bestID == "" || c > 0 || (c == 0 && id < bestID) {
+			bestID, best = id, e.updatedAt
+		}
+	}
+	return bestID
 }
 
 // claimable is ExportJob.claimable on an entry.

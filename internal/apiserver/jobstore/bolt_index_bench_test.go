@@ -25,7 +25,7 @@ func BenchmarkBoltExportCycle(b *testing.B) {
 }
 
 func benchExportCycle(b *testing.B, stored int, noSync bool) {
-	st, err := OpenBolt(b.TempDir())
+	st, err := OpenBolt(b.Context(), b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func benchExportCycle(b *testing.B, stored int, noSync bool) {
 	for i := range stored {
 		rec := newExport(fmt.Sprintf("se_done_%05d", i), fmt.Sprintf("org_%02d", i%20), t0.Add(time.Duration(i)*time.Second))
 		rec.Status, rec.SiteBytes, rec.BundleSize = api.ExportCompleted, 1<<20, 1<<19
-		if err := st.PutExportJob(rec); err != nil {
+		if err := st.PutExportJob(b.Context(), rec); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -43,19 +43,19 @@ func benchExportCycle(b *testing.B, stored int, noSync bool) {
 	now := t0.Add(time.Hour)
 	for i := 0; b.Loop(); i++ {
 		id := fmt.Sprintf("se_bench_%09d", i)
-		if _, err := st.CreateExportJob(newExport(id, "org_00", now), Creation{Limits: lim}); err != nil {
+		if _, err := st.CreateExportJob(b.Context(), newExport(id, "org_00", now), Creation{Limits: lim}); err != nil {
 			b.Fatal(err)
 		}
-		rec, _, err := st.ClaimExport("w", now, time.Minute)
+		rec, _, err := st.ClaimExport(b.Context(), "w", now, time.Minute)
 		if err != nil || rec == nil || rec.JobID != id {
 			b.Fatalf("claim: %+v %v", rec, err)
 		}
 		rec.Status, rec.Progress = api.ExportCompleted, 100
-		if err := st.CompleteAttempt(rec); err != nil {
+		if err := st.CompleteAttempt(b.Context(), rec); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
-		if err := st.DeleteExportJob(id); err != nil {
+		if err := st.DeleteExportJob(b.Context(), id); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()

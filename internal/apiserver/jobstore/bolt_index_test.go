@@ -1,6 +1,7 @@
 package jobstore
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -106,7 +107,7 @@ func TestOpenBolt_undecodableExportJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, err := OpenBolt(dir); err == nil || !strings.Contains(err.Error(), "se_bad") {
+	if st, err := OpenBolt(t.Context(), dir); err == nil || !strings.Contains(err.Error(), "se_bad") {
 		if st != nil {
 			_ = st.Close()
 		}
@@ -118,7 +119,7 @@ func TestOpenBolt_undecodableExportJob(t *testing.T) {
 // commit: what is tested is what the store writes, not the disk.
 func openTestBolt(t *testing.T, dir string) *Bolt {
 	t.Helper()
-	st, err := OpenBolt(dir)
+	st, err := OpenBolt(t.Context(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,6 +211,7 @@ func (w *indexWorld) record(id string) *ExportJob {
 		rec.LeaseUntil = []time.Time{{}, w.now.Add(-time.Second), w.now.Add(time.Minute), Pinned}[w.rng.IntN(4)]
 	case 2:
 		rec.Status, rec.SiteBytes, rec.BundleSize = api.ExportCompleted, w.rng.Int64N(1000), w.rng.Int64N(1000)
+		rec.Domain = testDomains[w.rng.IntN(len(testDomains))]
 	case 3:
 		rec.Status, rec.Error = api.ExportFailed, "failed"
 	}
@@ -231,22 +233,24 @@ func (w *indexWorld) create() error {
 		t := w.scan().orgs[rec.OrgID]
 		want = lim.Check(t.active, t.stored, t.bytes)
 	}
-	_, err := w.st.CreateExportJob(rec, Creation{IdempotencyKey: key, RequestHash: hash, Limits: lim})
+	_, err := w.st.CreateExportJob(w.t.Context(), rec, Creation{IdempotencyKey: key, RequestHash: hash, Limits: lim})
 	if w.checks && key == "" && !errors.Is(err, errFault) && !errors.Is(err, want) {
 		w.t.Errorf("create %s in %s under %+v: %v, want %v", rec.JobID, rec.OrgID, lim, err, want)
 	}
 	return err
 }
 
-func (w *indexWorld) put() error { return w.st.PutExportJob(w.record(w.id())) }
+func (w *indexWorld) put() error { return w.st.PutExportJob(w.t.Context(), w.record(w.id())) }
 
-func (w *indexWorld) bundleSize() error { return w.st.SetBundleSize(w.id(), w.rng.Int64N(2000)) }
+func (w *indexWorld) bundleSize() error {
+	return w.st.SetBundleSize(w.t.Context(), w.id(), w.rng.Int64N(2000))
+}
 
 // attempt returns a job's record as its worker would hold it: mostly
 // the current attempt, sometimes a stale one.
 func (w *indexWorld) attempt() *ExportJob {
 	id := w.id()
-	cur, err := w.st.ExportJob(id)
+	cur, err := w.st.ExportJob(w.t.Context(), id)
 	if err != nil {
 		return newExport(id, w.org(), w.created())
 	}
@@ -260,14 +264,14 @@ func (w *indexWorld) renew() error {
 	until := []time.Time{{}, w.now.Add(testLease)}[w.rng.IntN(2)] // handed back, or renewed
 	mine := w.attempt()
 	mine.PageCount++
-	return w.st.RenewLease(mine, until)
+	return w.st.RenewLease(w.t.Context(), mine, until)
 }
 
 func (w *indexWorld) complete() error {
 	mine := w.attempt()
 	mine.Status = []string{api.ExportCompleted, api.ExportFailed}[w.rng.IntN(2)]
 	mine.SiteBytes = w.rng.Int64N(1000)
-	return w.st.CompleteAttempt(mine)
+	return w.st.CompleteAttempt(w.t.Context(), mine)
 }
 
 func (w *indexWorld) claim() error {
@@ -283,7 +287,7 @@ func (w *indexWorld) claimOne() (*ExportJob, error) {
 	if w.checks {
 		want, wantMore = w.scan().claim(w.now)
 	}
-	got, more, err := w.st.ClaimExport("w", w.now, testLease)
+	got, more, err := w.st.ClaimExport(w.t.Context(), "w", w.now, testLease)
 	if !w.checks {
 		return got, err
 	}
@@ -318,7 +322,7 @@ func (w *indexWorld) catchUp() error {
 			return err
 		}
 		rec.Status = api.ExportCompleted
-		if err := w.st.CompleteAttempt(rec); err != nil {
+		if err := w.st.CompleteAttempt(w.t.Context(), rec); err != nil {
 			return err
 		}
 	}
@@ -326,14 +330,14 @@ func (w *indexWorld) catchUp() error {
 }
 
 func (w *indexWorld) release() error {
-	err := w.st.ReleaseLeases()
+	err := w.st.ReleaseLeases(w.t.Context())
 	if err == nil {
 		w.saw("released")
 	}
 	return err
 }
 
-func (w *indexWorld) delete() error { return w.st.DeleteExportJob(w.id()) }
+func (w *indexWorld) delete() error { return w.st.DeleteExportJob(w.t.Context(), w.id()) }
 
 // failedTx writes two jobs in a transaction that then returns an error
 // or panics: neither write may reach the index.
@@ -349,7 +353,7 @@ func (w *indexWorld) failedTx() (err error) {
 			err = nil
 		}
 	}()
-	err = w.st.updateExports(func(tx *exportTx) error {
+	err = w.st.updateExports(w.t.Context(), func(tx *exportTx) error {
 		if err := tx.putJob(put, data); err != nil {
 			return err
 		}
@@ -380,7 +384,12 @@ type jobView struct {
 	state           jobState
 	created, leased string
 	bytes           int64
+	// Of a completed job with an archive only (LatestCompletedExport).
+	domain, updated string
 }
+
+// testDomains are the domains the world's completed jobs have.
+var testDomains = []string{"docs.acme.test", "api.acme.test"}
 
 func viewTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
@@ -393,7 +402,8 @@ func indexOf(st *Bolt) (v indexView, problems []string) {
 	defer x.mu.Unlock()
 	v = indexView{jobs: map[string]jobView{}, orgs: map[string]orgTotals{}}
 	for id, e := range x.jobs {
-		v.jobs[id] = jobView{org: e.org.id, state: e.state, created: viewTime(e.createdAt), leased: viewTime(e.leaseUntil), bytes: e.bytes}
+		v.jobs[id] = jobView{org: e.org.id, state: e.state, created: viewTime(e.createdAt), leased: viewTime(e.leaseUntil), bytes: e.bytes,
+			domain: e.domain, updated: viewTime(e.updatedAt)}
 		if x.orgs[e.org.id] != e.org {
 			problems = append(problems, fmt.Sprintf("job %s counts in totals of %s that are not the map's", id, e.org.id))
 		}
@@ -407,7 +417,11 @@ func indexOf(st *Bolt) (v indexView, problems []string) {
 		}
 	}
 	for id, t := range x.orgs {
-		v.orgs[id] = *t
+		o := *t
+		if len(o.archived) == 0 {
+			o.archived = nil // emptied: as a scan that met none
+		}
+		v.orgs[id] = o
 	}
 	return v, problems
 }
@@ -415,14 +429,22 @@ func indexOf(st *Bolt) (v indexView, problems []string) {
 // scanOf works out the index from every record in the bucket, as the
 // store did before it had one.
 func scanOf(st *Bolt) (indexView, error) {
-	all, err := st.ExportJobs()
+	all, err := st.ExportJobs(context.Background())
 	if err != nil {
 		return indexView{}, err
 	}
 	v := indexView{jobs: map[string]jobView{}, orgs: map[string]orgTotals{}, all: all}
 	for _, rec := range all {
-		j := jobView{org: rec.OrgID, created: viewTime(rec.CreatedAt), leased: viewTime(rec.LeaseUntil), bytes: rec.SiteBytes + rec.BundleSize}
+		j := jobView{org: rec.OrgID, created: viewTime(rec.CreatedAt), leased: viewTime(rec.LeaseUntil), bytes: rec.SiteBytes + rec.BundleSize,
+			updated: viewTime(time.Time{})}
 		o := v.orgs[rec.OrgID]
+		if rec.Status == api.ExportCompleted && rec.BundleSize > 0 {
+			j.domain, j.updated = rec.Domain, viewTime(rec.UpdatedAt)
+			if o.archived == nil {
+				o.archived = map[string]struct{}{}
+			}
+			o.archived[rec.JobID] = struct{}{}
+		}
 		o.id = rec.OrgID
 		o.stored++
 		o.bytes += j.bytes
@@ -504,5 +526,32 @@ func compareIndex(st *Bolt) string {
 	if !reflect.DeepEqual(got.orgs, want.orgs) {
 		diffs = append(diffs, fmt.Sprintf("organizations: index %+v, bucket %+v", got.orgs, want.orgs))
 	}
+	for org := range want.orgs {
+		for _, domain := range testDomains {
+			diffs = append(diffs, compareLatest(st, want.all, org, domain)...)
+		}
+	}
 	return strings.Join(diffs, "; ")
+}
+
+// compareLatest checks LatestCompletedExport against a walk of every
+// record, as previousArchive made before the store answered it.
+func compareLatest(st *Bolt, all []*ExportJob, org, domain string) []string {
+	var want *ExportJob
+	for _, j := range all { // key order: the first of equals has the lowest id
+		if j.OrgID != org || j.Domain != domain || j.Status != api.ExportCompleted || j.BundleSize == 0 {
+			continue
+		}
+		if want == nil || j.UpdatedAt.After(want.UpdatedAt) {
+			want = j
+		}
+	}
+	got, err := st.LatestCompletedExport(context.Background(), org, domain, "")
+	switch {
+	case err != nil:
+		return []string{fmt.Sprintf("latest of %s %s: %v", org, domain, err)}
+	case (got == nil) != (want == nil) || (got != nil && got.JobID != want.JobID):
+		return []string{fmt.Sprintf("latest of %s %s: %+v, want %+v", org, domain, got, want)}
+	}
+	return nil
 }

@@ -24,9 +24,9 @@ func TestBolt_pollsFollowEveryWrite(t *testing.T) {
 				op := w.step()
 				for i := range 24 {
 					id := fmt.Sprintf("se_%02d", i)
-					want, werr := st.ExportJob(id)
+					want, werr := st.ExportJob(t.Context(), id)
 					_, held := st.polls.Get(id)
-					got, gerr := st.PollExportJob(id)
+					got, gerr := st.PollExportJob(t.Context(), id)
 					if !errors.Is(gerr, werr) || (werr == nil && !reflect.DeepEqual(got, want)) {
 						t.Fatalf("step %d (%s): poll of %s is %+v, %v; a read gives %+v, %v", step, op, id, got, gerr, want, werr)
 					}

@@ -38,25 +38,25 @@ type AgentStore interface {
 	// created after since; then it returns the creation time of the oldest
 	// of those, from which the caller computes Retry-After. It numbers the
 	// job's pull request from the project's counter.
-	CreateAgentJob(rec *AgentJob, limit int, since time.Time) (oldest time.Time, limited bool, err error)
-	AgentJob(id string) (*AgentJob, error)
+	CreateAgentJob(ctx context.Context, rec *AgentJob, limit int, since time.Time) (oldest time.Time, limited bool, err error)
+	AgentJob(ctx context.Context, id string) (*AgentJob, error)
 	// AddAgentMessage appends msg to job id in one transaction: accept
 	// sees the stored record first and may refuse (its error is
 	// returned as is; ErrNoRecord when there is no such job); then the
 	// project's jobs and messages created after since are counted
 	// against limit as createAgentJob does. It returns the record with
 	// the message appended.
-	AddAgentMessage(id string, msg AgentMessage, limit int, since time.Time,
+	AddAgentMessage(ctx context.Context, id string, msg AgentMessage, limit int, since time.Time,
 		accept func(*AgentJob) error) (rec *AgentJob, oldest time.Time, limited bool, err error)
 	// ForceAgentState sets, or with nil clears, the state the control
 	// plane forced on agent job id, in the job's record, and returns the
 	// record; ErrNoRecord when there is no such job.
-	ForceAgentState(id string, f *AgentForced) (*AgentJob, error)
+	ForceAgentState(ctx context.Context, id string, f *AgentForced) (*AgentJob, error)
 	// DeleteAgentJobsBefore drops agent jobs created before cutoff.
-	DeleteAgentJobsBefore(cutoff time.Time) (int, error)
+	DeleteAgentJobsBefore(ctx context.Context, cutoff time.Time) (int, error)
 	// DeleteOrgAgentJobs drops every agent job of an organization, for a
 	// reset through the control plane.
-	DeleteOrgAgentJobs(orgID string) (int, error)
+	DeleteOrgAgentJobs(ctx context.Context, orgID string) (int, error)
 }
 
 // ExportStore keeps export job records, with the organizations' limits
@@ -66,27 +66,33 @@ type ExportStore interface {
 	// the same idempotency key returns that job instead (or
 	// ErrIdempotencyConflict), and the organization's limits refuse it
 	// with ErrTooManyActive, ErrTooManyStored or ErrTooManyBytes.
-	CreateExportJob(rec *ExportJob, c Creation) (existing *ExportJob, err error)
+	CreateExportJob(ctx context.Context, rec *ExportJob, c Creation) (existing *ExportJob, err error)
 	// ExportJob reads a job as the store holds it now: every write
 	// committed before the call, on any replica, is in it.
-	ExportJob(id string) (*ExportJob, error)
+	ExportJob(ctx context.Context, id string) (*ExportJob, error)
 	// PollExportJob reads a job for a status poll, where a read that
 	// trails a write is answered by the next poll: on PostgreSQL it may
 	// come from memory and lag a write committed on another replica by
 	// the time that write's notification takes to arrive (well under a
 	// millisecond on one network; postgres_memo.go). This replica's own
 	// writes are in it as soon as they return, as with ExportJob.
-	PollExportJob(id string) (*ExportJob, error)
+	PollExportJob(ctx context.Context, id string) (*ExportJob, error)
 	// ExportJobs returns every export job, for recovery and the sweep.
-	ExportJobs() ([]*ExportJob, error)
+	ExportJobs(ctx context.Context) ([]*ExportJob, error)
+	// LatestCompletedExport returns the export job of orgID's domain
+	// that completed with an archive (BundleSize above zero) last, by
+	// UpdatedAt (the lowest id among equals), other than job excluding;
+	// nil when there is none. A new export copies that archive's
+	// unchanged entries; neither backend reads every job to find it.
+	LatestCompletedExport(ctx context.Context, orgID, domain, excluding string) (*ExportJob, error)
 	// PutExportJob overwrites a job record unconditionally: for jobs no
 	// worker holds (recovery of a completed job whose files are gone).
-	PutExportJob(rec *ExportJob) error
+	PutExportJob(ctx context.Context, rec *ExportJob) error
 	// SetBundleSize records the size of a completed job's archive.
-	SetBundleSize(id string, size int64) error
-	DeleteExportJob(id string) error
+	SetBundleSize(ctx context.Context, id string, size int64) error
+	DeleteExportJob(ctx context.Context, id string) error
 	// PruneIdempotency drops keys past IdempotencyWindow.
-	PruneIdempotency(now time.Time) error
+	PruneIdempotency(ctx context.Context, now time.Time) error
 }
 
 // ClaimStore hands export jobs to workers: who renders a job, until when,
@@ -99,14 +105,14 @@ type ClaimStore interface {
 	// jobs were claimable beside the one claimed, so that the caller
 	// wakes another worker only when there is work for it: a claim that
 	// finds nothing costs a statement on PostgreSQL.
-	ClaimExport(owner string, now time.Time, lease time.Duration) (claimed *ExportJob, more bool, err error)
+	ClaimExport(ctx context.Context, owner string, now time.Time, lease time.Duration) (claimed *ExportJob, more bool, err error)
 	// RenewLease extends the lease of the attempt rec describes to until;
 	// ErrLeaseLost when another owner or attempt holds the job now.
-	RenewLease(rec *ExportJob, until time.Time) error
+	RenewLease(ctx context.Context, rec *ExportJob, until time.Time) error
 	// CompleteAttempt writes the outcome of the attempt rec describes,
 	// unless the job was taken over since (ErrLeaseLost): a worker that
 	// lost its lease must not overwrite the new owner's result.
-	CompleteAttempt(rec *ExportJob) error
+	CompleteAttempt(ctx context.Context, rec *ExportJob) error
 
 	// Watch calls wake whenever another process may have made a job
 	// claimable, until ctx ends; a store only one process uses has

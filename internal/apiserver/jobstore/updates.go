@@ -1,6 +1,7 @@
 package jobstore
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"time"
@@ -18,19 +19,19 @@ type UpdateStore interface {
 	// since); then, when limit of the project's updates are still
 	// running at now, nothing is stored and the end of the earliest of
 	// them is returned, from which the caller computes Retry-After.
-	CreateUpdate(rec *Update, limit int, now time.Time, prepare func(prev *Update)) (firstEnd time.Time, limited bool, err error)
+	CreateUpdate(ctx context.Context, rec *Update, limit int, now time.Time, prepare func(prev *Update)) (firstEnd time.Time, limited bool, err error)
 	// RunningUpdates counts a project's updates that have not ended at
 	// now, and the end of the earliest of them: CreateUpdate's check,
 	// made before a trigger does work that CreateUpdate would refuse.
-	RunningUpdates(projectID string, now time.Time) (running int, firstEnd time.Time, err error)
+	RunningUpdates(ctx context.Context, projectID string, now time.Time) (running int, firstEnd time.Time, err error)
 	// FinishUpdateCheck records the outcome of an update's build check:
 	// it is no longer Pending, and fails with failure unless that is "".
-	FinishUpdateCheck(id, failure string) error
-	Update(id string) (*Update, error)
+	FinishUpdateCheck(ctx context.Context, id, failure string) error
+	Update(ctx context.Context, id string) (*Update, error)
 	// DeleteUpdatesBefore drops updates created before cutoff.
-	DeleteUpdatesBefore(cutoff time.Time) (int, error)
+	DeleteUpdatesBefore(ctx context.Context, cutoff time.Time) (int, error)
 	// DeleteOrgUpdates drops every update of an organization.
-	DeleteOrgUpdates(orgID string) (int, error)
+	DeleteOrgUpdates(ctx context.Context, orgID string) (int, error)
 }
 
 // Update is what is stored of a documentation update: the snapshot of the
@@ -72,8 +73,8 @@ var (
 
 // CreateUpdate implements UpdateStore. The buckets are created on first
 // use, so a data dir from before updates existed needs nothing done.
-func (s *boltUpdates) CreateUpdate(rec *Update, limit int, now time.Time, prepare func(prev *Update)) (firstEnd time.Time, limited bool, err error) {
-	err = s.update(func(tx *bolt.Tx) error {
+func (s *boltUpdates) CreateUpdate(ctx context.Context, rec *Update, limit int, now time.Time, prepare func(prev *Update)) (firstEnd time.Time, limited bool, err error) {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		recs, err := tx.CreateBucketIfNotExists(bucketUpdates)
 		if err != nil {
 			return err
@@ -131,8 +132,8 @@ func projectUpdates(recs, idx *bolt.Bucket, projectID string, now time.Time) (ru
 }
 
 // RunningUpdates implements UpdateStore.
-func (s *boltUpdates) RunningUpdates(projectID string, now time.Time) (running int, firstEnd time.Time, err error) {
-	err = s.db.View(func(tx *bolt.Tx) error {
+func (s *boltUpdates) RunningUpdates(ctx context.Context, projectID string, now time.Time) (running int, firstEnd time.Time, err error) {
+	err = s.view(ctx, func(tx *bolt.Tx) error {
 		recs, idx := tx.Bucket(bucketUpdates), tx.Bucket(bucketUpdateIndex)
 		if recs == nil || idx == nil {
 			return nil
@@ -144,8 +145,8 @@ func (s *boltUpdates) RunningUpdates(projectID string, now time.Time) (running i
 }
 
 // FinishUpdateCheck implements UpdateStore.
-func (s *boltUpdates) FinishUpdateCheck(id, failure string) error {
-	return s.update(func(tx *bolt.Tx) error {
+func (s *boltUpdates) FinishUpdateCheck(ctx context.Context, id, failure string) error {
+	return s.update(ctx, func(tx *bolt.Tx) error {
 		var rec Update
 		if err := readUpdate(tx, id, &rec); err != nil {
 			return err
@@ -186,25 +187,25 @@ func hasPrefix(k, prefix []byte) bool {
 }
 
 // Update implements UpdateStore.
-func (s *boltUpdates) Update(id string) (*Update, error) {
+func (s *boltUpdates) Update(ctx context.Context, id string) (*Update, error) {
 	var rec Update
-	err := s.db.View(func(tx *bolt.Tx) error { return readUpdate(tx, id, &rec) })
+	err := s.view(ctx, func(tx *bolt.Tx) error { return readUpdate(tx, id, &rec) })
 	return &rec, err
 }
 
 // DeleteUpdatesBefore implements UpdateStore.
-func (s *boltUpdates) DeleteUpdatesBefore(cutoff time.Time) (int, error) {
-	return s.deleteUpdatesWhere(func(u *Update) bool { return u.CreatedAt.Before(cutoff) })
+func (s *boltUpdates) DeleteUpdatesBefore(ctx context.Context, cutoff time.Time) (int, error) {
+	return s.deleteUpdatesWhere(ctx, func(u *Update) bool { return u.CreatedAt.Before(cutoff) })
 }
 
 // DeleteOrgUpdates implements UpdateStore.
-func (s *boltUpdates) DeleteOrgUpdates(orgID string) (int, error) {
-	return s.deleteUpdatesWhere(func(u *Update) bool { return u.OrgID == orgID })
+func (s *boltUpdates) DeleteOrgUpdates(ctx context.Context, orgID string) (int, error) {
+	return s.deleteUpdatesWhere(ctx, func(u *Update) bool { return u.OrgID == orgID })
 }
 
-func (s *boltUpdates) deleteUpdatesWhere(doomed func(*Update) bool) (int, error) {
+func (s *boltUpdates) deleteUpdatesWhere(ctx context.Context, doomed func(*Update) bool) (int, error) {
 	n := 0
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		recs, idx := tx.Bucket(bucketUpdates), tx.Bucket(bucketUpdateIndex)
 		if recs == nil || idx == nil {
 			return nil

@@ -288,7 +288,7 @@ func (nw *navWriter) groupTitle(b *markup.Builder, it *site.Item, prefix markup.
 // section's sidebar script and a fallback drawn for the page.
 func (f *Frame) PageChrome(s *site.Division, prefix markup.Prefix, m site.Mode, p *site.Page) markup.HTML {
 	chrome := f.PageSwitchers(f.Chrome(s, prefix, m), s, prefix, p) // switchers.go
-	n := f.nav.big(s)
+	n := f.big(s)
 	if n == nil || !m.Sidebar() {
 		return MarkCurrent(chrome, prefix, p.Out)
 	}
@@ -305,7 +305,7 @@ func (f *Frame) PageChrome(s *site.Division, prefix markup.Prefix, m site.Mode, 
 	var b markup.Builder
 	b.Grow(at + 8<<10)
 	b.HTML(markup.Rendered(c[:at])) // a prefix of safe markup, cut before a tag
-	f.nav.bigSidebar(&b, s, n, prefix, p.Out, p.Key)
+	f.bigSidebar(&b, s, n, prefix, p.Out, p.Key)
 	b.Markup(`</nav>`)
 	return b.Fragment()
 }
@@ -313,9 +313,9 @@ func (f *Frame) PageChrome(s *site.Division, prefix markup.Prefix, m site.Mode, 
 // NavScripts writes, through write, the script of each large sidebar the
 // pages drew (PageChrome). It runs after every page, the 404 page
 // included, has been drawn.
-func (f *Frame) NavScripts(write func(rel string, data []byte) error, written map[string]bool) error {
+func (nw *navWriter) NavScripts(write func(rel string, data []byte) error, written map[string]bool) error {
 	var err error
-	f.nav.bigs.Range(func(_, v any) bool {
+	nw.bigs.Range(func(_, v any) bool {
 		n := v.(*navEntry).big
 		if n == nil || written[n.path] {
 			return true

@@ -28,7 +28,7 @@ func (f *Frame) Footer(b *markup.Builder, s *site.Division, prefix markup.Prefix
 		b.Markup(` <a href="`)
 		b.URL(u)
 		b.Markup(`" rel="me">`)
-		f.icon.social(b, name) // siteicons.go
+		f.social(b, name) // siteicons.go
 		b.Markup(`</a>`)
 	}
 	for _, col := range ft.Links {

@@ -15,6 +15,10 @@ import (
 // a group's directory, and the pages made of the frame alone (not found,
 // redirects). It is safe for concurrent use by the render workers once
 // built.
+//
+// What concerns the icons and the sidebar lives on the two types it
+// embeds, iconDrawer and navWriter, whose exported methods callers reach
+// as Frame's; Frame itself keeps the page's layout.
 type Frame struct {
 	cfg       *docsjson.Config
 	tree      *site.Tree
@@ -51,8 +55,14 @@ type Frame struct {
 
 	chromes sync.Map // chromeKey -> markup.HTML
 
-	icon *iconDrawer // draws the icons of navigation entries and pages (icons.go)
-	nav  *navWriter  // writes the sidebar (sidebar.go) and the division switchers (switchers.go)
+	// iconDrawer draws the icons of navigation entries and pages, and
+	// after the last page their stylesheet and licences (icons.go:
+	// FillIcons, IconCSS, IconLicenses reach callers as Frame's).
+	*iconDrawer
+	// navWriter writes the sidebar (sidebar.go), the division switchers
+	// (switchers.go) and the scripts of large sidebars (bignav.go:
+	// NavScripts reaches callers as Frame's).
+	*navWriter
 }
 
 // drilldown reports docs.json's interaction.drilldown set to true: a

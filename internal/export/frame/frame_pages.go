@@ -103,7 +103,7 @@ func (f *Frame) NotFound() ([]byte, error) {
 	f.Footer(&b, f.firstSection(), "")
 	b.Markup(`</main><aside class="toc"></aside>`)
 	Tail(&b, "")
-	return f.icon.icons.Defs([]byte(b.String())), nil // its icons defined once, as on every page
+	return f.icons.Defs([]byte(b.String())), nil // its icons defined once, as on every page
 }
 
 func (f *Frame) firstSection() *site.Division {

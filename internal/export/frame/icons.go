@@ -69,12 +69,12 @@ func (dr *iconDrawer) iconImage(ref, where string, prefix markup.Prefix) markup.
 // name, and remote icon images (left out when air-gapped). Icons by name
 // are masked spans whose drawings the stylesheet holds (IconCSS); Defs
 // only has work for a Set that draws inline SVG.
-func (f *Frame) FillIcons(page []byte, file string) []byte {
-	return f.icon.icons.Defs(icons.Fill(page, func(r icons.Ref, in string) markup.HTML {
+func (dr *iconDrawer) FillIcons(page []byte, file string) []byte {
+	return dr.icons.Defs(icons.Fill(page, func(r icons.Ref, in string) markup.HTML {
 		if icons.IsImage(r.Name) {
-			return f.icon.iconImage(r.Name, file+" ("+in+")", "")
+			return dr.iconImage(r.Name, file+" ("+in+")", "")
 		}
-		return f.icon.icons.Draw(r, file+" ("+in+")")
+		return dr.icons.Draw(r, file+" ("+in+")")
 	}))
 }
 
@@ -82,18 +82,18 @@ func (f *Frame) FillIcons(page []byte, file string) []byte {
 // drawing once, as the mask of its spans (icons.Set.CSS). It is called
 // once every page, the 404 page included, has been drawn, and is
 // appended to the site stylesheet.
-func (f *Frame) IconCSS() []byte {
-	return f.icon.icons.CSS()
+func (dr *iconDrawer) IconCSS() []byte {
+	return dr.icons.CSS()
 }
 
 // IconLicenses writes, through write, the licence of each icon library
 // the pages drew from, and reports what the icons could not draw, once
 // each. It runs after every page, the 404 page included, has been written.
-func (f *Frame) IconLicenses(write func(rel string, data []byte) error, written map[string]bool) error {
-	for _, w := range f.icon.icons.Warnings() {
-		f.warn("%s", w)
+func (dr *iconDrawer) IconLicenses(write func(rel string, data []byte) error, written map[string]bool) error {
+	for _, w := range dr.icons.Warnings() {
+		dr.warn("%s", w)
 	}
-	lics, err := f.icon.icons.Licenses()
+	lics, err := dr.icons.Licenses()
 	if err != nil {
 		return err
 	}

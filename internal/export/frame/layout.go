@@ -83,12 +83,12 @@ func (f *Frame) Chrome(s *site.Division, prefix markup.Prefix, m site.Mode) mark
 		b.Markup(`><svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true"><path d="M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z"/></svg></button>`)
 	}
 	b.Markup(`</header>`)
-	f.nav.switchers(&b, s, prefix, u, nil)
+	f.switchers(&b, s, prefix, u, nil)
 	b.Markup(`<div`)
 	b.Attr("class", m.Class())
 	b.Markup(`>`)
 	if m.Sidebar() {
-		f.nav.sidebar(&b, s, prefix, u)
+		f.sidebar(&b, s, prefix, u)
 	}
 	v, _ := f.chromes.LoadOrStore(k, b.Fragment())
 	return v.(markup.HTML)

@@ -31,7 +31,7 @@ type Options struct {
 func New(o Options) *Frame {
 	f := &Frame{cfg: o.Config, tree: o.Tree, byKey: o.ByKey, target: o.Target, features: o.Features, airGapped: o.AirGapped,
 		domain: o.Domain, warn: o.Warn, markdown: o.Markdown, offline: o.Offline}
-	f.icon = &iconDrawer{icons: iconSet(o.Config, o.Warn), airGapped: o.AirGapped, warn: o.Warn, configLink: f.configLink}
-	f.nav = &navWriter{cfg: o.Config, tree: o.Tree, byKey: o.ByKey, icon: f.icon, configLink: f.configLink, ui: f.PageUI}
+	f.iconDrawer = &iconDrawer{icons: iconSet(o.Config, o.Warn), airGapped: o.AirGapped, warn: o.Warn, configLink: f.configLink}
+	f.navWriter = &navWriter{cfg: o.Config, tree: o.Tree, byKey: o.ByKey, icon: f.iconDrawer, configLink: f.configLink, ui: f.PageUI}
 	return f
 }

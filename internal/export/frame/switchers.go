@@ -97,7 +97,7 @@ func (f *Frame) PageSwitchers(chrome markup.HTML, s *site.Division, prefix marku
 	var b markup.Builder
 	b.Grow(len(c) + 256)
 	b.HTML(markup.Rendered(c[:at])) // safe markup cut before a tag
-	f.nav.switchers(&b, s, prefix, f.UI(s), p)
+	f.switchers(&b, s, prefix, f.UI(s), p)
 	b.HTML(markup.Rendered(c[stop:])) // safe markup cut after a closing tag
 	return b.Fragment()
 }

@@ -82,7 +82,7 @@ func (f *Frame) siteLink(b *markup.Builder, where string, l docsjson.Link, prefi
 	b.Markup(`<a href="`)
 	b.URL(href)
 	b.Markup(`">`)
-	b.HTML(f.icon.linkIcon(l, where+" "+strconv.Quote(label), prefix)) // siteicons.go
+	b.HTML(f.linkIcon(l, where+" "+strconv.Quote(label), prefix)) // siteicons.go
 	b.Text(label)
 	b.Markup(`</a>`)
 }

@@ -26,19 +26,19 @@ func TestStore_claimRenewCompleteRecordsAgree(t *testing.T) {
 			// A stale attempt's warnings: a claim renders afresh and drops them.
 			rec.Warnings = &api.ExportWarnings{}
 			rec.Warnings.Add("content", "left over")
-			if _, err := st.CreateExportJob(rec, jobstore.Creation{}); err != nil {
+			if _, err := st.CreateExportJob(t.Context(), rec, jobstore.Creation{}); err != nil {
 				t.Fatal(err)
 			}
 			snap := func() {
 				t.Helper()
-				cur, err := st.ExportJob("se_life")
+				cur, err := st.ExportJob(t.Context(), "se_life")
 				if err != nil {
 					t.Fatal(err)
 				}
 				got[b.name] = append(got[b.name], cur)
 			}
 			now := t0.Add(time.Minute)
-			mine, _, err := st.ClaimExport("w1", now, lease)
+			mine, _, err := st.ClaimExport(t.Context(), "w1", now, lease)
 			if err != nil || mine == nil {
 				t.Fatalf("claim: %+v %v", mine, err)
 			}
@@ -48,47 +48,47 @@ func TestStore_claimRenewCompleteRecordsAgree(t *testing.T) {
 			snap()
 			// Progress moves forward with a renewal, never back.
 			mine.Progress, mine.PageCount, mine.UpdatedAt = 40, 4, now.Add(time.Second)
-			if err := st.RenewLease(mine, now.Add(2*lease)); err != nil {
+			if err := st.RenewLease(t.Context(), mine, now.Add(2*lease)); err != nil {
 				t.Fatal(err)
 			}
 			snap()
 			mine.Progress, mine.PageCount, mine.UpdatedAt = 20, 2, now.Add(2*time.Second)
-			if err := st.RenewLease(mine, now.Add(3*lease)); err != nil {
+			if err := st.RenewLease(t.Context(), mine, now.Add(3*lease)); err != nil {
 				t.Fatal(err)
 			}
 			snap()
 			// Handed back at shutdown, then taken by another worker.
-			if err := st.RenewLease(mine, time.Time{}); err != nil {
+			if err := st.RenewLease(t.Context(), mine, time.Time{}); err != nil {
 				t.Fatal(err)
 			}
 			snap()
 			later := now.Add(time.Minute)
-			theirs, _, err := st.ClaimExport("w2", later, lease)
+			theirs, _, err := st.ClaimExport(t.Context(), "w2", later, lease)
 			if err != nil || theirs == nil || theirs.Attempts != 2 || theirs.PageCount != 0 {
 				t.Fatalf("second claim: %+v %v", theirs, err)
 			}
 			snap()
 			mine.Status = api.ExportFailed
-			if err := st.CompleteAttempt(mine); !errors.Is(err, jobstore.ErrLeaseLost) {
+			if err := st.CompleteAttempt(t.Context(), mine); !errors.Is(err, jobstore.ErrLeaseLost) {
 				t.Fatalf("completion by the first owner: %v, want ErrLeaseLost", err)
 			}
-			if err := st.RenewLease(mine, later.Add(lease)); !errors.Is(err, jobstore.ErrLeaseLost) {
+			if err := st.RenewLease(t.Context(), mine, later.Add(lease)); !errors.Is(err, jobstore.ErrLeaseLost) {
 				t.Fatalf("renewal by the first owner: %v, want ErrLeaseLost", err)
 			}
 			theirs.Status, theirs.Progress, theirs.PageCount, theirs.Version = api.ExportCompleted, 100, 9, "v-abc"
 			theirs.SiteBytes, theirs.SitePrefix = 1234, "exports/se_life/a2/packs/"
 			theirs.UpdatedAt = later.Add(time.Second)
-			if err := st.CompleteAttempt(theirs); err != nil {
+			if err := st.CompleteAttempt(t.Context(), theirs); err != nil {
 				t.Fatal(err)
 			}
 			snap()
-			if err := st.DeleteExportJob("se_life"); err != nil {
+			if err := st.DeleteExportJob(t.Context(), "se_life"); err != nil {
 				t.Fatal(err)
 			}
-			if err := st.CompleteAttempt(theirs); !errors.Is(err, jobstore.ErrNoRecord) {
+			if err := st.CompleteAttempt(t.Context(), theirs); !errors.Is(err, jobstore.ErrNoRecord) {
 				t.Fatalf("completion of a deleted job: %v, want ErrNoRecord", err)
 			}
-			if err := st.RenewLease(theirs, later.Add(lease)); !errors.Is(err, jobstore.ErrNoRecord) {
+			if err := st.RenewLease(t.Context(), theirs, later.Add(lease)); !errors.Is(err, jobstore.ErrNoRecord) {
 				t.Fatalf("renewal of a deleted job: %v, want ErrNoRecord", err)
 			}
 		})
@@ -115,19 +115,19 @@ func TestStore_claimUnderWriteFault(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.pair(t)[0]
 			st.Faults().Fail(func() error { return boom })
-			if rec, _, err := st.ClaimExport("w", t0, time.Minute); err != nil || rec != nil {
+			if rec, _, err := st.ClaimExport(t.Context(), "w", t0, time.Minute); err != nil || rec != nil {
 				t.Fatalf("claim with nothing queued: %+v %v", rec, err)
 			}
 			st.Faults().Fail(nil)
-			if _, err := st.CreateExportJob(newExport("se_q", "acme", t0), jobstore.Creation{}); err != nil {
+			if _, err := st.CreateExportJob(t.Context(), newExport("se_q", "acme", t0), jobstore.Creation{}); err != nil {
 				t.Fatal(err)
 			}
 			st.Faults().Fail(func() error { return boom })
-			if rec, _, err := st.ClaimExport("w", t0, time.Minute); !errors.Is(err, boom) || rec != nil {
+			if rec, _, err := st.ClaimExport(t.Context(), "w", t0, time.Minute); !errors.Is(err, boom) || rec != nil {
 				t.Fatalf("claim under a fault: %+v %v, want %v", rec, err, boom)
 			}
 			st.Faults().Fail(nil)
-			if rec, _, err := st.ClaimExport("w", t0, time.Minute); err != nil || rec == nil || rec.Attempts != 1 {
+			if rec, _, err := st.ClaimExport(t.Context(), "w", t0, time.Minute); err != nil || rec == nil || rec.Attempts != 1 {
 				t.Fatalf("claim after the fault: %+v %v", rec, err)
 			}
 		})

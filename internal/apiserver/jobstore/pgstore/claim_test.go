@@ -20,50 +20,50 @@ func TestStore_claimLeaseTakeover(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			stores := b.pair(t)
 			for i, id := range []string{"se_old", "se_new"} {
-				if _, err := stores[0].CreateExportJob(newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), jobstore.Creation{}); err != nil {
+				if _, err := stores[0].CreateExportJob(t.Context(), newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), jobstore.Creation{}); err != nil {
 					t.Fatal(err)
 				}
 			}
 			now := t0.Add(time.Minute)
-			a, _, err := stores[0].ClaimExport("a", now, lease)
+			a, _, err := stores[0].ClaimExport(t.Context(), "a", now, lease)
 			if err != nil || a == nil || a.JobID != "se_old" || a.Attempts != 1 || a.Status != api.ExportRunning {
 				t.Fatalf("first claim: %+v %v", a, err)
 			}
-			b2, _, err := stores[1].ClaimExport("b", now, lease)
+			b2, _, err := stores[1].ClaimExport(t.Context(), "b", now, lease)
 			if err != nil || b2 == nil || b2.JobID != "se_new" {
 				t.Fatalf("second claim: %+v %v", b2, err)
 			}
-			if c, _, err := stores[1].ClaimExport("c", now.Add(lease-time.Second), lease); err != nil || c != nil {
+			if c, _, err := stores[1].ClaimExport(t.Context(), "c", now.Add(lease-time.Second), lease); err != nil || c != nil {
 				t.Fatalf("claim while both leases run: %+v %v", c, err)
 			}
 			// b renews; a does not, as if its replica died.
-			if err := stores[1].RenewLease(b2, now.Add(2*lease)); err != nil {
+			if err := stores[1].RenewLease(t.Context(), b2, now.Add(2*lease)); err != nil {
 				t.Fatal(err)
 			}
 			later := now.Add(lease + time.Second)
-			c, _, err := stores[1].ClaimExport("c", later, lease)
+			c, _, err := stores[1].ClaimExport(t.Context(), "c", later, lease)
 			if err != nil || c == nil || c.JobID != "se_old" || c.Attempts != 2 || c.Owner != "c" {
 				t.Fatalf("takeover: %+v %v", c, err)
 			}
-			if err := stores[0].RenewLease(a, later); !errors.Is(err, jobstore.ErrLeaseLost) {
+			if err := stores[0].RenewLease(t.Context(), a, later); !errors.Is(err, jobstore.ErrLeaseLost) {
 				t.Fatalf("renewal by the lost owner: %v", err)
 			}
 			c.Status, c.Progress, c.PageCount = api.ExportCompleted, 100, 7
-			if err := stores[1].CompleteAttempt(c); err != nil {
+			if err := stores[1].CompleteAttempt(t.Context(), c); err != nil {
 				t.Fatal(err)
 			}
 			a.Status, a.Error = api.ExportFailed, "stale"
-			if err := stores[0].CompleteAttempt(a); !errors.Is(err, jobstore.ErrLeaseLost) {
+			if err := stores[0].CompleteAttempt(t.Context(), a); !errors.Is(err, jobstore.ErrLeaseLost) {
 				t.Fatalf("completion by the lost owner: %v", err)
 			}
-			got, err := stores[0].ExportJob("se_old")
+			got, err := stores[0].ExportJob(t.Context(), "se_old")
 			if err != nil || got.Status != api.ExportCompleted || got.PageCount != 7 || got.Owner != "" {
 				t.Fatalf("after the stale completion: %+v %v", got, err)
 			}
-			if err := stores[0].SetBundleSize("se_old", 123); err != nil {
+			if err := stores[0].SetBundleSize(t.Context(), "se_old", 123); err != nil {
 				t.Fatal(err)
 			}
-			if got, _ := stores[1].ExportJob("se_old"); got.BundleSize != 123 || got.Status != api.ExportCompleted {
+			if got, _ := stores[1].ExportJob(t.Context(), "se_old"); got.BundleSize != 123 || got.Status != api.ExportCompleted {
 				t.Fatalf("bundle size: %+v", got)
 			}
 		})
@@ -77,7 +77,7 @@ func TestStore_concurrentClaims(t *testing.T) {
 			stores := b.pair(t)
 			const jobs, workers = 40, 6
 			for i := range jobs {
-				if _, err := stores[i%2].CreateExportJob(newExport(fmt.Sprintf("se_%02d", i), "acme", t0.Add(time.Duration(i))), jobstore.Creation{}); err != nil {
+				if _, err := stores[i%2].CreateExportJob(t.Context(), newExport(fmt.Sprintf("se_%02d", i), "acme", t0.Add(time.Duration(i))), jobstore.Creation{}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -90,7 +90,7 @@ func TestStore_concurrentClaims(t *testing.T) {
 					defer wg.Done()
 					st := stores[w%2]
 					for range jobs { // bounded: no worker needs more claims than there are jobs
-						rec, _, err := st.ClaimExport(fmt.Sprintf("w%d", w), t0.Add(time.Minute), time.Hour)
+						rec, _, err := st.ClaimExport(t.Context(), fmt.Sprintf("w%d", w), t0.Add(time.Minute), time.Hour)
 						if err != nil {
 							t.Error(err)
 							return
@@ -102,7 +102,7 @@ func TestStore_concurrentClaims(t *testing.T) {
 						seen[rec.JobID]++
 						mu.Unlock()
 						rec.Status = api.ExportCompleted
-						if err := st.CompleteAttempt(rec); err != nil {
+						if err := st.CompleteAttempt(t.Context(), rec); err != nil {
 							t.Error(err)
 							return
 						}
@@ -132,14 +132,14 @@ func TestStore_claimFairAcrossOrganizations(t *testing.T) {
 			st := b.pair(t)[0]
 			jobs := []struct{ id, org string }{{"se_hog1", "hog"}, {"se_hog2", "hog"}, {"se_hog3", "hog"}, {"se_other", "other"}}
 			for i, j := range jobs {
-				if _, err := st.CreateExportJob(newExport(j.id, j.org, t0.Add(time.Duration(i)*time.Second)), jobstore.Creation{}); err != nil {
+				if _, err := st.CreateExportJob(t.Context(), newExport(j.id, j.org, t0.Add(time.Duration(i)*time.Second)), jobstore.Creation{}); err != nil {
 					t.Fatal(err)
 				}
 			}
 			now := t0.Add(time.Minute)
 			var order []string
 			for range jobs {
-				rec, _, err := st.ClaimExport("w", now, lease)
+				rec, _, err := st.ClaimExport(t.Context(), "w", now, lease)
 				if err != nil || rec == nil {
 					t.Fatalf("claim: %+v %v", rec, err)
 				}
@@ -161,7 +161,7 @@ func TestStore_claimSaysWhetherMoreWait(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.pair(t)[0]
 			for i, id := range []string{"se_m1", "se_m2", "se_m3"} {
-				if _, err := st.CreateExportJob(newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), jobstore.Creation{}); err != nil {
+				if _, err := st.CreateExportJob(t.Context(), newExport(id, "acme", t0.Add(time.Duration(i)*time.Second)), jobstore.Creation{}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -170,7 +170,7 @@ func TestStore_claimSaysWhetherMoreWait(t *testing.T) {
 				id   string
 				more bool
 			}{{"se_m1", true}, {"se_m2", true}, {"se_m3", false}, {"", false}} {
-				rec, more, err := st.ClaimExport("w", now, lease)
+				rec, more, err := st.ClaimExport(t.Context(), "w", now, lease)
 				id := ""
 				if rec != nil {
 					id = rec.JobID
@@ -180,13 +180,13 @@ func TestStore_claimSaysWhetherMoreWait(t *testing.T) {
 				}
 				if rec != nil && rec.JobID == "se_m1" {
 					rec.Status = api.ExportCompleted
-					if err := st.CompleteAttempt(rec); err != nil {
+					if err := st.CompleteAttempt(t.Context(), rec); err != nil {
 						t.Fatal(err)
 					}
 				}
 			}
 			// A lease that lapsed makes its job claimable again, beside none.
-			rec, more, err := st.ClaimExport("w2", now.Add(lease+time.Second), lease)
+			rec, more, err := st.ClaimExport(t.Context(), "w2", now.Add(lease+time.Second), lease)
 			if err != nil || rec == nil || rec.JobID != "se_m2" || !more {
 				t.Fatalf("takeover: %+v more %v (%v), want se_m2 with se_m3 claimable too", rec, more, err)
 			}

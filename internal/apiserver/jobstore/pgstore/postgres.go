@@ -50,8 +50,12 @@ type pgCore struct {
 	reads pgExportReads
 	// statements counts the statements sent (postgres_count.go).
 	statements statementCounter
-	// stopWatch ends the goroutine that keeps reads.memo told of changes
-	// (postgres_memo.go); watchDone is closed when it has.
+	// life ends when the store closes: it bounds the work no one caller
+	// owns (the shared reads of postgres_reads.go, the watch).
+	life context.Context
+	// stopWatch ends life, and with it the goroutine that keeps
+	// reads.memo told of changes (postgres_memo.go); watchDone is closed
+	// when it has.
 	stopWatch context.CancelFunc
 	watchDone chan struct{}
 	// instance names this store among the replicas in the notifications
@@ -128,7 +132,7 @@ func Open(ctx context.Context, url string) (*Postgres, error) {
 		return nil, fmt.Errorf("migrate database: %w", err)
 	}
 	core.pool = pool
-	core.startWatch()
+	core.startWatch(ctx)
 	return newPostgres(core), nil
 }
 
@@ -148,24 +152,25 @@ func (s *pgCore) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
 
 // write runs fn in one transaction, or fails the way a lost database
 // would when a test says so.
-func (s *pgCore) write(fn func(ctx context.Context, tx pgx.Tx) error) error {
+func (s *pgCore) write(ctx context.Context, fn func(ctx context.Context, tx pgx.Tx) error) error {
 	if err := s.fault.Check(); err != nil {
 		return err
 	}
-	ctx, cancel := opCtx()
+	ctx, cancel := opCtx(ctx)
 	defer cancel()
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return fn(ctx, tx) })
 }
 
-func opCtx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), pgOpTimeout)
+// opCtx is the caller's ctx bounded by pgOpTimeout.
+func opCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, pgOpTimeout)
 }
 
 // deleteRows runs one DELETE (of agent jobs or of updates) and counts
 // the rows it dropped.
-func (s *pgCore) deleteRows(query string, arg any) (int, error) {
+func (s *pgCore) deleteRows(ctx context.Context, query string, arg any) (int, error) {
 	n := 0
-	err := s.write(func(ctx context.Context, tx pgx.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, query, arg)
 		n = int(tag.RowsAffected())
 		return err

@@ -34,10 +34,10 @@ func pgAgentLimited(ctx context.Context, tx pgx.Tx, projectID string, limit int,
 // AddAgentMessage locks the project before the job's row, the order
 // CreateAgentJob takes the project lock in too, so the two cannot
 // deadlock.
-func (s *pgAgents) AddAgentMessage(id string, msg jobstore.AgentMessage, limit int, since time.Time,
+func (s *pgAgents) AddAgentMessage(ctx context.Context, id string, msg jobstore.AgentMessage, limit int, since time.Time,
 	accept func(*jobstore.AgentJob) error,
 ) (rec *jobstore.AgentJob, oldest time.Time, limited bool, err error) {
-	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
+	err = s.write(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		var projectID string
 		if err := tx.QueryRow(ctx, "SELECT project_id FROM agent_jobs WHERE id = $1", id).Scan(&projectID); err != nil {
 			if errors.Is(err, pgx.ErrNoRows) {
@@ -75,8 +75,8 @@ func (s *pgAgents) AddAgentMessage(id string, msg jobstore.AgentMessage, limit i
 }
 
 // CreateAgentJob implements AgentStore.
-func (s *pgAgents) CreateAgentJob(rec *jobstore.AgentJob, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
-	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
+func (s *pgAgents) CreateAgentJob(ctx context.Context, rec *jobstore.AgentJob, limit int, since time.Time) (oldest time.Time, limited bool, err error) {
+	err = s.write(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockAgentProject, rec.ProjectID); err != nil {
 			return err
 		}
@@ -101,16 +101,16 @@ func (s *pgAgents) CreateAgentJob(rec *jobstore.AgentJob, limit int, since time.
 }
 
 // AgentJob implements AgentStore.
-func (s *pgAgents) AgentJob(id string) (*jobstore.AgentJob, error) {
-	ctx, cancel := opCtx()
+func (s *pgAgents) AgentJob(ctx context.Context, id string) (*jobstore.AgentJob, error) {
+	ctx, cancel := opCtx(ctx)
 	defer cancel()
 	var rec jobstore.AgentJob
 	return &rec, scanRecord(s.pool.QueryRow(ctx, "SELECT record FROM agent_jobs WHERE id = $1", id), &rec)
 }
 
 // ForceAgentState implements AgentStore.
-func (s *pgAgents) ForceAgentState(id string, f *jobstore.AgentForced) (rec *jobstore.AgentJob, err error) {
-	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
+func (s *pgAgents) ForceAgentState(ctx context.Context, id string, f *jobstore.AgentForced) (rec *jobstore.AgentJob, err error) {
+	err = s.write(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		rec = &jobstore.AgentJob{}
 		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM agent_jobs WHERE id = $1 FOR UPDATE", id), rec); err != nil {
 			return err
@@ -140,11 +140,11 @@ func scanRecord(row pgx.Row, v any, also ...any) error {
 }
 
 // DeleteAgentJobsBefore implements AgentStore.
-func (s *pgAgents) DeleteAgentJobsBefore(cutoff time.Time) (int, error) {
-	return s.deleteRows("DELETE FROM agent_jobs WHERE created_at < $1", cutoff)
+func (s *pgAgents) DeleteAgentJobsBefore(ctx context.Context, cutoff time.Time) (int, error) {
+	return s.deleteRows(ctx, "DELETE FROM agent_jobs WHERE created_at < $1", cutoff)
 }
 
 // DeleteOrgAgentJobs implements AgentStore.
-func (s *pgAgents) DeleteOrgAgentJobs(orgID string) (int, error) {
-	return s.deleteRows("DELETE FROM agent_jobs WHERE record->>'orgId' = $1", orgID)
+func (s *pgAgents) DeleteOrgAgentJobs(ctx context.Context, orgID string) (int, error) {
+	return s.deleteRows(ctx, "DELETE FROM agent_jobs WHERE record->>'orgId' = $1", orgID)
 }

@@ -23,8 +23,8 @@ const claimableWhere = `status = 'queued' OR (status = 'running' AND (lease_unti
 // idle worker's empty claim costs one statement. Leases are compared
 // with the caller's clock (injected in tests); replicas' clocks are
 // assumed to agree to well under a lease.
-func (s *pgClaims) ClaimExport(owner string, now time.Time, lease time.Duration) (claimed *jobstore.ExportJob, more bool, err error) {
-	ctx, cancel := opCtx()
+func (s *pgClaims) ClaimExport(ctx context.Context, owner string, now time.Time, lease time.Duration) (claimed *jobstore.ExportJob, more bool, err error) {
+	ctx, cancel := opCtx(ctx)
 	defer cancel()
 	if s.fault.WhenNone(func() { claimed, more, err = s.claim(ctx, owner, now, lease) }) {
 		return claimed, more, err
@@ -103,12 +103,12 @@ func (s *pgClaims) fenceFailed(ctx context.Context, id string) error {
 // mine carries when it is further than the stored one (ExtendLease, in
 // SQL). To the zero time it hands the job back, and the other replicas
 // are told so they need not wait for their next poll.
-func (s *pgClaims) RenewLease(mine *jobstore.ExportJob, until time.Time) error {
+func (s *pgClaims) RenewLease(ctx context.Context, mine *jobstore.ExportJob, until time.Time) error {
 	if err := s.fault.Check(); err != nil {
 		return err
 	}
 	defer s.changed(mine.JobID)
-	ctx, cancel := opCtx()
+	ctx, cancel := opCtx(ctx)
 	defer cancel()
 	leasePatch := []byte("{}")
 	var leaseCol *time.Time
@@ -144,12 +144,12 @@ func (s *pgClaims) RenewLease(mine *jobstore.ExportJob, until time.Time) error {
 // lost its lease changes no row. One round trip where a transaction
 // took four; only a fenced-out completion asks again, to tell a
 // takeover from a deleted job.
-func (s *pgClaims) CompleteAttempt(mine *jobstore.ExportJob) error {
+func (s *pgClaims) CompleteAttempt(ctx context.Context, mine *jobstore.ExportJob) error {
 	if err := s.fault.Check(); err != nil {
 		return err
 	}
 	defer s.changed(mine.JobID)
-	ctx, cancel := opCtx()
+	ctx, cancel := opCtx(ctx)
 	defer cancel()
 	done := *mine
 	done.Owner, done.LeaseUntil = "", time.Time{}

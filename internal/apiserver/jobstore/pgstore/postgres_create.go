@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,7 +57,7 @@ const createExportSQL = `WITH prev AS (
 // until the insert commits. A transaction that asked for the lock, the
 // key, the counts, then inserted, recorded the key and notified took six
 // to eight round trips, and a start waits for each of them.
-func (s *pgExports) CreateExportJob(rec *jobstore.ExportJob, c jobstore.Creation) (existing *jobstore.ExportJob, err error) {
+func (s *pgExports) CreateExportJob(ctx context.Context, rec *jobstore.ExportJob, c jobstore.Creation) (existing *jobstore.ExportJob, err error) {
 	idemKey, hash, lim := c.IdempotencyKey, c.RequestHash, c.Limits
 	if err := s.fault.Check(); err != nil {
 		return nil, err
@@ -69,7 +70,7 @@ func (s *pgExports) CreateExportJob(rec *jobstore.ExportJob, c jobstore.Creation
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := opCtx()
+	ctx, cancel := opCtx(ctx)
 	defer cancel()
 	b := &pgx.Batch{}
 	b.Queue("SELECT pg_advisory_xact_lock($1, hashtext($2))", lockExportOrg, rec.OrgID)

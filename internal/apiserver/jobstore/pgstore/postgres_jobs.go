@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -31,20 +32,22 @@ func putPGExportJob(ctx context.Context, tx pgx.Tx, rec *jobstore.ExportJob) err
 }
 
 // ExportJob implements ExportStore.
-func (s *pgExports) ExportJob(id string) (*jobstore.ExportJob, error) { return s.reads.get(s.pool, id) }
+func (s *pgExports) ExportJob(ctx context.Context, id string) (*jobstore.ExportJob, error) {
+	return s.reads.get(ctx, s.life, s.pool, id)
+}
 
 // PollExportJob implements ExportStore: from the memo when it holds the
 // job, else as ExportJob.
-func (s *pgExports) PollExportJob(id string) (*jobstore.ExportJob, error) {
+func (s *pgExports) PollExportJob(ctx context.Context, id string) (*jobstore.ExportJob, error) {
 	if rec, ok := s.reads.memo.Get(id); ok {
 		return rec, nil
 	}
-	return s.reads.get(s.pool, id)
+	return s.reads.get(ctx, s.life, s.pool, id)
 }
 
 // ExportJobs implements ExportStore.
-func (s *pgExports) ExportJobs() ([]*jobstore.ExportJob, error) {
-	ctx, cancel := opCtx()
+func (s *pgExports) ExportJobs(ctx context.Context) ([]*jobstore.ExportJob, error) {
+	ctx, cancel := opCtx(ctx)
 	defer cancel()
 	rows, err := s.pool.Query(ctx, "SELECT record FROM export_jobs")
 	if err != nil {
@@ -67,15 +70,15 @@ func (s *pgExports) ExportJobs() ([]*jobstore.ExportJob, error) {
 }
 
 // PutExportJob implements ExportStore.
-func (s *pgExports) PutExportJob(rec *jobstore.ExportJob) error {
+func (s *pgExports) PutExportJob(ctx context.Context, rec *jobstore.ExportJob) error {
 	defer s.changed(rec.JobID)
-	return s.write(func(ctx context.Context, tx pgx.Tx) error { return putPGExportJob(ctx, tx, rec) })
+	return s.write(ctx, func(ctx context.Context, tx pgx.Tx) error { return putPGExportJob(ctx, tx, rec) })
 }
 
 // DeleteExportJob implements ExportStore.
-func (s *pgExports) DeleteExportJob(id string) error {
+func (s *pgExports) DeleteExportJob(ctx context.Context, id string) error {
 	defer s.changed(id)
-	return s.write(func(ctx context.Context, tx pgx.Tx) error {
+	return s.write(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, "DELETE FROM export_jobs WHERE job_id = $1", id)
 		return err
 	})
@@ -83,9 +86,9 @@ func (s *pgExports) DeleteExportJob(id string) error {
 
 // modify runs edit on the record of id, locked against every other
 // writer until the transaction ends, and stores the result.
-func (s *pgExports) modify(id string, edit func(*jobstore.ExportJob) error) error {
+func (s *pgExports) modify(ctx context.Context, id string, edit func(*jobstore.ExportJob) error) error {
 	defer s.changed(id)
-	return s.write(func(ctx context.Context, tx pgx.Tx) error {
+	return s.write(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		var rec jobstore.ExportJob
 		if err := scanRecord(tx.QueryRow(ctx, "SELECT record FROM export_jobs WHERE job_id = $1 FOR UPDATE", id), &rec); err != nil {
 			return err
@@ -98,17 +101,41 @@ func (s *pgExports) modify(id string, edit func(*jobstore.ExportJob) error) erro
 }
 
 // SetBundleSize implements ExportStore.
-func (s *pgExports) SetBundleSize(id string, size int64) error {
-	return s.modify(id, func(rec *jobstore.ExportJob) error {
+func (s *pgExports) SetBundleSize(ctx context.Context, id string, size int64) error {
+	return s.modify(ctx, id, func(rec *jobstore.ExportJob) error {
 		rec.BundleSize = size
 		return nil
 	})
 }
 
 // PruneIdempotency implements ExportStore.
-func (s *pgExports) PruneIdempotency(now time.Time) error {
-	return s.write(func(ctx context.Context, tx pgx.Tx) error {
+func (s *pgExports) PruneIdempotency(ctx context.Context, now time.Time) error {
+	return s.write(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, "DELETE FROM export_idempotency WHERE created_at <= $1", now.Add(-jobstore.IdempotencyWindow))
 		return err
 	})
+}
+
+// latestCompletedSQL is LatestCompletedExport's query, on the partial
+// index export_jobs_latest_completed (migration 005): $1 the
+// organization, $2 the domain, $3 the job to pass over.
+const latestCompletedSQL = `SELECT record FROM export_jobs
+	WHERE org_id = $1 AND domain = $2 AND status = 'completed' AND job_id <> $3
+	  AND (record->>'bundleSize')::bigint > 0
+	ORDER BY updated_at DESC, job_id
+	LIMIT 1`
+
+// LatestCompletedExport implements ExportStore in one indexed query.
+func (s *pgExports) LatestCompletedExport(ctx context.Context, orgID, domain, excluding string) (*jobstore.ExportJob, error) {
+	ctx, cancel := opCtx(ctx)
+	defer cancel()
+	var rec jobstore.ExportJob
+	err := scanRecord(s.pool.QueryRow(ctx, latestCompletedSQL, orgID, domain, excluding), &rec)
+	switch {
+	case errors.Is(err, jobstore.ErrNoRecord):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	return &rec, nil
 }

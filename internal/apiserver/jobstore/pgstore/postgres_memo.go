@@ -35,12 +35,11 @@ const (
 // startWatch listens on changesChannel once now, so that the memo serves
 // from the first read, then keeps listening on a goroutine of its own
 // until Close, reconnecting with back-off when the connection drops.
-func (s *pgCore) startWatch() {
+// openCtx bounds the first listen, as it bounds Open.
+func (s *pgCore) startWatch(openCtx context.Context) {
 	ctx, cancel := context.WithCancel(context.Background())
-	s.stopWatch, s.watchDone = cancel, make(chan struct{})
-	lctx, lcancel := context.WithTimeout(ctx, pgOpTimeout)
-	l := s.listenChanges(lctx)
-	lcancel()
+	s.life, s.stopWatch, s.watchDone = ctx, cancel, make(chan struct{})
+	l := s.listenChanges(openCtx)
 	go func() {
 		defer close(s.watchDone)
 		s.watch(ctx, l)

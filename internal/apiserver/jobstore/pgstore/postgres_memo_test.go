@@ -43,7 +43,7 @@ func pgPair(t *testing.T) (w, r *Postgres, rProxy *pgtest.Proxy, sql *pgx.Conn) 
 // five seconds.
 func eventually(t *testing.T, st *Postgres, id, what string, want func(*jobstore.ExportJob, error) bool) {
 	t.Helper()
-	testutil.Eventually(t, 5*time.Second, what, func() bool { return want(st.PollExportJob(id)) })
+	testutil.Eventually(t, 5*time.Second, what, func() bool { return want(st.PollExportJob(t.Context(), id)) })
 }
 
 // fromMemo waits, five seconds at most, until a poll of id on st answers
@@ -52,7 +52,7 @@ func fromMemo(t *testing.T, st *Postgres, id string, n int) {
 	t.Helper()
 	eventually(t, st, id, "a poll from the memo", func(*jobstore.ExportJob, error) bool {
 		before := st.Statements()
-		got, err := st.PollExportJob(id)
+		got, err := st.PollExportJob(t.Context(), id)
 		return err == nil && got.PageCount == n && st.Statements() == before
 	})
 }
@@ -70,7 +70,7 @@ func TestPGStore_pollsFromMemoSeeEveryWriter(t *testing.T) {
 	ctx := context.Background()
 	rec := newExport("se_00000000000000m1", "acme", t0)
 	rec.Status = api.ExportCompleted
-	if err := w.PutExportJob(rec); err != nil {
+	if err := w.PutExportJob(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
 	// The put's notice may come after the first read: then that read's
@@ -79,7 +79,7 @@ func TestPGStore_pollsFromMemoSeeEveryWriter(t *testing.T) {
 	before, acq := r.Statements(), r.pool.Stat().AcquireCount()
 	const polls = 200
 	for range polls {
-		got, err := r.PollExportJob(rec.JobID)
+		got, err := r.PollExportJob(ctx, rec.JobID)
 		if err != nil || got.JobID != rec.JobID {
 			t.Fatalf("poll: %+v, %v", got, err)
 		}
@@ -88,34 +88,34 @@ func TestPGStore_pollsFromMemoSeeEveryWriter(t *testing.T) {
 	if d, a := r.Statements()-before, r.pool.Stat().AcquireCount()-acq; d != 0 || a != 0 {
 		t.Fatalf("%d polls of a job that stood still sent %d statements (%d pool acquisitions), want 0", polls, d, a)
 	}
-	if got, _ := r.PollExportJob(rec.JobID); len(got.Paths) != 0 {
+	if got, _ := r.PollExportJob(ctx, rec.JobID); len(got.Paths) != 0 {
 		t.Fatalf("a poller's change reached the memo: %v", got.Paths)
 	}
 
 	// The other replica's write.
 	rec.PageCount = 1
-	if err := w.PutExportJob(rec); err != nil {
+	if err := w.PutExportJob(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, r, rec.JobID, "the other replica's write", pages(1))
 
 	// This replica's own writes, each seen by the very next poll.
 	for i := 2; i <= 20; i++ {
-		if _, err := r.PollExportJob(rec.JobID); err != nil {
+		if _, err := r.PollExportJob(ctx, rec.JobID); err != nil {
 			t.Fatal(err)
 		}
 		rec.PageCount = i
-		if err := r.PutExportJob(rec); err != nil {
+		if err := r.PutExportJob(ctx, rec); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := r.PollExportJob(rec.JobID); err != nil || got.PageCount != i {
+		if got, err := r.PollExportJob(ctx, rec.JobID); err != nil || got.PageCount != i {
 			t.Fatalf("poll right after this replica's write %d: %+v, %v", i, got, err)
 		}
 	}
-	if err := r.SetBundleSize(rec.JobID, 4096); err != nil {
+	if err := r.SetBundleSize(ctx, rec.JobID, 4096); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := r.PollExportJob(rec.JobID); err != nil || got.BundleSize != 4096 {
+	if got, err := r.PollExportJob(ctx, rec.JobID); err != nil || got.BundleSize != 4096 {
 		t.Fatalf("poll right after this replica's SetBundleSize: %+v, %v", got, err)
 	}
 
@@ -132,7 +132,7 @@ func TestPGStore_pollsFromMemoSeeEveryWriter(t *testing.T) {
 	gone := func(_ *jobstore.ExportJob, err error) bool { return errors.Is(err, jobstore.ErrNoRecord) }
 	eventually(t, r, rec.JobID, "a DELETE from outside", gone)
 
-	if err := w.PutExportJob(rec); err != nil {
+	if err := w.PutExportJob(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, r, rec.JobID, "the job put back", pages(20))
@@ -148,7 +148,7 @@ func TestPGStore_pollsFromMemoSeeEveryWriter(t *testing.T) {
 func TestPGStore_pollsNeverOutliveTheirListener(t *testing.T) {
 	w, r, rProxy, _ := pgPair(t)
 	rec := newExport("se_00000000000000m2", "acme", t0)
-	if err := w.PutExportJob(rec); err != nil {
+	if err := w.PutExportJob(t.Context(), rec); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, r, rec.JobID, "first read", pages(0))
@@ -156,7 +156,7 @@ func TestPGStore_pollsNeverOutliveTheirListener(t *testing.T) {
 	// Lost: connections reset. Polls fail rather than answer from memory.
 	rProxy.Cut()
 	rec.PageCount = 1
-	if err := w.PutExportJob(rec); err != nil {
+	if err := w.PutExportJob(t.Context(), rec); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, r, rec.JobID, "polls with the database lost", func(got *jobstore.ExportJob, err error) bool {
@@ -176,7 +176,7 @@ func TestPGStore_pollsNeverOutliveTheirListener(t *testing.T) {
 	frozeAt := time.Now()
 	rProxy.Freeze()
 	rec.PageCount = 2
-	if err := w.PutExportJob(rec); err != nil {
+	if err := w.PutExportJob(t.Context(), rec); err != nil {
 		rProxy.Thaw()
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestPGStore_pollsNeverOutliveTheirListener(t *testing.T) {
 	}
 	done := make(chan answer, 1)
 	go func() {
-		got, err := r.PollExportJob(rec.JobID)
+		got, err := r.PollExportJob(t.Context(), rec.JobID)
 		done <- answer{got, err}
 	}()
 	select {
@@ -220,7 +220,7 @@ func TestPGStore_pollsNeverOutliveTheirListener(t *testing.T) {
 func TestPGStore_pollsUnderWrites(t *testing.T) {
 	w, r, _, _ := pgPair(t)
 	rec := newExport("se_00000000000000m3", "acme", t0)
-	if err := w.PutExportJob(rec); err != nil {
+	if err := w.PutExportJob(t.Context(), rec); err != nil {
 		t.Fatal(err)
 	}
 	const writes = 50

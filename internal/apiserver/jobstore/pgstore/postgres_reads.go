@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -51,14 +52,20 @@ func (b *readBatch) add(id string) {
 	}
 }
 
-// get reads one job, in a query of its own or in the next shared one.
-func (r *pgExportReads) get(pool *pgxpool.Pool, id string) (*jobstore.ExportJob, error) {
+// get reads one job, in a query of its own on ctx or in the next shared
+// one. A shared query runs on shared (the store's life), since no one
+// reader's ctx may end a query that others wait for; a reader whose ctx
+// ends stops waiting for it.
+func (r *pgExportReads) get(ctx, shared context.Context, pool *pgxpool.Pool, id string) (*jobstore.ExportJob, error) {
+	if err := ctx.Err(); err != nil {
+		return &jobstore.ExportJob{}, err
+	}
 	r.mu.Lock()
 	if r.running < maxReadQueries {
 		r.running++
 		r.mu.Unlock()
 		b := &readBatch{ids: []string{id}}
-		r.run(pool, b)
+		r.run(ctx, shared, pool, b)
 		return b.result(id)
 	}
 	b := r.next
@@ -70,14 +77,19 @@ func (r *pgExportReads) get(pool *pgxpool.Pool, id string) (*jobstore.ExportJob,
 	r.mu.Unlock()
 	// Bounded: the query in flight and this batch's own each end within
 	// pgOpTimeout.
-	<-b.done
-	return b.result(id)
+	select {
+	case <-b.done:
+		return b.result(id)
+	case <-ctx.Done():
+		return &jobstore.ExportJob{}, ctx.Err()
+	}
 }
 
-// run answers b, then hands its slot to the reads that gathered
-// meanwhile, on a goroutine of their own so that b's reader returns now.
-func (r *pgExportReads) run(pool *pgxpool.Pool, b *readBatch) {
-	b.recs, b.err = r.query(pool, b.ids)
+// run answers b on ctx, then hands its slot to the reads that gathered
+// meanwhile, on a goroutine of their own (and on shared) so that b's
+// reader returns now.
+func (r *pgExportReads) run(ctx, shared context.Context, pool *pgxpool.Pool, b *readBatch) {
+	b.recs, b.err = r.query(ctx, pool, b.ids)
 	if b.done != nil {
 		close(b.done)
 	}
@@ -89,7 +101,7 @@ func (r *pgExportReads) run(pool *pgxpool.Pool, b *readBatch) {
 	}
 	r.mu.Unlock()
 	if next != nil {
-		go r.run(pool, next)
+		go r.run(shared, shared, pool, next)
 	}
 }
 
@@ -112,7 +124,7 @@ func (b *readBatch) result(id string) (*jobstore.ExportJob, error) {
 // from the map (and forgotten by the decodings' memo). The records read
 // are offered to the memo, but for those over jobstore.MemoMaxRecord bytes (a job
 // naming thousands of pages): such a record costs a query per read.
-func (r *pgExportReads) query(pool *pgxpool.Pool, ids []string) (out map[string]*jobstore.ExportJob, err error) {
+func (r *pgExportReads) query(ctx context.Context, pool *pgxpool.Pool, ids []string) (out map[string]*jobstore.ExportJob, err error) {
 	s0 := r.memo.Begin()
 	keep := make(map[string]*jobstore.ExportJob, len(ids))
 	defer func() {
@@ -121,7 +133,7 @@ func (r *pgExportReads) query(pool *pgxpool.Pool, ids []string) (out map[string]
 		}
 		r.memo.End(s0, keep)
 	}()
-	ctx, cancel := opCtx()
+	ctx, cancel := opCtx(ctx)
 	defer cancel()
 	out = make(map[string]*jobstore.ExportJob, len(ids))
 	if len(ids) == 1 {

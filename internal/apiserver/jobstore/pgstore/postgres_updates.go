@@ -17,8 +17,8 @@ import (
 const lockUpdateProject int32 = 0x646f6303
 
 // CreateUpdate implements UpdateStore.
-func (s *pgUpdates) CreateUpdate(rec *jobstore.Update, limit int, now time.Time, prepare func(prev *jobstore.Update)) (firstEnd time.Time, limited bool, err error) {
-	err = s.write(func(ctx context.Context, tx pgx.Tx) error {
+func (s *pgUpdates) CreateUpdate(ctx context.Context, rec *jobstore.Update, limit int, now time.Time, prepare func(prev *jobstore.Update)) (firstEnd time.Time, limited bool, err error) {
+	err = s.write(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", lockUpdateProject, rec.ProjectID); err != nil {
 			return err
 		}
@@ -56,8 +56,8 @@ func (s *pgUpdates) CreateUpdate(rec *jobstore.Update, limit int, now time.Time,
 }
 
 // RunningUpdates implements UpdateStore.
-func (s *pgUpdates) RunningUpdates(projectID string, now time.Time) (running int, firstEnd time.Time, err error) {
-	ctx, cancel := opCtx()
+func (s *pgUpdates) RunningUpdates(ctx context.Context, projectID string, now time.Time) (running int, firstEnd time.Time, err error) {
+	ctx, cancel := opCtx(ctx)
 	defer cancel()
 	var first *time.Time
 	if err := s.pool.QueryRow(ctx, "SELECT count(*), min(ends_at) FROM doc_updates WHERE project_id = $1 AND ends_at > $2",
@@ -72,8 +72,8 @@ func (s *pgUpdates) RunningUpdates(projectID string, now time.Time) (running int
 
 // FinishUpdateCheck implements UpdateStore. The record is rewritten in
 // the database, so two replicas finishing the same check agree.
-func (s *pgUpdates) FinishUpdateCheck(id, failure string) error {
-	return s.write(func(ctx context.Context, tx pgx.Tx) error {
+func (s *pgUpdates) FinishUpdateCheck(ctx context.Context, id, failure string) error {
+	return s.write(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE doc_updates SET record = (record - 'pending') || jsonb_build_object('failure', $2::text) WHERE id = $1`,
 			id, failure)
 		if err != nil {
@@ -87,19 +87,19 @@ func (s *pgUpdates) FinishUpdateCheck(id, failure string) error {
 }
 
 // Update implements UpdateStore.
-func (s *pgUpdates) Update(id string) (*jobstore.Update, error) {
-	ctx, cancel := opCtx()
+func (s *pgUpdates) Update(ctx context.Context, id string) (*jobstore.Update, error) {
+	ctx, cancel := opCtx(ctx)
 	defer cancel()
 	var rec jobstore.Update
 	return &rec, scanRecord(s.pool.QueryRow(ctx, "SELECT record FROM doc_updates WHERE id = $1", id), &rec)
 }
 
 // DeleteUpdatesBefore implements UpdateStore.
-func (s *pgUpdates) DeleteUpdatesBefore(cutoff time.Time) (int, error) {
-	return s.deleteRows("DELETE FROM doc_updates WHERE created_at < $1", cutoff)
+func (s *pgUpdates) DeleteUpdatesBefore(ctx context.Context, cutoff time.Time) (int, error) {
+	return s.deleteRows(ctx, "DELETE FROM doc_updates WHERE created_at < $1", cutoff)
 }
 
 // DeleteOrgUpdates implements UpdateStore.
-func (s *pgUpdates) DeleteOrgUpdates(orgID string) (int, error) {
-	return s.deleteRows("DELETE FROM doc_updates WHERE org_id = $1", orgID)
+func (s *pgUpdates) DeleteOrgUpdates(ctx context.Context, orgID string) (int, error) {
+	return s.deleteRows(ctx, "DELETE FROM doc_updates WHERE org_id = $1", orgID)
 }

@@ -38,7 +38,7 @@ func TestPGStore_watchPassesOverOwnStarts(t *testing.T) {
 		return wWakes.Load() == 1 && rWakes.Load() == 1
 	})
 
-	if _, err := w.CreateExportJob(newExport("se_00000000000000w1", "acme", t0), jobstore.Creation{}); err != nil {
+	if _, err := w.CreateExportJob(ctx, newExport("se_00000000000000w1", "acme", t0), jobstore.Creation{}); err != nil {
 		t.Fatal(err)
 	}
 	testutil.Eventually(t, 5*time.Second, "the other replica woken by the start", func() bool { return rWakes.Load() == 2 })
@@ -46,11 +46,11 @@ func TestPGStore_watchPassesOverOwnStarts(t *testing.T) {
 	// A hand-back notifies after the start, and a listener hears
 	// notifications in commit order: once w has heard it, it has heard
 	// the start too, and must not have been woken by it.
-	rec, _, err := w.ClaimExport("worker", t0, time.Minute)
+	rec, _, err := w.ClaimExport(ctx, "worker", t0, time.Minute)
 	if err != nil || rec == nil {
 		t.Fatalf("claim: %+v %v", rec, err)
 	}
-	if err := w.RenewLease(rec, time.Time{}); err != nil {
+	if err := w.RenewLease(ctx, rec, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	testutil.Eventually(t, 5*time.Second, "both replicas woken by the hand-back", func() bool {
@@ -62,21 +62,21 @@ func TestPGStore_watchPassesOverOwnStarts(t *testing.T) {
 
 	// A start claimed where it was made, then a hand-back: once the other
 	// replica has heard the hand-back, it has heard the start before it.
-	if _, err := w.CreateExportJob(newExport("se_00000000000000w2", "acme", t0), jobstore.Creation{ClaimedHere: true}); err != nil {
+	if _, err := w.CreateExportJob(ctx, newExport("se_00000000000000w2", "acme", t0), jobstore.Creation{ClaimedHere: true}); err != nil {
 		t.Fatal(err)
 	}
-	rec, _, err = w.ClaimExport("worker", t0, time.Minute)
+	rec, _, err = w.ClaimExport(ctx, "worker", t0, time.Minute)
 	if err != nil || rec == nil {
 		t.Fatalf("claim: %+v %v", rec, err)
 	}
-	if err := w.RenewLease(rec, time.Time{}); err != nil {
+	if err := w.RenewLease(ctx, rec, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	// Notifications arrive in the order their transactions committed:
 	// once the wake of a start that is no one's (made after the
 	// hand-back) is heard, any wake the promised start had made would
 	// have been heard before it.
-	if _, err := w.CreateExportJob(newExport("se_00000000000000w3", "acme", t0), jobstore.Creation{}); err != nil {
+	if _, err := w.CreateExportJob(ctx, newExport("se_00000000000000w3", "acme", t0), jobstore.Creation{}); err != nil {
 		t.Fatal(err)
 	}
 	testutil.Eventually(t, 5*time.Second, "the other replica woken by a start that is no one's", func() bool { return rWakes.Load() >= 5 })

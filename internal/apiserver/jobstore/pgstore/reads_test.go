@@ -117,13 +117,13 @@ func TestStore_exportReadSeesEarlierWrites(t *testing.T) {
 			stores := b.pair(t)
 			w, r := stores[0], stores[1]
 			rec := newExport("se_00000000000000aa", "acme", t0)
-			if err := w.PutExportJob(rec); err != nil {
+			if err := w.PutExportJob(t.Context(), rec); err != nil {
 				t.Fatal(err)
 			}
 			const writes, readers = 25, 16
 			var reads atomic.Int64
 			readWhileWriting(t, w, rec, writes, readers, func(floor int) error {
-				got, err := r.ExportJob(rec.JobID)
+				got, err := r.ExportJob(t.Context(), rec.JobID)
 				if err != nil {
 					return err
 				}
@@ -134,14 +134,14 @@ func TestStore_exportReadSeesEarlierWrites(t *testing.T) {
 				reads.Add(1)
 				return nil
 			}, nil, nil)
-			got, err := r.ExportJob(rec.JobID)
+			got, err := r.ExportJob(t.Context(), rec.JobID)
 			if err != nil || got.PageCount != writes || len(got.Paths) != 0 {
 				t.Fatalf("last read: %+v, %v; want page count %d and no paths", got, err, writes)
 			}
-			if err := w.DeleteExportJob(rec.JobID); err != nil {
+			if err := w.DeleteExportJob(t.Context(), rec.JobID); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := r.ExportJob(rec.JobID); !errors.Is(err, jobstore.ErrNoRecord) {
+			if _, err := r.ExportJob(t.Context(), rec.JobID); !errors.Is(err, jobstore.ErrNoRecord) {
 				t.Fatalf("read after delete: %v, want ErrNoRecord", err)
 			}
 			t.Logf("%d reads", reads.Load())
@@ -164,7 +164,7 @@ func TestPGStore_concurrentReadsShareQueries(t *testing.T) {
 		rec := newExport(id, "acme", t0)
 		rec.PageCount = i + 1
 		rec.Status = api.ExportCompleted
-		if err := pg.PutExportJob(rec); err != nil {
+		if err := pg.PutExportJob(t.Context(), rec); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -179,13 +179,13 @@ func TestPGStore_concurrentReadsShareQueries(t *testing.T) {
 			for i := range each {
 				n := (g + i) % (len(ids) + 1)
 				if n == len(ids) {
-					if _, err := pg.ExportJob("se_00000000000000ff"); !errors.Is(err, jobstore.ErrNoRecord) {
+					if _, err := pg.ExportJob(t.Context(), "se_00000000000000ff"); !errors.Is(err, jobstore.ErrNoRecord) {
 						errs <- fmt.Errorf("missing job: %w, want ErrNoRecord", err)
 						return
 					}
 					continue
 				}
-				rec, err := pg.ExportJob(ids[n])
+				rec, err := pg.ExportJob(t.Context(), ids[n])
 				if err != nil || rec.JobID != ids[n] || rec.PageCount != n+1 {
 					errs <- fmt.Errorf("read %s: %+v, %w", ids[n], rec, err)
 					return
@@ -215,7 +215,7 @@ func TestPGStore_concurrentReadsShareQueries(t *testing.T) {
 func pollWhileWriting(t *testing.T, w, r jobstore.ExportStore, rec *jobstore.ExportJob, writes, pollers int, afterWrite func(i int), settle func()) {
 	t.Helper()
 	readWhileWriting(t, w, rec, writes, pollers, func(int) error {
-		got, err := r.PollExportJob(rec.JobID)
+		got, err := r.PollExportJob(t.Context(), rec.JobID)
 		if err != nil {
 			return fmt.Errorf("poll: %w", err)
 		}
@@ -254,7 +254,7 @@ func readWhileWriting(t *testing.T, w jobstore.ExportStore, rec *jobstore.Export
 	}
 	for i := 1; i <= writes; i++ {
 		rec.PageCount, rec.Progress = i, float64(i)/float64(writes)
-		if err := w.PutExportJob(rec); err != nil {
+		if err := w.PutExportJob(t.Context(), rec); err != nil {
 			t.Fatal(err)
 		}
 		written.Store(int64(i))
@@ -276,24 +276,24 @@ func readWhileWriting(t *testing.T, w jobstore.ExportStore, rec *jobstore.Export
 // Polls beside a writer never see a record that was not written, and the
 // first poll after the last write returns sees it.
 func TestBolt_pollsUnderWrites(t *testing.T) {
-	st, err := jobstore.OpenBolt(t.TempDir())
+	st, err := jobstore.OpenBolt(t.Context(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
 	rec := newExport("se_00000000000000b1", "acme", t0)
-	if err := st.PutExportJob(rec); err != nil {
+	if err := st.PutExportJob(t.Context(), rec); err != nil {
 		t.Fatal(err)
 	}
 	pollWhileWriting(t, st, st, rec, 200, 8, func(i int) {
-		if got, err := st.PollExportJob(rec.JobID); err != nil || got.PageCount != i {
+		if got, err := st.PollExportJob(t.Context(), rec.JobID); err != nil || got.PageCount != i {
 			t.Fatalf("poll right after write %d: %+v, %v", i, got, err)
 		}
 	}, nil)
-	if err := st.DeleteExportJob(rec.JobID); err != nil {
+	if err := st.DeleteExportJob(t.Context(), rec.JobID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.PollExportJob(rec.JobID); !errors.Is(err, jobstore.ErrNoRecord) {
+	if _, err := st.PollExportJob(t.Context(), rec.JobID); !errors.Is(err, jobstore.ErrNoRecord) {
 		t.Fatalf("poll after delete: %v, want ErrNoRecord", err)
 	}
 }

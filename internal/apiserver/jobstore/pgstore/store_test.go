@@ -25,7 +25,7 @@ type backend struct {
 // fresh state; the store-level tests run against both.
 func backends(*testing.T) []backend {
 	boltOpen := func(t *testing.T) jobstore.Store {
-		st, err := jobstore.OpenBolt(t.TempDir())
+		st, err := jobstore.OpenBolt(t.Context(), t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func TestStore_exportLimitAcrossReplicas(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					rec := newExport(fmt.Sprintf("se_%02d", i), "acme", t0.Add(time.Duration(i)))
-					_, errs[i] = stores[i%2].CreateExportJob(rec, jobstore.Creation{Limits: jobstore.Limits{Active: limit}})
+					_, errs[i] = stores[i%2].CreateExportJob(t.Context(), rec, jobstore.Creation{Limits: jobstore.Limits{Active: limit}})
 				}()
 			}
 			wg.Wait()
@@ -112,10 +112,10 @@ func TestStore_exportLimitAcrossReplicas(t *testing.T) {
 			if created != limit {
 				t.Fatalf("%d exports created under a limit of %d", created, limit)
 			}
-			if _, err := stores[1].CreateExportJob(newExport("se_other", "other", t0), jobstore.Creation{Limits: jobstore.Limits{Active: limit}}); err != nil {
+			if _, err := stores[1].CreateExportJob(t.Context(), newExport("se_other", "other", t0), jobstore.Creation{Limits: jobstore.Limits{Active: limit}}); err != nil {
 				t.Fatalf("another organization was refused: %v", err)
 			}
-			if _, err := stores[0].CreateExportJob(newExport("se_more", "acme", t0), jobstore.Creation{Limits: jobstore.Limits{Stored: limit}}); !errors.Is(err, jobstore.ErrTooManyStored) {
+			if _, err := stores[0].CreateExportJob(t.Context(), newExport("se_more", "acme", t0), jobstore.Creation{Limits: jobstore.Limits{Stored: limit}}); !errors.Is(err, jobstore.ErrTooManyStored) {
 				t.Fatalf("stored limit: %v", err)
 			}
 		})
@@ -129,25 +129,25 @@ func TestStore_idempotency(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			stores := b.pair(t)
 			first := newExport("se_first", "acme", t0)
-			if prev, err := stores[0].CreateExportJob(first, jobstore.Creation{IdempotencyKey: "k1", RequestHash: "h1"}); err != nil || prev != nil {
+			if prev, err := stores[0].CreateExportJob(t.Context(), first, jobstore.Creation{IdempotencyKey: "k1", RequestHash: "h1"}); err != nil || prev != nil {
 				t.Fatalf("first start: %v %v", prev, err)
 			}
-			prev, err := stores[1].CreateExportJob(newExport("se_retry", "acme", t0.Add(time.Minute)), jobstore.Creation{IdempotencyKey: "k1", RequestHash: "h1"})
+			prev, err := stores[1].CreateExportJob(t.Context(), newExport("se_retry", "acme", t0.Add(time.Minute)), jobstore.Creation{IdempotencyKey: "k1", RequestHash: "h1"})
 			if err != nil || prev == nil || prev.JobID != "se_first" {
 				t.Fatalf("retry: %+v %v", prev, err)
 			}
-			if _, err := stores[1].CreateExportJob(newExport("se_other", "acme", t0.Add(time.Minute)), jobstore.Creation{IdempotencyKey: "k1", RequestHash: "h2"}); !errors.Is(err, jobstore.ErrIdempotencyConflict) {
+			if _, err := stores[1].CreateExportJob(t.Context(), newExport("se_other", "acme", t0.Add(time.Minute)), jobstore.Creation{IdempotencyKey: "k1", RequestHash: "h2"}); !errors.Is(err, jobstore.ErrIdempotencyConflict) {
 				t.Fatalf("reuse for another request: %v", err)
 			}
 			// Another organization's key is its own.
-			if prev, err := stores[0].CreateExportJob(newExport("se_org2", "other", t0), jobstore.Creation{IdempotencyKey: "k1", RequestHash: "h2"}); err != nil || prev != nil {
+			if prev, err := stores[0].CreateExportJob(t.Context(), newExport("se_org2", "other", t0), jobstore.Creation{IdempotencyKey: "k1", RequestHash: "h2"}); err != nil || prev != nil {
 				t.Fatalf("other organization: %v %v", prev, err)
 			}
 			later := t0.Add(jobstore.IdempotencyWindow + time.Minute)
-			if err := stores[0].PruneIdempotency(later); err != nil {
+			if err := stores[0].PruneIdempotency(t.Context(), later); err != nil {
 				t.Fatal(err)
 			}
-			if prev, err := stores[1].CreateExportJob(newExport("se_new", "acme", later), jobstore.Creation{IdempotencyKey: "k1", RequestHash: "h2"}); err != nil || prev != nil {
+			if prev, err := stores[1].CreateExportJob(t.Context(), newExport("se_new", "acme", later), jobstore.Creation{IdempotencyKey: "k1", RequestHash: "h2"}); err != nil || prev != nil {
 				t.Fatalf("after the window: %v %v", prev, err)
 			}
 		})
@@ -170,7 +170,7 @@ func TestStore_agentHourlyLimitAcrossReplicas(t *testing.T) {
 					defer wg.Done()
 					recs[i] = &jobstore.AgentJob{ID: fmt.Sprintf("aj_%02d", i), OrgID: "acme", ProjectID: "proj_docs", CreatedAt: t0.Add(time.Duration(i) * time.Second)}
 					var err error
-					_, limited[i], err = stores[i%2].CreateAgentJob(recs[i], limit, t0.Add(-time.Hour))
+					_, limited[i], err = stores[i%2].CreateAgentJob(t.Context(), recs[i], limit, t0.Add(-time.Hour))
 					if err != nil {
 						t.Error(err)
 					}
@@ -186,11 +186,11 @@ func TestStore_agentHourlyLimitAcrossReplicas(t *testing.T) {
 			if len(prs) != limit || !prs[1] || !prs[limit] {
 				t.Fatalf("pull requests %v, want 1..%d once each", prs, limit)
 			}
-			oldest, lim, err := stores[0].CreateAgentJob(&jobstore.AgentJob{ID: "aj_late", ProjectID: "proj_docs", CreatedAt: t0.Add(time.Minute)}, limit, t0.Add(-time.Hour))
+			oldest, lim, err := stores[0].CreateAgentJob(t.Context(), &jobstore.AgentJob{ID: "aj_late", ProjectID: "proj_docs", CreatedAt: t0.Add(time.Minute)}, limit, t0.Add(-time.Hour))
 			if err != nil || !lim || oldest.IsZero() {
 				t.Fatalf("over the limit: oldest %v limited %v err %v", oldest, lim, err)
 			}
-			n, err := stores[1].DeleteAgentJobsBefore(t0.Add(time.Hour))
+			n, err := stores[1].DeleteAgentJobsBefore(t.Context(), t0.Add(time.Hour))
 			if err != nil || n != limit {
 				t.Fatalf("deleted %d (%v), want %d", n, err, limit)
 			}

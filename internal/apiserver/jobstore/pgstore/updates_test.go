@@ -16,7 +16,7 @@ import (
 func createUpdate(t *testing.T, st jobstore.Store, id, org, project string, now time.Time, limit int) (*jobstore.Update, bool) {
 	t.Helper()
 	rec := &jobstore.Update{ID: id, OrgID: org, ProjectID: project, CreatedAt: now}
-	_, limited, err := st.CreateUpdate(rec, limit, now, func(prev *jobstore.Update) {
+	_, limited, err := st.CreateUpdate(t.Context(), rec, limit, now, func(prev *jobstore.Update) {
 		rec.StartAt = now.Add(time.Second)
 		if prev != nil && prev.EndAt.After(rec.StartAt) {
 			rec.StartAt = prev.EndAt
@@ -65,7 +65,7 @@ func TestStore_updatesQueueAndLimit(t *testing.T) {
 					t.Fatalf("two updates start at %s", u.StartAt)
 				}
 				starts[u.StartAt] = true
-				got, err := stores[1].Update(u.ID)
+				got, err := stores[1].Update(t.Context(), u.ID)
 				if err != nil || !got.EndAt.Equal(u.EndAt) {
 					t.Fatalf("read back %s: %+v, %v", u.ID, got, err)
 				}
@@ -78,18 +78,18 @@ func TestStore_updatesQueueAndLimit(t *testing.T) {
 			if rec, ok := createUpdate(t, stores[1], "upd_later", "acme", "proj_docs", later, limit); !ok || !rec.StartAt.Equal(later.Add(time.Second)) {
 				t.Fatalf("an update after the others ended: stored %t, starts %s", ok, rec.StartAt)
 			}
-			if n, err := stores[0].DeleteOrgUpdates("other"); err != nil || n != 1 {
+			if n, err := stores[0].DeleteOrgUpdates(t.Context(), "other"); err != nil || n != 1 {
 				t.Fatalf("delete the other organization's: %d, %v", n, err)
 			}
-			if n, err := stores[1].DeleteUpdatesBefore(t0.Add(time.Minute)); err != nil || n != limit {
+			if n, err := stores[1].DeleteUpdatesBefore(t.Context(), t0.Add(time.Minute)); err != nil || n != limit {
 				t.Fatalf("delete the old ones: %d, %v", n, err)
 			}
 			for _, id := range []string{"upd_other", stored[0].ID} {
-				if _, err := stores[0].Update(id); !errors.Is(err, jobstore.ErrNoRecord) {
+				if _, err := stores[0].Update(t.Context(), id); !errors.Is(err, jobstore.ErrNoRecord) {
 					t.Fatalf("%s after its delete: %v", id, err)
 				}
 			}
-			if _, err := stores[0].Update("upd_later"); err != nil {
+			if _, err := stores[0].Update(t.Context(), "upd_later"); err != nil {
 				t.Fatalf("the later update went too: %v", err)
 			}
 		})
@@ -104,38 +104,38 @@ func TestStore_runningUpdatesAndTheBuildCheck(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			stores := b.pair(t)
 			st, other := stores[0], stores[1]
-			if n, _, err := st.RunningUpdates("proj_docs", t0); err != nil || n != 0 {
+			if n, _, err := st.RunningUpdates(t.Context(), "proj_docs", t0); err != nil || n != 0 {
 				t.Fatalf("RunningUpdates of a project without updates = %d, %v", n, err)
 			}
 			first, _ := createUpdate(t, st, "upd_01", "acme", "proj_docs", t0, 5)
 			createUpdate(t, st, "upd_02", "acme", "proj_docs", t0, 2)
 			createUpdate(t, st, "upd_03", "acme", "proj_other", t0, 5)
-			n, firstEnd, err := st.RunningUpdates("proj_docs", t0)
+			n, firstEnd, err := st.RunningUpdates(t.Context(), "proj_docs", t0)
 			if err != nil || n != 2 || !firstEnd.Equal(first.EndAt) {
 				t.Fatalf("RunningUpdates = %d, %s, %v; want 2 ending first at %s", n, firstEnd, err, first.EndAt)
 			}
-			if n, _, _ := st.RunningUpdates("proj_docs", first.EndAt); n != 1 {
+			if n, _, _ := st.RunningUpdates(t.Context(), "proj_docs", first.EndAt); n != 1 {
 				t.Fatalf("RunningUpdates once the first has ended = %d, want 1", n)
 			}
 
 			pending := &jobstore.Update{ID: "upd_04", OrgID: "acme", ProjectID: "proj_p", CreatedAt: t0, SHA: "abc", Pending: true, Pages: 3}
-			if _, _, err := st.CreateUpdate(pending, 5, t0, func(*jobstore.Update) { pending.EndAt = t0.Add(time.Second) }); err != nil {
+			if _, _, err := st.CreateUpdate(t.Context(), pending, 5, t0, func(*jobstore.Update) { pending.EndAt = t0.Add(time.Second) }); err != nil {
 				t.Fatal(err)
 			}
-			if err := other.FinishUpdateCheck("upd_04", "docs.json: not found"); err != nil {
+			if err := other.FinishUpdateCheck(t.Context(), "upd_04", "docs.json: not found"); err != nil {
 				t.Fatal(err)
 			}
-			got, err := st.Update("upd_04")
+			got, err := st.Update(t.Context(), "upd_04")
 			if err != nil || got.Pending || got.Failure != "docs.json: not found" || got.SHA != "abc" || got.Pages != 3 || !got.EndAt.Equal(pending.EndAt) {
 				t.Fatalf("after the check: %+v, %v", got, err)
 			}
-			if err := st.FinishUpdateCheck("upd_04", ""); err != nil {
+			if err := st.FinishUpdateCheck(t.Context(), "upd_04", ""); err != nil {
 				t.Fatal(err)
 			}
-			if got, _ := st.Update("upd_04"); got.Failure != "" || got.Pending {
+			if got, _ := st.Update(t.Context(), "upd_04"); got.Failure != "" || got.Pending {
 				t.Fatalf("after a passing check: %+v", got)
 			}
-			if err := st.FinishUpdateCheck("upd_missing", ""); !errors.Is(err, jobstore.ErrNoRecord) {
+			if err := st.FinishUpdateCheck(t.Context(), "upd_missing", ""); !errors.Is(err, jobstore.ErrNoRecord) {
 				t.Fatalf("FinishUpdateCheck of a missing update = %v, want ErrNoRecord", err)
 			}
 		})
