@@ -22,7 +22,7 @@ func TestDiagrams_onlyWherePagesHaveThem(t *testing.T) {
 	dir, _ := exportTo(t, Request{Source: src, Kind: KindAirGapped})
 	flow := readFile(t, filepath.Join(dir, "guide", "flow.html"))
 	for _, want := range []string{
-		`<div class="mermaid-diagram"><pre class="mermaid">flowchart LR`,
+		`<div class="mermaid-diagram" data-placement="top-right"><pre class="mermaid">flowchart LR`,
 		`B{{&#34;&lt;b&gt;x&lt;/b&gt;&#34;}}`,
 		`<script src="../_static/mermaid/mermaid.min.js"></script><script src="../_static/mermaid-init.js"></script>`,
 	} {

@@ -54,7 +54,7 @@ func TestExport_iconsByName(t *testing.T) {
 		`<span class="card-icon"><img class="i" src="https://example.com/icon.png" alt=""></span>`,
 		`<p class="tab-title">`+faIcon("terminal")+`First</p>`,
 		`<summary>`+faIcon("circle-info")+`Details</summary>`,
-		`<li class="step step-with-icon"><span class="step-icon">`+faIcon("download")+`</span>`,
+		`<li class="step step-with-icon" id="install"><span class="step-icon">`+faIcon("download")+`</span>`,
 		`<span class="callout-icon">`+faIcon("bolt")+`</span>`,
 		`<span class="icon" style="--icon-size:32px;color:#FF0000" role="img" aria-label="flag">`+drawn(icons.FontAwesome, "flag", "solid")+`</span>`,
 		`<span class="badge">`+faIcon("star")+`new</span>`,
