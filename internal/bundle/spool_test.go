@@ -236,7 +236,6 @@ func TestSpool_archiveMatchesDirectory(t *testing.T) {
 	}
 }
 
-
 // carryFiles is a site of n pages, page k holding text k.
 func carryFiles(n int, text func(k int) string) map[string]string {
 	m := map[string]string{}
