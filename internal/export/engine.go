@@ -297,7 +297,7 @@ func (j *pipeline) run(ctx context.Context) error {
 			if err := j.reuse(i); err != nil {
 				return err
 			}
-			j.step()
+			j.step(1)
 			return nil
 		}
 		buf := bufs.Get().(*renderBuffers)
@@ -318,7 +318,7 @@ func (j *pipeline) run(ctx context.Context) error {
 		if err := j.apply(i, t); err != nil {
 			return err
 		}
-		j.step()
+		j.step(0)
 		return nil
 	})
 	if err != nil && ctx.Err() != nil {
@@ -363,13 +363,14 @@ feed:
 	return ctx.Err()
 }
 
-// step reports one more finished unit of work. The lock keeps calls
+// step reports one more finished page, reused (1) or rendered (0). The lock keeps calls
 // ordered, so a poller never sees progress go backwards.
-func (j *pipeline) step() {
+func (j *pipeline) step(reused int) {
 	j.progMu.Lock()
 	defer j.progMu.Unlock()
 	j.done++
-	j.progress(Progress{Done: j.done, Total: j.total})
+	j.reused += reused
+	j.progress(Progress{Done: j.done, Total: j.total, Reused: j.reused})
 }
 
 func (j *pipeline) logBroken() {

@@ -46,8 +46,8 @@ type pipeline struct {
 	out       *bundleOut
 	progress  func(Progress)
 
-	progMu      sync.Mutex
-	done, total int
+	progMu              sync.Mutex
+	done, total, reused int
 
 	cfg   *docsjson.Config
 	api   *apipages.Pages // writes the generated parts of API pages

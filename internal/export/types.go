@@ -129,6 +129,9 @@ const (
 type Progress struct {
 	Done  int
 	Total int
+	// Reused counts the pages of Done taken from the earlier export
+	// (Request.Previous) rather than rendered.
+	Reused int
 }
 
 // InputError marks a problem with the caller's input (a path that names
