@@ -312,6 +312,13 @@ func (j *pipeline) run(ctx context.Context) error {
 		}
 		t.HTML = html
 		j.inc.traces[i] = t
+		if j.recording() && t.reusable() {
+			// Encoded here, on the worker: a re-export encodes only
+			// the pages it renders, and on every core.
+			if t.raw, err = encodeTrace(t); err != nil {
+				return err
+			}
+		}
 		if j.e.rendered != nil {
 			j.e.rendered(key)
 		}

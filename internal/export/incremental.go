@@ -318,8 +318,16 @@ func (j *pipeline) planReuse() error {
 	}
 	in.parts = k
 	for i, p := range j.pages {
-		t := in.prev.Pages[p.Key]
-		if t != nil && t.HTML.Path == p.Out && t.Key == k.key(i, j.snippetHashes(t.Snippets)) {
+		raw, ok := in.prev.Pages[p.Key]
+		if !ok {
+			continue
+		}
+		t, err := decodeTrace(raw)
+		if err != nil {
+			j.e.log.Debug("earlier render of a page not used", "page", p.File, "error", err)
+			continue
+		}
+		if t.HTML.Path == p.Out && in.prev.Keys[p.Key] == k.key(i, j.snippetHashes(t.Snippets)) {
 			in.reused[i], in.traces[i] = true, t
 		}
 	}
@@ -384,8 +392,7 @@ func (j *pipeline) settleCarried(ctx context.Context) error {
 // writeRecord hands the Output, if it keeps one, the record of this
 // export for the next: files is the manifest's list.
 func (j *pipeline) writeRecord(files []bundle.File) error {
-	sc, ok := j.out.to.(Sidecarer)
-	if !ok {
+	if !j.recording() {
 		return nil
 	}
 	if j.hl.Plain() > 0 {
@@ -402,19 +409,19 @@ func (j *pipeline) writeRecord(files []bundle.File) error {
 	if err != nil {
 		return err
 	}
-	rec := &renderRecord{Format: recordFormat, Files: files, Pages: map[string]*pageTrace{}, Shared: shared, Specs: specs}
+	rec := &renderRecord{Format: recordFormat, Files: files, Keys: map[string]string{}, Pages: map[string][]byte{}, Shared: shared, Specs: specs}
 	for i, t := range in.traces {
-		if t == nil || !t.reusable() {
+		if t == nil || t.raw == nil {
 			continue
 		}
-		t.Key = k.key(i, t.Snippets)
-		rec.Pages[j.pages[i].Key] = t
+		rec.Keys[j.pages[i].Key] = k.key(i, t.Snippets)
+		rec.Pages[j.pages[i].Key] = t.raw
 	}
 	data, err := encodeRecord(rec)
 	if err != nil {
 		return err
 	}
-	sc.SetSidecar(data)
+	j.out.to.(Sidecarer).SetSidecar(data)
 	return nil
 }
 
@@ -431,3 +438,9 @@ func (in *incremental) reusedCount() int {
 
 // hashf writes a formatted line into h, which never fails to write.
 func hashf(h hash.Hash, format string, args ...any) { _, _ = fmt.Fprintf(h, format, args...) }
+
+// recording reports whether the export keeps a record for the next.
+func (j *pipeline) recording() bool {
+	_, ok := j.out.to.(Sidecarer)
+	return ok
+}

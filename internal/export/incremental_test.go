@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"path"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,6 +16,9 @@ import (
 	"testing/fstest"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/frame"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/icons"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/machines"
 )
 
 // exported is one export into a spool, archived.
@@ -235,5 +239,39 @@ func TestIncremental_matchesFullExport(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// A trace reads back as it was written, and a trace cut short or
+// damaged is refused, not read as another.
+func TestTrace_roundTrip(t *testing.T) {
+	in := &pageTrace{
+		HTML:     bundle.File{Path: "a/b.html", Size: 42, SHA256: strings.Repeat("ab", 32)},
+		MD:       "# B\n\ntext\n",
+		Warnings: []Warning{{Kind: WarnContent, Message: "a/b.mdx: something"}},
+		Classes:  []string{"mt-4", "flex"},
+		Search:   &machines.CutPage{Meta: []byte(`["B","a/b.html",""]`), Doc: []byte(`[["","","text"]]`), Words: []string{"text"}, Terms: []string{"text"}, Places: []int{2}},
+		Diagram:  true, Card: true,
+		Links:    []linkRef{{Asset: "images/x.png"}, {Broken: "a/b: nowhere"}},
+		Icons:    []frame.IconUse{{Ref: icons.Ref{Name: "rocket", Type: "solid"}, In: "Card"}},
+		Snippets: map[string]string{"snippets/s.mdx": "00ff"},
+	}
+	raw, err := encodeTrace(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := decodeTrace(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.raw = nil
+	if !reflect.DeepEqual(in, out) {
+		t.Fatalf("read back %+v, want %+v", out, in)
+	}
+	plain := appendTrace(nil, in)
+	for _, bad := range [][]byte{plain[:len(plain)-1], append(plain, 0), {0xff}} {
+		if _, err := readTrace(bad); err == nil {
+			t.Errorf("a damaged trace (%d bytes) was read", len(bad))
+		}
 	}
 }

@@ -201,8 +201,11 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers, t 
 		if sec != nil {
 			section = sec.Label
 		}
-		e := newSearchEntry(p, hs, content)
-		t.Search, t.Section, t.Stem = &e, section, englishUI(j.frame.UI(sec))
+		c, err := machines.CutEntry(newSearchEntry(p, hs, content), section, englishUI(j.frame.UI(sec)))
+		if err != nil {
+			return bundle.File{}, fmt.Errorf("%s: search index: %w", p.File, err)
+		}
+		t.Search = &c
 	}
 	// A <Panel> takes the place of the contents list, as on the
 	// platform; a mode without that column shows no panel either.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/frame"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/machines"
 )
 
 // pageTrace is the recorder of one page's render: everything the render
@@ -18,7 +19,6 @@ import (
 // them. A render writes into its trace only; apply hands the trace to
 // the export. Fields are exported for the record's encoding (record.go).
 type pageTrace struct {
-	Key  string      // the page's input key
 	HTML bundle.File // the page as the manifest lists it
 	MD   string      // the page's Markdown copy, which llms-full.txt reads back
 	// Warnings are those of the page's content (components, limits,
@@ -27,11 +27,9 @@ type pageTrace struct {
 	// Classes are the class names the page wrote in className, for the
 	// site's Tailwind stylesheet.
 	Classes []string
-	// Search is the page's entry of the offline search index, nil when
-	// the page is not indexed; Section and Stem go with it.
-	Search  *searchEntry
-	Section string
-	Stem    bool
+	// Search is the page's entry of the offline search index, cut into
+	// terms, nil when the page is not indexed.
+	Search *machines.CutPage
 	// Diagram, Math and Card say the page loads Mermaid, KaTeX or the
 	// GitHub card's script, which the bundle then carries.
 	Diagram, Math, Card bool
@@ -52,10 +50,15 @@ type pageTrace struct {
 	// shared by every page): the page is not recorded, and so always
 	// rendered.
 	tainted bool
+	// raw is the trace encoded for the record (encodeTrace), made once
+	// the page is done; nil for a page not to be recorded.
+	raw []byte
 }
 
 // warn records a warning of the page.
 func (t *pageTrace) warn(kind, format string, args ...any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.Warnings = append(t.Warnings, Warning{Kind: kind, Message: fmt.Sprintf(format, args...)})
 }
 
@@ -185,7 +188,7 @@ func (j *pipeline) apply(i int, t *pageTrace) error {
 		j.cards.any.Store(true)
 	}
 	if t.Search != nil {
-		if err := j.search.Add(i, *t.Search, t.Section, t.Stem); err != nil {
+		if err := j.search.AddCut(i, *t.Search); err != nil {
 			return fmt.Errorf("%s: search index: %w", j.pages[i].File, err)
 		}
 	}

@@ -99,6 +99,25 @@ func NewSearchIndex(pages int) *SearchIndex {
 // indexed under their stems. Pages may be added concurrently, each once;
 // a page never added (noindex) stays out of the index.
 func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error {
+	c, err := CutEntry(e, section, stem)
+	if err != nil {
+		return err
+	}
+	return x.AddCut(i, c)
+}
+
+// CutPage is a page's entry cut into what the index keeps of it, the
+// costly part of Add (stemming), which depends on the page alone: an
+// export that reuses a page keeps its CutPage rather than cut it again.
+type CutPage struct {
+	Meta, Doc []byte   // encoded as Add encodes them
+	Words     []string // the page's distinct lower-case words
+	Terms     []string // its distinct (term, place) pairs, in order of first use
+	Places    []int
+}
+
+// CutEntry cuts e as Add would.
+func CutEntry(e SearchEntry, section string, stem bool) (CutPage, error) {
 	if section != "" {
 		e.Section = section
 	}
@@ -106,21 +125,24 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error
 	// harmless.
 	meta, err := json.Marshal([3]string{e.Title, e.URL, e.Section})
 	if err != nil {
-		return err
+		return CutPage{}, err
 	}
 	doc, err := json.Marshal(e.Parts)
 	if err != nil {
-		return err
+		return CutPage{}, err
 	}
 	own := map[string]struct{}{}
 	seen := map[pagePosting]bool{}
-	var cut []pagePosting
+	c := CutPage{Meta: meta, Doc: doc}
 	add := func(s string, place int) {
 		searchTerms(s, stem, func(w, t string) {
-			own[w] = struct{}{}
+			if _, ok := own[w]; !ok {
+				own[w] = struct{}{}
+				c.Words = append(c.Words, w)
+			}
 			if p := (pagePosting{t, place}); !seen[p] {
 				seen[p] = true
-				cut = append(cut, p)
+				c.Terms, c.Places = append(c.Terms, t), append(c.Places, place)
 			}
 		})
 	}
@@ -129,33 +151,39 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error
 		add(p[0], j*3+1)
 		add(p[2], j*3+2)
 	}
-	terms := make([]posting, len(cut))
+	return c, nil
+}
+
+// AddCut sets the entry of page i as Add does, from its CutPage.
+func (x *SearchIndex) AddCut(i int, c CutPage) error {
+	terms := make([]posting, len(c.Terms))
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	for w := range own {
+	for _, w := range c.Words {
 		if _, ok := x.words[w]; !ok {
 			// A word is a piece of its page's lower-cased text: a copy
 			// keeps that text from living as long as the index.
 			x.words[strings.Clone(w)] = struct{}{}
 		}
 	}
-	for k, p := range cut {
-		n, ok := x.terms[p.term]
+	for k, t := range c.Terms {
+		n, ok := x.terms[t]
 		if !ok {
+			var err error
 			if n, err = num32(len(x.names)); err != nil {
 				return err
 			}
-			name := strings.Clone(p.term) // as the words above
+			name := strings.Clone(t) // as the words above
 			x.terms[name] = n
 			x.names = append(x.names, name)
 		}
-		place, err := num32(p.place)
+		place, err := num32(c.Places[k])
 		if err != nil {
 			return err
 		}
 		terms[k] = posting{term: n, place: place}
 	}
-	x.pages[i] = indexedPage{in: true, meta: meta, doc: doc, terms: terms}
+	x.pages[i] = indexedPage{in: true, meta: c.Meta, doc: c.Doc, terms: terms}
 	return nil
 }
 
