@@ -144,9 +144,11 @@ func writeHashes(h hash.Hash, what string, m map[string]string) {
 	}
 }
 
-// siteKey is the part of every page's key the whole site shares, with
-// the shared files' hashes it holds.
-func (j *pipeline) siteKey(shared, specs map[string]string) ([]byte, error) {
+// siteKey is the part of every page's key the whole site shares. The
+// components' and specs' files are not part of it: only pages that use
+// components or show an API read them (keyParts), and what specs give
+// every page (navigation, CSP origins) is in the key as drawn.
+func (j *pipeline) siteKey() ([]byte, error) {
 	h := sha256.New()
 	hashf(h, "renderer %s\nformat %d\n", rendererVersion(), recordFormat)
 	feats := sortedKeys(j.features)
@@ -157,8 +159,6 @@ func (j *pipeline) siteKey(shared, specs map[string]string) ([]byte, error) {
 	j.inc.configMu.Lock()
 	writeHashes(h, "config", j.inc.config)
 	j.inc.configMu.Unlock()
-	writeHashes(h, "shared", shared)
-	writeHashes(h, "specs", specs)
 	hashf(h, "csp %q css %q js %q\n", j.frame.CSPConnect, j.frame.CustomCSS, j.frame.CustomJS)
 	for _, p := range j.pages {
 		hashf(h, "page %q %q %q %v\n", p.Key, p.File, p.Out, p.Unlisted)
@@ -248,29 +248,39 @@ func (j *pipeline) snippetHashes(read map[string]string) map[string]string {
 }
 
 // pageKey is the input key of a page: the site's part, the page's own,
-// the specs' when it shows an API ("" otherwise) and the snippets it
-// reads with their contents' hashes.
-func pageKey(site []byte, own, specs string, snippets map[string]string) string {
+// the specs' files' when it shows an API and the components' files'
+// when it uses components ("" otherwise), and the snippets it reads with
+// their contents' hashes.
+func pageKey(site []byte, own, specs, shared string, snippets map[string]string) string {
 	h := sha256.New()
-	hashf(h, "%x %s %s\n", site, own, specs)
+	hashf(h, "%x %s %s %s\n", site, own, specs, shared)
 	writeHashes(h, "snippets", snippets)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// keyParts are what a page's key is made of besides its snippets.
+// keyParts are what a page's key is made of besides what its render
+// read (pageTrace).
 type keyParts struct {
-	site  []byte
-	own   []string
-	api   []bool
-	specs string
+	site          []byte
+	own           []string
+	api           []bool
+	specs, shared string
 }
 
-func (k *keyParts) key(i int, snippets map[string]string) string {
-	specs := ""
+// key is page i's key, for a render that read snippets and used
+// components (or not). Both come from the earlier render when a page is
+// checked for reuse: reading another snippet, or starting to use
+// components, takes a change to the page's source or to a snippet it
+// read, which changes the key anyway.
+func (k *keyParts) key(i int, t *pageTrace) string {
+	specs, shared := "", ""
 	if k.api[i] {
 		specs = k.specs
 	}
-	return pageKey(k.site, k.own[i], specs, snippets)
+	if t.Components {
+		shared = k.shared
+	}
+	return pageKey(k.site, k.own[i], specs, shared, t.Snippets)
 }
 
 // keyParts computes the parts of the keys, with the shared files and
@@ -282,11 +292,11 @@ func (j *pipeline) keyParts(prev *renderRecord, own []string, api []bool) (*keyP
 	}
 	shared := j.fileHashes(j.inc.shared.names(prevShared))
 	specs := j.fileHashes(j.inc.specs.names(prevSpecs))
-	site, err := j.siteKey(shared, specs)
+	site, err := j.siteKey()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return &keyParts{site: site, own: own, api: api, specs: specsDigest(specs)}, shared, specs, nil
+	return &keyParts{site: site, own: own, api: api, specs: filesDigest(specs), shared: filesDigest(shared)}, shared, specs, nil
 }
 
 // planReuse computes every page's input key and decides which pages the
@@ -327,17 +337,18 @@ func (j *pipeline) planReuse() error {
 			j.e.log.Debug("earlier render of a page not used", "page", p.File, "error", err)
 			continue
 		}
-		if t.HTML.Path == p.Out && in.prev.Keys[p.Key] == k.key(i, j.snippetHashes(t.Snippets)) {
+		now := &pageTrace{Snippets: j.snippetHashes(t.Snippets), Components: t.Components} // what it read, as it is now
+		if t.HTML.Path == p.Out && in.prev.Keys[p.Key] == k.key(i, now) {
 			in.reused[i], in.traces[i] = true, t
 		}
 	}
 	return nil
 }
 
-// specsDigest is one hash of the specs' files.
-func specsDigest(specs map[string]string) string {
+// filesDigest is one hash of files' hashes.
+func filesDigest(files map[string]string) string {
 	h := sha256.New()
-	writeHashes(h, "specs", specs)
+	writeHashes(h, "files", files)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -414,7 +425,7 @@ func (j *pipeline) writeRecord(files []bundle.File) error {
 		if t == nil || t.raw == nil {
 			continue
 		}
-		rec.Keys[j.pages[i].Key] = k.key(i, t.Snippets)
+		rec.Keys[j.pages[i].Key] = k.key(i, t)
 		rec.Pages[j.pages[i].Key] = t.raw
 	}
 	data, err := encodeRecord(rec)

@@ -254,7 +254,7 @@ func TestTrace_roundTrip(t *testing.T) {
 		Diagram:  true, Card: true,
 		Links:    []linkRef{{Asset: "images/x.png"}, {Broken: "a/b: nowhere"}},
 		Icons:    []frame.IconUse{{Ref: icons.Ref{Name: "rocket", Type: "solid"}, In: "Card"}},
-		Snippets: map[string]string{"snippets/s.mdx": "00ff"},
+		Snippets: map[string]string{"snippets/s.mdx": "00ff"}, Components: true,
 	}
 	raw, err := encodeTrace(in)
 	if err != nil {

@@ -164,6 +164,7 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers, t 
 		return bundle.File{}, fmt.Errorf("%s: %w", p.File, err)
 	}
 	t.Classes = slices.Clone(doc.Classes()) // after Expand: components' classes too
+	t.Components = doc.HasComponents()
 	if doc.HasComponents() {
 		// Headings a component writes belong in the table of contents too.
 		rendered, hs = mdx.WithComponentHeadings(rendered, hs)

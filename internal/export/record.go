@@ -40,7 +40,7 @@ type renderRecord struct {
 
 // recordFormat changes whenever renderRecord or pageTrace does; a record
 // of another format is not read.
-const recordFormat = 2
+const recordFormat = 3
 
 // maxTraceBytes bounds a page's trace as decompressed: a larger one is
 // not read (the page is then rendered).
@@ -154,6 +154,7 @@ func appendTrace(b []byte, t *pageTrace) []byte {
 		w.str(u.Ref.Library)
 		w.str(u.In)
 	}
+	w.flag(t.Components)
 	files := sortedKeys(t.Snippets)
 	w.num(uint64(len(files)))
 	for _, f := range files {
@@ -191,6 +192,7 @@ func readTrace(b []byte) (*pageTrace, error) {
 		u.Ref.Name, u.Ref.Type, u.Ref.Library, u.In = r.str(), r.str(), r.str(), r.str()
 		t.Icons = append(t.Icons, u)
 	}
+	t.Components = r.flag()
 	if n := r.count(); n > 0 {
 		t.Snippets = make(map[string]string, n)
 		for range n {

@@ -43,6 +43,9 @@ type pageTrace struct {
 	// Snippets are the snippet files the page read, with the hash of
 	// what each held ("" for one that could not be read).
 	Snippets map[string]string
+	// Components says the page used custom components, whose modules
+	// (the components' files, read once for every page) shape it.
+	Components bool
 
 	mu sync.Mutex // Links and tainted are also written by other pages' workers
 	// tainted says the render had an effect the trace could not tell
