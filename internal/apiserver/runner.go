@@ -60,6 +60,9 @@ type exportRunner struct {
 	// reused counts the archive entries copied from earlier archives
 	// (reuse.go).
 	reused atomic.Int64
+	// pagesReused counts the pages exports took from earlier exports
+	// instead of rendering them (reuse.go).
+	pagesReused atomic.Int64
 
 	// ctx ends when the server closes; workers counts the workers and
 	// their uploads, background the sweeper, the watch for jobs, archive

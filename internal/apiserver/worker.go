@@ -120,16 +120,20 @@ func (er *exportRunner) runExport(rec *jobstore.ExportJob, uploads chan struct{}
 	spool, err := er.newSpool()
 	var man *bundle.Manifest
 	if err == nil {
-		if earlier := er.previousArchive(ctx, rec); earlier != nil {
+		earlier, record := er.previousArchive(ctx, rec)
+		if earlier != nil {
 			spool.ReuseArchive(earlier)
 		}
-		man, err = er.exportInto(ctx, rec, lj, spool)
+		man, err = er.exportInto(ctx, rec, lj, spool, record)
 	}
 	rec.Warnings = lj.warnings // the export has returned: no more writers
 	attempt := &bundles.Attempt{
-		Job: rec, Manifest: man, Site: spool, Rendered: time.Since(start),
+		Job: rec, Manifest: man, Site: spool, Rendered: time.Since(start), Reused: spool.Copied,
 		Holds: func(ctx context.Context) error { return er.stillHolds(ctx, rec) },
 		Fresh: func() bool { return held.fresh(er.leaseClock.Now()) },
+	}
+	if err == nil {
+		attempt.Record = spool.Sidecar()
 	}
 	publish := func() {
 		defer end()
@@ -163,18 +167,21 @@ func (er *exportRunner) publish(ctx context.Context, a *bundles.Attempt) error {
 }
 
 // exportInto renders rec's site into out, bounded by the export timeout,
-// with progress going to lj. It is the one place a render is asked for.
-func (er *exportRunner) exportInto(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob, out export.Output) (*bundle.Manifest, error) {
+// with progress going to lj, reusing the pages of the earlier export
+// whose render record is previous (nil: none). It is the one place a
+// render is asked for.
+func (er *exportRunner) exportInto(leaseCtx context.Context, rec *jobstore.ExportJob, lj *liveJob, out export.Output, previous []byte) (*bundle.Manifest, error) {
 	_, dep := er.orgDeployment(rec.OrgID, rec.Domain)
 	if dep == nil {
 		return nil, fmt.Errorf("deployment %q is no longer configured", rec.Domain)
 	}
 	limit := er.exportTimeout
+	reused := 0 // pages taken from the earlier export
 	ctx, cancel := context.WithTimeout(leaseCtx, limit)
 	defer cancel()
 	man, err := er.exporter.ExportTo(ctx, export.Request{
 		Source: dep.SourceFS, Domain: rec.Domain, BasePath: dep.ExportBasePath(), Kind: dep.ExportKind(), Label: rec.Label,
-		Paths: rec.Paths, Features: dep.Features, Warn: lj.warn,
+		Paths: rec.Paths, Features: dep.Features, Warn: lj.warn, Previous: previous,
 	}, out, func(p export.Progress) {
 		lj.mu.Lock()
 		defer lj.mu.Unlock()
@@ -185,6 +192,7 @@ func (er *exportRunner) exportInto(leaseCtx context.Context, rec *jobstore.Expor
 		}
 		lj.pageCount = p.Done
 		lj.updatedAt = er.clock.Now().UTC()
+		reused = p.Reused
 	})
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && leaseCtx.Err() == nil {
@@ -192,6 +200,7 @@ func (er *exportRunner) exportInto(leaseCtx context.Context, rec *jobstore.Expor
 		}
 		return nil, err
 	}
+	er.pagesReused.Add(int64(reused))
 	return man, nil
 }
 

@@ -39,6 +39,10 @@ type Spool struct {
 	// entries from (ReuseArchive), nil without one.
 	prev   func() (io.ReadCloser, error)
 	copied atomic.Int64 // entries the last WriteArchive copied
+	// carried are the files whose content is the earlier archive's
+	// (Carry), by path, with their sizes.
+	carried map[string]int64
+	sidecar []byte // SetSidecar
 }
 
 // extent is a run of a file's bytes in the spool.
@@ -119,6 +123,7 @@ func (s *Spool) WriteFile(rel string, data []byte) error {
 		return fmt.Errorf("write %s: the file is open for writing", rel)
 	}
 	s.files[rel] = ext
+	delete(s.carried, rel)
 	return nil
 }
 
@@ -131,6 +136,9 @@ func (s *Spool) Create(rel string) (io.WriteCloser, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.files[rel]; ok || s.creating[rel] {
+		return nil, fmt.Errorf("create %s: %w", rel, os.ErrExist)
+	}
+	if _, ok := s.carried[rel]; ok {
 		return nil, fmt.Errorf("create %s: %w", rel, os.ErrExist)
 	}
 	s.creating[rel] = true
@@ -218,7 +226,11 @@ func (w *spoolWriter) Close() error {
 func (s *Spool) Open(rel string) (io.ReadCloser, error) {
 	s.mu.Lock()
 	ext, ok := s.files[rel]
+	_, carried := s.carried[rel]
 	s.mu.Unlock()
+	if carried {
+		return nil, fmt.Errorf("open %s: %w", rel, ErrCarried)
+	}
 	if !ok {
 		return nil, fmt.Errorf("open %s: %w", rel, os.ErrNotExist)
 	}
@@ -234,6 +246,9 @@ func (s *Spool) fileSize(rel string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ext, ok := s.files[rel]
+	if n, carried := s.carried[rel]; carried {
+		return n
+	}
 	if !ok {
 		return -1
 	}

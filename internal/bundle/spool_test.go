@@ -235,3 +235,83 @@ func TestSpool_archiveMatchesDirectory(t *testing.T) {
 		t.Fatalf("archive of a file whose size changed: %v", err)
 	}
 }
+
+// carryFiles is a site of n pages, page k holding text k.
+func carryFiles(n int, text func(k int) string) map[string]string {
+	m := map[string]string{}
+	for k := range n {
+		m[fmt.Sprintf("p/%03d.html", k)] = text(k)
+	}
+	return m
+}
+
+// spoolOf writes files into a new spool (carrying those of carry, whose
+// content is not written) with its manifest, and archives it reusing
+// prev when not nil.
+func spoolOf(t *testing.T, files map[string]string, carry map[string]bool, prev []byte) ([]byte, []File, error) {
+	t.Helper()
+	s := newTestSpool(t)
+	var list []File
+	for p, c := range files {
+		sum := sha256.Sum256([]byte(c))
+		f := File{Path: p, Size: int64(len(c)), SHA256: hex.EncodeToString(sum[:])}
+		list = append(list, f)
+		var err error
+		if carry[p] {
+			err = s.Carry(f)
+		} else {
+			err = s.WriteFile(p, []byte(c))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.WriteManifest(&Manifest{Files: list}); err != nil {
+		t.Fatal(err)
+	}
+	if prev != nil {
+		s.ReuseArchive(func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(prev)), nil })
+	}
+	var out bytes.Buffer
+	err := s.WriteArchive(context.Background(), &out, 2)
+	return out.Bytes(), list, err
+}
+
+// A file carried from the earlier archive, never written, makes the
+// archive a spool of every file's bytes makes, as long as its group is
+// copied (CopiedGroups says which are); one in a group that changed fails
+// the archive with ErrCarried rather than leave it out.
+func TestSpool_carry(t *testing.T) {
+	before := carryFiles(200, func(k int) string { return fmt.Sprintf("<p>page %d</p>", k) })
+	prev, prevList, err := spoolOf(t, before, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := carryFiles(200, func(k int) string { return fmt.Sprintf("<p>page %d</p>", k) })
+	after["p/100.html"] = "<p>changed</p>"
+	full, list, err := spoolOf(t, after, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := CopiedGroups(prevList, list)
+	if copied["p/100.html"] || len(copied) == 0 || len(copied) == len(list) {
+		t.Fatalf("copied groups hold %d of %d files, the changed one %v", len(copied), len(list), copied["p/100.html"])
+	}
+	carry := map[string]bool{}
+	for p := range after {
+		if copied[p] {
+			carry[p] = true
+		}
+	}
+	got, _, err := spoolOf(t, after, carry, prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, full) {
+		t.Fatal("the archive with carried files differs from the one with every file written")
+	}
+	carry["p/100.html"] = true // in no group the earlier archive holds
+	if _, _, err := spoolOf(t, after, carry, prev); !errors.Is(err, ErrCarried) {
+		t.Fatalf("carrying a changed file: %v, want ErrCarried", err)
+	}
+}

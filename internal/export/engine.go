@@ -47,6 +47,9 @@ type Engine struct {
 	// evaluators run custom components, in processes kept between
 	// exports (an idle one ends on its own).
 	evaluators *mdx.Evaluators
+	// rendered, when set (by tests), is told of each page rendered
+	// rather than reused.
+	rendered func(key string)
 }
 
 // New returns an Engine.
@@ -149,8 +152,14 @@ func (e *Engine) ExportTo(ctx context.Context, req Request, out Output, progress
 	j.budget.Limits = e.limits
 	j.hl = mdx.NewHighlightBudget(e.limits.HighlightTime)
 	j.gap = &offliner{base: base, warn: j.warnings.as(WarnRemote), budget: &j.budget, out: j.out}
-	j.read = &reader{src: src, limits: e.limits, budget: &j.budget, workers: e.workers, warn: j.warnings.as(WarnConfig)}
-	j.comps = mdx.NewComponents(j.read.loadSnippet, e.limits.ComponentTime, e.evaluators)
+	j.read = &reader{src: src, limits: e.limits, budget: &j.budget, workers: e.workers, warn: j.warnings.as(WarnConfig), configRead: j.inc.configRead}
+	// The components' modules are kept for every page once read: what
+	// they read is part of every page's key.
+	j.comps = mdx.NewComponents(func(file string) (string, error) {
+		j.inc.shared.note(file)
+		return j.read.loadSnippet(file)
+	}, e.limits.ComponentTime, e.evaluators)
+	j.warnings.untraced = j.flight.taint
 	defer j.comps.Close()
 	start := time.Now()
 	if err := j.plan(ctx); err != nil {
@@ -163,6 +172,9 @@ func (e *Engine) ExportTo(ctx context.Context, req Request, out Output, progress
 	if j.features["analytics"] {
 		j.frame.CSPConnect = append(j.frame.CSPConnect, csp.WebOrigin("https://"+j.domain))
 	}
+	if err := j.planReuse(); err != nil {
+		return nil, err
+	}
 	planned := time.Now()
 	if err := j.run(ctx); err != nil {
 		return nil, err
@@ -172,11 +184,11 @@ func (e *Engine) ExportTo(ctx context.Context, req Request, out Output, progress
 			n, e.limits.HighlightTime)
 	}
 	rendered := time.Now()
-	m, err := j.finish()
+	m, err := j.finish(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e.log.Debug("export done", "pages", m.PageCount, "files", len(m.Files), "plan", planned.Sub(start),
+	e.log.Debug("export done", "pages", m.PageCount, "reused", j.inc.reusedCount(), "files", len(m.Files), "plan", planned.Sub(start),
 		"render", rendered.Sub(planned), "finish", time.Since(rendered))
 	return m, nil
 }
@@ -195,7 +207,10 @@ func (j *pipeline) plan(ctx context.Context) error {
 		return err
 	}
 	onDisk := func(k string) bool { _, ok := all[k]; return ok }
-	gen := newAPIGen(openapi.NewSpecs(j.src, site.SkipDir), onDisk, j.warnings.detail)
+	// What the specs' loader reads is part of the key of every page
+	// that shows an API.
+	j.inc.specs.FS = j.src
+	gen := newAPIGen(openapi.NewSpecs(&j.inc.specs, site.SkipDir), onDisk, j.warnings.detail)
 	j.tree = site.Build(cfg, onDisk, gen)
 	gen.Load(cfg.API.OpenAPI) // a spec of api.openapi that does not parse is reported even if unused
 	if len(j.tree.Sections) == 0 {
@@ -230,6 +245,7 @@ func (j *pipeline) plan(ctx context.Context) error {
 	j.link.redirects = redirectSources(j.cfg.Redirects, j.base)
 	j.link.patterns = redirectPatterns(j.cfg.Redirects, j.base, j.warnings.as(WarnRedirect))
 	j.link.warn = j.warnings.as(WarnLink)
+	j.link.noted = j.flight.noted
 	j.untrusted = &untrusted{md: j.e.md, link: j.link, warn: j.warnings.as(WarnRemote), mdFor: func(key string) goldmark.Markdown {
 		if p := j.byKey[key]; p != nil {
 			return j.e.markdownIn(j.frame.PageUI(p))
@@ -279,12 +295,39 @@ func (j *pipeline) run(ctx context.Context) error {
 	j.search.StreamText(func(f machines.SearchFile) error { return j.out.write(f.Path, f.Data) })
 	bufs := sync.Pool{New: func() any { return new(renderBuffers) }}
 	err := parallel(ctx, len(j.pages), j.e.workers, func(i int) error {
+		if j.inc.reused[i] {
+			if err := j.reuse(i); err != nil {
+				return err
+			}
+			j.step(1)
+			return nil
+		}
 		buf := bufs.Get().(*renderBuffers)
 		defer bufs.Put(buf)
-		if err := j.renderPage(ctx, i, buf); err != nil {
+		t := &pageTrace{}
+		key := j.pages[i].Key
+		j.flight.begin(key, t)
+		html, err := j.renderPage(ctx, i, buf, t, false)
+		j.flight.end(key)
+		if err != nil {
 			return err
 		}
-		j.step()
+		t.HTML = html
+		j.inc.traces[i] = t
+		if j.recording() && t.reusable() {
+			// Encoded here, on the worker: a re-export encodes only
+			// the pages it renders, and on every core.
+			if t.raw, err = encodeTrace(t); err != nil {
+				return err
+			}
+		}
+		if j.e.rendered != nil {
+			j.e.rendered(key)
+		}
+		if err := j.apply(i, t); err != nil {
+			return err
+		}
+		j.step(0)
 		return nil
 	})
 	if err != nil && ctx.Err() != nil {
@@ -329,13 +372,14 @@ feed:
 	return ctx.Err()
 }
 
-// step reports one more finished unit of work. The lock keeps calls
+// step reports one more finished page, reused (1) or rendered (0). The lock keeps calls
 // ordered, so a poller never sees progress go backwards.
-func (j *pipeline) step() {
+func (j *pipeline) step(reused int) {
 	j.progMu.Lock()
 	defer j.progMu.Unlock()
 	j.done++
-	j.progress(Progress{Done: j.done, Total: j.total})
+	j.reused += reused
+	j.progress(Progress{Done: j.done, Total: j.total, Reused: j.reused})
 }
 
 func (j *pipeline) logBroken() {

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -23,7 +24,7 @@ var assets embed.FS
 const analyticsPath = "/_analytics/event"
 
 // finish writes the files shared by all pages and the manifest.
-func (j *pipeline) finish() (*bundle.Manifest, error) {
+func (j *pipeline) finish(ctx context.Context) (*bundle.Manifest, error) {
 	j.logBroken()
 	written := map[string]bool{bundle.ManifestName: true}
 	for _, f := range j.out.files {
@@ -130,13 +131,16 @@ func (j *pipeline) finish() (*bundle.Manifest, error) {
 			return nil, err
 		}
 	}
-	return j.writeManifest()
+	return j.writeManifest(ctx)
 }
 
 // writeManifest records every file with its hash; bundle.WriteManifest
 // stamps the content version, a hash of that list, so it changes exactly
 // when the site's content does.
-func (j *pipeline) writeManifest() (*bundle.Manifest, error) {
+func (j *pipeline) writeManifest(ctx context.Context) (*bundle.Manifest, error) {
+	if err := j.settleCarried(ctx); err != nil {
+		return nil, err
+	}
 	m := &bundle.Manifest{
 		Label:     j.req.Label,
 		Domain:    j.domain,
@@ -146,6 +150,9 @@ func (j *pipeline) writeManifest() (*bundle.Manifest, error) {
 		Files:     j.out.files,
 	}
 	if err := j.out.to.WriteManifest(m); err != nil {
+		return nil, err
+	}
+	if err := j.writeRecord(m.Files); err != nil {
 		return nil, err
 	}
 	return m, nil

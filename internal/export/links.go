@@ -41,6 +41,27 @@ type linker struct {
 	mu     sync.Mutex
 	assets map[string]bool // source files referenced by pages
 	broken map[string]bool // "page: target" references that resolve to nothing
+	// noted, when set, is told of each asset and broken reference as it
+	// is recorded, with the page (or "index", for docs.json) it is from.
+	noted func(from string, ref linkRef)
+}
+
+// linkRef is what resolving one reference recorded: a file of the
+// source the bundle must carry, or a reference to nothing ("page: ref").
+type linkRef struct {
+	Asset, Broken string
+}
+
+// add records r as if resolved again.
+func (l *linker) add(r linkRef) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if r.Asset != "" {
+		l.assets[r.Asset] = true
+	}
+	if r.Broken != "" {
+		l.broken[r.Broken] = true
+	}
 }
 
 func newLinker(src fs.FS, domain string, exported map[string]*page, all map[string]string) *linker {
@@ -52,14 +73,16 @@ func newLinker(src fs.FS, domain string, exported map[string]*page, all map[stri
 // bundle (relative to its root), or to an absolute URL. ok is false when
 // the reference is external or cannot be resolved and must stay as written.
 func (l *linker) target(from, ref string) (markup.URL, bool) {
-	return l.targetVia(from, ref, 0)
+	return l.targetVia(from, from, ref, 0)
 }
 
 // maxRedirectHops bounds the redirects one link is followed through (a
 // chain of moves, or a loop in docs.json).
 const maxRedirectHops = 8
 
-func (l *linker) targetVia(from, ref string, hops int) (markup.URL, bool) {
+// targetVia is target, hops redirects in; what it records is noted as
+// by's, the page whose link it follows.
+func (l *linker) targetVia(by, from, ref string, hops int) (markup.URL, bool) {
 	if ref == "" || ref[0] == '#' || strings.HasPrefix(ref, "//") || hasScheme(ref) {
 		return markup.URL{}, false
 	}
@@ -81,18 +104,21 @@ func (l *linker) targetVia(from, ref string, hops int) (markup.URL, bool) {
 	// names without it; when that is nothing, it is tried as written (a
 	// folder of the source may have the base path's name).
 	if q, ok := l.unbased(p); ok && strings.HasPrefix(ref, "/") {
-		u, ok, err := l.resolve(q, rest, hops)
+		u, ok, err := l.resolve(by, q, rest, hops)
 		if ok || l.outside(from, ref, err) {
 			return u, ok
 		}
 	}
-	u, ok, err := l.resolve(p, rest, hops)
+	u, ok, err := l.resolve(by, p, rest, hops)
 	if ok || l.outside(from, ref, err) {
 		return u, ok
 	}
 	l.mu.Lock()
 	l.broken[from+": "+ref] = true
 	l.mu.Unlock()
+	if l.noted != nil {
+		l.noted(by, linkRef{Broken: from + ": " + ref})
+	}
 	return markup.URL{}, false
 }
 
@@ -117,7 +143,7 @@ func unbased(p, base string) (string, bool) {
 // resolve finds p, a path from the source root, among the pages, the
 // redirect sources and the files of the source; rest is the query or
 // fragment to keep. err is the error of looking p up as a file.
-func (l *linker) resolve(p, rest string, hops int) (markup.URL, bool, error) {
+func (l *linker) resolve(by, p, rest string, hops int) (markup.URL, bool, error) {
 	if p == "" || p == "." {
 		p = "index"
 	}
@@ -132,7 +158,7 @@ func (l *linker) resolve(p, rest string, hops int) (markup.URL, bool, error) {
 		}
 	}
 	if dest, ok := l.redirects[key]; ok && hops < maxRedirectHops {
-		if u, ok := l.follow(dest, rest, hops); ok {
+		if u, ok := l.follow(by, dest, rest, hops); ok {
 			return u, true, nil
 		}
 	}
@@ -141,7 +167,7 @@ func (l *linker) resolve(p, rest string, hops int) (markup.URL, bool, error) {
 		// Neither a page nor a file: a wildcard redirect may catch it.
 		for _, rp := range l.patterns {
 			if dest, ok := rp.destinationOf(key); ok {
-				if u, ok := l.follow(dest, rest, hops); ok {
+				if u, ok := l.follow(by, dest, rest, hops); ok {
 					return u, true, nil
 				}
 				break
@@ -152,6 +178,9 @@ func (l *linker) resolve(p, rest string, hops int) (markup.URL, bool, error) {
 		l.mu.Lock()
 		l.assets[p] = true
 		l.mu.Unlock()
+		if l.noted != nil {
+			l.noted(by, linkRef{Asset: p})
+		}
 		return markup.Path("", p, rest), true, nil
 	}
 	return markup.URL{}, false, err
@@ -159,7 +188,7 @@ func (l *linker) resolve(p, rest string, hops int) (markup.URL, bool, error) {
 
 // follow resolves the destination of a redirect, keeping the query or
 // fragment of the link unless the destination has its own.
-func (l *linker) follow(dest, rest string, hops int) (markup.URL, bool) {
+func (l *linker) follow(by, dest, rest string, hops int) (markup.URL, bool) {
 	if i := strings.IndexAny(dest, "?#"); i >= 0 {
 		rest = "" // the destination's own query or fragment wins
 	}
@@ -167,7 +196,7 @@ func (l *linker) follow(dest, rest string, hops int) (markup.URL, bool) {
 		u, err := markup.Parse(dest + rest)
 		return u, err == nil
 	}
-	return l.targetVia("index", "/"+strings.TrimPrefix(dest, "/")+rest, hops+1)
+	return l.targetVia(by, "index", "/"+strings.TrimPrefix(dest, "/")+rest, hops+1)
 }
 
 // outside reports, with a warning, a reference that err says leaves the

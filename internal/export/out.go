@@ -101,9 +101,14 @@ func (d *bundleOut) write(rel string, data []byte) error {
 	if err := d.to.WriteFile(rel, data); err != nil {
 		return err
 	}
-	sum := sha256.Sum256(data)
-	d.record(bundle.File{Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])})
+	d.record(fileOf(rel, data))
 	return nil
+}
+
+// fileOf is the manifest entry of data at rel.
+func fileOf(rel string, data []byte) bundle.File {
+	sum := sha256.Sum256(data)
+	return bundle.File{Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
 }
 
 // copyFile streams a source file into the bundle, hashing on the way.

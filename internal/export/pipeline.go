@@ -5,8 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"sync"
+
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/bundle"
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/apipages"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/export/components"
@@ -43,8 +46,8 @@ type pipeline struct {
 	out       *bundleOut
 	progress  func(Progress)
 
-	progMu      sync.Mutex
-	done, total int
+	progMu              sync.Mutex
+	done, total, reused int
 
 	cfg   *docsjson.Config
 	api   *apipages.Pages // writes the generated parts of API pages
@@ -69,6 +72,11 @@ type pipeline struct {
 	// untrusted renders docs.json's and specs' Markdown (links.go).
 	gap       *offliner
 	untrusted *untrusted
+
+	// inc is the export's reuse of an earlier one (incremental.go);
+	// flight the traces of the pages being rendered (trace.go).
+	inc    incremental
+	flight inflight
 }
 
 // renderBuffers are reused by one worker across pages.
@@ -116,47 +124,57 @@ func (j *pipeline) planStatic() error {
 	return nil
 }
 
-func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (err error) {
+// renderPage renders page i and writes its HTML and Markdown copy,
+// recording in t everything else the render does to the export. again
+// renders a page already in the bundle (carried, settleCarried): only
+// its HTML is written, and not listed again. It returns the HTML's entry.
+func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers, t *pageTrace, again bool) (html bundle.File, err error) {
 	p := j.pages[i]
 	defer func() {
 		// A parser bug on odd input must fail one export, not the server.
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%s: render failed: %v", p.File, r)
+			html, err = bundle.File{}, fmt.Errorf("%s: render failed: %v", p.File, r)
 		}
 	}()
 	work := openapi.NewWork(ctx, openapi.PageWork)
 	ap := j.apiPage(p, work)
+	load := t.snippetLoader(j.read.loadSnippet)
 	prefix := ap.Prefix
 	var mdxPanel markup.HTML
 	if p.API == nil && p.FM.API != "" {
 		// Reads the source before it is freed; the fields are scanned
 		// only when the page shows a panel.
-		mdxPanel = j.api.MDXPanel(ap, func() []*mdx.ParamField { return mdx.ParamFields(string(p.Body), j.read.loadSnippet) })
+		mdxPanel = j.api.MDXPanel(ap, func() []*mdx.ParamField { return mdx.ParamFields(string(p.Body), load) })
 	}
 	sec := j.frame.Section(p)
 	ui := j.frame.UI(sec)
-	doc := mdx.PreprocessPageWith(string(p.Body), j.read.loadSnippet, p.File, p.BodyLine,
+	doc := mdx.PreprocessPageWith(string(p.Body), load, p.File, p.BodyLine,
 		mdx.PageOptions{Labels: componentLabels(ui), NoMath: j.cfg.Styling.Latex != nil && !*j.cfg.Styling.Latex})
 	// The copy is written next to the page; llms-full.txt reads it back.
-	md := j.mach.PageMarkdown(ctx, p)
+	md := j.mach.PageMarkdownWith(ctx, p, load)
 	p.Body = nil // the source is no longer needed; large sites free it as they go
 	buf.html.Reset()
 	hs, err := mdx.ToHTMLWithin(j.e.markdownIn(ui), []byte(mdx.Bound(doc.Markdown)), &buf.html, j.hl)
 	if err != nil {
-		return fmt.Errorf("%s: render: %w", p.File, err)
+		return bundle.File{}, fmt.Errorf("%s: render: %w", p.File, err)
 	}
 	// Custom components: a page that uses none returns at once.
-	rendered := j.comps.Expand(ctx, &doc, buf.html.Bytes(), func(kind, msg string) { j.warnings.add(kind, "%s: %s", p.File, msg) })
+	rendered := j.comps.Expand(ctx, &doc, buf.html.Bytes(), func(kind, msg string) { t.warn(kind, "%s: %s", p.File, msg) })
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("%s: %w", p.File, err)
+		return bundle.File{}, fmt.Errorf("%s: %w", p.File, err)
 	}
-	j.classes.add(doc.Classes()) // after Expand: components' classes too
+	t.Classes = slices.Clone(doc.Classes()) // after Expand: components' classes too
+	t.Components = doc.HasComponents()
 	if doc.NeedsIDPass(hs) {
 		// Headings a component writes belong in the table of contents
 		// too, and the ids made from titles must be the page's only ones.
 		rendered, hs = mdx.WithComponentHeadings(rendered, hs, doc.AutoIDs())
 	}
-	content := j.math.with(j.diag.with(j.link.rewrite(rendered, p.Key, prefix), prefix), prefix)
+	content := j.link.rewrite(rendered, p.Key, prefix)
+	t.Diagram = mdx.HasDiagram(content)
+	content = j.diag.with(content, prefix)
+	t.Math = mdx.HasMath(content)
+	content = j.math.with(content, prefix)
 	var apiTop, apiRest markup.HTML
 	var ex mdx.Examples // the right-hand column of an API page
 	if p.API != nil {
@@ -169,14 +187,14 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		hs = append(hs, apiHs...)
 	}
 	if err := work.Err(); err != nil {
-		return fmt.Errorf("%s: %w", p.File, err) // the export's time limit or a shutdown
+		return bundle.File{}, fmt.Errorf("%s: %w", p.File, err) // the export's time limit or a shutdown
 	}
 	if work.Cut > 0 {
-		j.warnings.add(WarnLimit, "%s: the schemas fan out past what one page may expand (%d steps); %d shown by name with \"…\"",
+		t.warn(WarnLimit, "%s: the schemas fan out past what one page may expand (%d steps); %d shown by name with \"…\"",
 			p.APIName(), openapi.PageWork, work.Cut)
 	}
 	if work.Truncated > 0 {
-		j.warnings.add(WarnLimit, "%s: the schemas would make the page larger than it may be (%d KiB of fields and examples); %d fields and examples left out, with a note",
+		t.warn(WarnLimit, "%s: the schemas would make the page larger than it may be (%d KiB of fields and examples); %d fields and examples left out, with a note",
 			p.APIName(), openapi.PageBytes>>10, work.Truncated)
 	}
 	noindex := j.mach.Noindex(p)
@@ -185,11 +203,11 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		if sec != nil {
 			section = sec.Label
 		}
-		if err := j.search.Add(i, newSearchEntry(p, hs, content), section, englishUI(j.frame.UI(sec))); err != nil {
-			return fmt.Errorf("%s: search index: %w", p.File, err)
+		c, err := machines.CutEntry(newSearchEntry(p, hs, content), section, englishUI(j.frame.UI(sec)))
+		if err != nil {
+			return bundle.File{}, fmt.Errorf("%s: search index: %w", p.File, err)
 		}
-	} else if err := j.search.Skip(i); err != nil {
-		return fmt.Errorf("%s: search index: %w", p.File, err)
+		t.Search = &c // a page left out of the index is skipped when the trace is applied
 	}
 	// A <Panel> takes the place of the contents list, as on the
 	// platform; a mode without that column shows no panel either.
@@ -235,10 +253,11 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		// and counts from GitHub's API as the page loads; a bundle that
 		// stays offline shows the card without them.
 		if j.kind == KindAirGapped {
-			j.warnings.add(WarnRemote, "%s: <GitHub.Repo> cards show no description or counts in an air-gapped bundle, which reads nothing from GitHub", p.File)
+			t.warn(WarnRemote, "%s: <GitHub.Repo> cards show no description or counts in an air-gapped bundle, which reads nothing from GitHub", p.File)
 		} else {
 			own.Connect = []string{components.GitHubAPI}
 			content = j.cards.with(content, prefix)
+			t.Card = true
 		}
 	}
 	// A changelog's feed, from the updates as the page shows them.
@@ -311,18 +330,29 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers) (e
 		frame.TOC(b, hs, ui)
 	}
 	frame.Tail(b, prefix)
-	buf.out = append(buf.out[:0], md...)
-	if err := j.out.write(machines.MDOut(p.Out), buf.out); err != nil {
-		return err
-	}
-	if feed != nil {
-		if err := j.out.write(machines.FeedOut(p.Out), feed); err != nil {
-			return err
-		}
-	}
 	// Bytes, not String: the builder keeps its buffer for the worker's
 	// next page (the writes copy what they keep).
-	return j.out.write(p.Out, j.frame.FillIcons(b.Bytes(), p.File))
+	page := j.frame.FillIconsNoting(b.Bytes(), p.File, func(u frame.IconUse) { t.Icons = append(t.Icons, u) })
+	if again {
+		return fileOf(p.Out, page), j.out.to.WriteFile(p.Out, page)
+	}
+	t.MD = md
+	buf.out = append(buf.out[:0], md...)
+	if err := j.out.write(machines.MDOut(p.Out), buf.out); err != nil {
+		return bundle.File{}, err
+	}
+	if feed != nil {
+		t.Feed = string(feed)
+		if err := j.out.write(machines.FeedOut(p.Out), feed); err != nil {
+			return bundle.File{}, err
+		}
+	}
+	html = fileOf(p.Out, page)
+	if err := j.out.to.WriteFile(p.Out, page); err != nil {
+		return bundle.File{}, err
+	}
+	j.out.record(html)
+	return html, nil
 }
 
 // apiEndpoint shows the method and path of an API reference page; a

@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,6 +26,12 @@ type reader struct {
 	workers  int
 	warn     func(format string, args ...any)
 	snippets sync.Map // snippet file -> contents
+	// sums holds the SHA-256 of each page's source file by page key,
+	// for its input key (incremental.go).
+	sums sync.Map
+	// configRead, when set, is told of each file docs.json's loading
+	// reads.
+	configRead func(name string, b []byte, err error)
 }
 
 // ReadSource reads a whole file of the export's source, confined to the
@@ -90,6 +97,7 @@ func (r *reader) readPage(key, file string) (*page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", file, err)
 	}
+	r.sums.Store(key, sha256.Sum256(b))
 	fmb, body := mdx.SplitFrontmatter(b)
 	p := &page{Key: key, File: file, Out: key + ".html", Body: body}
 	if len(fmb) > 0 {
@@ -121,6 +129,10 @@ func (r *reader) readPage(key, file string) (*page, error) {
 // its budget of files and bytes, and until ctx (the job's) ends.
 func (r *reader) loadConfig(ctx context.Context) (*docsjson.Config, error) {
 	return docsjson.Load(ctx, func(name string) ([]byte, error) {
-		return r.readSource(name, "the configuration file", r.limits.MaxPageBytes)
+		b, err := r.readSource(name, "the configuration file", r.limits.MaxPageBytes)
+		if r.configRead != nil {
+			r.configRead(name, b, err)
+		}
+		return b, err
 	}, r.limits.Config, r.warn)
 }

@@ -3,12 +3,9 @@ package export
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"maps"
-	"path"
 	"slices"
-	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -18,47 +15,20 @@ import (
 // TestArchive_reuseMatchesFullExport: on every fixture, the archive of a
 // re-export that copies unchanged entries from the previous export's
 // archive is byte for byte the archive of a full export of the same
-// source, after no change, a one-page change, a snippet change and a
-// docs.json change, and the unchanged re-export copies every entry.
+// source, after a one-page, a snippet and a docs.json change, and the
+// unchanged re-export copies every entry.
 func TestArchive_reuseMatchesFullExport(t *testing.T) {
-	for _, tc := range []struct {
-		dir  string
-		kind Kind
-		base string
-	}{
-		{"fixture", KindCloud, ""}, {"airgap", KindAirGapped, ""}, {"apisite", KindCloud, ""},
-		{"basepath", KindCloud, "/docs"}, {"components", KindCloud, ""}, {"docsrepo", KindCloud, ""},
-		{"icons", KindAirGapped, ""},
-	} {
+	for _, tc := range reuseFixtures {
 		t.Run(tc.dir, func(t *testing.T) {
-			if testing.Short() && tc.dir != "fixture" {
-				t.Skip("-short: the first fixture only")
-			}
-			src := dirFS(t, "testdata/"+tc.dir)
-			req := Request{Source: src, Kind: tc.kind, BasePath: tc.base, Domain: "docs.example.com"}
+			src, req := tc.request(t)
 			prev, _, entries := archiveReusing(t, req, nil)
 			if _, copied, _ := archiveReusing(t, req, prev); copied != entries {
 				t.Fatalf("an unchanged re-export copied %d of %d entries", copied, entries)
 			}
-			changes := map[string]func(fstest.MapFS) bool{
-				"onePage": func(m fstest.MapFS) bool {
-					return appendToFirst(m, func(p string) bool { return path.Ext(p) == ".mdx" && !strings.HasPrefix(p, "snippets/") }, "\n\nOne more paragraph.\n")
-				},
-				"snippet": func(m fstest.MapFS) bool {
-					return appendToFirst(m, func(p string) bool { return strings.HasPrefix(p, "snippets/") && path.Ext(p) == ".mdx" }, "\n\nAnd one more line.\n")
-				},
-				"docsJSON": func(m fstest.MapFS) bool {
-					var cfg map[string]any
-					if json.Unmarshal(m["docs.json"].Data, &cfg) != nil {
-						return false
-					}
-					cfg["name"] = "Renamed"
-					raw, err := json.Marshal(cfg)
-					m["docs.json"] = &fstest.MapFile{Data: raw}
-					return err == nil
-				},
-			}
-			for name, change := range changes {
+			// Three kinds of change; TestIncremental_matchesFullExport
+			// makes them all, with the render record.
+			for _, name := range []string{"onePage", "snippet", "docsJSON"} {
+				change := incrementalChanges[name]
 				t.Run(name, func(t *testing.T) {
 					next := maps.Clone(src)
 					if !change(next) {

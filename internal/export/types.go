@@ -79,6 +79,13 @@ type Request struct {
 	// Features lists the optional features a client-hosted deployment has
 	// configured ("assistant", "analytics", "search"); ignored for other kinds.
 	Features []string
+	// Previous, if not nil, is the record an earlier export of the same
+	// deployment left beside its bundle (Sidecarer), whose archive the
+	// Output reuses (bundle.Spool.ReuseArchive): pages whose inputs did
+	// not change are taken from it instead of rendered. The bundle is
+	// byte for byte the one a full export makes; a record that does not
+	// fit only means every page is rendered.
+	Previous []byte
 	// Warn, if not nil, receives each distinct warning of the export (a
 	// setting left out, a reference to nothing, a link out of the source
 	// refused), never concurrently. Warnings do not fail an export.
@@ -122,6 +129,9 @@ const (
 type Progress struct {
 	Done  int
 	Total int
+	// Reused counts the pages of Done taken from the earlier export
+	// (Request.Previous) rather than rendered.
+	Reused int
 }
 
 // InputError marks a problem with the caller's input (a path that names

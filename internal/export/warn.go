@@ -16,6 +16,10 @@ type warnings struct {
 	seen map[string]bool
 	sink func(Warning)
 	log  hclog.Logger
+	// untraced, when set, is told of each warning that does not come
+	// from a page's trace (pageTrace): the pages rendering then cannot
+	// be reused (inflight.taint).
+	untraced func()
 }
 
 // as returns the warning function of one kind, for a part of the export
@@ -28,7 +32,14 @@ func (w *warnings) as(kind string) func(format string, args ...any) {
 // file or setting at fault. It is safe for concurrent use, and
 // Request.Warn is never called concurrently.
 func (w *warnings) add(kind, format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
+	if w.untraced != nil {
+		w.untraced()
+	}
+	w.put(kind, fmt.Sprintf(format, args...))
+}
+
+// put is add of a formatted message, from a page's trace.
+func (w *warnings) put(kind, msg string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.seen[msg] {

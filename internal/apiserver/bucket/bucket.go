@@ -11,6 +11,7 @@
 package bucket
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -357,13 +358,40 @@ func (b *Store) Publish(leaseCtx context.Context, a *bundles.Attempt) error {
 		}
 		return err
 	}
-	// The bucket holds the archive alone: it is what the organization's
-	// stored bytes count.
+	if a.Record != nil {
+		// Beside the archive, under the attempt's prefix: it goes with
+		// the attempt. Without it the next export renders every page.
+		if _, err := b.objects.Put(ctx, prefix+bundles.RecordName(a.Manifest.Version), bytes.NewReader(a.Record), objstore.PutOptions{}); err != nil {
+			b.log.Warn("keep the render record; the next export renders every page", "job", rec.JobID, "error", redact.Error(err))
+		}
+	}
+	// The archive is what the organization's stored bytes count.
 	rec.SitePrefix, rec.SiteBytes, rec.BundleSize = prefix, 0, size
 	b.archived()
-	b.log.Info("export completed and uploaded", "job", rec.JobID, "bytes", size,
+	reused := 0
+	if a.Reused != nil {
+		reused = a.Reused()
+	}
+	b.log.Info("export completed and uploaded", "job", rec.JobID, "bytes", size, "reused", reused,
 		"upload", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// Record reads the render record beside the job's archive object.
+func (b *Store) Record(ctx context.Context, job *jobstore.ExportJob) []byte {
+	if !publishedArchive(job.SitePrefix) {
+		return nil
+	}
+	rc, _, err := b.objects.Get(ctx, job.SitePrefix+bundles.RecordName(job.Version))
+	if err != nil {
+		return nil
+	}
+	defer func() { _ = rc.Close() }() // read-only
+	data, err := io.ReadAll(io.LimitReader(rc, bundles.MaxRecordBytes+1))
+	if err != nil || len(data) > bundles.MaxRecordBytes {
+		return nil
+	}
+	return data
 }
 
 // Settle cleans up after an attempt: when its archive became the job's

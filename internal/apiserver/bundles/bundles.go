@@ -76,7 +76,21 @@ type Store interface {
 	// the same deployment to copy its unchanged entries from
 	// (bundle.Spool.ReuseArchive); nil when the job has none stored whole.
 	Earlier(ctx context.Context, job *jobstore.ExportJob) func() (io.ReadCloser, error)
+	// Record returns the render record kept beside a completed job's
+	// archive (Attempt.Record), which a later export of the same
+	// deployment reuses the archive's pages with; nil when there is none.
+	Record(ctx context.Context, job *jobstore.ExportJob) []byte
 }
+
+// RecordName is the name the render record of an archive whose content
+// version is version is kept under, beside the archive: an attempt that
+// lost the job cannot leave a record that does not go with the archive
+// the job kept.
+func RecordName(version string) string { return "render-record-" + version }
+
+// MaxRecordBytes bounds a render record a store reads back; a larger
+// one is not used.
+const MaxRecordBytes = 512 << 20
 
 // ErrNotServed is CheckLink's answer on a store whose links point at
 // itself rather than at the server.
@@ -102,6 +116,12 @@ type Attempt struct {
 	Fresh func() bool
 	// Rendered is how long the render took, for the log.
 	Rendered time.Duration
+	// Record is what the export recorded for a later one to reuse
+	// (export.Sidecarer), kept beside the archive; nil for none.
+	Record []byte
+	// Reused counts, once the archive is written, the entries it copied
+	// from the earlier archive, for the log.
+	Reused func() int
 }
 
 // Env is what a store is opened with: the server's settings it needs.

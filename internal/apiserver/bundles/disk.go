@@ -110,10 +110,59 @@ func (d *Disk) Publish(ctx context.Context, a *Attempt) error {
 	}
 	a.Job.BundleSize, a.Job.SiteBytes = size, 0
 	d.removeOlderRenders(a.Job.JobID)
+	d.keepRecord(a)
 	d.archived()
-	d.log.Info("export completed", "job", a.Job.JobID, "pages", a.Manifest.PageCount, "bytes", size,
+	reused := 0
+	if a.Reused != nil {
+		reused = a.Reused() // known once the archive is written
+	}
+	d.log.Info("export completed", "job", a.Job.JobID, "pages", a.Manifest.PageCount, "bytes", size, "reused", reused,
 		"render", a.Rendered.Round(time.Millisecond), "archive", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// keepRecord writes the attempt's render record beside its archive,
+// renamed into place whole. A record that cannot be written only means
+// the next export renders every page.
+func (d *Disk) keepRecord(a *Attempt) {
+	if a.Record == nil {
+		return
+	}
+	dir := JobDir(d.dir, a.Job.JobID)
+	err := func() error {
+		tmp, err := os.CreateTemp(dir, ".record-*.tmp")
+		if err != nil {
+			return err
+		}
+		_, err = tmp.Write(a.Record)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), filepath.Join(dir, RecordName(a.Manifest.Version)))
+		}
+		if err != nil {
+			_ = os.Remove(tmp.Name())
+		}
+		return err
+	}()
+	if err != nil {
+		d.log.Warn("keep the render record; the next export renders every page", "job", a.Job.JobID, "error", err)
+	}
+}
+
+// Record reads the render record beside the job's archive.
+func (d *Disk) Record(_ context.Context, job *jobstore.ExportJob) []byte {
+	f, err := os.Open(filepath.Join(JobDir(d.dir, job.JobID), RecordName(job.Version)))
+	if err != nil {
+		return nil
+	}
+	defer func() { _ = f.Close() }() // read-only
+	b, err := io.ReadAll(io.LimitReader(f, MaxRecordBytes+1))
+	if err != nil || len(b) > MaxRecordBytes {
+		return nil
+	}
+	return b
 }
 
 // Resume finishes job from the archive a crash left renamed into place

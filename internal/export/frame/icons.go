@@ -70,13 +70,43 @@ func (dr *iconDrawer) iconImage(ref, where string, prefix markup.Prefix) markup.
 // are masked spans whose drawings the stylesheet holds (IconCSS); Defs
 // only has work for a Set that draws inline SVG.
 func (dr *iconDrawer) FillIcons(page []byte, file string) []byte {
+	return dr.FillIconsNoting(page, file, nil)
+}
+
+// IconUse is one icon slot FillIcons filled: the icon and where in the
+// page it is ("Card").
+type IconUse struct {
+	Ref icons.Ref
+	In  string
+}
+
+// FillIconsNoting is FillIcons calling note, when not nil, with each
+// slot it fills, so that a page reused later without being drawn again
+// can have its icons counted as drawn (ReplayIcon).
+func (dr *iconDrawer) FillIconsNoting(page []byte, file string, note func(IconUse)) []byte {
 	return dr.icons.Defs(icons.Fill(page, func(r icons.Ref, in string) markup.HTML {
-		if icons.IsImage(r.Name) {
-			return dr.iconImage(r.Name, file+" ("+in+")", "")
+		if note != nil {
+			note(IconUse{Ref: r, In: in})
 		}
-		return dr.icons.Draw(r, file+" ("+in+")")
+		return dr.drawIcon(r, in, file)
 	}))
 }
+
+// ReplayIcon draws u for a page of file as FillIcons did and drops the
+// drawing: the site's stylesheet, licences and warnings then count it.
+func (dr *iconDrawer) ReplayIcon(u IconUse, file string) { dr.drawIcon(u.Ref, u.In, file) }
+
+func (dr *iconDrawer) drawIcon(r icons.Ref, in, file string) markup.HTML {
+	if icons.IsImage(r.Name) {
+		return dr.iconImage(r.Name, file+" ("+in+")", "")
+	}
+	return dr.icons.Draw(r, file+" ("+in+")")
+}
+
+// TouchNav draws the large sidebar of section s, if it has one, as
+// PageChrome does for each of its pages: NavScripts then writes its
+// script even when every page of s was reused rather than drawn.
+func (nw *navWriter) TouchNav(s *site.Division) { nw.big(s) }
 
 // IconCSS is the stylesheet of the icons by name the pages show: each
 // drawing once, as the mask of its spans (icons.Set.CSS). It is called

@@ -86,12 +86,18 @@ func MDOut(htmlOut string) string { return strings.TrimSuffix(htmlOut, ".html") 
 // made relative to the copy, or for an endpoint page the reference in
 // Markdown. It reads p.body, so it runs before the body is freed.
 func (j *Files) PageMarkdown(ctx context.Context, p *site.Page) string {
+	return j.PageMarkdownWith(ctx, p, j.snippet)
+}
+
+// PageMarkdownWith is PageMarkdown reading snippets with snippet, so
+// that the caller knows which the page read.
+func (j *Files) PageMarkdownWith(ctx context.Context, p *site.Page, snippet func(file string) (string, error)) string {
 	var b strings.Builder
 	b.WriteString("# " + oneLine(p.Title) + "\n\n")
 	if d := strings.TrimSpace(p.FM.Description); d != "" {
 		b.WriteString("> " + oneLine(d) + "\n\n")
 	}
-	body := mdx.ToMarkdown(string(p.Body), j.snippet)
+	body := mdx.ToMarkdown(string(p.Body), snippet)
 	body = j.mdLinks(body, p)
 	if j.airGapped {
 		body = noRemoteImages(body)

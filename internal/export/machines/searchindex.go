@@ -201,6 +201,25 @@ func (x *SearchIndex) textShardLocked() SearchFile {
 // indexed under their stems. Pages may be added concurrently, each once;
 // a page never added (noindex) stays out of the index.
 func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error {
+	c, err := CutEntry(e, section, stem)
+	if err != nil {
+		return err
+	}
+	return x.AddCut(i, c)
+}
+
+// CutPage is a page's entry cut into what the index keeps of it, the
+// costly part of Add (stemming), which depends on the page alone: an
+// export that reuses a page keeps its CutPage rather than cut it again.
+type CutPage struct {
+	Meta, Doc []byte   // encoded as Add encodes them
+	Words     []string // the page's distinct lower-case words
+	Terms     []string // its distinct (term, place) pairs, in order of first use
+	Places    []int
+}
+
+// CutEntry cuts e as Add would.
+func CutEntry(e SearchEntry, section string, stem bool) (CutPage, error) {
 	if section != "" {
 		e.Section = section
 	}
@@ -208,21 +227,24 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error
 	// harmless.
 	meta, err := json.Marshal([3]string{e.Title, e.URL, e.Section})
 	if err != nil {
-		return err
+		return CutPage{}, err
 	}
 	doc, err := json.Marshal(e.Parts)
 	if err != nil {
-		return err
+		return CutPage{}, err
 	}
 	own := map[string]struct{}{}
 	seen := map[pagePosting]bool{}
-	var cut []pagePosting
+	c := CutPage{Meta: meta, Doc: doc}
 	add := func(s string, place int) {
 		searchTerms(s, stem, func(w, t string) {
-			own[w] = struct{}{}
+			if _, ok := own[w]; !ok {
+				own[w] = struct{}{}
+				c.Words = append(c.Words, w)
+			}
 			if p := (pagePosting{t, place}); !seen[p] {
 				seen[p] = true
-				cut = append(cut, p)
+				c.Terms, c.Places = append(c.Terms, t), append(c.Places, place)
 			}
 		})
 	}
@@ -231,8 +253,14 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error
 		add(p[0], j*3+1)
 		add(p[2], j*3+2)
 	}
+	return c, nil
+}
+
+// AddCut sets the entry of page i as Add does, from its CutPage, and
+// hands on the text shards that filled.
+func (x *SearchIndex) AddCut(i int, c CutPage) error {
 	x.mu.Lock()
-	ready, err := x.addLocked(i, meta, doc, own, cut)
+	ready, err := x.addLocked(i, c)
 	x.mu.Unlock()
 	if err != nil {
 		return err
@@ -240,35 +268,35 @@ func (x *SearchIndex) Add(i int, e SearchEntry, section string, stem bool) error
 	return x.hand(ready)
 }
 
-// addLocked is Add's work under the lock: the page's words and terms
+// addLocked is AddCut's work under the lock: the page's words and terms
 // numbered, its entry set, and the text shards that filled.
-func (x *SearchIndex) addLocked(i int, meta, doc []byte, own map[string]struct{}, cut []pagePosting) ([]SearchFile, error) {
-	for w := range own {
+func (x *SearchIndex) addLocked(i int, c CutPage) ([]SearchFile, error) {
+	for _, w := range c.Words {
 		if _, ok := x.words[w]; !ok {
 			// A word is a piece of its page's lower-cased text: a copy
 			// keeps that text from living as long as the index.
 			x.words[strings.Clone(w)] = struct{}{}
 		}
 	}
-	terms := make([]byte, 0, 4*len(cut))
-	for _, p := range cut {
-		n, ok := x.terms[p.term]
+	terms := make([]byte, 0, 4*len(c.Terms))
+	for k, t := range c.Terms {
+		n, ok := x.terms[t]
 		if !ok {
 			var err error
 			if n, err = num32(len(x.names)); err != nil {
 				return nil, err
 			}
-			name := strings.Clone(p.term) // as the words above
+			name := strings.Clone(t) // as the words above
 			x.terms[name] = n
 			x.names = append(x.names, name)
 		}
-		place, err := num32(p.place)
+		place, err := num32(c.Places[k])
 		if err != nil {
 			return nil, err
 		}
 		terms = binary.AppendVarint(binary.AppendVarint(terms, int64(n)), int64(place))
 	}
-	x.pages[i] = indexedPage{done: true, in: true, meta: meta, doc: doc, terms: bytes.Clone(terms)}
+	x.pages[i] = indexedPage{done: true, in: true, meta: c.Meta, doc: c.Doc, terms: bytes.Clone(terms)}
 	return x.settleLocked(false), nil
 }
 
