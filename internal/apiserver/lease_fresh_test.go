@@ -12,6 +12,7 @@ import (
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiconfig"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/bundles"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/testutil"
 )
 
@@ -27,8 +28,9 @@ func TestObjectStore_freshLeaseUploadsWithoutFenceRead(t *testing.T) {
 	if n := apiserver.FenceReads(env.Server); n != 0 {
 		t.Fatalf("%d reads of the record before the upload under a fresh lease, want 0", n)
 	}
-	if k := keys(t, st, "exports/"+id+"/a1/"); len(k) != 1 {
-		t.Fatalf("objects %q uploaded, want the archive", k)
+	if k := keys(t, st, "exports/"+id+"/a1/"); len(k) != 2 || !strings.HasSuffix(k[0], "/"+api.BundleFileName) ||
+		!strings.Contains(k[1], "/"+bundles.RecordName("")) {
+		t.Fatalf("objects %q uploaded, want the archive and its render record", k)
 	}
 }
 

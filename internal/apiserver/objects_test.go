@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/api"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/apiservertest"
+	"github.com/docsadmin/terraform-provider-docsadmin/internal/apiserver/bundles"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/objstore"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/pgtest"
 	"github.com/docsadmin/terraform-provider-docsadmin/internal/s3test"
@@ -79,8 +79,9 @@ func bundleOn(t *testing.T, base, key, id string) api.Bundle {
 	return b
 }
 
-// A completed export's archive is in the bucket, the only object of its
-// job, under the attempt's prefix. The bundle link is a SigV4 presigned
+// A completed export's archive is in the bucket under the attempt's
+// prefix, with only its render record beside it (which the next export
+// of the deployment reuses pages by). The bundle link is a SigV4 presigned
 // GET of it that MinIO serves; its size and version are those of the
 // stored object; no bundle call, even after a link expired, builds
 // another.
@@ -89,8 +90,9 @@ func TestObjectStore_bundleIsPresignedObject(t *testing.T) {
 	env := apiservertest.Start(t, opts...)
 	job := env.StartExportAndWait(t, api.StartExportRequest{Domain: env.Domain})
 	archive := "exports/" + job.JobID + "/a1/" + api.BundleFileName
-	if got := keys(t, st, "exports/"+job.JobID+"/"); !slices.Equal(got, []string{archive}) {
-		t.Fatalf("objects of the completed job %q, want only %s", got, archive)
+	if got := keys(t, st, "exports/"+job.JobID+"/"); len(got) != 2 || got[0] != archive ||
+		!strings.HasPrefix(got[1], "exports/"+job.JobID+"/a1/"+bundles.RecordName("")) {
+		t.Fatalf("objects of the completed job %q, want %s and its render record", got, archive)
 	}
 	if n := env.Server.ArchivesBuilt(); n != 1 {
 		t.Fatalf("%d archives built by the export, want 1", n)
