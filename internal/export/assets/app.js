@@ -83,7 +83,13 @@
       a.tabIndex = -1;
     });
     function focusItem(i) { items[(i + items.length) % items.length].focus(); }
-    function shut(back) { sw.open = false; if (back) sum.focus(); }
+    // The state is said at once, not at the toggle event that follows
+    // (a task later), so it is never read stale.
+    function setOpen(open) {
+      sw.open = open;
+      sum.setAttribute("aria-expanded", open ? "true" : "false");
+    }
+    function shut(back) { setOpen(false); if (back) sum.focus(); }
     sw.addEventListener("toggle", function () {
       sum.setAttribute("aria-expanded", sw.open ? "true" : "false");
       if (sw.open) switches.forEach(function (o) { if (o !== sw) o.open = false; });
@@ -91,7 +97,7 @@
     sum.addEventListener("keydown", function (ev) {
       if (ev.key !== "ArrowDown" && ev.key !== "ArrowUp" && ev.key !== "Enter" && ev.key !== " ") return;
       ev.preventDefault();
-      sw.open = true;
+      setOpen(true);
       var cur = items.findIndex(function (a) { return a.getAttribute("aria-checked") === "true"; });
       focusItem(ev.key === "ArrowUp" ? items.length - 1 : Math.max(cur, 0));
     });
