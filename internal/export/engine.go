@@ -327,6 +327,11 @@ func (j *pipeline) run(ctx context.Context) error {
 		if err := j.apply(i, t); err != nil {
 			return err
 		}
+		if j.recording() {
+			t.settle()
+		} else {
+			j.inc.traces[i] = nil // no record to write: nothing reads it again
+		}
 		j.step(0)
 		return nil
 	})

@@ -369,7 +369,11 @@ func (j *pipeline) reuse(i int) error {
 			return err
 		}
 	}
-	return j.replay(i, t)
+	if err := j.replay(i, t); err != nil {
+		return err
+	}
+	t.settle()
+	return nil
 }
 
 // settleCarried renders again, after the pages, each reused page whose

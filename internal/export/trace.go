@@ -203,6 +203,19 @@ func (j *pipeline) apply(i int, t *pageTrace) error {
 	return nil
 }
 
+// settle drops, once t has been applied, what only applying it needed:
+// the Markdown copy, the feed, the search entry, warnings, classes,
+// links and icons, which the encoded trace (raw) still holds. What is
+// kept is what the record's key and the archive's check read later (the
+// page's HTML entry, its snippets and component use). Without this, an
+// export held every page's Markdown copy and search terms to its end.
+func (t *pageTrace) settle() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.MD, t.Feed, t.Search = "", "", nil
+	t.Warnings, t.Classes, t.Links, t.Icons = nil, nil, nil, nil
+}
+
 // replay is apply for a page taken from the earlier export, with what
 // drawing it would have done: its links resolved, its icons drawn and
 // its section's sidebar drawn.
