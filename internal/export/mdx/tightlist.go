@@ -107,8 +107,7 @@ func tightenLists(marks []ast.Node, src []byte) {
 	tight := map[*ast.List]bool{}
 	loose := map[*ast.List]bool{}
 	for _, mark := range marks {
-		line := mark.Lines().At(0)
-		switch string(bytes.TrimSpace(line.Value(src))) {
+		switch markText(mark, src) {
 		case tightMark:
 			if l := nearestList(mark); l != nil {
 				tight[l] = true
@@ -128,9 +127,9 @@ func tightenLists(marks []ast.Node, src []byte) {
 			inElement := false
 			for c := item.FirstChild(); c != nil; c = c.NextSibling() {
 				switch {
-				case isMark(c, src, inMark):
+				case markText(c, src) == inMark:
 					inElement = true
-				case isMark(c, src, outMark):
+				case markText(c, src) == outMark:
 					inElement = false
 				case !inElement:
 					if p, ok := c.(*ast.Paragraph); ok {
@@ -145,14 +144,15 @@ func tightenLists(marks []ast.Node, src []byte) {
 	}
 }
 
-// isMark reports whether n is the HTML block of mark.
-func isMark(n ast.Node, src []byte, mark string) bool {
+// markText is the text of n when n is an HTML block of one line (how
+// the preprocessor writes its marks), "" otherwise.
+func markText(n ast.Node, src []byte) string {
 	hb, ok := n.(*ast.HTMLBlock)
 	if !ok || hb.Lines().Len() != 1 {
-		return false
+		return ""
 	}
 	line := hb.Lines().At(0)
-	return string(bytes.TrimSpace(line.Value(src))) == mark
+	return string(bytes.TrimSpace(line.Value(src)))
 }
 
 // nearestList is the list whose item holds n, or nil.

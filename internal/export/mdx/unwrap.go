@@ -1,8 +1,6 @@
 package mdx
 
 import (
-	"bytes"
-
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -33,14 +31,11 @@ func (unwrapper) Transform(doc *ast.Document, r text.Reader, _ parser.Context) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
-		if hb, ok := n.(*ast.HTMLBlock); ok && hb.Lines().Len() == 1 {
-			line := hb.Lines().At(0)
-			switch string(bytes.TrimSpace(line.Value(src))) {
-			case unwrapMark:
-				marks = append(marks, n)
-			case tightMark, looseMark, inMark, outMark:
-				lists = append(lists, n)
-			}
+		switch markText(n, src) {
+		case unwrapMark:
+			marks = append(marks, n)
+		case tightMark, looseMark, inMark, outMark:
+			lists = append(lists, n)
 		}
 		return ast.WalkContinue, nil
 	})
