@@ -89,19 +89,21 @@ var diagramKeys = [7]string{"zoomIn", "zoomOut", "moveUp", "moveDown", "moveLeft
 
 func init() {
 	for code, texts := range componentStrings {
-		table := uiStrings[code]
-		if table == nil {
-			continue // the tests report a language the frame's table lacks
-		}
-		for i, k := range componentKeys {
-			table[k] = texts[i]
-		}
+		mergeColumns(code, componentKeys[:], texts[:])
 	}
 	for code, texts := range diagramStrings {
-		if table := uiStrings[code]; table != nil {
-			for i, k := range diagramKeys {
-				table[k] = texts[i]
-			}
-		}
+		mergeColumns(code, diagramKeys[:], texts[:])
+	}
+}
+
+// mergeColumns puts one language's row of a column table into its table
+// of interface texts.
+func mergeColumns(code string, keys, texts []string) {
+	table := uiStrings[code]
+	if table == nil {
+		return // the tests report a language the frame's table lacks
+	}
+	for i, k := range keys {
+		table[k] = texts[i]
 	}
 }
