@@ -261,11 +261,14 @@ func (j *pipeline) renderPage(ctx context.Context, i int, buf *renderBuffers, t 
 		}
 	}
 	// A changelog's feed, from the updates as the page shows them.
-	feedDesc := p.FM.Description
-	if feedDesc == "" {
-		feedDesc = j.cfg.Name
+	var feed []byte
+	if machines.HasUpdates(content) {
+		desc := p.FM.Description
+		if desc == "" {
+			desc = j.cfg.Name
+		}
+		feed = machines.Feed(content, p.Title, desc, j.link.canonical(p.Key))
 	}
-	feed := machines.Feed(content, p.Title, feedDesc, j.link.canonical(p.Key))
 	meta := markup.Concat(j.mach.MetaHTML(p, noindex), machines.MDAlternate(p))
 	j.frame.Head(b, ui, p.Title+" - "+j.cfg.Name, desc, j.link.canonicalURL(p.Key, ""), prefix, noindex, meta, own)
 	b.HTML(chrome)

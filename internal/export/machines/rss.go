@@ -40,7 +40,7 @@ type feedItem struct {
 // or nil when it has no updates. title and description describe the
 // channel; pageURL is the page's address, which entries link into.
 func Feed(content []byte, title, description, pageURL string) []byte {
-	if !bytes.Contains(content, []byte(`class="update"`)) {
+	if !HasUpdates(content) {
 		return nil
 	}
 	items := feedItems(content)
@@ -67,6 +67,10 @@ func Feed(content []byte, title, description, pageURL string) []byte {
 	b.WriteString("</channel>\n</rss>\n")
 	return []byte(b.String())
 }
+
+// HasUpdates reports whether rendered content holds an update, so a
+// page without one costs the feed nothing more.
+func HasUpdates(content []byte) bool { return bytes.Contains(content, []byte(`class="update"`)) }
 
 // feedItems reads the entries of the updates in content.
 func feedItems(content []byte) []feedItem {
